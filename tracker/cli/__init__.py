@@ -1,0 +1,50 @@
+"""The ``tracker`` command line: a thin shell over :class:`tracker.service.Service`.
+
+Each area registers its commands from its own module, so the command line grows a file at a time.
+Errors a director can meet are :class:`TrackerError`s: printed in Chinese with the fix, non-zero
+exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from tracker.errors import TrackerError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="forum-game-tracker")
+def cli() -> None:
+    """版杀导演助手：抓取 Discuz! 游戏帖，计票、数帖、记牌。"""
+
+
+def _register_all() -> None:
+    from tracker.cli import crawl, demo, penalties, reports, state, tui_cmd, votes
+
+    for module in (crawl, votes, state, penalties, reports, demo, tui_cmd):
+        module.register(cli)
+
+
+def main(argv: list[str] | None = None) -> int:
+    _register_all()
+    try:
+        cli.main(args=argv, prog_name="tracker", standalone_mode=False)
+    except TrackerError as exc:
+        click.echo(f"错误：{exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("已取消。", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("已中断。已保存的数据不受影响。", err=True)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

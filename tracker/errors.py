@@ -1,0 +1,98 @@
+"""One error tree for everything a director can meet.
+
+The CLI catches :class:`TrackerError` at the top, prints ``message`` (Chinese, with the fix) to
+stderr and exits with ``exit_code``: a director never sees a traceback for a problem they can fix.
+Anything else escaping is a bug and is allowed to show its traceback.
+
+    TrackerError
+    ├── ConfigError            bad or missing game.toml / ruleset key        (exit 2)
+    ├── ParseError             a page that is not what we expected           (exit 3)
+    │   └── NotAThreadError    the answer is not a Discuz thread page        (exit 3)
+    ├── ForumError             the forum answered, but not with the thread   (exit 4)
+    │   ├── ThreadMissingError    404 / thread_nonexistence
+    │   ├── NoPermissionError     200 alert page / thread_nopermission
+    │   ├── LoginError            wrong password, locked out, login expired
+    │   └── PostRefusedError      captcha, flood control, stale formhash, not logged in
+    ├── NetworkError           forum unreachable after retries               (exit 5)
+    ├── StoreError             the database cannot be opened or migrated     (exit 6)
+    ├── RulesetError           a ruleset file is invalid                     (exit 2)
+    ├── GameRuleError          an action the rules forbid (ValueError too)   (exit 7)
+    └── LedgerBrokenError      the card ledger's hash chain does not verify  (exit 1)
+"""
+
+from __future__ import annotations
+
+
+class TrackerError(Exception):
+    """Base of every error the CLI turns into a message and an exit code."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message if not self.hint else f"{self.message}\n提示：{self.hint}"
+
+
+class ConfigError(TrackerError):
+    exit_code = 2
+
+
+class RulesetError(TrackerError):
+    exit_code = 2
+
+
+class ParseError(TrackerError):
+    """A page or document could not be parsed; names the page and, when known, the pid."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, page: str | None = None, pid: int | None = None,
+                 hint: str | None = None) -> None:
+        where = ", ".join(x for x in (f"页面 {page}" if page else "", f"pid {pid}" if pid else "") if x)
+        super().__init__(f"{message}（{where}）" if where else message, hint=hint)
+        self.page = page
+        self.pid = pid
+
+
+class NotAThreadError(ParseError):
+    pass
+
+
+class ForumError(TrackerError):
+    exit_code = 4
+
+
+class ThreadMissingError(ForumError):
+    pass
+
+
+class NoPermissionError(ForumError):
+    pass
+
+
+class LoginError(ForumError):
+    pass
+
+
+class PostRefusedError(ForumError):
+    pass
+
+
+class NetworkError(TrackerError):
+    exit_code = 5
+
+
+class StoreError(TrackerError):
+    exit_code = 6
+
+
+class GameRuleError(TrackerError, ValueError):
+    exit_code = 7
+
+
+class LedgerBrokenError(TrackerError):
+    exit_code = 1

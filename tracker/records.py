@@ -1,0 +1,102 @@
+"""Plain records that cross layers: what the parsers produce and what the engine and detectors read.
+
+They live at the top of the package, not in ``tracker.scraper``, because the engine and the
+detectors consume them and must not import the scraper (see the import-linter contracts).
+Frozen and slotted: a post is a fact as observed at one moment; a later observation is a new
+record, and the store keeps the versions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+Source = Literal["desktop", "mobile", "store"]
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A reply-with-quote block (``div.quote > blockquote`` or mobile ``div.reply_wrap``).
+
+    ``pid`` comes from the findpost link; Discuz never records the floor. ``posted_at`` is the
+    header's minute-precision time as the forum shows it (no seconds, forum zone).
+    """
+
+    pid: int | None
+    author: str | None
+    posted_at: datetime | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FontUse:
+    """One ``<font>`` (or style) outside quotes: the colour or size as written plus the text it wraps."""
+
+    color: str | None
+    size: str | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One post as the forum showed it.
+
+    ``floor`` is the displayed floor (ordinal among visible posts, renumbered after deletions);
+    ``position`` is the database position (mobile API only; ``None`` from desktop pages).
+    ``html`` is the message body as rendered; ``text`` is its plain text without quotes and without
+    the edit marker. ``colors``/``sizes`` are the raw attribute values used outside quotes.
+    """
+
+    pid: int
+    tid: int
+    floor: int
+    author: str
+    uid: int | None
+    posted_at: datetime
+    html: str
+    text: str
+    position: int | None = None
+    edited_by: str | None = None
+    edited_at: datetime | None = None
+    blocked: bool = False
+    from_mobile: bool = False
+    quotes: tuple[Quote, ...] = ()
+    colors: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    fonts: tuple[FontUse, ...] = ()
+    images: tuple[str, ...] = ()
+    smilies: tuple[str, ...] = ()
+    source: Source = "desktop"
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPage:
+    """One fetched page (desktop) or document (mobile) of a thread, parsed."""
+
+    tid: int
+    subject: str
+    page: int
+    pages: int
+    posts: tuple[Post, ...]
+    fid: int | None = None
+    replies: int | None = None
+    maxposition: int | None = None
+    ppp: int | None = None
+    formhash: str | None = None
+    member_name: str | None = None
+    member_uid: int | None = None
+    source: Source = "desktop"
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSummary:
+    """A thread as a forum's thread list (forumdisplay) shows it."""
+
+    tid: int
+    subject: str
+    author: str | None = None
+    replies: int | None = None
+    last_post_at: datetime | None = None
+    sticky: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
