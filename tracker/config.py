@@ -17,6 +17,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from tracker.errors import ConfigError
 
 
+DEFAULT_USER_AGENT = "forum-game-tracker/0.1 (+director tool)"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerConfig:
     name: str
@@ -51,7 +54,7 @@ class CrawlConfig:
     timeout: float = 20.0
     retries: int = 4
     mobile_api: bool = True
-    user_agent: str = "forum-game-tracker/0.1 (+director tool)"
+    user_agent: str = DEFAULT_USER_AGENT
     cookie_file: Path | None = None
     username: str | None = None
     password_env: str = "TRACKER_PASSWORD"
@@ -219,7 +222,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         opens = _aware(_need(d, "opens", where, "opens = 2025-03-01T10:00:00+08:00"), f"{where}.opens", tz)
         closes = _aware(_need(d, "closes", where, "closes = 2025-03-02T22:00:00+08:00"), f"{where}.closes", tz)
         if closes <= opens:
-            raise ConfigError(f"{where}: closes 必须晚于 opens", hint="检查第 %d 日的开门和关门时间" % n)
+            raise ConfigError(f"{where}: closes 必须晚于 opens", hint=f"检查第 {n} 日的开门和关门时间")
         days.append(DayConfig(day=n, discussion=disc, vote=vote_t, opens=opens, closes=closes,
                               accelerated=bool(d.get("accelerated", False))))
     if len({d.day for d in days}) != len(days):
@@ -253,7 +256,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         timeout=float(_typed(crawl_t.get("timeout", 20.0), (int, float), "crawl.timeout", "20")),
         retries=_typed(crawl_t.get("retries", 4), int, "crawl.retries", "4"),
         mobile_api=bool(crawl_t.get("mobile_api", True)),
-        user_agent=str(crawl_t.get("user_agent", CrawlConfig.user_agent)),
+        user_agent=str(crawl_t.get("user_agent", DEFAULT_USER_AGENT)),
         cookie_file=(base / cookie) if cookie else None,
         username=login_t.get("username"),
         password_env=str(login_t.get("password_env", "TRACKER_PASSWORD")),
