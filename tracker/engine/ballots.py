@@ -1,0 +1,242 @@
+"""Post text → Ballot: the strict vote format of the rule posts, parsed without judging the game.
+
+The format every rule post gives::
+
+    投票对象：饺子            改票对象：包子        (a change: a reply quoting one's own vote floor)
+    投票理由：饺子好吃        改票理由：包子也好吃
+
+"标点符号不区分全半角" and "投票对象与投票理由之间可以不换行" (all five posts): colons of any width,
+target and reason on one line or two, formatting wrappers and invisible characters ignored
+(see :mod:`tracker.engine.normalize`). ``投票对象：弃权`` abstains. A director posts a proxy vote
+(代投) as ``代投：<player>`` on the first line followed by the normal lines.
+
+This module decides only *what the post says*: a post that tries to vote but breaks the format
+("我投饺子，理由是…", a reason before the target, two targets) is returned as a :class:`Ballot`
+carrying a format :class:`~tracker.engine.verdicts.Verdict` so that it is listed, never skipped.
+Whether the voter, the target, the time and the change are allowed is the tally's job
+(:mod:`tracker.engine.tally`), because that needs the ruleset and the game state.
+
+Quoted text is never a ballot: :attr:`tracker.records.Post.text` already excludes quotes, and a
+post that only quotes a vote and comments ("同意楼上") is not an attempt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Literal
+
+from tracker.engine.normalize import name_key, normalize
+from tracker.engine.verdicts import Code, Verdict
+from tracker.records import Post
+
+BallotKind = Literal["vote", "change", "proxy"]
+ABSTAIN = "弃权"
+
+# A label: 投票/改票 + 对象/理由, blanks allowed in between, then (normally) a colon.
+_LABEL = re.compile(r"(投票|改票)\s*(对象|理由)\s*(:?)")
+_PROXY = re.compile(r"^代投\s*(:?)\s*(.*)$")
+# Looks like a label but is not one of the four (投票：…, 对象：…, 投票对像：…, 改投：…).
+_NEAR_LABEL = re.compile(r"(?:投票|改票|改投|票|对象|对像|目标|理由)\s*(?:对像|人|给|目标)?\s*:\s*\S")
+# A verb form without names known: 我投X / 投给X / 票投X / 改投X.
+_GENERIC_VERB = re.compile(r"(?:我投|投给|票投|改投|投向|投一票给)\s*\S")
+_SPLIT_TARGETS = re.compile(r"\s*(?:、|,|;|/|\||和|与|及|跟)\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """What one post in a vote thread says, before any game rule is applied.
+
+    ``voter`` is the author, or for a proxy the player named on the 代投 line (``proxy_by`` is then
+    the director). ``target`` is the target as written (normalised), ``None`` when it could not be
+    read. ``errors`` holds format verdicts; an empty tuple means the format is right.
+    """
+
+    pid: int
+    tid: int
+    floor: int
+    author: str
+    posted_at: datetime
+    voter: str
+    kind: BallotKind
+    change: bool
+    target: str | None
+    reason_text: str | None
+    proxy_by: str | None = None
+    quoted_pids: tuple[int, ...] = ()
+    edited_at: datetime | None = None
+    errors: tuple[Verdict, ...] = ()
+
+    @property
+    def abstain(self) -> bool:
+        return self.target is not None and name_key(self.target) == name_key(ABSTAIN)
+
+    @property
+    def well_formed(self) -> bool:
+        return not self.errors
+
+    @property
+    def order_key(self) -> tuple[datetime, int, int]:
+        """Forum time is authoritative; floor then pid break ties between posts of the same second."""
+        return (self.posted_at, self.floor, self.pid)
+
+
+@dataclass(frozen=True, slots=True)
+class _Label:
+    kind: str  # 投票 | 改票
+    field: str  # 对象 | 理由
+    start: int
+    end: int
+    has_colon: bool
+
+
+def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable[str] = ()) -> Ballot | None:
+    """Read one post; ``None`` when it is not a ballot and not an attempt at one.
+
+    ``directors``: only they may post 代投, and their other posts (the opening post with the format,
+    the closing tally) are never ballots. ``names``: the players' names, used to recognise attempts
+    without labels ("我投饺子") and several targets in one label; the parser never resolves a
+    target to a player.
+    """
+    text = normalize(post.text or "")
+    if not text:
+        return None
+    director_keys = {name_key(d) for d in directors}
+    is_director = name_key(post.author) in director_keys
+    name_tuple = tuple(sorted({normalize(n) for n in names if normalize(n)}, key=len, reverse=True))
+
+    voter = post.author
+    proxy_by: str | None = None
+    errors: list[Verdict] = []
+    first, _, rest = text.partition("\n")
+    proxy = _PROXY.match(first)
+    if proxy is not None:
+        body_first = proxy.group(2)
+        cut = _LABEL.search(body_first)
+        proxied = (body_first[: cut.start()] if cut else body_first).strip()
+        text = ((body_first[cut.start():] if cut else "") + "\n" + rest).strip("\n")
+        if not is_director:
+            errors.append(Verdict(Code.PROXY_NOT_DIRECTOR, f"发帖人 {post.author}"))
+        elif not proxied or not proxy.group(1):
+            errors.append(Verdict(Code.BAD_LABEL, "代投格式应为“代投：玩家名”"))
+            proxy_by = post.author
+            voter = proxied or post.author
+        else:
+            proxy_by = post.author
+            voter = proxied
+    elif is_director:
+        return None
+
+    labels = [
+        _Label(m.group(1), m.group(2), m.start(), m.end(), bool(m.group(3)))
+        for m in _LABEL.finditer(text)
+    ]
+
+    def make(kind: BallotKind, change: bool, target: str | None, reason: str | None) -> Ballot:
+        return Ballot(pid=post.pid, tid=post.tid, floor=post.floor, author=post.author,
+                      posted_at=post.posted_at, voter=voter, kind=kind, change=change, target=target,
+                      reason_text=reason, proxy_by=proxy_by,
+                      quoted_pids=tuple(q.pid for q in post.quotes if q.pid is not None),
+                      edited_at=post.edited_at, errors=tuple(errors))
+
+    if not labels:
+        attempt = _attempt_without_labels(text, name_tuple)
+        if attempt is None:
+            if proxy_by is None and not errors:
+                return None
+            errors.append(Verdict(Code.MISSING_LABEL, "代投帖缺少“投票对象：”"))
+            return make("proxy" if proxy_by else "vote", False, None, None)
+        code, target = attempt
+        errors.append(Verdict(code, f"原文：{_excerpt(text)}"))
+        kind: BallotKind = "proxy" if proxy_by else ("change" if "改" in text[:8] else "vote")
+        return make(kind, kind == "change", target, None)
+
+    target, reason, change, format_errors = _read_labels(text, labels, name_tuple)
+    errors.extend(format_errors)
+    kind = "proxy" if proxy_by else ("change" if change else "vote")
+    return make(kind, change, target, reason)
+
+
+def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...],
+                 ) -> tuple[str | None, str | None, bool, list[Verdict]]:
+    errors: list[Verdict] = []
+    values: list[str] = []
+    for i, lab in enumerate(labels):
+        stop = labels[i + 1].start if i + 1 < len(labels) else len(text)
+        values.append(text[lab.end:stop].strip())
+    if any(not lab.has_colon for lab in labels):
+        bad = next(lab for lab in labels if not lab.has_colon)
+        errors.append(Verdict(Code.BAD_LABEL, f"“{bad.kind}{bad.field}”后缺少冒号"))
+
+    objects = [(lab, v) for lab, v in zip(labels, values, strict=True) if lab.field == "对象"]
+    reasons = [(lab, v) for lab, v in zip(labels, values, strict=True) if lab.field == "理由"]
+    change = any(lab.kind == "改票" for lab, _ in objects) if objects else any(
+        lab.kind == "改票" for lab, _ in reasons)
+
+    target: str | None = None
+    if not objects:
+        errors.append(Verdict(Code.MISSING_LABEL, "只有理由，没有“投票对象：”"))
+    else:
+        firsts = [_first_line(v) for _, v in objects]
+        target = firsts[0] or None
+        if len({name_key(t) for t in firsts}) > 1:
+            errors.append(Verdict(Code.MULTIPLE_TARGETS, "、".join(t or "（空）" for t in firsts)))
+        if not target:
+            errors.append(Verdict(Code.MISSING_TARGET))
+        elif names and name_key(target) not in {name_key(n) for n in names}:
+            parts = [p for p in _SPLIT_TARGETS.split(target) if p]
+            known = {name_key(n) for n in names}
+            if len(parts) > 1 and sum(name_key(p) in known for p in parts) > 1:
+                errors.append(Verdict(Code.MULTIPLE_TARGETS, target))
+    reason: str | None = None
+    if not reasons:
+        # The reason may follow the target's line without its label only when labelled: strict.
+        errors.append(Verdict(Code.MISSING_REASON))
+    else:
+        reason = reasons[0][1] or None
+        if reason is None:
+            errors.append(Verdict(Code.MISSING_REASON, "投票理由为空"))
+        if objects and reasons[0][0].start < objects[0][0].start:
+            errors.append(Verdict(Code.REASON_BEFORE_TARGET))
+    kinds = {lab.kind for lab in labels}
+    if len(kinds) > 1:
+        errors.append(Verdict(Code.LABEL_MISMATCH, "、".join(f"{lab.kind}{lab.field}" for lab in labels)))
+    return target, reason, change, errors
+
+
+def _first_line(value: str) -> str:
+    for line in value.split("\n"):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+@lru_cache(maxsize=64)
+def _verb_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    alts = "|".join(re.escape(n) for n in (*names, ABSTAIN))
+    return re.compile(rf"(?:投|选|改投|票给)(?:票|一票|出)?(?:给|向|了|的是)?\s*({alts})")
+
+
+def _attempt_without_labels(text: str, names: tuple[str, ...]) -> tuple[Code, str | None] | None:
+    """A post that clearly tries to vote without the labels; ``None`` for a mere comment."""
+    near = _NEAR_LABEL.search(text)
+    if near is not None:
+        after = text[near.end() - 1:].split("\n", 1)[0].strip()
+        return Code.BAD_LABEL, after or None
+    verb = _verb_pattern(names).search(text)
+    if verb is not None:
+        return Code.MISSING_LABEL, verb.group(1)
+    if name_key(text) in {name_key(ABSTAIN), name_key("我" + ABSTAIN)}:
+        return Code.MISSING_LABEL, ABSTAIN
+    generic = _GENERIC_VERB.search(text)
+    if generic is not None:
+        return Code.MISSING_LABEL, None
+    return None
+
+
+def _excerpt(text: str, limit: int = 30) -> str:
+    flat = text.replace("\n", " ")
+    return flat if len(flat) <= limit else flat[:limit] + "…"
