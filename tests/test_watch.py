@@ -1,0 +1,141 @@
+"""The watch loop under a controllable clock: each report slot written once, at its time, across restarts."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tracker.clock import SHANGHAI, FrozenClock
+from tracker.config import DayConfig, ScheduleConfig
+from tracker.errors import NetworkError
+from tracker.schedule import Slot, crawl_interval, day_slots
+from tracker.store.db import Store
+from tracker.store.schedule import WatchLockedError
+from tracker.watch import Watcher
+
+
+def at(day: int, hh: int, mm: int = 0) -> datetime:
+    return datetime(2025, 3, day, hh, mm, tzinfo=SHANGHAI)
+
+
+DAYS = (
+    DayConfig(day=1, discussion=3, vote=(4,), opens=at(1, 10), closes=at(2, 22)),
+    DayConfig(day=2, discussion=5, vote=(6,), opens=at(3, 10), closes=at(4, 22)),
+)
+SCHED = ScheduleConfig(interval_minutes=30, near_close_interval_minutes=5, lurker_report_before_close_hours=3)
+
+
+class Harness:
+    """A fake world: the clock only moves when the watcher sleeps; crawls and writes are recorded."""
+
+    def __init__(self, store: Store, clock: FrozenClock, stop_at: datetime | None, *, pid: int = 1,
+                 fail_crawls: bool = False) -> None:
+        self.clock = clock
+        self.stop_at = stop_at
+        self.crawls: list[datetime] = []
+        self.writes: list[tuple[str, datetime]] = []
+        self.fail_crawls = fail_crawls
+        self.watcher = Watcher(days=DAYS, schedule=SCHED, store=store, clock=clock, crawl=self.crawl,
+                               write=self.write, pid=pid, host="test", sleep=self.sleep)
+
+    async def crawl(self) -> None:
+        self.crawls.append(self.clock.now())
+        if self.fail_crawls:
+            raise NetworkError("论坛无法访问")
+
+    def write(self, slot: Slot) -> list[str]:
+        self.writes.append((slot.key, self.clock.now()))
+        return [f"day{slot.day}-{slot.kind}.md"]
+
+    async def sleep(self, seconds: float, stop: asyncio.Event) -> None:
+        await asyncio.sleep(0)  # a real suspension point, as a real sleep would be
+        target = self.clock.now() + timedelta(seconds=max(seconds, 0))
+        if self.stop_at is not None and target >= self.stop_at:
+            self.clock.at = self.stop_at
+            stop.set()
+            return
+        self.clock.at = target
+
+    def run(self) -> None:
+        asyncio.run(self.watcher.run(asyncio.Event()))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store.open(f"sqlite:///{tmp_path / 'watch.db'}")
+
+
+def test_slots_are_a_warning_before_close_and_a_final_after_close() -> None:
+    slots = day_slots(DAYS, SCHED)
+    assert [(s.key, s.due) for s in slots] == [
+        ("day1:lurker_warning", at(2, 19)),
+        ("day1:final", at(2, 22, 5)),
+        ("day2:lurker_warning", at(4, 19)),
+        ("day2:final", at(4, 22, 5)),
+    ]
+
+
+def test_crawls_get_denser_near_close_and_stop_between_days() -> None:
+    assert crawl_interval(DAYS, SCHED, at(2, 12)) == timedelta(minutes=30)
+    assert crawl_interval(DAYS, SCHED, at(2, 21, 30)) == timedelta(minutes=5)
+    assert crawl_interval(DAYS, SCHED, at(3, 2)) is None
+
+
+def test_a_day_with_a_restart_writes_every_slot_once_at_its_time(store: Store) -> None:
+    # First run: from noon of day 1's second day until 21:00, then the watcher is stopped.
+    first = Harness(store, FrozenClock(at(2, 12)), stop_at=at(2, 21))
+    first.run()
+    assert first.writes == [("day1:lurker_warning", at(2, 19))]
+    assert first.crawls[0] == at(2, 12)
+    # A crawl precedes the warning so it counts the latest posts.
+    assert at(2, 19) in first.crawls
+
+    # Down over the close; restarted the next morning: the missed final slot is caught up first.
+    second = Harness(store, FrozenClock(at(3, 8)), stop_at=None, pid=2)
+    second.run()
+    assert second.writes == [
+        ("day1:final", at(3, 8)),
+        ("day2:lurker_warning", at(4, 19)),
+        ("day2:final", at(4, 22, 5)),
+    ]
+    # The final reports come after a crawl made at or after the close.
+    assert any(c >= at(4, 22, 5) for c in second.crawls)
+    # Near close the crawls are 5 minutes apart.
+    near = [c for c in second.crawls if at(4, 21) <= c <= at(4, 22)]
+    assert len(near) >= 10
+
+    # A third start writes nothing again.
+    third = Harness(store, FrozenClock(at(5, 9)), stop_at=None, pid=3)
+    third.run()
+    assert third.writes == []
+
+
+def test_a_second_watcher_is_told_who_holds_the_game(store: Store) -> None:
+    holder = Harness(store, FrozenClock(at(2, 12)), stop_at=at(2, 13), pid=10)
+
+    async def parked(seconds: float, stop: asyncio.Event) -> None:
+        await stop.wait()
+
+    holder.watcher.sleep = parked
+
+    async def both() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(holder.watcher.run(stop))
+        await asyncio.sleep(0)
+        other = Harness(store, FrozenClock(at(2, 12)), stop_at=None, pid=11)
+        with pytest.raises(WatchLockedError, match="另一个 watch 正在运行"):
+            await other.watcher.run(asyncio.Event())
+        stop.set()
+        await task
+
+    asyncio.run(both())
+
+
+def test_a_failing_forum_does_not_stop_the_reports(store: Store) -> None:
+    h = Harness(store, FrozenClock(at(2, 18)), stop_at=at(2, 23), fail_crawls=True)
+    h.run()
+    assert [k for k, _ in h.writes] == ["day1:lurker_warning", "day1:final"]
+    assert any("抓取失败" in line for line in h.watcher.log.lines)

@@ -1,0 +1,119 @@
+"""The ``tracker watch`` loop: crawl on a schedule, write each report slot exactly once, survive restarts.
+
+The planning is in :mod:`tracker.schedule` (pure); this module only sequences it against a clock,
+the store's lock and slot records, and two callables (crawl, write a slot's reports), so tests
+drive a whole day with a fake clock and no network. A crawl that fails (forum down, login
+expired) is logged and retried at the next interval: the watcher keeps the reports coming from
+what is already stored rather than dying.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from tracker.clock import Clock
+from tracker.config import DayConfig, ScheduleConfig
+from tracker.errors import TrackerError
+from tracker.schedule import Slot, crawl_due, day_slots, due_slots, next_wake
+from tracker.store.db import Store
+from tracker.store.schedule import acquire_lock, heartbeat, mark_slot_written, release_lock, written_slots
+
+Sleeper = Callable[[float, asyncio.Event], Awaitable[None]]
+
+
+async def sleep_or_stop(seconds: float, stop: asyncio.Event) -> None:
+    """Sleep, but wake at once when asked to stop (SIGINT/SIGTERM set the event)."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), timeout=max(0.0, seconds))
+
+
+@dataclass
+class WatchLog:
+    """What the watcher did, in order: the CLI prints it, the tests read it."""
+
+    lines: list[str] = field(default_factory=list)
+    echo: Callable[[str], None] | None = None
+
+    def __call__(self, msg: str) -> None:
+        self.lines.append(msg)
+        if self.echo is not None:
+            self.echo(msg)
+
+
+@dataclass
+class Watcher:
+    days: Sequence[DayConfig]
+    schedule: ScheduleConfig
+    store: Store
+    clock: Clock
+    crawl: Callable[[], Awaitable[object]]
+    write: Callable[[Slot], list[str]]
+    name: str = "game"
+    holder: str = field(default_factory=lambda: os.environ.get("USER", "director"))
+    host: str = field(default_factory=socket.gethostname)
+    pid: int = field(default_factory=os.getpid)
+    sleep: Sleeper = sleep_or_stop
+    log: WatchLog = field(default_factory=WatchLog)
+    last_crawl: datetime | None = None
+
+    def __post_init__(self) -> None:
+        self.slots = day_slots(self.days, self.schedule)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        with self.store.session() as s:
+            acquire_lock(s, name=self.name, holder=self.holder, host=self.host, pid=self.pid, now=self.clock.now())
+        self.log(f"开始监视（{self.holder}@{self.host}，进程 {self.pid}）")
+        try:
+            while not stop.is_set():
+                wake = await self.step()
+                if wake is None:
+                    self.log("所有日程已完成，退出监视")
+                    return
+                await self.sleep((wake - self.clock.now()).total_seconds(), stop)
+        finally:
+            with self.store.session() as s:
+                release_lock(s, name=self.name, host=self.host, pid=self.pid)
+            self.log("监视已停止")
+
+    async def step(self) -> datetime | None:
+        """One pass: crawl if due, write every due slot not yet written; return when to wake next."""
+        now = self.clock.now()
+        with self.store.session() as s:
+            heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)
+            done = written_slots(s)
+        pending = due_slots(self.slots, done, now)
+        needs_fresh = any(self.last_crawl is None or self.last_crawl < slot.due for slot in pending)
+        if needs_fresh or crawl_due(self.days, self.schedule, now, self.last_crawl):
+            await self._crawl(now)
+        for slot in pending:
+            self._write(slot)
+        now = self.clock.now()
+        with self.store.session() as s:
+            done = written_slots(s)
+        return next_wake(self.days, self.schedule, self.slots, done, now, self.last_crawl)
+
+    async def _crawl(self, now: datetime) -> None:
+        try:
+            await self.crawl()
+        except TrackerError as exc:
+            self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）")
+        else:
+            self.log(f"抓取完成 {now.isoformat(timespec='minutes')}")
+        self.last_crawl = now
+
+    def _write(self, slot: Slot) -> None:
+        files = self.write(slot)
+        with self.store.session() as s:
+            fresh = mark_slot_written(s, key=slot.key, day=slot.day, kind=slot.kind, due_at=slot.due,
+                                      now=self.clock.now(), files=files)
+        if fresh:
+            self.log(f"第 {slot.day} 日 {_SLOT_NAMES[slot.kind]} 已写出：{', '.join(files)}")
+
+
+_SLOT_NAMES = {"lurker_warning": "关门前潜水预警", "final": "关门后结算报告"}
