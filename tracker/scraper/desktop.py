@@ -1,0 +1,271 @@
+"""Discuz! desktop pages (``forum.php?mod=viewthread`` / ``forumdisplay``) -> records. Pure.
+
+The desktop page is the only source of font sizes and edit markers (the mobile API drops both),
+so it is parsed field by field with CSS selectors scoped once to each post. Mandatory fields (pid,
+floor, author, time) raise :class:`ParseError` naming the pid and the page; optional ones degrade
+to ``None``. A page that is not a thread raises the error that says what it is instead.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import tzinfo
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from tracker.clock import SHANGHAI
+from tracker.errors import NoPermissionError, NotAThreadError, ParseError, ThreadMissingError
+from tracker.records import Post, ThreadPage, ThreadSummary
+from tracker.scraper.charset import decode_body
+from tracker.scraper.html_text import Body, extract_body, parse_edit_marker
+from tracker.scraper.times import parse_forum_time
+
+_POST_ID = re.compile(r"post_(\d+)")
+_UID = re.compile(r"(?:^|[?&;])uid=(\d+)")
+_AUTHORID = re.compile(r"(?:^|[?&;])authorid=(\d+)")
+_TID = re.compile(r"(?:^|[?&;])p?tid=(\d+)|thread-(\d+)-")
+_FID = re.compile(r"(?:^|[?&;])fid=(\d+)|forum-(\d+)-")
+_PAGES = re.compile(r"共\s*(\d+)\s*页")
+_DIGITS = re.compile(r"\d+")
+_FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
+_MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
+_LOCKED_TEXT = "该帖被管理员或版主屏蔽"
+
+Doc = str | bytes
+
+
+def _tree(doc: Doc, content_type: str | None) -> LexborHTMLParser:
+    text = decode_body(doc, content_type) if isinstance(doc, bytes) else doc
+    return LexborHTMLParser(text)
+
+
+def _first_int(pattern: re.Pattern[str], text: str | None) -> int | None:
+    if not text:
+        return None
+    m = pattern.search(text)
+    if m is None:
+        return None
+    value = next((g for g in m.groups() if g), None) if m.groups() else m.group(0)
+    return int(value) if value else None
+
+
+def is_logged_in(doc: Doc | LexborHTMLParser, *, content_type: str | None = None) -> str | None:
+    """The member name shown in the header (``strong.vwmy a``), or ``None`` for a guest page."""
+    tree = doc if isinstance(doc, LexborHTMLParser) else _tree(doc, content_type)
+    node = tree.css_first("strong.vwmy a")
+    if node is None:
+        return None
+    name = node.text(deep=True).strip()
+    return name or None
+
+
+def _raise_for_non_thread(tree: LexborHTMLParser, page_url: str) -> None:
+    where = page_url or "（未知地址）"
+    alert = tree.css_first("#messagetext")
+    if alert is not None:
+        message = " ".join((alert.css_first("p") or alert).text(deep=True).split())
+        classes = (alert.attributes.get("class") or "").split()
+        if "alert_error" in classes and any(k in message for k in _MISSING_MARKERS):
+            raise ThreadMissingError(f"主题不存在或已被删除：{where}（论坛提示：{message}）")
+        raise NoPermissionError(
+            f"论坛拒绝显示该主题：{where}（论坛提示：{message or '无'}）",
+            hint="若为阅读权限不足，请在配置中使用有权限的账号登录后重新抓取")
+    raise NotAThreadError("返回的不是 Discuz 主题帖页面（没有帖子列表）", page=where)
+
+
+def _floor(node: LexborNode | None, previous: int | None, first_on_page: bool, page: int) -> int | None:
+    if node is None:
+        return None
+    em = node.css_first("em")
+    if em is not None:
+        digits = _DIGITS.search(em.text())
+        if digits:
+            return int(digits.group(0))
+    label = node.text(deep=True).strip()
+    if label in _FLOOR_LABELS:
+        return _FLOOR_LABELS[label]
+    digits = _DIGITS.search(label)
+    if digits:
+        return int(digits.group(0))
+    # A custom label (the forum's own 楼主/沙发 names): floors are consecutive on a page.
+    if previous is not None:
+        return previous + 1
+    return 1 if first_on_page and page == 1 else None
+
+
+def _page_numbers(tree: LexborHTMLParser) -> tuple[int, int]:
+    pg = tree.css_first("div.pg")
+    if pg is None:
+        return 1, 1
+    strong = pg.css_first("strong")
+    page = (_first_int(_DIGITS, strong.text()) if strong is not None else None) or 1
+    total = None
+    for span in pg.css("span[title]"):
+        total = _first_int(_PAGES, span.attributes.get("title"))
+        if total:
+            break
+    if total is None:
+        numbers = [int(a.text().strip()) for a in pg.css("a") if a.text().strip().isdigit()]
+        total = max([page, *numbers])
+    return page, max(total, page)
+
+
+def _page_tid(tree: LexborHTMLParser, posts: list[LexborNode], page_url: str) -> int | None:
+    canonical = tree.css_first('link[rel="canonical"]')
+    if canonical is not None:
+        tid = _first_int(_TID, canonical.attributes.get("href"))
+        if tid:
+            return tid
+    for post in posts[:3]:
+        link = post.css_first('a[id^="postnum"]')
+        tid = _first_int(_TID, link.attributes.get("href") if link else None)
+        if tid:
+            return tid
+    for selector in ("#pt a[href*='tid=']", "td.vwthd a[href*='tid=']", "input[name='tid']"):
+        node = tree.css_first(selector)
+        if node is not None:
+            tid = _first_int(_TID, node.attributes.get("href")) or _first_int(
+                _DIGITS, node.attributes.get("value"))
+            if tid:
+                return tid
+    return _first_int(_TID, page_url)
+
+
+def _page_fid(tree: LexborHTMLParser) -> int | None:
+    fid = None
+    for a in tree.css("#pt a"):
+        fid = _first_int(_FID, a.attributes.get("href")) or fid
+    if fid is None:
+        node = tree.css_first("input[name='fid']")
+        fid = _first_int(_DIGITS, node.attributes.get("value")) if node is not None else None
+    return fid
+
+
+def _parse_post(post: LexborNode, pid: int, tid: int, *, previous_floor: int | None, first_on_page: bool,
+                page: int, page_url: str, tz: tzinfo) -> Post:
+    floor = _floor(post.css_first(f"#postnum{pid}"), previous_floor, first_on_page, page)
+    if floor is None:
+        raise ParseError("找不到楼层号", page=page_url, pid=pid)
+
+    author_link = post.css_first("div.authi a.xw1")
+    uid = None
+    if author_link is not None:
+        author = author_link.text(deep=True).strip()
+        uid = _first_int(_UID, author_link.attributes.get("href"))
+    else:  # anonymous posts show a bare name
+        authi = post.css_first("td.pls div.authi")
+        author = authi.text(deep=True).strip() if authi is not None else ""
+    if uid is None:
+        only_author = post.css_first("a[href*='authorid=']")
+        uid = _first_int(_AUTHORID, only_author.attributes.get("href") if only_author else None)
+    if not author:
+        raise ParseError("找不到作者", page=page_url, pid=pid)
+
+    time_node = post.css_first(f"#authorposton{pid}")
+    if time_node is None:
+        raise ParseError("找不到发帖时间", page=page_url, pid=pid)
+    span = time_node.css_first("span[title]")
+    posted_at = parse_forum_time(span.attributes.get("title") or "", tz) if span is not None else None
+    if posted_at is None:
+        posted_at = parse_forum_time(time_node.text(deep=True), tz)
+    if posted_at is None:
+        raise ParseError(f"无法识别发帖时间“{time_node.text(deep=True).strip()}”", page=page_url, pid=pid)
+    authi = time_node.parent
+    from_mobile = authi is not None and "来自手机" in authi.text(deep=True)
+
+    message = post.css_first(f"#postmessage_{pid}")
+    blocked = False
+    if message is not None:
+        html = message.inner_html or ""
+        body = extract_body(message, tz)
+    else:
+        locked = post.css_first("div.locked")
+        blocked = locked is not None and _LOCKED_TEXT in locked.text(deep=True)
+        html = (locked.inner_html or "") if locked is not None else ""
+        body = Body(text="")
+    edited_by, edited_at = parse_edit_marker(body.edit_marker, tz)
+    return Post(
+        pid=pid, tid=tid, floor=floor, author=author, uid=uid, posted_at=posted_at, html=html,
+        text=body.text, edited_by=edited_by, edited_at=edited_at, blocked=blocked,
+        from_mobile=from_mobile, quotes=body.quotes, colors=body.colors, sizes=body.sizes,
+        fonts=body.fonts, images=body.images, smilies=body.smilies, source="desktop")
+
+
+def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
+                      content_type: str | None = None) -> ThreadPage:
+    """One ``forum.php?mod=viewthread`` page -> its posts, in page order."""
+    tree = _tree(doc, content_type)
+    postlist = tree.css_first("#postlist")
+    if postlist is None:
+        _raise_for_non_thread(tree, page_url)
+        raise AssertionError("unreachable")
+    nodes: list[tuple[int, LexborNode]] = []
+    for node in postlist.css("#postlist > div[id^='post_']"):
+        m = _POST_ID.fullmatch(node.attributes.get("id") or "")
+        if m:
+            nodes.append((int(m.group(1)), node))
+    page, pages = _page_numbers(tree)
+    tid = _page_tid(tree, [n for _, n in nodes], page_url)
+    if tid is None:
+        raise ParseError("找不到主题编号 tid", page=page_url or None)
+    posts: list[Post] = []
+    previous: int | None = None
+    for index, (pid, node) in enumerate(nodes):
+        post = _parse_post(node, pid, tid, previous_floor=previous, first_on_page=index == 0,
+                           page=page, page_url=page_url, tz=tz)
+        previous = post.floor
+        posts.append(post)
+    subject_node = tree.css_first("#thread_subject")
+    formhash = tree.css_first("input[name='formhash']")
+    member = tree.css_first("strong.vwmy a")
+    return ThreadPage(
+        tid=tid,
+        subject=subject_node.text(deep=True).strip() if subject_node is not None else "",
+        page=page, pages=pages, posts=tuple(posts), fid=_page_fid(tree),
+        formhash=(formhash.attributes.get("value") or None) if formhash is not None else None,
+        member_name=is_logged_in(tree),
+        member_uid=_first_int(_UID, member.attributes.get("href")) if member is not None else None,
+        source="desktop")
+
+
+def parse_forumdisplay(doc: Doc, *, tz: tzinfo = SHANGHAI, content_type: str | None = None,
+                       page_url: str = "") -> list[ThreadSummary]:
+    """A section's thread list (sticky threads first, as shown) -> summaries to discover a day's threads."""
+    tree = _tree(doc, content_type)
+    rows = tree.css("tbody[id^='stickthread_'], tbody[id^='normalthread_']")
+    if not rows and tree.css_first("#threadlisttableid, #threadlist") is None:
+        _raise_for_non_thread_list(tree, page_url)
+    summaries: list[ThreadSummary] = []
+    for row in rows:
+        row_id = row.attributes.get("id") or ""
+        link = row.css_first("a.s.xst") or row.css_first("a.xst")
+        tid = _first_int(_DIGITS, row_id) or _first_int(_TID, link.attributes.get("href") if link else None)
+        if tid is None or link is None:
+            continue
+        by = row.css("td.by")
+        author = None
+        if by:
+            cite = by[0].css_first("cite")
+            author = (cite.text(deep=True).strip() or None) if cite is not None else None
+        last_post_at = None
+        if len(by) > 1:
+            em = by[-1].css_first("em")
+            if em is not None:
+                span = em.css_first("span[title]")
+                last_post_at = parse_forum_time(
+                    span.attributes.get("title") or "" if span is not None else em.text(deep=True), tz)
+        replies_node = row.css_first("td.num a")
+        replies = _first_int(_DIGITS, replies_node.text()) if replies_node is not None else None
+        summaries.append(ThreadSummary(
+            tid=tid, subject=link.text(deep=True).strip(), author=author, replies=replies,
+            last_post_at=last_post_at, sticky=row_id.startswith("stickthread_")))
+    return summaries
+
+
+def _raise_for_non_thread_list(tree: LexborHTMLParser, page_url: str) -> None:
+    where = page_url or "（未知地址）"
+    alert = tree.css_first("#messagetext")
+    if alert is not None:
+        message = " ".join((alert.css_first("p") or alert).text(deep=True).split())
+        raise NoPermissionError(f"论坛拒绝显示该版块：{where}（论坛提示：{message or '无'}）")
+    raise NotAThreadError("返回的不是 Discuz 版块主题列表页面", page=where)
