@@ -1,0 +1,177 @@
+"""The director's terminal UI: a header with the day's deadlines, seven screens, one service.
+
+Attributes down, messages up: the app owns the Service (through :class:`Gateway`), the crawl worker
+and the header's crawl status; screens (``tui/screens``) compose widgets (``tui/widgets``), load
+their data in workers and report decisions back with :class:`DataChanged`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import ContentSwitcher, Footer
+
+from tracker.clock import Clock
+from tracker.service import Service
+from tui.commands import TrackerCommands
+from tui.gateway import Gateway
+from tui.messages import CrawlFinished, CrawlProgress, DataChanged
+from tui.screens.help import HelpScreen
+from tui.screens.registry import PANES, make_pane
+from tui.widgets.game_header import CrawlStatus, GameHeader
+from tui.widgets.sidebar import SCREENS, Sidebar
+
+NARROW = 100
+
+
+class TrackerApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "版杀导演台"
+    COMMANDS = App.COMMANDS | {TrackerCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(i), f"show('{key}')", label, show=False) for i, (key, label) in enumerate(SCREENS, 1)),
+        Binding("r", "crawl", "抓取"),
+        Binding("question_mark", "help", "帮助"),
+        Binding("q", "quit", "退出"),
+    ]
+
+    def __init__(self, service: Service, *, clock: Clock | None = None, crawl_on_start: bool = False,
+                 crawl_interval: float | None = None) -> None:
+        super().__init__()
+        self.gateway = Gateway(service, clock)
+        self.crawl_on_start = crawl_on_start
+        minutes = service.game.schedule.interval_minutes
+        self.crawl_interval = crawl_interval if crawl_interval is not None else minutes * 60
+        self.crawl_count = 0
+
+    @property
+    def service(self) -> Service:
+        return self.gateway.service
+
+    def compose(self) -> ComposeResult:
+        g = self.gateway
+        yield GameHeader(title=g.game.name, ruleset=g.ruleset_name(), days=g.game.days,
+                         freeze_minutes=g.freeze_minutes(), clock=g.clock, tz_name=g.game.timezone,
+                         id="game-header")
+        with Horizontal(id="body"):
+            yield Sidebar(id="sidebar")
+            yield ContentSwitcher(id="panes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_width(self.size.width)
+        self.action_show("overview")
+        self.refresh_badges()
+        if self.crawl_interval > 0:
+            self.set_interval(self.crawl_interval, self.action_crawl)
+        if self.crawl_on_start:
+            self.action_crawl()
+
+    def on_resize(self, event: Any) -> None:
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        narrow = width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.query_one(Sidebar).compact = narrow
+
+    # -- navigation -----------------------------------------------------------------------------------
+    @property
+    def current_pane(self) -> Any:
+        switcher = self.query_one("#panes", ContentSwitcher)
+        return switcher.visible_content
+
+    def action_show(self, key: str) -> None:
+        if key not in PANES:
+            return
+        switcher = self.query_one("#panes", ContentSwitcher)
+        if switcher.current != key:
+            if not switcher.query(f"#{key}"):
+                switcher.mount(make_pane(key))
+            switcher.current = key
+        self.query_one(Sidebar).current = key
+        self.call_after_refresh(self._focus_and_reload, key)
+
+    def _focus_and_reload(self, key: str) -> None:
+        pane = self.query_one(f"#{key}")
+        pane.reload()  # type: ignore[attr-defined]
+        pane.focus_main()  # type: ignore[attr-defined]
+
+    def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
+        self.action_show(message.key)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    # -- crawling -------------------------------------------------------------------------------------
+    def action_crawl(self) -> None:
+        header = self.query_one(GameHeader)
+        if header.crawl.state == "running":
+            self.notify("抓取已在进行中", timeout=2)
+            return
+        header.crawl = CrawlStatus("running", header.crawl.at, "开始抓取")
+        self.run_crawl()
+
+    @work(exclusive=True, group="crawl", exit_on_error=False)
+    async def run_crawl(self) -> None:
+        def progress(step: Any) -> None:
+            self.post_message(CrawlProgress(describe_progress(step)))
+
+        try:
+            await self.gateway.crawl(progress)
+        except Exception as exc:  # every failure becomes ✗ with the reason, never a crash
+            self.post_message(CrawlFinished(False, getattr(exc, "message", None) or str(exc) or type(exc).__name__))
+        else:
+            self.post_message(CrawlFinished(True))
+
+    def on_crawl_progress(self, message: CrawlProgress) -> None:
+        header = self.query_one(GameHeader)
+        header.crawl = CrawlStatus("running", header.crawl.at, message.detail)
+
+    def on_crawl_finished(self, message: CrawlFinished) -> None:
+        self.crawl_count += 1
+        now: datetime = self.gateway.clock.now()
+        self.query_one(GameHeader).crawl = CrawlStatus("ok" if message.ok else "failed", now, message.detail)
+        if message.ok:
+            self._reload_all()
+
+    def on_data_changed(self, message: DataChanged) -> None:
+        self._reload_all()
+
+    def _reload_all(self) -> None:
+        self.refresh_badges()
+        pane = self.current_pane
+        if pane is not None:
+            pane.reload()
+
+    # -- badges ---------------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="badges", exit_on_error=False)
+    def refresh_badges(self) -> None:
+        badges = self.gateway.badges()
+        self.call_from_thread(setattr, self.query_one(Sidebar), "badges", badges)
+
+
+def describe_progress(step: Any) -> str:
+    """A crawl progress report as the header shows it, whatever shape the crawler sends."""
+    if isinstance(step, str):
+        return step
+    tid = getattr(step, "tid", None)
+    page = getattr(step, "page", None)
+    pages = getattr(step, "pages", None)
+    if tid is not None and page is not None:
+        return f"tid {tid} 第{page}{'/' + str(pages) if pages else ''}页"
+    return str(step)
+
+
+def run_app(game_path: Path, db_url: str | None = None) -> None:
+    service = Service.open(game_path, db_url=db_url)
+    try:
+        TrackerApp(service, crawl_on_start=True).run()
+    finally:
+        service.close()

@@ -1,0 +1,34 @@
+"""Command palette (ctrl+p): every screen and action by its Chinese name or its English key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from tui.widgets.sidebar import SCREENS
+
+
+class TrackerCommands(Provider):
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        app: Any = self.app
+        out: list[tuple[str, Callable[[], Any], str]] = [
+            (f"{i} {label}（{key}）", partial(app.action_show, key), f"切换到{label}界面")
+            for i, (key, label) in enumerate(SCREENS, 1)
+        ]
+        out.append(("立即抓取（crawl）", app.action_crawl, "在后台抓取所有游戏帖"))
+        out.append(("帮助（help）", app.action_help, "所有按键"))
+        return out
+
+    async def discover(self) -> Hits:
+        for name, run, help_text in self._commands():
+            yield DiscoveryHit(name, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, run, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), run, help=help_text)

@@ -1,0 +1,102 @@
+"""The TUI's one door to the tracker: every read and every decision goes through the Service.
+
+Why a layer at all: the panes run these calls in thread workers and must get plain values back;
+keeping every service call in one module means the screens never learn how the store works, and
+an import-hygiene test can check that nothing under ``tui/`` imports ``tracker.store``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tracker.clock import Clock
+from tracker.config import GameConfig
+from tracker.errors import TrackerError
+from tracker.service import Service
+from tui.timing import current_day
+from tui.views import Overview, PlayerRow
+
+
+class Gateway:
+    def __init__(self, service: Service, clock: Clock | None = None) -> None:
+        self.service = service
+        self.clock: Clock = clock or service.clock
+
+    @property
+    def game(self) -> GameConfig:
+        return self.service.game
+
+    def freeze_minutes(self) -> int | None:
+        """The ruleset's change freeze; None when the ruleset cannot be loaded (the header says so)."""
+        try:
+            return int(self.service.ruleset.voting.freeze_minutes)
+        except TrackerError:
+            return None
+
+    def ruleset_name(self) -> str:
+        try:
+            return str(self.service.ruleset.id)
+        except TrackerError:
+            return self.game.ruleset
+
+    # -- crawling -------------------------------------------------------------------------------------
+    def crawl(self, progress: Callable[[Any], None]) -> Awaitable[Any]:
+        return self.service.crawl_game(progress=progress)  # type: ignore[attr-defined,no-any-return]
+
+    # -- reads (thread workers call these) ----------------------------------------------------------
+    def today(self) -> int | None:
+        d = current_day(self.game.days, self.clock.now())
+        return d.day if d is not None else None
+
+    def players(self) -> tuple[PlayerRow, ...]:
+        """The roster with status and cards from the game state; the game file's roster before it lands."""
+        try:
+            state = self.service.state()  # type: ignore[attr-defined]
+        except AttributeError:
+            return tuple(PlayerRow(p.name, "alive", p.role, p.faction, p.tags) for p in self.game.players)
+        return tuple(player_row(p) for p in _field(state, "players", ()))
+
+    def overview(self) -> Overview:
+        problems: list[str] = []
+
+        def attempt(fn: Callable[[], Any]) -> Any:
+            try:
+                return fn()
+            except TrackerError as exc:
+                problems.append(exc.message)
+            except AttributeError as exc:  # a service area not merged yet: say so, do not hide it
+                problems.append(f"服务尚未提供：{exc.name}")
+            return None
+
+        players = attempt(self.players) or ()
+        badges = attempt(self.badges) or {}
+        return Overview(players=players, open_flags=badges.get("flags"), lurkers=badges.get("lurkers"),
+                        problems=tuple(problems))
+
+    def badges(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        flags = self.service.flags()  # type: ignore[attr-defined]
+        out["flags"] = sum(1 for f in flags if _field(f, "status", "open") == "open")
+        day = self.today()
+        if day is not None:
+            report = self.service.lurkers(day)  # type: ignore[attr-defined]
+            out["lurkers"] = len(_field(report, "penalties", ()))
+        return out
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    """Read a field from a service answer whether it is a dataclass or the CLI's JSON-shaped dict."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def player_row(p: Any) -> PlayerRow:
+    cards = _field(p, "cards", None) or {}
+    return PlayerRow(
+        name=str(_field(p, "name", "")), status=str(_field(p, "status", "alive")),
+        role=_field(p, "role"), faction=_field(p, "faction"), tags=tuple(_field(p, "tags", ()) or ()),
+        blue=int(_field(cards, "blue", 0) or 0), yellow=int(_field(cards, "yellow", 0) or 0),
+        red=int(_field(cards, "red", 0) or 0),
+    )

@@ -1,0 +1,46 @@
+"""What every one of the seven screens shares: a key, a title, and reloading from the service.
+
+Panes never touch the database: they call :class:`tui.gateway.Gateway` (the service) from thread
+workers and receive plain values back, so a slow read never freezes the keyboard.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual.containers import Vertical
+
+from tracker.errors import TrackerError
+
+if TYPE_CHECKING:
+    from tui.app import TrackerApp
+    from tui.gateway import Gateway
+
+
+class Pane(Vertical):
+    KEY: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+
+    DEFAULT_CSS = "Pane { height: 1fr; }"
+
+    def __init__(self) -> None:
+        super().__init__(id=self.KEY)
+
+    @property
+    def tracker(self) -> TrackerApp:
+        from tui.app import TrackerApp
+
+        return cast(TrackerApp, self.app)
+
+    @property
+    def gateway(self) -> Gateway:
+        return self.tracker.gateway
+
+    def reload(self) -> None:
+        """Fetch fresh data (in a worker) and redraw; called when shown and after crawls/decisions."""
+
+    def fail(self, exc: BaseException) -> None:
+        """A service error in the director's words, never a traceback on the screen."""
+        msg = exc.message if isinstance(exc, TrackerError) else f"{type(exc).__name__}: {exc}"
+        hint = getattr(exc, "hint", None)
+        self.notify(msg + (f"\n{hint}" if hint else ""), title="出错了", severity="error", timeout=8, markup=False)
