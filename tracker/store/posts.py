@@ -1,0 +1,556 @@
+"""The queries of the posts area: idempotent upserts with versions, deletions, threads, crawls, raw pages.
+
+Every write function ends with ``session.commit()``: one call is one transaction, so a process killed
+between calls leaves the store consistent (a page either fully ingested or not at all). Writes are
+Core bulk statements (executemany), never one ORM ``add`` per row.
+
+Merge rules for a post seen again (pid is the identity; floors renumber after deletions):
+
+- its content is :func:`content_key` (normalised plain text + quoted pids), identical whether the post
+  came from a desktop page or the mobile API. A different key is an edit: a :class:`PostVersion` row
+  keeps the new state with the time it was seen, the post row takes the new content;
+- with the same key, a source only updates what it knows: mobile the position, floor and block state;
+  desktop also html, sizes, colours, fonts, images, smilies, the edit marker and ``from_mobile``.
+  A mobile observation never erases desktop-only fields;
+- a desktop page that shows a different edit marker or formatting for the same text is an edit too
+  (a player shrinking a big font away);
+- a blocked post shows a placeholder, not its text: the block is recorded as a version, the text
+  that was seen before is kept. Unblocking and reappearing after a deletion are recorded as well.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import unicodedata
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlmodel import Session, col
+from sqlmodel import select as model_select
+
+from tracker.records import FontUse, Post, Quote, Source
+from tracker.store.tables import CrawlRow, PostRow, PostVersion, RawPageRow, ThreadRow
+
+_CHUNK = 500
+
+post_t = PostRow.__table__  # type: ignore[attr-defined]
+version_t = PostVersion.__table__  # type: ignore[attr-defined]
+thread_t = ThreadRow.__table__  # type: ignore[attr-defined]
+crawl_t = CrawlRow.__table__  # type: ignore[attr-defined]
+raw_t = RawPageRow.__table__  # type: ignore[attr-defined]
+
+# Fields only a desktop page knows; a mobile observation leaves them as they are.
+_DESKTOP_FIELDS = ("html", "html_hash", "colors", "sizes", "fonts", "images", "smilies", "edited_by",
+                   "edited_at", "from_mobile")
+
+
+# --- content identity ------------------------------------------------------------------------------
+
+def normalise_text(text: str) -> str:
+    """NFC and collapsed whitespace: line breaks and non-breaking spaces differ between sources, not meaning."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def content_key(post: Post) -> str:
+    """sha256 of what the post says (normalised text + quoted pids), the same for desktop and mobile."""
+    quoted = ",".join("" if q.pid is None else str(q.pid) for q in post.quotes)
+    return hashlib.sha256(f"{normalise_text(post.text)}\x00{quoted}".encode()).hexdigest()
+
+
+def html_hash(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+@dataclass
+class UpsertResult:
+    """What one :func:`upsert_posts` call found. ``changed_pids``: content edits, blocks, unblocks, restores."""
+
+    new_pids: list[int] = field(default_factory=list)
+    changed_pids: list[int] = field(default_factory=list)
+    unchanged: int = 0
+    refloored_pids: list[int] = field(default_factory=list)
+    blocked_pids: list[int] = field(default_factory=list)
+    restored_pids: list[int] = field(default_factory=list)
+
+
+class KnownPost(NamedTuple):
+    """What the store knows of a post, for the crawler's comparison with a fresh listing."""
+
+    content_key: str
+    floor: int
+    position: int | None
+    has_desktop: bool
+    blocked: bool = False
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class ThreadState:
+    tid: int
+    subject: str | None
+    replies: int | None
+    maxposition: int | None
+    pages: int | None
+    listed_at: datetime | None
+    known: dict[int, KnownPost]
+
+
+def observation_changed(known: KnownPost | None, post: Post) -> bool:
+    """True when upserting ``post`` would change the store (new, edited, refloored, (un)blocked, restored)."""
+    if known is None or known.deleted or known.blocked != post.blocked or known.floor != post.floor:
+        return True
+    if post.position is not None and known.position != post.position:
+        return True
+    return not post.blocked and known.content_key != content_key(post)
+
+
+def needs_desktop(known: KnownPost | None, post: Post) -> bool:
+    """True when the desktop page holding ``post`` should be fetched (sizes, fonts, edit marker unknown).
+
+    A blocked post shows nothing on desktop either; a post whose current content was seen on desktop
+    needs nothing more.
+    """
+    if post.blocked:
+        return False
+    if known is None:
+        return post.source != "desktop"
+    return known.content_key != content_key(post) or not known.has_desktop
+
+
+@dataclass(frozen=True)
+class StoredPost:
+    """A post as stored: the :class:`Post` fields plus what the store knows about its history."""
+
+    pid: int
+    tid: int
+    floor: int
+    author: str
+    uid: int | None
+    posted_at: datetime
+    html: str
+    text: str
+    position: int | None
+    edited_by: str | None
+    edited_at: datetime | None
+    blocked: bool
+    from_mobile: bool
+    quotes: tuple[Quote, ...]
+    colors: tuple[str, ...]
+    sizes: tuple[str, ...]
+    fonts: tuple[FontUse, ...]
+    images: tuple[str, ...]
+    smilies: tuple[str, ...]
+    source: Source
+    deleted: bool
+    deleted_seen_at: datetime | None
+    versions: int
+    first_seen: datetime
+    last_seen: datetime
+    content_key: str
+    html_hash: str
+    has_desktop: bool
+
+    def to_post(self) -> Post:
+        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=self.uid,
+                    posted_at=self.posted_at, html=self.html, text=self.text, position=self.position,
+                    edited_by=self.edited_by, edited_at=self.edited_at, blocked=self.blocked,
+                    from_mobile=self.from_mobile, quotes=self.quotes, colors=self.colors, sizes=self.sizes,
+                    fonts=self.fonts, images=self.images, smilies=self.smilies, source="store")
+
+
+# --- JSON <-> records ------------------------------------------------------------------------------
+
+def _quotes_json(quotes: Iterable[Quote]) -> list[dict[str, Any]]:
+    return [{"pid": q.pid, "author": q.author, "text": q.text,
+             "posted_at": q.posted_at.isoformat() if q.posted_at else None} for q in quotes]
+
+
+def _quotes_from(data: Iterable[dict[str, Any]]) -> tuple[Quote, ...]:
+    return tuple(Quote(pid=d.get("pid"), author=d.get("author"), text=d.get("text", ""),
+                       posted_at=datetime.fromisoformat(d["posted_at"]) if d.get("posted_at") else None)
+                 for d in data)
+
+
+def _fonts_json(fonts: Iterable[FontUse]) -> list[dict[str, Any]]:
+    return [{"color": f.color, "size": f.size, "text": f.text} for f in fonts]
+
+
+def _fonts_from(data: Iterable[dict[str, Any]]) -> tuple[FontUse, ...]:
+    return tuple(FontUse(color=d.get("color"), size=d.get("size"), text=d.get("text", "")) for d in data)
+
+
+def _aware(value: datetime, name: str) -> datetime:
+    if value.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware")
+    return value
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+# --- upserts ---------------------------------------------------------------------------------------
+
+def _desktop_values(post: Post) -> dict[str, Any]:
+    return {"html": post.html, "html_hash": html_hash(post.html), "colors": list(post.colors),
+            "sizes": list(post.sizes), "fonts": _fonts_json(post.fonts), "images": list(post.images),
+            "smilies": list(post.smilies), "edited_by": post.edited_by, "edited_at": post.edited_at,
+            "from_mobile": post.from_mobile}
+
+
+def _new_row(post: Post, key: str, seen_at: datetime) -> dict[str, Any]:
+    return {
+        "pid": post.pid, "tid": post.tid, "floor": post.floor, "position": post.position,
+        "author": post.author, "uid": post.uid, "posted_at": _aware(post.posted_at, "posted_at"),
+        "text": post.text, "blocked": post.blocked, "quotes": _quotes_json(post.quotes),
+        "source": post.source, "content_key": key,
+        "has_desktop": post.source == "desktop" and not post.blocked,
+        "deleted": False, "deleted_seen_at": None, "first_seen": seen_at, "last_seen": seen_at, "versions": 1,
+        **_desktop_values(post),
+    }
+
+
+def _version_row(post: Post, key: str, kind: str, seen_at: datetime, crawl_id: int | None) -> dict[str, Any]:
+    return {"pid": post.pid, "seen_at": seen_at, "kind": kind, "source": post.source, "content_key": key,
+            "text": post.text, "html": post.html, "quotes": _quotes_json(post.quotes),
+            "colors": list(post.colors), "sizes": list(post.sizes), "edited_by": post.edited_by,
+            "edited_at": post.edited_at, "blocked": post.blocked, "crawl_id": crawl_id}
+
+
+def _formatting_changed(row: dict[str, Any], post: Post) -> bool:
+    return (row["edited_at"] != post.edited_at or row["edited_by"] != post.edited_by
+            or list(row["colors"]) != list(post.colors) or list(row["sizes"]) != list(post.sizes)
+            or list(row["fonts"]) != _fonts_json(post.fonts))
+
+
+def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime) -> tuple[str | None, bool]:
+    """Apply one observation to a stored row in place; return (version kind or None, refloored)."""
+    kind: str | None = None
+    refloored = row["floor"] != post.floor
+    row["floor"] = post.floor
+    if post.position is not None:
+        row["position"] = post.position
+    desktop = post.source == "desktop"
+    if post.blocked:
+        if not row["blocked"]:
+            kind = "blocked"
+        row["blocked"] = True
+    else:
+        if row["blocked"]:
+            kind = "unblocked"
+        row["blocked"] = False
+        if key != row["content_key"]:
+            kind = kind or "edit"
+            row.update(text=post.text, quotes=_quotes_json(post.quotes), content_key=key, source=post.source,
+                       versions=row["versions"] + 1, has_desktop=desktop)
+            if desktop:
+                row.update(_desktop_values(post))
+            else:
+                # The mobile body replaces the old content's html; sizes and fonts stay until a desktop page.
+                row.update(html=post.html, html_hash=html_hash(post.html))
+        elif desktop:
+            if row["has_desktop"] and _formatting_changed(row, post):
+                kind = kind or "edit"
+                row["versions"] += 1
+            row.update(_desktop_values(post), has_desktop=True, source="desktop")
+    if row["deleted"]:
+        kind = kind or "restored"
+        row.update(deleted=False, deleted_seen_at=None)
+    row["last_seen"] = seen_at
+    return kind, refloored
+
+
+def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> None:
+    have = set(conn.execute(select(thread_t.c.tid).where(thread_t.c.tid.in_(list(tids)))).scalars())
+    missing = [{"tid": t, "subject": "", "first_seen": seen_at, "updated_at": seen_at}
+               for t in sorted(set(tids) - have)]
+    if missing:
+        conn.execute(insert(thread_t), missing)
+
+
+def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
+                 crawl_id: int | None = None) -> UpsertResult:
+    """Store one page (or listing) of observed posts in one transaction; idempotent."""
+    _aware(seen_at, "seen_at")
+    result = UpsertResult()
+    if not posts:
+        return result
+    conn = session.connection()
+    pids = list(dict.fromkeys(p.pid for p in posts))
+    existing: dict[int, dict[str, Any]] = {}
+    for chunk in _chunks(pids):
+        for m in conn.execute(select(post_t).where(post_t.c.pid.in_(chunk))).mappings():
+            existing[m["pid"]] = dict(m)
+    _ensure_threads(conn, {p.tid for p in posts}, seen_at)
+
+    inserts: dict[int, dict[str, Any]] = {}
+    updates: dict[int, dict[str, Any]] = {}
+    touched: set[int] = set()
+    versions: list[dict[str, Any]] = []
+    changed: dict[int, None] = {}
+    refloored: dict[int, None] = {}
+    for post in posts:
+        key = content_key(post)
+        pid = post.pid
+        if pid not in inserts and pid not in existing:
+            inserts[pid] = _new_row(post, key, seen_at)
+            versions.append(_version_row(post, key, "first", seen_at, crawl_id))
+            result.new_pids.append(pid)
+            continue
+        target = inserts if pid in inserts else updates
+        row = target.get(pid) or dict(existing[pid])
+        before = dict(row)
+        kind, moved = _merge(row, post, key, seen_at)
+        if kind is not None:
+            versions.append(_version_row(post, key, kind, seen_at, crawl_id))
+            if pid not in inserts:
+                changed[pid] = None
+            if kind == "blocked":
+                result.blocked_pids.append(pid)
+            elif kind == "restored":
+                result.restored_pids.append(pid)
+        if moved and pid not in inserts:
+            refloored[pid] = None
+        if {k: v for k, v in row.items() if k != "last_seen"} != {k: v for k, v in before.items()
+                                                                    if k != "last_seen"}:
+            target[pid] = row
+            touched.discard(pid)
+        elif pid not in inserts and pid not in updates:
+            touched.add(pid)
+
+    if inserts:
+        conn.execute(insert(post_t), list(inserts.values()))
+    if updates:
+        rows = [{**{k: v for k, v in r.items() if k != "pid"}, "b_pid": pid} for pid, r in updates.items()]
+        conn.execute(update(post_t).where(post_t.c.pid == bindparam("b_pid")), rows)
+    if touched:
+        conn.execute(update(post_t).where(post_t.c.pid == bindparam("b_pid")),
+                     [{"b_pid": pid, "last_seen": seen_at} for pid in touched])
+    if versions:
+        conn.execute(insert(version_t), versions)
+    session.commit()
+
+    result.changed_pids = list(changed)
+    result.refloored_pids = list(refloored)
+    result.unchanged = len(pids) - len(result.new_pids) - len(changed) - len(refloored.keys() - changed.keys())
+    return result
+
+
+def mark_deleted(session: Session, tid: int, present_pids: Collection[int], *, seen_at: datetime) -> list[int]:
+    """Flag the thread's posts absent from a COMPLETE listing as deleted (never removed); return their pids."""
+    _aware(seen_at, "seen_at")
+    if not present_pids:
+        raise ValueError("mark_deleted needs the complete, non-empty listing of the thread")
+    conn = session.connection()
+    live = set(conn.execute(select(post_t.c.pid).where(post_t.c.tid == tid,
+                                                        post_t.c.deleted.is_(False))).scalars())
+    gone = sorted(live - set(present_pids))
+    for chunk in _chunks(gone):
+        conn.execute(update(post_t).where(post_t.c.pid.in_(chunk)).values(deleted=True, deleted_seen_at=seen_at))
+    conn.execute(update(thread_t).where(thread_t.c.tid == tid).values(listed_at=seen_at))
+    session.commit()
+    return gone
+
+
+# --- threads ---------------------------------------------------------------------------------------
+
+def save_thread(session: Session, tid: int, subject: str | None, replies: int | None, maxposition: int | None,
+                pages: int | None, *, fid: int | None = None, seen_at: datetime | None = None,
+                listed_at: datetime | None = None) -> None:
+    """Record a thread's counters as last seen; ``None`` means "not known by this source", keeping the old value."""
+    seen_at = _aware(seen_at or _now(), "seen_at")
+    conn = session.connection()
+    values: dict[str, Any] = {"subject": subject, "replies": replies, "maxposition": maxposition,
+                              "pages": pages, "fid": fid, "listed_at": listed_at}
+    values = {k: v for k, v in values.items() if v is not None}
+    values["updated_at"] = seen_at
+    exists = conn.execute(select(thread_t.c.tid).where(thread_t.c.tid == tid)).first() is not None
+    if exists:
+        conn.execute(update(thread_t).where(thread_t.c.tid == tid).values(**values))
+    else:
+        conn.execute(insert(thread_t).values(tid=tid, first_seen=seen_at, **{"subject": "", **values}))
+    session.commit()
+
+
+def thread_state(session: Session, tid: int) -> ThreadState:
+    """What the store knows of a thread (deleted posts included, flagged) for an incremental crawl."""
+    conn = session.connection()
+    t = conn.execute(select(thread_t).where(thread_t.c.tid == tid)).mappings().first()
+    cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
+            post_t.c.blocked, post_t.c.deleted)
+    known = {r.pid: KnownPost(r.content_key, r.floor, r.position, r.has_desktop, r.blocked, r.deleted)
+             for r in conn.execute(select(*cols).where(post_t.c.tid == tid))}
+    if t is None:
+        return ThreadState(tid, None, None, None, None, None, known)
+    return ThreadState(tid, t["subject"], t["replies"], t["maxposition"], t["pages"], t["listed_at"], known)
+
+
+# --- reading posts ---------------------------------------------------------------------------------
+
+def _stored(m: Any) -> StoredPost:
+    return StoredPost(
+        pid=m["pid"], tid=m["tid"], floor=m["floor"], author=m["author"], uid=m["uid"],
+        posted_at=m["posted_at"], html=m["html"], text=m["text"], position=m["position"],
+        edited_by=m["edited_by"], edited_at=m["edited_at"], blocked=m["blocked"], from_mobile=m["from_mobile"],
+        quotes=_quotes_from(m["quotes"]), colors=tuple(m["colors"]), sizes=tuple(m["sizes"]),
+        fonts=_fonts_from(m["fonts"]), images=tuple(m["images"]), smilies=tuple(m["smilies"]),
+        source=m["source"], deleted=m["deleted"], deleted_seen_at=m["deleted_seen_at"], versions=m["versions"],
+        first_seen=m["first_seen"], last_seen=m["last_seen"], content_key=m["content_key"],
+        html_hash=m["html_hash"], has_desktop=m["has_desktop"])
+
+
+def posts_for_threads(session: Session, tids: Collection[int], *,
+                      include_deleted: bool = True) -> list[StoredPost]:
+    """Posts of several threads in thread then posting order (pid order: floors renumber, pids do not)."""
+    q = select(post_t).where(post_t.c.tid.in_(list(tids)))
+    if not include_deleted:
+        q = q.where(post_t.c.deleted.is_(False))
+    q = q.order_by(post_t.c.tid, post_t.c.pid)
+    return [_stored(m) for m in session.connection().execute(q).mappings()]
+
+
+def posts_for_thread(session: Session, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
+    return posts_for_threads(session, [tid], include_deleted=include_deleted)
+
+
+def all_posts(session: Session, *, include_deleted: bool = True) -> list[StoredPost]:
+    q = select(post_t)
+    if not include_deleted:
+        q = q.where(post_t.c.deleted.is_(False))
+    return [_stored(m) for m in session.connection().execute(q.order_by(post_t.c.tid, post_t.c.pid)).mappings()]
+
+
+def post_versions(session: Session, pid: int) -> list[PostVersion]:
+    """Every recorded state of a post, oldest first."""
+    return list(session.exec(model_select(PostVersion).where(PostVersion.pid == pid)
+                             .order_by(col(PostVersion.id))).all())
+
+
+def author_post_counts(session: Session, tids: int | Collection[int], start: datetime, end: datetime, *,
+                       include_deleted: bool = True, include_blocked: bool = True) -> dict[str, int]:
+    """Posts per author in ``[start, end)`` in the given thread(s), by ``posted_at`` (for lurking).
+
+    Served by the index on (tid, author, posted_at). Deleted and blocked posts count by default: they
+    were posted; the caller decides what its rule says.
+    """
+    tid_list = [tids] if isinstance(tids, int) else list(tids)
+    q = (select(post_t.c.author, func.count())
+         .where(post_t.c.tid.in_(tid_list), post_t.c.posted_at >= _aware(start, "start"),
+                post_t.c.posted_at < _aware(end, "end"))
+         .group_by(post_t.c.author))
+    if not include_deleted:
+        q = q.where(post_t.c.deleted.is_(False))
+    if not include_blocked:
+        q = q.where(post_t.c.blocked.is_(False))
+    return {author: int(n) for author, n in session.connection().execute(q)}
+
+
+# --- crawls ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CrawlRecord:
+    id: int
+    started_at: datetime
+    finished_at: datetime | None
+    threads: list[int]
+    requests: int
+    pages: int
+    posts_new: int
+    posts_changed: int
+    errors: list[str]
+    status: str
+
+    @property
+    def finished(self) -> bool:
+        """False for a crawl still running or killed before it could record its end."""
+        return self.finished_at is not None
+
+
+def _crawl(m: Any) -> CrawlRecord:
+    return CrawlRecord(id=m["id"], started_at=m["started_at"], finished_at=m["finished_at"],
+                       threads=list(m["threads"]), requests=m["requests"], pages=m["pages"],
+                       posts_new=m["posts_new"], posts_changed=m["posts_changed"], errors=list(m["errors"]),
+                       status=m["status"])
+
+
+def start_crawl(session: Session, threads: Iterable[int], *, started_at: datetime | None = None) -> int:
+    """Record the start of a crawl at once, so a killed crawl stays visible (no end, status ``running``)."""
+    started_at = _aware(started_at or _now(), "started_at")
+    res = session.connection().execute(insert(crawl_t).values(started_at=started_at, threads=list(threads),
+                                                              requests=0, pages=0, posts_new=0,
+                                                              posts_changed=0, errors=[], status="running"))
+    session.commit()
+    pk = res.inserted_primary_key
+    assert pk is not None
+    return int(pk[0])
+
+
+def finish_crawl(session: Session, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,
+                 errors: list[str], status: str, *, finished_at: datetime | None = None) -> None:
+    finished_at = _aware(finished_at or _now(), "finished_at")
+    res = session.connection().execute(
+        update(crawl_t).where(crawl_t.c.id == crawl_id).values(
+            finished_at=finished_at, requests=requests, pages=pages, posts_new=posts_new,
+            posts_changed=posts_changed, errors=list(errors), status=status))
+    if res.rowcount != 1:
+        raise ValueError(f"no crawl {crawl_id}")
+    session.commit()
+
+
+def last_crawl(session: Session) -> CrawlRecord | None:
+    m = session.connection().execute(select(crawl_t).order_by(crawl_t.c.id.desc()).limit(1)).mappings().first()
+    return None if m is None else _crawl(m)
+
+
+def crawls(session: Session, *, limit: int = 50) -> list[CrawlRecord]:
+    """The most recent crawls, newest first."""
+    q = select(crawl_t).order_by(crawl_t.c.id.desc()).limit(limit)
+    return [_crawl(m) for m in session.connection().execute(q).mappings()]
+
+
+# --- raw pages -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RawPage:
+    id: int
+    url: str
+    status: int
+    content_type: str | None
+    body: bytes
+    fetched_at: datetime
+    crawl_id: int | None
+
+
+def save_raw(session: Session, url: str, status: int, content_type: str | None, body: bytes,
+             fetched_at: datetime, crawl_id: int | None = None) -> int:
+    """Keep a response body (gzip) for offline re-parsing; return its id."""
+    _aware(fetched_at, "fetched_at")
+    res = session.connection().execute(insert(raw_t).values(
+        url=url, status=status, content_type=content_type, size=len(body),
+        body_gz=gzip.compress(body, compresslevel=6, mtime=0), fetched_at=fetched_at, crawl_id=crawl_id))
+    session.commit()
+    pk = res.inserted_primary_key
+    assert pk is not None
+    return int(pk[0])
+
+
+def iter_raw(session: Session, *, crawl_id: int | None = None, batch: int = 100) -> Iterator[RawPage]:
+    """Stored responses in fetch order, decompressed, streamed ``batch`` rows at a time."""
+    q = select(raw_t).order_by(raw_t.c.id)
+    if crawl_id is not None:
+        q = q.where(raw_t.c.crawl_id == crawl_id)
+    for m in session.connection().execute(q.execution_options(yield_per=batch)).mappings():
+        yield RawPage(id=m["id"], url=m["url"], status=m["status"], content_type=m["content_type"],
+                      body=gzip.decompress(m["body_gz"]), fetched_at=m["fetched_at"], crawl_id=m["crawl_id"])
