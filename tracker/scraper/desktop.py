@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import tzinfo
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -188,7 +189,14 @@ def _parse_post(post: LexborNode, pid: int, tid: int, *, previous_floor: int | N
         pid=pid, tid=tid, floor=floor, author=author, uid=uid, posted_at=posted_at, html=html,
         text=body.text, edited_by=edited_by, edited_at=edited_at, blocked=blocked,
         from_mobile=from_mobile, quotes=body.quotes, colors=body.colors, sizes=body.sizes,
-        fonts=body.fonts, images=body.images, smilies=body.smilies, source="desktop")
+        fonts=body.fonts, images=_absolute(body.images, page_url), smilies=body.smilies, source="desktop")
+
+
+def _absolute(sources: tuple[str, ...], page_url: str) -> tuple[str, ...]:
+    """Image links as the mobile API gives them (absolute), when the page's own URL is known."""
+    if not sources or "://" not in page_url:
+        return sources
+    return tuple(urljoin(page_url, src) for src in sources)
 
 
 def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
