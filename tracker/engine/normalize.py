@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Characters that render as nothing (or as a soft hyphen) and must never separate a name.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
@@ -62,10 +63,17 @@ def _once(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+@lru_cache(maxsize=8192)
 def name_key(name: str) -> str:
     """How two spellings of a player's name are compared: canonical form, no blanks, case-folded.
 
     Only differences a reader cannot see (width, invisible characters, blanks, case) are erased;
     a different character (``饺字`` for ``饺子``) stays different: targets are never auto-corrected.
     """
-    return re.sub(r"\s+", "", normalize(name)).casefold()
+    key = name
+    for _ in range(8):  # case-folding can undo NFKC (``R¸``); iterate to the fixed point
+        nxt = unicodedata.normalize("NFKC", re.sub(r"\s+", "", normalize(key)).casefold())
+        if nxt == key:
+            break
+        key = nxt
+    return key

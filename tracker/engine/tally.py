@@ -142,13 +142,14 @@ class Roster:
     players: tuple[PlayerView, ...]
     modifiers: tuple[Modifier, ...] = ()
     dead_by_role: Mapping[str, int] = field(default_factory=dict)
+    _index: dict[str, PlayerView] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {name_key(p.name): p for p in self.players})
 
     def find(self, name: str) -> PlayerView | None:
-        key = name_key(name)
-        for p in self.players:
-            if name_key(p.name) == key:
-                return p
-        return None
+        """The player a written name means, comparing only what a reader cannot see (width, blanks)."""
+        return self._index.get(name_key(name))
 
 
 # --------------------------------------------------------------------------- outputs
