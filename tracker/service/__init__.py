@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tracker.service.base import ServiceBase
+from tracker.service.browsing import BrowseOps
 from tracker.service.crawling import CrawlOps
 from tracker.service.penalties import PenaltyOps
 from tracker.service.reporting import ReportOps
@@ -10,7 +11,7 @@ from tracker.service.state import StateOps
 from tracker.service.votes import VoteOps
 
 
-class Service(CrawlOps, VoteOps, StateOps, PenaltyOps, ReportOps, ServiceBase):
+class Service(CrawlOps, VoteOps, StateOps, PenaltyOps, ReportOps, BrowseOps, ServiceBase):
     """Everything a director can ask of the tracker, over one game file and one store."""
 
 
