@@ -1,0 +1,176 @@
+"""Flag review: what a finding becomes once stored, and the director's two ways to close it.
+
+A flag is ``open`` until the director either dismisses it (with a reason) or turns it into a card
+(``carded``); nothing is decided automatically ("suggest, then let the director confirm"). A flag's
+identity is its dedup key — kind, category, pid and the matched text — so re-running detection
+never duplicates one, and an edited post keeps the evidence captured at first detection: a later
+version can only add flags with new keys, never rewrite an old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+from tracker.errors import GameRuleError
+from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, fold
+
+if TYPE_CHECKING:
+    from tracker.penalties.findings import Finding
+
+FlagStatus = Literal["open", "dismissed", "carded"]
+FLAG_STATUSES: tuple[FlagStatus, ...] = ("open", "dismissed", "carded")
+STATUS_WORDS: dict[str, str] = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}
+
+KIND_WORDS: dict[str, str] = {
+    "red_text": "使用导演专用的红色字体",
+    "large_font": "使用导演专用的放大字体",
+    "keyword": "违规发言",
+    "posted_while_out": "出局后发言（诈尸）",
+    "posted_while_benched": "挂机期间发言",
+    "chat_log_evidence": "贴证（贴出带格式的聊天记录）",
+    "kidnapped_speech": "绑架状态下主动发言",
+    "spam": "大量无意义水帖",
+}
+
+
+def flag_key(kind: str, category: str, pid: int, matched: str) -> str:
+    """The stable identity of a flag across re-runs (hex SHA-256 of the four parts)."""
+    raw = json.dumps([kind, category, pid, matched], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def finding_key(f: Finding) -> str:
+    return flag_key(f.kind, f.category, f.pid, f.matched)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A stored finding and where its review stands."""
+
+    id: int
+    key: str
+    kind: str
+    category: str
+    clause: str
+    pid: int
+    tid: int
+    floor: int
+    author: str
+    posted_at: datetime
+    excerpt: str
+    matched: str
+    html_hash: str
+    evidence: str
+    detected_at: datetime
+    status: FlagStatus = "open"
+    html: str | None = None
+    """The post's HTML when the flag was first detected (the hash above is of this)."""
+    related_pids: tuple[int, ...] = ()
+    decided_by: str | None = None
+    decided_at: datetime | None = None
+    decision_reason: str | None = None
+    card: int | None = None
+    """The ledger entry the flag became (status ``carded``)."""
+
+    def as_json(self) -> dict[str, object]:
+        """The CLI contract's flag object (DESIGN.md: ``tracker flags``), plus the review details."""
+        return {
+            "id": self.id, "pid": self.pid, "floor": self.floor, "tid": self.tid, "author": self.author,
+            "kind": self.kind, "category": self.category, "clause": self.clause, "excerpt": self.excerpt,
+            "status": self.status, "matched": self.matched, "evidence": self.evidence,
+            "html_hash": self.html_hash, "posted_at": self.posted_at.isoformat(),
+            "detected_at": self.detected_at.isoformat(), "decided_by": self.decided_by,
+            "decided_at": self.decided_at.isoformat() if self.decided_at else None,
+            "decision_reason": self.decision_reason, "card": self.card,
+        }
+
+
+def fresh_findings(findings: Iterable[Finding], known: set[str]) -> list[Finding]:
+    """The findings whose key is not stored yet, each key once (the first finding of a key wins)."""
+    seen = set(known)
+    out: list[Finding] = []
+    for f in findings:
+        k = finding_key(f)
+        if k not in seen:
+            seen.add(k)
+            out.append(f)
+    return out
+
+
+def _must_be_open(flag: Flag) -> None:
+    if flag.status != "open":
+        how = STATUS_WORDS.get(flag.status, flag.status)
+        by = f"（{flag.decided_by}，{flag.decision_reason}）" if flag.decided_by else ""
+        raise GameRuleError(f"标记 {flag.id} 已处理：{how}{by}", hint="只有待处理的标记可以驳回或判罚")
+
+
+def check_dismiss(flag: Flag, reason: str) -> str:
+    """The reason to record, or a GameRuleError: only an open flag, and never without a reason."""
+    _must_be_open(flag)
+    why = reason.strip()
+    if not why:
+        raise GameRuleError("驳回标记必须写明理由", hint='例如：--reason "引用他人原话，非本人违规"')
+    return why
+
+
+def check_card(flag: Flag) -> None:
+    _must_be_open(flag)
+
+
+_CLAUSE = re.compile(r"(\d+)\s*[-－、.．]?\s*[（(]\s*(\d+)\s*[)）]")
+
+
+def short_clause(clause: str) -> str:
+    """``"2-(3)"`` from a clause however it is written (``2、(3) 侮辱性词汇…``, ``2-（3）``); else as is."""
+    m = _CLAUSE.search(clause)
+    return f"{m.group(1)}-({m.group(2)})" if m else clause.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class CardSuggestion:
+    """What the TUI's ``c`` key prefills; the director may change any of it before issuing."""
+
+    player: str
+    color: Color
+    clause: str
+    reason: str
+    post: int
+    flag: int
+    evidence: str
+    why: str
+    """Why this colour (in Chinese), shown next to the choice."""
+
+
+def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
+    """Prefill a card from a flag.
+
+    The rule posts: 蓝牌 is for a first offence from not knowing the rule; 黄牌 for a serious one or
+    a light one repeated after a warning; some clauses start at yellow (黄牌起步) or are red
+    outright (红牌罚下). So: the clause's own words first, then blue for this player's first card
+    under the clause, yellow for a repeat.
+    """
+    clause = short_clause(flag.clause)
+    color: Color
+    if "红牌" in flag.clause:
+        color, why = "red", "条款规定红牌"
+    elif "黄牌" in flag.clause:
+        color, why = "yellow", "条款规定黄牌起步"
+    else:
+        st = fold(ledger)
+        repeats = [c for c in st.cards.values()
+                   if c.player == flag.author and c.entry.action != "convert" and c.revoked_by is None
+                   and c.reverted_by is None and c.amended_by is None and c.entry.clause == clause]
+        if repeats:
+            color, why = "yellow", f"同一条款已有 {len(repeats)} 张牌，提醒后再犯"
+        else:
+            color, why = "blue", "该玩家此条款首次违规"
+    what = KIND_WORDS.get(flag.kind, flag.kind)
+    reason = f"{what}（第 {flag.floor} 楼）：{flag.excerpt}"
+    return CardSuggestion(player=flag.author, color=color, clause=clause, reason=reason, post=flag.pid,
+                          flag=flag.id, evidence=flag.html_hash, why=f"建议{COLOR_WORDS[color]}：{why}")
