@@ -1,0 +1,80 @@
+"""诈尸 and posting while benched, judged against the game state at the moment of the post.
+
+账号回帖（2）: "已出局角色在讨论帖、投票帖、进程帖中发言（即“诈尸”）". A benched player (挂机, the
+red-card consequence in 107 and M160) "may not post, vote or act". Both depend on when the status
+took effect, so the input is the state's timeline of status changes, not a snapshot: a post made
+before the death announcement is fine, one after it is not. Being dead but not out (M160) is not
+being out.
+
+A dead player's ballot in the vote thread is already reported by the tally as invalid ("voter is
+dead"); by default it is not flagged a second time as 诈尸. ``include_vote_threads`` turns that on
+for directors who card it as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from tracker.penalties.findings import Finding, excerpt, make_finding
+from tracker.records import Post
+
+Status = Literal["alive", "dead_not_out", "out", "benched"]
+ThreadKind = Literal["discussion", "vote", "process", "other"]
+
+OUT_CLAUSE = "账号回帖（2）已出局角色在讨论帖、投票帖、进程帖中发言（诈尸）"
+BENCHED_CLAUSE = "判罚制度：红牌罚下进入挂机状态，不可发言、投票、行动"
+
+_STATUS_WORD = {"out": "出局", "benched": "挂机", "dead_not_out": "死亡未出局", "alive": "存活"}
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChange:
+    """From ``at`` on, ``player`` has ``status`` (until a later change)."""
+
+    player: str
+    status: Status
+    at: datetime
+    reason: str = ""
+
+
+def status_at(timeline: Iterable[StatusChange], player: str, when: datetime) -> StatusChange | None:
+    """The change in force for ``player`` at ``when`` (``None``: alive since the start)."""
+    current: StatusChange | None = None
+    for ch in sorted((c for c in timeline if c.player == player), key=lambda c: c.at):
+        if ch.at <= when:
+            current = ch
+        else:
+            break
+    return current
+
+
+def detect_presence(
+    posts: Iterable[Post],
+    timeline: Iterable[StatusChange],
+    threads: Mapping[int, ThreadKind],
+    *,
+    include_vote_threads: bool = False,
+) -> list[Finding]:
+    changes = list(timeline)
+    kinds: set[str] = {"discussion", "process"} | ({"vote"} if include_vote_threads else set())
+    players = {c.player for c in changes}
+    found: list[Finding] = []
+    for post in posts:
+        if post.author not in players or threads.get(post.tid) not in kinds:
+            continue
+        ch = status_at(changes, post.author, post.posted_at)
+        if ch is None or ch.status not in ("out", "benched"):
+            continue
+        why = f"（{ch.reason}）" if ch.reason else ""
+        ev = f"{post.author} 自 {ch.at:%Y-%m-%d %H:%M} 起{_STATUS_WORD[ch.status]}{why}，此帖发于 {post.posted_at:%Y-%m-%d %H:%M:%S}"
+        if ch.status == "out":
+            found.append(make_finding(post, kind="posted_while_out", category="account", clause=OUT_CLAUSE,
+                                      matched="出局后发言", evidence=ev, excerpt_text=excerpt(post.text)))
+        else:
+            found.append(make_finding(post, kind="posted_while_benched", category="account",
+                                      clause=BENCHED_CLAUSE, matched="挂机中发言", evidence=ev,
+                                      excerpt_text=excerpt(post.text)))
+    return found
