@@ -15,7 +15,7 @@ from tracker.config import GameConfig
 from tracker.errors import TrackerError
 from tracker.service import Service
 from tui.timing import current_day
-from tui.views import Overview, PlayerRow
+from tui.views import Overview, PlayerRow, PostPage, PostQuery
 
 
 class Gateway:
@@ -74,6 +74,14 @@ class Gateway:
         return Overview(players=players, open_flags=badges.get("flags"), lurkers=badges.get("lurkers"),
                         problems=tuple(problems))
 
+    def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
+        found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
+                                          text=query.text, offset=offset, limit=limit)
+        return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
+
+    def post(self, pid: int) -> Any:
+        return self.service.post(pid)
+
     def badges(self) -> dict[str, int]:
         out: dict[str, int] = {}
         flags = self.service.flags()  # type: ignore[attr-defined]
@@ -100,3 +108,4 @@ def player_row(p: Any) -> PlayerRow:
         blue=int(_field(cards, "blue", 0) or 0), yellow=int(_field(cards, "yellow", 0) or 0),
         red=int(_field(cards, "red", 0) or 0),
     )
+

@@ -1,0 +1,52 @@
+"""6 玩家: the roster as the game state has it (status, role, faction, tags, cards)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Static
+
+from tui.literal import literal
+from tui.screens.overview import cards_text, status_text
+from tui.screens.pane import Pane
+from tui.views import PlayerRow
+
+
+class PlayersPane(Pane):
+    KEY = "players"
+    TITLE = "玩家"
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("玩家", "bold"), classes="pane-title")
+        table: DataTable[Text | str] = DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="players-status", classes="pane-status")
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns("玩家", "状态", "身份", "阵营", "标签", "牌")
+
+    def focus_main(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def reload(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="players", exit_on_error=False)
+    def load(self) -> None:
+        try:
+            rows = self.gateway.players()
+        except Exception as exc:
+            self.app.call_from_thread(self.fail, exc)
+            return
+        self.app.call_from_thread(self.show, rows)
+
+    def show(self, rows: tuple[PlayerRow, ...]) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for p in rows:
+            table.add_row(literal(p.name), status_text(p.status), literal(p.role or "—"),
+                          literal(p.faction or "—"), literal("、".join(p.tags)), cards_text(p.blue, p.yellow, p.red),
+                          key=p.name)
+        alive = sum(1 for p in rows if p.status == "alive")
+        self.query_one("#players-status", Static).update(Text(f"共 {len(rows)} 人，存活 {alive} 人", "dim"))

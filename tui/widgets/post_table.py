@@ -1,0 +1,54 @@
+"""A page of posts as rows (floor, author, time, thread, first words); the highlighted one is shown aside."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from tracker.clock import SHANGHAI
+from tui.literal import literal
+
+
+def excerpt(text: str, width: int = 40) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+class PostTable(DataTable[Any]):
+    @dataclass
+    class Highlighted(Message):
+        post: Any
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.posts: tuple[Any, ...] = ()
+
+    def on_mount(self) -> None:
+        self.add_columns("楼", "作者", "时间", "帖", "内容")
+
+    def show(self, posts: tuple[Any, ...]) -> None:
+        self.posts = posts
+        self.clear()
+        for p in posts:
+            flags = Text()
+            if getattr(p, "deleted", False):
+                flags.append("[删] ", "bold red")
+            if getattr(p, "blocked", False):
+                flags.append("[屏] ", "bold red")
+            if getattr(p, "edited_at", None) is not None:
+                flags.append("[改] ", "yellow")
+            self.add_row(Text(str(p.floor), justify="right"), literal(p.author),
+                         Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
+                         Text.assemble(flags, literal(excerpt(p.text))), key=str(p.pid))
+        if posts:
+            self.move_cursor(row=0)
+            self.post_message(self.Highlighted(posts[0]))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if 0 <= event.cursor_row < len(self.posts):
+            self.post_message(self.Highlighted(self.posts[event.cursor_row]))
