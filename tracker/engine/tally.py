@@ -480,8 +480,8 @@ def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
 
 
 def _ordered(totals: dict[str, float]) -> dict[str, float]:
-    """Highest first, then by name: the order the announcement lists them in."""
-    return dict(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
+    """Highest first, then by name (the announcement's order); a target left at 0 is not listed."""
+    return dict(sorted(((k, v) for k, v in totals.items() if v != 0), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool) -> None:
