@@ -52,8 +52,9 @@ _DESKTOP_FIELDS = ("html", "html_hash", "colors", "sizes", "fonts", "images", "s
 # --- content identity ------------------------------------------------------------------------------
 
 def normalise_text(text: str) -> str:
-    """NFC and collapsed whitespace: line breaks and non-breaking spaces differ between sources, not meaning."""
-    return " ".join(unicodedata.normalize("NFC", text).split())
+    """NFC without any whitespace: line breaks, indents and non-breaking spaces differ between the desktop
+    page and the mobile API (and between Discuz versions), never what a post says in Chinese."""
+    return "".join(unicodedata.normalize("NFC", text).split())
 
 
 def content_key(post: Post) -> str:
