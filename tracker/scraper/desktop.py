@@ -21,13 +21,13 @@ from tracker.scraper.charset import decode_body
 from tracker.scraper.html_text import Body, extract_body, parse_edit_marker
 from tracker.scraper.times import parse_forum_time
 
-_POST_ID = re.compile(r"post_(\d+)")
-_UID = re.compile(r"(?:^|[?&;])uid=(\d+)")
-_AUTHORID = re.compile(r"(?:^|[?&;])authorid=(\d+)")
-_TID = re.compile(r"(?:^|[?&;])p?tid=(\d+)|thread-(\d+)-")
-_FID = re.compile(r"(?:^|[?&;])fid=(\d+)|forum-(\d+)-")
-_PAGES = re.compile(r"共\s*(\d+)\s*页")
-_DIGITS = re.compile(r"\d+")
+_POST_ID = re.compile(r"post_([0-9]{1,15})")
+_UID = re.compile(r"(?:^|[?&;])uid=([0-9]{1,15})")
+_AUTHORID = re.compile(r"(?:^|[?&;])authorid=([0-9]{1,15})")
+_TID = re.compile(r"(?:^|[?&;])p?tid=([0-9]{1,15})|thread-([0-9]{1,15})-")
+_FID = re.compile(r"(?:^|[?&;])fid=([0-9]{1,15})|forum-([0-9]{1,15})-")
+_PAGES = re.compile(r"共\s*([0-9]{1,15})\s*页")
+_DIGITS = re.compile(r"[0-9]{1,15}")
 _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
 _LOCKED_TEXT = "该帖被管理员或版主屏蔽"
@@ -106,7 +106,7 @@ def _page_numbers(tree: LexborHTMLParser) -> tuple[int, int]:
         if total:
             break
     if total is None:
-        numbers = [int(a.text().strip()) for a in pg.css("a") if a.text().strip().isdigit()]
+        numbers = [int(a.text().strip()) for a in pg.css("a") if _DIGITS.fullmatch(a.text().strip())]
         total = max([page, *numbers])
     return page, max(total, page)
 

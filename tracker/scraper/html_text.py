@@ -19,8 +19,10 @@ Text rules: ``<br>`` is a newline and swallows the source newline after it (Disc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborNode
 
@@ -39,11 +41,11 @@ _QUOTE_CLASSES = frozenset({"quote", "reply_wrap"})
 _STYLE_COLOR = re.compile(r"(?:^|[;\s\"'])color\s*:\s*([^;\"']+)", re.I)
 _STYLE_SIZE = re.compile(r"font-size\s*:\s*([^;\"']+)", re.I)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none", re.I)
-_FINDPOST_PID = re.compile(r"(?:^|[?&;])pid=(\d+)")
+_FINDPOST_PID = re.compile(r"(?:^|[?&;])pid=([0-9]{1,15})")
 _QUOTE_HEADER = re.compile(r"^\s*(.*?)\s*(?:发表于|發表於|posted on)\s*(.+?)\s*$", re.I | re.S)
 _EDIT_MARKER = re.compile(
     r"本帖最后由\s*(.+?)\s*于\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(?::\d{1,2})?)\s*编辑"
-    r"|本帖最後由\s*(.+?)\s*於\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(?::\d{1,2})?)\s*編輯")
+    r"|本帖最後由\s*(.+?)\s*於\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(?::\d{1,2})?)\s*編輯", re.A)
 _SMILEY_PATH = re.compile(r"smiley/(.+)$")
 # A message with nothing but text and <br />: the common case on the mobile API, done without a parser.
 _SIMPLE_MESSAGE = re.compile(r"(?:[^<&\r]|<br />)*")
@@ -59,6 +61,17 @@ class Body:
     images: tuple[str, ...] = ()
     smilies: tuple[str, ...] = ()
     edit_marker: str | None = None
+
+
+class _Open(NamedTuple):
+    """An element being walked: what to do when its children are done."""
+
+    block: bool
+    cell: bool
+    color: str | None
+    size: str | None
+    start: int  # index in the output where its text begins
+    slot: int  # index in ``fonts`` where its FontUse goes
 
 
 @dataclass(slots=True)
@@ -82,8 +95,18 @@ class _Walk:
             out.append("\n")
         self.after_br = False
 
-    def children(self, node: LexborNode) -> None:
-        for child in node.iter(include_text=True):
+    def children(self, root: LexborNode) -> None:
+        """Walk the subtree with an explicit stack: bodies can nest deeper than Python recursion."""
+        stack: list[tuple[Iterator[LexborNode], _Open | None]] = [(root.iter(include_text=True), None)]
+        out = self.out
+        while stack:
+            iterator, opened = stack[-1]
+            child = next(iterator, None)
+            if child is None:
+                stack.pop()
+                if opened is not None:
+                    self.close(opened)
+                continue
             tag = child.tag
             if tag == "-text":
                 text = child.text_content
@@ -93,38 +116,39 @@ class _Walk:
                     text = text[1:]
                 self.after_br = False
                 if text:
-                    self.out.append(text.replace("\xa0", " "))
+                    out.append(text.replace("\xa0", " "))
             elif tag == "br":
-                self.out.append("\n")
+                out.append("\n")
                 self.after_br = True
-            elif tag is not None and tag[0] != "-":
-                self.element(child, tag)
+            elif tag and tag[0] != "-":
+                entered = self.open(child, tag)
+                if entered is not None:
+                    stack.append((child.iter(include_text=True), entered))
 
-    def element(self, node: LexborNode, tag: str) -> None:
+    def open(self, node: LexborNode, tag: str) -> _Open | None:
+        """Handle an element's start; ``None`` when it is fully handled and its children are skipped."""
         if tag in _SKIP_TAGS:
-            return
+            return None
         attrs = node.attributes
         cls = attrs.get("class") or ""
         style = attrs.get("style") or ""
         if tag == "img":
             self.image(attrs)
-            return
+            return None
         if tag == "i" and "pstatus" in cls.split():
             if self.edit_marker is None:
                 self.edit_marker = node.text(deep=True)
-            return
+            return None
         if tag == "div" and cls and not _QUOTE_CLASSES.isdisjoint(cls.split()):
             self.newline()
             self.quote(node)
             self.newline()
-            return
+            return None
         if (tag == "font" and "jammer" in cls) or (style and _HIDDEN_STYLE.search(style)):
-            return  # Discuz's anti-copy jammer and hidden spans are not what readers see
-        if tag == "a" and self.skip_findpost_header:
-            href = attrs.get("href") or ""
-            if "findpost" in href:
-                self.skip_findpost_header = False
-                return
+            return None  # Discuz's anti-copy jammer and hidden spans are not what readers see
+        if tag == "a" and self.skip_findpost_header and "findpost" in (attrs.get("href") or ""):
+            self.skip_findpost_header = False
+            return None
         block = tag in _BLOCK_TAGS and not (tag == "div" and cls == "img")
         if block:
             self.newline()
@@ -140,17 +164,19 @@ class _Walk:
                 m = _STYLE_SIZE.search(style)
                 if m:
                     size = m.group(1).strip()
-        if color is not None and color not in self.colors:
-            self.colors.append(color)
-        if size is not None and size not in self.sizes:
-            self.sizes.append(size)
-        start, slot = len(self.out), len(self.fonts)
-        self.children(node)
-        if color is not None or size is not None:  # inserted at its opening: fonts in document order
-            self.fonts.insert(slot, FontUse(color=color, size=size, text=normalise("".join(self.out[start:]))))
-        if block:
+            if color is not None and color not in self.colors:
+                self.colors.append(color)
+            if size is not None and size not in self.sizes:
+                self.sizes.append(size)
+        return _Open(block, tag in ("td", "th"), color, size, len(self.out), len(self.fonts))
+
+    def close(self, opened: _Open) -> None:
+        if opened.color is not None or opened.size is not None:  # inserted at its opening: document order
+            text = normalise("".join(self.out[opened.start:]))
+            self.fonts.insert(opened.slot, FontUse(color=opened.color, size=opened.size, text=text))
+        if opened.block:
             self.newline()
-        elif tag in ("td", "th"):
+        elif opened.cell:
             self.out.append(" ")
 
     def image(self, attrs: dict[str, str | None]) -> None:

@@ -27,7 +27,7 @@ from tracker.scraper.html_text import Body, extract_body, extract_simple
 from tracker.scraper.times import from_epoch, parse_forum_time
 
 _LOCKED = re.compile(r"^\s*提示:\s*<em>[^<]*屏蔽[^<]*</em>\s*$")
-_PAGE = re.compile(r"(?:^|[?&;])page=(\d+)")
+_PAGE = re.compile(r"(?:^|[?&;])page=([0-9]{1,9})")
 _KNOWN_MESSAGES = {
     "thread_nonexistence": "指定的主题不存在或已被删除或正在被审核",
     "thread_nopermission": "阅读权限不足，无法浏览本帖",
@@ -143,7 +143,7 @@ def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> 
     # The API does not echo the page; a page past the end answers with the last one, so the
     # first post's floor says which page this really is.
     if posts and ppp:
-        page = (posts[0].floor - 1) // ppp + 1
+        page = max(1, (posts[0].floor - 1) // ppp + 1)
     else:
         requested = _PAGE.search(page_url)
         page = (_int(requested.group(1)) if requested else None) or 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, tzinfo
 
-_ABSOLUTE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?")
+_ABSOLUTE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?", re.A)
 
 
 def parse_forum_time(text: str, tz: tzinfo) -> datetime | None:
