@@ -1,9 +1,263 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker flags`, `tracker lurkers`, `tracker cards`, `tracker card`: review, ledger, lurking.
+
+Thin: parse the arguments, call the service, print JSON (``--json``) or Chinese lines. Every
+decision prints the entry it wrote; `cards verify` exits 1 when the chain is broken.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 import click
+
+from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS
+
+COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
+
+
+@contextmanager
+def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
+    svc = open_service(game_path, db_url)
+    try:
+        yield svc
+    finally:
+        svc.close()
+
+
+def _entry_line(e: dict[str, Any]) -> str:
+    color = COLOR_WORDS.get(e["color"] or "", "")
+    ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
+    clause = f" [{e['clause']}]" if e["clause"] else ""
+    return (f"#{e['id']} {e['at'][:16].replace('T', ' ')} {ACTION_WORDS[e['action']]} {e['player']} "
+            f"{color}{clause}{ref}：{e['reason']}（{e['issuer']}）")
+
+
+def _print_decision(d: dict[str, Any]) -> None:
+    for e in d["written"]:
+        click.echo(_entry_line(e))
+    for ev in d["events"]:
+        click.echo(f"  → {ev}")
+
+
+def _flag_line(f: dict[str, Any]) -> str:
+    status = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
+    return (f"[{f['id']}] {status} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']} "
+            f"{f['kind']}/{f['category']} {f['clause']}：{f['excerpt']}")
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the `tracker` group."""
+
+    # ---------------------------------------------------------------------------------- flags
+    @group.command("flags")
+    @game_argument
+    @click.argument("action", required=False, type=click.Choice(["dismiss"]), metavar="[dismiss ID]")
+    @click.argument("flag_id", required=False, type=int, metavar="")
+    @click.option("--reason", default=None, help="驳回理由（dismiss 时必填）")
+    @click.option("--by", default=None, help="操作的导演（默认游戏文件中的第一位导演）")
+    @click.option("--status", type=click.Choice(["open", "dismissed", "carded"]), default=None,
+                  help="只列出某种状态的标记")
+    @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的标记")
+    @db_option
+    @json_option
+    def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str | None, by: str | None,
+              status: str | None, no_detect: bool, db_url: str | None, as_json: bool) -> None:
+        """违规标记：先检测新帖与改动过的帖子（只扫描新增或改动的帖子），再列出全部标记。
+
+        `tracker flags GAME.toml dismiss ID --reason 理由` 驳回一条标记。
+        """
+        if action == "dismiss":
+            if flag_id is None or reason is None:
+                raise click.UsageError("驳回需要标记编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
+            with _service(game_path, db_url) as svc:
+                f = svc.dismiss_flag(flag_id, reason, by=by).as_json()
+            if as_json:
+                emit_json(f)
+            else:
+                click.echo(_flag_line(f))
+                click.echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
+            return
+        with _service(game_path, db_url) as svc:
+            run = None if no_detect else svc.detect_flags()
+            items = [f.as_json() for f in svc.flags(detect=False, status=status)]
+        if as_json:
+            emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
+                                          "excerpt", "status")} for f in items])
+            return
+        if run is not None:
+            click.echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
+        for f in items:
+            click.echo(_flag_line(f))
+        if not items:
+            click.echo("没有标记。")
+
+    # -------------------------------------------------------------------------------- lurkers
+    @group.command("lurkers")
+    @game_argument
+    @click.option("--day", "day", type=int, required=True, help="第几日")
+    @db_option
+    @json_option
+    @click.option("--bbcode", is_flag=True, help="输出可贴到论坛的 BBCode 潜水名单")
+    def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode: bool) -> None:
+        """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
+        with _service(game_path, db_url) as svc:
+            if bbcode:
+                click.echo(svc.lurkers_announcement(day), nl=False)
+                return
+            rep = svc.lurkers(day)
+        if as_json:
+            emit_json(rep.to_json())
+            return
+        click.echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
+        for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
+            voted = "已投票" if rep.voted.get(name) else "未投票"
+            click.echo(f"  {name}：{n} 帖，{voted}")
+        for p in rep.penalties:
+            click.echo(f"应判黄牌：{p.player} —— {p.clause}（{p.detail}）")
+
+    # ---------------------------------------------------------------------------------- cards
+    @group.command("cards")
+    @game_argument
+    @click.argument("action", required=False, type=click.Choice(["verify", "announce", "history"]),
+                    metavar="[verify | announce --day N | history ID]")
+    @click.argument("card_id", required=False, type=int, metavar="")
+    @click.option("--day", "day", type=int, default=None, help="announce：第几日")
+    @db_option
+    @json_option
+    def cards(game_path: Path, action: str | None, card_id: int | None, day: int | None, db_url: str | None,
+              as_json: bool) -> None:
+        """记牌账本与每位玩家的当前判罚。
+
+        `verify` 校验账本的哈希链（任何在工具之外的改动或删除都会被发现，损坏时退出码为 1）；
+        `announce --day N` 输出当日判罚公示（BBCode）；`history ID` 一张牌的完整记录。
+        """
+        if action == "verify":
+            _verify(game_path, db_url, as_json)
+            return
+        if action == "announce":
+            if day is None:
+                raise click.UsageError("公示需要 --day N")
+            with _service(game_path, db_url) as svc:
+                click.echo(svc.cards_announcement(day), nl=False)
+            return
+        if action == "history":
+            if card_id is None:
+                raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
+            from tracker.service.penalties import entry_json
+
+            with _service(game_path, db_url) as svc:
+                items = [entry_json(e) for e in svc.card_history(card_id)]
+            if as_json:
+                emit_json(items)
+            else:
+                for e in items:
+                    click.echo(_entry_line(e))
+            return
+        with _service(game_path, db_url) as svc:
+            doc = svc.cards()
+        if as_json:
+            emit_json(doc)
+            return
+        for e in doc["ledger"]:
+            click.echo(_entry_line(e))
+        if not doc["ledger"]:
+            click.echo("账本为空。")
+        click.echo("")
+        status_words = {"alive": "存活", "dead": "死亡", "out": "出局", "benched": "挂机",
+                        "dead_not_out": "死亡未出局"}
+        for name, s in doc["standing"].items():
+            click.echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
+                       f"（{status_words.get(s['status'], s['status'])}）")
+
+    def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
+        with _service(game_path, db_url) as svc:
+            v = svc.verify_ledger()
+        if as_json:
+            emit_json({"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at})
+        elif v.ok:
+            click.echo(f"账本完好：共 {v.entries} 条记录。")
+        else:
+            click.echo(f"账本已损坏：{v.problem}（第 {v.broken_at} 条）。共 {v.entries} 条记录。")
+        if not v.ok:
+            from tracker.errors import LedgerBrokenError
+
+            raise LedgerBrokenError(f"记牌账本校验失败：{v.problem}（第 {v.broken_at} 条）",
+                                    hint="账本在记牌工具之外被改动；请从备份恢复数据库")
+
+    # ----------------------------------------------------------------------------------- card
+    @group.group("card")
+    @game_argument
+    @click.pass_context
+    def card(ctx: click.Context, game_path: Path) -> None:
+        """发牌、撤销、更正（每个操作都是账本中的一条新记录）。"""
+        ctx.obj = {"game_path": game_path}
+
+    def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
+        from tracker.service.penalties import decision_json
+
+        with _service(obj["game_path"], db_url) as svc:
+            d = decision_json(call(svc))
+        if as_json:
+            emit_json(d)
+        else:
+            _print_decision(d)
+
+    @card.command("issue")
+    @click.argument("player")
+    @click.option("--color", type=COLOR_CHOICE, required=True, help="blue 蓝牌 / yellow 黄牌 / red 红牌")
+    @click.option("--clause", default=None, help='判罚依据条款，例如 "5-(1)"')
+    @click.option("--reason", required=True, help="判罚理由（必填）")
+    @click.option("--post", "post", type=int, default=None, help="证据帖子的 pid")
+    @click.option("--by", default=None, help="发牌的导演（默认游戏文件中的第一位导演）")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: int | None,
+              by: str | None, db_url: str | None, as_json: bool) -> None:
+        """给玩家发牌；满三张自动合并，红牌按规则罚下。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post, by=by))
+
+    @card.command("revoke")
+    @click.argument("card_id", type=int, metavar="ID")
+    @click.option("--reason", required=True, help="撤销理由（必填）")
+    @click.option("--by", default=None, help="操作的导演")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_url: str | None,
+               as_json: bool) -> None:
+        """撤销一张牌（新记录；它参与的合并随之撤销）。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.revoke_card(card_id, reason, by=by))
+
+    @card.command("amend")
+    @click.argument("card_id", type=int, metavar="ID")
+    @click.option("--reason", required=True, help="更正理由（必填）")
+    @click.option("--color", type=COLOR_CHOICE, default=None, help="更正后的牌色")
+    @click.option("--clause", default=None, help="更正后的条款")
+    @click.option("--by", default=None, help="操作的导演")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, clause: str | None,
+              by: str | None, db_url: str | None, as_json: bool) -> None:
+        """更正一张牌的牌色或条款（新记录，原记录保留）。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.amend_card(card_id, reason, color=color, clause=clause, by=by))
+
+    @card.command("from-flag")
+    @click.argument("flag_id", type=int, metavar="FLAG_ID")
+    @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按标记建议）")
+    @click.option("--clause", default=None, help="条款（默认取自标记）")
+    @click.option("--reason", default=None, help="理由（默认取自标记）")
+    @click.option("--by", default=None, help="发牌的导演")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
+                  by: str | None, db_url: str | None, as_json: bool) -> None:
+        """把一条标记转为判罚（牌色、条款按标记预填）。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
+                                                               reason=reason, by=by))

@@ -124,12 +124,25 @@ def check_card(flag: Flag) -> None:
 
 
 _CLAUSE = re.compile(r"(\d+)\s*[-－、.．]?\s*[（(]\s*(\d+)\s*[)）]")
+# The 判罚依据 sections are numbered alike in all five rule posts (1、发言 … 7、作弊 8、其他).
+SECTIONS = {"发言": 1, "贴脸": 2, "导演": 3, "马甲": 4, "潜水": 5, "账号": 6, "帐号": 6, "作弊": 7, "其他": 8}
+_NAMED = re.compile(r"(发言|贴脸|导演|马甲|潜水|账号|帐号|作弊|其他)[^（(，。：:]{0,4}[（(]\s*(\d+)\s*[)）]")
 
 
 def short_clause(clause: str) -> str:
-    """``"2-(3)"`` from a clause however it is written (``2、(3) 侮辱性词汇…``, ``2-（3）``); else as is."""
+    """``"2-(3)"`` from a clause however it is written (``2、(3) 侮辱性词汇…``, ``2-（3）``,
+    ``账号回帖（1）…``); the clause as is when it names no section and item."""
     m = _CLAUSE.search(clause)
-    return f"{m.group(1)}-({m.group(2)})" if m else clause.strip()
+    if m:
+        return f"{m.group(1)}-({m.group(2)})"
+    n = _NAMED.search(clause)
+    if n:
+        return f"{SECTIONS[n.group(1)]}-({n.group(2)})"
+    return clause.strip()
+
+
+_RED_OUTRIGHT = re.compile(r"的红牌罚下")          # M19 4-(1) 场外与他人通马甲的红牌罚下
+_YELLOW_START = re.compile(r"黄牌起步|固定判罚一张")  # 107/M160 2-(7); 潜水 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +170,9 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
     """
     clause = short_clause(flag.clause)
     color: Color
-    if "红牌" in flag.clause:
-        color, why = "red", "条款规定红牌"
-    elif "黄牌" in flag.clause:
+    if _RED_OUTRIGHT.search(flag.clause):
+        color, why = "red", "条款规定红牌罚下"
+    elif _YELLOW_START.search(flag.clause):
         color, why = "yellow", "条款规定黄牌起步"
     else:
         st = fold(ledger)

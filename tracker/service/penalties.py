@@ -1,9 +1,401 @@
-"""Service operations of this area (filled in by the area's issue)."""
+"""Penalties: flag review, the card ledger and its audit trail, lurking, and their announcements.
+
+The ledger's decisions are pure (:mod:`tracker.penalties.ledger`); this mixin loads the entries,
+asks the ledger what to append, appends it in one transaction together with the flag's new status,
+and records a red card's effect on the game (挂机 / 出局 / 丑角 / 阵营判负) as game events, so the
+game state — a fold over events — sees it like any other elimination.
+"""
 
 from __future__ import annotations
 
+import difflib
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tracker.errors import GameRuleError
+from tracker.penalties import ledger as L
+from tracker.penalties.review import (
+    CardSuggestion,
+    Flag,
+    check_card,
+    check_dismiss,
+    fresh_findings,
+    suggest_card,
+)
 from tracker.service.base import ServiceBase
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+
+@dataclass(frozen=True, slots=True)
+class CardDecision:
+    """What one decision wrote: the entry the director asked for, every entry written with it, and
+    the game events its red cards caused."""
+
+    entry: L.Entry
+    written: tuple[L.Entry, ...]
+    consequences: tuple[L.Consequence, ...] = ()
+    events: tuple[str, ...] = ()
+    """Short descriptions of the game events recorded (Chinese)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    player: str
+    blue: int
+    yellow: int
+    red: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class DetectionRun:
+    """One detection pass: how many posts were scanned (new or changed only) and the flags it added."""
+
+    scanned: int
+    new_flags: tuple[Flag, ...] = ()
+    skipped: int = 0
+
+
+@dataclass
+class _Ctx:
+    key: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def entry_json(e: L.Entry) -> dict[str, Any]:
+    """A ledger entry as the CLI prints it (stable English keys)."""
+    return {
+        "id": e.id, "action": e.action, "player": e.player, "color": e.color, "clause": e.clause,
+        "reason": e.reason, "post": e.post, "flag": e.flag, "issuer": e.issuer, "at": e.at.isoformat(),
+        "ref": e.ref, "consumed": list(e.consumed), "evidence": e.evidence, "prev_hash": e.prev_hash,
+        "hash": e.hash,
+    }
+
+
+def decision_json(d: CardDecision) -> dict[str, Any]:
+    out = entry_json(d.entry)
+    out["written"] = [entry_json(e) for e in d.written]
+    out["events"] = list(d.events)
+    return out
 
 
 class PenaltyOps(ServiceBase):
-    pass
+    # ------------------------------------------------------------------------------ the ledger
+
+    def ladder(self) -> L.Ladder:
+        rules = self.ruleset.cards
+        return L.Ladder(blue_to_yellow=rules.blue_to_yellow, yellow_to_red=rules.yellow_to_red)
+
+    def ledger(self) -> list[L.Entry]:
+        from tracker.store.penalties import load_entries
+
+        with self.store.session() as s:
+            return load_entries(session=s)
+
+    def verify_ledger(self) -> L.Verification:
+        from tracker.store.penalties import load_entries, load_head
+
+        with self.store.session() as s:
+            return L.verify(load_entries(session=s), load_head(session=s))
+
+    def card_history(self, card_id: int) -> list[L.Entry]:
+        """One card's audit trail: the card, what merged it, what undid or replaced it, in order."""
+        entries = self.ledger()
+        st = L.fold(entries)
+        st.entry(card_id)
+        related = {card_id}
+        changed = True
+        while changed:
+            changed = False
+            for e in entries:
+                if e.id in related:
+                    continue
+                if (e.ref in related) or any(c in related for c in e.consumed) or \
+                        (e.action == "convert" and any(x.id in related and x.consumed_by == e.id
+                                                       for x in st.cards.values())):
+                    related.add(e.id)
+                    changed = True
+        return [e for e in entries if e.id in related]
+
+    def standing(self) -> dict[str, PlayerStanding]:
+        """Every player's cards now held, with their status in the game (alive/dead/out/benched)."""
+        entries = self.ledger()
+        names = [self._account(p) for p in self.game.player_names]
+        stands = L.standings(entries, names)
+        status = self._statuses()
+        return {p: PlayerStanding(p, s.blue, s.yellow, s.red, status.get(p, "alive")) for p, s in stands.items()}
+
+    def cards(self) -> dict[str, Any]:
+        """The `tracker cards --json` document."""
+        return {
+            "ledger": [entry_json(e) for e in self.ledger()],
+            "standing": {p: {"blue": s.blue, "yellow": s.yellow, "red": s.red, "status": s.status}
+                         for p, s in self.standing().items()},
+        }
+
+    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *, post: int | None = None,
+                   by: str | None = None, flag: int | None = None) -> CardDecision:
+        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries."""
+        account = self._known_player(player)
+        if color not in L.COLORS:
+            raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
+        issuer = self._issuer(by)
+        at = self.clock.now()
+        with self.store.session() as s:
+            evidence = self._evidence(post, session=s) if post is not None else None
+            if flag is not None:
+                from tracker.store.penalties import decide_flag, get_flag
+
+                fl = get_flag(flag, session=s)
+                check_card(fl)
+                evidence = fl.html_hash
+                post = fl.pid if post is None else post
+            return self._decide(s, lambda entries: L.issue(
+                entries, player=account, color=color, clause=clause, reason=reason,  # type: ignore[arg-type]
+                issuer=issuer, at=at, ladder=self.ladder(), post=post, flag=flag, evidence=evidence),
+                primary="issue", after=(lambda e: decide_flag(
+                    flag, status="carded", by=issuer, at=at, reason=e.reason, card=e.id, session=s))
+                if flag is not None else None)
+
+    def revoke_card(self, card_id: int, reason: str, *, by: str | None = None) -> CardDecision:
+        """A pardon: a new entry naming the card; a conversion it was part of is undone as new entries."""
+        issuer = self._issuer(by)
+        at = self.clock.now()
+        with self.store.session() as s:
+            return self._decide(s, lambda entries: L.revoke(entries, card_id, reason=reason, issuer=issuer, at=at,
+                                                            ladder=self.ladder()), primary="revoke")
+
+    def amend_card(self, card_id: int, reason: str, *, color: str | None = None, clause: str | None = None,
+                   by: str | None = None) -> CardDecision:
+        issuer = self._issuer(by)
+        at = self.clock.now()
+        if color is not None and color not in L.COLORS:
+            raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue、yellow、red")
+        with self.store.session() as s:
+            return self._decide(s, lambda entries: L.amend(
+                entries, card_id, reason=reason, issuer=issuer, at=at, ladder=self.ladder(),
+                color=color, clause=clause), primary="amend")  # type: ignore[arg-type]
+
+    def _decide(self, s: Session, make: Any, *, primary: str, after: Any = None) -> CardDecision:
+        from tracker.store.penalties import append_entries, load_entries, load_head
+
+        before = load_entries(session=s)
+        check = L.verify(before, load_head(session=s))
+        if not check.ok:
+            raise L_broken(check)
+        drafts = make(before)
+        written = L.chain(drafts, after=before[-1] if before else None)
+        append_entries(written, session=s)
+        main = next(e for e in written if e.action == primary)
+        if after is not None:
+            after(main)
+        cards = self.ruleset.cards
+        cons = L.consequences(before, [*before, *written], factions=self._factions(),
+                              faction_loses_at_reds=cards.faction_loses_at_reds)
+        events = self._record_consequences(cons, written, session=s)
+        return CardDecision(main, tuple(written), tuple(cons), tuple(events))
+
+    # --------------------------------------------------------------------------------- flags
+
+    def detect_flags(self) -> DetectionRun:
+        """Run the detectors on the posts that are new or changed since the last run (the watermark)."""
+        from tracker.store.penalties import add_flags, known_flag_keys, mark_scanned, unscanned
+
+        tids = self.game.thread_ids()
+        ctx = self._detect_context()
+        with self.store.session() as s:
+            todo = unscanned(tids, context_key=ctx.key, session=s)
+            if not todo:
+                return DetectionRun(scanned=0)
+            from tracker.store.posts import posts_for_threads
+
+            touched = self._threads_of(todo, session=s)
+            thread_posts = posts_for_threads(s, touched)
+            stored = [p for p in thread_posts if p.pid in todo]
+            posts = [p.to_post() for p in stored]
+            findings = self._run_detectors(posts, ctx, neighbours=[p.to_post() for p in thread_posts])
+            fresh = fresh_findings(findings, known_flag_keys(session=s))
+            html = {p.pid: p.html for p in stored}
+            new = add_flags(fresh, html_by_pid=html, detected_at=self.clock.now(), session=s)
+            mark_scanned(todo.items(), context_key=ctx.key, at=self.clock.now(), session=s)
+            return DetectionRun(scanned=len(posts), new_flags=tuple(new))
+
+    @staticmethod
+    def _threads_of(pids: dict[int, str], *, session: Session) -> list[int]:
+        from sqlalchemy import select
+
+        from tracker.store.tables import PostRow
+
+        post_t = PostRow.__table__  # type: ignore[attr-defined]
+        rows = session.connection().execute(select(post_t.c.tid).distinct().where(post_t.c.pid.in_(list(pids))))
+        return sorted(int(r[0]) for r in rows)
+
+    def flags(self, *, detect: bool = True, status: str | None = None) -> list[Flag]:
+        """Every flag (open first for the TUI's queue is the caller's choice); detection runs first."""
+        from tracker.store.penalties import list_flags
+
+        if detect:
+            self.detect_flags()
+        with self.store.session() as s:
+            return list_flags(session=s, status=status)
+
+    def flag(self, flag_id: int) -> Flag:
+        from tracker.store.penalties import get_flag
+
+        with self.store.session() as s:
+            return get_flag(flag_id, session=s)
+
+    def dismiss_flag(self, flag_id: int, reason: str, *, by: str | None = None) -> Flag:
+        from tracker.store.penalties import decide_flag, get_flag
+
+        with self.store.session() as s:
+            why = check_dismiss(get_flag(flag_id, session=s), reason)
+            return decide_flag(flag_id, status="dismissed", by=self._issuer(by), at=self.clock.now(),
+                               reason=why, session=s)
+
+    def suggest_card(self, flag_id: int) -> CardSuggestion:
+        """The TUI's `c` key: colour, clause and reason prefilled from the flag and the player's record."""
+        fl = self.flag(flag_id)
+        check_card(fl)
+        return suggest_card(fl, self.ledger())
+
+    def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
+                       reason: str | None = None, by: str | None = None) -> CardDecision:
+        """Turn a flag into a card (the director confirmed the suggestion, perhaps changed)."""
+        sug = self.suggest_card(flag_id)
+        return self.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
+                               post=sug.post, by=by, flag=flag_id)
+
+    # --------------------------------------------------------------------------------- helpers
+
+    def _issuer(self, by: str | None) -> str:
+        if by and by.strip():
+            return by.strip()
+        return self.game.directors[0] if self.game.directors else "导演"
+
+    def _known_player(self, name: str) -> str:
+        n = name.strip()
+        names = list(self.game.player_names) + list(self._substitutes())
+        if n not in names:
+            near = difflib.get_close_matches(n, names, n=3)
+            raise GameRuleError(f"游戏里没有玩家 {n!r}",
+                                hint=f"是不是：{'、'.join(near)}？" if near else "玩家名须与游戏文件 [[players]] 一致")
+        return self._account(n)
+
+    def _evidence(self, pid: int, *, session: Session) -> str:
+        from tracker.store.tables import PostRow
+
+        row = session.get(PostRow, pid)
+        if row is None:
+            raise GameRuleError(f"数据库里没有帖子 pid {pid}", hint="先运行 `tracker crawl GAME.toml` 抓取，或去掉 --post")
+        return str(row.html_hash)
+
+    def _factions(self) -> dict[str, str | None]:
+        return {self._account(p.name): p.faction for p in self.game.players}
+
+    def _detect_context(self) -> _Ctx:
+        """The detectors' context and its fingerprint: when it changes (a player goes out, a lexicon
+        file is edited, the ruleset changes), every post is scanned again under it."""
+        from tracker.penalties.detect import DetectContext
+
+        threads: dict[int, Any] = {}
+        if self.game.process_thread is not None:
+            threads[self.game.process_thread] = "process"
+        for d in self.game.days:
+            if d.discussion is not None:
+                threads[d.discussion] = "discussion"
+            for v in d.vote:
+                threads[v] = "vote"
+        timeline = self._timeline()
+        kidnaps = self._kidnaps()
+        lexicons = self._lexicon_paths()
+        ctx = DetectContext(players=list(self.game.player_names), directors=list(self.game.directors),
+                            threads=threads, timeline=timeline, kidnaps=kidnaps, lexicon_paths=lexicons,
+                            extra_names=list(self._substitutes()), ruleset=self.ruleset)
+        fingerprint = {
+            "ruleset": self.ruleset.id, "options": {k: repr(v) for k, v in sorted(self.ruleset.option_values.items())},
+            "players": ctx.players, "directors": ctx.directors, "extra": list(ctx.extra_names),
+            "threads": {str(k): v for k, v in sorted(threads.items())},
+            "timeline": [[c.player, c.status, c.at.isoformat()] for c in timeline],
+            "kidnaps": [[k.player, k.starts.isoformat(), k.ends.isoformat()] for k in kidnaps],
+            "lexicons": _files_digest([*lexicons, _builtin_lexicons()]),
+            "detector": _files_digest([Path(__file__).parents[1] / "penalties"]),
+        }
+        raw = json.dumps(fingerprint, ensure_ascii=False, sort_keys=True)
+        return _Ctx(hashlib.sha256(raw.encode()).hexdigest(), {"context": ctx})
+
+    def _run_detectors(self, posts: list[Any], ctx: _Ctx, *, neighbours: list[Any] | None = None) -> list[Any]:
+        """Per-post detectors on the new or changed posts only; the run detector (水帖) sees their
+        whole threads, since a run is judged over consecutive posts (dedup keeps old runs single)."""
+        from dataclasses import replace as _replace
+
+        from tracker.penalties.detect import Detector
+
+        context = ctx.extra["context"]
+        per_post = Detector(_replace(context, detectors=context.detectors - {"spam"}))
+        found = per_post.run(posts)
+        if "spam" in context.detectors:
+            spam = Detector(_replace(context, detectors=frozenset({"spam"})))
+            pids = {p.pid for p in posts}
+            found += [f for f in spam.run(neighbours if neighbours is not None else posts)
+                      if f.pid in pids or pids.intersection(f.related_pids)]
+        return found
+
+    def _lexicon_paths(self) -> list[Path]:
+        """A ``lexicons/`` folder next to the game file holds the director's own word lists."""
+        if self.game.path is None:
+            return []
+        folder = self.game.path.parent / "lexicons"
+        return [folder] if folder.is_dir() else []
+
+    # -- from the game state (engine) -------------------------------------------------------
+
+    def _substitutes(self) -> dict[str, str]:
+        """substitute's name → the account (game-file player) they play: cards stay with the account."""
+        return {}
+
+    def _account(self, name: str) -> str:
+        return self._substitutes().get(name, name)
+
+    def _statuses(self) -> dict[str, str]:
+        return {}
+
+    def _timeline(self) -> list[Any]:
+        return []
+
+    def _kidnaps(self) -> list[Any]:
+        return []
+
+    def _record_consequences(self, cons: Sequence[L.Consequence], written: Sequence[L.Entry], *,
+                             session: Session) -> list[str]:
+        return []
+
+
+def _builtin_lexicons() -> Path:
+    return Path(__file__).parents[1] / "penalties" / "lexicons"
+
+
+def _files_digest(paths: Sequence[Path]) -> str:
+    """Size and mtime of every file under the paths: cheap, and changes whenever a file is saved."""
+    h = hashlib.sha256()
+    for root in paths:
+        files = sorted(root.rglob("*")) if root.is_dir() else [root]
+        for f in files:
+            if f.is_file() and f.suffix in (".txt", ".toml", ".py", ".json", ".csv"):
+                st = f.stat()
+                h.update(f"{f}\x00{st.st_size}\x00{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def L_broken(v: L.Verification) -> Exception:
+    from tracker.errors import LedgerBrokenError
+
+    return LedgerBrokenError(f"记牌账本校验失败：{v.problem}（第 {v.broken_at} 条）",
+                             hint="账本在记牌工具之外被改动；先用 `tracker cards GAME.toml verify` 查看，再从备份恢复")
+
