@@ -104,9 +104,8 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
     text = normalize(post.text or "")
     if not text:
         return None
-    director_keys = {name_key(d) for d in directors}
-    is_director = name_key(post.author) in director_keys
-    name_tuple = tuple(sorted({normalize(n) for n in names if normalize(n)}, key=len, reverse=True))
+    is_director = name_key(post.author) in _keys(tuple(directors))
+    name_tuple = _prepared_names(tuple(names))
 
     voter = post.author
     proxy_by: str | None = None
@@ -186,9 +185,9 @@ def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...],
             errors.append(Verdict(Code.MULTIPLE_TARGETS, "、".join(t or "（空）" for t in firsts)))
         if not target:
             errors.append(Verdict(Code.MISSING_TARGET))
-        elif names and name_key(target) not in {name_key(n) for n in names}:
+        elif names and name_key(target) not in _keys(names):
             parts = [p for p in _SPLIT_TARGETS.split(target) if p]
-            known = {name_key(n) for n in names}
+            known = _keys(names)
             if len(parts) > 1 and sum(name_key(p) in known for p in parts) > 1:
                 errors.append(Verdict(Code.MULTIPLE_TARGETS, target))
     reason: str | None = None
@@ -212,6 +211,17 @@ def _first_line(value: str) -> str:
         if line.strip():
             return line.strip()
     return ""
+
+
+@lru_cache(maxsize=64)
+def _prepared_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Canonical names, longest first (so 花千树 wins over a shorter name it contains)."""
+    return tuple(sorted({n for n in map(normalize, names) if n}, key=len, reverse=True))
+
+
+@lru_cache(maxsize=64)
+def _keys(names: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(name_key(n) for n in names)
 
 
 @lru_cache(maxsize=64)

@@ -54,9 +54,15 @@ def normalize(text: str) -> str:
     return text
 
 
+_INVISIBLE_RE = re.compile("[" + "".join(chr(c) for c in _INVISIBLE) + "]")
+_COLON_RE = re.compile("[" + "".join(chr(c) for c in _COLONS) + "]")
+
+
 def _once(text: str) -> str:
-    text = text.translate(_INVISIBLE).translate(_COLONS)
-    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).translate(_COLONS)
+    text = _COLON_RE.sub(":", _INVISIBLE_RE.sub("", text))
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+        text = _COLON_RE.sub(":", _INVISIBLE_RE.sub("", text))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = strip_wrappers(text)
     lines = (_SPACES.sub(" ", line).strip() for line in text.split("\n"))

@@ -18,11 +18,15 @@ import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal, Protocol
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from tracker.engine.ballots import ABSTAIN, Ballot, BallotKind
 from tracker.engine.normalize import name_key
 from tracker.engine.verdicts import Code, Verdict
+
+if TYPE_CHECKING:
+    from tracker.engine.ruleset import Election, VotingRules
 
 Status = Literal["alive", "dead", "out", "benched"]
 Purpose = Literal["exile", "election"]
@@ -63,7 +67,7 @@ Tie = Literal["nobody", "first_to_top"]
 class TallyRules:
     """The voting clauses resolved for *one* vote (an exile, or one of day 1's elections).
 
-    Built from ``Ruleset.voting`` by :func:`tracker.engine.vote_rules.rules_for_vote`; the tally
+    Built from ``Ruleset.voting`` by :func:`rules_for_vote`; the tally
     itself only needs this resolved view (the tie rule of this vote, who is immune on this day).
     ``change_limit`` None = unlimited ("改票不限制次数"); ``freeze_minutes`` 0 = no freeze;
     ``tie``: "nobody" (平票则无人出局) or "first_to_top" (最先获得投票数最多的角色当选);
@@ -86,6 +90,41 @@ class TallyRules:
     dead_last_vote: bool = False
     noon_exception: bool = False
     nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
+
+
+def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
+    """The ruleset's voting clauses resolved for one vote.
+
+    ``election`` is the day-1 vote being counted (``Ruleset.voting.day1``), or None for an ordinary
+    exile: its tie rule replaces the exile's ("竞选投票产生平票时，本局游戏没有警长" vs "最先获得投票数
+    最多的角色当选"), and its ``nobody_out_if_top`` role (M65 预知者) applies only that day.
+    """
+    roles = voting.eligible_voter_roles
+    all_vote = election is not None and election.all_may_vote and election.purpose != "exile"
+    return TallyRules(
+        change_limit=voting.change_limit,
+        freeze_minutes=voting.freeze_minutes,
+        freeze_blocks_proxy=voting.freeze_blocks_proxy,
+        proxy_deadline_minutes=voting.proxy_deadline_minutes,
+        accelerated_changes=voting.accelerated_changes,
+        tie=election.tie if election is not None else voting.tie,
+        threshold=voting.threshold,
+        weights=voting.weights,
+        eligible_voter_roles=None if roles is None or all_vote else frozenset(roles),
+        eligible_voter_tags=frozenset(voting.eligible_voter_tags),
+        eligible_voter_factions=frozenset(voting.eligible_voter_factions),
+        per_dead_bonus=voting.per_dead_bonus,
+        dead_last_vote=voting.dead_last_vote,
+        noon_exception=voting.noon_exception,
+        nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
+    )
+
+
+def election_window(election: Election | None) -> tuple[Purpose, str | None]:
+    """What a vote decides: an ``election`` of the tag it gives (警长, 牧首, 神眷者) or an exile."""
+    if election is None or election.purpose == "exile":
+        return "exile", None
+    return "election", election.tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,8 +330,8 @@ def _dedupe(ballots: Sequence[Ballot]) -> list[Ballot]:
     return list(by_pid.values())
 
 
-def _version_key(b: Ballot) -> tuple[int, datetime, str]:
-    return (b.edited_at is not None, b.edited_at or b.posted_at, repr(b))
+def _version_key(b: Ballot) -> tuple[int, datetime, str | None, str | None]:
+    return (b.edited_at is not None, b.edited_at or b.posted_at, b.target, b.reason_text)
 
 
 def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
@@ -316,13 +355,18 @@ def _may_vote_today(p: PlayerView, rules: TallyRules) -> bool:
 
 def nearest_names(written: str, names: Sequence[str], n: int = 3) -> list[str]:
     """Players whose names look like what was written: a hint for the director, never a correction."""
+    return list(_nearest(written, tuple(names), n))
+
+
+@lru_cache(maxsize=1024)
+def _nearest(written: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
     keys = {name_key(x): x for x in names}
     hits = difflib.get_close_matches(name_key(written), list(keys), n=n, cutoff=0.4)
     if not hits:
         wk = set(name_key(written))
         scored = sorted(((len(wk & set(k)), k) for k in keys), key=lambda t: (-t[0], t[1]))
         hits = [k for score, k in scored[:n] if score > 0]
-    return [keys[h] for h in hits]
+    return tuple(keys[h] for h in hits)
 
 
 def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
