@@ -244,6 +244,7 @@ class TagRule:
     name: str
     transfer: str | None = None                 # 殉职 / 殉道 / 传承: the holder picks a successor
     on_red: Literal["pass", "random", "lost"] = "pass"
+    unique: bool = True                         # one holder at a time (情侣 has two)
     clause: str = ""
 
 
@@ -714,11 +715,11 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                          kidnap_smilies_allowed=sr.bool_("kidnap_smilies_allowed", True), clause=sr.str_("clause", ""))
     tags = []
     for i, t in enumerate(top.tables("tags"), 1):
-        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "clause"}, src)
+        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause"}, src)
         tags.append(TagRule(name=r.str_("name"), transfer=r.opt_str("transfer"),
                             on_red=cast(Literal["pass", "random", "lost"],
                                         r.choice("on_red", ("pass", "random", "lost"), "pass")),
-                            clause=r.str_("clause", "")))
+                            unique=r.bool_("unique", True), clause=r.str_("clause", "")))
     forbidden = []
     for i, f in enumerate(top.tables("forbidden"), 1):
         r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items"}, src)

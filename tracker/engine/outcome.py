@@ -1,0 +1,146 @@
+"""Win and loss checks: the end of a game is a value (who won, why, which clause), never a bool.
+
+The resolution follows the rule posts' own order: a faction meeting a lose condition loses first
+(优先判负) and stays lost (已经被判负的阵营无法再次达到胜利条件); then the factions not lost that
+meet a win condition win, several at once resolved by the ruleset's priority (107: the later
+faction; 213: the wolves; M65 its listed order), with co-winners where a post allows them (107
+中立); failing that, the last faction not lost wins where the post says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from tracker.engine.ruleset import Condition, PlayerSet, Ruleset, WinRule
+
+if TYPE_CHECKING:
+    from tracker.engine.state import GameState, PlayerState
+
+
+@dataclass(frozen=True, slots=True)
+class FactionLoss:
+    faction: str
+    reason: str
+    clause: str
+    seq: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"faction": self.faction, "reason": self.reason, "clause": self.clause, "seq": self.seq}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """``winner`` is None only when every faction has lost; ``reason`` is for the director (Chinese)."""
+
+    winner: str | None
+    reason: str
+    clause: str
+    losers: tuple[FactionLoss, ...] = ()
+    co_winners: tuple[str, ...] = ()
+    rule: str | None = None
+    seq: int | None = None
+    at: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "co_winners": list(self.co_winners), "reason": self.reason,
+                "clause": self.clause, "rule": self.rule, "losers": [x.to_json() for x in self.losers],
+                "seq": self.seq, "at": self.at.isoformat() if self.at else None}
+
+
+def matches(ps: PlayerSet, p: PlayerState) -> bool:
+    return ((not ps.factions or p.faction in ps.factions)
+            and (not ps.roles or p.role in ps.roles)
+            and (not ps.tags or bool(p.tags & set(ps.tags)))
+            and (not ps.groups or p.group in ps.groups))
+
+
+def members(sets: tuple[PlayerSet, ...], state: GameState) -> list[PlayerState]:
+    return [p for p in state.players.values() if any(matches(s, p) for s in sets)]
+
+
+def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
+    """Whether one condition holds now. "Alive" (存活) counts benched players: 挂机与是否存活没有关系."""
+    k = cond.kind
+    if k == "all_out":
+        return all(p.life == "out" for p in members(cond.sets, state))
+    if k == "any_out":
+        return any(p.life == "out" for p in members(cond.sets, state))
+    if k == "none_alive":
+        return not any(p.life == "alive" for p in members(cond.sets, state))
+    if k == "share_of_living_at_least":
+        living = [p for p in state.players.values() if p.life == "alive"]
+        if not living:
+            return False
+        mine = [p for p in living if any(matches(s, p) for s in cond.sets)]
+        return len(mine) >= cond.fraction * len(living)
+    if k == "each_alive_at_most":
+        return all(sum(1 for p in state.players.values() if p.life == "alive" and matches(s, p)) <= cond.n
+                   for s in cond.sets)
+    if k == "living_at_most":
+        return sum(1 for p in state.players.values() if p.life == "alive") <= cond.n
+    if k == "tag_holder_in":
+        return any(cond.tag in p.tags and p.life != "out" and any(matches(s, p) for s in cond.sets)
+                   for p in state.players.values())
+    if k == "declared":
+        return cond.name in state.declared
+    if k == "hook":
+        from tracker.engine.rulesets.hooks import HOOKS
+
+        hs = HOOKS.get(ruleset.hooks or "")
+        fn = hs.conditions.get(cond.name) if hs else None
+        return bool(fn(state)) if fn else False
+    if k == "all":
+        return all(holds(c, state, ruleset) for c in cond.parts)
+    if k == "any":
+        return any(holds(c, state, ruleset) for c in cond.parts)
+    raise AssertionError(k)  # pragma: no cover - the loader refuses other kinds
+
+
+def _applies(rule: WinRule, ruleset: Ruleset) -> bool:
+    return all(ruleset.option(k) == v for k, v in rule.only_if.items())
+
+
+def _rank(rule: WinRule, ruleset: Ruleset) -> tuple[int, int]:
+    pr = ruleset.win_policy.priority
+    if rule.id in pr:
+        return pr.index(rule.id), 0
+    if rule.faction in pr:
+        return pr.index(rule.faction), 0
+    return len(pr), list(ruleset.win).index(rule)
+
+
+def evaluate(ruleset: Ruleset, state: GameState, lost: Mapping[str, FactionLoss], *,
+             seq: int | None = None, at: datetime | None = None) -> tuple[dict[str, FactionLoss], Outcome | None]:
+    """New losses (sticky, added to ``lost``) and the outcome if the game is over now."""
+    out = dict(lost)
+    rules = [r for r in ruleset.win if _applies(r, ruleset)]
+    for r in rules:
+        if r.result == "lose" and r.faction not in out and holds(r.when, state, ruleset):
+            out[r.faction] = FactionLoss(r.faction, f"{r.faction}阵营判负：{r.text or r.id}", r.clause, seq)
+    losers = tuple(out.values())
+    won = [r for r in rules if r.result == "win" and r.faction not in out and holds(r.when, state, ruleset)]
+    policy = ruleset.win_policy
+    if won:
+        won.sort(key=lambda r: _rank(r, ruleset))
+        main = [r for r in won if r.faction not in policy.co_win] or won
+        top = main[0]
+        co = tuple(dict.fromkeys(r.faction for r in won if r.faction in policy.co_win and r.faction != top.faction))
+        others = sorted({r.faction for r in won} - {top.faction} - set(co))
+        reason = f"{top.faction}阵营胜利：{top.text or top.id}"
+        if co:
+            reason += f"；{'、'.join(co)}阵营共同胜利"
+        if others:
+            reason += f"（{'、'.join(others)}阵营同时达成胜利条件，按优先顺序由{top.faction}阵营获胜）"
+        clause = top.clause if not others else f"{top.clause}；{policy.clause or '胜负判定'}"
+        return out, Outcome(top.faction, reason, clause, losers, co, top.id, seq, at)
+    if policy.last_standing_wins and out:
+        remaining = [f for f in ruleset.faction_names if f not in out]
+        if len(remaining) == 1:
+            return out, Outcome(remaining[0], f"场上仅有{remaining[0]}阵营尚未被判负，{remaining[0]}阵营胜利",
+                                policy.clause or "胜负判定", losers, (), None, seq, at)
+        if not remaining:
+            return out, Outcome(None, "所有阵营均已判负，无人获胜", policy.clause or "胜负判定", losers, (), None, seq, at)
+    return out, None

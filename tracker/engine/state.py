@@ -1,0 +1,572 @@
+"""The game state as a fold over the event log: computed every time, never stored as counters.
+
+``fold(ruleset, roster, events)`` replays the roster (from the game file) and the events in game
+order (``(at, seq)``), skipping undone ones, and checks win and loss after every event (or after
+every batch of simultaneous events, as the ruleset says). Replaying the same events always gives the
+same state. A malformed event does not stop the fold: it becomes a warning the director sees, while
+:func:`check_event` refuses it before it is ever recorded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from tracker.config import DayConfig, PlayerConfig
+from tracker.engine.events import NEEDS_PLAYER, Event, EventKind, check_shape, effective, normalize
+from tracker.engine.outcome import FactionLoss, Outcome, evaluate
+from tracker.engine.ruleset import Ruleset
+from tracker.errors import GameRuleError, RulesetError
+
+Life = Literal["alive", "dead", "out"]
+Status = Literal["alive", "dead", "out", "benched"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One player now. ``status``: out > benched > dead (M160 dead-not-out) > alive.
+
+    ``life`` is kept apart from ``benched`` because the posts say so: 一名角色是否处于挂机状态与其是否
+    存活没有关系 (a benched player can still be killed, and still counts as alive for win checks).
+    """
+
+    name: str
+    role: str | None
+    faction: str | None
+    group: str | None
+    life: Life
+    benched: bool
+    tags: frozenset[str]
+    vote_right: bool | None          # None: as the ruleset says; True/False: set by a vote_right event
+    reds: int = 0
+    cause: str | None = None         # why out / dead
+    last_vote_used: bool = False
+    substitutes: tuple[str, ...] = ()
+    day_tags: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def status(self) -> Status:
+        if self.life == "out":
+            return "out"
+        if self.benched:
+            return "benched"
+        return self.life
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "role": self.role, "faction": self.faction, "group": self.group,
+                "status": self.status, "alive": self.life == "alive", "benched": self.benched,
+                "tags": sorted(self.tags), "day_tags": [{"tag": t, "day": d} for t, d in self.day_tags],
+                "vote_right": self.vote_right, "reds": self.reds, "cause": self.cause,
+                "last_vote_used": self.last_vote_used, "substitutes": list(self.substitutes)}
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A vote modifier the director recorded (hidden ones are not announced)."""
+
+    kind: str
+    player: str
+    value: float
+    day: int | None
+    public: bool
+    effect: str
+    seq: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player, "value": self.value, "day": self.day,
+                "public": self.public, "effect": self.effect, "seq": self.seq}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    name: str
+    player: str | None
+    actor: str | None
+    success: bool
+    day: int | None
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class DayState:
+    day: int
+    opens: datetime | None = None
+    closes: datetime | None = None
+    accelerated: bool = False
+    accelerated_cause: str | None = None
+    delayed: bool = False
+    closed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"day": self.day, "opens": self.opens.isoformat() if self.opens else None,
+                "closes": self.closes.isoformat() if self.closes else None, "accelerated": self.accelerated,
+                "accelerated_cause": self.accelerated_cause, "delayed": self.delayed, "closed": self.closed}
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRightChange:
+    player: str
+    granted: bool
+    day: int | None
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    ruleset: Ruleset = field(repr=False, compare=False)
+    players: Mapping[str, PlayerState]
+    days: tuple[DayState, ...] = ()
+    lost: Mapping[str, FactionLoss] = field(default_factory=dict)
+    outcome: Outcome | None = None
+    declared: frozenset[str] = frozenset()
+    actions: tuple[ActionRecord, ...] = ()
+    gone_tags: frozenset[str] = frozenset()
+    applied: tuple[Event, ...] = ()
+    undone: frozenset[int] = frozenset()
+    seqs: frozenset[int] = frozenset()
+    warnings: tuple[str, ...] = ()
+    faction_reds: Mapping[str, int] = field(default_factory=dict)
+    _modifiers: tuple[Modifier, ...] = ()
+    _vote_rights: tuple[VoteRightChange, ...] = ()
+
+    # -- who is who -------------------------------------------------------------------------
+    def player(self, name: str) -> PlayerState:
+        try:
+            return self.players[name]
+        except KeyError:
+            raise GameRuleError(f"没有名为 {name!r} 的玩家",
+                                hint=f"游戏文件中的玩家：{', '.join(self.players)}") from None
+
+    def living(self) -> list[str]:
+        """Players alive (存活): not dead, not out; benched players are alive too."""
+        return [n for n, p in self.players.items() if p.life == "alive"]
+
+    def not_out(self) -> list[str]:
+        return [n for n, p in self.players.items() if p.life != "out"]
+
+    def is_valid_target(self, name: str) -> bool:
+        """A vote target: alive or benched (107: 挂机状态的角色……允许被选为技能或投票的目标);
+        dead (M160: 再不能成为被选择的目标) and out players are not."""
+        p = self.players.get(name)
+        return p is not None and p.life == "alive"
+
+    def holder(self, tag: str) -> str | None:
+        """The holder of a single title (警长) who is not out; None while it waits for a successor."""
+        if tag in self.gone_tags:
+            return None
+        for n, p in self.players.items():
+            if tag in p.tags and p.life != "out":
+                return n
+        return None
+
+    def holders(self, tag: str, day: int | None = None) -> list[str]:
+        return [n for n, p in self.players.items()
+                if tag in p.tags or (day is not None and (tag, day) in p.day_tags)]
+
+    def has_tag(self, name: str, tag: str, day: int | None = None) -> bool:
+        p = self.player(name)
+        return tag in p.tags or (day is not None and (tag, day) in p.day_tags)
+
+    def pending_tags(self) -> list[tuple[str, str]]:
+        """(tag, from) for titles whose holder is out and that await 殉职/殉道/传承 (or are lost)."""
+        out: list[tuple[str, str]] = []
+        for t in self.ruleset.tags:
+            if t.transfer is None or t.name in self.gone_tags or self.holder(t.name) is not None:
+                continue
+            for n, p in self.players.items():
+                if t.name in p.tags and p.life == "out":
+                    out.append((t.name, n))
+        return out
+
+    # -- days -------------------------------------------------------------------------------
+    def day(self, n: int) -> DayState | None:
+        return next((d for d in self.days if d.day == n), None)
+
+    def accelerated(self, n: int) -> bool:
+        d = self.day(n)
+        return bool(d and d.accelerated and not d.delayed)
+
+    # -- votes ------------------------------------------------------------------------------
+    def modifiers(self, day: int | None = None) -> list[Modifier]:
+        """Modifiers in force on ``day`` (whole-game ones always); all of them when day is None."""
+        if day is None:
+            return list(self._modifiers)
+        return [m for m in self._modifiers if m.day is None or m.day == day]
+
+    def _eligible(self, p: PlayerState) -> bool:
+        v = self.ruleset.voting
+        if v.eligible_voter_roles is None:
+            return True
+        return (p.role in v.eligible_voter_roles or bool(p.tags & set(v.eligible_voter_tags))
+                or p.faction in v.eligible_voter_factions)
+
+    def can_vote(self, name: str, day: int, purpose: str = "exile", *, include_hidden: bool = True) -> bool:
+        """Whether this player's vote counts (true state; ``include_hidden=False`` gives the public view).
+
+        Base: alive yes; dead-not-out only while the last vote is unused (M160); out and benched no.
+        Then the ruleset's 票权 (107), a director's ``vote_right`` events, one-day toggles (权势) and
+        hidden voids (票权掠夺).
+        """
+        p = self.player(name)
+        if p.benched:
+            return False
+        if p.life == "out":
+            right = p.vote_right is True      # e.g. 107 恶灵·虚体: 视为出局，但仍保留发言权和投票权
+        else:
+            base = p.life == "alive" or (self.ruleset.voting.dead_last_vote and not p.last_vote_used)
+            election = next((e for e in self.ruleset.voting.day1 if e.purpose == purpose), None)
+            everyone = day == 1 and election is not None and election.all_may_vote and purpose != "exile"
+            if base and not everyone and not self._eligible(p):
+                base = False
+            right = p.vote_right if p.vote_right is not None else base
+        if p.life == "out" and not right:
+            return False
+        for ch in self._vote_rights:
+            if ch.player == name and ch.day == day:
+                right = ch.granted
+        for m in self.modifiers(day):
+            if m.player != name or (not include_hidden and not m.public):
+                continue
+            if m.effect == "toggle_vote_right" and m.day == day:
+                right = not right
+            elif m.effect == "void_voter":
+                right = False
+        return right
+
+    def weight(self, name: str, day: int, *, include_hidden: bool = True) -> float:
+        """A voter's weight: the largest tag/role weight (警长 1.5) plus per-dead bonuses (107 恶徒首领)."""
+        p = self.player(name)
+        v = self.ruleset.voting
+        w = 1.0
+        for rule in v.weights:
+            if rule.hidden and not include_hidden:
+                continue
+            if (rule.tag and (rule.tag in p.tags or (rule.tag, day) in p.day_tags)) or \
+                    (rule.role and rule.role == p.role):
+                w = max(w, rule.weight)
+        b = v.per_dead_bonus
+        if b is not None and b.tag in p.tags:
+            w += b.bonus * sum(1 for q in self.players.values() if q.role == b.per_role and q.life == "out")
+        for m in self.modifiers(day):
+            if m.player == name and m.effect == "voter_add" and (include_hidden or m.public):
+                w += m.value
+        return w
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [p.to_json() for p in self.players.values()],
+                "days": [d.to_json() for d in self.days],
+                "outcome": self.outcome.to_json() if self.outcome else None,
+                "lost": [x.to_json() for x in self.lost.values()],
+                "modifiers": [m.to_json() for m in self._modifiers],
+                "declared": sorted(self.declared),
+                "pending_tags": [{"tag": t, "from": n} for t, n in self.pending_tags()],
+                "warnings": list(self.warnings)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The fold.
+
+class _Fold:
+    """Mutable scratch for one replay; the result is frozen into a GameState."""
+
+    def __init__(self, ruleset: Ruleset, roster: Sequence[PlayerConfig], days: Sequence[DayConfig]) -> None:
+        self.rs = ruleset
+        self.players: dict[str, PlayerState] = {}
+        self.warnings: list[str] = []
+        for pc in roster:
+            role = ruleset.role(pc.role) if pc.role else None
+            if pc.role and role is None:
+                self.warnings.append(f"玩家 {pc.name} 的身份 {pc.role!r} 不在规则 {ruleset.id} 中")
+            faction = self._faction(pc.faction) if pc.faction else (role.faction if role else None)
+            self.players[pc.name] = PlayerState(
+                name=pc.name, role=pc.role, faction=faction, group=role.group if role else None, life="alive",
+                benched=False, tags=frozenset(pc.tags), vote_right=None)
+        self.days: dict[int, DayState] = {}
+        for d in days:
+            self.days[d.day] = DayState(day=d.day, opens=d.opens, closes=d.closes, accelerated=d.accelerated,
+                                        accelerated_cause="game.toml" if d.accelerated else None)
+        if ruleset.days.first_day_accelerated:
+            d1 = self.days.get(1, DayState(day=1))
+            self.days[1] = replace(d1, accelerated=True, accelerated_cause=d1.accelerated_cause or "ruleset")
+        self.lost: dict[str, FactionLoss] = {}
+        self.outcome: Outcome | None = None
+        self.declared: set[str] = set()
+        self.actions: list[ActionRecord] = []
+        self.gone: set[str] = set()
+        self.applied: list[Event] = []
+        self.mods: list[Modifier] = []
+        self.rights: list[VoteRightChange] = []
+        self.reds: Counter[str] = Counter()
+
+    def _faction(self, name: str) -> str:
+        try:
+            return self.rs.faction(name).name
+        except RulesetError:
+            self.warnings.append(f"阵营 {name!r} 不在规则 {self.rs.id} 中")
+            return name
+
+    def snapshot(self, undone: frozenset[int], seqs: frozenset[int] = frozenset()) -> GameState:
+        return GameState(
+            ruleset=self.rs, players=dict(self.players), days=tuple(sorted(self.days.values(), key=lambda d: d.day)),
+            lost=dict(self.lost), outcome=self.outcome, declared=frozenset(self.declared),
+            actions=tuple(self.actions), gone_tags=frozenset(self.gone), applied=tuple(self.applied),
+            undone=undone, seqs=seqs, warnings=tuple(self.warnings), faction_reds=dict(self.reds),
+            _modifiers=tuple(self.mods), _vote_rights=tuple(self.rights))
+
+    def _set(self, name: str, **kw: Any) -> None:
+        self.players[name] = replace(self.players[name], **kw)
+
+    def _lose(self, faction: str, reason: str, clause: str, seq: int) -> None:
+        f = self._faction(faction)
+        if f not in self.lost:
+            self.lost[f] = FactionLoss(f, reason, clause, seq)
+
+    def _give(self, name: str, tag: str, day: int | None) -> None:
+        rule = self.rs.tag_rule(tag)
+        if day is not None:
+            p = self.players[name]
+            self._set(name, day_tags=(*p.day_tags, (tag, day)))
+            return
+        if rule is not None and rule.unique:
+            for n, q in self.players.items():
+                if tag in q.tags and n != name:
+                    self._set(n, tags=q.tags - {tag})
+        self.gone.discard(tag)
+        self._set(name, tags=self.players[name].tags | {tag})
+
+    def _out(self, name: str, cause: str | None) -> None:
+        self._set(name, life="out", cause=cause or self.players[name].cause)
+
+    def apply(self, e: Event) -> None:
+        kind, data = normalize(e.kind, e.data)
+        check_shape(kind, e.player, data)
+        name = e.player
+        if name is not None and name not in self.players and kind in NEEDS_PLAYER:
+            raise GameRuleError(f"没有名为 {name!r} 的玩家")
+        K = EventKind
+        p = self.players.get(name) if name is not None else None
+        if kind == K.ELIMINATED:
+            assert p is not None
+            self._out(p.name, str(data.get("cause", "")) or None)
+        elif kind == K.DIED:
+            assert p is not None
+            if not self.rs.voting.dead_last_vote:
+                self._out(p.name, str(data.get("cause", "")) or None)
+            elif p.life == "alive":
+                self._set(p.name, life="dead", cause=str(data.get("cause", "")) or None)
+        elif kind == K.LAST_VOTE_USED:
+            assert p is not None
+            self._set(p.name, life="out", last_vote_used=True)
+        elif kind == K.BENCHED:
+            assert p is not None
+            self._set(p.name, benched=True)
+        elif kind == K.UNBENCHED:
+            assert p is not None
+            self._set(p.name, benched=False)
+        elif kind == K.REVIVED:
+            assert p is not None
+            self._set(p.name, life="alive", cause=None, last_vote_used=False)
+        elif kind == K.SUBSTITUTED:
+            assert p is not None
+            self._set(p.name, substitutes=(*p.substitutes, str(data["by"])))
+        elif kind == K.ROLE_SET:
+            assert p is not None
+            role_name = str(data["role"])
+            role = self.rs.role(role_name)
+            if role is None:
+                self.warnings.append(f"事件 {e.seq}：身份 {role_name!r} 不在规则 {self.rs.id} 中")
+            faction = p.faction
+            group = p.group
+            if data.get("faction"):
+                faction = self._faction(str(data["faction"]))
+            elif data.get("turn") and role is not None:
+                faction = role.faction
+            if data.get("group"):
+                group = str(data["group"])
+            elif data.get("turn") and role is not None:
+                group = role.group
+            self._set(p.name, role=role_name, faction=faction, group=group)
+        elif kind == K.FACTION_SET:
+            assert p is not None
+            self._set(p.name, faction=self._faction(str(data["faction"])))
+        elif kind == K.TAG_GIVEN:
+            assert p is not None
+            day = data.get("day")
+            self._give(p.name, str(data["tag"]), int(day) if day is not None else None)
+        elif kind == K.TAG_PASSED:
+            assert p is not None
+            tag, to = str(data["tag"]), str(data["to"])
+            if to not in self.players:
+                raise GameRuleError(f"没有名为 {to!r} 的玩家")
+            self._set(p.name, tags=p.tags - {tag})
+            self._give(to, tag, None)
+        elif kind == K.TAG_REMOVED:
+            assert p is not None
+            tag = str(data["tag"])
+            self._set(p.name, tags=p.tags - {tag}, day_tags=tuple(x for x in p.day_tags if x[0] != tag))
+            if data.get("gone"):
+                self.gone.add(tag)
+        elif kind == K.MODIFIER:
+            assert p is not None
+            mname = str(data["name"])
+            spec = self.rs.voting.modifier(mname)
+            day = data.get("day")
+            self.mods.append(Modifier(
+                kind=mname, player=p.name,
+                value=float(data.get("value", spec.value if spec else 0.0)),
+                day=int(day) if day is not None else None,
+                public=bool(data.get("public", spec.public if spec else False)),
+                effect=str(data.get("effect", spec.effect if spec else "received_add")), seq=e.seq))
+        elif kind == K.VOTE_RIGHT:
+            assert p is not None
+            granted = _truthy(data["granted"])
+            day = data.get("day")
+            self.rights.append(VoteRightChange(p.name, granted, int(day) if day is not None else None, e.seq))
+            if day is None:
+                self._set(p.name, vote_right=granted)
+        elif kind == K.CARD_CONSEQUENCE:
+            assert p is not None
+            self._red(p, data, e.seq)
+        elif kind == K.SURRENDER:
+            f = self._faction(str(data["faction"]))
+            if self.rs.win_policy.surrender and f not in self.rs.win_policy.surrender:
+                self.warnings.append(f"事件 {e.seq}：规则帖未规定{f}阵营可以投降")
+            self._lose(f, f"{f}阵营投降", "投降", e.seq)
+        elif kind == K.FACTION_LOST:
+            f = str(data["faction"])
+            self._lose(f, str(data.get("reason") or f"导演判负{f}阵营"), str(data.get("clause") or "导演判负"), e.seq)
+        elif kind == K.DECLARED:
+            cond = str(data["condition"])
+            if _truthy(data.get("value", True)):
+                self.declared.add(cond)
+            else:
+                self.declared.discard(cond)
+        elif kind == K.ACTION:
+            day = data.get("day")
+            self.actions.append(ActionRecord(
+                name=str(data["name"]), player=name, actor=data.get("actor"),
+                success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
+        elif kind in (K.DAY_OPENED, K.DAY_CLOSED, K.DAY_EXTENDED, K.ACCELERATED, K.DELAYED):
+            self._day(kind, data, e)
+        self.applied.append(e)
+
+    def _red(self, p: PlayerState, data: Mapping[str, Any], seq: int) -> None:
+        """A red card's consequence: benched (107/M160, M160 also 丑角) or out (213/M19/M65)."""
+        cards = self.rs.cards
+        if str(data.get("color", "red")) != "red":
+            return
+        consequence = str(data.get("consequence") or cards.red_consequence)
+        faction = p.faction
+        self._set(p.name, reds=p.reds + 1)
+        if consequence == "out":
+            self._out(p.name, "red_card")
+        else:
+            self._set(p.name, benched=True)
+        if cards.red_turns_role:
+            self._set(p.name, role=cards.red_turns_role)   # 哥谭：不影响原先的阵营及是否为恶魔
+        for t in self.rs.tags:
+            if t.name in self.players[p.name].tags and consequence == "out" and t.on_red == "lost":
+                self._set(p.name, tags=self.players[p.name].tags - {t.name})
+                self.gone.add(t.name)
+        if faction:
+            self.reds[faction] += 1
+            limit = cards.faction_loses_at_reds
+            if limit is not None and self.reds[faction] >= limit:
+                self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
+                           cards.clause or "判罚制度【红牌】", seq)
+
+    def _day(self, kind: str, data: Mapping[str, Any], e: Event) -> None:
+        n = int(data["day"])
+        d = self.days.get(n, DayState(day=n))
+        if kind == EventKind.DAY_OPENED:
+            d = replace(d, opens=e.at, closed=False)
+        elif kind == EventKind.DAY_CLOSED:
+            d = replace(d, closed=True, closes=d.closes or e.at)
+        elif kind == EventKind.DAY_EXTENDED:
+            until = data.get("until")
+            if until:
+                d = replace(d, closes=until if isinstance(until, datetime) else datetime.fromisoformat(str(until)))
+            elif d.closes is not None:
+                from datetime import timedelta
+
+                d = replace(d, closes=d.closes + timedelta(days=float(data.get("days", 1))))
+        elif kind == EventKind.ACCELERATED:
+            d = replace(d, accelerated=True, delayed=False, accelerated_cause=str(data.get("cause", "director")))
+        elif kind == EventKind.DELAYED:
+            d = replace(d, delayed=True, accelerated=False)  # 延时成功时，不再视为“执行加速”状态
+        self.days[n] = d
+
+    def check(self, e: Event) -> None:
+        if self.outcome is not None:
+            return
+        if any(p.faction is None for p in self.players.values()):
+            return
+        state = self.snapshot(frozenset())
+        self.lost, self.outcome = evaluate(self.rs, state, self.lost, seq=e.seq, at=e.at)
+
+
+def _truthy(v: Any) -> bool:
+    if isinstance(v, str):
+        return v.strip().lower() not in ("false", "0", "no", "否", "")
+    return bool(v)
+
+
+def fold(ruleset: Ruleset, roster: Sequence[PlayerConfig], events: Sequence[Event],
+         days: Sequence[DayConfig] = ()) -> GameState:
+    """Replay ``events`` over ``roster``; the same inputs always give the same state."""
+    live, undone = effective(events)
+    f = _Fold(ruleset, roster, days)
+    if any(p.faction is None for p in f.players.values()):
+        f.warnings.append("有玩家未写明身份或阵营，暂不判定胜负（在游戏文件 [[players]] 中写 role / faction）")
+    every = ruleset.win_policy.check == "every_event"
+    for i, e in enumerate(live):
+        try:
+            f.apply(e)
+        except (GameRuleError, KeyError, TypeError, ValueError) as exc:
+            msg = exc.message if isinstance(exc, GameRuleError) else repr(exc)
+            f.warnings.append(f"事件 {e.seq}（{e.kind}）未能应用：{msg}")
+            continue
+        last_of_batch = i + 1 == len(live) or live[i + 1].at != e.at
+        if every or last_of_batch:
+            f.check(e)
+    if live and f.outcome is None and not every:
+        f.check(live[-1])
+    return f.snapshot(undone, frozenset(e.seq for e in events))
+
+
+def check_event(state: GameState, kind: str, player: str | None, data: Mapping[str, Any]) -> None:
+    """Refuse, before it is recorded, an event the state cannot take (GameRuleError with the fix)."""
+    real, d = normalize(kind, data)
+    check_shape(real, player, d)
+    K = EventKind
+    if player is not None and real not in (K.SURRENDER, K.FACTION_LOST, K.DECLARED, K.NOTE, K.ACTION):
+        p = state.player(player)
+        if real in (K.ELIMINATED, K.BENCHED) and p.life == "out":
+            raise GameRuleError(f"{player} 已经出局", hint="每名角色仅能出局一次；要更正请先撤销（undo）原事件")
+        if real == K.DIED and p.life != "alive":
+            raise GameRuleError(f"{player} 已经死亡或出局")
+        if real == K.LAST_VOTE_USED and p.life != "dead":
+            raise GameRuleError(f"{player} 不是死亡未出局的玩家", hint="只有【死亡】但未【出局】的玩家有最后一票")
+        if real == K.TAG_PASSED:
+            if str(d["tag"]) not in p.tags:
+                raise GameRuleError(f"{player} 没有 {d['tag']}", hint="tag_passed 的 --player 是原持有者")
+            state.player(str(d["to"]))
+        if real == K.ROLE_SET and state.ruleset.role(str(d["role"])) is None:
+            raise GameRuleError(f"身份 {d['role']!r} 不在规则 {state.ruleset.id} 中",
+                                hint=f"可用：{', '.join(r.name for r in state.ruleset.roles)}")
+    if real in (K.FACTION_SET, K.SURRENDER, K.FACTION_LOST):
+        try:
+            state.ruleset.faction(str(d["faction"]))
+        except RulesetError as exc:
+            raise GameRuleError(exc.message, hint=exc.hint) from None
+    if real == K.UNDO:
+        target = int(d["seq"])
+        if target not in state.seqs or target in state.undone:
+            raise GameRuleError(f"没有可撤销的事件 {target}", hint="用 `tracker state GAME.toml --events` 查看事件序号")
+    if real == K.MODIFIER and "day" not in d:
+        spec = state.ruleset.voting.modifier(str(d["name"]))
+        if spec is not None and spec.duration == "day":
+            raise GameRuleError(f"修正 {d['name']} 只作用于一天，需要写明哪一天", hint="加上 --day N")
