@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import timedelta
 
@@ -33,10 +34,8 @@ def _random_game(seed: int) -> Game:
         who = rnd.choice(NAMES)
         data = {"tag": "警长"} if kind == "tag_given" else {"name": "基佬情深·攻"} if kind == "modifier" else \
             {"color": "red"} if kind == "card_consequence" else {}
-        try:
+        with contextlib.suppress(GameRuleError):
             g.record(kind, who, **data)
-        except GameRuleError:
-            pass
     return g
 
 
