@@ -1,9 +1,90 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker tally` and `tracker confirm`: count a day's votes; record the result as game events."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+
+
+@click.command("tally")
+@game_argument
+@click.option("--day", "day", type=int, required=True, help="第几日")
+@click.option("--ruleset", "ruleset_id", default=None, metavar="ID", help="用另一套规则重新计同一批票")
+@click.option("--bbcode", is_flag=True, help="输出可直接贴到投票帖的 BBCode 公示")
+@click.option("--no-voters", is_flag=True, help="公示中不列出投票人（如规则规定游戏结束前不公布投票状况）")
+@db_option
+@json_option
+def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, no_voters: bool,
+              db_url: str | None, as_json: bool) -> None:
+    """计票：列出每一张票（有效/无效及原因）、最终投票、票数和结果。"""
+    from tracker.reports.announce_tally import announce_tally_bbcode
+    from tracker.service.votes import tally_to_json
+
+    svc = open_service(game_path, db_url)
+    try:
+        results = svc.tally_day(day, ruleset_id=ruleset_id)
+        tz = svc.game.tz
+        if as_json:
+            docs = [tally_to_json(r) for r in results]
+            emit_json(docs[0] if len(docs) == 1 else {"day": day, "votes": docs, **_first(docs)})
+            return
+        for r in results:
+            if bbcode:
+                click.echo(announce_tally_bbcode(r.tally, show_voters=not no_voters, tz=tz))
+            else:
+                click.echo(_human(r, tz))
+            for msg in r.provisional:
+                click.echo(f"注意：{msg}", err=True)
+    finally:
+        svc.close()
+
+
+def _first(docs: list[dict[str, object]]) -> dict[str, object]:
+    """With several vote threads (213 day 1), the contract's top-level keys describe the first one."""
+    keys = ("ballots", "final", "totals", "public_totals", "outcome")
+    return {k: docs[0][k] for k in keys}
+
+
+def _human(r: object, tz: object) -> str:
+    from tracker.reports.announce_tally import announce_tally_bbcode
+    from tracker.service.votes import DayTally
+
+    assert isinstance(r, DayTally)
+    t = r.tally
+    lines = [announce_tally_bbcode(t, tz=tz)]  # type: ignore[arg-type]
+    if t.totals != t.public_totals:
+        lines += ["", "导演真实票数（含暗记）：" + "，".join(f"{k} {v:g}" for k, v in t.totals.items())]
+    flagged = [cb for cb in t.ballots if cb.flags]
+    if flagged:
+        lines += ["", "请导演核对："]
+        lines += [f"  {cb.ballot.floor}# {cb.voter}：" + "；".join(f.message for f in cb.flags) for cb in flagged]
+    return "\n".join(lines)
+
+
+@click.command("confirm")
+@game_argument
+@click.option("--day", "day", type=int, required=True, help="第几日")
+@click.option("--by", "recorded_by", default=None, help="记录人（默认第一位导演）")
+@db_option
+@json_option
+def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str | None, as_json: bool) -> None:
+    """确认当日投票结果，记为游戏事件（当选、出局/死亡、已用最后一票）。"""
+    svc = open_service(game_path, db_url)
+    try:
+        results = svc.confirm_day(day, recorded_by=recorded_by)
+        if as_json:
+            emit_json({"day": day, "votes": results})
+            return
+        for r in results:
+            click.echo(f"{r['explanation']}（依据：{r['clause']}），已记录 {len(r['events'])} 条事件")
+    finally:
+        svc.close()
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the `tracker` group."""
+    group.add_command(tally_cmd)
+    group.add_command(confirm_cmd)

@@ -27,6 +27,7 @@ from tracker.engine.verdicts import Code, Verdict
 
 if TYPE_CHECKING:
     from tracker.engine.ruleset import Election, VotingRules
+    from tracker.engine.state import GameState
 
 Status = Literal["alive", "dead", "out", "benched"]
 Purpose = Literal["exile", "election"]
@@ -141,6 +142,7 @@ class PlayerView:
     role: str | None = None
     faction: str | None = None
     tags: frozenset[str] = frozenset()
+    vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
 
 
 ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -501,6 +503,8 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayW
 
 def _has_vote_right(p: PlayerView, rules: TallyRules) -> bool:
     """107: "仅村民、学者、守夜人、慰魂师、神眷者和亡灵阵营的角色拥有票权" (roles ∪ tags ∪ factions)."""
+    if p.vote_right is not None:
+        return p.vote_right
     if rules.eligible_voter_roles is None:
         return True
     return (p.role in rules.eligible_voter_roles or bool(p.tags & rules.eligible_voter_tags)
@@ -629,3 +633,31 @@ def _fmt(x: float) -> str:
 def number(x: float) -> int | float:
     """JSON form of a count: 5 not 5.0, 3.5 stays."""
     return int(x) if float(x).is_integer() else x
+
+
+def roster_from_states(at_open: GameState, at_close: GameState, day: int,
+                       out_times: Mapping[str, datetime] | None = None) -> Roster:
+    """The day's roster from two folds of the event log: at the opening, and at the close.
+
+    A player alive at the opening and out at the close left during the day (正午出局, a red card):
+    ``out_times`` gives when (the event's time), and from then on they neither vote nor are voted.
+    Tags, day tags and the day's modifiers are those in force at the opening.
+    """
+    views: list[PlayerView] = []
+    for name, p in at_open.players.items():
+        later = at_close.players.get(name)
+        out_at = None
+        if p.status != "out" and later is not None and later.status == "out":
+            out_at = (out_times or {}).get(name)
+        tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
+        views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
+                                tags=tags, vote_right=p.vote_right))
+    mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
+                 for m in at_open.modifiers(day)
+                 if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
+                                 "announced_add", "voter_add"))
+    dead: dict[str, int] = {}
+    for p in at_open.players.values():
+        if p.life == "out" and p.role:
+            dead[p.role] = dead.get(p.role, 0) + 1
+    return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)

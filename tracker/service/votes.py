@@ -1,9 +1,223 @@
-"""Service operations of this area (filled in by the area's issue)."""
+"""Votes: the day's vote thread(s) from the store, parsed and tallied under the game's ruleset.
+
+The state a day is counted against is the fold of the event log (game file + recorded events) at
+the day's opening and close. A day-1 election that the director has not confirmed yet still shapes
+the later days (饺子 elected 警长 weighs 1.5 on day 2): its tally's winner is applied as a provisional
+event, and the result says so (``provisional``), until ``tracker confirm`` records it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from tracker.config import DayConfig
+from tracker.engine.ballots import Ballot, parse_ballot
+from tracker.engine.events import Event, EventDraft, EventKind, from_config
+from tracker.engine.ruleset import Election, Ruleset, load_ruleset
+from tracker.engine.state import GameState, fold
+from tracker.engine.tally import (
+    DayWindow,
+    Tally,
+    election_window,
+    number,
+    roster_from_states,
+    rules_for_vote,
+    tally,
+)
+from tracker.errors import ConfigError, TrackerError
 from tracker.service.base import ServiceBase
+
+_OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
+
+
+@dataclass(frozen=True, slots=True)
+class DayTally:
+    """One vote thread's count with what it was counted against."""
+
+    tid: int
+    ruleset_id: str
+    election: Election | None
+    tally: Tally
+    provisional: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
 
 
 class VoteOps(ServiceBase):
-    pass
+    # ------------------------------------------------------------------ inputs
+
+    def _vote_ruleset(self, ruleset_id: str | None) -> Ruleset:
+        if ruleset_id is None:
+            return self.ruleset
+        base = self.game.path.parent if self.game.path is not None else None
+        return load_ruleset(ruleset_id, base_dir=base)
+
+    def _recorded_events(self) -> list[Event]:
+        """Game-file events plus those recorded in the store (when the events store is present)."""
+        events = from_config(self.game.events)
+        reader = getattr(self, "stored_events", None)
+        if callable(reader):
+            events.extend(reader())
+        return events
+
+    def vote_ballots(self, tid: int) -> tuple[list[Ballot], dict[int, str]]:
+        """Every ballot of a vote thread (deleted posts excluded: the forum no longer shows them),
+        with the first recorded text of each edited ballot."""
+        from tracker.store.posts import post_versions, posts_for_thread
+
+        names = self.game.player_names
+        ballots: list[Ballot] = []
+        earlier: dict[int, str] = {}
+        with self.store.session() as session:
+            stored = posts_for_thread(session, tid, include_deleted=False)
+            for sp in stored:
+                b = parse_ballot(sp.to_post(), directors=self.game.directors, names=names)
+                if b is None:
+                    continue
+                ballots.append(b)
+                if sp.versions > 1 or sp.edited_at is not None:
+                    versions = post_versions(session, sp.pid)
+                    if versions and versions[0].text != sp.text:
+                        earlier[sp.pid] = versions[0].text
+        return ballots, earlier
+
+    def _window(self, d: DayConfig, ruleset: Ruleset, events: Sequence[Event],
+                election: Election | None) -> DayWindow:
+        accelerated = d.accelerated or (d.day == 1 and ruleset.days.first_day_accelerated)
+        accelerated_at = None
+        delayed = False
+        for e in events:
+            if e.get("day") == d.day and e.kind == EventKind.ACCELERATED.value:
+                accelerated, accelerated_at = True, e.at if e.at > d.opens else None
+            if e.get("day") == d.day and e.kind == EventKind.DELAYED.value:
+                delayed = True
+        purpose, office = election_window(election)
+        return DayWindow(day=d.day, opens=d.opens, closes=d.closes, accelerated=accelerated and not delayed,
+                         accelerated_at=accelerated_at if accelerated and not delayed else None,
+                         purpose=purpose, office=office)
+
+    def _fold(self, ruleset: Ruleset, events: Sequence[Event], until: datetime, *, inclusive: bool) -> GameState:
+        upto = [e for e in events if (e.at <= until if inclusive else e.at < until)]
+        return fold(ruleset, self.game.players, upto, self.game.days)
+
+    # ------------------------------------------------------------------ the count
+
+    def tally_day(self, day: int, *, ruleset_id: str | None = None) -> list[DayTally]:
+        """One DayTally per vote thread of the day (213's day 1 has two: 警长 and 牧首)."""
+        ruleset = self._vote_ruleset(ruleset_id)
+        d = self.game.day(day)
+        if not d.vote:
+            raise ConfigError(f"第 {day} 日没有配置投票帖", hint=f"在 [[days]] day = {day} 下加 vote = 投票帖 tid")
+        events = self._recorded_events()
+        provisional = self._provisional_elections(ruleset, day, events)
+        events = events + [p for p, _ in provisional]
+        out: list[DayTally] = []
+        for index, tid in enumerate(d.vote):
+            election = None
+            if day == 1:
+                election = next((e for e in ruleset.voting.day1 if e.thread == index), None)
+            out.append(self._count(ruleset, d, tid, election, events,
+                                   provisional=tuple(msg for _, msg in provisional)))
+        return out
+
+    def _count(self, ruleset: Ruleset, d: DayConfig, tid: int, election: Election | None,
+               events: Sequence[Event], provisional: tuple[str, ...] = ()) -> DayTally:
+        window = self._window(d, ruleset, events, election)
+        at_open = self._fold(ruleset, events, d.opens, inclusive=False)
+        at_close = self._fold(ruleset, events, d.closes, inclusive=True)
+        out_times: dict[str, datetime] = {}
+        for e in sorted(events, key=lambda x: (x.at, x.seq)):
+            if e.player and d.opens <= e.at <= d.closes and e.kind in _OUT_KINDS:
+                out_times.setdefault(e.player, e.at)
+        roster = roster_from_states(at_open, at_close, d.day, out_times)
+        ballots, earlier = self.vote_ballots(tid)
+        result = tally(ballots, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
+                       earlier_versions=earlier)
+        return DayTally(tid=tid, ruleset_id=ruleset.id, election=election, tally=result,
+                        provisional=provisional, warnings=at_close.warnings)
+
+    def _provisional_elections(self, ruleset: Ruleset, day: int, events: list[Event],
+                               ) -> list[tuple[Event, str]]:
+        """Day-1 elections not yet recorded: their tally's winner, as events marked provisional."""
+        if day <= 1 or not ruleset.voting.day1:
+            return []
+        try:
+            d1 = self.game.day(1)
+        except ConfigError:
+            return []
+        given = {str(e.get("tag")) for e in events if e.kind == EventKind.TAG_GIVEN.value}
+        out: list[tuple[Event, str]] = []
+        for election in ruleset.voting.day1:
+            if election.tag is None or election.purpose == "exile" or election.tag in given:
+                continue
+            if election.thread >= len(d1.vote):
+                continue
+            counted = self._count(ruleset, d1, d1.vote[election.thread], election, events)
+            o = counted.tally.outcome
+            if o.kind != "elected" or o.player is None:
+                continue
+            draft = EventDraft(at=d1.closes + timedelta(seconds=1), kind=EventKind.TAG_GIVEN.value, player=o.player,
+                               data={"tag": election.tag, "cause": "election", "provisional": True},
+                               recorded_by="tracker tally（未确认）")
+            out.append((draft.to_event(seq=10**9 + len(out)),
+                        f"第1日{election.tag}竞选尚未确认，按计票结果暂以 {o.player} 为{election.tag}"))
+        return out
+
+    # ------------------------------------------------------------------ confirm
+
+    def confirm_day(self, day: int, *, recorded_by: str | None = None) -> list[dict[str, Any]]:
+        """Record each vote of the day as game events (elected tag, exile/death, last votes used)."""
+        from tracker.engine.days import VoteResult, confirm_vote
+
+        record = getattr(self, "record_events", None)
+        if not callable(record):
+            raise TrackerError("当前版本的事件存储尚不可用，无法记录投票结果",
+                               hint="可先在游戏文件 [[events]] 中手工写入结果")
+        who = recorded_by or (self.game.directors[0] if self.game.directors else "tracker")
+        results = []
+        for dt in self.tally_day(day):
+            t = dt.tally
+            state = self._fold(self._vote_ruleset(None), self._recorded_events(), t.window.closes, inclusive=True)
+            purpose = dt.election.purpose if dt.election is not None else "exile"
+            first = t.outcome.player if t.outcome.reason == "first_to_top" else None
+            voters = [cb.voter for cb in t.ballots if cb.final]
+            conf = confirm_vote(self.ruleset, state, VoteResult(day=day, purpose=purpose, totals=t.totals,
+                                                                first_to_top=first, voters=voters),
+                                at=t.window.closes, recorded_by=who)
+            recorded = record(list(conf.drafts))
+            results.append({"tid": dt.tid, "purpose": purpose, "explanation": conf.explanation,
+                            "clause": conf.clause, "chosen": conf.chosen, "events": recorded})
+        return results
+
+
+def tally_to_json(dt: DayTally) -> dict[str, Any]:
+    """The CLI contract: day, ballots, final, totals, public_totals, outcome (plus context keys)."""
+    t = dt.tally
+    o = t.outcome
+    return {
+        "day": t.day,
+        "tid": dt.tid,
+        "ruleset": dt.ruleset_id,
+        "purpose": t.window.purpose if dt.election is None else dt.election.purpose,
+        "ballots": [{
+            "pid": cb.ballot.pid, "floor": cb.ballot.floor, "voter": cb.voter, "target": cb.target,
+            "kind": cb.kind, "valid": cb.valid, "reason": cb.reason, "final": cb.final,
+            "posted_at": cb.ballot.posted_at.isoformat(), "proxy_by": cb.ballot.proxy_by,
+            "weight": number(cb.weight), "public_weight": number(cb.public_weight),
+            "flags": [f.reason for f in cb.flags],
+            **({"earlier_text": cb.earlier_text} if cb.earlier_text is not None else {}),
+        } for cb in t.ballots],
+        "final": dict(t.final),
+        "totals": {k: number(v) for k, v in t.totals.items()},
+        "public_totals": {k: number(v) for k, v in t.public_totals.items()},
+        "outcome": {"kind": o.kind, "player": o.player, "office": o.office, "reason": o.reason,
+                    "message": o.message, "top": number(o.top), "tied": list(o.tied),
+                    "public_differs": o.public_differs},
+        "abstained": list(t.abstained),
+        "no_vote": list(t.no_vote),
+        "auto_abstain": list(t.auto_abstain),
+        "last_votes_used": list(t.last_votes_used),
+        "provisional": list(dt.provisional),
+    }
