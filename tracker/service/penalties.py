@@ -393,6 +393,32 @@ def _files_digest(paths: Sequence[Path]) -> str:
     return h.hexdigest()
 
 
+def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Any], red_consequence: str,
+                       at: Any, by: str) -> list[Any]:
+    """A red card's effect as game events (pure): ``card_consequence`` when a player's first live red
+    appears, an ``undo`` of that event when their last live red is gone.
+
+    The engine's fold applies the ruleset to ``card_consequence`` (挂机 or 出局, M160's 丑角, a
+    faction's second red losing it in 213/M19), so faction losses are not recorded separately: the
+    state derives them, and undoing the red undoes the loss.
+    """
+    from tracker.engine.events import EventKind, effective, make_draft
+
+    live, _ = effective(list(events))
+    out: list[Any] = []
+    for c in cons:
+        if c.kind == "red_card" and c.player is not None:
+            out.append(make_draft(EventKind.CARD_CONSEQUENCE.value, at=at, player=c.player, recorded_by=by,
+                                  data={"color": "red", "consequence": red_consequence, "ledger_id": c.card}))
+        elif c.kind == "red_card_undone" and c.player is not None:
+            mine = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
+                    and str(e.data.get("color", "red")) == "red"]
+            for e in mine:
+                out.append(make_draft(EventKind.UNDO.value, at=at, recorded_by=by,
+                                      data={"seq": e.seq, "reason": f"红牌（记牌账本第 {c.card} 条）已撤销"}))
+    return out
+
+
 def L_broken(v: L.Verification) -> Exception:
     from tracker.errors import LedgerBrokenError
 
