@@ -81,3 +81,24 @@ def test_bbcode_announcement(game: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_unknown_day_is_a_chinese_error(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tally", str(game), "--day", "9", "--json"]) == 2
     assert "第 9 日" in capsys.readouterr().err
+
+
+def test_confirm_records_the_election_then_day2_is_no_longer_provisional(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = run_json(capsys, "confirm", str(game), "--day", "1", "--json")
+    (vote,) = doc["votes"]
+    assert vote["chosen"] == "饺子"
+    assert [(e["kind"], e["player"], e["data"]["tag"]) for e in vote["events"]] == [("tag_given", "饺子", "警长")]
+    day2 = run_json(capsys, "tally", str(game), "--day", "2", "--json")
+    assert day2["provisional"] == [] and day2["totals"] == {"栗子": 6, "包子": 3.5}
+    # a second confirmation would record the election twice
+    assert main(["confirm", str(game), "--day", "1", "--json"]) == 7
+    assert "已经确认过" in capsys.readouterr().err
+
+
+def test_confirm_day2_exiles_and_the_state_follows(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_json(capsys, "confirm", str(game), "--day", "1", "--json")
+    doc = run_json(capsys, "confirm", str(game), "--day", "2", "--json")
+    (vote,) = doc["votes"]
+    assert vote["chosen"] == "栗子"
+    assert [(e["kind"], e["player"]) for e in vote["events"]] == [("eliminated", "栗子")]

@@ -9,7 +9,7 @@ event, and the result says so (``provisional``), until ``tracker confirm`` recor
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +27,7 @@ from tracker.engine.tally import (
     rules_for_vote,
     tally,
 )
-from tracker.errors import ConfigError, TrackerError
+from tracker.errors import ConfigError, GameRuleError
 from tracker.service.base import ServiceBase
 
 _OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
@@ -55,11 +55,14 @@ class VoteOps(ServiceBase):
         return load_ruleset(ruleset_id, base_dir=base)
 
     def _recorded_events(self) -> list[Event]:
-        """Game-file events plus those recorded in the store (when the events store is present)."""
+        """Game-file events plus those recorded in the store's event log."""
         events = from_config(self.game.events)
-        reader = getattr(self, "stored_events", None)
-        if callable(reader):
-            events.extend(reader())
+        try:
+            from tracker.store.events import load_events
+        except ImportError:  # an install without the event log yet: the game file alone
+            return events
+        with self.store.session() as session:
+            events.extend(load_events(session))
         return events
 
     def vote_ballots(self, tid: int) -> tuple[list[Ballot], dict[int, str]]:
@@ -168,27 +171,42 @@ class VoteOps(ServiceBase):
     # ------------------------------------------------------------------ confirm
 
     def confirm_day(self, day: int, *, recorded_by: str | None = None) -> list[dict[str, Any]]:
-        """Record each vote of the day as game events (elected tag, exile/death, last votes used)."""
-        from tracker.engine.days import VoteResult, confirm_vote
+        """Record each vote of the day as game events (elected tag, exile/death, last votes used).
 
-        record = getattr(self, "record_events", None)
-        if not callable(record):
-            raise TrackerError("当前版本的事件存储尚不可用，无法记录投票结果",
-                               hint="可先在游戏文件 [[events]] 中手工写入结果")
+        Refused when the day's vote thread was already confirmed and not undone: a second
+        confirmation would eliminate twice. Undo the earlier events first (``undo`` events).
+        """
+        from tracker.engine.days import VoteResult, confirm_vote
+        from tracker.engine.events import effective, event_to_json
+        from tracker.store.events import append_event
+
         who = recorded_by or (self.game.directors[0] if self.game.directors else "tracker")
+        live, _ = effective(self._recorded_events())
+        done = {int(e.get("vote_tid")) for e in live if e.get("vote_tid") is not None}
         results = []
         for dt in self.tally_day(day):
+            if dt.tid in done:
+                raise GameRuleError(f"第 {day} 日投票帖 {dt.tid} 的结果已经确认过",
+                                    hint="如需更正，先用 undo 事件撤销原记录，再重新确认")
             t = dt.tally
-            state = self._fold(self._vote_ruleset(None), self._recorded_events(), t.window.closes, inclusive=True)
+            state = self._fold(self.ruleset, self._recorded_events(), t.window.closes, inclusive=True)
             purpose = dt.election.purpose if dt.election is not None else "exile"
             first = t.outcome.player if t.outcome.reason == "first_to_top" else None
             voters = [cb.voter for cb in t.ballots if cb.final]
             conf = confirm_vote(self.ruleset, state, VoteResult(day=day, purpose=purpose, totals=t.totals,
                                                                 first_to_top=first, voters=voters),
                                 at=t.window.closes, recorded_by=who)
-            recorded = record(list(conf.drafts))
+            drafts = [replace(d, data={"day": day, **d.data, "vote_tid": dt.tid}) for d in conf.drafts]
+            if not drafts:  # nobody elected or out: still mark the thread confirmed
+                drafts = [EventDraft(at=t.window.closes, kind=EventKind.NOTE.value, player=None,
+                                     data={"vote_tid": dt.tid, "day": day, "text": conf.explanation},
+                                     recorded_by=who)]
+            with self.store.session() as session:
+                recorded = [append_event(session, d, recorded_at=self.clock.now()) for d in drafts]
             results.append({"tid": dt.tid, "purpose": purpose, "explanation": conf.explanation,
-                            "clause": conf.clause, "chosen": conf.chosen, "events": recorded})
+                            "clause": conf.clause, "chosen": conf.chosen,
+                            "tally_outcome": t.outcome.message,
+                            "events": [event_to_json(e) for e in recorded]})
         return results
 
 
