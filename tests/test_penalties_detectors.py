@@ -147,6 +147,15 @@ def test_innocent_look_alikes(matcher: PhraseMatcher, text: str) -> None:
     assert matcher.hits(text) == []
 
 
+@pytest.mark.parametrize("backend", ["jieba", "rjieba"])
+def test_both_segmenters_draw_the_same_lines(backend: str) -> None:
+    m = PhraseMatcher(load_lexicon(), names=NAMES, segmenter=backend)
+    for text in ["昨天去广场助威跳舞了", "主导演说顺序", "马上一场大戏", "代替补充", "我曹操今天不出手"]:
+        assert m.hits(text) == [], (backend, text)
+    for text, want in [("我对天发誓", "发誓"), ("我场助比较信他", "场助"), ("马上说上一场的事", "上一场")]:
+        assert [h.matched for h in m.hits(text)] == [want], (backend, text)
+
+
 def test_homophone_evidence_names_the_original(matcher: PhraseMatcher) -> None:
     f = matcher.detect(post("你这个洒币"))[0]
     assert "谐音（撒币）" in f.evidence and f.category == "insult" and f.kind == "keyword"

@@ -12,8 +12,9 @@ on a pinyin rendering of the text (every Han character replaced by its toneless 
 你麻痹 is caught as 你妈逼 and 撒币/洒币 as 撒币; three-syllable ones also as their initials
 (``nmb``). Latin entries match whole ASCII words only.
 
-jieba is loaded lazily, the first time a post has a candidate: most posts have none, and
-start-up costs more than segmenting the few that do.
+The segmenter (rjieba, else jieba) is loaded lazily, the first time a post has a candidate: most
+posts have none, and start-up costs more than segmenting the few that do. Segmentations are
+cached per text block, since the same short lines come back again and again in a thread.
 """
 
 from __future__ import annotations
@@ -144,23 +145,81 @@ class Hit:
     how: str  # "" for a literal hit, else a Chinese note (谐音 / 拼音缩写 / 句式)
 
 
+_TONES = str.maketrans({c: unicodedata.normalize("NFD", c)[0]
+                        for c in "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜńňǹḿ"})
+
+
 def _toneless(reading: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", reading) if not unicodedata.combining(c))
+    return reading.translate(_TONES)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _pinyin_table() -> dict[int, str]:
+    """pypinyin's character table (codepoint → "reading,reading"), without importing pypinyin itself.
+
+    ``import pypinyin`` trains its word segmenter and loads its phrase dictionary (about a second);
+    the plain table is all the homophone matcher needs.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("pypinyin")
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in locations:
+        path = Path(folder) / "pinyin_dict.py"
+        sub = importlib.util.spec_from_file_location("_tracker_pinyin_dict", path)
+        if sub is not None and sub.loader is not None and path.is_file():
+            module = importlib.util.module_from_spec(sub)
+            sub.loader.exec_module(module)
+            table: dict[int, str] = module.pinyin_dict
+            return table
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    return dict(pinyin_dict)
+
+
+_PINYIN: dict[int, str] | None = None
+
+
+def pinyin_table() -> dict[int, str]:
+    global _PINYIN
+    if _PINYIN is None:
+        _PINYIN = _pinyin_table()
+    return _PINYIN
 
 
 class Segmenter:
-    """A private jieba tokenizer with the game's names and terms; created on first use."""
+    """A private segmenter with the game's names and terms; created on first use.
 
-    def __init__(self, names: Sequence[str], terms: Sequence[str]) -> None:
+    rjieba (jieba-rs: jieba's dictionary and algorithm, same tokens) starts several times faster
+    than jieba; jieba's own private ``Tokenizer`` is the fallback. Never jieba's global ``dt``.
+    """
+
+    def __init__(self, names: Sequence[str], terms: Sequence[str], *, backend: str = "auto") -> None:
         self._names = [n for n in names if n]
         self._terms = [t for t in terms if t]
-        self._tk: Any = None
+        self._backend = backend
+        self._cut: Any = None
+        self._memo: dict[str, list[tuple[int, int]]] = {}
 
     @property
     def loaded(self) -> bool:
-        return self._tk is not None
+        return self._cut is not None
 
-    def _load(self) -> Any:
+    def _load_rjieba(self) -> Any:
+        import rjieba
+
+        seg = rjieba.Jieba()
+        for term in self._terms:
+            if not seg.has_word(term):
+                seg.add_word(term, None, None)
+        for name in self._names:
+            # A player name stays one token whatever its neighbours (names are often common words).
+            seg.add_word(name, max(seg.suggest_freq(name), 20000), None)
+        return lambda text: [(s, e) for _w, s, e in seg.tokenize(text, "default", False)]
+
+    def _load_jieba(self) -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import jieba
@@ -172,22 +231,37 @@ class Segmenter:
             if not tk.FREQ.get(term):
                 tk.add_word(term)
         for name in self._names:
-            # A player name stays one token whatever its neighbours (names are often common words).
             tk.add_word(name, freq=max(tk.FREQ.get(name, 0) or 0, tk.suggest_freq(name, False), 20000))
-        return tk
+        return lambda text: [(s, e) for _w, s, e in tk.tokenize(text, HMM=False)]
+
+    def _load(self) -> Any:
+        if self._backend in ("auto", "rjieba"):
+            try:
+                return self._load_rjieba()
+            except ImportError:
+                if self._backend == "rjieba":
+                    raise
+        return self._load_jieba()
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        if self._tk is None:
-            self._tk = self._load()
-        return [(s, e) for _w, s, e in self._tk.tokenize(text, HMM=False)]
+        memo = self._memo.get(text)
+        if memo is not None:
+            return memo
+        if self._cut is None:
+            self._cut = self._load()
+        spans: list[tuple[int, int]] = self._cut(text)
+        if len(self._memo) >= 100_000:
+            self._memo.clear()
+        self._memo[text] = spans
+        return spans
 
 
 class PhraseMatcher:
     """Compiled lexicon: build once per game, call :meth:`hits` / :meth:`detect` per post."""
 
-    def __init__(self, lexicon: Lexicon, *, names: Sequence[str] = ()) -> None:
+    def __init__(self, lexicon: Lexicon, *, names: Sequence[str] = (), segmenter: str = "auto") -> None:
         self.lexicon = lexicon
-        self.segmenter = Segmenter(list(names), lexicon.terms)
+        self.segmenter = Segmenter(list(names), lexicon.terms, backend=segmenter)
         self._literal = ahocorasick.Automaton()
         buckets: dict[str, list[tuple[Entry, str]]] = {}
         for e in lexicon.entries:
@@ -217,7 +291,7 @@ class PhraseMatcher:
         """(character → syllable-codepoint table, automaton over syllable strings) for ``~`` entries."""
         if not self._homo_entries:
             return None
-        from pypinyin.pinyin_dict import pinyin_dict
+        pinyin_dict = pinyin_table()
 
         def readings(ch: str) -> list[str]:
             raw = pinyin_dict.get(ord(ch))
@@ -253,9 +327,10 @@ class PhraseMatcher:
     def _initials(phrase: str) -> str | None:
         if len(phrase) < 3 or not all("\u4e00" <= c <= "\u9fff" for c in phrase):
             return None
-        from pypinyin import Style, lazy_pinyin
-
-        letters = "".join(s[:1] for s in lazy_pinyin(phrase, style=Style.NORMAL))
+        readings = [pinyin_table().get(ord(c)) for c in phrase]
+        if not all(readings):
+            return None
+        letters = "".join(_toneless(str(r))[:1] for r in readings)
         return letters if len(letters) == len(phrase) and letters.isascii() else None
 
     # ------------------------------------------------ matching
@@ -274,7 +349,7 @@ class PhraseMatcher:
                 name = m.lastgroup
                 if name is not None:
                     hits.append(Hit(self._regexes[int(name[1:])], m.start(), m.end(), text[m.start():m.end()], "句式"))
-        if self._homo_entries and any("\u4e00" <= c <= "\u9fff" for c in norm):
+        if self._homo_entries and _HAN.search(norm):
             py = self._pinyin
             if py is not None:
                 table, auto = py
