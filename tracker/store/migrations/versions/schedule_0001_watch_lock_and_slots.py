@@ -25,8 +25,8 @@ def upgrade() -> None:
         sa.Column("holder", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("host", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("pid", sa.Integer(), nullable=False),
-        sa.Column("acquired_at", sa.DateTime(), nullable=False),
-        sa.Column("heartbeat_at", sa.DateTime(), nullable=False),
+        sa.Column("acquired_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("heartbeat_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("name", name=op.f("pk_watch_lock")),
     )
     op.create_table(
@@ -34,8 +34,8 @@ def upgrade() -> None:
         sa.Column("key", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("day", sa.Integer(), nullable=False),
         sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("due_at", sa.DateTime(), nullable=False),
-        sa.Column("written_at", sa.DateTime(), nullable=False),
+        sa.Column("due_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
+        sa.Column("written_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.Column("files", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.PrimaryKeyConstraint("key", name=op.f("pk_report_slot")),
     )
