@@ -1,7 +1,7 @@
 """Shared fixtures: where the fixture files are, and a migrated ``store`` on every backend we support.
 
 ``store`` runs on SQLite always and, when ``TRACKER_TEST_PG_URL`` points at a PostgreSQL server
-(``.ci/run`` starts one), also on PostgreSQL: each PostgreSQL test gets a database of its own,
+(``.ci/run`` starts one), also on PostgreSQL: each PostgreSQL test gets a schema of its own,
 created before and dropped after, so tests never see each other's rows.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -38,36 +39,48 @@ def growth_dir() -> Path:
     return FIXTURES / "discuz" / "growth"
 
 
-@pytest.fixture
-def pg_database() -> Iterator[str]:
-    """A fresh PostgreSQL database (URL), dropped afterwards."""
+@contextmanager
+def _pg_schema() -> Iterator[str]:
+    """A PostgreSQL schema of its own, as a URL whose connections use it; dropped afterwards.
+
+    A schema rather than a database: creating a database costs a second or more per test here.
+    """
     assert PG_URL is not None
     name = f"tracker_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE SCHEMA "{name}"'))
     try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+        url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={name}"})
+        yield url.render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
         admin.dispose()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """An empty PostgreSQL schema's URL."""
+    with _pg_schema() as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database's URL on each backend (not yet migrated)."""
     if request.param == "postgresql":
-        url: str = request.getfixturevalue("pg_database")
-        return url
+        return request.getfixturevalue("pg_url")
     return f"sqlite:///{tmp_path / 'game.db'}"
 
 
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    """A migrated store on each backend."""
-    s = Store.open(db_url)
-    try:
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A migrated store on each backend, empty."""
+    with ExitStack() as stack:
+        if request.param == "postgresql":
+            url = stack.enter_context(_pg_schema())
+        else:
+            url = f"sqlite:///{tmp_path / 'game.db'}"
+        s = stack.enter_context(closing(Store.open(url)))
         yield s
-    finally:
-        s.close()

@@ -21,7 +21,7 @@ def test_upgrade_empty_database_matches_metadata(db_url: str) -> None:
         with store.engine.connect() as conn:
             ctx = MigrationContext.configure(conn, opts={"compare_type": True, "render_as_batch": True})
             diff = compare_metadata(ctx, metadata)
-        assert diff == []
+        assert diff == [], "\n".join(map(str, diff))
         names = set(inspect(store.engine).get_table_names())
         assert {"thread", "post", "post_version", "crawl", "raw_page"} <= names
     finally:
