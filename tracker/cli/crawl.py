@@ -1,9 +1,125 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker crawl` and `tracker posts`.
+
+With ``--json`` stdout carries the JSON document and nothing else; the progress line goes to stderr,
+and only when stderr is a terminal. A crawl with a failed thread still prints its summary (the
+other threads were stored), then exits non-zero with the first thread's error.
+"""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 import click
+
+from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+
+if TYPE_CHECKING:
+    from tracker.scraper.crawl import CrawlProgress, CrawlReport
+
+_STATUS_WORDS = {"ok": "完成", "missing": "帖子不存在", "no_permission": "无权限", "not_a_thread": "不是主题帖",
+                 "parse_error": "无法解析", "forum_error": "论坛错误"}
+
+
+@contextmanager
+def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
+    svc = open_service(game_path, db_url)
+    try:
+        yield svc
+    finally:
+        svc.close()
+
+
+class ProgressLine:
+    """One self-rewriting line on stderr; silent when stderr is not a terminal."""
+
+    def __init__(self, enabled: bool | None = None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.width = 0
+
+    def __call__(self, p: CrawlProgress) -> None:
+        if not self.enabled:
+            return
+        where = f" · 帖 {p.tid}" if p.tid is not None else ""
+        detail = f" {p.detail}" if p.detail and p.event == "document" else ""
+        line = (f"抓取中 {p.threads_done}/{p.threads_total} 帖 · 请求 {p.requests} · "
+                f"页面 {p.pages_fetched}{where}{detail}")
+        pad = max(0, self.width - len(line))
+        self.width = len(line)
+        click.echo("\r" + line + " " * pad, err=True, nl=False)
+        if p.event == "done":
+            click.echo("", err=True)
+
+    def close(self) -> None:
+        if self.enabled and self.width:
+            click.echo("", err=True)
+            self.width = 0
+
+
+def _summary(report: CrawlReport) -> None:
+    for t in report.threads:
+        title = f"《{t.subject}》" if t.subject else ""
+        status = _STATUS_WORDS.get(t.status, t.status)
+        if t.status != "ok":
+            click.echo(f"帖 {t.tid}{title}：{status}（{t.error}）")
+            continue
+        pages = ",".join(str(n) for n in t.desktop_pages) or "无"
+        pending = f"，待补桌面版 {len(t.pending_desktop)} 帖" if t.pending_desktop else ""
+        click.echo(f"帖 {t.tid}{title}：{t.posts_seen} 帖，新 {t.posts_new}，改动 {t.posts_changed}，"
+                   f"删除 {t.posts_deleted}；请求 {t.requests} 次，桌面页 {pages}{pending}")
+    click.echo(f"共请求 {report.requests} 次，取得 {report.pages_fetched} 页；"
+               f"新帖 {report.posts_new}，改动 {report.posts_changed}，删除 {report.posts_deleted}")
+
+
+def _post_line(p: dict[str, Any]) -> str:
+    marks = "".join(m for m, on in (("［已删除］", p["deleted"]), ("［已屏蔽］", p["blocked"]),
+                                    (f"［{p['versions']} 个版本］", p["versions"] > 1)) if on)
+    text = " ".join(p["text"].split())
+    text = text[:60] + "…" if len(text) > 60 else text
+    return f"{p['floor']:>4} 楼 {p['posted_at'][:16].replace('T', ' ')} {p['author']}{marks}：{text}"
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the `tracker` group."""
+
+    @group.command("crawl")
+    @game_argument
+    @click.option("--thread", "threads", type=int, multiple=True, metavar="TID",
+                  help="只抓这些帖子（可重复；默认：游戏文件里的全部帖子）")
+    @db_option
+    @json_option
+    def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool) -> None:
+        """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
+        progress = ProgressLine()
+        with _service(game_path, db_url) as svc:
+            try:
+                report = svc.crawl(progress=progress, tids=list(threads) or None)
+            finally:
+                progress.close()
+        if as_json:
+            emit_json(report.to_json())
+        else:
+            _summary(report)
+        if report.errors:
+            raise report.errors[0]
+
+    @group.command("posts")
+    @game_argument
+    @click.option("--thread", "tid", type=int, required=True, metavar="TID", help="帖子编号 tid")
+    @db_option
+    @json_option
+    def posts(game_path: Path, tid: int, db_url: str | None, as_json: bool) -> None:
+        """列出数据库里某帖的全部帖子（含已删除、已屏蔽的，并标出）。"""
+        with _service(game_path, db_url) as svc:
+            rows = svc.posts_json(tid)
+        if as_json:
+            emit_json(rows)
+            return
+        if not rows:
+            click.echo(f"数据库里没有帖 {tid} 的帖子；先运行 tracker crawl {game_path}", err=True)
+            return
+        for row in rows:
+            click.echo(_post_line(row))

@@ -309,6 +309,13 @@ class ReplayForum:
         page = int(q.get("page", "1")) if q.get("page", "1").isdigit() else 1
         whole = self._whole_thread(cap, q)
         if whole is None:
+            # No whole-thread capture: a thread that answers the same whatever ppp says (a permission
+            # message), a one-page thread, or a missing one.
+            plain = {k: v for k, v in q.items() if k != "ppp"}
+            path = "api/mobile/index.php"
+            entry = cap.pages.get((path, tuple(sorted(plain.items())))) or self._last_page(cap, path, plain)
+            if entry is not None:
+                return self._serve(cap, entry)
             entry = cap.missing.get("mobile")
             if entry is None:
                 return Answer(404, "application/json", b'{"Message":{"messageval":"thread_nonexistence"}}')

@@ -94,6 +94,7 @@ class Fetched:
     body: bytes
     attempts: int = 1
     headers: tuple[tuple[str, str], ...] = ()
+    requests: int = 1
 
     @property
     def text(self) -> str:
@@ -300,10 +301,12 @@ class Fetcher:
         attempts = 0
         self_redirects = 0
         followed = 0
+        sent = 0
         last: _Retry | None = None
         while True:
             attempts += 1
             try:
+                sent += 1
                 resp = await self._send(method, target, data)
                 body = resp.content
                 self.stats.bytes += len(body)
@@ -332,7 +335,7 @@ class Fetcher:
                     self._check_transient(resp, body, kind)
                 return Fetched(url=target, status=resp.status_code,
                                content_type=resp.headers.get("content-type"), body=body,
-                               attempts=attempts, headers=tuple(resp.headers.multi_items()))
+                               attempts=attempts, headers=tuple(resp.headers.multi_items()), requests=sent)
             except httpx.TimeoutException as exc:
                 last = _Retry(f"超时（{type(exc).__name__}）", kind="network")
             except httpx.TransportError as exc:

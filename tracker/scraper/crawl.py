@@ -1,0 +1,478 @@
+"""One crawl of a game: fetch → parse → store, incrementally, and safe to kill at any moment.
+
+Per thread: one mobile listing (``ppp`` 1000, paged only if the forum caps it) is compared with the
+store (:func:`tracker.scraper.plan.plan_thread`); only the desktop pages holding new, edited or
+never-seen-on-desktop posts are fetched. Without the mobile API every desktop page is fetched.
+
+Order of writes, so that a crawl killed anywhere (SIGKILL included) leaves a consistent store that
+the next run completes without duplicates:
+
+1. the listing's posts are upserted in one transaction (new posts are stored "pending desktop");
+2. deletions are marked only from a complete listing (never removed);
+3. each desktop page is upserted in its own transaction as it arrives.
+
+A post stored at step 1 whose desktop page never came is planned again next run. The crawl record
+is written first (status ``running``) and finished last, so a killed crawl stays visible.
+
+Errors: a thread that is missing, forbidden or not a thread is reported and the other threads are
+still crawled; an unreachable forum or an expired login stops the crawl. Either way nothing stored
+before is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import httpx
+
+from tracker.clock import Clock, SystemClock
+from tracker.config import GameConfig
+from tracker.errors import (
+    ConfigError,
+    ForumError,
+    LoginError,
+    NoPermissionError,
+    NotAThreadError,
+    ParseError,
+    ThreadMissingError,
+    TrackerError,
+)
+from tracker.records import Post, ThreadPage
+from tracker.scraper.auth import Session, expired_error, fresh_login, is_guest_view, open_session
+from tracker.scraper.desktop import is_logged_in, parse_thread_page
+from tracker.scraper.fetch import Fetched, Fetcher, FetchPolicy
+from tracker.scraper.mobile import parse_viewthread
+from tracker.scraper.plan import (
+    DESKTOP_PER_PAGE,
+    LISTING_PPP,
+    CrawlPlan,
+    Listing,
+    follow_up_pages,
+    listing_complete,
+    plan_thread,
+)
+from tracker.store.db import Store
+from tracker.store.posts import (
+    ThreadState,
+    finish_crawl,
+    mark_deleted,
+    save_raw,
+    save_thread,
+    start_crawl,
+    thread_state,
+    upsert_posts,
+)
+
+MAX_LISTING_PAGES = 200
+T = TypeVar("T")
+
+Status = Literal["ok", "missing", "no_permission", "not_a_thread", "parse_error", "forum_error"]
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlProgress:
+    """What a progress display needs; sent after every document and at each thread's start/end."""
+
+    event: Literal["start", "thread", "document", "thread_done", "done"]
+    tid: int | None
+    threads_done: int
+    threads_total: int
+    requests: int
+    pages_fetched: int
+    detail: str = ""
+
+
+Progress = Callable[[CrawlProgress], None]
+
+
+@dataclass(slots=True)
+class ThreadReport:
+    tid: int
+    subject: str = ""
+    status: Status = "ok"
+    source: Literal["mobile+desktop", "desktop"] = "mobile+desktop"
+    requests: int = 0
+    pages_fetched: int = 0
+    listing_complete: bool = False
+    desktop_pages: list[int] = field(default_factory=list)
+    posts_seen: int = 0
+    posts_new: int = 0
+    posts_changed: int = 0
+    posts_deleted: int = 0
+    pending_desktop: list[int] = field(default_factory=list)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tid": self.tid, "subject": self.subject, "status": self.status, "source": self.source,
+            "requests": self.requests, "pages_fetched": self.pages_fetched,
+            "listing_complete": self.listing_complete, "desktop_pages": self.desktop_pages,
+            "posts_seen": self.posts_seen, "posts_new": self.posts_new, "posts_changed": self.posts_changed,
+            "posts_deleted": self.posts_deleted, "pending_desktop": self.pending_desktop, "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class CrawlReport:
+    crawl_id: int
+    threads: list[ThreadReport]
+    requests: int
+    pages_fetched: int
+    status: Literal["ok", "partial", "failed"] = "ok"
+    errors: list[TrackerError] = field(default_factory=list)
+
+    @property
+    def posts_new(self) -> int:
+        return sum(t.posts_new for t in self.threads)
+
+    @property
+    def posts_changed(self) -> int:
+        return sum(t.posts_changed for t in self.threads)
+
+    @property
+    def posts_deleted(self) -> int:
+        return sum(t.posts_deleted for t in self.threads)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "threads": [t.to_json() for t in self.threads], "requests": self.requests,
+            "pages_fetched": self.pages_fetched, "posts_new": self.posts_new, "posts_changed": self.posts_changed,
+            "posts_deleted": self.posts_deleted, "crawl_id": self.crawl_id, "status": self.status,
+        }
+
+
+class _LoginExpired(Exception):
+    """Internal: a page came back as a guest's while the session should be a member's."""
+
+
+class _MobileUnavailable(Exception):
+    """Internal: the forum's mobile API is off or absent; crawl from desktop pages."""
+
+
+def mobile_url(tid: int, page: int, ppp: int) -> str:
+    return f"api/mobile/index.php?version=4&module=viewthread&tid={tid}&page={page}&ppp={ppp}"
+
+
+def desktop_url(tid: int, page: int) -> str:
+    return f"forum.php?mod=viewthread&tid={tid}&page={page}"
+
+
+def _status_of(exc: TrackerError) -> Status:
+    if isinstance(exc, ThreadMissingError):
+        return "missing"
+    if isinstance(exc, NoPermissionError):
+        return "no_permission"
+    if isinstance(exc, NotAThreadError):
+        return "not_a_thread"
+    if isinstance(exc, ParseError):
+        return "parse_error"
+    return "forum_error"
+
+
+async def _all(coros: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
+    """``gather`` that cancels the siblings when one fails (no request outlives the crawl's client)."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+class _Crawler:
+    def __init__(self, game: GameConfig, store: Store, fetcher: Fetcher, session: Session, clock: Clock,
+                 crawl_id: int, progress: Progress | None, *, per_page: int, listing_ppp: int,
+                 keep_raw: bool) -> None:
+        self.game = game
+        self.store = store
+        self.fetcher = fetcher
+        self.session = session
+        self.clock = clock
+        self.crawl_id = crawl_id
+        self.progress = progress
+        self.per_page = per_page
+        self.listing_ppp = listing_ppp
+        self.keep_raw = keep_raw
+        self.use_mobile = game.crawl.mobile_api
+        self.pages_fetched = 0
+        self.threads_done = 0
+        self.threads_total = 0
+        self.tz = game.tz
+
+    # -- progress and bookkeeping -------------------------------------------------------------
+
+    def emit(self, event: Literal["start", "thread", "document", "thread_done", "done"], tid: int | None,
+             detail: str = "") -> None:
+        if self.progress is not None:
+            self.progress(CrawlProgress(event=event, tid=tid, threads_done=self.threads_done,
+                                        threads_total=self.threads_total, requests=self.fetcher.stats.requests,
+                                        pages_fetched=self.pages_fetched, detail=detail))
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def keep(self, got: Fetched) -> None:
+        if self.keep_raw:
+            with self.store.session() as s:
+                save_raw(s, got.url, got.status, got.content_type, got.body, self.now(), self.crawl_id)
+
+    def counted(self, rep: ThreadReport, got: Fetched) -> None:
+        rep.requests += got.requests
+        rep.pages_fetched += 1
+        self.pages_fetched += 1
+
+    def check_member(self, member_uid: int | None, member_name: str | None) -> None:
+        if self.session.expect_member and is_guest_view(member_uid, member_name):
+            raise _LoginExpired
+
+    # -- one thread ---------------------------------------------------------------------------
+
+    async def thread(self, tid: int, *, may_relogin: bool = False) -> ThreadReport:
+        try:
+            return await self._thread(tid)
+        except _LoginExpired:
+            if may_relogin and self.session.mode == "saved":
+                self.session = await fresh_login(self.fetcher, self.game)
+                try:
+                    return await self._thread(tid)
+                except _LoginExpired:
+                    pass
+            raise expired_error(self.session) from None
+
+    async def _thread(self, tid: int) -> ThreadReport:
+        rep = ThreadReport(tid=tid)
+        self.emit("thread", tid)
+        try:
+            with self.store.session() as s:
+                state = thread_state(s, tid)
+            listing: Listing | None = None
+            if self.use_mobile:
+                try:
+                    listing = await self.listing(tid, rep)
+                except _MobileUnavailable:
+                    self.use_mobile = False
+            if listing is not None:
+                await self.incremental(listing, state, rep)
+            else:
+                await self.desktop_everything(tid, state, rep)
+        except (ForumError, ParseError) as exc:
+            if isinstance(exc, LoginError):
+                raise
+            rep.status = _status_of(exc)
+            rep.error = str(exc)
+        self.threads_done += 1
+        self.emit("thread_done", tid, rep.status)
+        return rep
+
+    # -- the mobile listing -------------------------------------------------------------------
+
+    def _mobile_doc(self, got: Fetched, first: bool) -> dict[str, Any]:
+        try:
+            data = json.loads(got.body)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or ("Variables" not in data and "Message" not in data):
+            # {"error":"mobile_is_closed"}, an HTML 404 where the plugin is absent, anything else
+            if first:
+                raise _MobileUnavailable
+            raise NotAThreadError("移动版接口的回应不是主题列表", page=got.url)
+        variables = data.get("Variables")
+        if isinstance(variables, dict) and self.session.expect_member:
+            uid = str(variables.get("member_uid") or "0")
+            self.check_member(None if uid == "0" else int(uid) if uid.isdigit() else None,
+                              str(variables.get("member_username") or "") or None)
+        return data
+
+    async def listing(self, tid: int, rep: ThreadReport) -> Listing:
+        posts: dict[int, Post] = {}
+        page = 1
+        first_doc: ThreadPage | None = None
+        ended = False
+        last_len = 0
+        while True:
+            got = await self.fetcher.get(mobile_url(tid, page, self.listing_ppp), kind="json")
+            data = self._mobile_doc(got, first=page == 1)
+            self.keep(got)
+            doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+            self.counted(rep, got)
+            self.emit("document", tid, f"列表第 {page} 页")
+            first_doc = first_doc or doc
+            fresh = [p for p in doc.posts if p.pid not in posts]
+            for p in fresh:
+                posts[p.pid] = p
+            ppp = doc.ppp or self.listing_ppp
+            last_len = len(doc.posts)
+            expected = doc.replies + 1 if doc.replies is not None else None
+            if not fresh or last_len < ppp:
+                ended = True  # a short page, or a page past the end (Discuz repeats the last one)
+                break
+            if expected is not None and len(posts) >= expected:
+                break
+            if page >= MAX_LISTING_PAGES:
+                break
+            page += 1
+        ordered = tuple(sorted(posts.values(), key=lambda p: (p.floor, p.pid)))
+        expected = first_doc.replies + 1 if first_doc.replies is not None else None
+        complete = listing_complete(ordered) and (ended or len(ordered) == expected)
+        rep.subject = first_doc.subject
+        rep.listing_complete = complete
+        return Listing(tid=tid, subject=first_doc.subject, posts=ordered, replies=first_doc.replies,
+                       maxposition=first_doc.maxposition, complete=complete, requests=page)
+
+    async def incremental(self, listing: Listing, state: ThreadState, rep: ThreadReport) -> None:
+        plan = plan_thread(listing, state, per_page=self.per_page)
+        now = self.now()
+        with self.store.session() as s:
+            result = upsert_posts(s, listing.posts, seen_at=now, crawl_id=self.crawl_id)
+            deleted: list[int] = []
+            if listing.complete and listing.posts:
+                deleted = mark_deleted(s, listing.tid, [p.pid for p in listing.posts], seen_at=now)
+            pages = -(-len(listing.posts) // self.per_page) if listing.posts else None
+            save_thread(s, listing.tid, listing.subject or None, listing.replies, listing.maxposition, pages,
+                        seen_at=now, listed_at=now if listing.complete else None)
+        rep.posts_seen = len(listing.posts)
+        rep.posts_new += len(result.new_pids)
+        rep.posts_changed += len(result.changed_pids)
+        rep.posts_deleted += len(deleted)
+        await self.desktop_for(plan, listing, rep)
+
+    async def desktop_for(self, plan: CrawlPlan, listing: Listing, rep: ThreadReport) -> None:
+        """Fetch the planned pages, then look once more for wanted posts the thread moved meanwhile."""
+        wanted = set(plan.wanted)
+        fetched: dict[int, Sequence[Post]] = {}
+        todo = list(plan.desktop_pages)
+        for _round in range(2):
+            if not todo:
+                break
+            pages = await _all([self.desktop_page(listing.tid, n, rep) for n in todo])
+            for n, tp in zip(todo, pages, strict=True):
+                fetched[n] = tp.posts
+                fetched.setdefault(tp.page, tp.posts)
+                wanted -= {p.pid for p in tp.posts}
+            rep.desktop_pages.extend(todo)
+            missing = [p for p in listing.posts if p.pid in wanted]
+            todo = list(follow_up_pages(missing, fetched, self.per_page)) if missing else []
+        rep.pending_desktop = sorted(wanted)
+
+    # -- desktop pages ------------------------------------------------------------------------
+
+    async def desktop_page(self, tid: int, page: int, rep: ThreadReport) -> ThreadPage:
+        got = await self.fetcher.get(desktop_url(tid, page), kind="html")
+        try:
+            tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
+        except NoPermissionError:
+            if self.session.expect_member and is_logged_in(got.body, content_type=got.content_type) is None:
+                raise _LoginExpired from None
+            raise
+        self.check_member(tp.member_uid, tp.member_name)
+        if tp.tid != tid:
+            raise NotAThreadError(f"请求主题 {tid} 的第 {page} 页，论坛却返回了主题 {tp.tid}", page=got.url)
+        self.keep(got)
+        with self.store.session() as s:
+            result = upsert_posts(s, tp.posts, seen_at=self.now(), crawl_id=self.crawl_id)
+        rep.posts_new += len(result.new_pids)
+        rep.posts_changed += len(result.changed_pids)
+        rep.subject = rep.subject or tp.subject
+        self.counted(rep, got)
+        self.emit("document", tid, f"第 {page} 页")
+        return tp
+
+    async def desktop_everything(self, tid: int, state: ThreadState, rep: ThreadReport) -> None:
+        """No mobile API: every desktop page, every time (the only way to see edits and deletions)."""
+        rep.source = "desktop"
+        first = await self.desktop_page(tid, 1, rep)
+        rest = await _all([self.desktop_page(tid, n, rep) for n in range(2, first.pages + 1)])
+        rep.desktop_pages = list(range(1, first.pages + 1))
+        seen = [p for tp in (first, *rest) for p in tp.posts]
+        rep.posts_seen = len({p.pid for p in seen})
+        now = self.now()
+        with self.store.session() as s:
+            if listing_complete(list({p.pid: p for p in seen}.values())):
+                rep.listing_complete = True
+                gone_now = mark_deleted(s, tid, [p.pid for p in seen], seen_at=now)
+                rep.posts_deleted += len(gone_now)
+            save_thread(s, tid, first.subject or None, None, None, first.pages, fid=first.fid, seen_at=now,
+                        listed_at=now if rep.listing_complete else None)
+
+
+async def crawl_game(
+    game: GameConfig,
+    store: Store,
+    *,
+    tids: Sequence[int] | None = None,
+    clock: Clock | None = None,
+    progress: Progress | None = None,
+    policy: FetchPolicy | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    password: Callable[[], str] | None = None,
+    session_file: Path | None = None,
+    per_page: int = DESKTOP_PER_PAGE,
+    listing_ppp: int = LISTING_PPP,
+    keep_raw: bool = True,
+) -> CrawlReport:
+    """Crawl the game's threads into the store. Async, so a Textual worker can run it; see :func:`crawl_game_sync`.
+
+    Raises NetworkError (forum unreachable) and LoginError (login failed or expired) after recording
+    the crawl as failed; per-thread problems are in the report (``status``/``errors``).
+    """
+    clock = clock or SystemClock()
+    wanted = list(dict.fromkeys(tids if tids is not None else game.thread_ids()))
+    if not wanted:
+        raise ConfigError("游戏文件里没有要抓取的帖子", hint="在 [[days]] 中写 discussion / vote，或在 [game] 写 process_thread")
+    with store.session() as s:
+        crawl_id = start_crawl(s, wanted, started_at=clock.now())
+    reports: list[ThreadReport] = []
+    status: Literal["ok", "partial", "failed"] = "failed"
+    errors: list[str] = []
+    fetcher = Fetcher(game.forum, policy or FetchPolicy.from_config(game.crawl), transport=transport)
+    crawler: _Crawler | None = None
+    try:
+        async with fetcher:
+            session = await open_session(fetcher, game, password=password, store_path=session_file)
+            crawler = _Crawler(game, store, fetcher, session, clock, crawl_id, progress, per_page=per_page,
+                               listing_ppp=listing_ppp, keep_raw=keep_raw)
+            crawler.threads_total = len(wanted)
+            crawler.emit("start", None)
+            # The first thread alone: it shows whether the login holds before anything runs in parallel.
+            reports.append(await crawler.thread(wanted[0], may_relogin=True))
+            reports.extend(await _all([crawler.thread(t) for t in wanted[1:]]))
+        status = "ok" if all(r.status == "ok" for r in reports) else "partial"
+        errors = [f"{r.tid}: {r.error}" for r in reports if r.error]
+    except TrackerError as exc:
+        errors.append(str(exc))
+        raise
+    finally:
+        with store.session() as s:
+            finish_crawl(s, crawl_id, fetcher.stats.requests, crawler.pages_fetched if crawler else 0,
+                         sum(r.posts_new for r in reports), sum(r.posts_changed for r in reports),
+                         errors, status, finished_at=clock.now())
+    report = CrawlReport(crawl_id=crawl_id, threads=reports, requests=fetcher.stats.requests,
+                         pages_fetched=crawler.pages_fetched if crawler else 0, status=status)
+    if crawler is not None:
+        crawler.emit("done", None, status)
+    for r in reports:
+        if r.error:
+            report.errors.append(_error_for(r))
+    return report
+
+
+def _error_for(rep: ThreadReport) -> TrackerError:
+    message = rep.error or ""
+    kinds: dict[Status, type[TrackerError]] = {
+        "missing": ThreadMissingError, "no_permission": NoPermissionError, "not_a_thread": NotAThreadError,
+        "parse_error": ParseError, "forum_error": ForumError,
+    }
+    return kinds.get(rep.status, ForumError)(message)
+
+
+def crawl_game_sync(game: GameConfig, store: Store, **kw: Any) -> CrawlReport:
+    """The CLI's way in: run :func:`crawl_game` on a fresh event loop."""
+    return asyncio.run(crawl_game(game, store, **kw))
