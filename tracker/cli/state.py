@@ -1,9 +1,225 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker rulesets`, `tracker init`, `tracker event`, `tracker state`: the game's rules and state."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
 import click
+
+from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.errors import ConfigError, GameRuleError
+
+_STATUS = {"alive": "存活", "dead": "死亡未出局", "out": "出局", "benched": "挂机"}
+
+
+@click.command("rulesets")
+@json_option
+def rulesets_cmd(as_json: bool) -> None:
+    """列出内置规则（每场规则帖一份）。"""
+    from tracker.engine.ruleset import list_rulesets
+
+    rs = list_rulesets()
+    if as_json:
+        emit_json([{"id": r.id, "name": r.name, "source": r.source, "players": r.players,
+                    "factions": list(r.faction_names)} for r in rs])
+        return
+    for r in rs:
+        click.echo(f"{r.id:<14} {r.players:>2} 人  {r.name}（{' / '.join(r.faction_names)}）  {r.source}")
+        for o in r.options:
+            click.echo(f"{'':16}选项 {o.key} = {r.option(o.key)!r}：{o.description}")
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime) -> str:
+    """A game file for a ruleset: an example role assignment that passes the check, day 1's times."""
+    from tracker.engine.days import planned_close
+    from tracker.engine.roster import example_assignment
+    from tracker.engine.ruleset import load_ruleset
+
+    rs = load_ruleset(ruleset_id)
+    close = planned_close(opens, rs.days, first_day=True)
+    ref = ruleset_id if rs.path is None or rs.path.parent.name == "rulesets" else str(rs.path)
+    lines = [f"# 由 `tracker init --ruleset {ruleset_id}` 生成：{rs.source}",
+             "# 填好论坛地址、帖子 tid、玩家名和身份后使用；身份配置用 `tracker state GAME.toml` 检查。",
+             "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
+             f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
+             "# process_thread = 3", ""]
+    for o in rs.options:
+        lines.append(f"# 规则选项 {o.key} = {o.default!r}：{o.description}")
+    if rs.options:
+        lines.append("")
+    for i, role in enumerate(example_assignment(rs), 1):
+        r = rs.role(role)
+        lines += ["[[players]]", f'name = "玩家{i:02d}"', f"role = {_toml_str(role)}",
+                  f"faction = {_toml_str(r.faction if r else '')}", ""]
+    lines += ["[[days]]", "day = 1", "# discussion = 4", "# vote = 5" if len(rs.voting.day1) < 2 else "# vote = [5, 6]",
+              f"opens = {opens.isoformat()}", f"closes = {close.isoformat()}", ""]
+    return "\n".join(lines)
+
+
+@click.command("init")
+@click.option("--ruleset", "ruleset_id", required=True, metavar="ID", help="内置规则 id 或规则文件路径")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="写入的游戏文件（默认输出到屏幕）")
+@click.option("--name", default=None, help="游戏名")
+@click.option("--forum", default="http://127.0.0.1:8080/", show_default=True, help="论坛地址")
+@click.option("--director", default="导演A", show_default=True, help="导演的论坛用户名")
+@click.option("--opens", "opens", default=None, metavar="ISO", help="第一日开门时间（默认明天 10:00）")
+@click.option("--force", is_flag=True, help="覆盖已有文件")
+def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, director: str,
+             opens: str | None, force: bool) -> None:
+    """按规则生成游戏文件（身份配置示例已通过检查）。"""
+    from tracker.clock import SHANGHAI
+    from tracker.config import load_game
+    from tracker.engine.roster import check_assignment
+    from tracker.engine.ruleset import load_ruleset
+
+    if opens:
+        try:
+            start = datetime.fromisoformat(opens)
+        except ValueError:
+            raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from None
+        start = start if start.tzinfo else start.replace(tzinfo=SHANGHAI)
+    else:
+        tomorrow = (datetime.now(SHANGHAI) + timedelta(days=1)).date()
+        start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=SHANGHAI)
+    text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start)
+    if out is None:
+        click.echo(text)
+        return
+    if out.exists() and not force:
+        raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
+    out.write_text(text, encoding="utf-8")
+    game = load_game(out)
+    problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
+                if p.level == "error"]
+    assert not problems, problems
+    click.echo(f"已生成 {out}（{len(game.players)} 名玩家，规则 {ruleset_id}）", err=True)
+
+
+def _value(raw: str) -> Any:
+    low = raw.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        pass
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
+
+
+@click.command("event")
+@game_argument
+@click.argument("kind")
+@click.option("--player", default=None, help="玩家（tag_passed 时为原持有者）")
+@click.option("--day", type=int, default=None, help="第几日")
+@click.option("--tag", default=None, help="标记：警长、牧首、神眷者、绑架 …")
+@click.option("--to", "to", default=None, help="tag_passed 的接任者")
+@click.option("--role", default=None, help="role_set 的新身份")
+@click.option("--faction", default=None, help="faction_set / surrender / faction_lost 的阵营")
+@click.option("--cause", default=None, help="出局原因：vote / night / red_card …")
+@click.option("--seq", type=int, default=None, help="undo 要撤销的事件序号")
+@click.option("--reason", default=None, help="说明")
+@click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="其他数据，可重复")
+@click.option("--at", "at", default=None, metavar="ISO", help="事件发生的时间（默认现在）")
+@click.option("--by", "by", default=None, help="记录人（默认第一位导演）")
+@db_option
+@json_option
+def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, tag: str | None, to: str | None,
+              role: str | None, faction: str | None, cause: str | None, seq: int | None, reason: str | None,
+              pairs: tuple[str, ...], at: str | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+    """记录一个游戏事件（出局、挂机、警长、翻转身份、修正、加速、投降、撤销 …）。"""
+    from tracker.engine.events import event_to_json
+
+    data: dict[str, Any] = {}
+    for k, v in (("day", day), ("tag", tag), ("to", to), ("role", role), ("faction", faction),
+                 ("cause", cause), ("seq", seq), ("reason", reason)):
+        if v is not None:
+            data[k] = v
+    for pair in pairs:
+        if "=" not in pair:
+            raise GameRuleError(f"--data {pair!r} 应写成 KEY=VALUE", hint="例如：--data granted=false")
+        k, v = pair.split("=", 1)
+        data[k.strip()] = _value(v)
+    when = None
+    svc = open_service(game_path, db_url)
+    try:
+        if at:
+            try:
+                when = datetime.fromisoformat(at)
+            except ValueError:
+                raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from None
+            when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
+        e = svc.record_event(kind, player, data, at=when, recorded_by=by)
+        s = svc.game_state()
+        if as_json:
+            emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
+            return
+        click.echo(f"已记录事件 #{e.seq}：{e.kind} {e.player or ''} {dict(e.data) or ''}".rstrip())
+        if s.outcome is not None:
+            click.echo(f"胜负：{s.outcome.reason}（{s.outcome.clause}）")
+    finally:
+        svc.close()
+
+
+@click.command("state")
+@game_argument
+@click.option("--events", "show_events", is_flag=True, help="同时列出事件记录（含序号，供 undo 使用）")
+@db_option
+@json_option
+def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
+    """游戏状态：每名玩家的存活/出局/挂机、身份、标记，各日，胜负。"""
+    from tracker.engine.roster import check_assignment
+
+    svc = open_service(game_path, db_url)
+    try:
+        doc = svc.state()
+        problems = check_assignment(svc.ruleset, svc.game.players)
+        if as_json:
+            doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
+            if show_events:
+                doc["events"] = svc.events_json()
+            emit_json(doc)
+            return
+        tz = svc.game.tz
+        click.echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
+        for p in doc["players"]:
+            tags = "、".join(p["tags"])
+            cards = p["cards"]
+            card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
+            click.echo(f"  {p['name']:<10} {_STATUS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
+                       f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
+        for d in doc["days"]:
+            closes = datetime.fromisoformat(d["closes"]).astimezone(tz).strftime("%m-%d %H:%M") if d["closes"] else "?"
+            click.echo(f"  第{d['day']}日 关门 {closes}{'  加速' if d['accelerated'] else ''}{'  延时' if d['delayed'] else ''}")
+        for x in doc["lost"]:
+            click.echo(f"  判负：{x['reason']}（{x['clause']}）")
+        o = doc["outcome"]
+        click.echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
+        for t in doc["pending_tags"]:
+            click.echo(f"待处理：{t['from']} 的{t['tag']}等待移交")
+        for p in problems:
+            click.echo(f"{'配置错误' if p.level == 'error' else '注意'}：{p.message}", err=True)
+        for w in doc["warnings"]:
+            click.echo(f"注意：{w}", err=True)
+        if show_events:
+            for e in svc.events_json():
+                mark = "（已撤销）" if e["undone"] else ""
+                when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
+                click.echo(f"  #{e['seq']:>4} {when} {e['kind']} {e['player'] or ''} {e['data']} — {e['recorded_by']}{mark}")
+    finally:
+        svc.close()
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the `tracker` group."""
+    for cmd in (rulesets_cmd, init_cmd, event_cmd, state_cmd):
+        group.add_command(cmd)
