@@ -52,7 +52,12 @@ def day_posts(n: int, seed: int = 1) -> list[Post]:
 
 
 def main() -> None:
-    ruleset = load_ruleset("luoluo-m19")
+    for ruleset_id in ("luoluo-m19", "gourmet-m160"):
+        bench(ruleset_id)
+
+
+def bench(ruleset_id: str) -> None:
+    ruleset = load_ruleset(ruleset_id)
     rules = rules_for_vote(ruleset.voting)
     roster = Roster(players=tuple(PlayerView(p, tags=frozenset({"警长"}) if p == "玩家00" else frozenset())
                                   for p in PLAYERS))
@@ -73,7 +78,7 @@ def main() -> None:
         runs_tally.append((t1 - t0) * 1000)
         runs_all.append((t2 - t1) * 1000)
     result = tally(ballots, rules=rules, roster=roster, window=window)
-    print(f"posts: {len(posts)}, ballots: {len(ballots)}, valid: {sum(b.valid for b in result.ballots)}")
+    print(f"{ruleset_id}: posts {len(posts)}, ballots {len(ballots)}, valid {sum(b.valid for b in result.ballots)}")
     print(f"tally alone:    median {statistics.median(runs_tally):.1f} ms (min {min(runs_tally):.1f})")
     print(f"parse + tally:  median {statistics.median(runs_all):.1f} ms (min {min(runs_all):.1f})")
 

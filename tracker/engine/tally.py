@@ -273,11 +273,12 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
 
     for b in ordered:
         cb = _judge(b, rules=rules, roster=roster, window=window, runs=runs, void_changes=void_changes)
-        flags = list(cb.flags)
-        if b.edited_at is not None:
-            flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
-                                 f"编辑于 {b.edited_at:%m-%d %H:%M}"))
-        cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
+        if b.edited_at is not None or b.pid in earlier:
+            flags = list(cb.flags)
+            if b.edited_at is not None:
+                flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
+                                     f"编辑于 {b.edited_at:%m-%d %H:%M}"))
+            cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
             if run.current is not None and (b.change or b.kind == "proxy"):
