@@ -224,3 +224,84 @@ def test_card_from_flag_prefills_and_closes_the_flag(game: Path, capsys: pytest.
     finally:
         svc.close()
     assert main(["card", str(game), "from-flag", str(fid)]) == 7
+
+
+# ------------------------------------------------------------------------ red cards in the game
+
+
+def test_a_red_card_changes_the_game_state_and_revoking_restores_it(game: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, e = run(capsys, "card", str(game), "issue", "栗子", "--color", "red", "--clause", "4-(1)",
+                  "--reason", "场外通马甲", "--json")
+    assert code == 0 and e["events"] and "出局" in e["events"][0]  # type: ignore[index]
+    _, doc = run(capsys, "cards", str(game), "--json")
+    assert doc["standing"]["栗子"] == {"blue": 0, "yellow": 0, "red": 1, "status": "out"}  # type: ignore[index]
+    run(capsys, "card", str(game), "revoke", "1", "--reason", "误判", "--json")
+    _, doc = run(capsys, "cards", str(game), "--json")
+    assert doc["standing"]["栗子"]["status"] == "alive"  # type: ignore[index]
+
+
+def test_benched_under_107(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = write_game(tmp_path, "dnf-107")
+    for _ in range(3):
+        run(capsys, "card", str(game), "issue", "泡泡", "--color", "yellow", "--reason", "x")
+    _, doc = run(capsys, "cards", str(game), "--json")
+    assert doc["standing"]["泡泡"] == {"blue": 0, "yellow": 0, "red": 1, "status": "benched"}  # type: ignore[index]
+
+
+def test_a_substitute_inherits_the_accounts_cards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = write_game(tmp_path)
+    game.write_text(game.read_text(encoding="utf-8") + """
+[[events]]
+at = 2025-03-01T12:00:00+08:00
+kind = "substituted"
+player = "泡泡"
+by = "新人"
+""", encoding="utf-8")
+    run(capsys, "card", str(game), "issue", "泡泡", "--color", "blue", "--reason", "x")
+    code, e = run(capsys, "card", str(game), "issue", "新人", "--color", "blue", "--reason", "y", "--json")
+    assert code == 0 and e["player"] == "泡泡"  # type: ignore[index]
+    _, doc = run(capsys, "cards", str(game), "--json")
+    assert doc["standing"]["泡泡"]["blue"] == 2 and "新人" not in doc["standing"]  # type: ignore[index]
+
+
+# ------------------------------------------------------------------------------------ lurkers
+
+
+def _day_one(game: Path) -> None:
+    talk = [post(200 + i, i + 2, "泡泡", f"第{i}条分析") for i in range(5)]
+    talk += [post(210 + i, i + 7, "栗子", f"栗子发言{i}") for i in range(2)]
+    votes = [post(300, 2, "泡泡", "投票对象：栗子\n投票理由：发言太少", tid=VOTE),
+             post(301, 3, "栗子", "投票对象：泡泡 投票理由：直觉", tid=VOTE),
+             post(302, 4, "包子", "我投栗子", tid=VOTE)]
+    put(game, talk + votes)
+
+
+def test_lurkers_json_shape(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _day_one(game)
+    code, rep = run(capsys, "lurkers", str(game), "--day", "1", "--json")
+    assert code == 0
+    assert rep["day"] == 1  # type: ignore[index]
+    assert rep["posts"] == {"泡泡": 5, "栗子": 2, "包子": 0}  # type: ignore[index]
+    assert rep["voted"] == {"泡泡": True, "栗子": True, "包子": False}  # type: ignore[index]
+    pens = {(p["player"], p["rule"]) for p in rep["penalties"]}  # type: ignore[index]
+    assert pens == {("栗子", "min_posts"), ("包子", "min_posts"), ("包子", "no_vote")}
+    assert all(set(p) >= {"player", "rule", "clause"} for p in rep["penalties"])  # type: ignore[index]
+
+
+def test_announcements_use_the_rule_posts_words(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tracker.clock import FrozenClock
+    from tracker.service import Service
+
+    _day_one(game)
+    svc = Service.open(game, clock=FrozenClock(datetime(2025, 3, 2, 23, 0, tzinfo=SHANGHAI)))
+    try:
+        svc.issue_card("栗子", "yellow", "5-(1)", "在未执行加速的讨论日发言不足五帖 [b]x[/b]")
+        svc.issue_card("泡泡", "blue", "2-(1)", "情绪发言", post=201)
+        text = svc.cards_announcement(1)
+        assert "黄牌" in text and "蓝牌" in text and "5-(1)" in text and "第 3 楼" in text
+        assert "[b]x[/b]" not in text and "［b］x［/b］" in text
+        lurk = svc.lurkers_announcement(1)
+        assert "潜水" in lurk and "包子" in lurk and "未投" in lurk
+    finally:
+        svc.close()

@@ -41,7 +41,9 @@ class CardDecision:
     written: tuple[L.Entry, ...]
     consequences: tuple[L.Consequence, ...] = ()
     events: tuple[str, ...] = ()
-    """Short descriptions of the game events recorded (Chinese)."""
+    """What the red cards did to the game, in the director's words (Chinese)."""
+    recorded: tuple[str, ...] = ()
+    """The game events appended to the log (``kind:player#seq``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ def decision_json(d: CardDecision) -> dict[str, Any]:
     out = entry_json(d.entry)
     out["written"] = [entry_json(e) for e in d.written]
     out["events"] = list(d.events)
+    out["recorded_events"] = list(d.recorded)
     return out
 
 
@@ -198,8 +201,9 @@ class PenaltyOps(ServiceBase):
         cards = self.ruleset.cards
         cons = L.consequences(before, [*before, *written], factions=self._factions(),
                               faction_loses_at_reds=cards.faction_loses_at_reds)
-        events = self._record_consequences(cons, written, session=s)
-        return CardDecision(main, tuple(written), tuple(cons), tuple(events))
+        recorded = self._record_consequences(cons, written, session=s) if cons else []
+        return CardDecision(main, tuple(written), tuple(cons), tuple(self._consequence_words(cons)),
+                            tuple(recorded))
 
     # --------------------------------------------------------------------------------- flags
 
@@ -354,27 +358,157 @@ class PenaltyOps(ServiceBase):
         folder = self.game.path.parent / "lexicons"
         return [folder] if folder.is_dir() else []
 
-    # -- from the game state (engine) -------------------------------------------------------
+    # -- from the game state: hooks that StateOps (tracker/service/state.py) provides ----------------
+    # One fold answers "is this player out?" for every area; these declarations only give the
+    # penalties area their types. Service puts StateOps before PenaltyOps, so its methods win.
+
+    def all_events(self) -> list[Any]:
+        raise NotImplementedError("provided by StateOps")
 
     def _substitutes(self) -> dict[str, str]:
-        """substitute's name → the account (game-file player) they play: cards stay with the account."""
-        return {}
+        """substitute's name → the account (game-file player) they play: cards stay with the account
+        (M65: "替补玩家……继承前任玩家受到的一切判罚")."""
+        raise NotImplementedError("provided by StateOps")
+
+    def _statuses(self) -> dict[str, str]:
+        raise NotImplementedError("provided by StateOps")
+
+    def _timeline(self) -> list[Any]:
+        """When each player's status changed (出局, 挂机, 死亡, back), for 诈尸 and posting while benched."""
+        raise NotImplementedError("provided by StateOps")
+
+    def _kidnaps(self) -> list[Any]:
+        raise NotImplementedError("provided by StateOps")
+
+    def _record_consequences(self, cons: Sequence[L.Consequence], written: Sequence[L.Entry], *,
+                             session: Session) -> list[str]:
+        """Append the red cards' game events (built by :func:`consequence_drafts`) in the ledger's
+        own transaction, so the ledger and the game state move together or not at all."""
+        raise NotImplementedError("provided by StateOps")
 
     def _account(self, name: str) -> str:
         return self._substitutes().get(name, name)
 
-    def _statuses(self) -> dict[str, str]:
-        return {}
+    def _game_state(self, *, until: Any = None) -> Any:
+        """The fold of the events strictly before ``until`` (None: all of them)."""
+        from tracker.engine.state import fold
 
-    def _timeline(self) -> list[Any]:
-        return []
+        events = self.all_events()
+        if until is not None:
+            events = [e for e in events if e.at < until]
+        return fold(self.ruleset, self.game.players, events, self.game.days)
 
-    def _kidnaps(self) -> list[Any]:
-        return []
+    def _consequence_words(self, cons: Sequence[L.Consequence]) -> list[str]:
+        """What the red cards did, in the rule posts' words (for the director's confirmation)."""
+        rules = self.ruleset.cards
+        what = {"benched": "挂机", "out": "出局"}.get(rules.red_consequence, rules.red_consequence)
+        words: list[str] = []
+        for c in cons:
+            if c.kind == "red_card":
+                extra = f"，成为{rules.red_turns_role}" if rules.red_turns_role else ""
+                words.append(f"{c.player} 红牌罚下：{what}{extra}")
+            elif c.kind == "red_card_undone":
+                words.append(f"{c.player} 的红牌已撤销：恢复为红牌前的状态")
+            elif c.kind == "faction_lost":
+                words.append(f"{c.faction}阵营累计 {c.reds} 张红牌：阵营判负")
+            elif c.kind == "faction_loss_undone":
+                words.append(f"{c.faction}阵营红牌减为 {c.reds} 张：撤销阵营判负")
+        return words
 
-    def _record_consequences(self, cons: Sequence[L.Consequence], written: Sequence[L.Entry], *,
-                             session: Session) -> list[str]:
-        return []
+    # ------------------------------------------------------------------------------- lurking
+
+    def lurkers(self, day: int) -> Any:
+        """The day's 潜水 report (tracker.penalties.lurk.LurkReport), the three-day rule carried
+        from day 1; statuses are those at the day's close, votes those the tally counted."""
+        from tracker.penalties.lurk import lurk_reports
+        from tracker.store.posts import posts_for_threads
+
+        self.game.day(day)
+        inputs = [self._lurk_input(d.day) for d in self.game.days if d.day <= day]
+        tids = [d.discussion for d in self.game.days if d.discussion is not None and d.day <= day]
+        with self.store.session() as s:
+            posts = [p.to_post() for p in posts_for_threads(s, tids, include_deleted=False)]
+        reports = lurk_reports(inputs, posts, self.ruleset.lurk)
+        return next(r for r in reports if r.day == day)
+
+    def _lurk_input(self, day: int) -> Any:
+        from tracker.penalties.lurk import DayWindow, LurkDayInput, PlayerDay
+
+        d = self.game.day(day)
+        state = self._game_state(until=d.closes)
+        accelerated = (d.accelerated or state.accelerated(day)
+                       or (day == 1 and self.ruleset.days.first_day_accelerated))
+        kidnapped = {k.player for k in self._kidnaps() if k.starts < d.closes and k.ends > d.opens}
+        players = [PlayerDay(name, {"dead": "dead_not_out"}.get(str(p.status), str(p.status)),  # type: ignore[arg-type]
+                             kidnapped=name in kidnapped)
+                   for name, p in state.players.items()]
+        valid, invalid = self._voters(day) if d.vote else (set(), set())
+        window = DayWindow(day=day, discussion_tid=d.discussion, opens=d.opens, closes=d.closes,
+                           accelerated=accelerated)
+        return LurkDayInput(window=window, players=players, valid_voters=valid, invalid_voters=invalid)
+
+    def _voters(self, day: int) -> tuple[set[str], set[str]]:
+        """(players with a counted ballot, players whose ballots were all invalid), from the tally."""
+        tally_day = getattr(self, "tally_day", None)
+        if tally_day is None:  # pragma: no cover - the Service always has VoteOps
+            raise GameRuleError("计票功能不可用，无法判断是否投票")
+        valid: set[str] = set()
+        tried: set[str] = set()
+        for dt in tally_day(day):
+            t = dt.tally
+            # `final` lists every voter; those without a counted ballot are `no_vote` / `auto_abstain`
+            valid |= {v for v in t.final if v not in t.no_vote and v not in t.auto_abstain}
+            tried |= {b.voter for b in t.ballots}
+        return valid, tried - valid
+
+    # --------------------------------------------------------------------------- announcements
+
+    def cards_announcement(self, day: int) -> str:
+        """判罚公示 for one day: the decisions between the day's opening and the next day's."""
+        from tracker.reports.announce_cards import RedOff, cards_bbcode
+
+        d = self.game.day(day)
+        later = [x.opens for x in self.game.days if x.opens > d.opens]
+        end = min(later) if later else None
+        entries = self.ledger()
+        upto = [e for e in entries if end is None or e.at < end]
+        before = [e for e in entries if e.at < d.opens]
+        todays = [e for e in upto if e.at >= d.opens]
+        cons = L.consequences(before, upto, factions=self._factions(),
+                              faction_loses_at_reds=self.ruleset.cards.faction_loses_at_reds)
+        reds = [RedOff(c.player, self.ruleset.cards.red_consequence) for c in cons
+                if c.kind == "red_card" and c.player]
+        lost = [c.faction for c in cons if c.kind == "faction_lost" and c.faction]
+        names = [self._account(p) for p in self.game.player_names]
+        return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
+                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz)
+
+    def lurkers_announcement(self, day: int) -> str:
+        from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
+
+        rep = self.lurkers(day)
+        d = self.game.day(day)
+        now = self.clock.now()
+        by_player: dict[str, list[tuple[str, str]]] = {}
+        for p in rep.penalties:
+            by_player.setdefault(p.player, []).append((p.rule, p.clause))
+        rows = [LurkLine(name, n, rep.voted.get(name) if d.vote else None,
+                         tuple(by_player.get(name, ())), rep.exempt.get(name, ""))
+                for name, n in rep.posts.items()]
+        return lurkers_bbcode(day, rows, min_posts=self.ruleset.lurk.min_posts, accelerated=rep.accelerated,
+                              final=now >= d.closes, as_of=min(now, d.closes), tz=self.game.tz)
+
+    def _floors(self, pids: list[int]) -> dict[int, int]:
+        if not pids:
+            return {}
+        from sqlalchemy import select
+
+        from tracker.store.tables import PostRow
+
+        post_t = PostRow.__table__  # type: ignore[attr-defined]
+        with self.store.session() as s:
+            rows = s.connection().execute(select(post_t.c.pid, post_t.c.floor).where(post_t.c.pid.in_(pids)))
+            return {int(r[0]): int(r[1]) for r in rows}
 
 
 def _builtin_lexicons() -> Path:
