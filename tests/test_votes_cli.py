@@ -76,6 +76,8 @@ def test_bbcode_announcement(game: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["tally", str(game), "--day", "2", "--bbcode"]) == 0
     out = capsys.readouterr().out
     assert "[b]无效票[/b]" in out and "栗子 票数最高" in out and "包子：3.5 票" in out
+    # times from the store are UTC; the director reads the forum's zone
+    assert "发帖 03-04 22:05:00，关门 03-04 22:00" in out
 
 
 def test_unknown_day_is_a_chinese_error(game: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -277,7 +277,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
             flags = list(cb.flags)
             if b.edited_at is not None:
                 flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
-                                     f"编辑于 {b.edited_at:%m-%d %H:%M}"))
+                                     f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"))
             cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
@@ -391,10 +391,11 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             return bad(Code.PROXY_UNKNOWN_VOTER, f"代投：{b.voter}")
         return bad(Code.VOTER_NOT_PLAYER, b.voter)
     at = b.posted_at
+    local = at.astimezone(window.closes.tzinfo)  # the forum's zone, as the game file gives it
     if at < window.opens:
-        return bad(Code.POSTED_BEFORE_OPEN, f"发帖 {at:%m-%d %H:%M:%S}，开门 {window.opens:%m-%d %H:%M}")
+        return bad(Code.POSTED_BEFORE_OPEN, f"发帖 {local:%m-%d %H:%M:%S}，开门 {window.opens:%m-%d %H:%M}")
     if at > window.closes:
-        return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {at:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
+        return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
     vstatus = _status_at(voter_p, at)
     if vstatus == "benched":
         return bad(Code.VOTER_BENCHED, voter)
