@@ -47,8 +47,9 @@ _EDIT_MARKER = re.compile(
     r"本帖最后由\s*(.+?)\s*于\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(?::\d{1,2})?)\s*编辑"
     r"|本帖最後由\s*(.+?)\s*於\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:\d{1,2}(?::\d{1,2})?)\s*編輯", re.A)
 _SMILEY_PATH = re.compile(r"smiley/(.+)$")
-# A message with nothing but text and <br />: the common case on the mobile API, done without a parser.
-_SIMPLE_MESSAGE = re.compile(r"(?:[^<&\r]|<br />)*")
+# A message with nothing but text and <br />: the common case, done without walking a tree.
+_BR = re.compile(r"<br\s*/?>\n?")
+_NOT_SIMPLE = re.compile(r"[<&\r\x00]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ class _Walk:
         """Handle an element's start; ``None`` when it is fully handled and its children are skipped."""
         if tag in _SKIP_TAGS:
             return None
-        attrs = node.attributes
+        attrs = node.attributes  # one dict: most elements here are read for several attributes
         cls = attrs.get("class") or ""
         style = attrs.get("style") or ""
         if tag == "img":
@@ -229,10 +230,15 @@ def extract_body(node: LexborNode, tz: tzinfo) -> Body:
 
 
 def extract_simple(message: str) -> Body | None:
-    """The same result as :func:`extract_body` for text-and-``<br />`` messages, without parsing."""
-    if _SIMPLE_MESSAGE.fullmatch(message) is None:
+    """The same result as :func:`extract_body` for text-and-``<br>`` HTML, without a tree walk.
+
+    Works on a raw mobile ``message`` and on a serialised desktop body alike; ``None`` when the HTML
+    has any other markup or an entity, which the full walk must handle.
+    """
+    text = _BR.sub("\n", message) if "<br" in message else message
+    if _NOT_SIMPLE.search(text) is not None:
         return None
-    return Body(text=normalise(message.replace("<br />\n", "\n").replace("<br />", "\n")))
+    return Body(text=normalise(text.replace("\xa0", " ")))
 
 
 def parse_edit_marker(marker: str | None, tz: tzinfo) -> tuple[str | None, datetime | None]:
