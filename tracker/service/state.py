@@ -130,4 +130,13 @@ class StateOps(ServiceBase):
         drafts = consequence_drafts(cons, events=events, red_consequence=self.ruleset.cards.red_consequence,
                                     at=self.clock.now(), by=self.director())
         recorded = [append_event(session, d, recorded_at=self.clock.now()) for d in drafts]
-        return [f"{e.kind}:{e.player or ''}#{e.seq}" for e in recorded]
+        words = {"out": "出局", "benched": "挂机"}
+        out = []
+        for e in recorded:
+            if e.kind == "undo":
+                out.append(f"事件 #{e.seq}：撤销事件 #{e.get('seq')}（{e.get('reason') or '红牌已撤销'}）")
+            else:
+                what = words.get(str(e.get("consequence")), str(e.get("consequence")))
+                turn = f"，成为{self.ruleset.cards.red_turns_role}" if self.ruleset.cards.red_turns_role else ""
+                out.append(f"事件 #{e.seq}：{e.player} 红牌罚下，{what}{turn}")
+        return out
