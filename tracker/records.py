@@ -87,6 +87,9 @@ class ThreadPage:
     member_name: str | None = None
     member_uid: int | None = None
     source: Source = "desktop"
+    # 只看该作者 (``&authorid=N``): only that author's posts, and ``floor`` is the ordinal within this
+    # view, not the thread's floor. None on a normal page.
+    author_filter: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
