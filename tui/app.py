@@ -64,9 +64,9 @@ class TrackerApp(App[None]):
             yield ContentSwitcher(id="panes")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self._apply_width(self.size.width)
-        self.action_show("overview")
+        await self.action_show("overview")
         self.refresh_badges()
         if self.crawl_interval > 0:
             self.set_interval(self.crawl_interval, self.action_crawl)
@@ -87,24 +87,21 @@ class TrackerApp(App[None]):
         switcher = self.query_one("#panes", ContentSwitcher)
         return switcher.visible_content
 
-    def action_show(self, key: str) -> None:
+    async def action_show(self, key: str) -> None:
         if key not in PANES:
             return
         switcher = self.query_one("#panes", ContentSwitcher)
         if switcher.current != key:
             if not switcher.query(f"#{key}"):
-                switcher.mount(make_pane(key))
+                await switcher.mount(make_pane(key))
             switcher.current = key
         self.query_one(Sidebar).current = key
-        self.call_after_refresh(self._focus_and_reload, key)
-
-    def _focus_and_reload(self, key: str) -> None:
         pane = self.query_one(f"#{key}")
         pane.reload()  # type: ignore[attr-defined]
         pane.focus_main()  # type: ignore[attr-defined]
 
-    def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
-        self.action_show(message.key)
+    async def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
+        await self.action_show(message.key)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

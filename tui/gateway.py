@@ -7,6 +7,7 @@ an import-hygiene test can check that nothing under ``tui/`` imports ``tracker.s
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,13 +16,16 @@ from tracker.config import GameConfig
 from tracker.errors import TrackerError
 from tracker.service import Service
 from tui.timing import current_day
-from tui.views import Overview, PlayerRow, PostPage, PostQuery
+from tui.views import Overview, PlayerRow, PostPage, PostQuery, StandingRow
 
 
 class Gateway:
     def __init__(self, service: Service, clock: Clock | None = None) -> None:
         self.service = service
         self.clock: Clock = clock or service.clock
+        # Thread workers call in concurrently; the service makes no promise of thread safety (flag
+        # detection writes as it reads), so one call at a time.
+        self.lock = threading.RLock()
 
     @property
     def game(self) -> GameConfig:
@@ -51,10 +55,18 @@ class Gateway:
 
     def players(self) -> tuple[PlayerRow, ...]:
         """The roster with status and cards from the game state; the game file's roster before it lands."""
-        try:
-            state = self.service.state()  # type: ignore[attr-defined]
-        except AttributeError:
-            return tuple(PlayerRow(p.name, "alive", p.role, p.faction, p.tags) for p in self.game.players)
+        state_of = getattr(self.service, "state", None)  # StateOps: the game file's roster until it lands
+        if state_of is None:
+            with self.lock:
+                standing = self.service.standing()
+            out = []
+            for p in self.game.players:
+                s = standing.get(p.name)
+                out.append(PlayerRow(p.name, s.status if s else "alive", p.role, p.faction, p.tags,
+                                     s.blue if s else 0, s.yellow if s else 0, s.red if s else 0))
+            return tuple(out)
+        with self.lock:
+            state = state_of()
         return tuple(player_row(p) for p in _field(state, "players", ()))
 
     def overview(self) -> Overview:
@@ -75,22 +87,57 @@ class Gateway:
                         problems=tuple(problems))
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
-        found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
-                                          text=query.text, offset=offset, limit=limit)
+        with self.lock:
+            found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
+                                              text=query.text, offset=offset, limit=limit)
         return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
 
     def post(self, pid: int) -> Any:
-        return self.service.post(pid)
+        with self.lock:
+            return self.service.post(pid)
 
     def badges(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        flags = self.service.flags()  # type: ignore[attr-defined]
-        out["flags"] = sum(1 for f in flags if _field(f, "status", "open") == "open")
-        day = self.today()
-        if day is not None:
-            report = self.service.lurkers(day)  # type: ignore[attr-defined]
-            out["lurkers"] = len(_field(report, "penalties", ()))
-        return out
+        with self.lock:
+            out: dict[str, int] = {"flags": len(self.service.flags(status="open"))}
+            day = self.today()
+            lurkers = getattr(self.service, "lurkers", None)  # VoteOps/潜水 report: counted once it exists
+            if day is not None and lurkers is not None:
+                out["lurkers"] = len(_field(lurkers(day), "penalties", ()))
+            return out
+
+    # -- flags and cards ------------------------------------------------------------------------------
+    def flags(self) -> list[Any]:
+        """Open flags first (the queue), then the decided ones, each group in forum order."""
+        with self.lock:
+            flags = self.service.flags()
+        return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
+
+    def suggest_card(self, flag_id: int) -> Any:
+        with self.lock:
+            return self.service.suggest_card(flag_id)
+
+    def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> Any:
+        with self.lock:
+            return self.service.card_from_flag(flag_id, color=color, clause=clause, reason=reason)
+
+    def dismiss_flag(self, flag_id: int, reason: str) -> Any:
+        with self.lock:
+            return self.service.dismiss_flag(flag_id, reason)
+
+    def cards(self) -> tuple[list[Any], list[StandingRow]]:
+        with self.lock:
+            ledger = self.service.ledger()
+            standing = self.service.standing()
+        rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
+        return ledger, rows
+
+    def card_history(self, card_id: int) -> list[Any]:
+        with self.lock:
+            return self.service.card_history(card_id)
+
+    def revoke_card(self, card_id: int, reason: str) -> Any:
+        with self.lock:
+            return self.service.revoke_card(card_id, reason)
 
 
 def _field(obj: Any, name: str, default: Any = None) -> Any:

@@ -19,5 +19,12 @@ PANES: dict[str, tuple[str, str]] = {
 
 def make_pane(key: str) -> Pane:
     module, name = PANES[key]
-    cls: type[Pane] = getattr(import_module(module), name)
+    try:
+        cls: type[Pane] = getattr(import_module(module), name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        from tui.screens.unfinished import unfinished_pane
+
+        return unfinished_pane(key)
     return cls()
