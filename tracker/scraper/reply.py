@@ -13,10 +13,17 @@ Error" page; a full-form success is a bare relative 301.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from tracker.config import GameConfig
 from tracker.errors import PostRefusedError
+
+if TYPE_CHECKING:
+    import httpx
 
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.S)
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S | re.I)
@@ -94,3 +101,38 @@ def interpret_reply(status: int, body: str, location: str | None = None) -> Repl
         raise ReplyRefused("invalid_submit", "论坛认为请求来路不正确或表单验证串不符",
                            hint="不要设置外站 Referer；重新取 formhash 后再发")
     raise ReplyRefused("unknown", f"论坛未确认回复发布：{text[:80] or '（空白回答）'}")
+
+
+async def post_reply(game: GameConfig, tid: int, message: str, *, now: int,
+                     transport: httpx.AsyncBaseTransport | None = None,
+                     password: Callable[[], str] | None = None, session_file: Path | None = None) -> ReplyResult:
+    """Post ``message`` (BBCode) to thread ``tid`` as the director's account: one attempt, never retried.
+
+    The member formhash is read from the thread page fetched with the same cookies (a formhash from
+    another session is stale: HTTP 503). A thread page rendered for a guest means the login expired:
+    with a username configured we log in again once, otherwise we refuse before posting.
+    """
+    from tracker.scraper.auth import fresh_login, open_session
+    from tracker.scraper.desktop import parse_thread_page
+    from tracker.scraper.fetch import Fetcher, FetchPolicy
+
+    async with Fetcher(game.forum, FetchPolicy.from_config(game.crawl), transport=transport) as fetcher:
+        await open_session(fetcher, game, password=password, store_path=session_file)
+        page = None
+        for attempt in range(2):
+            got = await fetcher.get(f"forum.php?mod=viewthread&tid={tid}")
+            page = parse_thread_page(got.body, page_url=got.url, tz=game.tz, content_type=got.content_type)
+            if page.member_name:
+                break
+            if attempt == 0 and game.crawl.username:
+                await fresh_login(fetcher, game, password=password, store_path=session_file)
+                continue
+            raise ReplyRefused("not_logged_in", "未登录或登录已过期：论坛把导演账号当作游客",
+                               hint="在 game.toml 的 [login] 写 username 并设置 TRACKER_PASSWORD，或更新 cookie 文件")
+        assert page is not None
+        if not page.formhash or page.fid is None:
+            raise ReplyRefused("unknown", f"帖子 {tid} 的页面上没有回复表单（formhash/fid），无法回帖",
+                               hint="确认导演账号在该版块有回帖权限")
+        req = fastpost_request(fid=page.fid, tid=tid, message=message, formhash=page.formhash, posttime=now)
+        answer = await fetcher.post_form(req.path, req.form)
+        return interpret_reply(answer.status, answer.text, answer.header("location"))

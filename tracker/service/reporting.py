@@ -1,9 +1,160 @@
-"""Service operations of this area (filled in by the area's issue)."""
+"""Reports: the day's tally, lurker and card reports in Markdown, BBCode and HTML, at stable paths.
+
+The watcher writes them on its schedule and the cron commands on demand; both go through
+:meth:`ReportOps.write_reports`, so a report looks the same whoever produced it. File names are
+stable (``day2-lurkers.md``, ``day2-lurkers-warning.html`` …) so a director's bookmarks and a
+forum paste routine keep working, and a re-run replaces a file rather than multiplying it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tracker.reports.model import (
+    BallotRow,
+    CardRow,
+    CardsSection,
+    DayReport,
+    LurkRow,
+    LurkSection,
+    PenaltyRow,
+    StandingRow,
+    TallySection,
+)
 from tracker.service.base import ServiceBase
+
+KINDS = ("tally", "lurkers", "cards")
+
+
+@dataclass(frozen=True, slots=True)
+class Attention:
+    """What needs the director in a report: drives the cron exit code and the summary line."""
+
+    items: tuple[str, ...]
+
+    @property
+    def needed(self) -> bool:
+        return bool(self.items)
 
 
 class ReportOps(ServiceBase):
-    pass
+    def reports_dir(self) -> Path:
+        if self.game.schedule.reports_dir is not None:
+            return self.game.schedule.reports_dir
+        base = self.game.path.parent if self.game.path is not None else Path.cwd()
+        return base / "reports"
+
+    # ----------------------------------------------------------------- sections from the engine
+
+    def _tally_sections(self, day: int) -> list[tuple[TallySection, str]]:
+        from tracker.reports.announce_tally import PURPOSE_WORDS, announce_tally_bbcode
+
+        out: list[tuple[TallySection, str]] = []
+        for dt in self.tally_day(day):  # type: ignore[attr-defined]
+            t = dt.tally
+            purpose = PURPOSE_WORDS.get(t.window.purpose, t.window.purpose)
+            sec = TallySection(
+                public_totals=tuple(sorted(t.public_totals.items(), key=lambda kv: (-kv[1], kv[0]))),
+                true_totals=tuple(sorted(t.totals.items(), key=lambda kv: (-kv[1], kv[0]))),
+                ballots=tuple(BallotRow(floor=cb.ballot.floor, pid=cb.ballot.pid, voter=cb.voter, kind=cb.kind,
+                                        target=cb.target if cb.target is not None else cb.ballot.target,
+                                        valid=cb.valid, reason=cb.verdict.message if cb.verdict else None,
+                                        posted_at=cb.ballot.posted_at)
+                              for cb in t.ballots),
+                outcome=t.outcome.message, purpose=purpose)
+            out.append((sec, announce_tally_bbcode(t, tz=self.game.tz)))
+        return out
+
+    def _lurk_section(self, day: int) -> LurkSection:
+        rep = self.lurkers(day)  # type: ignore[attr-defined]
+        d = self.game.day(day)
+        minimum = self.ruleset.lurk.min_posts
+        rows = tuple(LurkRow(player=name, posts=n, minimum=minimum,
+                             voted=rep.voted.get(name) if d.vote else None,
+                             invalid_only=name in rep.invalid_only, exempt=rep.exempt.get(name) or None)
+                     for name, n in rep.posts.items())
+        pens = tuple(PenaltyRow(p.player, p.rule, p.clause, p.card) for p in rep.penalties)
+        return LurkSection(rows=rows, penalties=pens, accelerated=rep.accelerated)
+
+    def _cards_section(self) -> CardsSection:
+        colors = {"blue", "yellow", "red"}
+        entries = tuple(CardRow(id=e.id, at=e.at.astimezone(self.game.tz), player=e.player or "",
+                                color=e.color or "", clause=e.clause or "", reason=e.reason or "",
+                                issuer=e.issuer or "", note="" if e.action == "issue" else e.action)
+                        for e in self.ledger()  # type: ignore[attr-defined]
+                        if (e.color in colors) or e.action != "issue")
+        standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, s.status)
+                         for s in self.standing().values())  # type: ignore[attr-defined]
+        return CardsSection(entries=entries, standing=standing)
+
+    # ----------------------------------------------------------------------------- the report
+
+    def day_report(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None) -> DayReport:
+        d = self.game.day(day)
+        now = self.clock.now()
+        tally = self._tally_sections(day) if "tally" in kinds and d.vote else []
+        notes = tuple(f"另有投票帖 {s.purpose}：{s.outcome}" for s, _ in tally[1:])
+        return DayReport(
+            game=self.game.name, ruleset=self.ruleset.id, day=day, closes_at=d.closes.astimezone(self.game.tz),
+            generated_at=now.astimezone(self.game.tz), final=(now >= d.closes) if final is None else final,
+            lurk=self._lurk_section(day) if "lurkers" in kinds else None,
+            tally=tally[0][0] if tally else None,
+            cards=self._cards_section() if "cards" in kinds else None, notes=notes)
+
+    def report_bbcode(self, day: int, kind: str) -> str:
+        if kind == "tally":
+            return "\n\n".join(b for _, b in self._tally_sections(day))
+        if kind == "lurkers":
+            return str(self.lurkers_announcement(day))  # type: ignore[attr-defined]
+        if kind == "cards":
+            return str(self.cards_announcement(day))  # type: ignore[attr-defined]
+        raise ValueError(kind)
+
+    def attention(self, day: int, kind: str) -> Attention:
+        items: list[str] = []
+        if kind == "lurkers":
+            rep = self.lurkers(day)  # type: ignore[attr-defined]
+            items += [f"{p.player}：{p.rule}" for p in rep.penalties]
+        elif kind == "tally":
+            from tracker.engine.events import effective
+
+            live, _ = effective(self._recorded_events())  # type: ignore[attr-defined]
+            confirmed = {int(e.get("vote_tid")) for e in live if e.get("vote_tid") is not None}
+            for dt in self.tally_day(day):  # type: ignore[attr-defined]
+                items += [f"{cb.ballot.floor}楼 {cb.voter}：{cb.verdict.message}" for cb in dt.tally.invalid
+                          if cb.verdict]
+                if dt.tid not in confirmed and self.clock.now() >= dt.tally.window.closes:
+                    items.append(f"结果待确认：{dt.tally.outcome.message}")
+        elif kind == "cards":
+            items += [f"待处理违规 #{f.id} {f.author} {f.kind}" for f in self.flags(status="open")]  # type: ignore[attr-defined]
+        return Attention(tuple(items))
+
+    def write_reports(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None,
+                      suffix: str = "") -> list[Path]:
+        """Write each kind as .md, .bbcode and .html; returns the paths written."""
+        out_dir = self.reports_dir()
+        out_dir.mkdir(parents=True, exist_ok=True)
+        from tracker.reports.html import render_html
+        from tracker.reports.markdown import render_markdown
+
+        written: list[Path] = []
+        for kind in kinds:
+            report = self.day_report(day, (kind,), final=final)
+            stem = f"day{day}-{kind}{suffix}"
+            files: dict[str, str] = {".md": render_markdown(report), ".html": render_html(report),
+                                     ".bbcode": self.report_bbcode(day, kind)}
+            for ext, text in files.items():
+                path = out_dir / f"{stem}{ext}"
+                tmp = path.with_suffix(path.suffix + ".tmp")
+                tmp.write_text(text, encoding="utf-8")
+                tmp.replace(path)  # atomic: a reader never sees half a report
+                written.append(path)
+        return written
+
+    def report_json(self, day: int, kind: str) -> dict[str, Any]:
+        att = self.attention(day, kind)
+        return {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
+                "bbcode": self.report_bbcode(day, kind)}
