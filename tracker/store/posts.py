@@ -27,9 +27,10 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, col
 from sqlmodel import select as model_select
 
@@ -273,12 +274,32 @@ def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime) -> tupl
     return kind, refloored
 
 
-def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> None:
-    have = set(conn.execute(select(thread_t.c.tid).where(thread_t.c.tid.in_(list(tids)))).scalars())
+# Threads known to exist, per engine: a thread row is never deleted, so once committed it stays.
+_known_threads: WeakKeyDictionary[Engine, set[int]] = WeakKeyDictionary()
+
+_SELECT_POSTS = select(post_t).where(post_t.c.pid.in_(bindparam("pids", expanding=True)))
+_SELECT_TIDS = select(thread_t.c.tid).where(thread_t.c.tid.in_(bindparam("tids", expanding=True)))
+_UPDATE_POST = update(post_t).where(post_t.c.pid == bindparam("b_pid"))
+_INSERT_POST = insert(post_t)
+_INSERT_VERSION = insert(version_t)
+
+
+def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> list[int]:
+    """Insert a placeholder row for threads seen first through their posts; return the tids now known."""
+    known = _known_threads.get(conn.engine, set())
+    wanted = [t for t in tids if t not in known]
+    if not wanted:
+        return []
+    have = set(conn.execute(_SELECT_TIDS, {"tids": wanted}).scalars())
     missing = [{"tid": t, "subject": "", "first_seen": seen_at, "updated_at": seen_at}
-               for t in sorted(set(tids) - have)]
+               for t in sorted(set(wanted) - have)]
     if missing:
         conn.execute(insert(thread_t), missing)
+    return wanted
+
+
+def _remember_threads(engine: Engine, tids: Iterable[int]) -> None:
+    _known_threads.setdefault(engine, set()).update(tids)
 
 
 def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
@@ -292,9 +313,9 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
     pids = list(dict.fromkeys(p.pid for p in posts))
     existing: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(pids):
-        for m in conn.execute(select(post_t).where(post_t.c.pid.in_(chunk))).mappings():
+        for m in conn.execute(_SELECT_POSTS, {"pids": list(chunk)}).mappings():
             existing[m["pid"]] = dict(m)
-    _ensure_threads(conn, {p.tid for p in posts}, seen_at)
+    threads = _ensure_threads(conn, {p.tid for p in posts}, seen_at)
 
     inserts: dict[int, dict[str, Any]] = {}
     updates: dict[int, dict[str, Any]] = {}
@@ -332,16 +353,17 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
             touched.add(pid)
 
     if inserts:
-        conn.execute(insert(post_t), list(inserts.values()))
+        conn.execute(_INSERT_POST, list(inserts.values()))
     if updates:
         rows = [{**{k: v for k, v in r.items() if k != "pid"}, "b_pid": pid} for pid, r in updates.items()]
-        conn.execute(update(post_t).where(post_t.c.pid == bindparam("b_pid")), rows)
+        conn.execute(_UPDATE_POST, rows)
     if touched:
-        conn.execute(update(post_t).where(post_t.c.pid == bindparam("b_pid")),
-                     [{"b_pid": pid, "last_seen": seen_at} for pid in touched])
+        conn.execute(_UPDATE_POST, [{"b_pid": pid, "last_seen": seen_at} for pid in touched])
     if versions:
-        conn.execute(insert(version_t), versions)
+        conn.execute(_INSERT_VERSION, versions)
+    engine = conn.engine
     session.commit()
+    _remember_threads(engine, threads)
 
     result.changed_pids = list(changed)
     result.refloored_pids = list(refloored)
