@@ -33,7 +33,8 @@ def parse(path: Path) -> ThreadPage:
 def test_every_post_agrees_with_the_scenario(path: Path) -> None:
     truth = posts_by_pid()
     page = parse(path)
-    author_view = "authorid=" in page_url(path) or "author" in path.name
+    author_view = page.author_filter is not None
+    assert author_view == ("author2" in path.name)
     assert page.posts, "a thread page always has posts"
     assert page.tid == truth[page.posts[0].pid]["tid"]
     for post in page.posts:
@@ -54,6 +55,14 @@ def test_every_post_agrees_with_the_scenario(path: Path) -> None:
         assert post.colors == colors
         assert post.sizes == sizes
         assert post.source == "desktop"
+
+
+def test_author_view_is_marked() -> None:
+    for name in ("day1-discussion-author2-p1.html", "day1-discussion-author2-p2.html"):
+        page = parse_thread_page((PAGES / name).read_bytes())  # no URL given: the page itself says so
+        assert page.author_filter == 2
+        assert {p.uid for p in page.posts} == {2}
+    assert parse(PAGES / "day1-discussion-p1.html").author_filter is None
 
 
 def test_every_visible_post_is_found_on_its_page() -> None:

@@ -30,8 +30,8 @@ _PAGES = re.compile(r"共\s*([0-9]{1,15})\s*页")
 _DIGITS = re.compile(r"[0-9]{1,15}")
 _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
-_LOCKED_TEXT = "该帖被管理员或版主屏蔽"
 _FROM_MOBILE = "来自手机"
+_SHOW_ALL = "显示全部楼层"  # replaces 只看该作者 under each post of an author-filtered view
 
 Doc = str | bytes
 
@@ -205,8 +205,9 @@ def _parse_post(post: LexborNode, pid: int, tid: int, *, previous_floor: int | N
         html = message.inner_html or ""
         body = extract_simple(html) or extract_body(message, tz)
     else:
+        # 屏蔽 by a moderator, or 作者被禁止或删除 内容自动屏蔽: either way the body is withheld
         locked = parts.get("locked")
-        blocked = locked is not None and _LOCKED_TEXT in locked.text(deep=True)
+        blocked = locked is not None
         html = (locked.inner_html or "") if locked is not None else ""
         body = Body(text="")
     edited_by, edited_at = parse_edit_marker(body.edit_marker, tz)
@@ -246,9 +247,10 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
         raise ParseError("找不到主题编号 tid", page=page_url or None)
     posts: list[Post] = []
     previous: int | None = None
+    mobile_marks = _FROM_MOBILE in text
     for index, (pid, node) in enumerate(nodes):
         post = _parse_post(node, pid, tid, previous_floor=previous, first_on_page=index == 0,
-                           page=page, page_url=page_url, tz=tz, mobile_marks=_FROM_MOBILE in text)
+                           page=page, page_url=page_url, tz=tz, mobile_marks=mobile_marks)
         previous = post.floor
         posts.append(post)
     subject_node = tree.css_first("#thread_subject")
@@ -261,7 +263,22 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
         formhash=(formhash.attributes.get("value") or None) if formhash is not None else None,
         member_name=(member.text(deep=True).strip() or None) if member is not None else None,
         member_uid=_first_int(_UID, member.attributes.get("href")) if member is not None else None,
-        source="desktop")
+        source="desktop", author_filter=_author_filter(tree, text, page_url, posts))
+
+
+def _author_filter(tree: LexborHTMLParser, text: str, page_url: str, posts: list[Post]) -> int | None:
+    """The uid of a 只看该作者 view: its URL, its page links, or its per-post 显示全部楼层 links say so."""
+    uid = _first_int(_AUTHORID, page_url)
+    if uid:
+        return uid
+    pg = tree.css_first("div.pg")
+    for a in pg.css("a[href*='authorid=']") if pg is not None else ():
+        uid = _first_int(_AUTHORID, a.attributes.get("href"))
+        if uid:
+            return uid
+    if _SHOW_ALL in text and posts and len({p.uid for p in posts}) == 1:
+        return posts[0].uid
+    return None
 
 
 def parse_forumdisplay(doc: Doc, *, tz: tzinfo = SHANGHAI, content_type: str | None = None,

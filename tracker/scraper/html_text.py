@@ -147,6 +147,8 @@ class _Walk:
             return None
         if (tag == "font" and "jammer" in cls) or (style and _HIDDEN_STYLE.search(style)):
             return None  # Discuz's anti-copy jammer and hidden spans are not what readers see
+        if tag == "em" and "copycode" in (attrs.get("onclick") or ""):
+            return None  # the 复制代码 button under a [code] block
         if tag == "a" and self.skip_findpost_header and "findpost" in (attrs.get("href") or ""):
             self.skip_findpost_header = False
             return None
