@@ -17,10 +17,12 @@ import pytest
 
 from tracker.clock import SHANGHAI
 from tracker.scraper.desktop import parse_thread_page
+from tracker.scraper.mobile import parse_viewthread
 from tracker.store.db import Store
 from tracker.store.posts import (
     UpsertResult,
     mark_deleted,
+    needs_desktop,
     post_versions,
     posts_for_threads,
     save_thread,
@@ -116,3 +118,57 @@ def test_two_crawls_keep_history_and_flag_every_change(store: Store, growth_dir:
     [deleted] = changes["deleted_to_recycle_bin"]
     assert stored[deleted].deleted_seen_at == EPOCH2 and state.known[deleted].deleted
     assert state.pages == 4 and state.subject
+
+
+def test_mobile_listing_then_only_the_desktop_pages_that_changed(store: Store, growth_dir: Path,
+                                                                  scenario: dict[str, Any]) -> None:
+    """The incremental crawl the growth README describes: one mobile listing per thread, then desktop pages
+    only for posts whose content the store has not seen on desktop (for sizes and edit markers)."""
+    crawl_epoch(store, growth_dir / "epoch1", EPOCH1)
+    changes = scenario["changes_between_epochs"]
+    edited = sorted(changes["edited_by_author_with_marker"] + changes["edited_by_admin_without_marker"])
+    epoch2 = growth_dir / "epoch2"
+
+    needed: set[int] = set()
+    new: list[int] = []
+    changed: list[int] = []
+    for name in ("discussion", "vote"):
+        listing = parse_viewthread((epoch2 / f"{name}.mobile-ppp200.json").read_bytes())
+        with store.session() as s:
+            known = thread_state(s, listing.tid).known
+            needed |= {p.pid for p in listing.posts if needs_desktop(known.get(p.pid), p)}
+            r = upsert_posts(s, listing.posts, seen_at=EPOCH2)
+            save_thread(s, listing.tid, listing.subject, listing.replies, listing.maxposition, listing.pages,
+                        seen_at=EPOCH2)
+            mark_deleted(s, listing.tid, [p.pid for p in listing.posts], seen_at=EPOCH2)
+        new += r.new_pids
+        changed += r.changed_pids
+    assert sorted(new) == sorted(changes["new_posts"])
+    assert sorted(changed) == sorted(edited + changes["blocked"])
+    assert needed == set(changes["new_posts"]) | set(edited)
+
+    index = json.loads((epoch2 / "index.json").read_text(encoding="utf-8"))
+    for entry in index["files"]:
+        if not _PAGE.fullmatch(entry["file"]) or entry["status"] != 200 or "999" in entry["file"]:
+            continue
+        page = parse_thread_page((epoch2 / entry["file"]).read_bytes(), page_url=entry["url"])
+        if not needed & {p.pid for p in page.posts}:
+            continue
+        with store.session() as s:
+            r = upsert_posts(s, page.posts, seen_at=EPOCH2)
+        assert r.changed_pids == [] and r.new_pids == []  # the listing already recorded every change
+
+    with store.session() as s:
+        stored = {p.pid: p for p in posts_for_threads(s, [14, 15])}
+        versions = {pid: post_versions(s, pid) for pid in stored}
+    for pid in changes["edited_by_author_with_marker"]:
+        assert stored[pid].edited_by == scenario_edit(scenario, pid) and stored[pid].has_desktop
+    for pid in edited:
+        assert stored[pid].versions == 2 and [v.kind for v in versions[pid]] == ["first", "edit"]
+    assert all(p.has_desktop for p in stored.values() if not p.blocked)
+    assert [p.pid for p in stored.values() if p.deleted] == changes["deleted_to_recycle_bin"]
+    assert stored[changes["blocked"][0]].blocked
+
+
+def scenario_edit(scenario: dict[str, Any], pid: int) -> str:
+    return str(next(p for p in scenario["posts"] if p["pid"] == pid)["expect"]["edited_by"])
