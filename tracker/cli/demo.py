@@ -1,9 +1,38 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker demo`: the whole job on the bundled demo game, served from a local replay of real pages."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from tracker.cli.common import emit_json
+
+
+@click.command("demo")
+@click.option("--no-tui", is_flag=True, help="只打印摘要，不打开终端界面")
+@click.option("--json", "as_json", is_flag=True, help="以 JSON 输出摘要（隐含 --no-tui）")
+@click.option("--dir", "workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="演示文件放在这里（默认临时目录）")
+def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None) -> None:
+    """演示：在本机回放真实 Discuz 页面，抓取、计票、查违规、数潜水，然后打开终端界面。"""
+    from tracker.demo.run import run_job, start, summary_text
+
+    run = start(workdir)
+    try:
+        summary = run_job(run.game_path)
+        if as_json:
+            emit_json(summary)
+            return
+        click.echo(summary_text(summary))
+        if not no_tui:
+            from tracker.cli.tui_cmd import run_tui
+
+            click.echo(f"打开终端界面（游戏文件 {run.game_path}）…", err=True)
+            run_tui(run.game_path, None)
+    finally:
+        run.forum.stop()
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to the `tracker` group."""
+    group.add_command(demo_cmd)

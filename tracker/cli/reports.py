@@ -1,9 +1,172 @@
-"""Commands of this area are registered by `register`; see tracker/cli/__init__.py."""
+"""`tracker report`, `tracker watch`, `tracker post`: the scheduled job, its one-shot form for cron, posting.
+
+Exit codes of ``tracker report`` tell a cron job whether to bother the director: 0 nothing to act
+on, 10 something needs the director (lurkers to warn, invalid ballots, an outcome to confirm, open
+flags); errors keep their usual codes (1–8).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
 import click
+
+from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.errors import ConfigError, PostRefusedError
+
+NEEDS_DIRECTOR = 10
+FORMATS = ("md", "bbcode", "html")
+
+
+@click.command("report")
+@click.argument("kind", type=click.Choice(["lurkers", "tally", "cards"]))
+@game_argument
+@click.option("--day", type=int, required=True, help="第几日")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", help="输出格式（默认 Markdown）")
+@click.option("--write", is_flag=True, help="同时写入报告目录（.md/.bbcode/.html）")
+@db_option
+@json_option
+def report_cmd(kind: str, game_path: Path, day: int, fmt: str, write: bool, db_url: str | None,
+               as_json: bool) -> None:
+    """生成一份报告（潜水 / 票型 / 判罚）；退出码 10 表示有需要导演处理的事项。"""
+    svc = open_service(game_path, db_url)
+    try:
+        att = svc.attention(day, kind)
+        written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
+        if as_json:
+            doc = svc.report_json(day, kind)
+            doc["written"] = written
+            emit_json(doc)
+        else:
+            click.echo(_render(svc, day, kind, fmt), nl=False)
+            for item in att.items:
+                click.echo(f"需处理：{item}", err=True)
+            for path in written:
+                click.echo(f"已写入 {path}", err=True)
+    finally:
+        svc.close()
+    if att.needed:
+        sys.exit(NEEDS_DIRECTOR)
+
+
+def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
+    if fmt == "bbcode":
+        return str(svc.report_bbcode(day, kind)).rstrip("\n") + "\n"
+    report = svc.day_report(day, (kind,))
+    if fmt == "html":
+        from tracker.reports.html import render_html
+
+        return render_html(report)
+    from tracker.reports.markdown import render_markdown
+
+    return render_markdown(report)
+
+
+@click.command("watch")
+@game_argument
+@db_option
+def watch_cmd(game_path: Path, db_url: str | None) -> None:
+    """按日程持续抓取并写报告（关门前潜水预警、关门后结算），Ctrl-C 或 SIGTERM 停止。"""
+    from tracker.schedule import Slot
+    from tracker.watch import Watcher, WatchLog
+
+    svc = open_service(game_path, db_url)
+    game = svc.game
+
+    def write(slot: Slot) -> list[str]:
+        final = slot.kind == "final"
+        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
+        if game.schedule.post_reports and game.process_thread is not None:
+            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
+            try:
+                _post(svc, game.process_thread, text)
+            except PostRefusedError as exc:
+                click.echo(f"自动发帖失败：{exc}", err=True)
+        return [p.name for p in paths]
+
+    watcher = Watcher(days=game.days, schedule=game.schedule, store=svc.store, clock=svc.clock,
+                      crawl=svc.crawl_async, write=write, name=game.name,
+                      log=WatchLog(echo=lambda m: click.echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await watcher.run(stop)
+
+    try:
+        asyncio.run(main())
+    finally:
+        svc.close()
+
+
+def _post(svc: Any, tid: int, text: str) -> Any:
+    """Post once; from inside the watcher's event loop the post runs on its own loop in a worker thread."""
+    import concurrent.futures
+
+    from tracker.scraper.reply import post_reply
+
+    coro = post_reply(svc.game, tid, text, now=int(svc.clock.now().timestamp()))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+@click.command("post")
+@game_argument
+@click.option("--thread", "thread", required=True, help="process（进程帖）、day<N>-discussion / day<N>-vote，或 tid")
+@click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True,
+              help="要发的 BBCode 文件")
+@click.option("--yes", is_flag=True, help="不询问，直接发帖（脚本中使用）")
+@db_option
+@json_option
+def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | None, as_json: bool) -> None:
+    """以导演账号在论坛回帖（默认先确认）。"""
+    svc = open_service(game_path, db_url)
+    try:
+        tid = resolve_thread(svc.game, thread)
+        text = file.read_text(encoding="utf-8")
+        if not yes:
+            if not sys.stdin.isatty():
+                raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")
+            click.echo(text)
+            click.confirm(f"以上内容将发到帖子 {tid}，确认发帖？", abort=True)
+        result = _post(svc, tid, text)
+        if as_json:
+            emit_json({"tid": tid, "pid": result.pid, "message": result.message})
+        else:
+            click.echo(f"已发帖：tid {tid}，pid {result.pid}")
+    finally:
+        svc.close()
+
+
+def resolve_thread(game: Any, spec: str) -> int:
+    if spec.isdigit():
+        return int(spec)
+    if spec == "process":
+        if game.process_thread is None:
+            raise ConfigError("游戏文件没有 process_thread", hint="在 [game] 中写 process_thread = <tid>")
+        return int(game.process_thread)
+    import re
+
+    m = re.fullmatch(r"day(\d+)-(discussion|vote)", spec)
+    if m:
+        d = game.day(int(m.group(1)))
+        tid = d.discussion if m.group(2) == "discussion" else (d.vote[0] if d.vote else None)
+        if tid is not None:
+            return int(tid)
+    raise ConfigError(f"无法识别的帖子：{spec}", hint="用 process、day2-discussion、day2-vote 或数字 tid")
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to the `tracker` group."""
+    for cmd in (report_cmd, watch_cmd, post_cmd):
+        group.add_command(cmd)

@@ -32,6 +32,9 @@ PlayerStatus = Literal["alive", "dead_not_out", "out", "benched"]
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
 
+#: The rule posts' words for each 潜水 rule, for everything the director reads.
+RULE_WORDS: dict[str, str] = {"min_posts": "发言不足", "three_day_min": "连续三日发言不足", "no_vote": "未投票"}
+
 
 @dataclass(frozen=True, slots=True)
 class DayWindow:
@@ -63,6 +66,10 @@ class LurkPenalty:
     clause: str
     card: str = "yellow"
     detail: str = ""
+
+    @property
+    def words(self) -> str:
+        return RULE_WORDS.get(self.rule, self.rule)
 
 
 @dataclass(frozen=True, slots=True)

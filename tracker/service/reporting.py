@@ -76,7 +76,7 @@ class ReportOps(ServiceBase):
                              voted=rep.voted.get(name) if d.vote else None,
                              invalid_only=name in rep.invalid_only, exempt=rep.exempt.get(name) or None)
                      for name, n in rep.posts.items())
-        pens = tuple(PenaltyRow(p.player, p.rule, p.clause, p.card) for p in rep.penalties)
+        pens = tuple(PenaltyRow(p.player, p.words, p.clause, p.card) for p in rep.penalties)
         return LurkSection(rows=rows, penalties=pens, accelerated=rep.accelerated)
 
     def _cards_section(self) -> CardsSection:
@@ -117,7 +117,7 @@ class ReportOps(ServiceBase):
         items: list[str] = []
         if kind == "lurkers":
             rep = self.lurkers(day)  # type: ignore[attr-defined]
-            items += [f"{p.player}：{p.rule}" for p in rep.penalties]
+            items += [f"{p.player}：{p.words}（{p.clause}）" for p in rep.penalties]
         elif kind == "tally":
             from tracker.engine.events import effective
 

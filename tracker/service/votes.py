@@ -127,6 +127,9 @@ class VoteOps(ServiceBase):
 
     def _count(self, ruleset: Ruleset, d: DayConfig, tid: int, election: Election | None,
                events: Sequence[Event], provisional: tuple[str, ...] = ()) -> DayTally:
+        # The count of a vote never sees its own confirmed result: after `confirm` the exiled player
+        # is out at the close, and recounting must not turn the votes that exiled them invalid.
+        events = [e for e in events if e.get("vote_tid") is None or int(e.get("vote_tid")) != tid]
         window = self._window(d, ruleset, events, election)
         at_open = self._fold(ruleset, events, d.opens, inclusive=False)
         at_close = self._fold(ruleset, events, d.closes, inclusive=True)

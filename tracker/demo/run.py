@@ -1,0 +1,110 @@
+"""`tracker demo`: the whole job on the bundled demo game, offline, in a few seconds.
+
+A loopback server replays real Discuz! X3.5 pages (package data, so a plain install has them);
+a temporary game file points at it; then the same service the director uses crawls, tallies and
+confirms both days, detects flags, counts lurkers and writes the reports. The summary is what a
+newcomer should see working; the TUI opens on the same service unless ``--no-tui``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+from tracker.demo.server import ReplayForum
+
+DEMO_DATA = files("tracker.demo") / "data"
+
+
+@dataclass
+class DemoRun:
+    workdir: Path
+    game_path: Path
+    forum: ReplayForum
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def prepare(workdir: Path, forum_url: str) -> Path:
+    """Write the demo game file, pointed at the replay server, into ``workdir``."""
+    text = (DEMO_DATA / "game.toml").read_text(encoding="utf-8")
+    text = text.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum_url}"')
+    game_path = workdir / "demo.toml"
+    game_path.write_text(text, encoding="utf-8")
+    return game_path
+
+
+def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
+    """Crawl, tally and confirm each day, detect, count lurkers, write reports: the director's day."""
+    from tracker.service import Service
+    from tracker.service.votes import tally_to_json
+
+    started = time.perf_counter()
+    svc = Service.open(game_path)
+    try:
+        crawl = svc.crawl(progress=progress)
+        days: list[dict[str, Any]] = []
+        for d in svc.game.days:
+            tallies = [tally_to_json(t) for t in svc.tally_day(d.day)]
+            confirmed = svc.confirm_day(d.day, recorded_by="演示")
+            lurk = svc.lurkers(d.day)
+            days.append({
+                "day": d.day,
+                "votes": [{"tid": t["tid"], "purpose": t["purpose"], "public_totals": t["public_totals"],
+                           "totals": t["totals"], "outcome": t["outcome"]["message"],
+                           "invalid": sum(1 for b in t["ballots"] if not b["valid"]),
+                           "ballots": len(t["ballots"])} for t in tallies],
+                "confirmed": [c["explanation"] for c in confirmed],
+                "lurkers": [{"player": p.player, "rule": p.rule, "words": p.words, "clause": p.clause}
+                            for p in lurk.penalties],
+                "posts": dict(lurk.posts),
+            })
+        flags = svc.flags(detect=True)
+        reports = [str(p) for d in svc.game.days for p in svc.write_reports(d.day, final=True)]
+        state = svc.state()
+        return {
+            "game": svc.game.name, "ruleset": svc.ruleset.id, "forum": svc.game.forum,
+            "database": svc.store.url, "crawl": crawl.to_json(), "days": days,
+            "flags": {"open": sum(1 for f in flags if f.status == "open"),
+                      "by_kind": dict(Counter(f.kind for f in flags))},
+            "outcome": state.get("outcome"),
+            "reports": reports, "seconds": round(time.perf_counter() - started, 2),
+        }
+    finally:
+        svc.close()
+
+
+def start(workdir: Path | None = None) -> DemoRun:
+    """Start the replay server and write the game file; the caller stops ``run.forum``."""
+    root = Path(tempfile.mkdtemp(prefix="tracker-demo-")) if workdir is None else workdir
+    root.mkdir(parents=True, exist_ok=True)
+    with as_file(DEMO_DATA / "pages") as pages:
+        forum = ReplayForum(pages)
+    url = forum.start()
+    return DemoRun(workdir=root, game_path=prepare(root, url), forum=forum)
+
+
+def summary_text(s: dict[str, Any]) -> str:
+    """The Chinese summary a newcomer reads."""
+    c = s["crawl"]
+    lines = [f"演示局「{s['game']}」（规则 {s['ruleset']}），论坛回放 {s['forum']}",
+             f"抓取：{len(c['threads'])} 个帖子，{c['requests']} 次请求，新帖 {c['posts_new']}，"
+             f"变化 {c['posts_changed']}"]
+    for d in s["days"]:
+        for v in d["votes"]:
+            totals = "，".join(f"{k} {n}" for k, n in sorted(v["public_totals"].items(), key=lambda kv: -kv[1]))
+            lines.append(f"第{d['day']}日 投票帖 {v['tid']}：{v['ballots']} 张票（无效 {v['invalid']}）；{totals}；"
+                         f"{v['outcome']}")
+        for text in d["confirmed"]:
+            lines.append(f"  已确认：{text}")
+        lurkers = "、".join(f"{p['player']}（{p['words']}）" for p in d["lurkers"]) or "无"
+        lines.append(f"  潜水：{lurkers}")
+    kinds = "，".join(f"{k} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
+    lines.append(f"违规待审：{s['flags']['open']} 条（{kinds}）")
+    lines.append(f"报告：{len(s['reports'])} 个文件，在 {Path(s['reports'][0]).parent if s['reports'] else '-'}")
+    lines.append(f"数据库：{s['database']}；用时 {s['seconds']} 秒")
+    return "\n".join(lines)
