@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 
+SPAM_REACH = 40
+"""Floors either side of a new or changed post that the run detector (水帖) looks at."""
+
+
 @dataclass(frozen=True, slots=True)
 class CardDecision:
     """What one decision wrote: the entry the director asked for, every entry written with it, and
@@ -209,7 +213,7 @@ class PenaltyOps(ServiceBase):
 
     def detect_flags(self) -> DetectionRun:
         """Run the detectors on the posts that are new or changed since the last run (the watermark)."""
-        from tracker.store.penalties import add_flags, known_flag_keys, mark_scanned, unscanned
+        from tracker.store.penalties import add_flags, known_flag_keys, mark_scanned, posts_near, unscanned
 
         tids = self.game.thread_ids()
         ctx = self._detect_context()
@@ -217,28 +221,16 @@ class PenaltyOps(ServiceBase):
             todo = unscanned(tids, context_key=ctx.key, session=s)
             if not todo:
                 return DetectionRun(scanned=0)
-            from tracker.store.posts import posts_for_threads
-
-            touched = self._threads_of(todo, session=s)
-            thread_posts = posts_for_threads(s, touched)
-            stored = [p for p in thread_posts if p.pid in todo]
-            posts = [p.to_post() for p in stored]
-            findings = self._run_detectors(posts, ctx, neighbours=[p.to_post() for p in thread_posts])
+            wanted = {m.pid for m in todo}
+            near = posts_near(todo, reach=SPAM_REACH, session=s)
+            around = [p.to_post() for p in near]
+            posts = [p for p in around if p.pid in wanted]
+            findings = self._run_detectors(posts, ctx, neighbours=around)
             fresh = fresh_findings(findings, known_flag_keys(session=s))
-            html = {p.pid: p.html for p in stored}
+            html = {p.pid: p.html for p in near}
             new = add_flags(fresh, html_by_pid=html, detected_at=self.clock.now(), session=s)
-            mark_scanned(todo.items(), context_key=ctx.key, at=self.clock.now(), session=s)
+            mark_scanned(todo, context_key=ctx.key, at=self.clock.now(), session=s)
             return DetectionRun(scanned=len(posts), new_flags=tuple(new))
-
-    @staticmethod
-    def _threads_of(pids: dict[int, str], *, session: Session) -> list[int]:
-        from sqlalchemy import select
-
-        from tracker.store.tables import PostRow
-
-        post_t = PostRow.__table__  # type: ignore[attr-defined]
-        rows = session.connection().execute(select(post_t.c.tid).distinct().where(post_t.c.pid.in_(list(pids))))
-        return sorted(int(r[0]) for r in rows)
 
     def flags(self, *, detect: bool = True, status: str | None = None) -> list[Flag]:
         """Every flag (open first for the TUI's queue is the caller's choice); detection runs first."""

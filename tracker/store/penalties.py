@@ -11,12 +11,13 @@ detection context (ruleset, lexicons, game state), so a re-run scans only new or
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import JSON, Column, Index, String, Text, select
+from sqlalchemy import JSON, Column, Index, String, Text, and_, bindparam, insert, or_, select, update
+from sqlalchemy import false as sa_false
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
@@ -94,7 +95,9 @@ class LedgerHeadRow(SQLModel, table=True):
 
 
 class FlagScanRow(SQLModel, table=True):
-    """The detection watermark: post ``pid`` was scanned with this content under this context."""
+    """The detection watermark: post ``pid`` was scanned as it was (text key, HTML hash, blocked)
+    under this detection context. Compared in SQL with the post row, so an unchanged store costs
+    one query that returns nothing."""
 
     __tablename__ = "flag_scan"
 
@@ -102,6 +105,8 @@ class FlagScanRow(SQLModel, table=True):
     content_key: str = Field(sa_type=String(64))
     context_key: str = Field(sa_type=String(64))
     scanned_at: datetime
+    html_hash: str = Field(default="", sa_type=String(64), sa_column_kwargs={"server_default": ""})
+    blocked: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
 
 
 # ------------------------------------------------------------------------------------ converters
@@ -124,15 +129,16 @@ def row_from_entry(e: Entry) -> CardRow:
                    evidence=e.evidence, prev_hash=e.prev_hash, hash=e.hash)
 
 
-def flag_from_row(r: FlagRow) -> Flag:
-    assert r.id is not None
-    return Flag(id=r.id, key=r.key, kind=r.kind, category=r.category, clause=r.clause, pid=r.pid, tid=r.tid,
-                floor=r.floor, author=r.author, posted_at=_utc(r.posted_at), excerpt=r.excerpt,
-                matched=r.matched, html_hash=r.html_hash, evidence=r.evidence, detected_at=_utc(r.detected_at),
-                status=cast(FlagStatus, r.status), html=r.html or None,
-                related_pids=tuple(int(x) for x in (r.related_pids or [])), decided_by=r.decided_by,
-                decided_at=_utc(r.decided_at) if r.decided_at else None, decision_reason=r.decision_reason,
-                card=r.card_id)
+def flag_from_row(r: FlagRow | Any) -> Flag:
+    """From an ORM row or a Core mapping (bulk paths skip the ORM: 10k flags in one go)."""
+    m = r if isinstance(r, Mapping) else r.__dict__
+    return Flag(id=int(m["id"]), key=m["key"], kind=m["kind"], category=m["category"], clause=m["clause"],
+                pid=m["pid"], tid=m["tid"], floor=m["floor"], author=m["author"], posted_at=_utc(m["posted_at"]),
+                excerpt=m["excerpt"], matched=m["matched"], html_hash=m["html_hash"], evidence=m["evidence"],
+                detected_at=_utc(m["detected_at"]), status=cast(FlagStatus, m["status"]), html=m["html"] or None,
+                related_pids=tuple(int(x) for x in (m["related_pids"] or [])), decided_by=m["decided_by"],
+                decided_at=_utc(m["decided_at"]) if m["decided_at"] else None,
+                decision_reason=m["decision_reason"], card=m["card_id"])
 
 
 # -------------------------------------------------------------------------------------- ledger
@@ -184,25 +190,26 @@ def known_flag_keys(*, session: Session) -> set[str]:
 
 def add_flags(findings: Iterable[Finding], *, html_by_pid: dict[int, str], detected_at: datetime,
               session: Session) -> list[Flag]:
-    """Store findings as open flags; the caller has already removed known keys (see fresh_findings)."""
-    rows: list[FlagRow] = []
-    for f in findings:
-        row = FlagRow(key=finding_key(f), kind=f.kind, category=f.category, clause=f.clause, pid=f.pid,
-                      tid=f.tid, floor=f.floor, author=f.author, posted_at=f.posted_at, excerpt=f.excerpt,
-                      matched=f.matched, html=html_by_pid.get(f.pid, ""), html_hash=f.html_hash,
-                      evidence=f.evidence, related_pids=list(f.related_pids), detected_at=detected_at)
-        session.add(row)
-        rows.append(row)
-    session.flush()
-    return [flag_from_row(r) for r in rows]
+    """Store findings as open flags in one bulk insert; the caller has removed known keys (fresh_findings)."""
+    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    rows = [{"key": finding_key(f), "kind": f.kind, "category": f.category, "clause": f.clause, "pid": f.pid,
+             "tid": f.tid, "floor": f.floor, "author": f.author, "posted_at": f.posted_at, "excerpt": f.excerpt,
+             "matched": f.matched, "html": html_by_pid.get(f.pid, ""), "html_hash": f.html_hash,
+             "evidence": f.evidence, "related_pids": list(f.related_pids), "detected_at": detected_at,
+             "status": "open"} for f in findings]
+    if not rows:
+        return []
+    result = session.connection().execute(insert(flag_t).returning(flag_t, sort_by_parameter_order=True), rows)
+    return [flag_from_row(m) for m in result.mappings()]
 
 
 def list_flags(*, session: Session, status: str | None = None) -> list[Flag]:
-    q = select(FlagRow)
+    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    q = select(flag_t)
     if status is not None:
-        q = q.where(col(FlagRow.status) == status)
-    rows = session.execute(q.order_by(col(FlagRow.tid), col(FlagRow.floor), col(FlagRow.id))).scalars().all()
-    return [flag_from_row(r) for r in rows]
+        q = q.where(flag_t.c.status == status)
+    q = q.order_by(flag_t.c.tid, flag_t.c.floor, flag_t.c.id)
+    return [flag_from_row(m) for m in session.connection().execute(q).mappings()]
 
 
 def get_flag(flag_id: int, *, session: Session) -> Flag:
@@ -233,46 +240,86 @@ def decide_flag(flag_id: int, *, status: FlagStatus, by: str, at: datetime, reas
 # ------------------------------------------------------------------------------------ watermark
 
 
-def scan_key(content_key: str, html_hash: str, blocked: bool) -> str:
-    """What a scan depends on: the text (content_key), the HTML (fonts, colours) and whether it is blocked."""
-    return hashlib.sha256(f"{content_key}\x00{html_hash}\x00{int(blocked)}".encode()).hexdigest()
+@dataclass(frozen=True, slots=True)
+class ScanMark:
+    """A post as the detectors must see it now: what the watermark will record once it is scanned."""
+
+    pid: int
+    tid: int
+    floor: int
+    content_key: str
+    html_hash: str
+    blocked: bool
 
 
-def unscanned(tids: Collection[int], *, context_key: str, session: Session) -> dict[int, str]:
-    """pid → scan key of the posts in these threads not yet scanned as they now are, under this context.
+def unscanned(tids: Collection[int], *, context_key: str, session: Session) -> list[ScanMark]:
+    """The posts of these threads not yet scanned as they now are, under this context.
 
-    Reads only the identity columns (no bodies), so an unchanged store costs one light query. Deleted
-    posts are included: a player deleting a violation is exactly when the stored copy matters.
+    The comparison runs in SQL over identity columns (no bodies): an unchanged store returns no
+    rows. Deleted posts are included: a player deleting a violation is when the stored copy matters.
     """
     from tracker.store.tables import PostRow
 
     post_t = PostRow.__table__  # type: ignore[attr-defined]
     scan_t = FlagScanRow.__table__  # type: ignore[attr-defined]
-    q = (select(post_t.c.pid, post_t.c.content_key, post_t.c.html_hash, post_t.c.blocked,
-                scan_t.c.content_key.label("scanned"), scan_t.c.context_key.label("ctx"))
+    stale = or_(scan_t.c.pid.is_(None), scan_t.c.content_key != post_t.c.content_key,
+                scan_t.c.html_hash != post_t.c.html_hash, scan_t.c.blocked != post_t.c.blocked,
+                scan_t.c.context_key != context_key)
+    q = (select(post_t.c.pid, post_t.c.tid, post_t.c.floor, post_t.c.content_key, post_t.c.html_hash,
+                post_t.c.blocked)
          .select_from(post_t.outerjoin(scan_t, scan_t.c.pid == post_t.c.pid))
-         .where(post_t.c.tid.in_(list(tids))))
-    out: dict[int, str] = {}
-    for m in session.connection().execute(q).mappings():
-        key = scan_key(m["content_key"], m["html_hash"], bool(m["blocked"]))
-        if m["scanned"] != key or m["ctx"] != context_key:
-            out[int(m["pid"])] = key
-    return out
+         .where(and_(post_t.c.tid.in_(list(tids)), stale))
+         .order_by(post_t.c.tid, post_t.c.floor))
+    return [ScanMark(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), bool(r[5]))
+            for r in session.connection().execute(q)]
 
 
-def mark_scanned(marks: Iterable[tuple[int, str]], *, context_key: str, at: datetime, session: Session) -> int:
-    """Move the watermark for these (pid, content_key) pairs; returns how many were written."""
-    n = 0
-    for pid, content_key in marks:
-        row = session.get(FlagScanRow, pid)
-        if row is None:
-            row = FlagScanRow(pid=pid, content_key=content_key, context_key=context_key, scanned_at=at)
+def posts_near(marks: Sequence[ScanMark], *, reach: int, session: Session) -> list[Any]:
+    """Stored posts within ``reach`` floors of the marked ones, same thread (for run detectors such
+    as 水帖), plus the marked posts themselves; loaded a window at a time, never a whole game."""
+    from tracker.store.posts import _stored
+    from tracker.store.tables import PostRow
+
+    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    windows: list[tuple[int, int, int]] = []
+    for m in sorted(marks, key=lambda m: (m.tid, m.floor)):
+        lo, hi = m.floor - reach, m.floor + reach
+        if windows and windows[-1][0] == m.tid and lo <= windows[-1][2] + 1:
+            windows[-1] = (m.tid, windows[-1][1], max(hi, windows[-1][2]))
         else:
-            row.content_key, row.context_key, row.scanned_at = content_key, context_key, at
-        session.add(row)
-        n += 1
+            windows.append((m.tid, lo, hi))
+    seen: dict[int, Any] = {}
+    conn = session.connection()
+    for tid, lo, hi in windows:
+        q = select(post_t).where(post_t.c.tid == tid, post_t.c.floor >= lo, post_t.c.floor <= hi)
+        for row in conn.execute(q).mappings():
+            seen[int(row["pid"])] = _stored(row)
+    missing = [m.pid for m in marks if m.pid not in seen]
+    for i in range(0, len(missing), 500):
+        q = select(post_t).where(post_t.c.pid.in_(missing[i:i + 500]))
+        for row in conn.execute(q).mappings():
+            seen[int(row["pid"])] = _stored(row)
+    return sorted(seen.values(), key=lambda p: (p.tid, p.floor, p.pid))
+
+
+def mark_scanned(marks: Sequence[ScanMark], *, context_key: str, at: datetime, session: Session) -> int:
+    """Move the watermark for these posts (bulk: one query to split updates from inserts)."""
+    scan_t = FlagScanRow.__table__  # type: ignore[attr-defined]
+    conn = session.connection()
+    have: set[int] = set()
+    pids = [m.pid for m in marks]
+    for i in range(0, len(pids), 500):
+        have |= {int(r[0]) for r in conn.execute(select(scan_t.c.pid).where(scan_t.c.pid.in_(pids[i:i + 500])))}
+    rows = [{"b_pid": m.pid, "content_key": m.content_key, "html_hash": m.html_hash, "blocked": m.blocked,
+             "context_key": context_key, "scanned_at": at} for m in marks]
+    updates = [r for r in rows if r["b_pid"] in have]
+    inserts = [{**{k: v for k, v in r.items() if k != "b_pid"}, "pid": r["b_pid"]} for r in rows
+               if r["b_pid"] not in have]
     try:
-        session.flush()
+        if updates:
+            conn.execute(update(scan_t).where(scan_t.c.pid == bindparam("b_pid")), updates)
+        if inserts:
+            conn.execute(insert(scan_t), inserts)
     except IntegrityError as exc:
         raise StoreError(f"无法保存检测进度：{exc.orig}") from None
-    return n
+    return len(rows)
