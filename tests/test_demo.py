@@ -66,3 +66,37 @@ def test_the_demo_writes_reports_that_open_offline(demo: dict) -> None:
     assert not re.search(r"(src|href)=\"?https?:", html)  # nothing to fetch: opens offline
     # Written after both days were confirmed: the recount must not see its own exile.
     assert "栗子 票数最高（6 票）" in html
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(list(args))
+    return code, out.getvalue()
+
+
+def test_the_elevator_links_every_player_still_in_to_their_posts_of_the_day(demo: dict) -> None:
+    game = str(Path(str(demo["workdir"])) / "demo.toml")
+    code, text = _cli("elevator", game, "--day", "2")
+    assert code == 0
+    links = re.findall(r"\[url=[^\]]*tid=5&page=1&authorid=(\d+)\]([^\[]+)\[/url\]", text)
+    names = [n for _, n in links]
+    assert "阿狸" not in names and "老王" not in names  # out after night 1
+    assert len(names) == 12 and ("2", "泡泡") in links
+
+
+def test_the_day_two_announcement_lists_night_one_and_the_sheriff(demo: dict) -> None:
+    game = str(Path(str(demo["workdir"])) / "demo.toml")
+    code, text = _cli("announce", game, "--day", "2")
+    assert code == 0
+    assert "第1日夜晚出局：阿狸、老王" in text and "当日警长：饺子" in text and "第1日白天出局：无" in text
+
+
+def test_cron_report_exit_code_says_the_director_is_needed(demo: dict) -> None:
+    game = str(Path(str(demo["workdir"])) / "demo.toml")
+    code, text = _cli("report", "lurkers", game, "--day", "2", "--json")
+    doc = json.loads(text)
+    assert code == 10 and doc["needs_director"] and any("银鸦" in i for i in doc["items"])

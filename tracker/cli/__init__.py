@@ -30,7 +30,7 @@ def _register_all() -> None:
 def main(argv: list[str] | None = None) -> int:
     _register_all()
     try:
-        cli.main(args=argv, prog_name="tracker", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)
     except TrackerError as exc:
         click.echo(f"错误：{exc}", err=True)
         return exc.exit_code
@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("已中断。已保存的数据不受影响。", err=True)
         return 130
-    return 0
+    # A command that ends with ctx.exit(N) (e.g. `report`'s 10 = needs the director) returns N.
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

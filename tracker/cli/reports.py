@@ -51,7 +51,7 @@ def report_cmd(kind: str, game_path: Path, day: int, fmt: str, write: bool, db_u
     finally:
         svc.close()
     if att.needed:
-        sys.exit(NEEDS_DIRECTOR)
+        click.get_current_context().exit(NEEDS_DIRECTOR)
 
 
 def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
@@ -167,6 +167,36 @@ def resolve_thread(game: Any, spec: str) -> int:
     raise ConfigError(f"无法识别的帖子：{spec}", hint="用 process、day2-discussion、day2-vote 或数字 tid")
 
 
+@click.command("elevator")
+@game_argument
+@click.option("--day", type=int, required=True, help="第几日")
+@db_option
+@json_option
+def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -> None:
+    """生成讨论帖二楼的电梯楼（BBCode）。"""
+    svc = open_service(game_path, db_url)
+    try:
+        text = svc.elevator_bbcode(day)
+    finally:
+        svc.close()
+    emit_json({"day": day, "bbcode": text}) if as_json else click.echo(text, nl=False)
+
+
+@click.command("announce")
+@game_argument
+@click.option("--day", type=int, required=True, help="公示哪一日的开门")
+@db_option
+@json_option
+def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -> None:
+    """生成当日开门公示的骨架（前一日白天/夜晚出局名单、警长等、加速）。"""
+    svc = open_service(game_path, db_url)
+    try:
+        text = svc.day_announcement_bbcode(day)
+    finally:
+        svc.close()
+    emit_json({"day": day, "bbcode": text}) if as_json else click.echo(text, nl=False)
+
+
 def register(group: click.Group) -> None:
-    for cmd in (report_cmd, watch_cmd, post_cmd):
+    for cmd in (report_cmd, watch_cmd, post_cmd, elevator_cmd, announce_cmd):
         group.add_command(cmd)

@@ -173,6 +173,23 @@ class CardRules:
 
 
 @dataclass(frozen=True, slots=True)
+class PublicationRules:
+    """What the director publishes and in which order (公示, 电梯楼).
+
+    ``elevator``: "author" links each player's ID to Discuz's 只看该作者 view (107, M19, M160);
+    "posts" links every post (213: 电梯包含每名角色当天所有发言的链接). ``out_order`` is how an
+    出局 list is sorted: skill settlement order (107), elevator order (213), the order players went
+    out (M19, M65). ``titles`` are the tags announced at each day's start (警长, 牧首, 神眷者).
+    """
+
+    elevator: Literal["author", "posts"] = "author"
+    elevator_shuffle: bool = False
+    out_order: Literal["settlement", "elevator", "chronological"] = "chronological"
+    titles: tuple[str, ...] = ()
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class DayRules:
     length_days: int = 2
     weekend_extension: int = 1
@@ -289,6 +306,7 @@ class Ruleset:
     win: tuple[WinRule, ...]
     win_policy: WinPolicy
     speech: SpeechRules = field(default_factory=SpeechRules)
+    publication: PublicationRules = field(default_factory=PublicationRules)
     tags: tuple[TagRule, ...] = ()
     role_groups: tuple[RoleGroup, ...] = ()
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
@@ -424,7 +442,7 @@ class _Reader:
 
 
 _TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options"}
+        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication"}
 
 
 def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
@@ -676,6 +694,15 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         request_cutoff_hours=None if cutoff is None else float(cutoff), requests=requests,
         close_time=close_time, clause=dr.str_("clause", ""))
 
+    pr = _Reader(top.table("publication"), "publication", {"elevator", "elevator_shuffle", "out_order", "titles",
+                                                           "clause"}, src)
+    publication = PublicationRules(
+        elevator=cast(Literal["author", "posts"], pr.choice("elevator", ("author", "posts"), "author")),
+        elevator_shuffle=pr.bool_("elevator_shuffle", False),
+        out_order=cast(Literal["settlement", "elevator", "chronological"],
+                       pr.choice("out_order", ("settlement", "elevator", "chronological"), "chronological")),
+        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""))
+
     wins = []
     for i, w in enumerate(top.tables("win"), 1):
         where = f"win[{i}]"
@@ -735,7 +762,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     rs = Ruleset(
         id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14"),
         factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
-        win=tuple(wins), win_policy=policy, speech=speech, tags=tuple(tags), role_groups=tuple(groups),
+        win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
         forbidden_categories=tuple(forbidden), hooks=hooks, options=options, option_values=values,
         path=path, raw=raw)
     _check_counts(rs, src)

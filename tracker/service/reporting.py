@@ -129,7 +129,10 @@ class ReportOps(ServiceBase):
                 if dt.tid not in confirmed and self.clock.now() >= dt.tally.window.closes:
                     items.append(f"结果待确认：{dt.tally.outcome.message}")
         elif kind == "cards":
-            items += [f"待处理违规 #{f.id} {f.author} {f.kind}" for f in self.flags(status="open")]  # type: ignore[attr-defined]
+            from tracker.penalties.findings import KIND_WORDS
+
+            items += [f"待处理违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
+                      for f in self.flags(status="open")]  # type: ignore[attr-defined]
         return Attention(tuple(items))
 
     def write_reports(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None,
@@ -153,6 +156,67 @@ class ReportOps(ServiceBase):
                 tmp.replace(path)  # atomic: a reader never sees half a report
                 written.append(path)
         return written
+
+    # ------------------------------------------------------------------- the director's own posts
+
+    def _elevator_entries(self, day: int) -> tuple[int, list[Any]]:
+        from tracker.reports.elevator import ElevatorEntry
+        from tracker.store.posts import posts_for_thread
+
+        d = self.game.day(day)
+        if d.discussion is None:
+            from tracker.errors import ConfigError
+
+            raise ConfigError(f"第 {day} 日没有配置讨论帖", hint=f"在 [[days]] day = {day} 下加 discussion = tid")
+        state = self.game_state(at=d.opens)  # type: ignore[attr-defined]
+        with self.store.session() as s:
+            posts = [p for p in posts_for_thread(s, d.discussion, include_deleted=False)
+                     if d.opens <= p.posted_at <= d.closes]
+        uid_of = {p.author: p.uid for p in posts if p.uid is not None}
+        entries = [ElevatorEntry(pl.name, pl.uid if pl.uid is not None else uid_of.get(pl.name),
+                                 tuple(sorted(p.pid for p in posts if p.author == pl.name)))
+                   for pl in self.game.players
+                   if pl.name in state.players and state.players[pl.name].status != "out"]
+        return d.discussion, entries
+
+    def elevator_bbcode(self, day: int) -> str:
+        """The 电梯楼 for a day's discussion thread, as the ruleset's rule post describes it."""
+        from tracker.reports.elevator import elevator_bbcode
+
+        tid, entries = self._elevator_entries(day)
+        pub = self.ruleset.publication
+        return elevator_bbcode(forum=self.game.forum, tid=tid, day=day, entries=entries, style=pub.elevator,
+                               shuffle=pub.elevator_shuffle)
+
+    def day_announcement_bbcode(self, day: int) -> str:
+        """The 公示 that opens ``day``: the previous day's and night's 出局 lists in the rule post's order,
+        the day's title holders and acceleration."""
+        from tracker.reports.announce_day import OutEntry, announce_day_bbcode
+        from tracker.reports.elevator import elevator_order
+
+        d = self.game.day(day)
+        prev = next((x for x in self.game.days if x.day == day - 1), None)
+        now_state = self.game_state(at=d.opens)  # type: ignore[attr-defined]
+        out: list[OutEntry] = []
+        elevator: list[str] = []
+        if prev is not None:
+            before = self.game_state(at=prev.opens)  # type: ignore[attr-defined]
+            gone = [n for n, p in now_state.players.items()
+                    if p.status == "out" and before.players[n].status != "out"]
+            events = [e for e in self.all_events() if prev.opens < e.at <= d.opens]  # type: ignore[attr-defined]
+            for name in gone:
+                ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq)) if e.player == name), None)
+                cause = str(ev.get("cause", "")) if ev is not None else ""
+                night = cause == "night" or (ev is not None and ev.at > prev.closes and cause != "vote")
+                out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0))
+            if prev.discussion is not None:
+                _, entries = self._elevator_entries(prev.day)
+                elevator = [e.name for e in elevator_order(entries, shuffle=self.ruleset.publication.elevator_shuffle,
+                                                           tid=prev.discussion)]
+        pub = self.ruleset.publication
+        titles = [(t, now_state.holder(t) or "") for t in pub.titles]
+        return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
+                                   accelerated=now_state.accelerated(day), living=len(now_state.living()))
 
     def report_json(self, day: int, kind: str) -> dict[str, Any]:
         att = self.attention(day, kind)
