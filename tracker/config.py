@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tracker.errors import ConfigError
 
-
 DEFAULT_USER_AGENT = "forum-game-tracker/0.1 (+director tool)"
 
 
