@@ -70,6 +70,7 @@ from tracker.store.posts import (
 )
 
 MAX_LISTING_PAGES = 200
+DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
 
 Status = Literal["ok", "missing", "no_permission", "not_a_thread", "parse_error", "forum_error"]
@@ -352,7 +353,7 @@ class _Crawler:
         for _round in range(2):
             if not todo:
                 break
-            pages = await _all([self.desktop_page(listing.tid, n, rep) for n in todo])
+            pages = await self.desktop_pages(listing.tid, todo, rep)
             for n, tp in zip(todo, pages, strict=True):
                 fetched[n] = tp.posts
                 fetched.setdefault(tp.page, tp.posts)
@@ -364,7 +365,25 @@ class _Crawler:
 
     # -- desktop pages ------------------------------------------------------------------------
 
+    async def desktop_pages(self, tid: int, pages: Sequence[int], rep: ThreadReport) -> list[ThreadPage]:
+        """Fetch pages (concurrently, within the fetcher's bounds) and store them a batch at a time.
+
+        Each batch is one transaction: a kill loses at most the batch in flight, never consistency,
+        and the listing already stored those posts as pending desktop.
+        """
+        out: list[ThreadPage] = []
+        for i in range(0, len(pages), DESKTOP_BATCH):
+            batch = await _all([self.desktop_page(tid, n, rep) for n in pages[i:i + DESKTOP_BATCH]])
+            with self.store.session() as s:
+                result = upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=self.now(),
+                                      crawl_id=self.crawl_id)
+            rep.posts_new += len(result.new_pids)
+            rep.posts_changed += len(result.changed_pids)
+            out.extend(batch)
+        return out
+
     async def desktop_page(self, tid: int, page: int, rep: ThreadReport) -> ThreadPage:
+        """One desktop page, fetched, checked and parsed (stored by :meth:`desktop_pages`)."""
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
         try:
             tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
@@ -376,10 +395,6 @@ class _Crawler:
         if tp.tid != tid:
             raise NotAThreadError(f"请求主题 {tid} 的第 {page} 页，论坛却返回了主题 {tp.tid}", page=got.url)
         self.keep(got)
-        with self.store.session() as s:
-            result = upsert_posts(s, tp.posts, seen_at=self.now(), crawl_id=self.crawl_id)
-        rep.posts_new += len(result.new_pids)
-        rep.posts_changed += len(result.changed_pids)
         rep.subject = rep.subject or tp.subject
         self.counted(rep, got)
         self.emit("document", tid, f"第 {page} 页")
@@ -388,8 +403,8 @@ class _Crawler:
     async def desktop_everything(self, tid: int, state: ThreadState, rep: ThreadReport) -> None:
         """No mobile API: every desktop page, every time (the only way to see edits and deletions)."""
         rep.source = "desktop"
-        first = await self.desktop_page(tid, 1, rep)
-        rest = await _all([self.desktop_page(tid, n, rep) for n in range(2, first.pages + 1)])
+        first, = await self.desktop_pages(tid, [1], rep)
+        rest = await self.desktop_pages(tid, range(2, first.pages + 1), rep)
         rep.desktop_pages = list(range(1, first.pages + 1))
         seen = [p for tp in (first, *rest) for p in tp.posts]
         rep.posts_seen = len({p.pid for p in seen})

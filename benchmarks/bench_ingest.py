@@ -1,0 +1,253 @@
+"""Ingest a whole synthetic 30,000-post game from cached pages through the real crawler: target under 10 s.
+
+The game is templated from real captures (``tests/fixtures/discuz/pages``): the ten posts of
+``day1-discussion-p2.html`` and their mobile-API items are repeated with fresh pids, floors and
+tids, so every page parses exactly like the real one and desktop and mobile agree on each post.
+Default: 30 threads x 1,000 posts = 3,000 desktop pages + 30 mobile listings (ppp 1000).
+
+The pages are served from memory by an ``httpx.MockTransport`` (no sockets, no delay): what is
+timed is :func:`tracker.scraper.crawl.crawl_game` end to end (fetch plumbing, listing plan, parse,
+upsert one transaction per page, raw-page gzip), i.e. the CPU side of a crawl. Also timed: the same
+crawl again (nothing changed: one listing per thread) and parsing alone.
+
+    .venv/bin/python benchmarks/bench_ingest.py [--threads 30] [--posts-per-thread 1000] [--no-raw]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from tracker.config import parse_game  # noqa: E402
+from tracker.scraper.crawl import DESKTOP_BATCH, crawl_game  # noqa: E402
+from tracker.scraper.desktop import parse_thread_page  # noqa: E402
+from tracker.scraper.fetch import FetchPolicy  # noqa: E402
+from tracker.scraper.mobile import parse_viewthread  # noqa: E402
+from tracker.scraper.plan import Listing, listing_complete, plan_thread  # noqa: E402
+from tracker.store.db import Store  # noqa: E402
+from tracker.store.posts import all_posts, mark_deleted, thread_state, upsert_posts  # noqa: E402
+
+PAGES = ROOT / "tests" / "fixtures" / "discuz" / "pages"
+TEMPLATE_HTML = PAGES / "day1-discussion-p2.html"
+TEMPLATE_JSON = PAGES / "day1-discussion.mobile-ppp200.json"
+TEMPLATE_TID = 3
+PER_PAGE = 10
+BASE = "http://forum.bench/"
+
+_POST_START = re.compile(r'<div id="post_(\d+)"')
+_FLOOR = re.compile(r"<em>\d+</em><sup>#</sup>")
+_PG = re.compile(r'<div class="pg">.*?</div>', re.S)
+
+
+class Template:
+    """The real page cut into head, ten post chunks and tail, plus the matching mobile items."""
+
+    def __init__(self) -> None:
+        html = TEMPLATE_HTML.read_text(encoding="utf-8")
+        starts = [m.start() for m in _POST_START.finditer(html)]
+        end = html.index('<div id="postlistreply"')
+        self.head = html[: starts[0]]
+        self.tail = html[end:]
+        self.chunks = [(int(_POST_START.match(html, s).group(1)), html[s:e])  # type: ignore[union-attr]
+                       for s, e in zip(starts, [*starts[1:], end], strict=True)]
+        doc = json.loads(TEMPLATE_JSON.read_text(encoding="utf-8"))
+        items = {int(p["pid"]): p for p in doc["Variables"]["postlist"]}
+        self.items = [items[pid] for pid, _ in self.chunks]
+        self.mobile = doc
+
+    @staticmethod
+    def _retid(text: str, tid: int) -> str:
+        return re.sub(rf"tid={TEMPLATE_TID}(?!\d)", f"tid={tid}", text)
+
+    def desktop(self, tid: int, page: int, pages: int, posts: int) -> bytes:
+        head = self._retid(self.head, tid)
+        tail = self._retid(self.tail, tid)
+        pg = f'<div class="pg"><strong>{page}</strong><span title="共 {pages} 页"> / {pages} 页</span></div>'
+        head = _PG.sub(pg, head, count=1)
+        tail = _PG.sub(pg, tail, count=1)
+        body = []
+        for i in range((page - 1) * PER_PAGE, min(page * PER_PAGE, posts)):
+            old, chunk = self.chunks[i % PER_PAGE]
+            new = pid_of(tid, i + 1)
+            chunk = re.sub(rf"(?<!\d){old}(?!\d)", str(new), chunk)
+            chunk = _FLOOR.sub(f"<em>{i + 1}</em><sup>#</sup>", chunk, count=1)
+            body.append(self._retid(chunk, tid))
+        return (head + "".join(body) + tail).encode("utf-8")
+
+    def listing(self, tid: int, posts: int) -> bytes:
+        doc = json.loads(json.dumps(self.mobile))
+        v = doc["Variables"]
+        items = []
+        for i in range(posts):
+            item = dict(self.items[i % PER_PAGE])
+            item.update(pid=str(pid_of(tid, i + 1)), tid=str(tid), number=str(i + 1), position=str(i + 1),
+                        first="1" if i == 0 else "0")
+            items.append(item)
+        v["postlist"] = items
+        v["ppp"] = "1000"
+        v["thread"].update(tid=str(tid), replies=str(posts - 1), maxposition=str(posts))
+        return json.dumps(doc, ensure_ascii=False).encode("utf-8")
+
+
+def pid_of(tid: int, floor: int) -> int:
+    return tid * 100_000 + floor
+
+
+def build(threads: int, posts: int) -> dict[tuple[str, int, int], bytes]:
+    tpl = Template()
+    pages = -(-posts // PER_PAGE)
+    docs: dict[tuple[str, int, int], bytes] = {}
+    for t in range(threads):
+        tid = 1000 + t
+        docs[("mobile", tid, 1)] = tpl.listing(tid, posts)
+        for n in range(1, pages + 1):
+            docs[("desktop", tid, n)] = tpl.desktop(tid, n, pages, posts)
+    return docs
+
+
+def transport(docs: dict[tuple[str, int, int], bytes], counter: list[int]) -> httpx.MockTransport:
+    def handle(request: httpx.Request) -> httpx.Response:
+        counter[0] += 1
+        q = {k: v[0] for k, v in parse_qs(urlsplit(str(request.url)).query).items()}
+        kind = "mobile" if "api/mobile" in request.url.path else "desktop"
+        tid, page = int(q["tid"]), int(q.get("page", "1"))
+        body = docs.get((kind, tid, page)) or docs[(kind, tid, 1)]
+        ctype = "application/json" if kind == "mobile" else "text/html; charset=utf-8"
+        return httpx.Response(200, content=body, headers={"content-type": ctype})
+
+    return httpx.MockTransport(handle)
+
+
+def game(threads: int) -> Any:
+    tids = [1000 + t for t in range(threads)]
+    days = [{"day": i + 1, "discussion": tid, "opens": "2025-03-01T10:00:00+08:00",
+             "closes": "2025-03-02T22:00:00+08:00"} for i, tid in enumerate(tids)]
+    return parse_game({"game": {"name": "bench", "ruleset": "x", "forum": BASE},
+                       "crawl": {"delay": 0, "concurrency": 2}, "days": days})
+
+
+def ingest(store: Store, docs: dict[tuple[str, int, int], bytes], threads: int) -> tuple[int, int]:
+    """What the crawler does with the documents, minus the network: listing, plan, upserts by batch."""
+    seen_at = datetime.now(UTC)
+    new = pages = 0
+    for t in range(threads):
+        tid = 1000 + t
+        doc = parse_viewthread(docs[("mobile", tid, 1)], page_url=BASE)
+        listing = Listing(tid=tid, subject=doc.subject, posts=doc.posts, replies=doc.replies,
+                          maxposition=doc.maxposition, complete=listing_complete(doc.posts))
+        with store.session() as s:
+            plan = plan_thread(listing, thread_state(s, tid))
+        with store.session() as s:
+            new += len(upsert_posts(s, listing.posts, seen_at=seen_at).new_pids)
+            if listing.complete:
+                mark_deleted(s, tid, [p.pid for p in listing.posts], seen_at=seen_at)
+        todo = list(plan.desktop_pages)
+        for i in range(0, len(todo), DESKTOP_BATCH):
+            batch = [parse_thread_page(docs[("desktop", tid, n)], page_url=BASE) for n in todo[i:i + DESKTOP_BATCH]]
+            pages += len(batch)
+            with store.session() as s:
+                upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=seen_at)
+    return new, pages
+
+
+def timed(fn: Any) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--threads", type=int, default=30)
+    ap.add_argument("--posts-per-thread", type=int, default=1000)
+    ap.add_argument("--no-crawl", action="store_true", help="skip the end-to-end crawl_game figures")
+    args = ap.parse_args()
+    total = args.threads * args.posts_per_thread
+    print(f"machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times suffer above ~1)")
+
+    docs, wall, _ = timed(lambda: build(args.threads, args.posts_per_thread))
+    size = sum(len(b) for b in docs.values())
+    print(f"synthetic game: {args.threads} threads, {total:,} posts, {len(docs):,} documents, "
+          f"{size / 1e6:.0f} MB (built in {wall:.1f} s)")
+    # Sanity: the templated pages parse as the game they claim to be.
+    first = parse_thread_page(docs[("desktop", 1000, 2)], page_url=BASE)
+    assert [p.floor for p in first.posts] == list(range(11, 21)) and first.tid == 1000
+    assert first.posts[0].pid == pid_of(1000, 11)
+
+    def parse_all() -> int:
+        return sum(len(parse_viewthread(b).posts) if k[0] == "mobile" else len(parse_thread_page(b).posts)
+                   for k, b in docs.items())
+
+    n, wall, cpu = timed(parse_all)
+    print(f"parse only, every document once: {wall:.2f} s wall / {cpu:.2f} s cpu ({n / wall:,.0f} posts/s)")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store.open(f"sqlite:///{Path(tmp) / 'ingest.db'}")
+        (new, pages), wall, cpu = timed(lambda: ingest(store, docs, args.threads))
+        assert new == total and pages == len(docs) - args.threads
+        with store.session() as s:
+            stored = all_posts(s)
+        assert len(stored) == total and all(p.has_desktop and p.versions == 1 for p in stored)
+        verdict = "OK" if wall < 10 else "MISSED"
+        print(f"INGEST whole game (parse + plan + upsert, no network): {wall:.2f} s wall / {cpu:.2f} s cpu, "
+              f"{total / wall:,.0f} posts/s  [target < 10 s: {verdict}]")
+        (new, pages), wall, cpu = timed(lambda: ingest(store, docs, args.threads))
+        assert new == 0 and pages == 0
+        print(f"re-ingest, nothing changed (listings only): {wall:.2f} s wall / {cpu:.2f} s cpu")
+        store.close()
+
+    if args.no_crawl:
+        return 0
+    g = game(args.threads)
+    policy = FetchPolicy(concurrency=2, delay=0.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store.open(f"sqlite:///{Path(tmp) / 'crawl.db'}")
+        counter = [0]
+        report, wall, cpu = timed(lambda: asyncio.run(crawl_game(g, store, policy=policy,
+                                                                 transport=transport(docs, counter))))
+        assert report.status == "ok" and report.posts_new == total, report.to_json()
+        print(f"crawl_game end to end (in-memory transport, raw pages kept): {wall:.2f} s wall / {cpu:.2f} s cpu "
+              f"for {report.requests:,} requests")
+        again, wall, cpu = timed(lambda: asyncio.run(crawl_game(g, store, policy=policy,
+                                                                transport=transport(docs, counter))))
+        assert again.posts_new == again.posts_changed == 0 and again.requests == args.threads
+        print(f"crawl_game again, nothing changed: {wall:.2f} s wall / {cpu:.2f} s cpu for {again.requests} requests")
+
+        # One edit on an early page of every thread: one listing + one desktop page each.
+        edited = dict(docs)
+        for tnum in range(args.threads):
+            tid = 1000 + tnum
+            doc = json.loads(edited[("mobile", tid, 1)])
+            doc["Variables"]["postlist"][4]["message"] = "改过的内容：投票对象：包子"
+            edited[("mobile", tid, 1)] = json.dumps(doc, ensure_ascii=False).encode()
+            page = edited[("desktop", tid, 1)].decode()
+            pid = pid_of(tid, 5)
+            page = re.sub(rf'(<td class="t_f" id="postmessage_{pid}">).*?(</td>)', r"\1改过的内容：投票对象：包子\2",
+                          page, count=1, flags=re.S)
+            edited[("desktop", tid, 1)] = page.encode()
+        third, wall, cpu = timed(lambda: asyncio.run(crawl_game(g, store, policy=policy,
+                                                                transport=transport(edited, counter))))
+        assert third.posts_changed == args.threads and third.requests == 2 * args.threads, third.to_json()
+        print(f"crawl_game, one early edit per thread: {wall:.2f} s wall / {cpu:.2f} s cpu "
+              f"for {third.requests} requests")
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
