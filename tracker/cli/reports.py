@@ -26,16 +26,17 @@ FORMATS = ("md", "bbcode", "html")
 @click.command("report")
 @click.argument("kind", type=click.Choice(["lurkers", "tally", "cards"]))
 @game_argument
-@click.option("--day", type=int, required=True, help="第几日")
+@click.option("--day", type=int, default=None, help="第几日（默认：正在进行的一日，或最近关门的一日）")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", help="输出格式（默认 Markdown）")
 @click.option("--write", is_flag=True, help="同时写入报告目录（.md/.bbcode/.html）")
 @db_option
 @json_option
-def report_cmd(kind: str, game_path: Path, day: int, fmt: str, write: bool, db_url: str | None,
+def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: bool, db_url: str | None,
                as_json: bool) -> None:
     """生成一份报告（潜水 / 票型 / 判罚）；退出码 10 表示有需要导演处理的事项。"""
     svc = open_service(game_path, db_url)
     try:
+        day = day if day is not None else svc.current_day()
         att = svc.attention(day, kind)
         written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
         if as_json:

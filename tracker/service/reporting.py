@@ -47,6 +47,17 @@ class ReportOps(ServiceBase):
         base = self.game.path.parent if self.game.path is not None else Path.cwd()
         return base / "reports"
 
+    def current_day(self) -> int:
+        """The day that is open now, else the last one that has opened (what a cron job means by "today")."""
+        from tracker.errors import ConfigError
+
+        now = self.clock.now()
+        opened = [d for d in self.game.days if d.opens <= now]
+        if not opened:
+            raise ConfigError("还没有任何一日开门", hint="用 --day N 指定日子")
+        live = [d for d in opened if now <= d.closes]
+        return (live or opened)[-1].day
+
     # ----------------------------------------------------------------- sections from the engine
 
     def _tally_sections(self, day: int) -> list[tuple[TallySection, str]]:
