@@ -8,7 +8,7 @@ from typing import Any
 
 from tracker.clock import SHANGHAI
 from tracker.config import PlayerConfig
-from tracker.engine.days import VoteResult, confirm_vote
+from tracker.engine.days import VoteResult, confirm_vote, outcome_for_totals
 from tracker.engine.events import Event, EventDraft, make_draft
 from tracker.engine.ruleset import Ruleset, load_ruleset
 from tracker.engine.state import GameState, check_event, fold
@@ -53,8 +53,12 @@ class Game:
 
     def confirm(self, day: int, purpose: str, totals: dict[str, float], first: str | None = None,
                 voters: Sequence[str] = ()) -> tuple[GameState, str]:
-        c = confirm_vote(self.rs, self.state, VoteResult(day, purpose, totals, first, voters),
-                         at=self.tick(), recorded_by="导演A")
+        """Decide with the tally's rule (totals only: ``first`` names who reached the top first), then
+        record; ``voters`` stands for the final ballots, of which the dead ones are last votes."""
+        state = self.state
+        outcome = outcome_for_totals(self.rs, state, day=day, purpose=purpose, totals=totals, first_to_top=first)
+        last = [n for n in voters if n in state.players and state.players[n].life == "dead"]
+        c = confirm_vote(self.rs, state, VoteResult(day, purpose, outcome, last), at=self.tick(), recorded_by="导演A")
         for d in c.drafts:
             self.add(d)
         return self.state, c.explanation

@@ -14,6 +14,7 @@ from tracker.engine.days import (
     count_requests,
     find_request,
     needed,
+    outcome_for_totals,
     planned_close,
 )
 from tracker.engine.events import EventKind
@@ -99,7 +100,8 @@ def test_confirm_vote_m160_threshold_and_last_votes() -> None:
     rs = load_ruleset("gourmet-m160")
     g = Game(rs, roster([("甲", "护士长"), ("乙", "心理学家"), ("丙", "狂煞"), ("丁", "告死天使")]))
     g.record("died", "丁", cause="凶杀")
-    c = confirm_vote(rs, g.state, VoteResult(2, "exile", {"丙": 2, "甲": 1}, voters=["甲", "丁"]),
+    outcome = outcome_for_totals(rs, g.state, day=2, purpose="exile", totals={"丙": 2, "甲": 1})
+    c = confirm_vote(rs, g.state, VoteResult(2, "exile", outcome, last_votes_used=["甲", "丁"]),
                      at=g.tick(), recorded_by="导演A")
     kinds = [(d.kind, d.player) for d in c.drafts]
     # 3 living: 2 votes ≥ 1.5 → 丙 dies; 丁 (dead) used the last vote
@@ -109,5 +111,6 @@ def test_confirm_vote_m160_threshold_and_last_votes() -> None:
 def test_confirm_vote_abstain_only() -> None:
     rs = load_ruleset("sanguo-213")
     g = Game(rs, roster([("甲", "狼人"), ("乙", "村民")]))
-    c = confirm_vote(rs, g.state, VoteResult(2, "exile", {"弃权": 2}), at=g.tick(), recorded_by="导演A")
+    outcome = outcome_for_totals(rs, g.state, day=2, purpose="exile", totals={"弃权": 2})
+    c = confirm_vote(rs, g.state, VoteResult(2, "exile", outcome), at=g.tick(), recorded_by="导演A")
     assert c.drafts == () and "无人出局" in c.explanation

@@ -4,6 +4,13 @@ confirmed vote into events.
 All pure: post records and the folded state in, values out. The director still decides: the
 request count and the vote confirmation produce drafts and explanations that the service records
 only when the director confirms.
+
+Who decides what:
+
+* A vote's result is decided once, by the tally (:func:`tracker.engine.tally.decide`);
+  :func:`confirm_vote` only turns that :class:`~tracker.engine.tally.Outcome` into events.
+* A day's times and acceleration are decided once, by :func:`day_status`; the tally's window, the
+  潜水 count and the watcher's schedule all read it.
 """
 
 from __future__ import annotations
@@ -12,12 +19,23 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
+from tracker.config import DayConfig
 from tracker.engine.events import EventDraft, EventKind
 from tracker.engine.ruleset import DayRules, Ruleset
-from tracker.engine.state import GameState
+from tracker.engine.state import DayState, GameState
+from tracker.engine.tally import (
+    DayWindow,
+    Tally,
+    decide,
+    election_window,
+    roster_from_states,
+    rules_for_vote,
+)
+from tracker.engine.tally import Outcome as VoteOutcome
+from tracker.errors import GameRuleError
 from tracker.records import Post
 
 ABSTAIN = "弃权"
@@ -145,21 +163,159 @@ def count_requests(posts: Sequence[Post], *, living: Collection[str], rules: Day
 
 
 # ---------------------------------------------------------------------------------------------
+# A day's times and acceleration: the one answer the tally, the 潜水 count and the watcher share.
+
+SuggestionKind = Literal["accelerate", "delay"]
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """Something the director may record (a passed 申请加速 / 申请延时), with the command that does it."""
+
+    kind: SuggestionKind
+    cause: str
+    message: str
+    command: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cause": self.cause, "message": self.message, "command": self.command}
+
+
+@dataclass(frozen=True, slots=True)
+class DayStatus:
+    """One discussion day as it stands: effective times, acceleration in force, the request count.
+
+    ``closes`` is the effective close (the game file's, moved by ``day_extended`` and ``delayed``
+    events); ``planned_closes`` the game file's. ``accelerated`` is what is *in force*: the game
+    file, the ruleset's first-day rule (M160), the director's ``accelerated`` events, and the
+    ruleset's automatic count (213's ≤16 未出局) — a ``delayed`` event lifts all of them
+    ("延时成功时，不再视为执行加速状态"). A passed request is never in force by itself: it is a
+    :class:`Suggestion` until the director records it.
+    """
+
+    day: int
+    opens: datetime
+    closes: datetime
+    planned_closes: datetime
+    freeze_starts: datetime | None
+    accelerated: bool
+    accelerated_at: datetime | None
+    accelerated_cause: str | None
+    delayed: bool
+    closed: bool
+    not_out_at_open: int
+    living_at_open: int
+    auto_accelerate: bool
+    requests: RequestCount | None = None
+    suggestions: tuple[Suggestion, ...] = ()
+
+    @property
+    def extended(self) -> bool:
+        return self.closes != self.planned_closes
+
+    def window(self, election: Any = None) -> DayWindow:
+        """The tally's window for one vote thread of this day (``election``: a day-1 Election or None)."""
+        purpose, office = election_window(election)
+        return DayWindow(day=self.day, opens=self.opens, closes=self.closes, accelerated=self.accelerated,
+                         accelerated_at=self.accelerated_at, purpose=purpose, office=office)
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys of :meth:`DayState.to_json` (same meaning, effective values) plus the day rules."""
+        def iso(x: datetime | None) -> str | None:
+            return x.isoformat() if x is not None else None
+        return {"day": self.day, "opens": iso(self.opens), "closes": iso(self.closes),
+                "accelerated": self.accelerated, "accelerated_cause": self.accelerated_cause,
+                "delayed": self.delayed, "closed": self.closed,
+                "planned_closes": iso(self.planned_closes), "extended": self.extended,
+                "accelerated_at": iso(self.accelerated_at), "freeze_starts": iso(self.freeze_starts),
+                "not_out_at_open": self.not_out_at_open, "living_at_open": self.living_at_open,
+                "auto_accelerate": self.auto_accelerate,
+                "requests": self.requests.to_json() if self.requests is not None else None,
+                "suggestions": [x.to_json() for x in self.suggestions]}
+
+
+def day_status(ruleset: Ruleset, config: DayConfig, recorded: DayState | None, *, at_open: GameState,
+               process_posts: Sequence[Post] | None = None, game_ref: str = "GAME.toml") -> DayStatus:
+    """The day as the rules and the director's records make it.
+
+    ``recorded`` is the day in the fold of *all* events (``day_extended``, ``accelerated``,
+    ``delayed`` … name their day, whenever recorded); ``at_open`` the fold of the events before the
+    day opened (who is alive and not out that morning). ``process_posts`` are the 进程帖's posts
+    (None: no request count).
+
+    What is automatic and what is a suggestion, from the rule posts:
+
+    * 213 "未出局角色≤16人时，导演将自动执行加速" names its number and calls it automatic, so a day
+      opening with ≤16 players not out is accelerated without a record (cause ``auto``), from the
+      opening. 107, M65 and M160 only say "减少到一定程度时" — no number, nothing automatic.
+    * M160 "首日讨论日自动执行加速": day 1 is accelerated by the ruleset (the fold applies it).
+    * A request count that passes ("即判定加速或延时成功") is a suggestion: the count rests on reading
+      free-form replies, and the director announces the result in the 进程帖 anyway. It becomes
+      real when recorded (``tracker event GAME.toml accelerated --day N --cause request`` or
+      ``delayed --day N``).
+    * A recorded ``delayed`` lifts any acceleration, the automatic one included; ``delayed`` with
+      ``--data days=0`` lifts it without moving the close.
+    """
+    rules = ruleset.days
+    opens = recorded.opens if recorded is not None and recorded.opens is not None else config.opens
+    closes = recorded.closes if recorded is not None and recorded.closes is not None else config.closes
+    before_delay = (recorded.closes_before_delay if recorded is not None and recorded.closes_before_delay
+                    else closes)
+    accelerated = bool(recorded and recorded.accelerated)
+    accelerated_at = recorded.accelerated_at if recorded is not None and accelerated else None
+    cause = recorded.accelerated_cause if recorded is not None and accelerated else None
+    delayed = bool(recorded and recorded.delayed)
+    not_out = len(at_open.not_out())
+    living = at_open.living()
+    auto = auto_accelerate(rules, not_out)
+    if auto and not accelerated and not delayed:
+        accelerated, accelerated_at, cause = True, None, "auto"
+    freeze = ruleset.voting.freeze_minutes
+    count: RequestCount | None = None
+    suggestions: list[Suggestion] = []
+    if process_posts is not None:
+        count = count_requests(process_posts, living=living, rules=rules, closes=before_delay, opens=opens,
+                               day=config.day)
+        n, need = config.day, count.needed
+        if count.accelerate_ok and not accelerated:
+            suggestions.append(Suggestion(
+                "accelerate", "request",
+                f"第{n}日申请加速 {len(count.accelerate)} 人，达到 {need} 人（存活 {count.living} 人），导演确认后记录加速",
+                f"tracker event {game_ref} accelerated --day {n} --cause request"))
+        if count.delay_ok and not delayed:
+            suggestions.append(Suggestion(
+                "delay", "request",
+                f"第{n}日申请延时 {len(count.delay)} 人，达到 {need} 人（存活 {count.living} 人），导演确认后记录延时",
+                f"tracker event {game_ref} delayed --day {n}"))
+    return DayStatus(
+        day=config.day, opens=opens, closes=closes, planned_closes=config.closes,
+        freeze_starts=closes - timedelta(minutes=freeze) if freeze else None,
+        accelerated=accelerated, accelerated_at=accelerated_at, accelerated_cause=cause, delayed=delayed,
+        closed=bool(recorded and recorded.closed), not_out_at_open=not_out, living_at_open=len(living),
+        auto_accelerate=auto, requests=count, suggestions=tuple(suggestions))
+
+
+# ---------------------------------------------------------------------------------------------
 # A day's vote → events, when the director confirms it.
 
 @dataclass(frozen=True, slots=True)
 class VoteResult:
-    """What the tally says for one vote: totals by target and who reached the top first.
+    """One vote's result as the tally decided it, with what its consequences need.
 
-    ``purpose`` is "exile" or a day-1 election purpose (sheriff, patriarch, god_chosen). ``voters``
-    are the players whose vote counted (M160: a dead player who voted has used the last vote).
+    ``outcome`` is the tally's :class:`~tracker.engine.tally.Outcome`, the only decision of the
+    vote. ``purpose`` is "exile" or a day-1 election's purpose (sheriff, patriarch, god_chosen);
+    ``last_votes_used`` are the dead-not-out players whose last ballot counted (M160: "在使用此票后
+    该玩家【出局】").
     """
 
     day: int
     purpose: str
-    totals: Mapping[str, float]
-    first_to_top: str | None = None
-    voters: Sequence[str] = ()
+    outcome: VoteOutcome
+    last_votes_used: Sequence[str] = ()
+
+    @classmethod
+    def of(cls, tally: Tally, purpose: str) -> VoteResult:
+        return cls(day=tally.day, purpose=purpose, outcome=tally.outcome, last_votes_used=tally.last_votes_used)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,53 +326,63 @@ class Confirmation:
     chosen: str | None = None
 
 
+def _election(ruleset: Ruleset, day: int, purpose: str) -> Any:
+    """The day-1 vote a purpose names (an election on any day, an exile only on day 1), or None."""
+    if purpose == "exile" and day != 1:
+        return None
+    return next((e for e in ruleset.voting.day1 if e.purpose == purpose), None)
+
+
+def outcome_for_totals(ruleset: Ruleset, state: GameState, *, day: int, purpose: str, totals: Mapping[str, float],
+                       first_to_top: str | None = None, at: datetime | None = None) -> VoteOutcome:
+    """The tally's decision for totals alone (a hand count): the same :func:`decide`, on ``state``.
+
+    Without ballots the tally cannot replay who reached the top first, so ``first_to_top`` names
+    them where the tie rule needs it.
+    """
+    election = _election(ruleset, day, purpose)
+    when = at or datetime(2000, 1, 1, tzinfo=UTC)  # no one leaves mid-day here: any instant will do
+    purpose_kind, office = election_window(election)
+    window = DayWindow(day=day, opens=when, closes=when, purpose=purpose_kind, office=office)
+    roster = roster_from_states(state, state, day)
+    return decide(totals, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
+                  first_to_top=first_to_top)
+
+
 def confirm_vote(ruleset: Ruleset, state: GameState, result: VoteResult, *, at: datetime,
                  recorded_by: str) -> Confirmation:
-    """The events a confirmed vote produces, with the clause that decides it."""
+    """The events a vote's decided outcome produces, with the clause behind it. Decides nothing.
+
+    elected → the office's tag; exiled → 出局 (or M160's 【死亡】, the last vote kept); nobody →
+    nothing. Dead players whose last vote counted are 出局 (``last_vote_used``) whatever the outcome.
+    """
     v = ruleset.voting
-    totals = {t: w for t, w in result.totals.items() if t and t != ABSTAIN and w > 0}
-    election = next((e for e in v.day1 if e.purpose == result.purpose), None) if result.day == 1 else None
-    if result.purpose != "exile" and election is None:
-        election = next((e for e in v.day1 if e.purpose == result.purpose), None)
-    drafts: list[EventDraft] = []
-    dead_voters = [n for n in result.voters if n in state.players and state.players[n].life == "dead"]
-    if v.dead_last_vote:
-        drafts += [EventDraft(at=at, kind=EventKind.LAST_VOTE_USED, player=n,
-                              data={"day": result.day}, recorded_by=recorded_by) for n in dead_voters]
-    if not totals:
-        return Confirmation(tuple(drafts), "无有效得票，无人出局" if result.purpose == "exile" else "无有效得票，无人当选",
-                            "投票规则")
-    top = max(totals.values())
-    leaders = [t for t, w in totals.items() if w == top]
-    tie = election.tie if election is not None else v.tie
+    o = result.outcome
+    election = _election(ruleset, result.day, result.purpose)
     clause = election.clause if election is not None and election.clause else "用语定义·投票"
-    chosen: str | None
-    if len(leaders) == 1:
-        chosen = leaders[0]
-    elif tie == "first_to_top" and result.first_to_top in leaders:
-        chosen = result.first_to_top
-    else:
-        word = "无人出局" if result.purpose == "exile" else "无人当选"
-        return Confirmation(tuple(drafts), f"平票（{'、'.join(leaders)} 各 {top:g} 票），{word}", clause)
-    if result.purpose != "exile":
-        tag = election.tag if election is not None else None
+    drafts: list[EventDraft] = []
+    if v.dead_last_vote:
+        drafts += [EventDraft(at=at, kind=EventKind.LAST_VOTE_USED, player=n, data={"day": result.day},
+                              recorded_by=recorded_by)
+                   for n in result.last_votes_used if n in state.players and state.players[n].life == "dead"]
+    if o.kind == "nobody":
+        named = o.player or (o.tied[0] if len(o.tied) == 1 else None)
+        return Confirmation(tuple(drafts), o.message, clause, named)
+    chosen = o.player
+    if chosen is None or chosen not in state.players:
+        raise GameRuleError(f"计票结果指向的玩家 {chosen!r} 不在名单中", hint="检查游戏文件的 [[players]]")
+    if (o.kind == "elected") != (result.purpose != "exile"):
+        raise GameRuleError(f"计票结果（{o.kind}）与投票目的（{result.purpose}）不符",
+                            hint="放逐投票的结果是出局，第一日竞选的结果是当选")
+    if o.kind == "elected":
+        tag = o.office or (election.tag if election is not None else None)
         if tag is None:
             return Confirmation(tuple(drafts), f"{chosen} 得票最高，但规则未说明此选举授予什么", clause, chosen)
         drafts.append(EventDraft(at=at, kind=EventKind.TAG_GIVEN, player=chosen,
-                                 data={"tag": tag, "cause": "election", "day": None, "votes": top},
+                                 data={"tag": tag, "cause": "election", "day": None, "votes": o.top},
                                  recorded_by=recorded_by))
-        return Confirmation(tuple(drafts), f"{chosen} 以 {top:g} 票当选{tag}", clause, chosen)
-    if election is not None and election.nobody_out_if_top and chosen in state.players \
-            and state.players[chosen].role == election.nobody_out_if_top:
-        return Confirmation(tuple(drafts), f"{chosen} 得票最高，但{election.nobody_out_if_top}首日得票最高时当日无人出局",
-                            election.clause, chosen)
-    if v.threshold == "half_living":
-        living = len(state.living())
-        if top * 2 < living:
-            return Confirmation(tuple(drafts), f"{chosen} 得票最高（{top:g} 票），未达存活人数（{living}）的一半，无人死亡",
-                                "用语定义·投票", chosen)
+        return Confirmation(tuple(drafts), o.message, clause, chosen)
     kind = EventKind.DIED if v.dead_last_vote else EventKind.ELIMINATED
-    drafts.append(EventDraft(at=at, kind=kind, player=chosen, data={"cause": "vote", "day": result.day, "votes": top},
+    drafts.append(EventDraft(at=at, kind=kind, player=chosen, data={"cause": "vote", "day": result.day, "votes": o.top},
                              recorded_by=recorded_by))
-    word = "死亡（仍保留最后一票）" if v.dead_last_vote else "被投票出局"
-    return Confirmation(tuple(drafts), f"{chosen} 以 {top:g} 票{word}", clause, chosen)
+    return Confirmation(tuple(drafts), o.message, clause, chosen)

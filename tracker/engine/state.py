@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from tracker.config import DayConfig, PlayerConfig
@@ -92,6 +92,11 @@ class ActionRecord:
 
 @dataclass(frozen=True, slots=True)
 class DayState:
+    """A day as the events left it. ``closes`` is effective (extensions and delays applied);
+    ``closes_before_delay`` leaves out what ``delayed`` added, because the delay request itself was
+    counted against that close ("讨论日结束三个小时前"). ``accelerated_at`` is when a mid-day
+    ``accelerated`` event took effect (None: from the opening)."""
+
     day: int
     opens: datetime | None = None
     closes: datetime | None = None
@@ -99,6 +104,8 @@ class DayState:
     accelerated_cause: str | None = None
     delayed: bool = False
     closed: bool = False
+    accelerated_at: datetime | None = None
+    closes_before_delay: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"day": self.day, "opens": self.opens.isoformat() if self.opens else None,
@@ -486,17 +493,27 @@ class _Fold:
         elif kind == EventKind.DAY_CLOSED:
             d = replace(d, closed=True, closes=d.closes or e.at)
         elif kind == EventKind.DAY_EXTENDED:
-            until = data.get("until")
-            if until:
-                d = replace(d, closes=until if isinstance(until, datetime) else datetime.fromisoformat(str(until)))
+            # the director's own close: where it says `until`, that is the close, delay or not
+            until = _until(data)
+            if until is not None:
+                d = replace(d, closes=until, closes_before_delay=until)
             elif d.closes is not None:
-                from datetime import timedelta
-
-                d = replace(d, closes=d.closes + timedelta(days=float(data.get("days", 1))))
+                extra = timedelta(days=float(data.get("days", 1)))
+                d = replace(d, closes=d.closes + extra, closes_before_delay=(d.closes_before_delay or d.closes) + extra)
         elif kind == EventKind.ACCELERATED:
-            d = replace(d, accelerated=True, delayed=False, accelerated_cause=str(data.get("cause", "director")))
+            at = e.at if d.opens is not None and e.at > d.opens else None
+            d = replace(d, accelerated=True, delayed=False, accelerated_cause=str(data.get("cause", "director")),
+                        accelerated_at=at)
         elif kind == EventKind.DELAYED:
-            d = replace(d, delayed=True, accelerated=False)  # 延时成功时，不再视为“执行加速”状态
+            # 延时成功时，不再视为“执行加速”状态; 延时 moves the close a day ("逢周末延时一天" is the
+            # rule posts' unit) unless the event names `until` or `days` (days=0: only lift 加速)
+            d = replace(d, delayed=True, accelerated=False, accelerated_at=None)
+            until = _until(data)
+            if until is not None:
+                d = replace(d, closes_before_delay=d.closes_before_delay or d.closes, closes=until)
+            elif d.closes is not None:
+                d = replace(d, closes_before_delay=d.closes_before_delay or d.closes,
+                            closes=d.closes + timedelta(days=float(data.get("days", 1))))
         self.days[n] = d
 
     def check(self, e: Event) -> None:
@@ -506,6 +523,13 @@ class _Fold:
             return
         state = self.snapshot(frozenset())
         self.lost, self.outcome = evaluate(self.rs, state, self.lost, seq=e.seq, at=e.at)
+
+
+def _until(data: Mapping[str, Any]) -> datetime | None:
+    until = data.get("until")
+    if not until:
+        return None
+    return until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
 
 
 def _truthy(v: Any) -> bool:

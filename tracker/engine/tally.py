@@ -15,7 +15,7 @@ Two counts come out, because the rule posts hide some effects from the players:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -567,6 +567,23 @@ def _outcome(ballots: Sequence[CountedBallot], totals: Mapping[str, float], publ
 
 def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, rules: TallyRules,
             roster: Roster, window: DayWindow, public: bool) -> Outcome:
+    return decide(totals, rules=rules, roster=roster, window=window,
+                  first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public))
+
+
+FirstToTop = Callable[[tuple[str, ...], float], str | None]
+
+
+def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, window: DayWindow,
+           first_to_top: FirstToTop | str | None = None) -> Outcome:
+    """The result of one vote from its totals: THE decision, which ``confirm_vote`` only records.
+
+    Exile: the unique top goes (平票则无人出局, or 最先获得最高票 where the tie rule says so), unless
+    M160's threshold (大于等于场上存活角色一半) or M65's day-1 预知者 (天罡护体) says nobody. An election
+    gives its office to the unique top (or the first to reach it). Only living targets count.
+    ``first_to_top`` breaks a tie under the first_to_top rule: the tally replays its ballots; a
+    caller holding only totals names the player (or None).
+    """
     living = {p.name for p in _living_at_close(roster, window)}
     scores = {t: v for t, v in totals.items() if t in living and v > 0}
     election = window.purpose == "election"
@@ -577,10 +594,10 @@ def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, ru
     top = max(scores.values())
     tied = tuple(sorted(t for t, v in scores.items() if v == top))
     winner: str | None = tied[0] if len(tied) == 1 else None
-    tie_rule = rules.tie
     if winner is None:
-        if tie_rule == "first_to_top":
-            winner = _first_to_reach(ballots, tied, top, roster, public=public)
+        if rules.tie == "first_to_top":
+            first = first_to_top(tied, top) if callable(first_to_top) else first_to_top
+            winner = first if first in tied else None
         if winner is None:
             what = f"本局没有{office or '当选者'}" if election else "无人出局"
             return Outcome("nobody", None, "tie", f"{'、'.join(tied)} 平票（{_fmt(top)} 票），{what}",
@@ -601,8 +618,10 @@ def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, ru
         return Outcome("nobody", None, "day1_immunity",
                        f"{winner} 成为得票数最高的角色（{_fmt(top)} 票），当日无人出局",
                        top=top, tied=tied)
+    # M160: 该玩家【死亡】 — dead, not out: the last vote is still theirs
+    what = "【死亡】（仍保留最后一票）" if rules.dead_last_vote else "被投票出局"
     return Outcome("exiled", winner, "top_votes" if len(tied) == 1 else "first_to_top",
-                   f"{winner} {how}（{_fmt(top)} 票），被投票出局", top=top, tied=tied)
+                   f"{winner} {how}（{_fmt(top)} 票），{what}", top=top, tied=tied)
 
 
 def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top: float,

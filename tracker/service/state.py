@@ -8,13 +8,18 @@ from the same fold, so there is one answer to "is this player out?".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session
 
+from tracker.config import DayConfig
+from tracker.engine.days import DayStatus, day_status
 from tracker.engine.events import Event, effective, event_to_json, from_config, make_draft
+from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event, fold
+from tracker.records import Post
 from tracker.service.base import ServiceBase
 
 
@@ -38,9 +43,58 @@ class StateOps(ServiceBase):
             events = [e for e in events if e.at <= at]
         return fold(self.ruleset, self.game.players, events, self.game.days)
 
+    # -- days ----------------------------------------------------------------------------------
+    def day_status(self, day: int, *, ruleset: Ruleset | None = None, requests: bool = True,
+                   events: Sequence[Event] | None = None) -> DayStatus:
+        """Day ``day`` as it stands: effective opens/closes, acceleration in force, the request count.
+
+        The one answer the tally's window, the 潜水 count and the watcher's schedule share (see
+        :func:`tracker.engine.days.day_status` for what is automatic and what is a suggestion).
+        ``ruleset`` recounts under another ruleset (``tally --ruleset``); ``requests=False`` skips
+        reading the 进程帖 (acceleration in force never depends on it); ``events`` replaces the log.
+        """
+        log = self.all_events() if events is None else list(events)
+        return self._day_status(day, ruleset or self.ruleset, log, self._process_posts() if requests else None)
+
+    def day_statuses(self, *, requests: bool = True) -> list[DayStatus]:
+        """Every day of the game file, the log and the 进程帖 read once."""
+        log = self.all_events()
+        posts = self._process_posts() if requests else None
+        return [self._day_status(d.day, self.ruleset, log, posts) for d in self.game.days]
+
+    def effective_days(self) -> list[DayConfig]:
+        """The game file's days with the effective opens and closes (a delayed day closes later)."""
+        by_day = {s.day: s for s in self.day_statuses(requests=False)}
+        return [replace(d, opens=by_day[d.day].opens, closes=by_day[d.day].closes) for d in self.game.days]
+
+    def _day_status(self, day: int, rs: Ruleset, log: Sequence[Event], posts: Sequence[Post] | None) -> DayStatus:
+        d = self.game.day(day)
+        recorded = fold(rs, self.game.players, log, self.game.days).day(day)
+        opens = recorded.opens if recorded is not None and recorded.opens is not None else d.opens
+        at_open = fold(rs, self.game.players, [e for e in log if e.at < opens], self.game.days)
+        ref = self.game.path.name if self.game.path is not None else "GAME.toml"
+        return day_status(rs, d, recorded, at_open=at_open, process_posts=posts, game_ref=ref)
+
+    def _process_posts(self) -> list[Post] | None:
+        """The 进程帖's posts as stored (deleted ones left out: the forum no longer shows them)."""
+        if self.game.process_thread is None:
+            return None
+        from tracker.store.posts import posts_for_thread
+
+        with self.store.session() as session:
+            return [sp.to_post() for sp in posts_for_thread(session, self.game.process_thread,
+                                                            include_deleted=False)]
+
     def state(self) -> dict[str, Any]:
-        """The `tracker state --json` document (players carry their cards when the ledger has them)."""
+        """The `tracker state --json` document (players carry their cards when the ledger has them).
+
+        ``days`` are the game file's days as :meth:`day_status` sees them (effective closes,
+        acceleration in force, the 进程帖's request count, suggestions), then any day known only
+        from events, as the fold has it.
+        """
         doc = self.game_state().to_json()
+        statuses = {s.day: s.to_json() for s in self.day_statuses()}
+        doc["days"] = [*statuses.values(), *(d for d in doc["days"] if d["day"] not in statuses)]
         standing = getattr(self, "standing", None)
         cards: Mapping[str, Any] = {}
         if callable(standing):

@@ -21,14 +21,13 @@ from tracker.engine.state import GameState, fold
 from tracker.engine.tally import (
     DayWindow,
     Tally,
-    election_window,
     number,
     roster_from_states,
     rules_for_vote,
     tally,
 )
 from tracker.errors import ConfigError, GameRuleError
-from tracker.service.base import ServiceBase
+from tracker.service.state import StateOps
 
 _OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
 
@@ -45,7 +44,7 @@ class DayTally:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
 
-class VoteOps(ServiceBase):
+class VoteOps(StateOps):
     # ------------------------------------------------------------------ inputs
 
     def _vote_ruleset(self, ruleset_id: str | None) -> Ruleset:
@@ -88,18 +87,9 @@ class VoteOps(ServiceBase):
 
     def _window(self, d: DayConfig, ruleset: Ruleset, events: Sequence[Event],
                 election: Election | None) -> DayWindow:
-        accelerated = d.accelerated or (d.day == 1 and ruleset.days.first_day_accelerated)
-        accelerated_at = None
-        delayed = False
-        for e in events:
-            if e.get("day") == d.day and e.kind == EventKind.ACCELERATED.value:
-                accelerated, accelerated_at = True, e.at if e.at > d.opens else None
-            if e.get("day") == d.day and e.kind == EventKind.DELAYED.value:
-                delayed = True
-        purpose, office = election_window(election)
-        return DayWindow(day=d.day, opens=d.opens, closes=d.closes, accelerated=accelerated and not delayed,
-                         accelerated_at=accelerated_at if accelerated and not delayed else None,
-                         purpose=purpose, office=office)
+        """The vote's window from :meth:`StateOps.day_status`, the answer the 潜水 count uses too:
+        effective close (延时 / day_extended), acceleration in force (blocks or voids 改票)."""
+        return self.day_status(d.day, ruleset=ruleset, requests=False, events=events).window(election)
 
     def _fold(self, ruleset: Ruleset, events: Sequence[Event], until: datetime, *, inclusive: bool) -> GameState:
         upto = [e for e in events if (e.at <= until if inclusive else e.at < until)]
@@ -131,11 +121,11 @@ class VoteOps(ServiceBase):
         # is out at the close, and recounting must not turn the votes that exiled them invalid.
         events = [e for e in events if e.get("vote_tid") is None or int(e.get("vote_tid")) != tid]
         window = self._window(d, ruleset, events, election)
-        at_open = self._fold(ruleset, events, d.opens, inclusive=False)
-        at_close = self._fold(ruleset, events, d.closes, inclusive=True)
+        at_open = self._fold(ruleset, events, window.opens, inclusive=False)
+        at_close = self._fold(ruleset, events, window.closes, inclusive=True)
         out_times: dict[str, datetime] = {}
         for e in sorted(events, key=lambda x: (x.at, x.seq)):
-            if e.player and d.opens <= e.at <= d.closes and e.kind in _OUT_KINDS:
+            if e.player and window.opens <= e.at <= window.closes and e.kind in _OUT_KINDS:
                 out_times.setdefault(e.player, e.at)
         roster = roster_from_states(at_open, at_close, d.day, out_times)
         ballots, earlier = self.vote_ballots(tid)
@@ -164,7 +154,8 @@ class VoteOps(ServiceBase):
             o = counted.tally.outcome
             if o.kind != "elected" or o.player is None:
                 continue
-            draft = EventDraft(at=d1.closes + timedelta(seconds=1), kind=EventKind.TAG_GIVEN.value, player=o.player,
+            draft = EventDraft(at=counted.tally.window.closes + timedelta(seconds=1), kind=EventKind.TAG_GIVEN.value,
+                               player=o.player,
                                data={"tag": election.tag, "cause": "election", "provisional": True},
                                recorded_by="tracker tally（未确认）")
             out.append((draft.to_event(seq=10**9 + len(out)),
@@ -194,11 +185,8 @@ class VoteOps(ServiceBase):
             t = dt.tally
             state = self._fold(self.ruleset, self._recorded_events(), t.window.closes, inclusive=True)
             purpose = dt.election.purpose if dt.election is not None else "exile"
-            first = t.outcome.player if t.outcome.reason == "first_to_top" else None
-            voters = [cb.voter for cb in t.ballots if cb.final]
-            conf = confirm_vote(self.ruleset, state, VoteResult(day=day, purpose=purpose, totals=t.totals,
-                                                                first_to_top=first, voters=voters),
-                                at=t.window.closes, recorded_by=who)
+            # the tally decided; confirming only records its outcome (one authority for the result)
+            conf = confirm_vote(self.ruleset, state, VoteResult.of(t, purpose), at=t.window.closes, recorded_by=who)
             drafts = [replace(d, data={"day": day, **d.data, "vote_tid": dt.tid}) for d in conf.drafts]
             if not drafts:  # nobody elected or out: still mark the thread confirmed
                 drafts = [EventDraft(at=t.window.closes, kind=EventKind.NOTE.value, player=None,
