@@ -74,7 +74,7 @@ class Template:
     def _retid(text: str, tid: int) -> str:
         return re.sub(rf"tid={TEMPLATE_TID}(?!\d)", f"tid={tid}", text)
 
-    def desktop(self, tid: int, page: int, pages: int, posts: int) -> bytes:
+    def desktop(self, tid: int, page: int, pages: int, posts: int, edits: dict[int, str] | None = None) -> bytes:
         head = self._retid(self.head, tid)
         tail = self._retid(self.tail, tid)
         pg = f'<div class="pg"><strong>{page}</strong><span title="共 {pages} 页"> / {pages} 页</span></div>'
@@ -86,10 +86,14 @@ class Template:
             new = pid_of(tid, i + 1)
             chunk = re.sub(rf"(?<!\d){old}(?!\d)", str(new), chunk)
             chunk = _FLOOR.sub(f"<em>{i + 1}</em><sup>#</sup>", chunk, count=1)
+            if edits and i + 1 in edits:
+                chunk = re.sub(rf'(<td class="t_f" id="postmessage_{new}">).*?(</td>)',
+                               lambda m, t=edits[i + 1]: m.group(1) + t + m.group(2), chunk, count=1, flags=re.S)
             body.append(self._retid(chunk, tid))
         return (head + "".join(body) + tail).encode("utf-8")
 
-    def listing(self, tid: int, posts: int) -> bytes:
+    def listing(self, tid: int, posts: int, edits: dict[int, str] | None = None, *, page: int = 1,
+                ppp: int = 1000) -> bytes:
         doc = json.loads(json.dumps(self.mobile))
         v = doc["Variables"]
         items = []
@@ -97,9 +101,11 @@ class Template:
             item = dict(self.items[i % PER_PAGE])
             item.update(pid=str(pid_of(tid, i + 1)), tid=str(tid), number=str(i + 1), position=str(i + 1),
                         first="1" if i == 0 else "0")
+            if edits and i + 1 in edits:
+                item["message"] = edits[i + 1]
             items.append(item)
-        v["postlist"] = items
-        v["ppp"] = "1000"
+        v["postlist"] = items[(page - 1) * ppp: page * ppp]
+        v["ppp"] = str(ppp)
         v["thread"].update(tid=str(tid), replies=str(posts - 1), maxposition=str(posts))
         return json.dumps(doc, ensure_ascii=False).encode("utf-8")
 
@@ -165,6 +171,73 @@ def ingest(store: Store, docs: dict[tuple[str, int, int], bytes], threads: int) 
     return new, pages
 
 
+class Day:
+    """A 3,000-post game day crawled every 30 minutes: threads grow, one earlier post is edited per crawl."""
+
+    def __init__(self, sizes: dict[int, int], crawls: int) -> None:
+        self.tpl = Template()
+        self.sizes = sizes
+        self.crawls = crawls
+        self.now: dict[int, int] = dict.fromkeys(sizes, 0)
+        self.edits: dict[int, dict[int, str]] = {tid: {} for tid in sizes}
+        self.requests = 0
+
+    def step(self, k: int) -> None:
+        for tid, size in self.sizes.items():
+            self.now[tid] = -(-size * k // self.crawls)
+            if k > 1 and self.now[tid] > 20:
+                floor = 1 + (k * 7919) % (self.now[tid] - 10)  # somewhere before the newest page
+                self.edits[tid][floor] = f"第 {k} 次抓取前改过的内容：投票对象：包子"
+
+    def transport(self) -> httpx.MockTransport:
+        def handle(request: httpx.Request) -> httpx.Response:
+            self.requests += 1
+            q = {k: v[0] for k, v in parse_qs(urlsplit(str(request.url)).query).items()}
+            tid, page = int(q["tid"]), int(q.get("page", "1"))
+            n = self.now[tid]
+            if "api/mobile" in request.url.path:
+                body = self.tpl.listing(tid, n, self.edits[tid], page=page, ppp=int(q["ppp"]))
+                return httpx.Response(200, content=body, headers={"content-type": "application/json"})
+            pages = max(1, -(-n // PER_PAGE))
+            body = self.tpl.desktop(tid, min(page, pages), pages, n, self.edits[tid])
+            return httpx.Response(200, content=body, headers={"content-type": "text/html; charset=utf-8"})
+
+        return httpx.MockTransport(handle)
+
+
+def simulate_day(crawls: int) -> None:
+    sizes = {2001: 2700, 2002: 300}
+    day = Day(sizes, crawls)
+    days = [{"day": 1, "discussion": 2001, "vote": 2002, "opens": "2025-03-01T10:00:00+08:00",
+             "closes": "2025-03-02T22:00:00+08:00"}]
+    g = parse_game({"game": {"name": "day", "ruleset": "x", "forum": BASE}, "crawl": {"delay": 0}, "days": days})
+    per_crawl: list[int] = []
+    desktop_only = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store.open(f"sqlite:///{Path(tmp) / 'day.db'}")
+        for k in range(1, crawls + 1):
+            day.step(k)
+            before = day.requests
+            report = asyncio.run(crawl_game(g, store, policy=FetchPolicy(concurrency=2, delay=0.0),
+                                            transport=day.transport(), keep_raw=False))
+            assert report.status == "ok", report.to_json()
+            per_crawl.append(day.requests - before)
+            desktop_only += sum(max(1, -(-n // PER_PAGE)) for n in day.now.values())
+        with store.session() as s:
+            stored = all_posts(s)
+        assert len(stored) == sum(sizes.values()) and all(p.has_desktop for p in stored)
+        edited = sum(1 for p in stored if p.versions > 1)
+        store.close()
+    total = sum(per_crawl)
+    print(f"a {sum(sizes.values()):,}-post day ({', '.join(f'{n:,}' for n in sizes.values())} posts), "
+          f"crawled {crawls} times, one earlier post edited before each crawl ({edited} edited posts found):")
+    print(f"  requests: {total:,} in all; first crawl {per_crawl[0]}, median crawl "
+          f"{sorted(per_crawl)[len(per_crawl) // 2]}, last crawl {per_crawl[-1]}")
+    print(f"  a crawler re-reading every desktop page instead: {desktop_only:,} requests")
+    print(f"  the finished day from nothing: {2 + sum(-(-n // PER_PAGE) for n in sizes.values())} requests "
+          f"(listings + every desktop page once); re-crawled unchanged: {len(sizes)} requests")
+
+
 def timed(fn: Any) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     out = fn()
@@ -176,6 +249,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=30)
     ap.add_argument("--posts-per-thread", type=int, default=1000)
     ap.add_argument("--no-crawl", action="store_true", help="skip the end-to-end crawl_game figures")
+    ap.add_argument("--day-crawls", type=int, default=48, help="crawls in the simulated 3,000-post day (0: skip)")
     args = ap.parse_args()
     total = args.threads * args.posts_per_thread
     print(f"machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (wall times suffer above ~1)")
@@ -211,6 +285,8 @@ def main() -> int:
         print(f"re-ingest, nothing changed (listings only): {wall:.2f} s wall / {cpu:.2f} s cpu")
         store.close()
 
+    if args.day_crawls:
+        simulate_day(args.day_crawls)
     if args.no_crawl:
         return 0
     g = game(args.threads)

@@ -235,3 +235,15 @@ def test_a_crawl_killed_midway_is_completed_by_the_next(tmp_path: Path, forum: R
         assert again.requests == len(GAME_TIDS) and again.posts_new == again.posts_changed == 0
     finally:
         store.close()
+
+
+def test_a_thread_longer_than_ppp_pages_once_then_is_asked_in_one_request(tmp_path: Path, store: Store,
+                                                                          forum: ReplayForum) -> None:
+    game = load_game(write_game(tmp_path, forum.base_url, tids=(3,)))
+    first = crawl_game_sync(game, store, listing_ppp=50)
+    listings = [r for r in forum.requests if "api/mobile" in r]
+    assert len(listings) == 2 and first.threads[0].listing_complete  # 89 posts at 50 a page
+    assert_matches_scenario(store, (3,))
+    forum.reset_counts()
+    again = crawl_game_sync(game, store, listing_ppp=50)
+    assert again.requests == 1 and "ppp=1000" in forum.requests[0]  # sized from the stored replies
