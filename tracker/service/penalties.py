@@ -427,16 +427,16 @@ class PenaltyOps(ServiceBase):
         from tracker.penalties.lurk import DayWindow, LurkDayInput, PlayerDay
 
         d = self.game.day(day)
-        state = self._game_state(until=d.closes)
-        accelerated = (d.accelerated or state.accelerated(day)
-                       or (day == 1 and self.ruleset.days.first_day_accelerated))
-        kidnapped = {k.player for k in self._kidnaps() if k.starts < d.closes and k.ends > d.opens}
+        # StateOps.day_status: the same times and acceleration the tally's window uses (加速 suspends 潜水)
+        status = self.day_status(day, requests=False)  # type: ignore[attr-defined]
+        state = self._game_state(until=status.closes)
+        kidnapped = {k.player for k in self._kidnaps() if k.starts < status.closes and k.ends > status.opens}
         players = [PlayerDay(name, {"dead": "dead_not_out"}.get(str(p.status), str(p.status)),  # type: ignore[arg-type]
                              kidnapped=name in kidnapped)
                    for name, p in state.players.items()]
         valid, invalid = self._voters(day) if d.vote else (set(), set())
-        window = DayWindow(day=day, discussion_tid=d.discussion, opens=d.opens, closes=d.closes,
-                           accelerated=accelerated)
+        window = DayWindow(day=day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes,
+                           accelerated=status.accelerated)
         return LurkDayInput(window=window, players=players, valid_voters=valid, invalid_voters=invalid)
 
     def _voters(self, day: int) -> tuple[set[str], set[str]]:
