@@ -210,3 +210,25 @@ def test_growth_pages(path: Path) -> None:
             assert post.edited_at == iso(expect["edited_at"]).replace(second=0)  # the marker has minutes only
         assert post.blocked == (epoch == "epoch2" and expect["blocked_in_epoch2"])
         assert [q.pid for q in post.quotes] == ([want["quotes_pid"]] if "quotes_pid" in want else [])
+
+
+@pytest.mark.parametrize("path", desktop_thread_pages() + growth_files("*-p[0-9].html"), ids=lambda p: p.name)
+def test_trimming_the_page_changes_nothing(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracker.scraper import desktop
+
+    trimmed = parse(path)
+    monkeypatch.setattr(desktop, "_trimmed", lambda text: text)
+    assert parse(path) == trimmed
+
+
+def test_unexpected_sidebar_shapes_are_left_whole() -> None:
+    html = (PAGES / "day1-discussion-p3.html").read_text("utf-8")
+    # a sidebar without the name link (anonymous-style), and one whose authi nests a div first
+    html = html.replace('target="_blank" class="xw1">包子</a>', 'target="_blank" class="xi2">包子</a>', 1)
+    html = html.replace('<div class="authi"><a href="home.php?mod=space&amp;uid=11"',
+                        '<div class="authi"><div class="medal"></div><a href="home.php?mod=space&amp;uid=11"', 1)
+    page = parse_thread_page(html)
+    assert [p.pid for p in page.posts] == [32, 33, 34, 35, 36, 38, 39, 40, 41, 43]
+    by_pid = {p.pid: p for p in page.posts}
+    assert by_pid[33].uid == 5 and by_pid[33].text == "爬完楼了，花千树 的发言最有信息量。"
+    assert by_pid[34].uid == 11 and by_pid[34].text.startswith("导演说")

@@ -31,6 +31,10 @@ _DIGITS = re.compile(r"[0-9]{1,15}")
 _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
 _FROM_MOBILE = "来自手机"
+_POSTLIST_END = '<div id="postlistreply"'
+_SIDEBAR = '<td class="pls"'
+_AUTHI = '<div class="authi">'
+_BODY_CELL = '<td class="plc"'
 _SHOW_ALL = "显示全部楼层"  # replaces 只看该作者 under each post of an author-filtered view
 
 Doc = str | bytes
@@ -151,22 +155,47 @@ _POST_PARTS = ("a[id^='postnum'], div.authi a.xw1, em[id^='authorposton'], td[id
                "div.locked")
 
 
-def _post_parts(post: LexborNode, pid: int) -> dict[str, LexborNode]:
-    """The post's landmarks from one selector run (a run per field costs twice as much)."""
-    wanted = {f"postnum{pid}": "floor", f"authorposton{pid}": "time", f"postmessage_{pid}": "message"}
+_PAGE_PARTS = "div[id^='post_'], " + _POST_PARTS
+
+
+def _posts_with_parts(postlist: LexborNode) -> list[tuple[int, LexborNode, dict[str, LexborNode]]]:
+    """Every post (``div#post_<pid>``) with its landmarks, from one selector run over the list.
+
+    Results come in document order, so each landmark belongs to the post opened last; ids that
+    carry a pid must carry this post's pid. One run per page is cheaper than one per post.
+    """
+    posts: list[tuple[int, LexborNode, dict[str, LexborNode]]] = []
+    wanted: dict[str, str] = {}
     parts: dict[str, LexborNode] = {}
-    for node in post.css(_POST_PARTS):
-        key = wanted.get(node.id or "")
+    for node in postlist.css(_PAGE_PARTS):
+        ident = node.id or ""
+        tag = node.tag
+        if tag == "div" and ident.startswith("post_"):
+            m = _POST_ID.fullmatch(ident)
+            if m:
+                pid = int(m.group(1))
+                wanted = {f"postnum{pid}": "floor", f"authorposton{pid}": "time", f"postmessage_{pid}": "message"}
+                parts = {}
+                posts.append((pid, node, parts))
+            continue
+        if not posts:
+            continue
+        key = wanted.get(ident)
         if key is None:
-            key = "author" if node.tag == "a" else "locked" if node.tag == "div" else ""
-        if key and key not in parts:
+            if tag == "a" and not ident:
+                key = "author"
+            elif tag == "div":
+                key = "locked"
+            else:
+                continue  # an id of another pid: not this post's
+        if key not in parts:
             parts[key] = node
-    return parts
+    return posts
 
 
-def _parse_post(post: LexborNode, pid: int, tid: int, *, previous_floor: int | None, first_on_page: bool,
-                page: int, page_url: str, tz: tzinfo, mobile_marks: bool) -> Post:
-    parts = _post_parts(post, pid)
+def _parse_post(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: int, *,
+                previous_floor: int | None, first_on_page: bool, page: int, page_url: str, tz: tzinfo,
+                mobile_marks: bool) -> Post:
     floor = _floor(parts.get("floor"), previous_floor, first_on_page, page)
     if floor is None:
         raise ParseError("找不到楼层号", page=page_url, pid=pid)
@@ -225,31 +254,58 @@ def _absolute(sources: tuple[str, ...], page_url: str) -> tuple[str, ...]:
     return tuple(urljoin(page_url, src) for src in sources)
 
 
+def _trimmed(text: str) -> str:
+    """The page without what is never read, so Lexbor builds half the tree.
+
+    Cut: everything after the last post (footer, editor, scripts), and in each post the author
+    sidebar after the name (avatar, credits, user card: nearly half of every post's markup). A
+    sidebar is cut only when it has the expected shape (the ``div.authi`` with the ``a.xw1`` name
+    link, then ``td.plc``); otherwise it is left whole, and the page parses as before.
+    """
+    start = text.find('id="postlist"')
+    if start < 0:
+        return text
+    end = text.rfind(_POSTLIST_END)
+    if end < start:
+        end = len(text)
+    find = text.find
+    pieces: list[str] = []
+    pos = cursor = start
+    while True:
+        sidebar = find(_SIDEBAR, cursor, end)
+        if sidebar < 0:
+            break
+        cursor = sidebar + len(_SIDEBAR)
+        authi = find(_AUTHI, cursor, end)
+        closing = find("</div>", authi, end) if authi >= 0 else -1
+        body = find(_BODY_CELL, cursor, end)
+        if not (0 <= authi < closing < body) or find('class="xw1"', authi, closing) < 0:
+            continue
+        pieces.append(text[pos:closing + 6])
+        pos = cursor = body
+    pieces.append(text[pos:end])
+    return text[:start] + "".join(pieces)
+
+
 def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
                       content_type: str | None = None) -> ThreadPage:
     """One ``forum.php?mod=viewthread`` page -> its posts, in page order."""
     text = _text(doc, content_type)
-    tree = LexborHTMLParser(text)
+    tree = LexborHTMLParser(_trimmed(text))
     postlist = tree.css_first("#postlist")
     if postlist is None:
         _raise_for_non_thread(tree, page_url)
         raise AssertionError("unreachable")
-    nodes: list[tuple[int, LexborNode]] = []
-    for node in postlist.iter():  # posts are direct children: no selector scan of the whole list
-        if node.tag != "div":
-            continue
-        m = _POST_ID.fullmatch(node.id or "")
-        if m:
-            nodes.append((int(m.group(1)), node))
+    nodes = _posts_with_parts(postlist)
     page, pages = _page_numbers(tree)
-    tid = _page_tid(tree, [n for _, n in nodes], page_url)
+    tid = _page_tid(tree, [n for _, n, _ in nodes], page_url)
     if tid is None:
         raise ParseError("找不到主题编号 tid", page=page_url or None)
     posts: list[Post] = []
     previous: int | None = None
     mobile_marks = _FROM_MOBILE in text
-    for index, (pid, node) in enumerate(nodes):
-        post = _parse_post(node, pid, tid, previous_floor=previous, first_on_page=index == 0,
+    for index, (pid, node, parts) in enumerate(nodes):
+        post = _parse_post(node, pid, parts, tid, previous_floor=previous, first_on_page=index == 0,
                            page=page, page_url=page_url, tz=tz, mobile_marks=mobile_marks)
         previous = post.floor
         posts.append(post)
