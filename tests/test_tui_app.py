@@ -138,3 +138,37 @@ async def test_crawl_failure_shows_reason_and_keeps_running(service: Service) ->
 
 def test_week_long_countdown_folds_days_into_hours() -> None:
     assert format_span(timedelta(days=1, hours=2, seconds=3)) == "26:00:03"
+
+
+async def test_r_crawls_the_replay_forum_and_new_posts_appear(tmp_path: Path) -> None:
+    from tui_demo import PAGES
+
+    from tracker.demo.server import ReplayForum
+
+    with ReplayForum(PAGES) as forum:
+        game = (Path(__file__).resolve().parent.parent / "tracker/demo/data/game.toml").read_text("utf-8")
+        (tmp_path / "game.toml").write_text(
+            game.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"'), "utf-8")
+        service = open_demo_at(tmp_path)
+        try:
+            assert service.search_posts().total == 0
+            app = make_app(service)
+            async with app.run_test(size=(120, 36)) as pilot:
+                await pilot.press("7", "r")
+                await app.workers.wait_for_complete()
+                for _ in range(3):
+                    await pilot.pause()
+                    await app.workers.wait_for_complete()
+                assert app.query_one(GameHeader).crawl.state == "ok", app.query_one(GameHeader).crawl
+                assert app.crawl_count == 1 and "✓" in app.query_one(GameHeader).render().plain
+                total = service.search_posts().total
+                assert total > 100
+                assert app.query_one(PostTable).row_count == 50
+        finally:
+            service.close()
+
+
+def open_demo_at(tmp: Path) -> Service:
+    from tui_demo import FROZEN_AT
+
+    return Service.open(tmp / "game.toml", db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(FROZEN_AT))

@@ -67,7 +67,8 @@ class TrackerApp(App[None]):
     async def on_mount(self) -> None:
         self._apply_width(self.size.width)
         await self.action_show("overview")
-        self.refresh_badges()
+        # Detection runs after each crawl (crawl_on_start in `tracker tui`); start-up only reads.
+        self.refresh_badges(detect=False)
         if self.crawl_interval > 0:
             self.set_interval(self.crawl_interval, self.action_crawl)
         if self.crawl_on_start:
@@ -136,28 +137,43 @@ class TrackerApp(App[None]):
         now: datetime = self.gateway.clock.now()
         self.query_one(GameHeader).crawl = CrawlStatus("ok" if message.ok else "failed", now, message.detail)
         if message.ok:
-            self._reload_all()
+            self._reload_all(detect=True)
 
     def on_data_changed(self, message: DataChanged) -> None:
         self._reload_all()
 
-    def _reload_all(self) -> None:
-        self.refresh_badges()
+    def _reload_all(self, *, detect: bool = False) -> None:
+        self.refresh_badges(detect=detect)
         pane = self.current_pane
         if pane is not None:
             pane.reload()
 
     # -- badges ---------------------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="badges", exit_on_error=False)
-    def refresh_badges(self) -> None:
-        badges = self.gateway.badges()
-        self.call_from_thread(setattr, self.query_one(Sidebar), "badges", badges)
+    def refresh_badges(self, *, detect: bool = False) -> None:
+        self._flag_badge(detect)
+        self._lurker_badge()
+
+    @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
+    def _flag_badge(self, detect: bool) -> None:
+        self.call_from_thread(self._set_badge, "flags", self.gateway.open_flag_count(detect=detect))
+
+    @work(thread=True, exclusive=True, group="badge-lurkers", exit_on_error=False)
+    def _lurker_badge(self) -> None:
+        self.call_from_thread(self._set_badge, "lurkers", self.gateway.lurker_count())
+
+    def _set_badge(self, key: str, n: int | None) -> None:
+        sidebar = self.query_one(Sidebar)
+        sidebar.badges = {**sidebar.badges, key: n or 0}
 
 
 def describe_progress(step: Any) -> str:
     """A crawl progress report as the header shows it, whatever shape the crawler sends."""
     if isinstance(step, str):
         return step
+    done, total = getattr(step, "threads_done", None), getattr(step, "threads_total", None)
+    if total:
+        pages = getattr(step, "pages_fetched", 0)
+        return f"{done}/{total} 帖 · {pages} 页"
     tid = getattr(step, "tid", None)
     page = getattr(step, "page", None)
     pages = getattr(step, "pages", None)

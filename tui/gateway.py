@@ -23,8 +23,8 @@ class Gateway:
     def __init__(self, service: Service, clock: Clock | None = None) -> None:
         self.service = service
         self.clock: Clock = clock or service.clock
-        # Thread workers call in concurrently; the service makes no promise of thread safety (flag
-        # detection writes as it reads), so one call at a time.
+        # Thread workers call in concurrently; flag detection writes as it reads and decisions append
+        # to a hash chain, so those run one at a time. Plain reads do not wait behind them.
         self.lock = threading.RLock()
 
     @property
@@ -46,7 +46,7 @@ class Gateway:
 
     # -- crawling -------------------------------------------------------------------------------------
     def crawl(self, progress: Callable[[Any], None]) -> Awaitable[Any]:
-        return self.service.crawl_game(progress=progress)  # type: ignore[attr-defined,no-any-return]
+        return self.service.crawl_async(progress=progress)
 
     # -- reads (thread workers call these) ----------------------------------------------------------
     def today(self) -> int | None:
@@ -57,16 +57,14 @@ class Gateway:
         """The roster with status and cards from the game state; the game file's roster before it lands."""
         state_of = getattr(self.service, "state", None)  # StateOps: the game file's roster until it lands
         if state_of is None:
-            with self.lock:
-                standing = self.service.standing()
+            standing = self.service.standing()
             out = []
             for p in self.game.players:
                 s = standing.get(p.name)
                 out.append(PlayerRow(p.name, s.status if s else "alive", p.role, p.faction, p.tags,
                                      s.blue if s else 0, s.yellow if s else 0, s.red if s else 0))
             return tuple(out)
-        with self.lock:
-            state = state_of()
+        state = state_of()
         return tuple(player_row(p) for p in _field(state, "players", ()))
 
     def overview(self) -> Overview:
@@ -82,28 +80,31 @@ class Gateway:
             return None
 
         players = attempt(self.players) or ()
-        badges = attempt(self.badges) or {}
-        return Overview(players=players, open_flags=badges.get("flags"), lurkers=badges.get("lurkers"),
-                        problems=tuple(problems))
+        flags = attempt(lambda: self.open_flag_count(detect=False))
+        return Overview(players=players, open_flags=flags, posts=attempt(lambda: self.search_posts(
+            PostQuery(), 0, 1).total), problems=tuple(problems))
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
-        with self.lock:
-            found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
-                                              text=query.text, offset=offset, limit=limit)
+        found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
+                                          text=query.text, offset=offset, limit=limit)
         return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
 
     def post(self, pid: int) -> Any:
-        with self.lock:
-            return self.service.post(pid)
+        return self.service.post(pid)
 
-    def badges(self) -> dict[str, int]:
-        with self.lock:
-            out: dict[str, int] = {"flags": len(self.service.flags(status="open"))}
-            day = self.today()
-            lurkers = getattr(self.service, "lurkers", None)  # VoteOps/潜水 report: counted once it exists
-            if day is not None and lurkers is not None:
-                out["lurkers"] = len(_field(lurkers(day), "penalties", ()))
-            return out
+    def open_flag_count(self, *, detect: bool) -> int:
+        """Open flags; ``detect`` runs the detectors first (after a crawl), otherwise a plain read."""
+        if detect:
+            with self.lock:
+                return len(self.service.flags(status="open"))
+        return len(self.service.flags(detect=False, status="open"))
+
+    def lurker_count(self) -> int | None:
+        day = self.today()
+        lurkers = getattr(self.service, "lurkers", None)
+        if day is None or lurkers is None:
+            return None
+        return len(_field(lurkers(day), "penalties", ()))
 
     # -- flags and cards ------------------------------------------------------------------------------
     def flags(self) -> list[Any]:
@@ -113,8 +114,7 @@ class Gateway:
         return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
 
     def suggest_card(self, flag_id: int) -> Any:
-        with self.lock:
-            return self.service.suggest_card(flag_id)
+        return self.service.suggest_card(flag_id)
 
     def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> Any:
         with self.lock:
@@ -125,15 +125,13 @@ class Gateway:
             return self.service.dismiss_flag(flag_id, reason)
 
     def cards(self) -> tuple[list[Any], list[StandingRow]]:
-        with self.lock:
-            ledger = self.service.ledger()
-            standing = self.service.standing()
+        ledger = self.service.ledger()
+        standing = self.service.standing()
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
     def card_history(self, card_id: int) -> list[Any]:
-        with self.lock:
-            return self.service.card_history(card_id)
+        return self.service.card_history(card_id)
 
     def revoke_card(self, card_id: int, reason: str) -> Any:
         with self.lock:

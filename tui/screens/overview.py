@@ -87,7 +87,6 @@ class OverviewPane(Pane):
     def show(self, summary: Overview) -> None:
         lines = Text()
         for label, value, style in (("违规待处理", summary.open_flags, "bold red"),
-                                    ("今日潜水", summary.lurkers, "bold yellow"),
                                     ("帖子", summary.posts, "bold"),
                                     ("结果", summary.outcome, "bold")):
             lines.append(f"{label}：", "dim")

@@ -1,0 +1,161 @@
+"""TUI start-up and key latency on a generated 30,000-post game.
+
+Measures (medians over runs, this machine):
+- first screen: from constructing the app to the overview drawn (header, sidebar, roster);
+- 帖子 screen: from the key to the first page of rows on screen (one page read from the DB);
+- key presses answered while a crawl writes to the store: a background writer upserts pages of
+  20 posts every 20 ms through the store, the way a crawl does, while keys are pressed.
+
+Run: .venv/bin/python benchmarks/bench_tui.py [--posts 30000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from tui_demo import DEMO_GAME, FROZEN_AT  # noqa: E402
+
+from tracker.clock import FrozenClock  # noqa: E402
+from tracker.records import Post  # noqa: E402
+from tracker.service import Service  # noqa: E402
+
+
+def generate(service: Service, n: int, start_pid: int = 1_000_000) -> None:
+    from tracker.store.posts import upsert_posts
+
+    names = service.game.player_names
+    days = service.game.days
+    batch: list[Post] = []
+    for i in range(n):
+        d = days[i % len(days)]
+        tid = d.discussion if i % 5 else d.vote[0]
+        at = d.opens + timedelta(seconds=(i * 7) % int((d.closes - d.opens).total_seconds()))
+        text = f"第{i}帖 [b]测试[/b] 今天我站边{names[(i * 3) % len(names)]}，大家怎么看？"
+        batch.append(Post(pid=start_pid + i, tid=tid or 3, floor=i // 3 + 1, author=names[i % len(names)], uid=None,
+                          posted_at=at, html=text.replace("[b]", "<strong>").replace("[/b]", "</strong>"), text=text))
+        if len(batch) == 1000:
+            with service.store.session() as s:
+                upsert_posts(s, batch, seen_at=FROZEN_AT)
+            batch = []
+    if batch:
+        with service.store.session() as s:
+            upsert_posts(s, batch, seen_at=FROZEN_AT)
+
+
+async def first_screen(service: Service) -> tuple[float, float]:
+    """(shell drawn: header, sidebar, days; roster and counts filled in by the overview's worker)."""
+    from textual.widgets import Static
+
+    from tui.app import TrackerApp
+
+    t0 = time.perf_counter()
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while not app.query("#overview-days") or not app.query_one("#overview-days", Static).content:
+            await pilot.pause(0.002)
+        shell = time.perf_counter() - t0
+        while not app.query_one("#overview-roster", Static).content:
+            await pilot.pause(0.002)
+        return shell, time.perf_counter() - t0
+
+
+async def keys_during_writes(service: Service, presses: int = 20) -> tuple[list[float], list[float]]:
+    from tui.app import TrackerApp
+    from tui.widgets.post_table import PostTable
+    from tui.widgets.sidebar import Sidebar
+
+    stop = threading.Event()
+
+    def writer() -> None:
+        from tracker.store.posts import upsert_posts
+
+        pid = 5_000_000
+        d = service.game.days[-1]
+        while not stop.is_set():
+            posts = [Post(pid=pid + k, tid=d.discussion or 5, floor=pid + k, author=service.game.player_names[k % 5],
+                          uid=None, posted_at=d.opens + timedelta(minutes=k), html="新帖", text="新帖")
+                     for k in range(20)]
+            with service.store.session() as s:
+                upsert_posts(s, posts, seen_at=FROZEN_AT)
+            pid += 20
+            time.sleep(0.02)
+
+    app = TrackerApp(service, crawl_interval=0)
+    switch: list[float] = []
+    page: list[float] = []
+    async with app.run_test(size=(120, 36)):
+        await app.workers.wait_for_complete()
+        th = threading.Thread(target=writer, daemon=True)
+        th.start()
+        try:
+            # Pilot.press waits for the whole app to go idle (up to 1 s), which a busy writer never
+            # lets happen; post the key and poll for its effect instead.
+            sidebar = app.query_one(Sidebar)
+            for i in range(presses):
+                want = "posts" if i % 2 == 0 else "players"
+                t0 = time.perf_counter()
+                app.simulate_key("7" if want == "posts" else "6")
+                while sidebar.current != want:
+                    await asyncio.sleep(0.0005)
+                switch.append(time.perf_counter() - t0)
+                if want == "posts":
+                    table = app.query_one(PostTable)
+                    while not table.posts:
+                        await asyncio.sleep(0.001)
+                    first = table.posts[0].pid
+                    t0 = time.perf_counter()
+                    app.simulate_key("right_square_bracket")
+                    while table.posts[0].pid == first:
+                        await asyncio.sleep(0.0005)
+                    page.append(time.perf_counter() - t0)
+                await asyncio.sleep(0.05)
+        finally:
+            stop.set()
+            th.join()
+    return switch, page
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--posts", type=int, default=30_000)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        shutil.copy(DEMO_GAME, tmp / "game.toml")
+        service = Service.open(tmp / "game.toml", db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(FROZEN_AT))
+        t0 = time.perf_counter()
+        generate(service, args.posts)
+        print(f"generated {service.search_posts().total} posts in {time.perf_counter() - t0:.2f} s")
+        service.flags()  # detection once, as after the first crawl
+        starts = [asyncio.run(first_screen(service)) for _ in range(args.runs)]
+        shells = [a for a, _ in starts]
+        fills = [b for _, b in starts]
+        print(f"first screen drawn (header, sidebar, days): median {statistics.median(shells) * 1000:.0f} ms "
+              f"(runs: {', '.join(f'{s * 1000:.0f}' for s in shells)})")
+        print(f"overview roster filled by its worker: median {statistics.median(fills) * 1000:.0f} ms")
+        switch, page = asyncio.run(keys_during_writes(service))
+        print(f"screen switch key while the store is written: median {statistics.median(switch) * 1000:.1f} ms, "
+              f"max {max(switch) * 1000:.1f} ms")
+        print(f"next page (DB read in a worker) while written: median {statistics.median(page) * 1000:.1f} ms, "
+              f"max {max(page) * 1000:.1f} ms")
+        service.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
