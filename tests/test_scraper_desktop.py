@@ -161,6 +161,12 @@ def test_pages_that_are_not_threads_raise_the_right_error(name: str, error: type
     assert page_url(path) in str(caught.value)
 
 
+def test_empty_redirect_body_is_not_a_thread() -> None:
+    # the 302-to-itself Discuz answers once after a deletion: empty body, the crawler must retry
+    with pytest.raises(NotAThreadError):
+        parse_thread_page((GROWTH / "epoch2" / "discussion-p2.first-302.html").read_bytes(), page_url="p2")
+
+
 def test_missing_mandatory_field_names_pid_and_page() -> None:
     html = (PAGES / "day1-discussion-p3.html").read_text("utf-8").replace('id="authorposton33"', 'id="x"')
     with pytest.raises(ParseError) as caught:
