@@ -48,6 +48,9 @@ class WatchLog:
 
 @dataclass
 class Watcher:
+    """``days`` are the effective days (a delayed day closes later); ``refresh_days``, when given,
+    re-reads them before every pass, so a 延时 recorded while the watcher runs moves its slots."""
+
     days: Sequence[DayConfig]
     schedule: ScheduleConfig
     store: Store
@@ -61,9 +64,24 @@ class Watcher:
     sleep: Sleeper = sleep_or_stop
     log: WatchLog = field(default_factory=WatchLog)
     last_crawl: datetime | None = None
+    refresh_days: Callable[[], Sequence[DayConfig]] | None = None
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
+
+    def _refresh(self) -> None:
+        if self.refresh_days is None:
+            return
+        try:
+            days = list(self.refresh_days())
+        except TrackerError as exc:
+            self.log(f"读取日程失败：{exc}（沿用上次的关门时间）")
+            return
+        moved = [d for d in days for old in self.days if old.day == d.day and old.closes != d.closes]
+        for d in moved:
+            self.log(f"第 {d.day} 日关门时间改为 {d.closes.isoformat(timespec='minutes')}")
+        self.days = days
+        self.slots = day_slots(days, self.schedule)
 
     async def run(self, stop: asyncio.Event) -> None:
         with self.store.session() as s:
@@ -83,6 +101,7 @@ class Watcher:
 
     async def step(self) -> datetime | None:
         """One pass: crawl if due, write every due slot not yet written; return when to wake next."""
+        self._refresh()
         now = self.clock.now()
         with self.store.session() as s:
             heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)

@@ -90,8 +90,9 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
                 click.echo(f"自动发帖失败：{exc}", err=True)
         return [p.name for p in paths]
 
-    watcher = Watcher(days=game.days, schedule=game.schedule, store=svc.store, clock=svc.clock,
-                      crawl=svc.crawl_async, write=write, name=game.name,
+    # the effective days (延时 / day_extended move a close), re-read each pass
+    watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
+                      crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
                       log=WatchLog(echo=lambda m: click.echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
 
     async def main() -> None:

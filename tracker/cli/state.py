@@ -198,8 +198,8 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             click.echo(f"  {p['name']:<10} {_STATUS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
-            closes = datetime.fromisoformat(d["closes"]).astimezone(tz).strftime("%m-%d %H:%M") if d["closes"] else "?"
-            click.echo(f"  第{d['day']}日 关门 {closes}{'  加速' if d['accelerated'] else ''}{'  延时' if d['delayed'] else ''}")
+            for line in _day_lines(d, tz):
+                click.echo(line)
         for x in doc["lost"]:
             click.echo(f"  判负：{x['reason']}（{x['clause']}）")
         o = doc["outcome"]
@@ -217,6 +217,38 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
                 click.echo(f"  #{e['seq']:>4} {when} {e['kind']} {e['player'] or ''} {e['data']} — {e['recorded_by']}{mark}")
     finally:
         svc.close()
+
+
+_CAUSES = {"auto": "自动", "ruleset": "规则：首日", "game.toml": "游戏文件", "request": "申请", "director": "导演"}
+
+
+def _day_lines(d: dict[str, Any], tz: Any) -> list[str]:
+    """One day of `tracker state`: effective close, 加速 and why, the 进程帖's requests, suggestions."""
+    def hm(x: str | None) -> str:
+        return datetime.fromisoformat(x).astimezone(tz).strftime("%m-%d %H:%M") if x else "?"
+    line = f"  第{d['day']}日 关门 {hm(d['closes'])}"
+    if d.get("extended"):
+        line += f"（原定 {hm(d['planned_closes'])}）"
+    if d["accelerated"]:
+        cause = _CAUSES.get(str(d.get("accelerated_cause")), str(d.get("accelerated_cause") or ""))
+        if d.get("accelerated_cause") == "auto":
+            cause += f"：开门时未出局 {d['not_out_at_open']} 人"
+        since = f"，{hm(d['accelerated_at'])} 起" if d.get("accelerated_at") else ""
+        line += f"  加速（{cause}{since}）"
+    if d["delayed"]:
+        line += "  延时"
+    lines = [line]
+    req = d.get("requests")
+    if req:
+        def who(xs: list[dict[str, Any]]) -> str:
+            return "、".join(x["player"] for x in xs)
+        parts = [f"申请加速 {len(req['accelerate'])}/{req['needed']}" + (f"（{who(req['accelerate'])}）" if req["accelerate"] else "")]
+        if req["delay"]:
+            parts.append(f"申请延时 {len(req['delay'])}/{req['needed']}（{who(req['delay'])}）")
+        lines.append(f"      {'；'.join(parts)}，截止 {hm(req['cutoff'])}")
+    for sug in d.get("suggestions", []):
+        lines.append(f"      建议：{sug['message']} → {sug['command']}")
+    return lines
 
 
 def register(group: click.Group) -> None:

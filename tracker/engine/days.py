@@ -120,8 +120,8 @@ class RequestCount:
 
     def to_json(self) -> dict[str, Any]:
         def ev(xs: Sequence[RequestEvidence]) -> list[dict[str, Any]]:
-            return [{"player": x.player, "pid": x.pid, "floor": x.floor, "posted_at": x.posted_at.isoformat()}
-                    for x in xs]
+            return [{"player": x.player, "pid": x.pid, "floor": x.floor,
+                     "posted_at": x.posted_at.astimezone(self.cutoff.tzinfo).isoformat()} for x in xs]
         return {"day": self.day, "cutoff": self.cutoff.isoformat(), "living": self.living, "needed": self.needed,
                 "accelerate": ev(self.accelerate), "delay": ev(self.delay), "accelerate_ok": self.accelerate_ok,
                 "delay_ok": self.delay_ok, "ignored": [{"pid": p, "reason": r} for p, r in self.ignored]}

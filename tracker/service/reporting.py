@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tracker.config import DayConfig
 from tracker.reports.model import (
     BallotRow,
     CardRow,
@@ -52,7 +53,7 @@ class ReportOps(ServiceBase):
         from tracker.errors import ConfigError
 
         now = self.clock.now()
-        opened = [d for d in self.game.days if d.opens <= now]
+        opened = [d for d in self._days() if d.opens <= now]
         if not opened:
             raise ConfigError("还没有任何一日开门", hint="用 --day N 指定日子")
         live = [d for d in opened if now <= d.closes]
@@ -103,8 +104,17 @@ class ReportOps(ServiceBase):
 
     # ----------------------------------------------------------------------------- the report
 
+    def _days(self) -> list[DayConfig]:
+        """The days with their effective times (StateOps.effective_days: a delayed day closes later)."""
+        days: list[DayConfig] = self.effective_days()  # type: ignore[attr-defined]
+        return days
+
+    def _day(self, day: int) -> DayConfig:
+        self.game.day(day)  # the ConfigError for a day the game file lacks
+        return next(d for d in self._days() if d.day == day)
+
     def day_report(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None) -> DayReport:
-        d = self.game.day(day)
+        d = self._day(day)
         now = self.clock.now()
         tally = self._tally_sections(day) if "tally" in kinds and d.vote else []
         notes = tuple(f"另有投票帖 {s.purpose}：{s.outcome}" for s, _ in tally[1:])
@@ -174,7 +184,7 @@ class ReportOps(ServiceBase):
         from tracker.reports.elevator import ElevatorEntry
         from tracker.store.posts import posts_for_thread
 
-        d = self.game.day(day)
+        d = self._day(day)
         if d.discussion is None:
             from tracker.errors import ConfigError
 
