@@ -155,13 +155,13 @@ class TrackerApp(App[None]):
 
     @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
     def _flag_badge(self, detect: bool) -> None:
-        self.call_from_thread(self._set_badge, "flags", self.gateway.open_flag_count(detect=detect))
+        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count(detect=detect))
 
     @work(thread=True, exclusive=True, group="badge-lurkers", exit_on_error=False)
     def _lurker_badge(self) -> None:
-        self.call_from_thread(self._set_badge, "lurkers", self.gateway.lurker_count())
+        self.call_from_thread(self.set_badge, "lurkers", self.gateway.lurker_count())
 
-    def _set_badge(self, key: str, n: int | None) -> None:
+    def set_badge(self, key: str, n: int | None) -> None:
         sidebar = self.query_one(Sidebar)
         sidebar.badges = {**sidebar.badges, key: n or 0}
 

@@ -82,6 +82,7 @@ class FlagsPane(Pane):
             table.add_row(Text(word, style), KIND_WORDS.get(f.kind, f.kind), literal(f.author), str(f.floor),
                           str(f.tid), literal(" ".join(f.excerpt.split())[:30]), key=str(f.id))
         open_n = sum(1 for f in flags if f.status == "open")
+        self.tracker.set_badge("flags", open_n)  # loading the queue ran detection: the badge follows
         self.query_one("#flags-status", Static).update(
             Text.assemble(("待处理 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
         if flags:
