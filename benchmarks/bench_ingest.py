@@ -40,7 +40,13 @@ from tracker.scraper.fetch import FetchPolicy  # noqa: E402
 from tracker.scraper.mobile import parse_viewthread  # noqa: E402
 from tracker.scraper.plan import Listing, listing_complete, plan_thread  # noqa: E402
 from tracker.store.db import Store  # noqa: E402
-from tracker.store.posts import all_posts, mark_deleted, thread_state, upsert_posts  # noqa: E402
+from tracker.store.posts import (  # noqa: E402
+    all_posts,
+    mark_deleted,
+    observation_changed,
+    thread_state,
+    upsert_posts,
+)
 
 PAGES = ROOT / "tests" / "fixtures" / "discuz" / "pages"
 TEMPLATE_HTML = PAGES / "day1-discussion-p2.html"
@@ -157,9 +163,14 @@ def ingest(store: Store, docs: dict[tuple[str, int, int], bytes], threads: int) 
         listing = Listing(tid=tid, subject=doc.subject, posts=doc.posts, replies=doc.replies,
                           maxposition=doc.maxposition, complete=listing_complete(doc.posts))
         with store.session() as s:
-            plan = plan_thread(listing, thread_state(s, tid))
+            state = thread_state(s, tid)
+        plan = plan_thread(listing, state)
+        # As the crawler does: a new post is written once, from its desktop page.
+        deferred = set(plan.wanted) - set(state.known)
         with store.session() as s:
-            new += len(upsert_posts(s, listing.posts, seen_at=seen_at).new_pids)
+            writes = [p for p in listing.posts
+                      if p.pid not in deferred and observation_changed(state.known.get(p.pid), p)]
+            new += len(upsert_posts(s, writes, seen_at=seen_at).new_pids)
             if listing.complete:
                 mark_deleted(s, tid, [p.pid for p in listing.posts], seen_at=seen_at)
         todo = list(plan.desktop_pages)
@@ -167,7 +178,7 @@ def ingest(store: Store, docs: dict[tuple[str, int, int], bytes], threads: int) 
             batch = [parse_thread_page(docs[("desktop", tid, n)], page_url=BASE) for n in todo[i:i + DESKTOP_BATCH]]
             pages += len(batch)
             with store.session() as s:
-                upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=seen_at)
+                new += len(upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=seen_at).new_pids)
     return new, pages
 
 

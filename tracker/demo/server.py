@@ -226,14 +226,17 @@ class ReplayForum:
             answer = self.answer(handler.path)
         except Exception as exc:  # a bug here must not hang the client
             answer = Answer(500, "text/plain; charset=utf-8", f"replay error: {exc!r}".encode())
-        handler.send_response(answer.status)
-        handler.send_header("Content-Type", answer.content_type)
-        handler.send_header("Content-Length", str(len(answer.body)))
-        for name, value in answer.headers:
-            handler.send_header(name, value)
-        handler.end_headers()
-        if handler.command != "HEAD":
-            handler.wfile.write(answer.body)
+        try:
+            handler.send_response(answer.status)
+            handler.send_header("Content-Type", answer.content_type)
+            handler.send_header("Content-Length", str(len(answer.body)))
+            for name, value in answer.headers:
+                handler.send_header(name, value)
+            handler.end_headers()
+            if handler.command != "HEAD":
+                handler.wfile.write(answer.body)
+        except (BrokenPipeError, ConnectionResetError):
+            handler.close_connection = True  # the client went away (a killed crawler): not our error
 
     def answer(self, path_query: str) -> Answer:
         """What the forum answers to ``path_query`` (usable without sockets, e.g. by a benchmark)."""

@@ -7,11 +7,15 @@ never-seen-on-desktop posts are fetched. Without the mobile API every desktop pa
 Order of writes, so that a crawl killed anywhere (SIGKILL included) leaves a consistent store that
 the next run completes without duplicates:
 
-1. the listing's posts are upserted in one transaction (new posts are stored "pending desktop");
+1. the listing's posts are upserted in one transaction: edits, blocks, new floors of known posts;
 2. deletions are marked only from a complete listing (never removed);
-3. each desktop page is upserted in its own transaction as it arrives.
+3. desktop pages are upserted 20 to a transaction as they arrive; a new post is first written
+   from its desktop page (one write with sizes and edit marker);
+4. new posts whose page did not come (an error, a page that moved) are written from the listing,
+   "pending desktop".
 
-A post stored at step 1 whose desktop page never came is planned again next run. The crawl record
+A post stored without its desktop page, or not stored because the process was killed before its
+page came, is planned again next run. The crawl record
 is written first (status ``running``) and finished last, so a killed crawl stays visible.
 
 Errors: a thread that is missing, forbidden or not a thread is reported and the other threads are
@@ -62,6 +66,7 @@ from tracker.store.posts import (
     ThreadState,
     finish_crawl,
     mark_deleted,
+    observation_changed,
     save_raw,
     save_thread,
     start_crawl,
@@ -340,10 +345,25 @@ class _Crawler:
                        maxposition=first_doc.maxposition, complete=complete, requests=page)
 
     async def incremental(self, listing: Listing, state: ThreadState, rep: ThreadReport) -> None:
+        """Store what the listing says, then the planned desktop pages.
+
+        A new post whose desktop page is about to be fetched is stored from that page (one write,
+        with its sizes and edit marker), not first from the listing and then again. If its page
+        does not come (an error, a page that moved), it is stored from the listing, pending desktop;
+        if the process is killed first, it is simply still new to the next run, which plans its
+        page again. Everything else the listing says (edits, blocks, new floors) is stored at once.
+        """
         plan = plan_thread(listing, state, per_page=self.per_page)
+        wanted = set(plan.wanted)
+        deferred = [p for p in listing.posts if p.pid in wanted and p.pid not in state.known]
+        deferred_pids = {p.pid for p in deferred}
         now = self.now()
+        # Posts the listing shows exactly as stored are not rewritten: the thread's listed_at says when
+        # they were last seen alive, and an unchanged thread then costs one read, no write.
+        writes = [p for p in listing.posts
+                  if p.pid not in deferred_pids and observation_changed(state.known.get(p.pid), p)]
         with self.store.session() as s:
-            result = upsert_posts(s, listing.posts, seen_at=now, crawl_id=self.crawl_id)
+            result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id)
             deleted: list[int] = []
             if listing.complete and listing.posts:
                 deleted = mark_deleted(s, listing.tid, [p.pid for p in listing.posts], seen_at=now)
@@ -354,9 +374,17 @@ class _Crawler:
         rep.posts_new += len(result.new_pids)
         rep.posts_changed += len(result.changed_pids)
         rep.posts_deleted += len(deleted)
-        await self.desktop_for(plan, listing, rep)
+        stored: set[int] = set()
+        try:
+            await self.desktop_for(plan, listing, rep, stored)
+        finally:
+            leftovers = [p for p in deferred if p.pid not in stored]
+            if leftovers:
+                with self.store.session() as s:
+                    rep.posts_new += len(upsert_posts(s, leftovers, seen_at=self.now(),
+                                                      crawl_id=self.crawl_id).new_pids)
 
-    async def desktop_for(self, plan: CrawlPlan, listing: Listing, rep: ThreadReport) -> None:
+    async def desktop_for(self, plan: CrawlPlan, listing: Listing, rep: ThreadReport, stored: set[int]) -> None:
         """Fetch the planned pages, then look once more for wanted posts the thread moved meanwhile."""
         wanted = set(plan.wanted)
         fetched: dict[int, Sequence[Post]] = {}
@@ -364,7 +392,7 @@ class _Crawler:
         for _round in range(2):
             if not todo:
                 break
-            pages = await self.desktop_pages(listing.tid, todo, rep)
+            pages = await self.desktop_pages(listing.tid, todo, rep, stored)
             for n, tp in zip(todo, pages, strict=True):
                 fetched[n] = tp.posts
                 fetched.setdefault(tp.page, tp.posts)
@@ -376,7 +404,8 @@ class _Crawler:
 
     # -- desktop pages ------------------------------------------------------------------------
 
-    async def desktop_pages(self, tid: int, pages: Sequence[int], rep: ThreadReport) -> list[ThreadPage]:
+    async def desktop_pages(self, tid: int, pages: Sequence[int], rep: ThreadReport,
+                            stored: set[int] | None = None) -> list[ThreadPage]:
         """Fetch pages (concurrently, within the fetcher's bounds) and store them a batch at a time.
 
         Each batch is one transaction: a kill loses at most the batch in flight, never consistency,
@@ -390,6 +419,8 @@ class _Crawler:
                                       crawl_id=self.crawl_id)
             rep.posts_new += len(result.new_pids)
             rep.posts_changed += len(result.changed_pids)
+            if stored is not None:
+                stored.update(p.pid for tp in batch for p in tp.posts)
             out.extend(batch)
         return out
 
