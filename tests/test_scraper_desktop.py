@@ -223,7 +223,7 @@ def test_trimming_the_page_changes_nothing(path: Path, monkeypatch: pytest.Monke
     from tracker.scraper import desktop
 
     trimmed = parse(path)
-    monkeypatch.setattr(desktop, "_trimmed", lambda text: text)
+    monkeypatch.setattr(desktop, "trim_page", lambda text: (text, None))
     assert parse(path) == trimmed
 
 
@@ -238,3 +238,13 @@ def test_unexpected_sidebar_shapes_are_left_whole() -> None:
     by_pid = {p.pid: p for p in page.posts}
     assert by_pid[33].uid == 5 and by_pid[33].text == "爬完楼了，花千树 的发言最有信息量。"
     assert by_pid[34].uid == 11 and by_pid[34].text.startswith("导演说")
+
+
+def test_header_in_an_unexpected_form_is_read_from_the_tree() -> None:
+    html = (PAGES / "day1-discussion-p1.loggedin.html").read_text("utf-8")
+    html = html.replace('title="访问我的空间">泡泡</a>', 'title="访问我的空间"><span>泡泡</span></a>')
+    html = html.replace('<link href="http://127.0.0.1:8080/forum.php?mod=viewthread&tid=3" rel="canonical" />',
+                        "<link rel='canonical' href='forum.php?mod=viewthread&tid=3' />")
+    page = parse_thread_page(html)
+    assert (page.member_name, page.member_uid, page.tid) == ("泡泡", 2, 3)
+    assert page.formhash and len(page.posts) == 10

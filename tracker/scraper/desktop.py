@@ -2,7 +2,7 @@
 
 The desktop page is the only source of font sizes and edit markers (the mobile API drops both).
 Speed comes from doing little: Lexbor builds only the part of the page that is read (see
-:func:`_trimmed`), one selector run finds every post's landmarks, and text-only bodies skip the
+:mod:`tracker.scraper.desktop_trim`), one selector run finds every post's landmarks, and text-only bodies skip the
 tree walk. Mandatory fields (pid, floor, author, time) raise :class:`ParseError` naming the pid and
 the page; optional ones degrade to ``None``. A page that is not a thread raises the error that
 says what it is instead (missing thread, no permission, not a thread page).
@@ -20,6 +20,7 @@ from tracker.clock import SHANGHAI
 from tracker.errors import NoPermissionError, NotAThreadError, ParseError, ThreadMissingError
 from tracker.records import Post, ThreadPage, ThreadSummary
 from tracker.scraper.charset import decode_body
+from tracker.scraper.desktop_trim import PageHead, trim_page
 from tracker.scraper.html_text import Body, extract_body, extract_simple, parse_edit_marker
 from tracker.scraper.times import parse_forum_time
 
@@ -33,10 +34,6 @@ _DIGITS = re.compile(r"[0-9]{1,15}")
 _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
 _FROM_MOBILE = "来自手机"
-_POSTLIST_END = '<div id="postlistreply"'
-_SIDEBAR = '<td class="pls"'
-_AUTHI = '<div class="authi">'
-_BODY_CELL = '<td class="plc"'
 _SHOW_ALL = "显示全部楼层"  # replaces 只看该作者 under each post of an author-filtered view
 
 Doc = str | bytes
@@ -256,51 +253,21 @@ def _absolute(sources: tuple[str, ...], page_url: str) -> tuple[str, ...]:
     return tuple(urljoin(page_url, src) for src in sources)
 
 
-def _trimmed(text: str) -> str:
-    """The page without what is never read, so Lexbor builds half the tree.
-
-    Cut: everything after the last post (footer, editor, scripts), and in each post the author
-    sidebar after the name (avatar, credits, user card: nearly half of every post's markup). A
-    sidebar is cut only when it has the expected shape (the ``div.authi`` with the ``a.xw1`` name
-    link, then ``td.plc``); otherwise it is left whole, and the page parses as before.
-    """
-    start = text.find('id="postlist"')
-    if start < 0:
-        return text
-    end = text.rfind(_POSTLIST_END)
-    if end < start:
-        end = len(text)
-    find = text.find
-    pieces: list[str] = []
-    pos = cursor = start
-    while True:
-        sidebar = find(_SIDEBAR, cursor, end)
-        if sidebar < 0:
-            break
-        cursor = sidebar + len(_SIDEBAR)
-        authi = find(_AUTHI, cursor, end)
-        closing = find("</div>", authi, end) if authi >= 0 else -1
-        body = find(_BODY_CELL, cursor, end)
-        if not (0 <= authi < closing < body) or find('class="xw1"', authi, closing) < 0:
-            continue
-        pieces.append(text[pos:closing + 6])
-        pos = cursor = body
-    pieces.append(text[pos:end])
-    return text[:start] + "".join(pieces)
-
-
 def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
                       content_type: str | None = None) -> ThreadPage:
     """One ``forum.php?mod=viewthread`` page -> its posts, in page order."""
     text = _text(doc, content_type)
-    tree = LexborHTMLParser(_trimmed(text))
+    html, head = trim_page(text)
+    tree = LexborHTMLParser(html)
     postlist = tree.css_first("#postlist")
     if postlist is None:
-        _raise_for_non_thread(tree, page_url)
+        _raise_for_non_thread(LexborHTMLParser(text) if html is not text else tree, page_url)
         raise AssertionError("unreachable")
+    if head is None:
+        head = _head_from_tree(tree)
     nodes = _posts_with_parts(postlist)
     page, pages = _page_numbers(tree)
-    tid = _page_tid(tree, [n for _, n, _ in nodes], page_url)
+    tid = _first_int(_TID, head.canonical) or _page_tid(tree, [n for _, n, _ in nodes], page_url)
     if tid is None:
         raise ParseError("找不到主题编号 tid", page=page_url or None)
     posts: list[Post] = []
@@ -312,16 +279,23 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
         previous = post.floor
         posts.append(post)
     subject_node = tree.css_first("#thread_subject")
-    formhash = tree.css_first("input[name='formhash']")
-    member = _member_link(tree)
     return ThreadPage(
         tid=tid,
         subject=subject_node.text(deep=True).strip() if subject_node is not None else "",
-        page=page, pages=pages, posts=tuple(posts), fid=_page_fid(tree),
+        page=page, pages=pages, posts=tuple(posts), fid=_page_fid(tree), formhash=head.formhash,
+        member_name=head.member_name, member_uid=_first_int(_UID, head.member_href),
+        source="desktop", author_filter=_author_filter(tree, text, page_url, posts))
+
+
+def _head_from_tree(tree: LexborHTMLParser) -> PageHead:
+    canonical = tree.css_first('link[rel="canonical"]')
+    formhash = tree.css_first("input[name='formhash']")
+    member = _member_link(tree)
+    return PageHead(
+        canonical=canonical.attributes.get("href") if canonical is not None else None,
         formhash=(formhash.attributes.get("value") or None) if formhash is not None else None,
         member_name=(member.text(deep=True).strip() or None) if member is not None else None,
-        member_uid=_first_int(_UID, member.attributes.get("href")) if member is not None else None,
-        source="desktop", author_filter=_author_filter(tree, text, page_url, posts))
+        member_href=member.attributes.get("href") if member is not None else None)
 
 
 def _author_filter(tree: LexborHTMLParser, text: str, page_url: str, posts: list[Post]) -> int | None:
