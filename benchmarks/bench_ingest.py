@@ -23,6 +23,7 @@ import re
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -177,8 +178,10 @@ def ingest(store: Store, docs: dict[tuple[str, int, int], bytes], threads: int) 
         for i in range(0, len(todo), DESKTOP_BATCH):
             batch = [parse_thread_page(docs[("desktop", tid, n)], page_url=BASE) for n in todo[i:i + DESKTOP_BATCH]]
             pages += len(batch)
+            position = {p.pid: p.position for p in listing.posts}
+            posts = [replace(p, position=position.get(p.pid)) for tp in batch for p in tp.posts]
             with store.session() as s:
-                new += len(upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=seen_at).new_pids)
+                new += len(upsert_posts(s, posts, seen_at=seen_at).new_pids)
     return new, pages
 
 

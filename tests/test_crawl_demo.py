@@ -110,14 +110,17 @@ def test_a_second_crawl_asks_once_per_thread_and_changes_nothing(game: GameConfi
                                                                  forum: ReplayForum) -> None:
     crawl_game_sync(game, store)
     with store.session() as s:
-        before = [(p.pid, p.floor, p.content_key, p.versions, p.html_hash) for p in all_posts(s)]
+        before = [(p.pid, p.floor, p.position, p.content_key, p.versions, p.html_hash, p.last_seen)
+                  for p in all_posts(s)]
+    assert all(row[2] for row in before)  # positions from the listing, though stored from desktop pages
     forum.reset_counts()
     report = crawl_game_sync(game, store)
     assert len(forum.requests) == report.requests == len(GAME_TIDS)
     assert all("api/mobile" in r for r in forum.requests)
     assert report.posts_new == report.posts_changed == report.posts_deleted == 0
     with store.session() as s:
-        after = [(p.pid, p.floor, p.content_key, p.versions, p.html_hash) for p in all_posts(s)]
+        after = [(p.pid, p.floor, p.position, p.content_key, p.versions, p.html_hash, p.last_seen)
+                 for p in all_posts(s)]
         assert after == before
         assert [c.status for c in crawls(s)] == ["ok", "ok"]
 

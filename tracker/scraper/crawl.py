@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -392,7 +392,7 @@ class _Crawler:
         for _round in range(2):
             if not todo:
                 break
-            pages = await self.desktop_pages(listing.tid, todo, rep, stored)
+            pages = await self.desktop_pages(listing.tid, todo, rep, stored, listing)
             for n, tp in zip(todo, pages, strict=True):
                 fetched[n] = tp.posts
                 fetched.setdefault(tp.page, tp.posts)
@@ -405,7 +405,7 @@ class _Crawler:
     # -- desktop pages ------------------------------------------------------------------------
 
     async def desktop_pages(self, tid: int, pages: Sequence[int], rep: ThreadReport,
-                            stored: set[int] | None = None) -> list[ThreadPage]:
+                            stored: set[int] | None = None, listed: Listing | None = None) -> list[ThreadPage]:
         """Fetch pages (concurrently, within the fetcher's bounds) and store them a batch at a time.
 
         Each batch is one transaction: a kill loses at most the batch in flight, never consistency,
@@ -414,9 +414,14 @@ class _Crawler:
         out: list[ThreadPage] = []
         for i in range(0, len(pages), DESKTOP_BATCH):
             batch = await _all([self.desktop_page(tid, n, rep) for n in pages[i:i + DESKTOP_BATCH]])
+            posts = [p for tp in batch for p in tp.posts]
+            if listed is not None:
+                # The desktop does not show the database position; the listing just did.
+                position = {p.pid: p.position for p in listed.posts}
+                posts = [replace(p, position=position[p.pid]) if p.position is None and position.get(p.pid)
+                         else p for p in posts]
             with self.store.session() as s:
-                result = upsert_posts(s, [p for tp in batch for p in tp.posts], seen_at=self.now(),
-                                      crawl_id=self.crawl_id)
+                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id)
             rep.posts_new += len(result.new_pids)
             rep.posts_changed += len(result.changed_pids)
             if stored is not None:
