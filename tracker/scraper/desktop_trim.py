@@ -2,7 +2,7 @@
 
 Building the tree is most of the cost of parsing a page, and most of a Discuz page is never read:
 the header's menus, each post's author sidebar (avatar, credits, user card: nearly half of every
-post), the footer and the reply editor. The few header facts we need (canonical link, formhash,
+post) and the rows under its body (signature, rating, buttons), the footer and the reply editor. The few header facts we need (canonical link, formhash,
 member name) are read with regexes instead. Every cut is guarded: when the page does not have the
 expected shape, that part is kept and the parser reads it from the tree as before, so a different
 template costs speed, never correctness (tests compare trimmed and untrimmed parses page by page).
@@ -20,6 +20,8 @@ _BREADCRUMB = '<div id="pt"'
 _SIDEBAR = '<td class="pls"'
 _AUTHI = '<div class="authi">'
 _BODY_CELL = '<td class="plc"'
+_TAIL = '<tr><td class="plc plm">'
+_NEXT_POST = re.compile(r'<div id="post_[0-9]')
 
 _CANONICAL = re.compile(r'<link\b[^>]*\brel="canonical"[^>]*>')
 _FORMHASH = re.compile(r'<input\b[^>]*\bname="formhash"[^>]*>')
@@ -51,7 +53,7 @@ def trim_page(text: str) -> tuple[str, PageHead | None]:
         cut = text.rfind("<div", 0, start)
     head = _read_head(text[:cut]) if cut > 0 else None
     keep_from = cut if head is not None else 0
-    return text[keep_from:start] + _without_sidebars(text, start, end), head
+    return text[keep_from:start] + _without_tails(_without_sidebars(text, start, end)), head
 
 
 def _read_head(prefix: str) -> PageHead | None:
@@ -100,4 +102,30 @@ def _without_sidebars(text: str, start: int, end: int) -> str:
         pieces.append(text[pos:closing + 6])
         pos = cursor = body
     pieces.append(text[pos:end])
+    return "".join(pieces)
+
+
+def _without_tails(text: str) -> str:
+    """Each post without the rows after its body (signature, rating, 回复/举报 buttons, ad row).
+
+    Cut from the second row (``td.plc.plm``) to the post table's own ``</table>``, the last one
+    before the next post, so the markup left stays well formed. Nothing read lives there.
+    """
+    find = text.find
+    pieces: list[str] = []
+    pos = 0
+    while True:
+        tail = find(_TAIL, pos)
+        if tail < 0:
+            break
+        following = _NEXT_POST.search(text, tail)
+        limit = following.start() if following else len(text)
+        table_end = text.rfind("</table>", tail, limit)
+        if table_end < 0:
+            pieces.append(text[pos:tail + len(_TAIL)])
+            pos = tail + len(_TAIL)
+            continue
+        pieces.append(text[pos:tail])
+        pos = table_end
+    pieces.append(text[pos:])
     return "".join(pieces)
