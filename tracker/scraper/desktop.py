@@ -53,7 +53,9 @@ def _first_int(pattern: re.Pattern[str], text: str | None) -> int | None:
     m = pattern.search(text)
     if m is None:
         return None
-    value = next((g for g in m.groups() if g), None) if m.groups() else m.group(0)
+    if m.lastindex is None:
+        return int(m.group(0))
+    value = m.group(m.lastindex)  # the alternative that matched (patterns have one group each)
     return int(value) if value else None
 
 

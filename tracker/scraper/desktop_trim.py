@@ -93,14 +93,16 @@ def _without_sidebars(text: str, start: int, end: int) -> str:
         sidebar = find(_SIDEBAR, cursor, end)
         if sidebar < 0:
             break
-        cursor = sidebar + len(_SIDEBAR)
-        authi = find(_AUTHI, cursor, end)
-        closing = find("</div>", authi, end) if authi >= 0 else -1
-        body = find(_BODY_CELL, cursor, end)
-        if not (0 <= authi < closing < body) or find('class="xw1"', authi, closing) < 0:
+        body = find(_BODY_CELL, sidebar, end)
+        if body < 0:
+            break
+        cursor = body  # every search below stays inside this sidebar
+        authi = find(_AUTHI, sidebar, body)
+        closing = find("</div>", authi, body) if authi >= 0 else -1
+        if closing < 0 or find('class="xw1"', authi, closing) < 0:
             continue
         pieces.append(text[pos:closing + 6])
-        pos = cursor = body
+        pos = body
     pieces.append(text[pos:end])
     return "".join(pieces)
 
