@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from tracker.config import DayConfig
 from tracker.engine.events import EventDraft, EventKind
-from tracker.engine.ruleset import DayRules, Ruleset
+from tracker.engine.ruleset import DayRules, Election, Ruleset
 from tracker.engine.state import DayState, GameState
 from tracker.engine.tally import (
     DayWindow,
@@ -213,7 +213,7 @@ class DayStatus:
     def extended(self) -> bool:
         return self.closes != self.planned_closes
 
-    def window(self, election: Any = None) -> DayWindow:
+    def window(self, election: Election | None = None) -> DayWindow:
         """The tally's window for one vote thread of this day (``election``: a day-1 Election or None)."""
         purpose, office = election_window(election)
         return DayWindow(day=self.day, opens=self.opens, closes=self.closes, accelerated=self.accelerated,
@@ -326,7 +326,7 @@ class Confirmation:
     chosen: str | None = None
 
 
-def _election(ruleset: Ruleset, day: int, purpose: str) -> Any:
+def _election(ruleset: Ruleset, day: int, purpose: str) -> Election | None:
     """The day-1 vote a purpose names (an election on any day, an exile only on day 1), or None."""
     if purpose == "exile" and day != 1:
         return None
