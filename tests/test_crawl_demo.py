@@ -255,3 +255,12 @@ def test_a_thread_longer_than_ppp_pages_once_then_is_asked_in_one_request(tmp_pa
     forum.reset_counts()
     again = crawl_game_sync(game, store, listing_ppp=50)
     assert again.requests == 1 and "ppp=1000" in forum.requests[0]  # sized from the stored replies
+
+
+def test_a_forum_with_another_posts_per_page_is_learned_from_the_pages(tmp_path: Path, store: Store,
+                                                                       forum: ReplayForum) -> None:
+    game = load_game(write_game(tmp_path, forum.base_url, tids=(3,)))
+    report = crawl_game_sync(game, store, per_page=20)  # planned as if 20 a page; the forum shows 10
+    t = report.threads[0]
+    assert t.pending_desktop == [] and sorted(set(t.desktop_pages)) == list(range(1, 10))
+    assert_matches_scenario(store, (3,))

@@ -120,6 +120,7 @@ def test_listing_completeness_is_floors_one_to_n() -> None:
 
 def test_follow_up_looks_next_door() -> None:
     missing = [post(150, 21)]
-    assert follow_up_pages(missing, {3: []}, 10) == (2,)
-    assert follow_up_pages(missing, {}, 10) == (2,)
+    assert follow_up_pages(missing, {}, 10) == (3,)
+    assert follow_up_pages(missing, {3: []}, 10) == (2,)  # a deletion moved it back a page
     assert follow_up_pages(missing, {2: [], 3: []}, 10) == (4,)
+    assert follow_up_pages(missing, {1: []}, 20) == (2,)  # the forum shows 20 a page

@@ -426,6 +426,9 @@ class _Crawler:
             rep.posts_changed += len(result.changed_pids)
             if stored is not None:
                 stored.update(p.pid for tp in batch for p in tp.posts)
+            for tp in batch:
+                if tp.page < tp.pages and tp.posts and len(tp.posts) != self.per_page:
+                    self.per_page = len(tp.posts)  # the forum's postperpage is not Discuz's default
             out.extend(batch)
         return out
 

@@ -114,15 +114,17 @@ def plan_thread(listing: Listing, state: ThreadState, *, per_page: int = DESKTOP
 
 
 def follow_up_pages(missing: Iterable[Post], fetched: dict[int, Sequence[Post]], per_page: int) -> tuple[int, ...]:
-    """Pages to try for wanted posts that were not where their floor said (the thread moved meanwhile).
+    """Pages to try for wanted posts that were not where their floor said.
 
-    Each fetched page tells which floors it really holds; a missing post is looked for on the
-    neighbouring page in the direction of its floor.
+    Either the forum shows another number of posts a page (``per_page`` is then what the fetched
+    pages showed) or the thread moved meanwhile: a deletion moves posts to an earlier page, new
+    posts never move old ones later. So: the page by floor if not fetched yet, else the one before,
+    else the one after.
     """
     out: set[int] = set()
     for post in missing:
         guess = page_of(post.floor, per_page)
-        candidates = [guess - 1, guess, guess + 1]
+        candidates = [guess, guess - 1, guess + 1]
         for page in candidates:
             if page >= 1 and page not in fetched:
                 out.add(page)
