@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl, urlsplit
 Key = tuple[str, tuple[tuple[str, str], ...]]
 
 CAPTURE_BASE = "http://127.0.0.1:8080/"
+DEMO_PAGES = Path(__file__).parent / "data" / "pages"  # the bundled demo game's captures
 DEFAULT_PPP = 10
 # Parameters Discuz ignores for what it renders (cache busters, the desktop's ppp, anchors' extras).
 _IGNORED = frozenset({"extra", "_", "mobile", "ppp_desktop"})
@@ -353,7 +354,8 @@ class ReplayForum:
 def main(argv: list[str] | None = None) -> int:
     """``python -m tracker.demo.server DIR``: serve captures until interrupted (prints the base URL)."""
     parser = argparse.ArgumentParser(description="Replay captured Discuz! pages over loopback HTTP")
-    parser.add_argument("root", type=Path, help="directory holding index.json and the captured files")
+    parser.add_argument("root", type=Path, nargs="?", default=DEMO_PAGES,
+                        help="directory holding index.json and the captured files (default: the demo game)")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--no-mobile", action="store_true", help="answer as a forum with the mobile plugin off")
     args = parser.parse_args(argv)

@@ -31,9 +31,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from tracker.clock import Clock, SystemClock
 from tracker.config import GameConfig
@@ -73,6 +71,9 @@ from tracker.store.posts import (
     thread_state,
     upsert_posts,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 MAX_LISTING_PAGES = 200
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
