@@ -24,7 +24,7 @@ from tracker.errors import LoginError, NetworkError
 from tracker.scraper.crawl import crawl_game_sync
 from tracker.scraper.fetch import FetchPolicy
 from tracker.store.db import Store
-from tracker.store.posts import all_posts, crawls, posts_for_thread
+from tracker.store.posts import all_posts, crawls, iter_raw, posts_for_thread
 
 ROOT = Path(__file__).parent.parent
 DISCUZ = Path(__file__).parent / "fixtures" / "discuz"
@@ -123,6 +123,9 @@ def test_a_second_crawl_asks_once_per_thread_and_changes_nothing(game: GameConfi
                  for p in all_posts(s)]
         assert after == before
         assert [c.status for c in crawls(s)] == ["ok", "ok"]
+        kept = list(iter_raw(s))
+    # Raw answers are kept for offline re-parsing, but an unchanged listing is not kept again.
+    assert len(kept) == sum(1 + {t["tid"]: t["desktop_pages"] for t in SCENARIO["threads"]}[t] for t in GAME_TIDS)
 
 
 def test_a_forum_that_caps_ppp_is_paged_through(tmp_path: Path, store: Store) -> None:

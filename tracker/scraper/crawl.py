@@ -220,6 +220,7 @@ class _Crawler:
         self.listing_ppp = listing_ppp
         self.keep_raw = keep_raw
         self.use_mobile = game.crawl.mobile_api
+        self._listing_raws: dict[int, list[Fetched]] = {}
         self.pages_fetched = 0
         self.threads_done = 0
         self.threads_total = 0
@@ -310,6 +311,8 @@ class _Crawler:
         return data
 
     async def listing(self, tid: int, rep: ThreadReport, *, ppp: int) -> Listing:
+        raws = self._listing_raws.setdefault(tid, [])
+        raws.clear()
         posts: dict[int, Post] = {}
         page = 1
         first_doc: ThreadPage | None = None
@@ -318,7 +321,7 @@ class _Crawler:
         while True:
             got = await self.fetcher.get(mobile_url(tid, page, ppp), kind="json")
             data = self._mobile_doc(got, first=page == 1)
-            self.keep(got)
+            raws.append(got)
             doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
             self.counted(rep, got)
             self.emit("document", tid, f"列表第 {page} 页")
@@ -355,6 +358,10 @@ class _Crawler:
         page again. Everything else the listing says (edits, blocks, new floors) is stored at once.
         """
         plan = plan_thread(listing, state, per_page=self.per_page)
+        if not plan.quiet:
+            # An unchanged listing is not kept: it would only repeat the stored one every crawl.
+            for got in self._listing_raws.pop(listing.tid, []):
+                self.keep(got)
         wanted = set(plan.wanted)
         deferred = [p for p in listing.posts if p.pid in wanted and p.pid not in state.known]
         deferred_pids = {p.pid for p in deferred}
