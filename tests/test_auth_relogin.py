@@ -45,7 +45,7 @@ def game_with_saved_session(tmp_path: Path) -> Path:
 @respx.mock
 async def test_an_expired_saved_session_is_renewed_before_anything_is_stored(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FORUM_PW", SECRET)
+    monkeypatch.delenv("FORUM_PW", raising=False)  # the caller's password source is used (a TUI prompt)
     game = load_game(game_with_saved_session(tmp_path))
     listed = respx.get(LISTING).mock(side_effect=[listing(member=False), listing(member=True)])
     respx.get(LOGIN_PAGE).mock(return_value=replay("01-login-page-GET-guest.json"))
@@ -53,7 +53,7 @@ async def test_an_expired_saved_session_is_renewed_before_anything_is_stored(
     respx.get(DESKTOP).mock(return_value=replay("04a-viewthread-tid2-logged-in-director.json"))
     store = Store.open(f"sqlite:///{tmp_path / 'game.db'}")
     try:
-        report = await crawl_game(game, store)
+        report = await crawl_game(game, store, password=lambda: SECRET)
         with store.session() as s:
             posts = all_posts(s)
     finally:

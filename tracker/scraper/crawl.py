@@ -221,6 +221,8 @@ class _Crawler:
         self.keep_raw = keep_raw
         self.use_mobile = game.crawl.mobile_api
         self._listing_raws: dict[int, list[Fetched]] = {}
+        self.password: Callable[[], str] | None = None
+        self.session_file: Path | None = None
         self.pages_fetched = 0
         self.threads_done = 0
         self.threads_total = 0
@@ -259,7 +261,8 @@ class _Crawler:
             return await self._thread(tid)
         except _LoginExpired:
             if may_relogin and self.session.mode == "saved":
-                self.session = await fresh_login(self.fetcher, self.game)
+                self.session = await fresh_login(self.fetcher, self.game, password=self.password,
+                                                 store_path=self.session_file)
                 try:
                     return await self._thread(tid)
                 except _LoginExpired:
@@ -513,6 +516,7 @@ async def crawl_game(
             crawler = _Crawler(game, store, fetcher, session, clock, crawl_id, progress, per_page=per_page,
                                listing_ppp=listing_ppp, keep_raw=keep_raw)
             crawler.threads_total = len(wanted)
+            crawler.password, crawler.session_file = password, session_file
             crawler.emit("start", None)
             # The first thread alone: it shows whether the login holds before anything runs in parallel.
             reports.append(await crawler.thread(wanted[0], may_relogin=True))
