@@ -64,7 +64,8 @@ def _lurk(sec: LurkSection) -> str:
     body = "".join(
         f"<tr><td>{_e(r.player)}</td><td class=n>{r.posts}</td><td class=n>{r.minimum}</td>"
         f"<td>{'—' if r.voted is None else ('是' if r.voted else ('仅无效票' if r.invalid_only else '否'))}</td>"
-        f"<td class={'bad' if r.posts < r.minimum and not r.exempt else 'ok'}>{_e(r.exempt or '')}</td></tr>"
+        f"<td class={'bad' if r.posts < r.minimum and not r.exempt else 'ok'}>"
+        f"{_e(r.exempt or ('不足' if r.posts < r.minimum else ''))}</td></tr>"
         for r in rows)
     pens = "".join(f"<li>{_e(p.player)}：{_e(p.rule)}（{_e(p.clause)}），{_e(COLOR_NAMES.get(p.card, p.card))}</li>"
                    for p in sec.penalties) or "<li>无</li>"
