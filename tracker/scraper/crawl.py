@@ -1,7 +1,7 @@
 """One crawl of a game: fetch → parse → store, incrementally, and safe to kill at any moment.
 
-Per thread: one mobile listing (``ppp`` 1000, paged only if the forum caps it) is compared with the
-store (:func:`tracker.scraper.plan.plan_thread`); only the desktop pages holding new, edited or
+Per thread: one mobile listing (``ppp`` sized from the stored reply count, at least 1000; paged
+only if the forum caps it) is compared with the store (:func:`tracker.scraper.plan.plan_thread`); only the desktop pages holding new, edited or
 never-seen-on-desktop posts are fetched. Without the mobile API every desktop page is fetched.
 
 Order of writes, so that a crawl killed anywhere (SIGKILL included) leaves a consistent store that
@@ -15,8 +15,9 @@ the next run completes without duplicates:
    "pending desktop".
 
 A post stored without its desktop page, or not stored because the process was killed before its
-page came, is planned again next run. The crawl record
-is written first (status ``running``) and finished last, so a killed crawl stays visible.
+page came, is planned again next run. The crawl record is written first (status ``running``) and
+finished last, so a killed crawl stays visible. Unchanged posts are not rewritten and an unchanged
+listing's raw answer is not kept: re-crawling an unchanged game writes only the crawl record.
 
 Errors: a thread that is missing, forbidden or not a thread is reported and the other threads are
 still crawled; an unreachable forum or an expired login stops the crawl. Either way nothing stored
