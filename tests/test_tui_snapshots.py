@@ -23,7 +23,7 @@ async def _settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("key", ["1", "3", "4", "6", "7"])
+@pytest.mark.parametrize("key", ["1", "2", "3", "4", "5", "6", "7"])
 def test_screen_snapshot(key: str, tmp_path: Path, snap_compare: Any) -> None:
     service = open_demo(tmp_path)
     try:

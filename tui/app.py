@@ -137,9 +137,11 @@ class TrackerApp(App[None]):
         now: datetime = self.gateway.clock.now()
         self.query_one(GameHeader).crawl = CrawlStatus("ok" if message.ok else "failed", now, message.detail)
         if message.ok:
+            self.gateway.invalidate()
             self._reload_all(detect=True)
 
     def on_data_changed(self, message: DataChanged) -> None:
+        self.gateway.invalidate()
         self._reload_all()
 
     def _reload_all(self, *, detect: bool = False) -> None:
@@ -151,17 +153,22 @@ class TrackerApp(App[None]):
     # -- badges ---------------------------------------------------------------------------------------
     def refresh_badges(self, *, detect: bool = False) -> None:
         self._flag_badge(detect)
+        self._tally_badge()
         self._lurker_badge()
 
     @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
     def _flag_badge(self, detect: bool) -> None:
         self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count(detect=detect))
 
+    @work(thread=True, exclusive=True, group="badge-tally", exit_on_error=False)
+    def _tally_badge(self) -> None:
+        self.call_from_thread(self.set_badge, "tally", self.gateway.tally_badge())
+
     @work(thread=True, exclusive=True, group="badge-lurkers", exit_on_error=False)
     def _lurker_badge(self) -> None:
         self.call_from_thread(self.set_badge, "lurkers", self.gateway.lurker_count())
 
-    def set_badge(self, key: str, n: int | None) -> None:
+    def set_badge(self, key: str, n: int | str | None) -> None:
         sidebar = self.query_one(Sidebar)
         sidebar.badges = {**sidebar.badges, key: n or 0}
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from tracker.clock import Clock
 from tracker.config import GameConfig
 from tracker.errors import TrackerError
 from tracker.service import Service
+from tui.lurk_view import LurkView, lurk_view
+from tui.memo import Memo
+from tui.tally_view import TallyView, sheet_from
 from tui.timing import current_day
 from tui.views import Overview, PlayerRow, PostPage, PostQuery, StandingRow
 
@@ -26,6 +30,12 @@ class Gateway:
         # Thread workers call in concurrently; flag detection writes as it reads and decisions append
         # to a hash chain, so those run one at a time. Plain reads do not wait behind them.
         self.lock = threading.RLock()
+        # Slow answers (tally, 潜水) kept until the store changes: the app clears it after a crawl
+        # and after every decision, so the badge and the screen share one computation.
+        self.memo = Memo()
+
+    def invalidate(self) -> None:
+        self.memo.clear()
 
     @property
     def game(self) -> GameConfig:
@@ -100,11 +110,79 @@ class Gateway:
         return len(self.service.flags(detect=False, status="open"))
 
     def lurker_count(self) -> int | None:
+        """Players under the day's minimum right now (the 潜水 badge); None before any day."""
         day = self.today()
-        lurkers = getattr(self.service, "lurkers", None)
-        if day is None or lurkers is None:
+        if day is None:
             return None
-        return len(_field(lurkers(day), "penalties", ()))
+        return self.lurkers(day).under_count
+
+    def tally_badge(self) -> int | str | None:
+        """The 票型 badge: ``!`` when a closed day's outcome waits for `y`, else the invalid ballots."""
+        day = self.today()
+        if day is None or not self.game.day(day).vote:
+            return None
+        view = self.tally(day)
+        return "!" if view.waiting else view.invalid
+
+    # -- 票型 ---------------------------------------------------------------------------------------
+    def vote_days(self) -> tuple[int, ...]:
+        return tuple(d.day for d in self.game.days if d.vote)
+
+    def tally(self, day: int) -> TallyView:
+        """The day's vote thread(s) as the screen draws them (the count is kept until the store changes)."""
+        dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
+        confirmed = self.confirmed_tids()
+        closes = self.day_status(day).closes
+        sheets = tuple(sheet_from(dt, confirmed=confirmed, floor_of=self._floor) for dt in dts)
+        return TallyView(day=day, sheets=sheets, closed=self.clock.now() >= closes)
+
+    def confirmed_tids(self) -> frozenset[int]:
+        """Vote threads whose result is recorded as game events (and not undone)."""
+        out: set[int] = set()
+        for e in self.service.events_json():
+            tid = (e.get("data") or {}).get("vote_tid")
+            if tid is not None and not e.get("undone"):
+                out.add(int(tid))
+        return frozenset(out)
+
+    def _floor(self, pid: int) -> int | None:
+        post = self.service.post(pid)
+        return int(post.floor) if post is not None else None
+
+    def confirm_day(self, day: int) -> list[str]:
+        """Record the day's outcome(s) as game events; the service refuses a second confirmation."""
+        try:
+            with self.lock:
+                results = self.service.confirm_day(day)
+        finally:
+            self.invalidate()
+        return [str(r.get("explanation") or r.get("tally_outcome") or "") for r in results]
+
+    def tally_bbcode(self, day: int) -> tuple[str, Path]:
+        """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
+        from tracker.reports.announce_tally import announce_tally_bbcode
+
+        dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
+        text = "\n\n".join(announce_tally_bbcode(dt.tally, tz=self.game.tz) for dt in dts)
+        out_dir = Path(self.service.reports_dir())
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / f"day{day}-tally.bbcode"
+        tmp = path.with_suffix(".bbcode.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        return text, path
+
+    def day_status(self, day: int) -> Any:
+        """Effective open/close and 加速 in force (StateOps.day_status; the 进程帖 is not read)."""
+        return self.memo.get(("status", day), lambda: self.service.day_status(day, requests=False))
+
+    # -- 潜水 ---------------------------------------------------------------------------------------
+    def lurkers(self, day: int) -> LurkView:
+        rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
+        status = self.day_status(day)
+        d = self.game.day(day)
+        return lurk_view(rep, status=status, discussion=d.discussion, has_vote=bool(d.vote),
+                         rules=self.service.ruleset.lurk)
 
     # -- flags and cards ------------------------------------------------------------------------------
     def flags(self) -> list[Any]:

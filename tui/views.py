@@ -6,7 +6,7 @@ the service's types is absorbed in :mod:`tui.gateway` alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,34 +31,6 @@ class Overview:
     outcome: str | None = None
     posts: int | None = None
     problems: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class BallotRow:
-    pid: int
-    floor: int
-    voter: str
-    kind: str
-    target: str | None
-    valid: bool
-    final: bool
-    reason: str | None
-    posted_at: datetime | None = None
-    weight: float = 0.0
-    public_weight: float = 0.0
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TallyView:
-    day: int
-    tids: tuple[int, ...]
-    ballots: tuple[BallotRow, ...]
-    public_totals: dict[str, float]
-    true_totals: dict[str, float]
-    outcome: str
-    confirmed: bool = False
-    weight_notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,16 +71,6 @@ class StandingRow:
     yellow: int
     red: int
     status: str
-
-
-@dataclass(frozen=True, slots=True)
-class LurkerRow:
-    player: str
-    posts: int
-    minimum: int
-    voted: bool | None
-    penalties: tuple[str, ...] = ()
-    three_day: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

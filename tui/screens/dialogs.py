@@ -127,3 +127,34 @@ class CardForm(ModalScreen[CardChoice | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Yes or no before a decision that writes game events (`y` on 票型); Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,n", "cancel", "取消"), Binding("y", "ok", "确认")]
+    DEFAULT_CSS = _CSS.format(name="ConfirmDialog")
+
+    def __init__(self, title: Text, body: Text, *, ok_label: str = "确认") -> None:
+        super().__init__()
+        self.title_text, self.body, self.ok_label = title, body, ok_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text)
+            yield Static(self.body)
+            with Horizontal():
+                yield Button("取消", id="cancel")
+                yield Button(self.ok_label, id="ok", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#ok", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "ok")
+
+    def action_ok(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -17,15 +17,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
 from tracker.clock import SHANGHAI
+from tracker.penalties.findings import KIND_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import CardChoice, CardForm, ReasonDialog
 from tui.screens.pane import Pane
 from tui.widgets.post_view import PostView
 
-KIND_WORDS = {"red_text": "红字", "large_font": "大字", "keyword": "违禁词", "posted_while_out": "出局发言",
-              "posted_while_benched": "挂机发言", "chat_log_evidence": "贴证", "kidnapped_speech": "绑架发言",
-              "spam": "刷屏"}
 STATUS_WORDS = {"open": ("待处理", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已发牌", "red")}
 
 

@@ -21,5 +21,5 @@ class UnfinishedPane(Pane):
 
 
 def unfinished_pane(key: str) -> Pane:
-    cls = type(f"Unfinished_{key}", (UnfinishedPane,), {"KEY": key, "TITLE": key})
+    cls: type[Pane] = type(f"Unfinished_{key}", (UnfinishedPane,), {"KEY": key, "TITLE": key})
     return cls()

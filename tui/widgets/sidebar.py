@@ -31,7 +31,8 @@ class Sidebar(Widget):
         key: str
 
     current: reactive[str] = reactive("overview")
-    badges: reactive[dict[str, int]] = reactive(dict, always_update=True)
+    # A count (0 hides the badge) or a mark such as "!" (an outcome waits for confirmation).
+    badges: reactive[dict[str, int | str]] = reactive(dict, always_update=True)
     compact: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
@@ -44,7 +45,8 @@ class Sidebar(Widget):
             n = self.badges.get(key, 0)
             if n:
                 line.append(" ")
-                line.append(f"{n}" if n < 100 else "99+", "bold white on red")
+                word = n if isinstance(n, str) else (f"{n}" if n < 100 else "99+")
+                line.append(word, "bold white on red")
             out.append_text(line)
             out.append("\n")
         out.rstrip()
