@@ -1,16 +1,28 @@
-"""Ingest a whole synthetic 30,000-post game from cached pages through the real crawler: target under 10 s.
+"""Ingest a whole synthetic 30,000-post game from cached pages: target under 10 s. Also: what a
+3,000-post day costs in requests.
 
 The game is templated from real captures (``tests/fixtures/discuz/pages``): the ten posts of
 ``day1-discussion-p2.html`` and their mobile-API items are repeated with fresh pids, floors and
 tids, so every page parses exactly like the real one and desktop and mobile agree on each post.
 Default: 30 threads x 1,000 posts = 3,000 desktop pages + 30 mobile listings (ppp 1000).
 
-The pages are served from memory by an ``httpx.MockTransport`` (no sockets, no delay): what is
-timed is :func:`tracker.scraper.crawl.crawl_game` end to end (fetch plumbing, listing plan, parse,
-upsert one transaction per page, raw-page gzip), i.e. the CPU side of a crawl. Also timed: the same
-crawl again (nothing changed: one listing per thread) and parsing alone.
+Figures printed:
 
-    .venv/bin/python benchmarks/bench_ingest.py [--threads 30] [--posts-per-thread 1000] [--no-raw]
+- parse only: every document once;
+- INGEST (the target): what the crawler does with the documents, minus the network: parse each
+  listing, plan against the store, upsert, parse the planned desktop pages, upsert 20 pages a
+  transaction; then the same again with nothing changed;
+- a simulated day (``--day-crawls``, default 48): a 2,700-post discussion and a 300-post vote
+  thread growing over 48 crawls with one earlier post edited before each, through the real
+  ``crawl_game`` and an in-memory transport; requests counted against a crawler that re-reads
+  every desktop page (the README's "What a crawl costs");
+- ``crawl_game`` end to end over an in-memory transport (fetch plumbing and raw pages included),
+  unless ``--no-crawl``.
+
+Wall times on a shared machine suffer from other jobs: the load average is printed first, and CPU
+times next to wall times.
+
+    .venv/bin/python benchmarks/bench_ingest.py [--threads 30] [--posts-per-thread 1000] [--day-crawls 48] [--no-crawl]
 """
 
 from __future__ import annotations
