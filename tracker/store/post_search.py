@@ -2,6 +2,8 @@
 
 Why its own query: a game has tens of thousands of posts; the screen must never load them all, so
 it asks for one page (``LIMIT/OFFSET`` in forum order) and the total, served by the post indexes.
+The page is found on the keys alone (pid ordered by time) and only its rows are then read whole:
+sorting 30,000 full rows (HTML included) to keep 50 cost 4x more than sorting their keys.
 """
 
 from __future__ import annotations
@@ -34,8 +36,11 @@ def search_posts(session: Session, *, author: str | None = None, tids: Collectio
     """``(total, page)``: how many posts match and the ``limit`` of them from ``offset`` in forum order."""
     conn = session.connection()
     total = conn.execute(_where(select(func.count()).select_from(post_t), author, tids, text)).scalar_one()
-    q = _where(select(post_t), author, tids, text).order_by(post_t.c.posted_at, post_t.c.pid)
-    rows = conn.execute(q.offset(max(0, offset)).limit(max(1, limit))).mappings()
+    order = (post_t.c.posted_at, post_t.c.pid)
+    keys = _where(select(post_t.c.pid), author, tids, text).order_by(*order)
+    page = keys.offset(max(0, offset)).limit(max(1, limit)).subquery()
+    q = select(post_t).where(post_t.c.pid.in_(select(page.c.pid))).order_by(*order)
+    rows = conn.execute(q).mappings()
     return int(total), [_stored(m) for m in rows]
 
 
