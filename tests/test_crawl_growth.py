@@ -132,3 +132,26 @@ def test_a_third_crawl_of_the_unchanged_thread_costs_one_request_per_thread(game
     with store.session() as s:
         assert {p.pid: (p.versions, p.content_key, p.floor, p.deleted, p.blocked) for p in all_posts(s)} == before
 
+
+
+def test_changes_undone_are_seen_too(game: GameConfig, store: Store, forum: ReplayForum) -> None:
+    """Back to epoch 1: the deleted post restored, the block lifted, the edits reverted (a third
+    version each), the posts that no longer show marked deleted, the old floors back."""
+    two_crawls(game, store, forum)
+    with store.session() as s:
+        texts_before = {p.pid: p.text for p in all_posts(s)}
+    forum.switch(GROWTH / "epoch1")
+    report = crawl_game_sync(game, store)
+    assert report.status == "ok"
+    with store.session() as s:
+        stored = {p.pid: p for p in all_posts(s)}
+    for pid in CHANGES["deleted_to_recycle_bin"] + CHANGES["blocked"]:
+        assert not stored[pid].deleted and not stored[pid].blocked
+    for pid in CHANGES["new_posts"]:
+        assert stored[pid].deleted
+    for pid in CHANGES["edited_by_author_with_marker"] + CHANGES["edited_by_admin_without_marker"]:
+        assert stored[pid].versions == 3 and stored[pid].text != texts_before[pid]
+    for pid, p in POSTS.items():
+        if p.get("floor_epoch1"):
+            assert stored[pid].floor == p["floor_epoch1"], pid
+    assert report.posts_deleted == len(CHANGES["new_posts"])
