@@ -171,7 +171,7 @@ def test_an_unreachable_forum_fails_the_crawl_and_keeps_what_was_stored(game: Ga
     crawl_game_sync(game, store)
     dead = load_game(write_game(tmp_path, "http://127.0.0.1:9/"))
     with pytest.raises(NetworkError) as err:
-        crawl_game_sync(dead, store)
+        crawl_game_sync(dead, store, policy=FetchPolicy(delay=0.0, retries=2, backoff=0.01))
     assert err.value.exit_code == 5
     assert_matches_scenario(store)
     with store.session() as s:
