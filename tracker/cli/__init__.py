@@ -34,15 +34,33 @@ def main(argv: list[str] | None = None) -> int:
     except TrackerError as exc:
         click.echo(f"错误：{exc}", err=True)
         return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("已取消。", err=True)
+    except click.exceptions.Abort as exc:
+        # click turns Ctrl-C into Abort (its cause); a declined confirmation is an Abort too.
+        interrupted = isinstance(exc.__cause__, KeyboardInterrupt)
+        click.echo("已中断。已保存的数据不受影响。" if interrupted else "已取消。", err=True)
         return 130
+    except click.UsageError as exc:
+        from tracker.cli.usage import show_usage_error
+
+        show_usage_error(exc)
+        return exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"错误：{exc.format_message()}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("已中断。已保存的数据不受影响。", err=True)
         return 130
+    except Exception as exc:
+        # A database that fails under a command (read-only, corrupt, locked, gone) is the director's
+        # to fix, wherever it surfaced; anything else is a bug and keeps its traceback.
+        if type(exc).__module__.startswith("sqlalchemy"):
+            from tracker.store.db import store_error
+
+            err = store_error(exc)
+            if err is not None:
+                click.echo(f"错误：{err}", err=True)
+                return err.exit_code
+        raise
     # A command that ends with ctx.exit(N) (e.g. `report`'s 10 = needs the director) returns N.
     return rv if isinstance(rv, int) else 0
 

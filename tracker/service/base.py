@@ -29,9 +29,16 @@ class ServiceBase:
     def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Self:
         from tracker.store.db import Store
 
+        from tracker.engine.ruleset import load_ruleset
+
         game = load_game(game_path)
+        # The ruleset is checked before the database is touched: a typo in its id or file must not
+        # leave an empty GAME.db behind.
+        ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None)
         url = db_url or f"sqlite:///{game.default_db_path()}"
-        return cls(game, Store.open(url), clock)
+        svc = cls(game, Store.open(url), clock)
+        svc.__dict__["ruleset"] = ruleset  # fills the cached_property
+        return svc
 
     @cached_property
     def ruleset(self) -> Ruleset:

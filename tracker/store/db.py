@@ -9,18 +9,48 @@ the game file and ``--db``, never at import time. Migrations are alembic branche
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, create_engine
 
 from tracker.errors import StoreError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+# What SQLite says, in the director's words (the driver's text is kept after them).
+_SQLITE_WORDS = (
+    ("readonly", "数据库是只读的，无法写入", "检查数据库文件及其所在目录的写权限（SQLite 还要在同一目录写 -wal/-shm 文件）"),
+    ("malformed", "数据库文件已损坏", "从备份恢复数据库，或换一个 --db 重新抓取"),
+    ("not a database", "这个文件不是 SQLite 数据库", "检查 --db 的路径；从备份恢复，或换一个 --db 重新抓取"),
+    ("locked", "数据库被另一个程序占用（锁住）", "稍后重试；检查是否有另一个 tracker 正在写同一个数据库"),
+    ("unable to open", "无法打开数据库文件", "检查路径是否存在、是否有读写权限"),
+    ("disk is full", "磁盘已满，无法写入数据库", "腾出磁盘空间后重试"),
+    ("disk i/o", "读写数据库文件时磁盘出错", "检查磁盘，或从备份恢复数据库"),
+)
+
+
+def store_error(exc: BaseException) -> StoreError | None:
+    """The director's message for a database failure (read-only, corrupt, locked, unreachable), or
+    None for anything else (a constraint or a programming error is a bug, not the director's to fix).
+
+    Whatever was stored before is untouched: the failing unit of work is rolled back.
+    """
+    if not (isinstance(exc, OperationalError) or type(exc) is DatabaseError):
+        return None
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    detail = text.splitlines()[0] if text else type(exc).__name__
+    low = detail.lower()
+    for needle, words, hint in _SQLITE_WORDS:
+        if needle in low:
+            return StoreError(f"{words}（{detail}）。已保存的数据没有改动", hint=hint)
+    return StoreError(f"数据库出错：{detail}。已保存的数据没有改动",
+                      hint="检查数据库是否可以连接、是否有写权限；--db 可指定另一个数据库")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -57,8 +87,13 @@ class Store:
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             db = parsed.database
-            if db and db != ":memory:":
-                Path(db).parent.mkdir(parents=True, exist_ok=True)
+            if db and db != ":memory:" and not db.startswith("file:"):
+                parent = Path(db).parent
+                try:
+                    parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise StoreError(f"无法创建数据库所在的目录 {parent}：{exc.strerror or exc}",
+                                     hint="检查路径和写权限，或用 --db 指定另一个位置") from None
             kwargs["connect_args"] = {"timeout": 10}
         try:
             engine = create_engine(url, **kwargs)
@@ -80,8 +115,11 @@ class Store:
             with self.engine.begin() as conn:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "heads")
-        except OperationalError as exc:
-            raise StoreError(f"无法连接或升级数据库：{exc.orig}") from None
+        except (OperationalError, DatabaseError) as exc:
+            err = store_error(exc)
+            if err is None:
+                raise
+            raise StoreError(f"无法连接或升级数据库：{err.message}", hint=err.hint) from None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -90,8 +128,13 @@ class Store:
             try:
                 yield s
                 s.commit()
-            except BaseException:
-                s.rollback()
+            except BaseException as exc:
+                # The connection may be gone (corrupt or vanished file): report the first error.
+                with suppress(SQLAlchemyError):
+                    s.rollback()
+                err = store_error(exc)
+                if err is not None:
+                    raise err from None
                 raise
 
     def close(self) -> None:

@@ -1,0 +1,47 @@
+"""Click's own messages (a mistyped option, a missing argument) in the director's words.
+
+Click writes them in English; a director who types ``--dya 2`` should read 没有选项 --dya, with
+click's suggestion kept. Patterns cover the messages click 8 raises for our commands; anything
+else passes through unchanged after the Chinese prefix.
+"""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+_NAME = r"'([^']+)'"
+_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (rf"^Missing option {_NAME}\.?", r"缺少选项 \1"),
+    (rf"^Missing argument {_NAME}\.?", r"缺少参数 \1"),
+    (rf"^No such option:? {_NAME}\.?", r"没有选项 \1"),
+    (r"^No such option:? (\S+)", r"没有选项 \1"),
+    (rf"^No such command {_NAME}\.?", r"没有命令 \1（tracker --help 列出全部命令）"),
+    (rf"^Option {_NAME} requires an argument\.?", r"选项 \1 后面需要一个值"),
+    (r"^Got unexpected extra arguments? \((.*)\)", r"多余的参数：\1"),
+    (rf"^Invalid value for {_NAME}: {_NAME} is not a valid integer\.?", r"\1 应为整数，实际是 '\2'"),
+    (rf"^Invalid value for {_NAME}: {_NAME} is not a valid float\.?", r"\1 应为数字，实际是 '\2'"),
+    (rf"^Invalid value for {_NAME}: {_NAME} is not one of (.*?)\.?$", r"\1 只能是 \3，实际是 '\2'"),
+    (rf"^Invalid value for {_NAME}: File {_NAME} does not exist\.?", r"\1：找不到文件 \2"),
+    (rf"^Invalid value for {_NAME}: (?:File|Path|Directory) {_NAME} is a directory\.?", r"\1：\2 是目录，需要一个文件"),
+    (rf"^Invalid value for {_NAME}: (?:File|Path) {_NAME} is a file\.?", r"\1：\2 是文件，需要一个目录"),
+    (rf"^Invalid value for {_NAME}: (.*)", r"\1 的值不对：\2"),
+    (r"\s*\(Did you mean one of: (.*)\?\)", r"（是不是想写 \1？）"),
+    (r"\s*\(Did you mean (.*)\?\)", r"（是不是想写 \1？）"),
+))
+
+
+def chinese(message: str) -> str:
+    """Click's English message with the parts we know put into Chinese (the rest kept as is)."""
+    out = message.strip()
+    for pattern, repl in _RULES:
+        out = pattern.sub(repl, out, count=1)
+    return out
+
+
+def show_usage_error(exc: click.UsageError) -> None:
+    """``错误：…`` and where to read the usage, on stderr (stdout stays clean for --json)."""
+    click.echo(f"错误：{chinese(exc.format_message())}", err=True)
+    path = exc.ctx.command_path if exc.ctx is not None else "tracker"
+    click.echo(f"提示：运行 `{path} --help` 查看用法", err=True)
