@@ -4,7 +4,9 @@ Measures (medians over runs, this machine):
 - first screen: from constructing the app to the overview drawn (header, sidebar, roster);
 - 帖子 screen: from the key to the first page of rows on screen (one page read from the DB);
 - key presses answered while a crawl writes to the store: a background writer upserts pages of
-  20 posts every 20 ms through the store, the way a crawl does, while keys are pressed.
+  20 posts every 20 ms through the store, the way a crawl does, while keys are pressed;
+- 票型 and 潜水: from the key to the count on screen, first time (computed in a worker) and again
+  (kept until the store changes), and screen-switch keys answered while that first count runs.
 
 Run: .venv/bin/python benchmarks/bench_tui.py [--posts 30000]
 """
@@ -128,6 +130,53 @@ async def keys_during_writes(service: Service, presses: int = 20) -> tuple[list[
     return switch, page
 
 
+async def heavy_screens(service: Service) -> dict[str, float | list[float]]:
+    """票型/潜水 first and second time, and switch keys pressed while the 潜水 count runs."""
+    from tui.app import TrackerApp
+    from tui.screens.lurkers import LurkersPane
+    from tui.screens.tally import TallyPane
+    from tui.widgets.sidebar import Sidebar
+
+    out: dict[str, float | list[float]] = {}
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(120, 36)):
+        await app.workers.wait_for_complete()
+        app.gateway.invalidate()  # as after a crawl: nothing counted yet
+        sidebar = app.query_one(Sidebar)
+        for key, name, cls in (("2", "tally", TallyPane), ("5", "lurkers", LurkersPane)):
+            for run in ("first", "again"):
+                if run == "again":
+                    app.simulate_key("1")
+                    while sidebar.current != "overview":
+                        await asyncio.sleep(0.0005)
+                    pane = app.query_one(cls)
+                    pane.view = None  # force the redraw, the count itself comes from the memo
+                t0 = time.perf_counter()
+                app.simulate_key(key)
+                while not app.query(cls) or app.query_one(cls).view is None:
+                    await asyncio.sleep(0.001)
+                out[f"{name} {run}"] = time.perf_counter() - t0
+        # switch keys while the 潜水 count runs in its worker (thread): the UI must keep answering
+        app.gateway.invalidate()
+        app.query_one(LurkersPane).view = None
+        app.simulate_key("5")
+        await asyncio.sleep(0.01)
+        lat: list[float] = []
+        i = 0
+        while app.query_one(LurkersPane).view is None and i < 40:
+            want = ("players", "6") if i % 2 == 0 else ("lurkers", "5")
+            t0 = time.perf_counter()
+            app.simulate_key(want[1])
+            while sidebar.current != want[0]:
+                await asyncio.sleep(0.0005)
+            lat.append(time.perf_counter() - t0)
+            await asyncio.sleep(0.05)
+            i += 1
+        out["keys during 潜水 count"] = lat
+        await app.workers.wait_for_complete()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--posts", type=int, default=30_000)
@@ -152,6 +201,15 @@ def main() -> None:
               f"max {max(switch) * 1000:.1f} ms")
         print(f"next page (DB read in a worker) while written: median {statistics.median(page) * 1000:.1f} ms, "
               f"max {max(page) * 1000:.1f} ms")
+        for name, value in asyncio.run(heavy_screens(service)).items():
+            if isinstance(value, list):
+                if value:
+                    print(f"{name}: {len(value)} switch keys, median {statistics.median(value) * 1000:.1f} ms, "
+                          f"max {max(value) * 1000:.1f} ms")
+                else:
+                    print(f"{name}: the count finished before a key could be pressed")
+            else:
+                print(f"{name}: {value * 1000:.0f} ms")
         service.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -176,8 +176,8 @@ async def test_lurkers_screen_counts_against_the_minimum(service: Service) -> No
         assert view is not None and view.day == 2
         assert {r.player: r.posts for r in view.rows} == report.posts
         assert app.query_one(Sidebar).badges.get("lurkers") == len(under) > 0
-        status = plain(app, "#lurk-status")
-        assert "距关门 3:12:40" in status and f"{len(under)} 人" in status
+        assert "距关门 3:12:40" in plain(app, "#lurk-countdown")
+        assert f"低于最少发言数：{len(under)} 人" in plain(app, "#lurk-status")
         pens = plain(app, "#lurk-penalties")
         assert all(p.player in pens and p.words in pens for p in report.penalties)
         invalid_only = next(r for r in view.rows if r.invalid_only)

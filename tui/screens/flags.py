@@ -59,6 +59,8 @@ class FlagsPane(Pane):
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
+        if not self.flags:  # the first load runs detection: seconds on a big game
+            self.query_one("#flags-status", Static).update(Text("检测中…", "cyan"))
         self.load()
 
     @work(thread=True, exclusive=True, group="flags", exit_on_error=False)
@@ -73,6 +75,8 @@ class FlagsPane(Pane):
     def show(self, flags: list[Any]) -> None:
         table = self.query_one(DataTable)
         keep = self.current.id if self.current is not None else None
+        if flags and _same(flags, self.flags):
+            return  # the queue did not change: keep the table, the cursor and the post on screen
         self.flags = flags
         table.clear()
         for f in flags:
@@ -186,6 +190,10 @@ class FlagsPane(Pane):
             self.app.call_from_thread(self.fail, exc)
             return
         self.post_message(DataChanged("flag"))
+
+
+def _same(a: list[Any], b: list[Any]) -> bool:
+    return [(f.id, f.status) for f in a] == [(f.id, f.status) for f in b]
 
 
 class _FlagPost:

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static
 from tui.literal import literal
 from tui.lurk_view import LurkerRow, LurkView
 from tui.screens.pane import Pane
-from tui.timing import format_span
+from tui.widgets.countdown import Countdown
 
 
 def posts_cell(r: LurkerRow, v: LurkView) -> Text:
@@ -49,18 +49,10 @@ def vote_cell(r: LurkerRow) -> Text:
     return Text("✗ 投票均无效" if r.invalid_only else "✗ 未投票", "bold red")
 
 
-def status_line(v: LurkView, now: Any) -> Text:
+def status_line(v: LurkView) -> Text:
     out = Text()
     out.append(f"讨论帖 tid {v.discussion or '—'}", "bold")
     out.append(f" · 每日最少 {v.min_posts} 帖 · 连续 {v.three_day_span} 日不足 {v.three_day_min} 帖判罚", "dim")
-    if now < v.opens:
-        out.append(f" · 距开门 {format_span(v.opens - now)}", "bold")
-    elif now < v.closes:
-        out.append(" · 距关门 ", "dim")
-        out.append(format_span(v.closes - now), "bold")
-        out.append("（按目前计，关门后为准）", "dim")
-    else:
-        out.append(" · 已关门", "bold red")
     if v.accelerated:
         out.append("\n加速日：发言不足与未投票不判罚", "bold yellow")
         if v.accelerated_cause:
@@ -101,6 +93,7 @@ class LurkersPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("潜水", "bold"), id="lurk-title", classes="pane-title")
+        yield Countdown(self.gateway.clock, id="lurk-countdown")
         yield Static(id="lurk-status", classes="pane-status")
         table: DataTable[Any] = DataTable(id="lurk-table", cursor_type="row", zebra_stripes=True)
         yield table
@@ -108,7 +101,6 @@ class LurkersPane(Pane):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("玩家", "今日发言", "连续不足", "投票", "豁免", "判罚")
-        self.set_interval(1.0, self._tick)
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -126,10 +118,6 @@ class LurkersPane(Pane):
             self.query_one("#lurk-status", Static).update(Text("计算中…", "cyan"))
         self.load(self.day)
 
-    def _tick(self) -> None:
-        if self.view is not None and self.display:
-            self.query_one("#lurk-status", Static).update(status_line(self.view, self.gateway.clock.now()))
-
     @work(thread=True, exclusive=True, group="lurkers", exit_on_error=False)
     def load(self, day: int) -> None:
         try:
@@ -142,7 +130,8 @@ class LurkersPane(Pane):
     def show(self, view: LurkView) -> None:
         if view.day != self.day:
             return
-        self.query_one("#lurk-status", Static).update(status_line(view, self.gateway.clock.now()))
+        self.query_one(Countdown).set_day(view.opens, view.closes, "（按目前计，关门后为准）")
+        self.set_text("#lurk-status", status_line(view))
         if view == self.view:
             return
         self.view = view

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from rich.text import Text
 from textual.containers import Vertical
+from textual.widgets import Static
 
 from tracker.errors import TrackerError
 
@@ -38,6 +40,14 @@ class Pane(Vertical):
 
     def reload(self) -> None:
         """Fetch fresh data (in a worker) and redraw; called when shown and after crawls/decisions."""
+
+    def set_text(self, selector: str, text: Text) -> None:
+        """Update a Static only when its text changed: every update re-lays out the screen."""
+        static = self.query_one(selector, Static)
+        old = static.content
+        if isinstance(old, Text) and (old.plain, old.spans, old.style) == (text.plain, text.spans, text.style):
+            return
+        static.update(text)
 
     def fail(self, exc: BaseException) -> None:
         """A service error in the director's words, never a traceback on the screen."""

@@ -17,6 +17,10 @@ class PlayersPane(Pane):
     KEY = "players"
     TITLE = "玩家"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: tuple[PlayerRow, ...] | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(Text("玩家", "bold"), classes="pane-title")
         table: DataTable[Text | str] = DataTable(id="players-table", cursor_type="row", zebra_stripes=True)
@@ -42,6 +46,9 @@ class PlayersPane(Pane):
         self.app.call_from_thread(self.show, rows)
 
     def show(self, rows: tuple[PlayerRow, ...]) -> None:
+        if rows == self.rows:
+            return  # unchanged: no rebuild, no re-layout
+        self.rows = rows
         table = self.query_one(DataTable)
         table.clear()
         for p in rows:
@@ -49,4 +56,4 @@ class PlayersPane(Pane):
                           literal(p.faction or "—"), literal("、".join(p.tags)), cards_text(p.blue, p.yellow, p.red),
                           key=p.name)
         alive = sum(1 for p in rows if p.status == "alive")
-        self.query_one("#players-status", Static).update(Text(f"共 {len(rows)} 人，存活 {alive} 人", "dim"))
+        self.set_text("#players-status", Text(f"共 {len(rows)} 人，存活 {alive} 人", "dim"))

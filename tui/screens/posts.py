@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from tui.screens.pane import Pane
 from tui.views import PostPage, PostQuery
-from tui.widgets.post_table import PostTable
+from tui.widgets.post_table import PostTable, post_rows
 from tui.widgets.post_view import PostView
 
 PAGE = 50
@@ -82,12 +82,14 @@ class PostsPane(Pane):
     def load(self, query: PostQuery, offset: int) -> None:
         try:
             page = self.gateway.search_posts(query, offset, PAGE)
+            rows = post_rows(page.posts)
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, page)
+        self.app.call_from_thread(self.show, page, rows)
 
-    def show(self, page: PostPage) -> None:
+    def show(self, page: PostPage, rows: list[tuple[Any, ...]] | None = None) -> None:
+        new_query = self.page is None or self.page.query != page.query
         self.page = page
         self.start = page.offset
         q = page.query
@@ -100,8 +102,8 @@ class PostsPane(Pane):
             if value is not None:
                 status.append(f"  {label}:", "dim")
                 status.append(str(value))
-        self.query_one("#posts-status", Static).update(status)
-        self.query_one(PostTable).show(page.posts)
+        self.set_text("#posts-status", status)
+        self.query_one(PostTable).show(page.posts, rows, force=new_query)
         if not page.posts:
             self.query_one(PostView).show(None)
 

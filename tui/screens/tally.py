@@ -122,7 +122,7 @@ class TallyPane(Pane):
         else:
             status.append("没有无效票", "green")
         status.append(f" · 共 {sum(len(s.ballots) for s in view.sheets)} 帖投票", "dim")
-        self.query_one("#tally-status", Static).update(status)
+        self.set_text("#tally-status", status)
         if view == self.view:
             return  # unchanged: keep the table (and its cursor) as it is
         self.view = view

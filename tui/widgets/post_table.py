@@ -18,6 +18,28 @@ def excerpt(text: str, width: int = 40) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def post_rows(posts: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """The cells of each post's row (pure: a worker thread builds them, the UI thread only adds them)."""
+    out: list[tuple[Any, ...]] = []
+    for p in posts:
+        flags = Text()
+        if getattr(p, "deleted", False):
+            flags.append("[删] ", "bold red")
+        if getattr(p, "blocked", False):
+            flags.append("[屏] ", "bold red")
+        if getattr(p, "edited_at", None) is not None:
+            flags.append("[改] ", "yellow")
+        out.append((Text(str(p.floor), justify="right"), literal(p.author),
+                    Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
+                    Text.assemble(flags, literal(excerpt(p.text)))))
+    return out
+
+
+def _identity(posts: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple((p.pid, p.floor, p.text, getattr(p, "deleted", False), getattr(p, "blocked", False),
+                  getattr(p, "edited_at", None)) for p in posts)
+
+
 class PostTable(DataTable[Any]):
     @dataclass
     class Highlighted(Message):
@@ -30,20 +52,18 @@ class PostTable(DataTable[Any]):
     def on_mount(self) -> None:
         self.add_columns("楼", "作者", "时间", "帖", "内容")
 
-    def show(self, posts: tuple[Any, ...]) -> None:
+    def show(self, posts: tuple[Any, ...], rows: list[tuple[Any, ...]] | None = None, *,
+             force: bool = False) -> None:
+        """Replace the rows; ``rows`` (from :func:`post_rows`) may be built beforehand in a worker thread.
+        The same posts again (a screen shown anew, a crawl that changed other pages) keep the table."""
+        if rows is None:
+            rows = post_rows(posts)
+        if not force and _identity(posts) == _identity(self.posts):
+            self.posts = posts  # same posts, same text: the rows on screen are already right
+            return
         self.posts = posts
         self.clear()
-        for p in posts:
-            flags = Text()
-            if getattr(p, "deleted", False):
-                flags.append("[删] ", "bold red")
-            if getattr(p, "blocked", False):
-                flags.append("[屏] ", "bold red")
-            if getattr(p, "edited_at", None) is not None:
-                flags.append("[改] ", "yellow")
-            self.add_row(Text(str(p.floor), justify="right"), literal(p.author),
-                         Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
-                         Text.assemble(flags, literal(excerpt(p.text))), key=str(p.pid))
+        self.add_rows(rows)
         if posts:
             self.move_cursor(row=0)
             self.post_message(self.Highlighted(posts[0]))
