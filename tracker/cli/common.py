@@ -18,6 +18,23 @@ game_argument = click.argument("game_path", metavar="GAME.toml",
                                type=click.Path(dir_okay=False, path_type=Path))
 
 
+# Control characters a post can carry (ANSI escapes, a carriage return, bidi overrides) would act on
+# the director's terminal; human output shows them as text instead (\x1b[31m), JSON escapes them.
+_BIDI = (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_VISIBLE = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+_VISIBLE.update({c: f"\\u{c:04x}" for c in _BIDI})
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every control character written out literally."""
+    return text.translate(_VISIBLE)
+
+
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print human output (post text, names, reports) with control characters made visible."""
+    click.echo(printable(text), err=err, nl=nl)
+
+
 def emit_json(data: Any) -> None:
     """The JSON contract: UTF-8, no ASCII escaping, nothing else on stdout."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=str))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 
 if TYPE_CHECKING:
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
@@ -122,4 +122,4 @@ def register(group: click.Group) -> None:
             click.echo(f"数据库里没有帖 {tid} 的帖子；先运行 tracker crawl {game_path}", err=True)
             return
         for row in rows:
-            click.echo(_post_line(row))
+            echo(_post_line(row))  # a post's ANSI escapes or bidi marks are shown, not obeyed

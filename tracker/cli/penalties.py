@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 import click
 
-from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
-from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
+from tracker.penalties.findings import KIND_WORDS
+from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
 
 COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
 
@@ -28,25 +30,31 @@ def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
         svc.close()
 
 
-def _entry_line(e: dict[str, Any]) -> str:
+def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
+    """One ledger entry; its time in the forum's zone (the store keeps UTC)."""
     color = COLOR_WORDS.get(e["color"] or "", "")
     ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
     clause = f" [{e['clause']}]" if e["clause"] else ""
-    return (f"#{e['id']} {e['at'][:16].replace('T', ' ')} {ACTION_WORDS[e['action']]} {e['player']} "
-            f"{color}{clause}{ref}：{e['reason']}（{e['issuer']}）")
+    at = datetime.fromisoformat(e["at"])
+    if tz is not None and at.tzinfo is not None:
+        at = at.astimezone(tz)
+    issuer = "自动" if e["issuer"] == LADDER_ISSUER else e["issuer"]
+    return (f"#{e['id']} {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
+            f"{color}{clause}{ref}：{e['reason']}（{issuer}）")
 
 
-def _print_decision(d: dict[str, Any]) -> None:
+def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
     for e in d["written"]:
-        click.echo(_entry_line(e))
+        echo(_entry_line(e, tz))
     for ev in d["events"]:
-        click.echo(f"  → {ev}")
+        echo(f"  → {ev}")
 
 
 def _flag_line(f: dict[str, Any]) -> str:
+    """One flag as the director reads it: the kind in Chinese and the rule post's clause."""
     status = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
     return (f"[{f['id']}] {status} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']} "
-            f"{f['kind']}/{f['category']} {f['clause']}：{f['excerpt']}")
+            f"{KIND_WORDS.get(f['kind'], f['kind'])}｜{f['clause']}：{f['excerpt']}")
 
 
 def register(group: click.Group) -> None:
@@ -78,8 +86,8 @@ def register(group: click.Group) -> None:
             if as_json:
                 emit_json(f)
             else:
-                click.echo(_flag_line(f))
-                click.echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
+                echo(_flag_line(f))
+                echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
             return
         with _service(game_path, db_url) as svc:
             run = None if no_detect else svc.detect_flags()
@@ -91,7 +99,7 @@ def register(group: click.Group) -> None:
         if run is not None:
             click.echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
         for f in items:
-            click.echo(_flag_line(f))
+            echo(_flag_line(f))
         if not items:
             click.echo("没有标记。")
 
@@ -106,7 +114,7 @@ def register(group: click.Group) -> None:
         """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
         with _service(game_path, db_url) as svc:
             if bbcode:
-                click.echo(svc.lurkers_announcement(day), nl=False)
+                echo(svc.lurkers_announcement(day), nl=False)
                 return
             rep = svc.lurkers(day)
         if as_json:
@@ -142,7 +150,7 @@ def register(group: click.Group) -> None:
             if day is None:
                 raise click.UsageError("公示需要 --day N")
             with _service(game_path, db_url) as svc:
-                click.echo(svc.cards_announcement(day), nl=False)
+                echo(svc.cards_announcement(day), nl=False)
             return
         if action == "history":
             if card_id is None:
@@ -151,27 +159,27 @@ def register(group: click.Group) -> None:
 
             with _service(game_path, db_url) as svc:
                 items = [entry_json(e) for e in svc.card_history(card_id)]
+                tz = svc.game.tz
             if as_json:
                 emit_json(items)
             else:
                 for e in items:
-                    click.echo(_entry_line(e))
+                    echo(_entry_line(e, tz))
             return
         with _service(game_path, db_url) as svc:
             doc = svc.cards()
+            tz = svc.game.tz
         if as_json:
             emit_json(doc)
             return
         for e in doc["ledger"]:
-            click.echo(_entry_line(e))
+            echo(_entry_line(e, tz))
         if not doc["ledger"]:
             click.echo("账本为空。")
         click.echo("")
-        status_words = {"alive": "存活", "dead": "死亡", "out": "出局", "benched": "挂机",
-                        "dead_not_out": "死亡未出局"}
         for name, s in doc["standing"].items():
-            click.echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
-                       f"（{status_words.get(s['status'], s['status'])}）")
+            echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
+                 f"（{PLAYER_STATUS_WORDS.get(s['status'], s['status'])}）")
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
         with _service(game_path, db_url) as svc:
@@ -201,10 +209,11 @@ def register(group: click.Group) -> None:
 
         with _service(obj["game_path"], db_url) as svc:
             d = decision_json(call(svc))
+            tz = svc.game.tz
         if as_json:
             emit_json(d)
         else:
-            _print_decision(d)
+            _print_decision(d, tz)
 
     @card.command("issue")
     @click.argument("player")

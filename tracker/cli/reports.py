@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 from tracker.errors import ConfigError, PostRefusedError
 
 NEEDS_DIRECTOR = 10
@@ -44,9 +44,9 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
             doc["written"] = written
             emit_json(doc)
         else:
-            click.echo(_render(svc, day, kind, fmt), nl=False)
+            echo(_render(svc, day, kind, fmt), nl=False)
             for item in att.items:
-                click.echo(f"需处理：{item}", err=True)
+                echo(f"需处理：{item}", err=True)
             for path in written:
                 click.echo(f"已写入 {path}", err=True)
     finally:
@@ -181,7 +181,7 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
         text = svc.elevator_bbcode(day)
     finally:
         svc.close()
-    emit_json({"day": day, "bbcode": text}) if as_json else click.echo(text, nl=False)
+    emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
 
 
 @click.command("announce")
@@ -196,7 +196,7 @@ def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
         text = svc.day_announcement_bbcode(day)
     finally:
         svc.close()
-    emit_json({"day": day, "bbcode": text}) if as_json else click.echo(text, nl=False)
+    emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
 
 
 def register(group: click.Group) -> None:

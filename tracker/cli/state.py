@@ -163,11 +163,30 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         if as_json:
             emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
             return
-        click.echo(f"已记录事件 #{e.seq}：{e.kind} {e.player or ''} {dict(e.data) or ''}".rstrip())
+        click.echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
         if s.outcome is not None:
             click.echo(f"胜负：{s.outcome.reason}（{s.outcome.clause}）")
     finally:
         svc.close()
+
+
+# What the director typed (`tracker event GAME.toml benched`) said back in the rule posts' words.
+EVENT_WORDS = {
+    "day_opened": "开门", "day_closed": "关门", "day_extended": "延长", "accelerated": "加速", "delayed": "延时",
+    "eliminated": "出局", "died": "死亡", "last_vote_used": "已用最后一票", "benched": "挂机",
+    "unbenched": "解除挂机", "revived": "复活", "substituted": "替补", "role_set": "设定身份",
+    "faction_set": "阵营转变", "tag_given": "获得标记", "tag_passed": "移交标记", "tag_removed": "移除标记",
+    "modifier": "暗记", "vote_right": "票权", "card_consequence": "红牌后果", "surrender": "投降",
+    "faction_lost": "判负", "declared": "导演裁定", "action": "行动", "undo": "撤销", "note": "备注",
+}
+
+
+def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
+    """``挂机（benched） 泡泡 day=2``: the Chinese word, the key the director typed, the details."""
+    word = EVENT_WORDS.get(kind)
+    head = f"{word}（{kind}）" if word else kind
+    details = "，".join(f"{k}={v}" for k, v in data.items())
+    return " ".join(x for x in (head, player or "", details) if x)
 
 
 @click.command("state")
@@ -214,7 +233,8 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             for e in svc.events_json():
                 mark = "（已撤销）" if e["undone"] else ""
                 when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
-                click.echo(f"  #{e['seq']:>4} {when} {e['kind']} {e['player'] or ''} {e['data']} — {e['recorded_by']}{mark}")
+                click.echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
+                           f" — {e['recorded_by']}{mark}")
     finally:
         svc.close()
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 
 
 @click.command("tally")
@@ -33,9 +33,9 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
             return
         for r in results:
             if bbcode:
-                click.echo(announce_tally_bbcode(r.tally, show_voters=not no_voters, tz=tz))
+                echo(announce_tally_bbcode(r.tally, show_voters=not no_voters, tz=tz))
             else:
-                click.echo(_human(r, tz))
+                echo(_human(r, tz))
             for msg in r.provisional:
                 click.echo(f"注意：{msg}", err=True)
     finally:

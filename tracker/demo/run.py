@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tracker.demo.server import ReplayForum
+from tracker.penalties.findings import KIND_WORDS
 
 DEMO_DATA = files("tracker.demo") / "data"
 
@@ -103,7 +104,7 @@ def summary_text(s: dict[str, Any]) -> str:
             lines.append(f"  已确认：{text}")
         lurkers = "、".join(f"{p['player']}（{p['words']}）" for p in d["lurkers"]) or "无"
         lines.append(f"  潜水：{lurkers}")
-    kinds = "，".join(f"{k} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
+    kinds = "，".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
     lines.append(f"违规待审：{s['flags']['open']} 条（{kinds}）")
     lines.append(f"报告：{len(s['reports'])} 个文件，在 {Path(s['reports'][0]).parent if s['reports'] else '-'}")
     lines.append(f"数据库：{s['database']}；用时 {s['seconds']} 秒")

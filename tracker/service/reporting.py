@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tracker.config import DayConfig
+from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
 from tracker.reports.model import (
     BallotRow,
     CardRow,
@@ -95,10 +96,11 @@ class ReportOps(ServiceBase):
         colors = {"blue", "yellow", "red"}
         entries = tuple(CardRow(id=e.id, at=e.at.astimezone(self.game.tz), player=e.player or "",
                                 color=e.color or "", clause=e.clause or "", reason=e.reason or "",
-                                issuer=e.issuer or "", note="" if e.action == "issue" else e.action)
+                                issuer="自动" if e.issuer == LADDER_ISSUER else (e.issuer or ""),
+                                note="" if e.action == "issue" else ACTION_WORDS.get(e.action, e.action))
                         for e in self.ledger()  # type: ignore[attr-defined]
                         if (e.color in colors) or e.action != "issue")
-        standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, s.status)
+        standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, PLAYER_STATUS_WORDS.get(s.status, s.status))
                          for s in self.standing().values())  # type: ignore[attr-defined]
         return CardsSection(entries=entries, standing=standing)
 
