@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tracker.errors import ConfigError
+from tracker.errors import ConfigError, toml_syntax_words
 
 DEFAULT_USER_AGENT = "forum-game-tracker/0.1 (+director tool)"
 
@@ -288,9 +288,11 @@ def load_game(path: str | Path) -> GameConfig:
     except OSError as exc:
         raise ConfigError(f"无法读取游戏文件 {p}：{exc.strerror}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        data = tomllib.loads(text)
     except UnicodeDecodeError:
         raise ConfigError(f"游戏文件 {p} 不是 UTF-8 编码", hint="用 UTF-8 保存游戏文件") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"游戏文件 {p} 的 TOML 语法错误：{exc}", hint="检查引号、方括号和等号") from None
+        raise ConfigError(f"游戏文件 {p} 的 TOML 语法错误，{toml_syntax_words(exc, text)}",
+                          hint="检查引号、方括号和等号") from None
     return parse_game(data, p.resolve())

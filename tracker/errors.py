@@ -96,3 +96,41 @@ class GameRuleError(TrackerError, ValueError):
 
 class LedgerBrokenError(TrackerError):
     exit_code = 1
+
+
+_TOML_WORDS = (
+    ("Expected ']' at the end of a table declaration", "表头少了右方括号 ]"),
+    ("Expected ']]' at the end of an array declaration", "表头少了 ]]"),
+    ("Expected '=' after a key in a key/value pair", "键后面少了等号 ="),
+    ("Invalid value", "值的写法不对（字符串要加引号，时间写成 2025-03-01T10:00:00+08:00）"),
+    ("Unterminated string", "字符串没有结束的引号"),
+    ("Illegal character", "有不允许的字符"),
+    ("Cannot declare", "同一个表或键写了两次"),
+    ("Cannot overwrite a value", "同一个键写了两次"),
+    ("Unclosed array", "数组少了右方括号 ]"),
+    ("Invalid initial character for a key part", "键名的写法不对"),
+    ("Expected newline or end of document after a statement", "一行只能写一个 键 = 值"),
+)
+
+
+def toml_syntax_words(exc: Exception, text: str) -> str:
+    """A TOML syntax error as the director reads it: where (行/列), what in Chinese when known, the line.
+
+    ``exc`` is a ``tomllib.TOMLDecodeError``; Python 3.11's carries the place only in its message
+    ("… (at line 3, column 7)").
+    """
+    import re
+
+    msg = str(exc)
+    place = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+    what = msg[: place.start()].strip() if place else msg
+    words = next((zh for en, zh in _TOML_WORDS if what.startswith(en)), None)
+    out = f"{words}（{what}）" if words else what
+    if place:
+        n = int(place.group(1))
+        lines = text.splitlines()
+        shown = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        out = f"第 {n} 行第 {place.group(2)} 列：{out}" + (f"：{shown}" if shown else "")
+    elif "end of document" in msg:
+        out = f"文件末尾：{out}"
+    return out

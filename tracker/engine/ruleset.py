@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from tracker.errors import RulesetError
+from tracker.errors import RulesetError, toml_syntax_words
 
 BUNDLED_DIR = Path(__file__).with_name("rulesets")
 
@@ -837,11 +837,13 @@ def _read(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise RulesetError(f"无法读取规则文件 {path}：{exc.strerror}") from None
     try:
-        return tomllib.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        return tomllib.loads(text)
     except UnicodeDecodeError:
         raise RulesetError(f"规则文件 {path} 不是 UTF-8 编码", hint="用 UTF-8 保存") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误：{exc}", hint="检查引号、方括号和等号") from None
+        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{toml_syntax_words(exc, text)}",
+                           hint="检查引号、方括号和等号") from None
 
 
 def load_ruleset(id_or_path: str, base_dir: Path | None = None,
