@@ -35,9 +35,15 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
     click.echo(printable(text), err=err, nl=nl)
 
 
+# json.dumps escapes only U+0000..U+001F; the C1 controls, DEL, bidi overrides and the line separators
+# are escaped too, so a post's text cannot act on a terminal the JSON is shown on (same value decoded).
+_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI, 0x2028, 0x2029)}
+
+
 def emit_json(data: Any) -> None:
     """The JSON contract: UTF-8, no ASCII escaping, nothing else on stdout."""
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=str))
+    text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=str)
+    click.echo(text.translate(_JSON_ESCAPES))
 
 
 def open_service(game_path: Path, db_url: str | None) -> Any:
