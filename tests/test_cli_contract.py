@@ -67,6 +67,9 @@ def test_json_keys_follow_the_contract(game: Path, capsys: pytest.CaptureFixture
         assert {b["kind"] for b in tally["ballots"]} <= {"vote", "change", "proxy"}
         assert all((b["reason"] is None) == b["valid"] for b in tally["ballots"])
         assert all(re.match(r"^[a-z_]+: \S", b["reason"]) for b in tally["ballots"] if b["reason"])
+        # a ballot's time reads as the same post's time in `tracker posts` (the forum's zone)
+        vote_posts = {p["pid"]: p for p in as_json(capsys, "posts", g, "--thread", str(tally["tid"]))}
+        assert all(b["posted_at"] == vote_posts[b["pid"]]["posted_at"] for b in tally["ballots"])
 
     flags = as_json(capsys, "flags", g)
     assert flags and all(list(f) == ["id", "pid", "floor", "tid", "author", "kind", "category", "clause", "excerpt",

@@ -28,7 +28,7 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
         results = svc.tally_day(day, ruleset_id=ruleset_id)
         tz = svc.game.tz
         if as_json:
-            docs = [tally_to_json(r) for r in results]
+            docs = [tally_to_json(r, tz) for r in results]
             emit_json(docs[0] if len(docs) == 1 else {"day": day, "votes": docs, **_first(docs)})
             return
         for r in results:

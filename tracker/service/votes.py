@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from tracker.config import DayConfig
@@ -201,8 +201,11 @@ class VoteOps(StateOps):
         return results
 
 
-def tally_to_json(dt: DayTally) -> dict[str, Any]:
-    """The CLI contract: day, ballots, final, totals, public_totals, outcome (plus context keys)."""
+def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> dict[str, Any]:
+    """The CLI contract: day, ballots, final, totals, public_totals, outcome (plus context keys).
+
+    ``tz`` (the forum's zone) writes the ballots' times as `tracker posts` writes the same posts'.
+    """
     t = dt.tally
     o = t.outcome
     return {
@@ -213,7 +216,8 @@ def tally_to_json(dt: DayTally) -> dict[str, Any]:
         "ballots": [{
             "pid": cb.ballot.pid, "floor": cb.ballot.floor, "voter": cb.voter, "target": cb.target,
             "kind": cb.kind, "valid": cb.valid, "reason": cb.reason, "final": cb.final,
-            "posted_at": cb.ballot.posted_at.isoformat(), "proxy_by": cb.ballot.proxy_by,
+            "posted_at": (cb.ballot.posted_at.astimezone(tz) if tz else cb.ballot.posted_at).isoformat(),
+            "proxy_by": cb.ballot.proxy_by,
             "weight": number(cb.weight), "public_weight": number(cb.public_weight),
             "flags": [f.reason for f in cb.flags],
             **({"earlier_text": cb.earlier_text} if cb.earlier_text is not None else {}),
