@@ -257,7 +257,7 @@ def test_a_forum_address_that_is_not_discuz(tmp_path: Path, baseline: Baseline,
     try:
         game = copy_game(baseline, tmp_path / "game", forum_url=f"http://127.0.0.1:{server.server_address[1]}/")
         code, out, err = run(capsys, "crawl", str(game))
-        assert_refused(code, err, 3, "不是 Discuz 主题帖")
+        assert_refused(code, err, 3, "不是 Discuz 主题帖", "[game] forum")
         assert "不是主题帖" in out
     finally:
         server.shutdown()

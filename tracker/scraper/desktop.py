@@ -85,7 +85,8 @@ def _raise_for_non_thread(tree: LexborHTMLParser, page_url: str) -> None:
         raise NoPermissionError(
             f"论坛拒绝显示该主题：{where}（论坛提示：{message or '无'}）",
             hint="若为阅读权限不足，请在配置中使用有权限的账号登录后重新抓取")
-    raise NotAThreadError("返回的不是 Discuz 主题帖页面（没有帖子列表）", page=where)
+    raise NotAThreadError("返回的不是 Discuz 主题帖页面（没有帖子列表）", page=where,
+                          hint="检查 game.toml 里 [game] forum 是否为论坛首页地址（forum.php 所在的目录）、帖子 tid 是否正确")
 
 
 def _floor(node: LexborNode | None, previous: int | None, first_on_page: bool, page: int) -> int | None:
