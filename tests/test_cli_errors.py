@@ -414,3 +414,21 @@ def test_post_without_a_terminal_and_without_yes_is_refused(tmp_path: Path, base
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("错误：") and "--yes" in done.stderr and "Traceback" not in done.stderr
     assert_posts_kept(game, baseline)
+
+
+# ---------------------------------------------------------------------- files the tool writes
+
+
+def test_a_reports_directory_that_cannot_be_written(tmp_path: Path, baseline: Baseline,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    game = copy_game(baseline, tmp_path)
+    (tmp_path / "reports").write_text("一个文件占了报告目录的名字", encoding="utf-8")
+    code, _, err = run(capsys, "report", "tally", str(game), "--day", "2", "--write")
+    assert_refused(code, err, 2, "无法写入报告", "已有同名文件", "reports_dir")
+    assert_posts_kept(game, baseline)
+
+
+def test_init_into_a_directory_that_does_not_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "init", "--ruleset", "dnf-107", "--out", str(tmp_path / "no" / "such" / "g.toml"))
+    assert_refused(code, err, 2, "无法写入", "路径不存在", "--out")
+    assert out == ""

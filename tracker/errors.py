@@ -134,3 +134,13 @@ def toml_syntax_words(exc: Exception, text: str) -> str:
     elif "end of document" in msg:
         out = f"文件末尾：{out}"
     return out
+
+
+def os_error_words(exc: OSError) -> str:
+    """Why a file could not be read or written, in Chinese when the cause is a common one."""
+    import errno
+
+    words = {errno.ENOENT: "路径不存在", errno.EEXIST: "已有同名文件", errno.EACCES: "没有权限",
+             errno.EPERM: "没有权限", errno.ENOSPC: "磁盘已满", errno.ENOTDIR: "路径中有一段不是目录",
+             errno.EISDIR: "这是一个目录", errno.EROFS: "文件系统是只读的"}.get(exc.errno or -1)
+    return words or str(exc.strerror or exc)

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
-from tracker.errors import ConfigError, GameRuleError
+from tracker.errors import ConfigError, GameRuleError, os_error_words
 
 _STATUS = {"alive": "存活", "dead": "死亡未出局", "out": "出局", "benched": "挂机"}
 
@@ -94,7 +94,10 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
         return
     if out.exists() and not force:
         raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"无法写入 {out}：{os_error_words(exc)}", hint="检查 --out 的目录是否存在、可写") from None
     game = load_game(out)
     problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
                 if p.level == "error"]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tracker.config import DayConfig
+from tracker.errors import ConfigError, os_error_words
 from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
 from tracker.reports.model import (
     BallotRow,
@@ -162,7 +163,10 @@ class ReportOps(ServiceBase):
                       suffix: str = "") -> list[Path]:
         """Write each kind as .md, .bbcode and .html; returns the paths written."""
         out_dir = self.reports_dir()
-        out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _unwritable(out_dir, exc) from None
         from tracker.reports.html import render_html
         from tracker.reports.markdown import render_markdown
 
@@ -175,8 +179,11 @@ class ReportOps(ServiceBase):
             for ext, text in files.items():
                 path = out_dir / f"{stem}{ext}"
                 tmp = path.with_suffix(path.suffix + ".tmp")
-                tmp.write_text(text, encoding="utf-8")
-                tmp.replace(path)  # atomic: a reader never sees half a report
+                try:
+                    tmp.write_text(text, encoding="utf-8")
+                    tmp.replace(path)  # atomic: a reader never sees half a report
+                except OSError as exc:
+                    raise _unwritable(path, exc) from None
                 written.append(path)
         return written
 
@@ -245,3 +252,9 @@ class ReportOps(ServiceBase):
         att = self.attention(day, kind)
         return {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
                 "bbcode": self.report_bbcode(day, kind)}
+
+
+def _unwritable(path: Path, exc: OSError) -> ConfigError:
+    """A reports directory that cannot be written (a file in its place, no permission, disk full)."""
+    return ConfigError(f"无法写入报告 {path}：{os_error_words(exc)}",
+                       hint="检查 [schedule] reports_dir 指向的目录是否存在、可写（默认：游戏文件旁的 reports/）")

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, create_engine
 
-from tracker.errors import StoreError
+from tracker.errors import StoreError, os_error_words
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -92,7 +92,7 @@ class Store:
                 try:
                     parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
-                    raise StoreError(f"无法创建数据库所在的目录 {parent}：{exc.strerror or exc}",
+                    raise StoreError(f"无法创建数据库所在的目录 {parent}：{os_error_words(exc)}",
                                      hint="检查路径和写权限，或用 --db 指定另一个位置") from None
             kwargs["connect_args"] = {"timeout": 10}
         try:
