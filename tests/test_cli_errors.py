@@ -432,3 +432,20 @@ def test_init_into_a_directory_that_does_not_exist(tmp_path: Path, capsys: pytes
     code, out, err = run(capsys, "init", "--ruleset", "dnf-107", "--out", str(tmp_path / "no" / "such" / "g.toml"))
     assert_refused(code, err, 2, "无法写入", "路径不存在", "--out")
     assert out == ""
+
+
+def test_post_a_file_that_is_not_utf8(tmp_path: Path, baseline: Baseline, capsys: pytest.CaptureFixture[str]) -> None:
+    game = copy_game(baseline, tmp_path, forum_url=f"http://127.0.0.1:{free_port()}/")
+    reply = tmp_path / "gbk.bbcode"
+    reply.write_bytes("第二日公示".encode("gbk"))
+    code, out, err = run(capsys, "post", str(game), "--thread", "process", "--file", str(reply), "--yes")
+    assert_refused(code, err, 2, "不是 UTF-8 编码")
+    assert out == ""
+
+
+def test_a_ruleset_path_that_is_a_directory(tmp_path: Path, baseline: Baseline,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    game = copy_game(baseline, tmp_path)
+    (tmp_path / "rules.toml").mkdir()
+    code, _, err = run(capsys, "tally", str(game), "--day", "2", "--ruleset", str(tmp_path / "rules.toml"))
+    assert_refused(code, err, 2, "无法读取规则文件", "这是一个目录")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tracker.errors import ConfigError, toml_syntax_words
+from tracker.errors import ConfigError, os_error_words, toml_syntax_words
 
 DEFAULT_USER_AGENT = "forum-game-tracker/0.1 (+director tool)"
 
@@ -286,7 +286,7 @@ def load_game(path: str | Path) -> GameConfig:
     except FileNotFoundError:
         raise ConfigError(f"找不到游戏文件 {p}", hint="用 `tracker init --ruleset ID` 生成一个") from None
     except OSError as exc:
-        raise ConfigError(f"无法读取游戏文件 {p}：{exc.strerror}") from None
+        raise ConfigError(f"无法读取游戏文件 {p}：{os_error_words(exc)}") from None
     try:
         text = raw.decode("utf-8-sig")
         data = tomllib.loads(text)

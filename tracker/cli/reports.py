@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
-from tracker.errors import ConfigError, PostRefusedError
+from tracker.errors import ConfigError, PostRefusedError, os_error_words
 
 NEEDS_DIRECTOR = 10
 FORMATS = ("md", "bbcode", "html")
@@ -136,7 +136,12 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
     svc = open_service(game_path, db_url)
     try:
         tid = resolve_thread(svc.game, thread)
-        text = file.read_text(encoding="utf-8")
+        try:
+            text = file.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError:
+            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from None
+        except OSError as exc:
+            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from None
         if not yes:
             if not sys.stdin.isatty():
                 raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")

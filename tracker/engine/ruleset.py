@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from tracker.errors import RulesetError, toml_syntax_words
+from tracker.errors import RulesetError, os_error_words, toml_syntax_words
 
 BUNDLED_DIR = Path(__file__).with_name("rulesets")
 
@@ -835,7 +835,7 @@ def _read(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise RulesetError(f"找不到规则文件 {path}", hint="用 `tracker rulesets` 查看内置规则的 id") from None
     except OSError as exc:
-        raise RulesetError(f"无法读取规则文件 {path}：{exc.strerror}") from None
+        raise RulesetError(f"无法读取规则文件 {path}：{os_error_words(exc)}") from None
     try:
         text = raw.decode("utf-8-sig")
         return tomllib.loads(text)
