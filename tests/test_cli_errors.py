@@ -449,3 +449,14 @@ def test_a_ruleset_path_that_is_a_directory(tmp_path: Path, baseline: Baseline,
     (tmp_path / "rules.toml").mkdir()
     code, _, err = run(capsys, "tally", str(game), "--day", "2", "--ruleset", str(tmp_path / "rules.toml"))
     assert_refused(code, err, 2, "无法读取规则文件", "这是一个目录")
+
+
+def test_a_cookie_file_path_that_is_a_directory(tmp_path: Path, baseline: Baseline, forum: ReplayForum,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "cookies").mkdir()
+    game = copy_game(baseline, tmp_path, forum_url=forum.base_url,
+                     edit=lambda t: t.replace("[crawl]", '[login]\ncookie_file = "cookies"\n\n[crawl]', 1))
+    code, _, err = run(capsys, "crawl", str(game))
+    assert_refused(code, err, 2, "无法读取 cookie 文件", "这是一个目录")
+    assert "Errno" not in err
+    assert_posts_kept(game, baseline)

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from tracker.config import CrawlConfig, GameConfig
-from tracker.errors import ConfigError, LoginError
+from tracker.errors import ConfigError, LoginError, os_error_words
 from tracker.scraper.fetch import Fetched, Fetcher
 
 LOGIN_PAGE = "member.php?mod=logging&action=login"
@@ -139,8 +139,11 @@ def load_cookie_file(path: Path, base_url: str) -> httpx.Cookies:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"找不到 cookie 文件 {path}", hint="检查 game.toml 中 cookie_file 的路径") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"无法读取 cookie 文件 {path}：{exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"cookie 文件 {path} 不是 UTF-8 编码", hint="重新导出 cookies.txt（UTF-8）") from None
+    except OSError as exc:
+        raise ConfigError(f"无法读取 cookie 文件 {path}：{os_error_words(exc)}",
+                          hint="检查 game.toml 中 cookie_file 的路径") from None
     cookies = parse_cookie_text(text, base_url)
     if not list(cookies.jar):
         raise ConfigError(f"cookie 文件 {path} 里没有可用的 cookie",
