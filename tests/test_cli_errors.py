@@ -460,3 +460,12 @@ def test_a_cookie_file_path_that_is_a_directory(tmp_path: Path, baseline: Baseli
     assert_refused(code, err, 2, "无法读取 cookie 文件", "这是一个目录")
     assert "Errno" not in err
     assert_posts_kept(game, baseline)
+
+
+def test_help_is_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tally", "--help")
+    assert code == 0
+    assert "用法:" in out and "选项:" in out and "[必填]" in out and "显示本帮助并退出" in out
+    assert "Usage" not in out and "Show this message" not in out and "required" not in out
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "命令:" in out and "Commands" not in out

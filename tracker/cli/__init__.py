@@ -15,7 +15,7 @@ from tracker.errors import TrackerError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="forum-game-tracker")
+@click.version_option(package_name="forum-game-tracker", message="%(prog)s %(version)s", help="显示版本并退出。")
 def cli() -> None:
     """版杀导演助手：抓取 Discuz! 游戏帖，计票、数帖、记牌。"""
 
@@ -28,6 +28,9 @@ def _register_all() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tracker.cli.usage import install_help_words
+
+    install_help_words()
     _register_all()
     try:
         rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)

@@ -45,3 +45,37 @@ def show_usage_error(exc: click.UsageError) -> None:
     click.echo(f"错误：{chinese(exc.format_message())}", err=True)
     path = exc.ctx.command_path if exc.ctx is not None else "tracker"
     click.echo(f"提示：运行 `{path} --help` 查看用法", err=True)
+
+
+# The words click prints around our Chinese help (`tracker tally --help`): headings, the help
+# option's own line, [required] and [default: …]. Click looks them up through gettext; with no
+# catalogue installed for Chinese, these few are looked up here instead.
+_HELP_WORDS = {
+    "Usage:": "用法:",
+    "Options": "选项",
+    "Commands": "命令",
+    "Positional arguments": "参数",
+    "Show this message and exit.": "显示本帮助并退出。",
+    "Show the version and exit.": "显示版本并退出。",
+    "required": "必填",
+    "default: {default}": "默认：{default}",
+    "env var: {var}": "环境变量：{var}",
+    "Aborted!": "已取消。",
+}
+
+
+def _words(message: str) -> str:
+    import gettext
+
+    return _HELP_WORDS.get(message) or gettext.gettext(message)
+
+
+def install_help_words() -> None:
+    """Point click's help formatting at :data:`_HELP_WORDS` (its error messages are left to
+    :func:`chinese`, which reads click's English)."""
+    import click.core
+    import click.decorators
+    import click.formatting
+
+    for module in (click.core, click.decorators, click.formatting):
+        module._ = _words  # type: ignore[attr-defined]
