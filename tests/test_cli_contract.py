@@ -109,7 +109,9 @@ def test_human_output_is_chinese_without_codes(game: Path, capsys: pytest.Captur
         text = human(capsys, "report", "cards", g, "--day", "2", "--format", fmt, code=10)
         assert "撤销" in text
     assert "存活" in human(capsys, "report", "cards", g, "--day", "2", code=10)
-    assert "投票对象" in human(capsys, "tally", g, "--day", "2") or "票" in human(capsys, "tally", g, "--day", "2")
+    plain = human(capsys, "tally", g, "--day", "2")
+    assert "票数统计" in plain and "[b]" not in plain  # terminal text, not the post to paste
+    assert "[b]票数统计[/b]" in human(capsys, "tally", g, "--day", "2", "--bbcode")
     human(capsys, "lurkers", g, "--day", "2")
     # the event's key is the one the director typed, said back beside its Chinese word
     capsys.readouterr()

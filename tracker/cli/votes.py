@@ -54,7 +54,11 @@ def _human(r: object, tz: object) -> str:
 
     assert isinstance(r, DayTally)
     t = r.tally
-    lines = [announce_tally_bbcode(t, tz=tz)]  # type: ignore[arg-type]
+    # Plain text for the terminal: this view carries the director's true totals (暗记), so it must not
+    # look like the post to paste (that is --bbcode). Player text in the announcement has full-width
+    # brackets, so every [b] tag left is the announcement's own.
+    bb = announce_tally_bbcode(t, tz=tz)  # type: ignore[arg-type]
+    lines = [bb.replace("[b]", "").replace("[/b]", "")]
     if t.totals != t.public_totals:
         lines += ["", "导演真实票数（含暗记）：" + "，".join(f"{k} {v:g}" for k, v in t.totals.items())]
     flagged = [cb for cb in t.ballots if cb.flags]
