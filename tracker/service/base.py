@@ -27,9 +27,8 @@ class ServiceBase:
 
     @classmethod
     def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Self:
-        from tracker.store.db import Store
-
         from tracker.engine.ruleset import load_ruleset
+        from tracker.store.db import Store
 
         game = load_game(game_path)
         # The ruleset is checked before the database is touched: a typo in its id or file must not
