@@ -367,6 +367,8 @@ def test_store_error_leaves_bugs_alone() -> None:
     assert locked is not None and locked.exit_code == 6 and "锁" in locked.message
     other = store_error(DatabaseError("SELECT", {}, Exception("something new")))
     assert other is not None and "something new" in other.message
+    denied = store_error(ProgrammingError("INSERT", {}, Exception("permission denied for table post")))
+    assert denied is not None and "写权限" in denied.message  # PostgreSQL's read-only account
 
 
 # ------------------------------------------------------------------------ Ctrl-C and no terminal

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlmodel import Session, create_engine
 
 from tracker.errors import StoreError, os_error_words
@@ -40,11 +40,17 @@ def store_error(exc: BaseException) -> StoreError | None:
 
     Whatever was stored before is untouched: the failing unit of work is rolled back.
     """
-    if not (isinstance(exc, OperationalError) or type(exc) is DatabaseError):
+    if not isinstance(exc, DatabaseError):
         return None
     orig = getattr(exc, "orig", None)
     text = str(orig if orig is not None else exc).strip()
     detail = text.splitlines()[0] if text else type(exc).__name__
+    if isinstance(exc, ProgrammingError) and "permission denied" in detail.lower():
+        # PostgreSQL's read-only account (InsufficientPrivilege); any other ProgrammingError is a bug.
+        return StoreError(f"数据库账号没有写权限（{detail}）。已保存的数据没有改动",
+                          hint="用有写权限的账号连接（--db 里的用户名），或请管理员授予 INSERT/UPDATE 权限")
+    if not (isinstance(exc, OperationalError) or type(exc) is DatabaseError):
+        return None
     low = detail.lower()
     for needle, words, hint in _SQLITE_WORDS:
         if needle in low:
