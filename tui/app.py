@@ -49,6 +49,7 @@ class TrackerApp(App[None]):
         minutes = service.game.schedule.interval_minutes
         self.crawl_interval = crawl_interval if crawl_interval is not None else minutes * 60
         self.crawl_count = 0
+        self._badges_started = False
 
     @property
     def service(self) -> Service:
@@ -67,8 +68,6 @@ class TrackerApp(App[None]):
     async def on_mount(self) -> None:
         self._apply_width(self.size.width)
         await self.action_show("overview")
-        # Detection runs after each crawl (crawl_on_start in `tracker tui`); start-up only reads.
-        self.refresh_badges(detect=False)
         if self.crawl_interval > 0:
             self.set_interval(self.crawl_interval, self.action_crawl)
         if self.crawl_on_start:
@@ -151,6 +150,14 @@ class TrackerApp(App[None]):
             pane.reload()
 
     # -- badges ---------------------------------------------------------------------------------------
+    def first_load_done(self) -> None:
+        """The first screen has its data: only now start the badges' counts (seconds on a big game,
+        in threads that share the GIL), so they never delay what the director looks at first.
+        Detection runs after each crawl (crawl_on_start in `tracker tui`); start-up only reads."""
+        if not self._badges_started:
+            self._badges_started = True
+            self.refresh_badges(detect=False)
+
     def refresh_badges(self, *, detect: bool = False) -> None:
         self._flag_badge(detect)
         self._tally_badge()

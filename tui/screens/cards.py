@@ -83,7 +83,7 @@ class CardsPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, ledger, standing)
+        self.deliver(self.show, ledger, standing)
 
     def show(self, ledger: list[Any], standing: list[StandingRow]) -> None:
         self.entries = ledger

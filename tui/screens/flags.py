@@ -70,7 +70,7 @@ class FlagsPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, flags)
+        self.deliver(self.show, flags)
 
     def show(self, flags: list[Any]) -> None:
         table = self.query_one(DataTable)

@@ -125,7 +125,7 @@ class LurkersPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, view)
+        self.deliver(self.show, view)
 
     def show(self, view: LurkView) -> None:
         if view.day != self.day:

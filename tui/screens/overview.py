@@ -82,7 +82,7 @@ class OverviewPane(Pane):
     @work(thread=True, exclusive=True, group="overview", exit_on_error=False)
     def load(self) -> None:
         summary = self.gateway.overview()
-        self.app.call_from_thread(self.show, summary)
+        self.deliver(self.show, summary)
 
     def show(self, summary: Overview) -> None:
         lines = Text()

@@ -6,11 +6,13 @@ workers and receive plain values back, so a slow read never freezes the keyboard
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from tracker.errors import TrackerError
 
@@ -41,6 +43,21 @@ class Pane(Vertical):
     def reload(self) -> None:
         """Fetch fresh data (in a worker) and redraw; called when shown and after crawls/decisions."""
 
+    def deliver(self, show: Callable[..., Any], *args: Any) -> None:
+        """From a thread worker: run ``show`` on the UI thread unless a newer load replaced this one.
+
+        An exclusive worker is only *marked* cancelled when the next one starts; its thread still
+        finishes, and without this check a slow earlier page could land after the newer one.
+        """
+        worker = get_current_worker()
+
+        def apply() -> None:
+            if not worker.is_cancelled:
+                show(*args)
+            self.tracker.first_load_done()
+
+        self.app.call_from_thread(apply)
+
     def set_text(self, selector: str, text: Text) -> None:
         """Update a Static only when its text changed: every update re-lays out the screen."""
         static = self.query_one(selector, Static)
@@ -51,6 +68,7 @@ class Pane(Vertical):
 
     def fail(self, exc: BaseException) -> None:
         """A service error in the director's words, never a traceback on the screen."""
+        self.tracker.first_load_done()  # a first screen that failed must not hold the badges back
         msg = exc.message if isinstance(exc, TrackerError) else f"{type(exc).__name__}: {exc}"
         hint = getattr(exc, "hint", None)
         self.notify(msg + (f"\n{hint}" if hint else ""), title="出错了", severity="error", timeout=8, markup=False)

@@ -43,7 +43,7 @@ class PlayersPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, rows)
+        self.deliver(self.show, rows)
 
     def show(self, rows: tuple[PlayerRow, ...]) -> None:
         if rows == self.rows:

@@ -86,7 +86,7 @@ class PostsPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show, page, rows)
+        self.deliver(self.show, page, rows)
 
     def show(self, page: PostPage, rows: list[tuple[Any, ...]] | None = None) -> None:
         new_query = self.page is None or self.page.query != page.query

@@ -107,7 +107,7 @@ class TallyPane(Pane):
         except Exception as exc:
             self.app.call_from_thread(self.fail_status, exc)
             return
-        self.app.call_from_thread(self.show, view)
+        self.deliver(self.show, view)
 
     def fail_status(self, exc: BaseException) -> None:
         self.query_one("#tally-status", Static).update(literal(getattr(exc, "message", None) or str(exc), "red"))
