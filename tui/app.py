@@ -165,7 +165,7 @@ class TrackerApp(App[None]):
 
     @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
     def _flag_badge(self, detect: bool) -> None:
-        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count(detect=detect))
+        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count(detect=detect, wait=True))
 
     @work(thread=True, exclusive=True, group="badge-tally", exit_on_error=False)
     def _tally_badge(self) -> None:

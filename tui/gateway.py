@@ -102,11 +102,15 @@ class Gateway:
     def post(self, pid: int) -> Any:
         return self.service.post(pid)
 
-    def open_flag_count(self, *, detect: bool) -> int:
-        """Open flags; ``detect`` runs the detectors first (after a crawl), otherwise a plain read."""
-        if detect:
+    def open_flag_count(self, *, detect: bool, wait: bool = False) -> int:
+        """Open flags; ``detect`` runs the detectors first (after a crawl), otherwise a plain read.
+
+        ``wait`` (the sidebar badge) reads after any detection under way, so a count read before it
+        can never land after the 违规 screen's fresher one.
+        """
+        if detect or wait:
             with self.lock:
-                return len(self.service.flags(status="open"))
+                return len(self.service.flags(detect=detect, status="open"))
         return len(self.service.flags(detect=False, status="open"))
 
     def lurker_count(self) -> int | None:
