@@ -226,3 +226,31 @@ async def test_two_vote_threads_on_one_day_show_both(tmp_path: Path) -> None:
             assert app.query_one(Sidebar).badges.get("tally") == "!"
     finally:
         svc.close()
+
+
+def test_memo_computes_once_until_cleared_or_expired() -> None:
+    import threading
+
+    from tui.memo import Memo
+
+    calls: list[int] = []
+    gate = threading.Event()
+
+    def slow() -> int:
+        gate.wait(2)
+        calls.append(1)
+        return len(calls)
+
+    memo = Memo(max_age=60)
+    results: list[int] = []
+    threads = [threading.Thread(target=lambda: results.append(memo.get("k", slow))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    gate.set()
+    for t in threads:
+        t.join()
+    assert results == [1, 1, 1] and len(calls) == 1  # three askers at once, one computation
+    memo.clear()
+    assert memo.get("k", slow) == 2
+    memo.max_age = 0.0
+    assert memo.get("k", slow) == 3  # expired: a write the app was not told about is seen

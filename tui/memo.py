@@ -3,12 +3,14 @@
 Why: the 潜水 count takes seconds on a 30,000-post game and both the sidebar badge and the screen
 ask for it; switching screens must not recompute it. Two workers asking for the same key at once
 compute it once (the second waits for the first). A value computed while :meth:`clear` ran is not
-kept: it may have read the store before the change.
+kept: it may have read the store before the change. Values also expire after ``max_age`` seconds,
+for writes the app is not told about (a `tracker watch` in another process crawling the same store).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
@@ -16,31 +18,36 @@ T = TypeVar("T")
 
 
 class Memo:
-    def __init__(self) -> None:
+    def __init__(self, max_age: float = 60.0) -> None:
+        self.max_age = max_age
         self._lock = threading.Lock()
         self._generation = 0
-        self._values: dict[Hashable, Any] = {}
+        self._values: dict[Hashable, tuple[float, Any]] = {}
         self._key_locks: dict[Hashable, threading.Lock] = {}
+
+    def _fresh(self, key: Hashable) -> tuple[bool, Any]:
+        hit = self._values.get(key)
+        if hit is None or time.monotonic() - hit[0] > self.max_age:
+            return False, None
+        return True, hit[1]
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         with self._lock:
-            if key in self._values:
-                return self._values[key]  # type: ignore[no-any-return]
+            ok, value = self._fresh(key)
+            if ok:
+                return value  # type: ignore[no-any-return]
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:
             with self._lock:
-                if key in self._values:
-                    return self._values[key]  # type: ignore[no-any-return]
+                ok, value = self._fresh(key)
+                if ok:
+                    return value  # type: ignore[no-any-return]
                 generation = self._generation
             value = compute()
             with self._lock:
                 if generation == self._generation:
-                    self._values[key] = value
+                    self._values[key] = (time.monotonic(), value)
             return value
-
-    def peek(self, key: Hashable) -> Any:
-        with self._lock:
-            return self._values.get(key)
 
     def clear(self) -> None:
         with self._lock:
