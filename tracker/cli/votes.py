@@ -83,6 +83,9 @@ def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str 
             emit_json({"day": day, "votes": results})
             return
         for r in results:
+            if r.get("already_confirmed"):
+                click.echo(r["explanation"])
+                continue
             click.echo(f"{r['explanation']}（依据：{r['clause']}），已记录 {len(r['events'])} 条事件")
     finally:
         svc.close()

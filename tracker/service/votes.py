@@ -177,11 +177,19 @@ class VoteOps(StateOps):
         who = recorded_by or (self.game.directors[0] if self.game.directors else "tracker")
         live, _ = effective(self._recorded_events())
         done = {int(e.get("vote_tid")) for e in live if e.get("vote_tid") is not None}
-        results = []
-        for dt in self.tally_day(day):
+        results: list[dict[str, Any]] = []
+        tallies = self.tally_day(day)
+        # Checked before anything is written: a day whose every vote is confirmed is refused whole;
+        # on a two-vote day (213) the thread already confirmed is skipped and said so, never re-recorded.
+        if all(dt.tid in done for dt in tallies):
+            tids = "、".join(str(dt.tid) for dt in tallies)
+            raise GameRuleError(f"第 {day} 日投票帖 {tids} 的结果已经确认过",
+                                hint="如需更正，先用 undo 事件撤销原记录，再重新确认")
+        for dt in tallies:
             if dt.tid in done:
-                raise GameRuleError(f"第 {day} 日投票帖 {dt.tid} 的结果已经确认过",
-                                    hint="如需更正，先用 undo 事件撤销原记录，再重新确认")
+                results.append({"tid": dt.tid, "already_confirmed": True,
+                                "explanation": f"投票帖 {dt.tid} 的结果此前已确认，未重复记录", "events": []})
+                continue
             t = dt.tally
             state = self._fold(self.ruleset, self._recorded_events(), t.window.closes, inclusive=True)
             purpose = dt.election.purpose if dt.election is not None else "exile"
