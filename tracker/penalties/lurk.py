@@ -23,14 +23,24 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
 from tracker.engine.ruleset import LurkRules
-from tracker.records import Post
 
 PlayerStatus = Literal["alive", "dead_not_out", "out", "benched"]
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
+
+
+class Stamped(Protocol):
+    """What counting needs of a post (a Post, or the store's light PostStamp on a 30k-post game)."""
+
+    @property
+    def tid(self) -> int: ...
+    @property
+    def author(self) -> str: ...
+    @property
+    def posted_at(self) -> datetime: ...
 
 #: The rule posts' words for each 潜水 rule, for everything the director reads.
 RULE_WORDS: dict[str, str] = {"min_posts": "发言不足", "three_day_min": "连续三日发言不足", "no_vote": "未投票"}
@@ -107,7 +117,7 @@ def _clause(rules: LurkRules, rule: LurkRule) -> str:
     return rules.clause_no_vote or "潜水：在未执行加速的讨论日未投票"
 
 
-def count_posts(posts: Iterable[Post], window: DayWindow, players: Collection[str]) -> dict[str, int]:
+def count_posts(posts: Iterable[Stamped], window: DayWindow, players: Collection[str]) -> dict[str, int]:
     """Posts per player in the day's discussion thread between open and close."""
     counts = dict.fromkeys(players, 0)
     if window.discussion_tid is None:
@@ -121,7 +131,7 @@ def count_posts(posts: Iterable[Post], window: DayWindow, players: Collection[st
 def lurk_report(
     *,
     window: DayWindow,
-    posts: Iterable[Post],
+    posts: Iterable[Stamped],
     players: Sequence[PlayerDay],
     rules: LurkRules,
     valid_voters: Collection[str] = (),
@@ -189,7 +199,7 @@ class LurkDayInput:
     invalid_voters: Collection[str] = ()
 
 
-def lurk_reports(days: Sequence[LurkDayInput], posts: Sequence[Post], rules: LurkRules) -> list[LurkReport]:
+def lurk_reports(days: Sequence[LurkDayInput], posts: Sequence[Stamped], rules: LurkRules) -> list[LurkReport]:
     """Every day in order, carrying the three-day streaks from one day to the next."""
     out: list[LurkReport] = []
     streaks: dict[str, int] = {}

@@ -413,13 +413,13 @@ class PenaltyOps(ServiceBase):
         """The day's 潜水 report (tracker.penalties.lurk.LurkReport), the three-day rule carried
         from day 1; statuses are those at the day's close, votes those the tally counted."""
         from tracker.penalties.lurk import lurk_reports
-        from tracker.store.posts import posts_for_threads
+        from tracker.store.posts import post_stamps
 
         self.game.day(day)
         inputs = [self._lurk_input(d.day) for d in self.game.days if d.day <= day]
         tids = [d.discussion for d in self.game.days if d.discussion is not None and d.day <= day]
-        with self.store.session() as s:
-            posts = [p.to_post() for p in posts_for_threads(s, tids, include_deleted=False)]
+        with self.store.session() as s:  # counting needs who/where/when only, never the bodies
+            posts = post_stamps(s, tids)
         reports = lurk_reports(inputs, posts, self.ruleset.lurk)
         return next(r for r in reports if r.day == day)
 
