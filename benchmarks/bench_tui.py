@@ -154,6 +154,40 @@ async def keys_during_writes(service: Service, presses: int = 20,
     return switch, page, alone
 
 
+async def keys_during_real_crawl(tmp: Path, rounds: int = 3) -> list[float]:
+    """Switch keys while `r` crawls the demo forum replayed over loopback (parse + store in the worker)."""
+    from tracker.demo.run import start
+    from tui.app import TrackerApp
+    from tui.widgets.game_header import GameHeader
+    from tui.widgets.sidebar import Sidebar
+
+    out: list[float] = []
+    for n in range(rounds):
+        run = start(tmp / f"crawl{n}")
+        try:
+            service = Service.open(run.game_path, clock=FrozenClock(FROZEN_AT))
+            app = TrackerApp(service, crawl_interval=0)
+            async with app.run_test(size=(120, 36)) as pilot:
+                await settle(app, pilot)
+                sidebar = app.query_one(Sidebar)
+                header = app.query_one(GameHeader)
+                app.action_crawl()
+                i = 0
+                while header.crawl.state == "running":
+                    want = "posts" if i % 2 == 0 else "players"
+                    t0 = time.perf_counter()
+                    app.simulate_key("7" if want == "posts" else "6")
+                    await until(lambda: sidebar.current == want)  # noqa: B023 - awaited at once
+                    out.append(time.perf_counter() - t0)
+                    i += 1
+                    await asyncio.sleep(0.03)
+                await app.workers.wait_for_complete()
+            service.close()
+        finally:
+            run.forum.stop()
+    return out
+
+
 async def heavy_screens(service: Service) -> dict[str, float | list[float]]:
     """票型/潜水 first and second time, and switch keys pressed while the 潜水 count runs."""
     from tui.app import TrackerApp
@@ -224,6 +258,10 @@ def main() -> None:
               f"max {max(page) * 1000:.1f} ms")
         print(f"next page once the screen has drawn, while written: median {statistics.median(alone) * 1000:.1f} ms, "
               f"max {max(alone) * 1000:.1f} ms")
+        during = asyncio.run(keys_during_real_crawl(tmp))
+        if during:
+            print(f"screen switch key during a real crawl (demo forum replayed): {len(during)} keys, median "
+                  f"{statistics.median(during) * 1000:.1f} ms, max {max(during) * 1000:.1f} ms")
         for name, value in asyncio.run(heavy_screens(service)).items():
             if isinstance(value, list):
                 if value:

@@ -117,6 +117,7 @@ class TrackerApp(App[None]):
 
     @work(exclusive=True, group="crawl", exit_on_error=False)
     async def run_crawl(self) -> None:
+        """The crawl runs in a child process (see Gateway.crawl); this worker only awaits its progress."""
         def progress(step: Any) -> None:
             self.post_message(CrawlProgress(describe_progress(step)))
 

@@ -8,7 +8,8 @@ an import-hygiene test can check that nothing under ``tui/`` imports ``tracker.s
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,19 @@ from tui.memo import Memo
 from tui.tally_view import TallyView, sheet_from
 from tui.timing import current_day
 from tui.views import Overview, PlayerRow, PostPage, PostQuery, StandingRow
+
+
+@dataclass(frozen=True, slots=True)
+class _Progress:
+    """A crawl progress line from the child process (the shape of tracker.scraper.crawl.CrawlProgress)."""
+
+    event: str
+    tid: int | None
+    threads_done: int
+    threads_total: int
+    requests: int
+    pages_fetched: int
+    detail: str = ""
 
 
 class Gateway:
@@ -55,8 +69,46 @@ class Gateway:
             return self.game.ruleset
 
     # -- crawling -------------------------------------------------------------------------------------
-    def crawl(self, progress: Callable[[Any], None]) -> Awaitable[Any]:
-        return self.service.crawl_async(progress=progress)
+    async def crawl(self, progress: Callable[[Any], None]) -> None:
+        """Crawl in a child process (`python -m tracker crawl`), following its JSON progress lines.
+
+        Parsing pages and writing them run in another interpreter, so they never take the GIL from
+        the screen: keys are answered while a 30k-post game is fetched. The child shares the store
+        (SQLite WAL or the same server) and the environment; its stdin is closed, so a login that
+        needs a password takes it from TRACKER_PASSWORD and no prompt appears under the TUI.
+        Raises TrackerError with the child's own Chinese message when the crawl fails.
+        """
+        import asyncio
+        import json
+        import sys
+
+        if self.game.path is None:  # a service built in memory: crawl here, on a worker thread
+            await asyncio.to_thread(self.service.crawl, progress=progress)
+            return
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tracker", "crawl", str(self.game.path), "--db", self.service.store.url,
+            "--json", "--progress-jsonl", stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        said: list[str] = []
+        assert proc.stderr is not None
+        try:
+            async for raw in proc.stderr:
+                line = raw.decode("utf-8", "replace").strip()
+                if line.startswith("{"):
+                    try:
+                        progress(_Progress(**json.loads(line)))
+                        continue
+                    except (ValueError, TypeError):
+                        pass
+                if line:
+                    said.append(line)
+            code = await proc.wait()
+        except asyncio.CancelledError:
+            proc.terminate()  # the app is closing: the child's transactions keep the store whole
+            raise
+        if code != 0:
+            message = next((x.removeprefix("错误：") for x in said if x.startswith("错误：")), None)
+            raise TrackerError(message or (said[-1] if said else f"抓取进程退出，代码 {code}"))
 
     # -- reads (thread workers call these) ----------------------------------------------------------
     def today(self) -> int | None:

@@ -33,6 +33,23 @@ def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
         svc.close()
 
 
+class JsonProgress:
+    """One JSON object per progress event on stderr: how the TUI follows a crawl it runs as a child
+    process (its own interpreter, so parsing and writing never compete with the screen for the GIL)."""
+
+    def __call__(self, p: CrawlProgress) -> None:
+        import json
+
+        sys.stderr.write(json.dumps({"event": p.event, "tid": p.tid, "threads_done": p.threads_done,
+                                     "threads_total": p.threads_total, "requests": p.requests,
+                                     "pages_fetched": p.pages_fetched, "detail": p.detail},
+                                    ensure_ascii=False) + "\n")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        return None
+
+
 class ProgressLine:
     """One self-rewriting line on stderr; silent when stderr is not a terminal."""
 
@@ -91,9 +108,12 @@ def register(group: click.Group) -> None:
                   help="只抓这些帖子（可重复；默认：游戏文件里的全部帖子）")
     @db_option
     @json_option
-    def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool) -> None:
+    @click.option("--progress-jsonl", is_flag=True, hidden=True,
+                  help="进度以每行一个 JSON 写到 stderr（终端界面在子进程中抓取时使用）")
+    def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool,
+              progress_jsonl: bool) -> None:
         """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
-        progress = ProgressLine()
+        progress: Any = JsonProgress() if progress_jsonl else ProgressLine()
         with _service(game_path, db_url) as svc:
             try:
                 report = svc.crawl(progress=progress, tids=list(threads) or None)
