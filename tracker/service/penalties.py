@@ -416,7 +416,9 @@ class PenaltyOps(ServiceBase):
         from tracker.store.posts import post_stamps
 
         self.game.day(day)
-        inputs = [self._lurk_input(d.day) for d in self.game.days if d.day <= day]
+        # one scope: the event log read once, day 1's count shared with day 2's provisional election
+        with self.tally_scope():  # type: ignore[attr-defined]
+            inputs = [self._lurk_input(d.day) for d in self.game.days if d.day <= day]
         tids = [d.discussion for d in self.game.days if d.discussion is not None and d.day <= day]
         with self.store.session() as s:  # counting needs who/where/when only, never the bodies
             posts = post_stamps(s, tids)

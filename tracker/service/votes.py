@@ -8,7 +8,12 @@ event, and the result says so (``provisional``), until ``tracker confirm`` recor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import re
+import threading
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
@@ -28,6 +33,43 @@ from tracker.engine.tally import (
 )
 from tracker.errors import ConfigError, GameRuleError
 from tracker.service.state import StateOps
+
+_MISS = object()
+
+# Every ballot or attempt parse_ballot recognises needs one of these after NFKC: 投票/改票 labels,
+# 代投, the near-labels (票/对象/对像/目标/理由), the verbs (投/选/票给) and a bare 弃权.
+_BALLOT_CHARS = re.compile("[投票选象像目理弃]")
+
+
+def cannot_be_ballot(text: str) -> bool:
+    """True when parse_ballot must return None: no ballot character even after NFKC (which is what
+    turns compatibility forms such as the Kangxi radical ⽬ into 目; removing invisible characters,
+    mapping colons and stripping tags never creates a CJK character)."""
+    if _BALLOT_CHARS.search(text) is not None:
+        return False
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return True
+    return _BALLOT_CHARS.search(unicodedata.normalize("NFKC", text)) is None
+
+
+@dataclass
+class _Scope:
+    events: list[Event] | None = None
+    counts: dict[Any, DayTally] = field(default_factory=dict)
+    keep: list[Any] = field(default_factory=list)  # keeps the keyed objects alive, so their ids stay theirs
+
+
+_SCOPE_LOCK = threading.Lock()
+
+
+def _scopes(service: object) -> threading.local:
+    with _SCOPE_LOCK:
+        local: threading.local | None = getattr(service, "_tally_scopes", None)
+        if local is None:
+            local = threading.local()
+            service._tally_scopes = local  # type: ignore[attr-defined]
+        return local
+
 
 _OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
 
@@ -53,8 +95,35 @@ class VoteOps(StateOps):
         base = self.game.path.parent if self.game.path is not None else None
         return load_ruleset(ruleset_id, base_dir=base)
 
+    @contextmanager
+    def tally_scope(self) -> Iterator[None]:
+        """Within the block (on this thread), the event log is read once and a vote counted against the
+        same events is counted once: 潜水 for day 2 needs day 1's tally and day 2's, whose provisional
+        election is day 1's count again. Outside a scope every call reads the store afresh."""
+        local = _scopes(self)
+        if getattr(local, "scope", None) is not None:
+            yield
+            return
+        local.scope = _Scope()
+        try:
+            yield
+        finally:
+            local.scope = None
+
+    def _scope(self) -> _Scope | None:
+        scope: _Scope | None = getattr(_scopes(self), "scope", None)
+        return scope
+
     def _recorded_events(self) -> list[Event]:
-        """Game-file events plus those recorded in the store's event log."""
+        """Game-file events plus those recorded in the store's event log (read once per tally scope)."""
+        scope = self._scope()
+        if scope is None:
+            return self._read_events()
+        if scope.events is None:
+            scope.events = self._read_events()
+        return list(scope.events)
+
+    def _read_events(self) -> list[Event]:
         events = from_config(self.game.events)
         try:
             from tracker.store.events import load_events
@@ -66,24 +135,63 @@ class VoteOps(StateOps):
 
     def vote_ballots(self, tid: int) -> tuple[list[Ballot], dict[int, str]]:
         """Every ballot of a vote thread (deleted posts excluded: the forum no longer shows them),
-        with the first recorded text of each edited ballot."""
-        from tracker.store.posts import post_versions, posts_for_thread
+        with the first recorded text of each edited ballot.
 
-        names = self.game.player_names
+        Each post is parsed once per (pid, content_key, and the other fields a Ballot carries): a second
+        tally, a 潜水 count or the next day's provisional election re-use the parsed ballot; an edited
+        post has a new content_key and is parsed again. Posts with none of the characters any ballot or
+        attempt needs (:func:`cannot_be_ballot`) are not parsed at all.
+        """
+        from tracker.store.posts import ballot_rows, post_versions
+
+        names = tuple(self.game.player_names)
+        directors = tuple(self.game.directors)
+        memo = self._ballot_memo_for(directors, names)
         ballots: list[Ballot] = []
         earlier: dict[int, str] = {}
         with self.store.session() as session:
-            stored = posts_for_thread(session, tid, include_deleted=False)
-            for sp in stored:
-                b = parse_ballot(sp.to_post(), directors=self.game.directors, names=names)
+            for row in ballot_rows(session, tid):
+                key = (row.pid, row.content_key, row.tid, row.floor, row.author, row.posted_at, row.edited_at)
+                hit = memo.get(key, _MISS) if memo is not None else _MISS
+                if hit is _MISS:
+                    if memo is not None and cannot_be_ballot(row.text):
+                        b = None
+                    else:
+                        b = parse_ballot(row.to_post(), directors=directors, names=names)
+                    if memo is not None:
+                        self._remember_ballot(memo, key, b)
+                else:
+                    b = hit  # type: ignore[assignment]
                 if b is None:
                     continue
                 ballots.append(b)
-                if sp.versions > 1 or sp.edited_at is not None:
-                    versions = post_versions(session, sp.pid)
-                    if versions and versions[0].text != sp.text:
-                        earlier[sp.pid] = versions[0].text
+                if row.versions > 1 or row.edited_at is not None:
+                    versions = post_versions(session, row.pid)
+                    if versions and versions[0].text != row.text:
+                        earlier[row.pid] = versions[0].text
         return ballots, earlier
+
+    # Parsed ballots per post, kept across calls; 0 turns the memo (and the cheap skip) off.
+    ballot_memo_size: int = 50_000
+
+    def _ballot_memo_for(self, directors: tuple[str, ...], names: tuple[str, ...]) -> dict[Any, Any] | None:
+        """The memo for this roster: a changed director or player list reads every post afresh."""
+        if self.ballot_memo_size <= 0:
+            return None
+        ctx = (directors, names)
+        held: tuple[tuple[tuple[str, ...], tuple[str, ...]], dict[Any, Any]] | None = getattr(
+            self, "_ballot_memo", None)
+        if held is None or held[0] != ctx:
+            held = (ctx, {})
+            self._ballot_memo = held
+        return held[1]
+
+    def _remember_ballot(self, memo: dict[Any, Any], key: Any, ballot: Ballot | None) -> None:
+        if len(memo) >= self.ballot_memo_size:
+            # bounded: drop the oldest quarter (dicts keep insertion order); re-parsing is only slower
+            for old in list(itertools.islice(memo, max(1, self.ballot_memo_size // 4))):
+                memo.pop(old, None)
+        memo[key] = ballot
 
     def _window(self, d: DayConfig, ruleset: Ruleset, events: Sequence[Event],
                 election: Election | None) -> DayWindow:
@@ -117,6 +225,19 @@ class VoteOps(StateOps):
 
     def _count(self, ruleset: Ruleset, d: DayConfig, tid: int, election: Election | None,
                events: Sequence[Event], provisional: tuple[str, ...] = ()) -> DayTally:
+        scope = self._scope()
+        if scope is None:
+            return self._count_now(ruleset, d, tid, election, events, provisional)
+        # identity of the (scope-held) event objects: the same events, never merely equal ones
+        key = (id(ruleset), d.day, tid, id(election), provisional, tuple(map(id, events)))
+        hit = scope.counts.get(key)
+        if hit is None:
+            hit = scope.counts[key] = self._count_now(ruleset, d, tid, election, events, provisional)
+            scope.keep.append((ruleset, election, list(events)))
+        return hit
+
+    def _count_now(self, ruleset: Ruleset, d: DayConfig, tid: int, election: Election | None,
+                   events: Sequence[Event], provisional: tuple[str, ...] = ()) -> DayTally:
         # The count of a vote never sees its own confirmed result: after `confirm` the exiled player
         # is out at the close, and recounting must not turn the votes that exiled them invalid.
         events = [e for e in events if e.get("vote_tid") is None or int(e.get("vote_tid")) != tid]

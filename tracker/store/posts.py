@@ -460,6 +460,36 @@ def post_stamps(session: Session, tids: Collection[int], *, include_deleted: boo
     return [PostStamp(*row) for row in session.connection().execute(q)]
 
 
+class BallotRow(NamedTuple):
+    """What parsing a ballot reads from a stored post (no html, fonts or images), plus ``content_key`` to
+    memoise the parse and ``versions`` to know when an earlier text is worth looking up."""
+
+    pid: int
+    tid: int
+    floor: int
+    author: str
+    posted_at: datetime
+    edited_at: datetime | None
+    versions: int
+    content_key: str
+    text: str
+    quotes: tuple[Quote, ...]
+
+    def to_post(self) -> Post:
+        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=None,
+                    posted_at=self.posted_at, html="", text=self.text, edited_at=self.edited_at,
+                    quotes=self.quotes, source="store")
+
+
+def ballot_rows(session: Session, tid: int) -> list[BallotRow]:
+    """A vote thread's visible posts in pid order, with only the columns a ballot is read from."""
+    c = post_t.c
+    q = (select(c.pid, c.tid, c.floor, c.author, c.posted_at, c.edited_at, c.versions, c.content_key, c.text,
+                c.quotes)
+         .where(c.tid == tid, c.deleted.is_(False)).order_by(c.pid))
+    return [BallotRow(*row[:9], _quotes_from(row[9]) if row[9] else ()) for row in session.connection().execute(q)]
+
+
 def posts_for_thread(session: Session, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
     return posts_for_threads(session, [tid], include_deleted=include_deleted)
 
