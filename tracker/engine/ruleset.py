@@ -5,824 +5,98 @@ Every mistake in such a file raises :class:`RulesetError` naming the key and the
 person reading it is a director, not a programmer. Where a rule post leaves room, the file declares
 an ``[[options]]`` entry with the common reading as default; overrides re-parse the file with the
 option applied, so the rest of the code only ever sees one consistent :class:`Ruleset`.
+
+This module is the one door: it finds a ruleset (bundled id or path) and decodes the TOML. What a
+rule is lives in :mod:`tracker.engine.ruleset_schema` and how a file is checked in
+:mod:`tracker.engine.ruleset_reader`, so neither grows past reading size; every name they define
+is re-exported here, so callers import from ``tracker.engine.ruleset`` as before.
 """
 
 from __future__ import annotations
 
-import copy
 import difflib
 import tomllib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any
 
+from tracker.engine.ruleset_reader import parse_ruleset
+from tracker.engine.ruleset_schema import (
+    AccelChanges,
+    CardRules,
+    CheckTiming,
+    Condition,
+    ConditionKind,
+    DayRules,
+    Election,
+    Faction,
+    ForbiddenCategory,
+    LurkRules,
+    ModifierEffect,
+    ModifierSpec,
+    Option,
+    PerDeadBonus,
+    PlayerSet,
+    PublicationRules,
+    RedConsequence,
+    RedSettled,
+    RequestThreshold,
+    Role,
+    RoleGroup,
+    Ruleset,
+    SpeechRules,
+    TagRule,
+    Threshold,
+    Tie,
+    VotingRules,
+    WeightRule,
+    WinPolicy,
+    WinResult,
+    WinRule,
+)
 from tracker.errors import RulesetError, os_error_words, toml_syntax_words
 
+# The schema and the reader live in ruleset_schema / ruleset_reader; this module stays the one
+# import the rest of the code uses, so every name they define is re-exported here.
+__all__ = [
+    "BUNDLED_DIR",
+    "AccelChanges",
+    "CardRules",
+    "CheckTiming",
+    "Condition",
+    "ConditionKind",
+    "DayRules",
+    "Election",
+    "Faction",
+    "ForbiddenCategory",
+    "LurkRules",
+    "ModifierEffect",
+    "ModifierSpec",
+    "Option",
+    "PerDeadBonus",
+    "PlayerSet",
+    "PublicationRules",
+    "RedConsequence",
+    "RedSettled",
+    "RequestThreshold",
+    "Role",
+    "RoleGroup",
+    "Ruleset",
+    "SpeechRules",
+    "TagRule",
+    "Threshold",
+    "Tie",
+    "VotingRules",
+    "WeightRule",
+    "WinPolicy",
+    "WinResult",
+    "WinRule",
+    "list_rulesets",
+    "load_ruleset",
+    "parse_ruleset",
+]
+
 BUNDLED_DIR = Path(__file__).with_name("rulesets")
-
-Tie = Literal["nobody", "first_to_top"]
-AccelChanges = Literal["allowed", "forbidden", "void_all"]
-Threshold = Literal["none", "half_living"]
-RedConsequence = Literal["benched", "out"]
-RedSettled = Literal["before_vote", "after_vote"]
-RequestThreshold = Literal["half_living", "more_than_half_living"]
-ModifierEffect = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
-                         "announced_add", "voter_add"]
-ConditionKind = Literal["all_out", "any_out", "none_alive", "share_of_living_at_least",
-                        "each_alive_at_most", "living_at_most", "tag_holder_in", "declared", "hook",
-                        "all", "any"]
-WinResult = Literal["win", "lose"]
-CheckTiming = Literal["every_event", "same_time"]
-
-
-@dataclass(frozen=True, slots=True)
-class Faction:
-    name: str
-    aliases: tuple[str, ...] = ()
-    size: int | None = None          # fixed size where the post gives one (M160: 善良 10, 邪恶 4)
-    description: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Role:
-    """One identity (身份); ``count`` is exact unless ``max_count`` says the post gives a range."""
-
-    name: str
-    faction: str
-    count: int = 1
-    max_count: int | None = None
-    group: str | None = None         # M160: 村民 / 外来者 / 爪牙 / 恶魔
-    tags: tuple[str, ...] = ()       # e.g. "can_vote" (107), "群内"
-    description: str = ""
-
-    @property
-    def upper(self) -> int:
-        return self.count if self.max_count is None else self.max_count
-
-
-@dataclass(frozen=True, slots=True)
-class RoleGroup:
-    name: str
-    min: int
-    max: int
-
-
-@dataclass(frozen=True, slots=True)
-class WeightRule:
-    """A voter's weight: by tag (警长) or role; ``hidden`` weights are counted but not announced."""
-
-    weight: float
-    tag: str | None = None
-    role: str | None = None
-    hidden: bool = False
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PerDeadBonus:
-    """107: 恶徒首领's vote counts one more for each 恶徒 already out."""
-
-    tag: str
-    per_role: str
-    bonus: float = 1.0
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Election:
-    """One vote of day 1: ``purpose`` is sheriff/patriarch/god_chosen/exile; ``tag`` is what it gives."""
-
-    purpose: str
-    tag: str | None = None
-    tie: Tie = "nobody"
-    thread: int = 0                       # index into the day's vote threads (213 has two)
-    all_may_vote: bool = True             # 107: everyone votes for 神眷者 though few have 票权 later
-    nobody_out_if_top: str | None = None  # M65: 预知者 top-voted on day 1 = nobody out
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ModifierSpec:
-    """A vote modifier the director records (hidden ones are not announced).
-
-    effect: received_add (基佬情深 +2/−2, 流言 announced +2), received_multiply (深青之桩 ×2),
-    void_voter (票权掠夺), toggle_vote_right (权势, one day), voter_add.
-    """
-
-    name: str
-    effect: ModifierEffect
-    value: float = 0.0
-    public: bool = False
-    duration: Literal["day", "game"] = "day"
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class VotingRules:
-    change_limit: int | None = None
-    freeze_minutes: int = 0
-    freeze_blocks_proxy: bool = False
-    proxy_deadline_minutes: int = 0
-    accelerated_changes: AccelChanges = "allowed"
-    tie: Tie = "nobody"
-    threshold: Threshold = "none"
-    weights: tuple[WeightRule, ...] = ()
-    eligible_voter_roles: tuple[str, ...] | None = None
-    eligible_voter_tags: tuple[str, ...] = ()
-    eligible_voter_factions: tuple[str, ...] = ()
-    per_dead_bonus: PerDeadBonus | None = None
-    day1: tuple[Election, ...] = ()
-    dead_last_vote: bool = False
-    noon_exception: bool = False
-    hidden_modifiers: tuple[str, ...] = ()
-    modifiers: tuple[ModifierSpec, ...] = ()
-    exile_needs_unique_top: bool = True
-    public_votes: bool = False
-    edits_allowed: bool = False           # M19: 修改错别字不算做改票
-
-    def modifier(self, name: str) -> ModifierSpec | None:
-        return next((m for m in self.modifiers if m.name == name), None)
-
-
-@dataclass(frozen=True, slots=True)
-class LurkRules:
-    min_posts: int = 5
-    three_day_min: int = 10
-    three_day_span: int = 3
-    no_vote_penalty: bool = False
-    dead_not_out_exempt_from_vote: bool = False
-    kidnapped_exempt_from_min_posts: bool = False
-    accelerated_suspends: bool = True
-    card: str = "yellow"
-    clause_min_posts: str = ""
-    clause_three_day: str = ""
-    clause_no_vote: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CardRules:
-    blue_to_yellow: int = 3
-    yellow_to_red: int = 3
-    red_consequence: RedConsequence = "benched"
-    red_turns_role: str | None = None
-    faction_loses_at_reds: int | None = None
-    red_settled: RedSettled = "before_vote"
-    out_players_carded: bool = True
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PublicationRules:
-    """What the director publishes and in which order (公示, 电梯楼).
-
-    ``elevator``: "author" links each player's ID to Discuz's 只看该作者 view (107, M19, M160);
-    "posts" links every post (213: 电梯包含每名角色当天所有发言的链接). ``out_order`` is how an
-    出局 list is sorted: skill settlement order (107), elevator order (213), the order players went
-    out (M19, M65). ``titles`` are the tags announced at each day's start (警长, 牧首, 神眷者).
-    """
-
-    elevator: Literal["author", "posts"] = "author"
-    elevator_shuffle: bool = False
-    out_order: Literal["settlement", "elevator", "chronological"] = "chronological"
-    titles: tuple[str, ...] = ()
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class DayRules:
-    length_days: int = 2
-    weekend_extension: int = 1
-    first_day_extended: bool = True
-    first_day_accelerated: bool = False
-    auto_accelerate_at_living: int | None = None
-    request_threshold: RequestThreshold = "half_living"
-    request_cutoff_hours: float | None = 3.0
-    requests: tuple[str, ...] = ("accelerate", "delay")
-    close_time: str = "22:00"
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSet:
-    """Players matching every given filter (an empty filter matches all): 村民阵营的村民 = faction ∩ role."""
-
-    factions: tuple[str, ...] = ()
-    roles: tuple[str, ...] = ()
-    tags: tuple[str, ...] = ()
-    groups: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """One test over the game state; ``sets`` are unioned, ``parts`` are for all/any."""
-
-    kind: ConditionKind
-    sets: tuple[PlayerSet, ...] = ()
-    fraction: float = 0.0
-    n: int = 0
-    tag: str = ""
-    name: str = ""
-    parts: tuple[Condition, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class WinRule:
-    id: str
-    faction: str
-    result: WinResult
-    when: Condition
-    clause: str
-    text: str = ""
-    only_if: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class WinPolicy:
-    """How the post resolves several results at once.
-
-    ``priority``: rule ids or faction names, first wins (213: 狼人; 107: the later faction;
-    M65 its listed order). ``last_standing_wins``: 场上仅有一个阵营尚未被判负时宣布此阵营胜利.
-    ``co_win``: factions that may win alongside another (107 中立).
-    """
-
-    priority: tuple[str, ...] = ()
-    last_standing_wins: bool = True
-    co_win: tuple[str, ...] = ()
-    check: CheckTiming = "same_time"
-    surrender: tuple[str, ...] = ()
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class TagRule:
-    """A non-identity title (警长, 牧首, 神眷者) and what happens to it when its holder goes."""
-
-    name: str
-    transfer: str | None = None                 # 殉职 / 殉道 / 传承: the holder picks a successor
-    on_red: Literal["pass", "random", "lost"] = "pass"
-    unique: bool = True                         # one holder at a time (情侣 has two)
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class SpeechRules:
-    kidnap_allowed_words: tuple[str, ...] = ()
-    kidnap_smilies_allowed: bool = True
-    clause: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ForbiddenCategory:
-    section: int
-    name: str
-    items: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """Room the rule post leaves; ``path`` (dotted) is the field the option sets, if any."""
-
-    key: str
-    default: Any
-    choices: tuple[Any, ...] = ()
-    description: str = ""
-    clause: str = ""
-    path: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    id: str
-    name: str
-    source: str
-    players: int
-    factions: tuple[Faction, ...]
-    roles: tuple[Role, ...]
-    voting: VotingRules
-    lurk: LurkRules
-    cards: CardRules
-    days: DayRules
-    win: tuple[WinRule, ...]
-    win_policy: WinPolicy
-    speech: SpeechRules = field(default_factory=SpeechRules)
-    publication: PublicationRules = field(default_factory=PublicationRules)
-    tags: tuple[TagRule, ...] = ()
-    role_groups: tuple[RoleGroup, ...] = ()
-    forbidden_categories: tuple[ForbiddenCategory, ...] = ()
-    hooks: str | None = None
-    options: tuple[Option, ...] = ()
-    option_values: Mapping[str, Any] = field(default_factory=dict)
-    path: Path | None = None
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def faction_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.factions)
-
-    def faction(self, name: str) -> Faction:
-        """The faction by name or alias (狼人阵营 → 狼人)."""
-        for f in self.factions:
-            if name == f.name or name in f.aliases:
-                return f
-        raise RulesetError(f"规则 {self.id} 中没有阵营 {name!r}",
-                           hint=f"可用的阵营：{', '.join(self.faction_names)}")
-
-    def role(self, name: str) -> Role | None:
-        return next((r for r in self.roles if r.name == name), None)
-
-    def tag_rule(self, name: str) -> TagRule | None:
-        return next((t for t in self.tags if t.name == name), None)
-
-    def option(self, key: str) -> Any:
-        if key in self.option_values:
-            return self.option_values[key]
-        for o in self.options:
-            if o.key == key:
-                return o.default
-        raise RulesetError(f"规则 {self.id} 没有选项 {key!r}",
-                           hint=f"可用的选项：{', '.join(o.key for o in self.options) or '无'}")
-
-    def with_options(self, values: Mapping[str, Any]) -> Ruleset:
-        """The same ruleset read with some options set otherwise (validated against ``choices``)."""
-        if not values:
-            return self
-        return parse_ruleset(dict(self.raw), self.path, overrides=values)
-
-
-# ---------------------------------------------------------------------------------------------
-# Parsing: one small reader per table, each naming the dotted key in its errors.
-
-class _Reader:
-    """Typed access to one TOML table with errors that name the key and show an example."""
-
-    def __init__(self, data: Any, where: str, allowed: set[str], src: str) -> None:
-        if not isinstance(data, dict):
-            raise RulesetError(f"{src}: {where} 应是一个表（[{where}]）", hint=f"写成 [{where}] 加键值行")
-        self.data = data
-        self.where = where
-        self.src = src
-        for k in sorted(set(data) - allowed):
-            near = difflib.get_close_matches(k, sorted(allowed), n=1)
-            hint = f"是不是想写 `{near[0]}`？" if near else f"{where} 可用的键：{', '.join(sorted(allowed))}"
-            raise RulesetError(f"{src}: {where}.{k} 不是可识别的键", hint=hint)
-
-    def _err(self, key: str, want: str, example: str) -> RulesetError:
-        return RulesetError(f"{self.src}: {self.where}.{key} 应为{want}，实际是 {self.data.get(key)!r}",
-                            hint=f"例如：{key} = {example}")
-
-    def need(self, key: str, example: str) -> Any:
-        if key not in self.data:
-            raise RulesetError(f"{self.src}: 缺少 {self.where}.{key}", hint=f"加一行：{key} = {example}")
-        return self.data[key]
-
-    def str_(self, key: str, default: str | None = None, *, example: str = '"…"') -> str:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        if not isinstance(v, str):
-            raise self._err(key, "文字", example)
-        return v
-
-    def opt_str(self, key: str, example: str = '"…"') -> str | None:
-        v = self.data.get(key)
-        if v is None or v == "":
-            return None
-        if not isinstance(v, str):
-            raise self._err(key, "文字", example)
-        return v
-
-    def int_(self, key: str, default: int | None = None, *, example: str = "1") -> int:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self._err(key, "整数", example)
-        return v
-
-    def opt_int(self, key: str, example: str = "1") -> int | None:
-        v = self.data.get(key)
-        if v is None or v is False:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self._err(key, "整数（或省略）", example)
-        return v
-
-    def num(self, key: str, default: float | None = None, *, example: str = "1.5") -> float:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self._err(key, "数字", example)
-        return float(v)
-
-    def bool_(self, key: str, default: bool) -> bool:
-        v = self.data.get(key, default)
-        if not isinstance(v, bool):
-            raise self._err(key, "true 或 false", "true")
-        return v
-
-    def strs(self, key: str, default: Sequence[str] = ()) -> tuple[str, ...]:
-        v = self.data.get(key, list(default))
-        if isinstance(v, str):
-            v = [v]
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise self._err(key, "文字列表", '["警长"]')
-        return tuple(v)
-
-    def choice(self, key: str, choices: Sequence[str], default: str) -> str:
-        v = self.data.get(key, default)
-        if v not in choices:
-            raise RulesetError(f"{self.src}: {self.where}.{key} 的值 {v!r} 不可用",
-                               hint=f"可选：{' / '.join(repr(c) for c in choices)}")
-        return cast(str, v)
-
-    def table(self, key: str) -> Any:
-        return self.data.get(key, {})
-
-    def tables(self, key: str) -> list[Any]:
-        v = self.data.get(key, [])
-        if not isinstance(v, list):
-            raise RulesetError(f"{self.src}: {self.where}.{key} 应是表数组", hint=f"写成 [[{self.where}.{key}]]")
-        return v
-
-
-_TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication"}
-
-
-def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
-    r = _Reader(raw, where, {"factions", "roles", "tags", "groups"}, src)
-    ps = PlayerSet(factions=r.strs("factions"), roles=r.strs("roles"), tags=r.strs("tags"),
-                   groups=r.strs("groups"))
-    if ps == PlayerSet():
-        raise RulesetError(f"{src}: {where} 至少要写 factions / roles / tags / groups 之一",
-                           hint='例如：{ factions = ["狼人"] }')
-    return ps
-
-
-def _sets(raw: Any, where: str, src: str) -> tuple[PlayerSet, ...]:
-    items = raw if isinstance(raw, list) else [raw]
-    return tuple(_playerset(x, f"{where}[{i}]", src) for i, x in enumerate(items, 1))
-
-
-_CONDITIONS: tuple[str, ...] = ("all_out", "any_out", "none_alive", "share_of_living_at_least",
-                                "each_alive_at_most", "living_at_most", "tag_holder_in", "declared",
-                                "hook", "all", "any")
-
-
-def _condition(raw: Any, where: str, src: str) -> Condition:
-    if not isinstance(raw, dict) or len(raw) != 1:
-        raise RulesetError(f"{src}: {where} 应是只有一个键的表", hint=f"键可为：{', '.join(_CONDITIONS)}；"
-                           '例如 when = { all_out = [{ factions = ["狼人"] }] }')
-    (kind, val), = raw.items()
-    w = f"{where}.{kind}"
-    if kind in ("all_out", "any_out", "none_alive"):
-        return Condition(kind=kind, sets=_sets(val, w, src))
-    if kind == "share_of_living_at_least":
-        r = _Reader(val, w, {"of", "fraction"}, src)
-        return Condition(kind=kind, sets=_sets(r.need("of", '[{ factions = ["狼人"] }]'), f"{w}.of", src),
-                         fraction=r.num("fraction", 0.5))
-    if kind == "each_alive_at_most":
-        r = _Reader(val, w, {"of", "n"}, src)
-        return Condition(kind=kind, sets=_sets(r.need("of", '[{ roles = ["村民"] }]'), f"{w}.of", src),
-                         n=r.int_("n", 1))
-    if kind == "living_at_most":
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise RulesetError(f"{src}: {w} 应为整数", hint="例如：living_at_most = 7")
-        return Condition(kind=kind, n=val)
-    if kind == "tag_holder_in":
-        r = _Reader(val, w, {"tag", "of"}, src)
-        return Condition(kind=kind, tag=r.str_("tag", example='"亡灵圣物认主"'),
-                         sets=_sets(r.need("of", '[{ factions = ["圣殿"] }]'), f"{w}.of", src))
-    if kind in ("declared", "hook"):
-        if not isinstance(val, str) or not val:
-            raise RulesetError(f"{src}: {w} 应为条件名", hint=f'例如：{kind} = "no_new_undead"')
-        return Condition(kind=kind, name=val)
-    if kind in ("all", "any"):
-        if not isinstance(val, list) or not val:
-            raise RulesetError(f"{src}: {w} 应是条件列表", hint=f"例如：{kind} = [{{ all_out = ... }}, ...]")
-        return Condition(kind=kind, parts=tuple(_condition(x, f"{w}[{i}]", src) for i, x in enumerate(val, 1)))
-    near = difflib.get_close_matches(str(kind), _CONDITIONS, n=1)
-    raise RulesetError(f"{src}: {where} 的条件 {kind!r} 不认识",
-                       hint=f"是不是想写 `{near[0]}`？" if near else f"可用：{', '.join(_CONDITIONS)}")
-
-
-def _set_path(data: dict[str, Any], path: str, value: Any) -> None:
-    parts = path.split(".")
-    cur: Any = data
-    for p in parts[:-1]:
-        cur = cur.setdefault(p, {})
-    cur[parts[-1]] = value
-
-
-def _options(raw: list[Any], src: str) -> tuple[Option, ...]:
-    out = []
-    for i, o in enumerate(raw, 1):
-        r = _Reader(o, f"options[{i}]", {"key", "default", "choices", "description", "clause", "path"}, src)
-        key = r.str_("key", example='"village_gods"')
-        default = r.need("default", '"all"')
-        choices = tuple(r.data.get("choices", ()))
-        if choices and default not in choices:
-            raise RulesetError(f"{src}: options[{i}].default {default!r} 不在 choices 里",
-                               hint=f"可选：{choices}")
-        out.append(Option(key=key, default=default, choices=choices, description=r.str_("description", ""),
-                          clause=r.str_("clause", ""), path=r.opt_str("path")))
-    return tuple(out)
-
-
-def parse_ruleset(data: dict[str, Any], path: Path | None = None,
-                  overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Validate a decoded ruleset file; ``overrides`` set declared options (RulesetError if unknown)."""
-    src = str(path.name) if path is not None else "规则文件"
-    raw = copy.deepcopy(data)
-    top = _Reader(raw, "ruleset", _TOP, src)
-    options = _options(top.tables("options"), src)
-    values: dict[str, Any] = {o.key: o.default for o in options}
-    for k, v in (overrides or {}).items():
-        opt = next((o for o in options if o.key == k), None)
-        if opt is None:
-            raise RulesetError(f"规则 {src} 没有选项 {k!r}",
-                               hint=f"可用的选项：{', '.join(o.key for o in options) or '无'}")
-        if opt.choices and v not in opt.choices:
-            raise RulesetError(f"选项 {k} 的值 {v!r} 不可用", hint=f"可选：{' / '.join(map(repr, opt.choices))}")
-        values[k] = v
-    work = copy.deepcopy(raw)
-    for o in options:
-        if o.path:
-            _set_path(work, o.path, values[o.key])
-    top = _Reader(work, "ruleset", _TOP, src)
-
-    rid = top.str_("id", example='"luoluo-m19"')
-    factions: list[Faction] = []
-    for i, f in enumerate(top.tables("factions"), 1):
-        r = _Reader(f, f"factions[{i}]", {"name", "aliases", "size", "description"}, src)
-        factions.append(Faction(name=r.str_("name", example='"狼人"'), aliases=r.strs("aliases"),
-                                size=r.opt_int("size"), description=r.str_("description", "")))
-    if not factions:
-        raise RulesetError(f"{src}: 没有阵营", hint='加 [[factions]]\nname = "狼人"')
-    fnames = {f.name for f in factions} | {a for f in factions for a in f.aliases}
-
-    def _faction_ok(name: str, where: str) -> None:
-        if name not in fnames:
-            near = difflib.get_close_matches(name, sorted(fnames), n=1)
-            raise RulesetError(f"{src}: {where} 的阵营 {name!r} 没有在 [[factions]] 中定义",
-                               hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(fnames))}")
-
-    roles: list[Role] = []
-    for i, ro in enumerate(top.tables("roles"), 1):
-        r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description"}, src)
-        role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
-                    count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
-                    tags=r.strs("tags"), description=r.str_("description", ""))
-        _faction_ok(role.faction, f"roles[{i}]")
-        if role.max_count is not None and role.max_count < role.count:
-            raise RulesetError(f"{src}: roles[{i}] 的 max_count 小于 count", hint="max_count 是人数上限")
-        roles.append(role)
-    rnames = [r.name for r in roles]
-    dupes = sorted({n for n in rnames if rnames.count(n) > 1})
-    if dupes:
-        raise RulesetError(f"{src}: 身份重复：{', '.join(dupes)}", hint="每个 [[roles]] 的 name 唯一")
-    groups = []
-    for i, g in enumerate(top.tables("role_groups"), 1):
-        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max"}, src)
-        groups.append(RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99)))
-
-    vr = _Reader(top.table("voting"), "voting", {
-        "change_limit", "freeze_minutes", "freeze_blocks_proxy", "proxy_deadline_minutes",
-        "accelerated_changes", "tie", "threshold", "weights", "eligible_voter_roles", "eligible_voter_tags",
-        "eligible_voter_factions", "per_dead_bonus", "day1", "dead_last_vote", "noon_exception",
-        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed"}, src)
-    weights = []
-    for i, w in enumerate(vr.tables("weights"), 1):
-        r = _Reader(w, f"voting.weights[{i}]", {"tag", "role", "weight", "hidden", "clause"}, src)
-        wr = WeightRule(weight=r.num("weight"), tag=r.opt_str("tag"), role=r.opt_str("role"),
-                        hidden=r.bool_("hidden", False), clause=r.str_("clause", ""))
-        if (wr.tag is None) == (wr.role is None):
-            raise RulesetError(f"{src}: voting.weights[{i}] 要写 tag 或 role 之一", hint='例如：tag = "警长"')
-        weights.append(wr)
-    bonus = None
-    if "per_dead_bonus" in vr.data:
-        r = _Reader(vr.data["per_dead_bonus"], "voting.per_dead_bonus", {"tag", "per_role", "bonus", "clause"},
-                    src)
-        bonus = PerDeadBonus(tag=r.str_("tag"), per_role=r.str_("per_role"), bonus=r.num("bonus", 1.0),
-                             clause=r.str_("clause", ""))
-    day1 = []
-    for i, e in enumerate(vr.tables("day1"), 1):
-        r = _Reader(e, f"voting.day1[{i}]", {"purpose", "tag", "tie", "thread", "all_may_vote",
-                                             "nobody_out_if_top", "clause"}, src)
-        day1.append(Election(purpose=r.str_("purpose", example='"sheriff"'), tag=r.opt_str("tag"),
-                             tie=cast(Tie, r.choice("tie", ("nobody", "first_to_top"), "nobody")),
-                             thread=r.int_("thread", 0), all_may_vote=r.bool_("all_may_vote", True),
-                             nobody_out_if_top=r.opt_str("nobody_out_if_top"), clause=r.str_("clause", "")))
-    mods = []
-    for i, m in enumerate(vr.tables("modifiers"), 1):
-        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause"}, src)
-        mods.append(ModifierSpec(
-            name=r.str_("name"),
-            effect=cast(ModifierEffect, r.choice("effect", ("received_add", "received_multiply", "void_voter",
-                                                            "toggle_vote_right", "announced_add", "voter_add"),
-                                                 "received_add")),
-            value=r.num("value", 0.0), public=r.bool_("public", False),
-            duration=cast(Literal["day", "game"], r.choice("duration", ("day", "game"), "day")),
-            clause=r.str_("clause", "")))
-    eligible = vr.data.get("eligible_voter_roles")
-    voting = VotingRules(
-        change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0),
-        freeze_blocks_proxy=vr.bool_("freeze_blocks_proxy", False),
-        proxy_deadline_minutes=vr.int_("proxy_deadline_minutes", 0),
-        accelerated_changes=cast(AccelChanges, vr.choice("accelerated_changes",
-                                                         ("allowed", "forbidden", "void_all"), "allowed")),
-        tie=cast(Tie, vr.choice("tie", ("nobody", "first_to_top"), "nobody")),
-        threshold=cast(Threshold, vr.choice("threshold", ("none", "half_living"), "none")),
-        weights=tuple(weights),
-        eligible_voter_roles=None if eligible is None else vr.strs("eligible_voter_roles"),
-        eligible_voter_tags=vr.strs("eligible_voter_tags"),
-        eligible_voter_factions=vr.strs("eligible_voter_factions"),
-        per_dead_bonus=bonus, day1=tuple(day1), dead_last_vote=vr.bool_("dead_last_vote", False),
-        noon_exception=vr.bool_("noon_exception", False),
-        hidden_modifiers=tuple(m.name for m in mods if not m.public),
-        modifiers=tuple(mods), exile_needs_unique_top=vr.bool_("exile_needs_unique_top", True),
-        public_votes=vr.bool_("public_votes", False), edits_allowed=vr.bool_("edits_allowed", False),
-    )
-
-    lr = _Reader(top.table("lurk"), "lurk", {
-        "min_posts", "three_day_min", "three_day_span", "no_vote_penalty", "dead_not_out_exempt_from_vote",
-        "kidnapped_exempt_from_min_posts", "accelerated_suspends", "card", "clause_min_posts",
-        "clause_three_day", "clause_no_vote"}, src)
-    lurk = LurkRules(
-        min_posts=lr.int_("min_posts", 5), three_day_min=lr.int_("three_day_min", 10),
-        three_day_span=lr.int_("three_day_span", 3), no_vote_penalty=lr.bool_("no_vote_penalty", False),
-        dead_not_out_exempt_from_vote=lr.bool_("dead_not_out_exempt_from_vote", False),
-        kidnapped_exempt_from_min_posts=lr.bool_("kidnapped_exempt_from_min_posts", False),
-        accelerated_suspends=lr.bool_("accelerated_suspends", True),
-        card=lr.choice("card", ("blue", "yellow", "red"), "yellow"),
-        clause_min_posts=lr.str_("clause_min_posts", ""), clause_three_day=lr.str_("clause_three_day", ""),
-        clause_no_vote=lr.str_("clause_no_vote", ""))
-
-    cr = _Reader(top.table("cards"), "cards", {"blue_to_yellow", "yellow_to_red", "red_consequence",
-                                               "red_turns_role", "faction_loses_at_reds", "red_settled",
-                                               "out_players_carded", "clause"}, src)
-    cards = CardRules(
-        blue_to_yellow=cr.int_("blue_to_yellow", 3), yellow_to_red=cr.int_("yellow_to_red", 3),
-        red_consequence=cast(RedConsequence, cr.choice("red_consequence", ("benched", "out"), "benched")),
-        red_turns_role=cr.opt_str("red_turns_role"), faction_loses_at_reds=cr.opt_int("faction_loses_at_reds"),
-        red_settled=cast(RedSettled, cr.choice("red_settled", ("before_vote", "after_vote"), "before_vote")),
-        out_players_carded=cr.bool_("out_players_carded", True), clause=cr.str_("clause", ""))
-
-    dr = _Reader(top.table("days"), "days", {"length_days", "weekend_extension", "first_day_extended",
-                                             "first_day_accelerated", "auto_accelerate_at_living",
-                                             "request_threshold", "request_cutoff_hours", "requests",
-                                             "close_time", "clause"}, src)
-    cutoff = dr.data.get("request_cutoff_hours", 3.0)
-    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int | float)):
-        raise RulesetError(f"{src}: days.request_cutoff_hours 应为小时数", hint="例如：request_cutoff_hours = 3")
-    requests = dr.strs("requests", ("accelerate", "delay"))
-    for q in requests:
-        if q not in ("accelerate", "delay"):
-            raise RulesetError(f"{src}: days.requests 中的 {q!r} 不认识", hint='可选："accelerate", "delay"')
-    close_time = dr.str_("close_time", "22:00")
-    try:
-        hh, mm = (int(x) for x in close_time.split(":"))
-        if not (0 <= hh < 24 and 0 <= mm < 60):
-            raise ValueError
-    except ValueError:
-        raise RulesetError(f"{src}: days.close_time {close_time!r} 不是时刻", hint='例如："22:00"') from None
-    days = DayRules(
-        length_days=dr.int_("length_days", 2), weekend_extension=dr.int_("weekend_extension", 1),
-        first_day_extended=dr.bool_("first_day_extended", True),
-        first_day_accelerated=dr.bool_("first_day_accelerated", False),
-        auto_accelerate_at_living=dr.opt_int("auto_accelerate_at_living"),
-        request_threshold=cast(RequestThreshold, dr.choice("request_threshold",
-                                                           ("half_living", "more_than_half_living"),
-                                                           "half_living")),
-        request_cutoff_hours=None if cutoff is None else float(cutoff), requests=requests,
-        close_time=close_time, clause=dr.str_("clause", ""))
-
-    pr = _Reader(top.table("publication"), "publication", {"elevator", "elevator_shuffle", "out_order", "titles",
-                                                           "clause"}, src)
-    publication = PublicationRules(
-        elevator=cast(Literal["author", "posts"], pr.choice("elevator", ("author", "posts"), "author")),
-        elevator_shuffle=pr.bool_("elevator_shuffle", False),
-        out_order=cast(Literal["settlement", "elevator", "chronological"],
-                       pr.choice("out_order", ("settlement", "elevator", "chronological"), "chronological")),
-        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""))
-
-    wins = []
-    for i, w in enumerate(top.tables("win"), 1):
-        where = f"win[{i}]"
-        r = _Reader(w, where, {"id", "faction", "result", "when", "clause", "text", "only_if"}, src)
-        fac = r.str_("faction", example='"狼人"')
-        _faction_ok(fac, where)
-        only_if = r.table("only_if")
-        if not isinstance(only_if, dict):
-            raise RulesetError(f"{src}: {where}.only_if 应是表", hint='例如：only_if = { village_gods = "any" }')
-        for k in only_if:
-            if k not in values:
-                raise RulesetError(f"{src}: {where}.only_if 引用了未声明的选项 {k!r}", hint="先在 [[options]] 中声明")
-        wins.append(WinRule(id=r.str_("id", f"{fac}.{i}"), faction=fac,
-                            result=cast(WinResult, r.choice("result", ("win", "lose"), "win")),
-                            when=_condition(r.need("when", '{ all_out = [{ factions = ["狼人"] }] }'),
-                                            f"{where}.when", src),
-                            clause=r.str_("clause", example='"胜负判定·狼人阵营·胜1"'), text=r.str_("text", ""),
-                            only_if=dict(only_if)))
-    ids = [w.id for w in wins]
-    if len(set(ids)) != len(ids):
-        raise RulesetError(f"{src}: [[win]] 的 id 重复", hint="每条胜负条件的 id 唯一")
-    pr = _Reader(top.table("win_policy"), "win_policy", {"priority", "last_standing_wins", "co_win", "check",
-                                                         "surrender", "clause"}, src)
-    policy = WinPolicy(priority=pr.strs("priority"), last_standing_wins=pr.bool_("last_standing_wins", True),
-                       co_win=pr.strs("co_win"),
-                       check=cast(CheckTiming, pr.choice("check", ("every_event", "same_time"), "same_time")),
-                       surrender=pr.strs("surrender"), clause=pr.str_("clause", ""))
-    for p in policy.priority:
-        if p not in ids and p not in fnames:
-            raise RulesetError(f"{src}: win_policy.priority 中的 {p!r} 既不是阵营也不是 [[win]] 的 id",
-                               hint=f"可用：{', '.join(ids)}")
-    for p in (*policy.co_win, *policy.surrender):
-        _faction_ok(p, "win_policy")
-
-    sr = _Reader(top.table("speech"), "speech", {"kidnap_allowed_words", "kidnap_smilies_allowed", "clause"}, src)
-    speech = SpeechRules(kidnap_allowed_words=sr.strs("kidnap_allowed_words"),
-                         kidnap_smilies_allowed=sr.bool_("kidnap_smilies_allowed", True), clause=sr.str_("clause", ""))
-    tags = []
-    for i, t in enumerate(top.tables("tags"), 1):
-        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause"}, src)
-        tags.append(TagRule(name=r.str_("name"), transfer=r.opt_str("transfer"),
-                            on_red=cast(Literal["pass", "random", "lost"],
-                                        r.choice("on_red", ("pass", "random", "lost"), "pass")),
-                            unique=r.bool_("unique", True), clause=r.str_("clause", "")))
-    forbidden = []
-    for i, f in enumerate(top.tables("forbidden"), 1):
-        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items"}, src)
-        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=r.strs("items")))
-    hooks = top.opt_str("hooks")
-    if hooks is not None:
-        from tracker.engine.rulesets.hooks import HOOKS
-
-        if hooks not in HOOKS:
-            raise RulesetError(f"{src}: hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(HOOKS))}")
-
-    _check_names(roles, groups, fnames, voting, cards, wins, hooks, src)
-    rs = Ruleset(
-        id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14"),
-        factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
-        win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
-        forbidden_categories=tuple(forbidden), hooks=hooks, options=options, option_values=values,
-        path=path, raw=raw)
-    _check_counts(rs, src)
-    return rs
-
-
-def _walk(c: Condition) -> list[Condition]:
-    return [c, *(x for p in c.parts for x in _walk(p))]
-
-
-def _check_names(roles: Sequence[Role], groups: Sequence[RoleGroup], fnames: set[str], voting: VotingRules,
-                 cards: CardRules, wins: Sequence[WinRule], hooks: str | None, src: str) -> None:
-    """A typo in a role or faction name would silently make a win rule vacuous: refuse it here."""
-    rnames = {r.name for r in roles}
-    gnames = {g.name for g in groups} | {r.group for r in roles if r.group}
-
-    def known(name: str, pool: set[str], what: str, where: str) -> None:
-        if name not in pool:
-            near = difflib.get_close_matches(name, sorted(pool), n=1)
-            raise RulesetError(f"{src}: {where} 中的{what} {name!r} 没有定义",
-                               hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(pool)) or '无'}")
-
-    for r in voting.eligible_voter_roles or ():
-        known(r, rnames, "身份", "voting.eligible_voter_roles")
-    for f in voting.eligible_voter_factions:
-        known(f, fnames, "阵营", "voting.eligible_voter_factions")
-    for wr in voting.weights:
-        if wr.role:
-            known(wr.role, rnames, "身份", "voting.weights")
-    if voting.per_dead_bonus:
-        known(voting.per_dead_bonus.per_role, rnames, "身份", "voting.per_dead_bonus")
-    for e in voting.day1:
-        if e.nobody_out_if_top:
-            known(e.nobody_out_if_top, rnames, "身份", "voting.day1")
-    if cards.red_turns_role:
-        known(cards.red_turns_role, rnames, "身份", "cards.red_turns_role")
-    from tracker.engine.rulesets.hooks import HOOKS
-
-    for w in wins:
-        for c in _walk(w.when):
-            for ps in c.sets:
-                for f in ps.factions:
-                    known(f, fnames, "阵营", f"win {w.id}")
-                for r in ps.roles:
-                    known(r, rnames, "身份", f"win {w.id}")
-                for g in ps.groups:
-                    known(g, gnames, "身份组", f"win {w.id}")
-            if c.kind == "hook":
-                available = set(HOOKS[hooks].conditions) if hooks in HOOKS else set()
-                known(c.name, available, "hook 条件", f"win {w.id}（hooks = {hooks!r}）")
-
-
-def _check_counts(rs: Ruleset, src: str) -> None:
-    if not rs.roles:
-        return
-    lo = sum(r.count for r in rs.roles)
-    hi = sum(r.upper for r in rs.roles)
-    if not lo <= rs.players <= hi:
-        raise RulesetError(f"{src}: 身份人数合计 {lo}–{hi}，与 players = {rs.players} 不符",
-                           hint="检查 [[roles]] 的 count / max_count")
 
 
 def _bundled() -> dict[str, Path]:

@@ -10,226 +10,70 @@ Two counts come out, because the rule posts hide some effects from the players:
 * ``totals``: the director's true count, with the hidden ones too (深青之桩/天枢剑圣 ×2 received,
   基佬情深 ±2 received, 票权掠夺 voids a voter, 107's 票权 only for some roles, 恶徒首领's +1 per
   dead 恶徒). The outcome follows the true count; the announcement shows the public one.
+
+This module holds the count itself. Its inputs (rules, roster, window, judged ballot) live in
+:mod:`tracker.engine.tally_model` and the decision in :mod:`tracker.engine.tally_outcome`, so each
+file stays readable; every public name is re-exported here, so callers import ``tracker.engine.tally``.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, Protocol
 
-from tracker.engine.ballots import ABSTAIN, Ballot, BallotKind
+from tracker.engine.ballots import ABSTAIN, Ballot
 from tracker.engine.normalize import name_key
+from tracker.engine.tally_model import (
+    CountedBallot,
+    DayWindow,
+    Modifier,
+    ModifierKind,
+    OutcomeKind,
+    PerDeadBonusLike,
+    PlayerView,
+    Purpose,
+    Roster,
+    Status,
+    TallyRules,
+    Tie,
+    WeightRuleLike,
+    apply_modifiers,
+    election_window,
+    roster_from_states,
+    rules_for_vote,
+    status_at,
+)
+from tracker.engine.tally_outcome import FirstToTop, Outcome, decide, decide_counts
 from tracker.engine.verdicts import Code, Verdict
 
-if TYPE_CHECKING:
-    from tracker.engine.ruleset import Election, VotingRules
-    from tracker.engine.state import GameState
-
-Status = Literal["alive", "dead", "out", "benched"]
-Purpose = Literal["exile", "election"]
-OutcomeKind = Literal["exiled", "elected", "nobody"]
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-class WeightRuleLike(Protocol):
-    """One weight clause (``Ruleset.voting.weights``): a tag (警长) or a role → votes per ballot."""
-
-    @property
-    def weight(self) -> float: ...
-    @property
-    def tag(self) -> str | None: ...
-    @property
-    def role(self) -> str | None: ...
-    @property
-    def hidden(self) -> bool: ...
-
-
-class PerDeadBonusLike(Protocol):
-    """107 恶徒首领: the holder of ``tag`` votes ``bonus`` more for each ``per_role`` already out."""
-
-    @property
-    def tag(self) -> str: ...
-    @property
-    def per_role(self) -> str: ...
-    @property
-    def bonus(self) -> float: ...
-
-
-Tie = Literal["nobody", "first_to_top"]
-
-
-@dataclass(frozen=True, slots=True)
-class TallyRules:
-    """The voting clauses resolved for *one* vote (an exile, or one of day 1's elections).
-
-    Built from ``Ruleset.voting`` by :func:`rules_for_vote`; the tally
-    itself only needs this resolved view (the tie rule of this vote, who is immune on this day).
-    ``change_limit`` None = unlimited ("改票不限制次数"); ``freeze_minutes`` 0 = no freeze;
-    ``tie``: "nobody" (平票则无人出局) or "first_to_top" (最先获得投票数最多的角色当选);
-    ``threshold`` "half_living" (M160: 大于等于场上存活角色一半). Eligibility (107: 仅…拥有票权)
-    is role ∪ tag ∪ faction; None = everyone votes.
-    """
-
-    change_limit: int | None = 1
-    freeze_minutes: int = 60
-    freeze_blocks_proxy: bool = False
-    proxy_deadline_minutes: int = 0
-    accelerated_changes: Literal["allowed", "forbidden", "void_all"] = "forbidden"
-    tie: Tie = "nobody"
-    threshold: Literal["none", "half_living"] = "none"
-    weights: tuple[WeightRuleLike, ...] = ()
-    eligible_voter_roles: frozenset[str] | None = None
-    eligible_voter_tags: frozenset[str] = frozenset()
-    eligible_voter_factions: frozenset[str] = frozenset()
-    per_dead_bonus: PerDeadBonusLike | None = None
-    dead_last_vote: bool = False
-    noon_exception: bool = False
-    nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
-
-
-def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
-    """The ruleset's voting clauses resolved for one vote.
-
-    ``election`` is the day-1 vote being counted (``Ruleset.voting.day1``), or None for an ordinary
-    exile: its tie rule replaces the exile's ("竞选投票产生平票时，本局游戏没有警长" vs "最先获得投票数
-    最多的角色当选"), and its ``nobody_out_if_top`` role (M65 预知者) applies only that day.
-    """
-    roles = voting.eligible_voter_roles
-    all_vote = election is not None and election.all_may_vote and election.purpose != "exile"
-    return TallyRules(
-        change_limit=voting.change_limit,
-        freeze_minutes=voting.freeze_minutes,
-        freeze_blocks_proxy=voting.freeze_blocks_proxy,
-        proxy_deadline_minutes=voting.proxy_deadline_minutes,
-        accelerated_changes=voting.accelerated_changes,
-        tie=election.tie if election is not None else voting.tie,
-        threshold=voting.threshold,
-        weights=voting.weights,
-        eligible_voter_roles=None if roles is None or all_vote else frozenset(roles),
-        eligible_voter_tags=frozenset(voting.eligible_voter_tags),
-        eligible_voter_factions=frozenset(voting.eligible_voter_factions),
-        per_dead_bonus=voting.per_dead_bonus,
-        dead_last_vote=voting.dead_last_vote,
-        noon_exception=voting.noon_exception,
-        nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
-    )
-
-
-def election_window(election: Election | None) -> tuple[Purpose, str | None]:
-    """What a vote decides: an ``election`` of the tag it gives (警长, 牧首, 神眷者) or an exile."""
-    if election is None or election.purpose == "exile":
-        return "exile", None
-    return "election", election.tag
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """A player as the tally needs them on one day.
-
-    ``status`` is at the day's opening; ``out_at`` is when the player left the game during the day
-    (正午出局, a red card) — they stop being a valid voter and target from then on.
-    """
-
-    name: str
-    status: Status = "alive"
-    out_at: datetime | None = None
-    role: str | None = None
-    faction: str | None = None
-    tags: frozenset[str] = frozenset()
-    vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
-
-
-ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
-                      "announced_add", "voter_add"]
-
-
-@dataclass(frozen=True, slots=True)
-class Modifier:
-    """A director-recorded effect on one day's count (the ruleset's ``voting.modifiers`` effects).
-
-    received_add (基佬情深 ±2, hidden), announced_add (流言 +2, public), received_multiply
-    (深青之桩 ×2, hidden), void_voter (票权掠夺, hidden), toggle_vote_right (权势, announced),
-    voter_add (a voter's ballot weighs ``value`` more).
-    """
-
-    kind: ModifierKind
-    player: str
-    value: float = 0.0
-    public: bool = False
-    source: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class DayWindow:
-    """One vote thread's day: when it opens and closes, whether accelerated, what it decides."""
-
-    day: int
-    opens: datetime
-    closes: datetime
-    accelerated: bool = False
-    accelerated_at: datetime | None = None
-    purpose: Purpose = "exile"
-    office: str | None = None  # the tag an election gives (警长, 牧首, 神眷者)
-
-
-@dataclass(frozen=True, slots=True)
-class Roster:
-    players: tuple[PlayerView, ...]
-    modifiers: tuple[Modifier, ...] = ()
-    dead_by_role: Mapping[str, int] = field(default_factory=dict)
-    _index: dict[str, PlayerView] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {name_key(p.name): p for p in self.players})
-
-    def find(self, name: str) -> PlayerView | None:
-        """The player a written name means, comparing only what a reader cannot see (width, blanks)."""
-        return self._index.get(name_key(name))
-
-
-# --------------------------------------------------------------------------- outputs
-
-
-@dataclass(frozen=True, slots=True)
-class CountedBallot:
-    """A ballot with its verdict. ``voter``/``target`` are resolved player names when they resolve."""
-
-    ballot: Ballot
-    voter: str
-    target: str | None
-    valid: bool
-    final: bool
-    verdict: Verdict | None
-    flags: tuple[Verdict, ...] = ()
-    public_weight: float = 0.0
-    weight: float = 0.0
-    earlier_text: str | None = None
-
-    @property
-    def kind(self) -> BallotKind:
-        return self.ballot.kind
-
-    @property
-    def reason(self) -> str | None:
-        return self.verdict.reason if self.verdict else None
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    kind: OutcomeKind
-    player: str | None
-    reason: str  # code
-    message: str  # Chinese, in the rule posts' words
-    top: float = 0.0
-    tied: tuple[str, ...] = ()
-    office: str | None = None
-    public_differs: bool = False
+__all__ = [
+    "CountedBallot",
+    "DayWindow",
+    "FirstToTop",
+    "Modifier",
+    "ModifierKind",
+    "Outcome",
+    "OutcomeKind",
+    "PerDeadBonusLike",
+    "PlayerView",
+    "Purpose",
+    "Roster",
+    "Status",
+    "Tally",
+    "TallyRules",
+    "Tie",
+    "WeightRuleLike",
+    "decide",
+    "election_window",
+    "nearest_names",
+    "number",
+    "roster_from_states",
+    "rules_for_vote",
+    "tally",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +161,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
         final[n] = ABSTAIN
 
     totals, public = _sum(out, roster, window)
-    outcome = _outcome(out, totals, public, rules=rules, roster=roster, window=window)
+    outcome = decide_counts(out, totals, public, rules=rules, roster=roster, window=window)
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
                  auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes))
@@ -341,12 +185,6 @@ def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
     from dataclasses import replace
 
     return replace(cb, **kw)  # type: ignore[arg-type]
-
-
-def _status_at(p: PlayerView, at: datetime) -> Status:
-    if p.out_at is not None and at >= p.out_at:
-        return "out"
-    return p.status
 
 
 def _may_vote_today(p: PlayerView, rules: TallyRules) -> bool:
@@ -396,7 +234,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
         return bad(Code.POSTED_BEFORE_OPEN, f"发帖 {local:%m-%d %H:%M:%S}，开门 {window.opens:%m-%d %H:%M}")
     if at > window.closes:
         return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
-    vstatus = _status_at(voter_p, at)
+    vstatus = status_at(voter_p, at)
     if vstatus == "benched":
         return bad(Code.VOTER_BENCHED, voter)
     if vstatus == "out" or (vstatus == "dead" and not rules.dead_last_vote):
@@ -406,7 +244,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             hint = nearest_names(b.target or "", [p.name for p in roster.players])
             detail = f"写的是“{b.target}”" + (f"，最接近的玩家：{'、'.join(hint)}" if hint else "")
             return bad(Code.UNKNOWN_TARGET, detail)
-        tstatus = _status_at(target_p, at)
+        tstatus = status_at(target_p, at)
         if tstatus in ("out", "dead"):
             return bad(Code.TARGET_NOT_ALIVE, f"{target_p.name}{'已死亡' if tstatus == 'dead' else '已出局'}")
 
@@ -524,8 +362,8 @@ def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
         if cb.weight or cb.public_weight:
             true[cb.target] = true.get(cb.target, 0.0) + cb.weight
             public[cb.target] = public.get(cb.target, 0.0) + cb.public_weight
-    _apply_modifiers(true, roster, hidden_too=True)
-    _apply_modifiers(public, roster, hidden_too=False)
+    apply_modifiers(true, roster, hidden_too=True)
+    apply_modifiers(public, roster, hidden_too=False)
     return _ordered(true), _ordered(public)
 
 
@@ -534,151 +372,6 @@ def _ordered(totals: dict[str, float]) -> dict[str, float]:
     return dict(sorted(((k, v) for k, v in totals.items() if v != 0), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool) -> None:
-    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2)."""
-    mods = [m for m in roster.modifiers if hidden_too or m.public or m.kind == "announced_add"]
-    for m in mods:
-        if m.kind == "received_multiply":
-            p = roster.find(m.player)
-            name = p.name if p else m.player
-            if name in totals:
-                totals[name] *= m.value
-    for m in mods:
-        if m.kind in ("received_add", "announced_add"):
-            p = roster.find(m.player)
-            name = p.name if p else m.player
-            totals[name] = totals.get(name, 0.0) + m.value
-
-
-def _living_at_close(roster: Roster, window: DayWindow) -> list[PlayerView]:
-    return [p for p in roster.players if _status_at(p, window.closes) in ("alive", "benched")]
-
-
-def _outcome(ballots: Sequence[CountedBallot], totals: Mapping[str, float], public: Mapping[str, float], *,
-             rules: TallyRules, roster: Roster, window: DayWindow) -> Outcome:
-    decided = _decide(ballots, totals, rules=rules, roster=roster, window=window, public=False)
-    other = _decide(ballots, public, rules=rules, roster=roster, window=window, public=True)
-    if (other.kind, other.player) != (decided.kind, decided.player):
-        from dataclasses import replace
-
-        return replace(decided, public_differs=True)
-    return decided
-
-
-def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, rules: TallyRules,
-            roster: Roster, window: DayWindow, public: bool) -> Outcome:
-    return decide(totals, rules=rules, roster=roster, window=window,
-                  first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public))
-
-
-FirstToTop = Callable[[tuple[str, ...], float], str | None]
-
-
-def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, window: DayWindow,
-           first_to_top: FirstToTop | str | None = None) -> Outcome:
-    """The result of one vote from its totals: THE decision, which ``confirm_vote`` only records.
-
-    Exile: the unique top goes (平票则无人出局, or 最先获得最高票 where the tie rule says so), unless
-    M160's threshold (大于等于场上存活角色一半) or M65's day-1 预知者 (天罡护体) says nobody. An election
-    gives its office to the unique top (or the first to reach it). Only living targets count.
-    ``first_to_top`` breaks a tie under the first_to_top rule: the tally replays its ballots; a
-    caller holding only totals names the player (or None).
-    """
-    living = {p.name for p in _living_at_close(roster, window)}
-    scores = {t: v for t, v in totals.items() if t in living and v > 0}
-    election = window.purpose == "election"
-    office = window.office
-    if not scores:
-        what = f"无人当选{office or ''}" if election else "无人出局"
-        return Outcome("nobody", None, "no_votes", f"没有有效票，{what}", office=office)
-    top = max(scores.values())
-    tied = tuple(sorted(t for t, v in scores.items() if v == top))
-    winner: str | None = tied[0] if len(tied) == 1 else None
-    if winner is None:
-        if rules.tie == "first_to_top":
-            first = first_to_top(tied, top) if callable(first_to_top) else first_to_top
-            winner = first if first in tied else None
-        if winner is None:
-            what = f"本局没有{office or '当选者'}" if election else "无人出局"
-            return Outcome("nobody", None, "tie", f"{'、'.join(tied)} 平票（{_fmt(top)} 票），{what}",
-                           top=top, tied=tied, office=office)
-        how = "最先获得最高票"
-    else:
-        how = "票数最高"
-    if election:
-        return Outcome("elected", winner, "top_votes" if len(tied) == 1 else "first_to_top",
-                       f"{winner} {how}（{_fmt(top)} 票），当选{office or ''}", top=top, tied=tied,
-                       office=office)
-    if rules.threshold == "half_living" and top < len(living) / 2:
-        return Outcome("nobody", None, "threshold",
-                       f"{winner} 票数最高（{_fmt(top)} 票）但未达到存活角色（{len(living)} 人）的一半，无人死亡",
-                       top=top, tied=tied)
-    wp = roster.find(winner)
-    if rules.nobody_out_if_top and wp is not None and wp.role == rules.nobody_out_if_top:
-        return Outcome("nobody", None, "day1_immunity",
-                       f"{winner} 成为得票数最高的角色（{_fmt(top)} 票），当日无人出局",
-                       top=top, tied=tied)
-    # M160: 该玩家【死亡】 — dead, not out: the last vote is still theirs
-    what = "【死亡】（仍保留最后一票）" if rules.dead_last_vote else "被投票出局"
-    return Outcome("exiled", winner, "top_votes" if len(tied) == 1 else "first_to_top",
-                   f"{winner} {how}（{_fmt(top)} 票），{what}", top=top, tied=tied)
-
-
-def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top: float,
-                    roster: Roster, *, public: bool) -> str | None:
-    """Replay the valid ballots in time order; the tied candidate whose running count first hit ``top``.
-
-    Weights and received modifiers are those of the final count (they are the day's facts).
-    """
-    final_weight = {cb.voter: (cb.public_weight if public else cb.weight) for cb in ballots if cb.final}
-    current: dict[str, str | None] = {}
-    for cb in ballots:  # already in time order
-        if not cb.valid:
-            continue
-        current[cb.voter] = cb.target
-        running: dict[str, float] = {}
-        for voter, t in current.items():
-            if t is not None and t != ABSTAIN:
-                running[t] = running.get(t, 0.0) + final_weight.get(voter, 1.0)
-        _apply_modifiers(running, roster, hidden_too=not public)
-        for t in tied:
-            if running.get(t, 0.0) >= top:
-                return t
-    return None
-
-
-def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
-
-
 def number(x: float) -> int | float:
     """JSON form of a count: 5 not 5.0, 3.5 stays."""
     return int(x) if float(x).is_integer() else x
-
-
-def roster_from_states(at_open: GameState, at_close: GameState, day: int,
-                       out_times: Mapping[str, datetime] | None = None) -> Roster:
-    """The day's roster from two folds of the event log: at the opening, and at the close.
-
-    A player alive at the opening and out at the close left during the day (正午出局, a red card):
-    ``out_times`` gives when (the event's time), and from then on they neither vote nor are voted.
-    Tags, day tags and the day's modifiers are those in force at the opening.
-    """
-    views: list[PlayerView] = []
-    for name, p in at_open.players.items():
-        later = at_close.players.get(name)
-        out_at = None
-        if p.status != "out" and later is not None and later.status == "out":
-            out_at = (out_times or {}).get(name)
-        tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
-        views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
-                                tags=tags, vote_right=p.vote_right))
-    mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
-                 for m in at_open.modifiers(day)
-                 if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
-                                 "announced_add", "voter_add"))
-    dead: dict[str, int] = {}
-    for p in at_open.players.values():
-        if p.life == "out" and p.role:
-            dead[p.role] = dead.get(p.role, 0) + 1
-    return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)

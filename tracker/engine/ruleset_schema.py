@@ -1,0 +1,346 @@
+"""The shape of a game's rules: the frozen dataclasses and Literal vocabularies a ruleset file becomes.
+
+Split from :mod:`tracker.engine.ruleset` so that the rest of the engine (roster, days, outcome, tally)
+can depend on what a rule *is* without pulling in how a TOML file is read and checked.
+Everything here is also importable from :mod:`tracker.engine.ruleset`, the public door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from tracker.errors import RulesetError
+
+Tie = Literal["nobody", "first_to_top"]
+AccelChanges = Literal["allowed", "forbidden", "void_all"]
+Threshold = Literal["none", "half_living"]
+RedConsequence = Literal["benched", "out"]
+RedSettled = Literal["before_vote", "after_vote"]
+RequestThreshold = Literal["half_living", "more_than_half_living"]
+ModifierEffect = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
+                         "announced_add", "voter_add"]
+ConditionKind = Literal["all_out", "any_out", "none_alive", "share_of_living_at_least",
+                        "each_alive_at_most", "living_at_most", "tag_holder_in", "declared", "hook",
+                        "all", "any"]
+WinResult = Literal["win", "lose"]
+CheckTiming = Literal["every_event", "same_time"]
+
+
+@dataclass(frozen=True, slots=True)
+class Faction:
+    name: str
+    aliases: tuple[str, ...] = ()
+    size: int | None = None          # fixed size where the post gives one (M160: 善良 10, 邪恶 4)
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """One identity (身份); ``count`` is exact unless ``max_count`` says the post gives a range."""
+
+    name: str
+    faction: str
+    count: int = 1
+    max_count: int | None = None
+    group: str | None = None         # M160: 村民 / 外来者 / 爪牙 / 恶魔
+    tags: tuple[str, ...] = ()       # e.g. "can_vote" (107), "群内"
+    description: str = ""
+
+    @property
+    def upper(self) -> int:
+        return self.count if self.max_count is None else self.max_count
+
+
+@dataclass(frozen=True, slots=True)
+class RoleGroup:
+    name: str
+    min: int
+    max: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeightRule:
+    """A voter's weight: by tag (警长) or role; ``hidden`` weights are counted but not announced."""
+
+    weight: float
+    tag: str | None = None
+    role: str | None = None
+    hidden: bool = False
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PerDeadBonus:
+    """107: 恶徒首领's vote counts one more for each 恶徒 already out."""
+
+    tag: str
+    per_role: str
+    bonus: float = 1.0
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Election:
+    """One vote of day 1: ``purpose`` is sheriff/patriarch/god_chosen/exile; ``tag`` is what it gives."""
+
+    purpose: str
+    tag: str | None = None
+    tie: Tie = "nobody"
+    thread: int = 0                       # index into the day's vote threads (213 has two)
+    all_may_vote: bool = True             # 107: everyone votes for 神眷者 though few have 票权 later
+    nobody_out_if_top: str | None = None  # M65: 预知者 top-voted on day 1 = nobody out
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ModifierSpec:
+    """A vote modifier the director records (hidden ones are not announced).
+
+    effect: received_add (基佬情深 +2/−2, 流言 announced +2), received_multiply (深青之桩 ×2),
+    void_voter (票权掠夺), toggle_vote_right (权势, one day), voter_add.
+    """
+
+    name: str
+    effect: ModifierEffect
+    value: float = 0.0
+    public: bool = False
+    duration: Literal["day", "game"] = "day"
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VotingRules:
+    change_limit: int | None = None
+    freeze_minutes: int = 0
+    freeze_blocks_proxy: bool = False
+    proxy_deadline_minutes: int = 0
+    accelerated_changes: AccelChanges = "allowed"
+    tie: Tie = "nobody"
+    threshold: Threshold = "none"
+    weights: tuple[WeightRule, ...] = ()
+    eligible_voter_roles: tuple[str, ...] | None = None
+    eligible_voter_tags: tuple[str, ...] = ()
+    eligible_voter_factions: tuple[str, ...] = ()
+    per_dead_bonus: PerDeadBonus | None = None
+    day1: tuple[Election, ...] = ()
+    dead_last_vote: bool = False
+    noon_exception: bool = False
+    hidden_modifiers: tuple[str, ...] = ()
+    modifiers: tuple[ModifierSpec, ...] = ()
+    exile_needs_unique_top: bool = True
+    public_votes: bool = False
+    edits_allowed: bool = False           # M19: 修改错别字不算做改票
+
+    def modifier(self, name: str) -> ModifierSpec | None:
+        return next((m for m in self.modifiers if m.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class LurkRules:
+    min_posts: int = 5
+    three_day_min: int = 10
+    three_day_span: int = 3
+    no_vote_penalty: bool = False
+    dead_not_out_exempt_from_vote: bool = False
+    kidnapped_exempt_from_min_posts: bool = False
+    accelerated_suspends: bool = True
+    card: str = "yellow"
+    clause_min_posts: str = ""
+    clause_three_day: str = ""
+    clause_no_vote: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    blue_to_yellow: int = 3
+    yellow_to_red: int = 3
+    red_consequence: RedConsequence = "benched"
+    red_turns_role: str | None = None
+    faction_loses_at_reds: int | None = None
+    red_settled: RedSettled = "before_vote"
+    out_players_carded: bool = True
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PublicationRules:
+    """What the director publishes and in which order (公示, 电梯楼).
+
+    ``elevator``: "author" links each player's ID to Discuz's 只看该作者 view (107, M19, M160);
+    "posts" links every post (213: 电梯包含每名角色当天所有发言的链接). ``out_order`` is how an
+    出局 list is sorted: skill settlement order (107), elevator order (213), the order players went
+    out (M19, M65). ``titles`` are the tags announced at each day's start (警长, 牧首, 神眷者).
+    """
+
+    elevator: Literal["author", "posts"] = "author"
+    elevator_shuffle: bool = False
+    out_order: Literal["settlement", "elevator", "chronological"] = "chronological"
+    titles: tuple[str, ...] = ()
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DayRules:
+    length_days: int = 2
+    weekend_extension: int = 1
+    first_day_extended: bool = True
+    first_day_accelerated: bool = False
+    auto_accelerate_at_living: int | None = None
+    request_threshold: RequestThreshold = "half_living"
+    request_cutoff_hours: float | None = 3.0
+    requests: tuple[str, ...] = ("accelerate", "delay")
+    close_time: str = "22:00"
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSet:
+    """Players matching every given filter (an empty filter matches all): 村民阵营的村民 = faction ∩ role."""
+
+    factions: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One test over the game state; ``sets`` are unioned, ``parts`` are for all/any."""
+
+    kind: ConditionKind
+    sets: tuple[PlayerSet, ...] = ()
+    fraction: float = 0.0
+    n: int = 0
+    tag: str = ""
+    name: str = ""
+    parts: tuple[Condition, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WinRule:
+    id: str
+    faction: str
+    result: WinResult
+    when: Condition
+    clause: str
+    text: str = ""
+    only_if: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WinPolicy:
+    """How the post resolves several results at once.
+
+    ``priority``: rule ids or faction names, first wins (213: 狼人; 107: the later faction;
+    M65 its listed order). ``last_standing_wins``: 场上仅有一个阵营尚未被判负时宣布此阵营胜利.
+    ``co_win``: factions that may win alongside another (107 中立).
+    """
+
+    priority: tuple[str, ...] = ()
+    last_standing_wins: bool = True
+    co_win: tuple[str, ...] = ()
+    check: CheckTiming = "same_time"
+    surrender: tuple[str, ...] = ()
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TagRule:
+    """A non-identity title (警长, 牧首, 神眷者) and what happens to it when its holder goes."""
+
+    name: str
+    transfer: str | None = None                 # 殉职 / 殉道 / 传承: the holder picks a successor
+    on_red: Literal["pass", "random", "lost"] = "pass"
+    unique: bool = True                         # one holder at a time (情侣 has two)
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechRules:
+    kidnap_allowed_words: tuple[str, ...] = ()
+    kidnap_smilies_allowed: bool = True
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ForbiddenCategory:
+    section: int
+    name: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """Room the rule post leaves; ``path`` (dotted) is the field the option sets, if any."""
+
+    key: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    description: str = ""
+    clause: str = ""
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: str
+    source: str
+    players: int
+    factions: tuple[Faction, ...]
+    roles: tuple[Role, ...]
+    voting: VotingRules
+    lurk: LurkRules
+    cards: CardRules
+    days: DayRules
+    win: tuple[WinRule, ...]
+    win_policy: WinPolicy
+    speech: SpeechRules = field(default_factory=SpeechRules)
+    publication: PublicationRules = field(default_factory=PublicationRules)
+    tags: tuple[TagRule, ...] = ()
+    role_groups: tuple[RoleGroup, ...] = ()
+    forbidden_categories: tuple[ForbiddenCategory, ...] = ()
+    hooks: str | None = None
+    options: tuple[Option, ...] = ()
+    option_values: Mapping[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def faction_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.factions)
+
+    def faction(self, name: str) -> Faction:
+        """The faction by name or alias (狼人阵营 → 狼人)."""
+        for f in self.factions:
+            if name == f.name or name in f.aliases:
+                return f
+        raise RulesetError(f"规则 {self.id} 中没有阵营 {name!r}",
+                           hint=f"可用的阵营：{', '.join(self.faction_names)}")
+
+    def role(self, name: str) -> Role | None:
+        return next((r for r in self.roles if r.name == name), None)
+
+    def tag_rule(self, name: str) -> TagRule | None:
+        return next((t for t in self.tags if t.name == name), None)
+
+    def option(self, key: str) -> Any:
+        if key in self.option_values:
+            return self.option_values[key]
+        for o in self.options:
+            if o.key == key:
+                return o.default
+        raise RulesetError(f"规则 {self.id} 没有选项 {key!r}",
+                           hint=f"可用的选项：{', '.join(o.key for o in self.options) or '无'}")
+
+    def with_options(self, values: Mapping[str, Any]) -> Ruleset:
+        """The same ruleset read with some options set otherwise (validated against ``choices``)."""
+        if not values:
+            return self
+        from tracker.engine.ruleset_reader import parse_ruleset  # the reader builds Rulesets: import at use
+
+        return parse_ruleset(dict(self.raw), self.path, overrides=values)
+

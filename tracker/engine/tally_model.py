@@ -1,0 +1,262 @@
+"""The vocabulary of a vote's count: the resolved rules, the roster, the window, a judged ballot.
+
+Split from :mod:`tracker.engine.tally` so that the count (``tally``) and the decision
+(:mod:`tracker.engine.tally_outcome`) share one set of inputs without importing each other; the
+roster facts both need (who is out at a moment, the received modifiers) live here for that reason.
+Every public name is re-exported by :mod:`tracker.engine.tally`, the module callers import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from tracker.engine.ballots import Ballot, BallotKind
+from tracker.engine.normalize import name_key
+from tracker.engine.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from tracker.engine.ruleset import Election, VotingRules
+    from tracker.engine.state import GameState
+
+Status = Literal["alive", "dead", "out", "benched"]
+Purpose = Literal["exile", "election"]
+OutcomeKind = Literal["exiled", "elected", "nobody"]
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+class WeightRuleLike(Protocol):
+    """One weight clause (``Ruleset.voting.weights``): a tag (警长) or a role → votes per ballot."""
+
+    @property
+    def weight(self) -> float: ...
+    @property
+    def tag(self) -> str | None: ...
+    @property
+    def role(self) -> str | None: ...
+    @property
+    def hidden(self) -> bool: ...
+
+
+class PerDeadBonusLike(Protocol):
+    """107 恶徒首领: the holder of ``tag`` votes ``bonus`` more for each ``per_role`` already out."""
+
+    @property
+    def tag(self) -> str: ...
+    @property
+    def per_role(self) -> str: ...
+    @property
+    def bonus(self) -> float: ...
+
+
+Tie = Literal["nobody", "first_to_top"]
+
+
+@dataclass(frozen=True, slots=True)
+class TallyRules:
+    """The voting clauses resolved for *one* vote (an exile, or one of day 1's elections).
+
+    Built from ``Ruleset.voting`` by :func:`rules_for_vote`; the tally
+    itself only needs this resolved view (the tie rule of this vote, who is immune on this day).
+    ``change_limit`` None = unlimited ("改票不限制次数"); ``freeze_minutes`` 0 = no freeze;
+    ``tie``: "nobody" (平票则无人出局) or "first_to_top" (最先获得投票数最多的角色当选);
+    ``threshold`` "half_living" (M160: 大于等于场上存活角色一半). Eligibility (107: 仅…拥有票权)
+    is role ∪ tag ∪ faction; None = everyone votes.
+    """
+
+    change_limit: int | None = 1
+    freeze_minutes: int = 60
+    freeze_blocks_proxy: bool = False
+    proxy_deadline_minutes: int = 0
+    accelerated_changes: Literal["allowed", "forbidden", "void_all"] = "forbidden"
+    tie: Tie = "nobody"
+    threshold: Literal["none", "half_living"] = "none"
+    weights: tuple[WeightRuleLike, ...] = ()
+    eligible_voter_roles: frozenset[str] | None = None
+    eligible_voter_tags: frozenset[str] = frozenset()
+    eligible_voter_factions: frozenset[str] = frozenset()
+    per_dead_bonus: PerDeadBonusLike | None = None
+    dead_last_vote: bool = False
+    noon_exception: bool = False
+    nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
+
+
+def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
+    """The ruleset's voting clauses resolved for one vote.
+
+    ``election`` is the day-1 vote being counted (``Ruleset.voting.day1``), or None for an ordinary
+    exile: its tie rule replaces the exile's ("竞选投票产生平票时，本局游戏没有警长" vs "最先获得投票数
+    最多的角色当选"), and its ``nobody_out_if_top`` role (M65 预知者) applies only that day.
+    """
+    roles = voting.eligible_voter_roles
+    all_vote = election is not None and election.all_may_vote and election.purpose != "exile"
+    return TallyRules(
+        change_limit=voting.change_limit,
+        freeze_minutes=voting.freeze_minutes,
+        freeze_blocks_proxy=voting.freeze_blocks_proxy,
+        proxy_deadline_minutes=voting.proxy_deadline_minutes,
+        accelerated_changes=voting.accelerated_changes,
+        tie=election.tie if election is not None else voting.tie,
+        threshold=voting.threshold,
+        weights=voting.weights,
+        eligible_voter_roles=None if roles is None or all_vote else frozenset(roles),
+        eligible_voter_tags=frozenset(voting.eligible_voter_tags),
+        eligible_voter_factions=frozenset(voting.eligible_voter_factions),
+        per_dead_bonus=voting.per_dead_bonus,
+        dead_last_vote=voting.dead_last_vote,
+        noon_exception=voting.noon_exception,
+        nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
+    )
+
+
+def election_window(election: Election | None) -> tuple[Purpose, str | None]:
+    """What a vote decides: an ``election`` of the tag it gives (警长, 牧首, 神眷者) or an exile."""
+    if election is None or election.purpose == "exile":
+        return "exile", None
+    return "election", election.tag
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player as the tally needs them on one day.
+
+    ``status`` is at the day's opening; ``out_at`` is when the player left the game during the day
+    (正午出局, a red card) — they stop being a valid voter and target from then on.
+    """
+
+    name: str
+    status: Status = "alive"
+    out_at: datetime | None = None
+    role: str | None = None
+    faction: str | None = None
+    tags: frozenset[str] = frozenset()
+    vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
+
+
+ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
+                      "announced_add", "voter_add"]
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A director-recorded effect on one day's count (the ruleset's ``voting.modifiers`` effects).
+
+    received_add (基佬情深 ±2, hidden), announced_add (流言 +2, public), received_multiply
+    (深青之桩 ×2, hidden), void_voter (票权掠夺, hidden), toggle_vote_right (权势, announced),
+    voter_add (a voter's ballot weighs ``value`` more).
+    """
+
+    kind: ModifierKind
+    player: str
+    value: float = 0.0
+    public: bool = False
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DayWindow:
+    """One vote thread's day: when it opens and closes, whether accelerated, what it decides."""
+
+    day: int
+    opens: datetime
+    closes: datetime
+    accelerated: bool = False
+    accelerated_at: datetime | None = None
+    purpose: Purpose = "exile"
+    office: str | None = None  # the tag an election gives (警长, 牧首, 神眷者)
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    players: tuple[PlayerView, ...]
+    modifiers: tuple[Modifier, ...] = ()
+    dead_by_role: Mapping[str, int] = field(default_factory=dict)
+    _index: dict[str, PlayerView] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {name_key(p.name): p for p in self.players})
+
+    def find(self, name: str) -> PlayerView | None:
+        """The player a written name means, comparing only what a reader cannot see (width, blanks)."""
+        return self._index.get(name_key(name))
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True, slots=True)
+class CountedBallot:
+    """A ballot with its verdict. ``voter``/``target`` are resolved player names when they resolve."""
+
+    ballot: Ballot
+    voter: str
+    target: str | None
+    valid: bool
+    final: bool
+    verdict: Verdict | None
+    flags: tuple[Verdict, ...] = ()
+    public_weight: float = 0.0
+    weight: float = 0.0
+    earlier_text: str | None = None
+
+    @property
+    def kind(self) -> BallotKind:
+        return self.ballot.kind
+
+    @property
+    def reason(self) -> str | None:
+        return self.verdict.reason if self.verdict else None
+
+
+def status_at(p: PlayerView, at: datetime) -> Status:
+    if p.out_at is not None and at >= p.out_at:
+        return "out"
+    return p.status
+
+
+def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool) -> None:
+    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2)."""
+    mods = [m for m in roster.modifiers if hidden_too or m.public or m.kind == "announced_add"]
+    for m in mods:
+        if m.kind == "received_multiply":
+            p = roster.find(m.player)
+            name = p.name if p else m.player
+            if name in totals:
+                totals[name] *= m.value
+    for m in mods:
+        if m.kind in ("received_add", "announced_add"):
+            p = roster.find(m.player)
+            name = p.name if p else m.player
+            totals[name] = totals.get(name, 0.0) + m.value
+
+
+def roster_from_states(at_open: GameState, at_close: GameState, day: int,
+                       out_times: Mapping[str, datetime] | None = None) -> Roster:
+    """The day's roster from two folds of the event log: at the opening, and at the close.
+
+    A player alive at the opening and out at the close left during the day (正午出局, a red card):
+    ``out_times`` gives when (the event's time), and from then on they neither vote nor are voted.
+    Tags, day tags and the day's modifiers are those in force at the opening.
+    """
+    views: list[PlayerView] = []
+    for name, p in at_open.players.items():
+        later = at_close.players.get(name)
+        out_at = None
+        if p.status != "out" and later is not None and later.status == "out":
+            out_at = (out_times or {}).get(name)
+        tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
+        views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
+                                tags=tags, vote_right=p.vote_right))
+    mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
+                 for m in at_open.modifiers(day)
+                 if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
+                                 "announced_add", "voter_add"))
+    dead: dict[str, int] = {}
+    for p in at_open.players.values():
+        if p.life == "out" and p.role:
+            dead[p.role] = dead.get(p.role, 0) + 1
+    return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)
