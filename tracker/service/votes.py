@@ -188,9 +188,11 @@ class VoteOps(StateOps):
 
     def _remember_ballot(self, memo: dict[Any, Any], key: Any, ballot: Ballot | None) -> None:
         if len(memo) >= self.ballot_memo_size:
-            # bounded: drop the oldest quarter (dicts keep insertion order); re-parsing is only slower
-            for old in list(itertools.islice(memo, max(1, self.ballot_memo_size // 4))):
-                memo.pop(old, None)
+            # bounded: drop the oldest quarter (dicts keep insertion order); re-parsing is only slower.
+            # Locked: TUI workers count on several threads, and a dict must not change while listed.
+            with _SCOPE_LOCK:
+                for old in list(itertools.islice(memo, max(1, self.ballot_memo_size // 4))):
+                    memo.pop(old, None)
         memo[key] = ballot
 
     def _window(self, d: DayConfig, ruleset: Ruleset, events: Sequence[Event],
