@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from tui_demo import FROZEN_AT, open_demo
 
 import tracker.service.votes as votes_mod
-from tracker.engine.ballots import parse_ballot
+from tracker.engine.ballots import cannot_be_ballot, parse_ballot
 from tracker.records import Post
 from tracker.service import Service
-from tracker.service.votes import cannot_be_ballot, tally_to_json
+from tracker.service.votes import tally_to_json
 from tracker.store.posts import posts_for_thread, upsert_posts
 
 

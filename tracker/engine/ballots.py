@@ -23,6 +23,7 @@ post that only quotes a vote and comments ("同意楼上") is not an attempt.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -32,6 +33,22 @@ from typing import Literal
 from tracker.engine.normalize import name_key, normalize
 from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post
+
+#: Every ballot form needs one of these (投票/改票对象, 理由, 弃权 …; 选/象/像/目 cover the look-alike
+#: labels the parser accepts). Kept here, beside the rules that use them, so a new form updates both.
+_BALLOT_CHARS = re.compile("[投票选象像目理弃]")
+
+
+def cannot_be_ballot(text: str) -> bool:
+    """True when parse_ballot must return None: no ballot character even after NFKC (which is what
+    turns compatibility forms such as the Kangxi radical ⽬ into 目; removing invisible characters,
+    mapping colons and stripping tags never creates a CJK character)."""
+    if _BALLOT_CHARS.search(text) is not None:
+        return False
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return True
+    return _BALLOT_CHARS.search(unicodedata.normalize("NFKC", text)) is None
+
 
 BallotKind = Literal["vote", "change", "proxy"]
 ABSTAIN = "弃权"

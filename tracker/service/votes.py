@@ -9,9 +9,7 @@ event, and the result says so (``provisional``), until ``tracker confirm`` recor
 from __future__ import annotations
 
 import itertools
-import re
 import threading
-import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -19,7 +17,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from tracker.config import DayConfig
-from tracker.engine.ballots import Ballot, parse_ballot
+from tracker.engine.ballots import Ballot, cannot_be_ballot, parse_ballot
 from tracker.engine.events import Event, EventDraft, EventKind, from_config
 from tracker.engine.ruleset import Election, Ruleset, load_ruleset
 from tracker.engine.state import GameState, fold
@@ -38,20 +36,6 @@ _MISS = object()
 
 # Every ballot or attempt parse_ballot recognises needs one of these after NFKC: 投票/改票 labels,
 # 代投, the near-labels (票/对象/对像/目标/理由), the verbs (投/选/票给) and a bare 弃权.
-_BALLOT_CHARS = re.compile("[投票选象像目理弃]")
-
-
-def cannot_be_ballot(text: str) -> bool:
-    """True when parse_ballot must return None: no ballot character even after NFKC (which is what
-    turns compatibility forms such as the Kangxi radical ⽬ into 目; removing invisible characters,
-    mapping colons and stripping tags never creates a CJK character)."""
-    if _BALLOT_CHARS.search(text) is not None:
-        return False
-    if text.isascii() or unicodedata.is_normalized("NFKC", text):
-        return True
-    return _BALLOT_CHARS.search(unicodedata.normalize("NFKC", text)) is None
-
-
 @dataclass
 class _Scope:
     events: list[Event] | None = None
