@@ -412,17 +412,24 @@ class PenaltyOps(ServiceBase):
     def lurkers(self, day: int) -> Any:
         """The day's 潜水 report (tracker.penalties.lurk.LurkReport), the three-day rule carried
         from day 1; statuses are those at the day's close, votes those the tally counted."""
+        from dataclasses import replace
+        from datetime import timedelta
+
         from tracker.penalties.lurk import lurk_reports
-        from tracker.store.posts import post_stamps
+        from tracker.store.posts import author_post_counts
 
         self.game.day(day)
         # one scope: the event log read once, day 1's count shared with day 2's provisional election
         with self.tally_scope():  # type: ignore[attr-defined]
             inputs = [self._lurk_input(d.day) for d in self.game.days if d.day <= day]
-        tids = [d.discussion for d in self.game.days if d.discussion is not None and d.day <= day]
-        with self.store.session() as s:  # counting needs who/where/when only, never the bodies
-            posts = post_stamps(s, tids)
-        reports = lurk_reports(inputs, posts, self.ruleset.lurk)
+        # The store counts (an indexed GROUP BY per day): no post row crosses into Python, so the
+        # TUI's 潜水 worker does not hold the GIL for a 30k-post game. The window's close is
+        # inclusive (a post at 22:00:00 counts), the query's end exclusive: one microsecond past.
+        with self.store.session() as s:
+            inputs = [replace(i, counts=author_post_counts(
+                s, i.window.discussion_tid, i.window.opens, i.window.closes + timedelta(microseconds=1),
+                include_deleted=False)) if i.window.discussion_tid is not None else i for i in inputs]
+        reports = lurk_reports(inputs, (), self.ruleset.lurk)
         return next(r for r in reports if r.day == day)
 
     def _lurk_input(self, day: int) -> Any:
