@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,3 +51,13 @@ def open_service(game_path: Path, db_url: str | None) -> Any:
     from tracker.service import Service
 
     return Service.open(game_path, db_url=db_url)
+
+
+@contextmanager
+def service(game_path: Path, db_url: str | None) -> Iterator[Any]:
+    """The service for one command, closed (engine disposed) however the command ends."""
+    svc = open_service(game_path, db_url)
+    try:
+        yield svc
+    finally:
+        svc.close()

@@ -8,14 +8,12 @@ other threads were stored), then exits non-zero with the first thread's error.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
 
 if TYPE_CHECKING:
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
@@ -23,14 +21,6 @@ if TYPE_CHECKING:
 _STATUS_WORDS = {"ok": "完成", "missing": "帖子不存在", "no_permission": "无权限", "not_a_thread": "不是主题帖",
                  "parse_error": "无法解析", "forum_error": "论坛错误"}
 
-
-@contextmanager
-def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
-    svc = open_service(game_path, db_url)
-    try:
-        yield svc
-    finally:
-        svc.close()
 
 
 class JsonProgress:
@@ -114,7 +104,7 @@ def register(group: click.Group) -> None:
               progress_jsonl: bool) -> None:
         """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
         progress: Any = JsonProgress() if progress_jsonl else ProgressLine()
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             try:
                 report = svc.crawl(progress=progress, tids=list(threads) or None)
             finally:
@@ -133,7 +123,7 @@ def register(group: click.Group) -> None:
     @json_option
     def posts(game_path: Path, tid: int, db_url: str | None, as_json: bool) -> None:
         """列出数据库里某帖的全部帖子（含已删除、已屏蔽的，并标出）。"""
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             rows = svc.posts_json(tid)
         if as_json:
             emit_json(rows)

@@ -6,28 +6,19 @@ decision prints the entry it wrote; `cards verify` exits 1 when the chain is bro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 import click
 
-from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
 
 COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
 
-
-@contextmanager
-def _service(game_path: Path, db_url: str | None) -> Iterator[Any]:
-    svc = open_service(game_path, db_url)
-    try:
-        yield svc
-    finally:
-        svc.close()
 
 
 def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
@@ -81,7 +72,7 @@ def register(group: click.Group) -> None:
         if action == "dismiss":
             if flag_id is None or reason is None:
                 raise click.UsageError("驳回需要标记编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
-            with _service(game_path, db_url) as svc:
+            with service(game_path, db_url) as svc:
                 f = svc.dismiss_flag(flag_id, reason, by=by).as_json()
             if as_json:
                 emit_json(f)
@@ -89,7 +80,7 @@ def register(group: click.Group) -> None:
                 echo(_flag_line(f))
                 echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
             return
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             run = None if no_detect else svc.detect_flags()
             items = [f.as_json() for f in svc.flags(detect=False, status=status)]
         if as_json:
@@ -112,7 +103,7 @@ def register(group: click.Group) -> None:
     @click.option("--bbcode", is_flag=True, help="输出可贴到论坛的 BBCode 潜水名单")
     def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode: bool) -> None:
         """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             if bbcode:
                 echo(svc.lurkers_announcement(day), nl=False)
                 return
@@ -149,7 +140,7 @@ def register(group: click.Group) -> None:
         if action == "announce":
             if day is None:
                 raise click.UsageError("公示需要 --day N")
-            with _service(game_path, db_url) as svc:
+            with service(game_path, db_url) as svc:
                 echo(svc.cards_announcement(day), nl=False)
             return
         if action == "history":
@@ -157,7 +148,7 @@ def register(group: click.Group) -> None:
                 raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
             from tracker.service.penalties import entry_json
 
-            with _service(game_path, db_url) as svc:
+            with service(game_path, db_url) as svc:
                 items = [entry_json(e) for e in svc.card_history(card_id)]
                 tz = svc.game.tz
             if as_json:
@@ -166,7 +157,7 @@ def register(group: click.Group) -> None:
                 for e in items:
                     echo(_entry_line(e, tz))
             return
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             doc = svc.cards()
             tz = svc.game.tz
         if as_json:
@@ -182,7 +173,7 @@ def register(group: click.Group) -> None:
                  f"（{PLAYER_STATUS_WORDS.get(s['status'], s['status'])}）")
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
-        with _service(game_path, db_url) as svc:
+        with service(game_path, db_url) as svc:
             v = svc.verify_ledger()
         if as_json:
             emit_json({"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at})
@@ -207,7 +198,7 @@ def register(group: click.Group) -> None:
     def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
         from tracker.service.penalties import decision_json
 
-        with _service(obj["game_path"], db_url) as svc:
+        with service(obj["game_path"], db_url) as svc:
             d = decision_json(call(svc))
             tz = svc.game.tz
         if as_json:
