@@ -14,8 +14,9 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
+from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
-from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
+from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
 
 COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
 
@@ -170,7 +171,7 @@ def register(group: click.Group) -> None:
         click.echo("")
         for name, s in doc["standing"].items():
             echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
-                 f"（{PLAYER_STATUS_WORDS.get(s['status'], s['status'])}）")
+                 f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
         with service(game_path, db_url) as svc:

@@ -9,9 +9,8 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
-
-_STATUS = {"alive": "存活", "dead": "死亡未出局", "out": "出局", "benched": "挂机"}
 
 
 @click.command("rulesets")
@@ -217,7 +216,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             tags = "、".join(p["tags"])
             cards = p["cards"]
             card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
-            click.echo(f"  {p['name']:<10} {_STATUS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
+            click.echo(f"  {p['name']:<10} {STATUS_WORDS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
             for line in _day_lines(d, tz):

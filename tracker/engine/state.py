@@ -21,6 +21,11 @@ from tracker.engine.outcome import FactionLoss, Outcome, evaluate
 from tracker.engine.ruleset import Ruleset
 from tracker.errors import GameRuleError, RulesetError
 
+#: A player's status in the rule posts' words, for everything the director reads. "dead" is
+#: M160's 【死亡】 that is not yet 【出局】 (the lurk code calls it "dead_not_out").
+STATUS_WORDS: dict[str, str] = {"alive": "存活", "dead": "死亡未出局", "dead_not_out": "死亡未出局", "out": "出局",
+                                "benched": "挂机"}
+
 Life = Literal["alive", "dead", "out"]
 Status = Literal["alive", "dead", "out", "benched"]
 

@@ -36,10 +36,6 @@ ACTIONS: tuple[Action, ...] = ("issue", "convert", "revoke", "amend", "revert")
 COLOR_WORDS: dict[str, str] = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
 ACTION_WORDS: dict[str, str] = {"issue": "判罚", "convert": "合并", "revoke": "撤销", "amend": "更正",
                                 "revert": "撤销合并"}
-#: A player's status beside the cards (standing tables): the rule posts' 存活 / 出局 / 挂机, and M160's
-#: 【死亡】 that is not yet 【出局】.
-PLAYER_STATUS_WORDS: dict[str, str] = {"alive": "存活", "dead": "死亡未出局", "out": "出局", "benched": "挂机",
-                                       "dead_not_out": "死亡未出局"}
 GENESIS = "0" * 64
 LADDER_ISSUER = "ladder"
 """The issuer recorded on entries the ladder writes by itself (conversions and their reverts)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import Finding, excerpt, make_finding
 from tracker.records import Post
 
@@ -27,7 +28,6 @@ ThreadKind = Literal["discussion", "vote", "process", "other"]
 OUT_CLAUSE = "账号回帖（2）已出局角色在讨论帖、投票帖、进程帖中发言（诈尸）"
 BENCHED_CLAUSE = "判罚制度：红牌罚下进入挂机状态，不可发言、投票、行动"
 
-_STATUS_WORD = {"out": "出局", "benched": "挂机", "dead_not_out": "死亡未出局", "alive": "存活"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ def detect_presence(
         if ch is None or ch.status not in ("out", "benched"):
             continue
         why = f"（{ch.reason}）" if ch.reason else ""
-        ev = f"{post.author} 自 {ch.at:%Y-%m-%d %H:%M} 起{_STATUS_WORD[ch.status]}{why}，此帖发于 {post.posted_at:%Y-%m-%d %H:%M:%S}"
+        ev = f"{post.author} 自 {ch.at:%Y-%m-%d %H:%M} 起{STATUS_WORDS[ch.status]}{why}，此帖发于 {post.posted_at:%Y-%m-%d %H:%M:%S}"
         if ch.status == "out":
             found.append(make_finding(post, kind="posted_while_out", category="account", clause=OUT_CLAUSE,
                                       matched="出局后发言", evidence=ev, excerpt_text=excerpt(post.text)))

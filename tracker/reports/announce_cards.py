@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
+from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.ledger import COLOR_WORDS, Entry, Standing
 
 COLOR_BBCODE = {"blue": "Blue", "yellow": "DarkOrange", "red": "Red"}
-CONSEQUENCE_WORDS = {"benched": "挂机", "out": "出局"}
 
 
 def safe(text: str) -> str:
@@ -82,7 +82,7 @@ def cards_bbcode(day: int, entries: Sequence[Entry], standings: Mapping[str, Sta
             lines.append(f"[*]{safe(s.player)}：{'，'.join(parts)}")
         lines.append("[/list]")
     for r in reds:
-        lines.append(f"{safe(r.player)} 受到{_card('red')}判罚，{CONSEQUENCE_WORDS.get(r.consequence, r.consequence)}"
+        lines.append(f"{safe(r.player)} 受到{_card('red')}判罚，{STATUS_WORDS.get(r.consequence, r.consequence)}"
                      f"（红牌罚下）。")
     for f in lost_factions:
         lines.append(f"{safe(f)}阵营累计获得两张或以上{_card('red')}，阵营判负。")

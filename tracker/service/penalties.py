@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tracker.engine.state import STATUS_WORDS
 from tracker.errors import GameRuleError
 from tracker.penalties import ledger as L
 from tracker.penalties.review import (
@@ -393,7 +394,7 @@ class PenaltyOps(ServiceBase):
     def _consequence_words(self, cons: Sequence[L.Consequence]) -> list[str]:
         """What the red cards did, in the rule posts' words (for the director's confirmation)."""
         rules = self.ruleset.cards
-        what = {"benched": "挂机", "out": "出局"}.get(rules.red_consequence, rules.red_consequence)
+        what = STATUS_WORDS.get(rules.red_consequence, rules.red_consequence)
         words: list[str] = []
         for c in cons:
             if c.kind == "red_card":

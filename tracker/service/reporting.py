@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tracker.config import DayConfig
+from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, os_error_words
-from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER, PLAYER_STATUS_WORDS
+from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER
 from tracker.reports.model import (
     BallotRow,
     CardRow,
@@ -101,7 +102,7 @@ class ReportOps(ServiceBase):
                                 note="" if e.action == "issue" else ACTION_WORDS.get(e.action, e.action))
                         for e in self.ledger()  # type: ignore[attr-defined]
                         if (e.color in colors) or e.action != "issue")
-        standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, PLAYER_STATUS_WORDS.get(s.status, s.status))
+        standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, STATUS_WORDS.get(s.status, s.status))
                          for s in self.standing().values())  # type: ignore[attr-defined]
         return CardsSection(entries=entries, standing=standing)
 

@@ -18,7 +18,7 @@ from tracker.config import DayConfig
 from tracker.engine.days import DayStatus, day_status
 from tracker.engine.events import Event, effective, event_to_json, from_config, make_draft
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.state import GameState, check_event, fold
+from tracker.engine.state import STATUS_WORDS, GameState, check_event, fold
 from tracker.records import Post
 from tracker.service.base import ServiceBase
 
@@ -184,7 +184,7 @@ class StateOps(ServiceBase):
         drafts = consequence_drafts(cons, events=events, red_consequence=self.ruleset.cards.red_consequence,
                                     at=self.clock.now(), by=self.director())
         recorded = [append_event(session, d, recorded_at=self.clock.now()) for d in drafts]
-        words = {"out": "出局", "benched": "挂机"}
+        words = STATUS_WORDS
         out = []
         for e in recorded:
             if e.kind == "undo":
