@@ -75,6 +75,21 @@ def test_an_unreachable_forum_exits_5_with_a_chinese_message(tmp_path: Path,
     assert captured.out == "" and "无法连接论坛" in captured.err and "Traceback" not in captured.err
 
 
+def test_detect_scans_what_was_stored_once_even_when_a_thread_failed(tmp_path: Path, forum: ReplayForum,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`--detect` is how the TUI's child process keeps the detectors out of the screen's process."""
+    game = game_file(tmp_path, forum.base_url, vote=4242)
+    assert main(["crawl", str(game), "--json", "--detect"]) == 4  # the missing thread still fails the run
+    first = json.loads(capsys.readouterr().out)
+    assert first["detection"]["scanned"] == 8 + 89  # the two threads that were stored
+    assert first["detection"]["new_flags"] > 0
+    assert main(["crawl", str(game), "--json", "--detect"]) == 4
+    again = json.loads(capsys.readouterr().out)
+    assert again["detection"] == {"scanned": 0, "new_flags": 0}  # nothing new: nothing rescanned
+    assert main(["crawl", str(game), "--json"]) == 4
+    assert "detection" not in json.loads(capsys.readouterr().out)
+
+
 def test_human_output_names_threads_and_totals(tmp_path: Path, forum: ReplayForum,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     game = game_file(tmp_path, forum.base_url)

@@ -164,6 +164,11 @@ async def test_r_crawls_the_replay_forum_and_new_posts_appear(tmp_path: Path) ->
                 total = service.search_posts().total
                 assert total > 100
                 assert app.query_one(PostTable).row_count == 50
+                # The child process ran the detectors after crawling (this process never did):
+                # the new flags are stored and the 违规 badge counts them.
+                flagged = service.flag_count(status="open")
+                assert flagged > 0
+                assert app.query_one(Sidebar).badges.get("flags") == flagged
         finally:
             service.close()
 

@@ -45,4 +45,5 @@ def open_demo(tmp: Path, *, filled: bool = True, at: datetime = FROZEN_AT) -> Se
     service = Service.open(game, db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(at))
     if filled:
         fill_store(service)
+        service.detect_flags()  # as `tracker crawl --detect` (the TUI's crawl) does after storing
     return service

@@ -138,14 +138,14 @@ class TrackerApp(App[None]):
         self.query_one(GameHeader).crawl = CrawlStatus("ok" if message.ok else "failed", now, message.detail)
         if message.ok:
             self.gateway.invalidate()
-            self._reload_all(detect=True)
+            self._reload_all()
 
     def on_data_changed(self, message: DataChanged) -> None:
         self.gateway.invalidate()
         self._reload_all()
 
-    def _reload_all(self, *, detect: bool = False) -> None:
-        self.refresh_badges(detect=detect)
+    def _reload_all(self) -> None:
+        self.refresh_badges()
         pane = self.current_pane
         if pane is not None:
             pane.reload()
@@ -154,19 +154,19 @@ class TrackerApp(App[None]):
     def first_load_done(self) -> None:
         """The first screen has its data: only now start the badges' counts (seconds on a big game,
         in threads that share the GIL), so they never delay what the director looks at first.
-        Detection runs after each crawl (crawl_on_start in `tracker tui`); start-up only reads."""
+        Detection runs in each crawl's child process (crawl_on_start in `tracker tui`); the app only reads."""
         if not self._badges_started:
             self._badges_started = True
-            self.refresh_badges(detect=False)
+            self.refresh_badges()
 
-    def refresh_badges(self, *, detect: bool = False) -> None:
-        self._flag_badge(detect)
+    def refresh_badges(self) -> None:
+        self._flag_badge()
         self._tally_badge()
         self._lurker_badge()
 
     @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
-    def _flag_badge(self, detect: bool) -> None:
-        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count(detect=detect, wait=True))
+    def _flag_badge(self) -> None:
+        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count())
 
     @work(thread=True, exclusive=True, group="badge-tally", exit_on_error=False)
     def _tally_badge(self) -> None:
@@ -185,6 +185,8 @@ def describe_progress(step: Any) -> str:
     """A crawl progress report as the header shows it, whatever shape the crawler sends."""
     if isinstance(step, str):
         return step
+    if getattr(step, "event", None) == "step":  # after the crawl itself: 检测违规
+        return str(getattr(step, "detail", ""))
     done, total = getattr(step, "threads_done", None), getattr(step, "threads_total", None)
     if total:
         pages = getattr(step, "pages_fetched", 0)

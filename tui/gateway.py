@@ -72,8 +72,9 @@ class Gateway:
     async def crawl(self, progress: Callable[[Any], None]) -> None:
         """Crawl in a child process (`python -m tracker crawl`), following its JSON progress lines.
 
-        Parsing pages and writing them run in another interpreter, so they never take the GIL from
-        the screen: keys are answered while a 30k-post game is fetched. The child shares the store
+        Parsing pages, writing them and the violation detectors after them (``--detect``) run in
+        another interpreter, so they never take the GIL from the screen: keys are answered while a
+        30k-post game is fetched and scanned. The child shares the store
         (SQLite WAL or the same server) and the environment; its stdin is closed, so a login that
         needs a password takes it from TRACKER_PASSWORD and no prompt appears under the TUI.
         Raises TrackerError with the child's own Chinese message when the crawl fails.
@@ -82,12 +83,19 @@ class Gateway:
         import json
         import sys
 
-        if self.game.path is None:  # a service built in memory: crawl here, on a worker thread
-            await asyncio.to_thread(self.service.crawl, progress=progress)
+        if self.game.path is None:  # a service built in memory: crawl and detect here, on a worker thread
+            def crawl_and_detect() -> None:
+                try:
+                    self.service.crawl(progress=progress)
+                finally:
+                    with self.lock:
+                        self.service.detect_flags()
+
+            await asyncio.to_thread(crawl_and_detect)
             return
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tracker", "crawl", str(self.game.path), "--db", self.service.store.url,
-            "--json", "--progress-jsonl", stdin=asyncio.subprocess.DEVNULL,
+            "--json", "--detect", "--progress-jsonl", stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         said: list[str] = []
         assert proc.stderr is not None
@@ -142,7 +150,7 @@ class Gateway:
             return None
 
         players = attempt(self.players) or ()
-        flags = attempt(lambda: self.open_flag_count(detect=False))
+        flags = attempt(self.open_flag_count)
         return Overview(players=players, open_flags=flags, posts=attempt(lambda: self.search_posts(
             PostQuery(), 0, 1).total), problems=tuple(problems))
 
@@ -154,16 +162,9 @@ class Gateway:
     def post(self, pid: int) -> Any:
         return self.service.post(pid)
 
-    def open_flag_count(self, *, detect: bool, wait: bool = False) -> int:
-        """Open flags; ``detect`` runs the detectors first (after a crawl), otherwise a plain read.
-
-        ``wait`` (the sidebar badge) reads after any detection under way, so a count read before it
-        can never land after the 违规 screen's fresher one.
-        """
-        if detect or wait:
-            with self.lock:
-                return len(self.service.flags(detect=detect, status="open"))
-        return len(self.service.flags(detect=False, status="open"))
+    def open_flag_count(self) -> int:
+        """Open flags as stored (the crawl's child process runs the detectors, never this one)."""
+        return self.service.flag_count(status="open")
 
     def lurker_count(self) -> int | None:
         """Players under the day's minimum right now (the 潜水 badge); None before any day."""
@@ -242,9 +243,12 @@ class Gateway:
 
     # -- flags and cards ------------------------------------------------------------------------------
     def flags(self) -> list[Any]:
-        """Open flags first (the queue), then the decided ones, each group in forum order."""
-        with self.lock:
-            flags = self.service.flags()
+        """Open flags first (the queue), then the decided ones, each group in forum order.
+
+        Only reads: detection runs in the crawl's child process (``tracker crawl --detect``), so
+        showing this screen never scans posts in the process that draws the screen.
+        """
+        flags = self.service.flags(detect=False)
         return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
 
     def suggest_card(self, flag_id: int) -> Any:

@@ -36,6 +36,15 @@ class JsonProgress:
                                     ensure_ascii=False) + "\n")
         sys.stderr.flush()
 
+    def say(self, detail: str) -> None:
+        """A step after the crawl itself (detection), in the same one-object-per-line form."""
+        import json
+
+        sys.stderr.write(json.dumps({"event": "step", "tid": None, "threads_done": 0, "threads_total": 0,
+                                     "requests": 0, "pages_fetched": 0, "detail": detail},
+                                    ensure_ascii=False) + "\n")
+        sys.stderr.flush()
+
     def close(self) -> None:
         return None
 
@@ -98,21 +107,36 @@ def register(group: click.Group) -> None:
                   help="只抓这些帖子（可重复；默认：游戏文件里的全部帖子）")
     @db_option
     @json_option
+    @click.option("--detect", is_flag=True,
+                  help="抓取后检测违规（新帖和改动的帖子），即使有帖子抓取失败，已存的帖子也会检测")
     @click.option("--progress-jsonl", is_flag=True, hidden=True,
                   help="进度以每行一个 JSON 写到 stderr（终端界面在子进程中抓取时使用）")
-    def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool,
+    def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool, detect: bool,
               progress_jsonl: bool) -> None:
         """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
         progress: Any = JsonProgress() if progress_jsonl else ProgressLine()
+        detection = None
         with service(game_path, db_url) as svc:
             try:
                 report = svc.crawl(progress=progress, tids=list(threads) or None)
             finally:
                 progress.close()
+                if detect:
+                    # Here, in the crawl's own process: the TUI runs this command as a child, so the
+                    # detectors (seconds on a big game) never take the GIL from the screen. Also
+                    # when the forum failed: the posts stored before still get scanned.
+                    if progress_jsonl:
+                        progress.say("检测违规")
+                    detection = svc.detect_flags()
+        doc = report.to_json()
+        if detection is not None:
+            doc["detection"] = {"scanned": detection.scanned, "new_flags": len(detection.new_flags)}
         if as_json:
-            emit_json(report.to_json())
+            emit_json(doc)
         else:
             _summary(report)
+            if detection is not None:
+                click.echo(f"违规检测：检查 {detection.scanned} 帖，新标记 {len(detection.new_flags)} 条")
         if report.errors:
             raise report.errors[0]
 

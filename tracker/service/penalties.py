@@ -242,6 +242,13 @@ class PenaltyOps(ServiceBase):
         with self.store.session() as s:
             return list_flags(session=s, status=status)
 
+    def flag_count(self, *, status: str | None = None) -> int:
+        """Stored flags counted by the database; never runs the detectors."""
+        from tracker.store.penalties import count_flags
+
+        with self.store.session() as s:
+            return count_flags(session=s, status=status)
+
     def flag(self, flag_id: int) -> Flag:
         from tracker.store.penalties import get_flag
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import JSON, Column, Index, String, Text, and_, bindparam, insert, or_, select, update
+from sqlalchemy import JSON, Column, Index, String, Text, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy import false as sa_false
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
@@ -210,6 +210,15 @@ def list_flags(*, session: Session, status: str | None = None) -> list[Flag]:
         q = q.where(flag_t.c.status == status)
     q = q.order_by(flag_t.c.tid, flag_t.c.floor, flag_t.c.id)
     return [flag_from_row(m) for m in session.connection().execute(q).mappings()]
+
+
+def count_flags(*, session: Session, status: str | None = None) -> int:
+    """How many flags (the badge and the overview): a COUNT, not thousands of rows read to be counted."""
+    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    q = select(func.count()).select_from(flag_t)
+    if status is not None:
+        q = q.where(flag_t.c.status == status)
+    return int(session.connection().execute(q).scalar_one())
 
 
 def get_flag(flag_id: int, *, session: Session) -> Flag:

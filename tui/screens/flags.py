@@ -59,8 +59,8 @@ class FlagsPane(Pane):
         self.query_one(DataTable).focus()
 
     def reload(self) -> None:
-        if not self.flags:  # the first load runs detection: seconds on a big game
-            self.query_one("#flags-status", Static).update(Text("检测中…", "cyan"))
+        if not self.flags:
+            self.query_one("#flags-status", Static).update(Text("读取中…", "cyan"))
         self.load()
 
     @work(thread=True, exclusive=True, group="flags", exit_on_error=False)
@@ -84,7 +84,7 @@ class FlagsPane(Pane):
             table.add_row(Text(word, style), KIND_WORDS.get(f.kind, f.kind), literal(f.author), str(f.floor),
                           str(f.tid), literal(" ".join(f.excerpt.split())[:30]), key=str(f.id))
         open_n = sum(1 for f in flags if f.status == "open")
-        self.tracker.set_badge("flags", open_n)  # loading the queue ran detection: the badge follows
+        self.tracker.set_badge("flags", open_n)  # the queue just read: the badge agrees with it
         self.query_one("#flags-status", Static).update(
             Text.assemble(("待处理 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
         if flags:
