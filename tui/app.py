@@ -15,7 +15,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher
 
 from tracker.clock import Clock
 from tracker.service import Service
@@ -25,6 +25,7 @@ from tui.messages import CrawlFinished, CrawlProgress, DataChanged
 from tui.screens.help import HelpScreen
 from tui.screens.registry import PANES, make_pane
 from tui.widgets.game_header import CrawlStatus, GameHeader
+from tui.widgets.key_bar import KeyBar
 from tui.widgets.sidebar import SCREENS, Sidebar
 
 NARROW = 100
@@ -63,7 +64,7 @@ class TrackerApp(App[None]):
         with Horizontal(id="body"):
             yield Sidebar(id="sidebar")
             yield ContentSwitcher(id="panes")
-        yield Footer()
+        yield KeyBar(id="keys")
 
     async def on_mount(self) -> None:
         self._apply_width(self.size.width)
