@@ -21,6 +21,7 @@ from tracker.clock import Clock
 from tracker.service import Service
 from tui.commands import TrackerCommands
 from tui.gateway import Gateway
+from tui.heap import freeze_long_lived
 from tui.messages import CrawlFinished, CrawlProgress, DataChanged
 from tui.screens.help import HelpScreen
 from tui.screens.registry import PANES, make_pane
@@ -95,6 +96,7 @@ class TrackerApp(App[None]):
         if switcher.current != key:
             if not switcher.query(f"#{key}"):
                 await switcher.mount(make_pane(key))
+                freeze_long_lived()  # the new screen's widgets live as long as the app
             switcher.current = key
         self.query_one(Sidebar).current = key
         pane = self.query_one(f"#{key}")
@@ -158,6 +160,7 @@ class TrackerApp(App[None]):
         Detection runs in each crawl's child process (crawl_on_start in `tracker tui`); the app only reads."""
         if not self._badges_started:
             self._badges_started = True
+            freeze_long_lived()
             self.refresh_badges()
 
     def refresh_badges(self) -> None:
