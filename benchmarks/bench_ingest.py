@@ -43,8 +43,10 @@ from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
+from synth_forum import BASE, PER_PAGE, Template, pid_of  # noqa: E402
 
 from tracker.config import parse_game  # noqa: E402
 from tracker.scraper.crawl import DESKTOP_BATCH, crawl_game  # noqa: E402
@@ -60,77 +62,6 @@ from tracker.store.posts import (  # noqa: E402
     thread_state,
     upsert_posts,
 )
-
-PAGES = ROOT / "tests" / "fixtures" / "discuz" / "pages"
-TEMPLATE_HTML = PAGES / "day1-discussion-p2.html"
-TEMPLATE_JSON = PAGES / "day1-discussion.mobile-ppp200.json"
-TEMPLATE_TID = 3
-PER_PAGE = 10
-BASE = "http://forum.bench/"
-
-_POST_START = re.compile(r'<div id="post_(\d+)"')
-_FLOOR = re.compile(r"<em>\d+</em><sup>#</sup>")
-_PG = re.compile(r'<div class="pg">.*?</div>', re.S)
-
-
-class Template:
-    """The real page cut into head, ten post chunks and tail, plus the matching mobile items."""
-
-    def __init__(self) -> None:
-        html = TEMPLATE_HTML.read_text(encoding="utf-8")
-        starts = [m.start() for m in _POST_START.finditer(html)]
-        end = html.index('<div id="postlistreply"')
-        self.head = html[: starts[0]]
-        self.tail = html[end:]
-        self.chunks = [(int(_POST_START.match(html, s).group(1)), html[s:e])  # type: ignore[union-attr]
-                       for s, e in zip(starts, [*starts[1:], end], strict=True)]
-        doc = json.loads(TEMPLATE_JSON.read_text(encoding="utf-8"))
-        items = {int(p["pid"]): p for p in doc["Variables"]["postlist"]}
-        self.items = [items[pid] for pid, _ in self.chunks]
-        self.mobile = doc
-
-    @staticmethod
-    def _retid(text: str, tid: int) -> str:
-        return re.sub(rf"tid={TEMPLATE_TID}(?!\d)", f"tid={tid}", text)
-
-    def desktop(self, tid: int, page: int, pages: int, posts: int, edits: dict[int, str] | None = None) -> bytes:
-        head = self._retid(self.head, tid)
-        tail = self._retid(self.tail, tid)
-        pg = f'<div class="pg"><strong>{page}</strong><span title="共 {pages} 页"> / {pages} 页</span></div>'
-        head = _PG.sub(pg, head, count=1)
-        tail = _PG.sub(pg, tail, count=1)
-        body = []
-        for i in range((page - 1) * PER_PAGE, min(page * PER_PAGE, posts)):
-            old, chunk = self.chunks[i % PER_PAGE]
-            new = pid_of(tid, i + 1)
-            chunk = re.sub(rf"(?<!\d){old}(?!\d)", str(new), chunk)
-            chunk = _FLOOR.sub(f"<em>{i + 1}</em><sup>#</sup>", chunk, count=1)
-            if edits and i + 1 in edits:
-                chunk = re.sub(rf'(<td class="t_f" id="postmessage_{new}">).*?(</td>)',
-                               lambda m, t=edits[i + 1]: m.group(1) + t + m.group(2), chunk, count=1, flags=re.S)
-            body.append(self._retid(chunk, tid))
-        return (head + "".join(body) + tail).encode("utf-8")
-
-    def listing(self, tid: int, posts: int, edits: dict[int, str] | None = None, *, page: int = 1,
-                ppp: int = 1000) -> bytes:
-        doc = json.loads(json.dumps(self.mobile))
-        v = doc["Variables"]
-        items = []
-        for i in range(posts):
-            item = dict(self.items[i % PER_PAGE])
-            item.update(pid=str(pid_of(tid, i + 1)), tid=str(tid), number=str(i + 1), position=str(i + 1),
-                        first="1" if i == 0 else "0")
-            if edits and i + 1 in edits:
-                item["message"] = edits[i + 1]
-            items.append(item)
-        v["postlist"] = items[(page - 1) * ppp: page * ppp]
-        v["ppp"] = str(ppp)
-        v["thread"].update(tid=str(tid), replies=str(posts - 1), maxposition=str(posts))
-        return json.dumps(doc, ensure_ascii=False).encode("utf-8")
-
-
-def pid_of(tid: int, floor: int) -> int:
-    return tid * 100_000 + floor
 
 
 def build(threads: int, posts: int) -> dict[tuple[str, int, int], bytes]:
