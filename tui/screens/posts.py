@@ -88,7 +88,7 @@ class PostsPane(Pane):
             return
         self.deliver(self.show, page, rows)
 
-    def show(self, page: PostPage, rows: list[tuple[Any, ...]] | None = None) -> None:
+    def show(self, page: PostPage, rows: Any = None) -> None:
         new_query = self.page is None or self.page.query != page.query
         self.page = page
         self.start = page.offset

@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 
 from tracker.clock import SHANGHAI
 from tui.literal import literal
+from tui.widgets.lines import Col, compose
 
 
 def excerpt(text: str, width: int = 40) -> str:
@@ -18,9 +19,12 @@ def excerpt(text: str, width: int = 40) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def post_rows(posts: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    """The cells of each post's row (pure: a worker thread builds them, the UI thread only adds them)."""
-    out: list[tuple[Any, ...]] = []
+COLUMNS = (Col("楼", 6, "right"), Col("作者", 16), Col("时间", 11), Col("帖", 7), Col("内容"))
+
+
+def post_rows(posts: tuple[Any, ...]) -> tuple[Text, list[tuple[Text]]]:
+    """(header, one single-cell row per post): pure, a worker thread builds them, the UI adds them."""
+    out: list[tuple[Text | str, ...]] = []
     for p in posts:
         flags = Text()
         if getattr(p, "deleted", False):
@@ -32,7 +36,8 @@ def post_rows(posts: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         out.append((Text(str(p.floor), justify="right"), literal(p.author),
                     Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
                     Text.assemble(flags, literal(excerpt(p.text)))))
-    return out
+    header, lines = compose(COLUMNS, out)
+    return header, [(line,) for line in lines]
 
 
 def _identity(posts: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -50,9 +55,9 @@ class PostTable(DataTable[Any]):
         self.posts: tuple[Any, ...] = ()
 
     def on_mount(self) -> None:
-        self.add_columns("楼", "作者", "时间", "帖", "内容")
+        self.add_column(post_rows(())[0])
 
-    def show(self, posts: tuple[Any, ...], rows: list[tuple[Any, ...]] | None = None, *,
+    def show(self, posts: tuple[Any, ...], rows: tuple[Text, list[tuple[Text]]] | None = None, *,
              force: bool = False) -> None:
         """Replace the rows; ``rows`` (from :func:`post_rows`) may be built beforehand in a worker thread.
         The same posts again (a screen shown anew, a crawl that changed other pages) keep the table."""
@@ -62,8 +67,10 @@ class PostTable(DataTable[Any]):
             self.posts = posts  # same posts, same text: the rows on screen are already right
             return
         self.posts = posts
-        self.clear()
-        self.add_rows(rows)
+        header, lines = rows
+        self.clear(columns=True)  # the header's widths come from these rows: a new column each time
+        self.add_column(header)
+        self.add_rows(lines)
         if posts:
             self.move_cursor(row=0)
             self.post_message(self.Highlighted(posts[0]))
