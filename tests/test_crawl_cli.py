@@ -111,3 +111,12 @@ def test_the_progress_line_goes_to_stderr_only_on_a_terminal(capsys: pytest.Capt
     line.close()
     captured = capsys.readouterr()
     assert captured.out == "" and "1/5 帖" in captured.err and "请求 7" in captured.err
+
+
+def test_detection_after_the_crawl_gets_its_own_progress_line(capsys: pytest.CaptureFixture[str]) -> None:
+    line = ProgressLine(enabled=True)
+    line(CrawlProgress(event="document", tid=3, threads_done=1, threads_total=5, requests=7, pages_fetched=6))
+    line(CrawlProgress(event="step", tid=None, threads_done=0, threads_total=0, requests=0, pages_fetched=0,
+                       detail="检测违规"))
+    err = capsys.readouterr().err
+    assert err.endswith("\n检测违规…\n") and "0/0 帖" not in err

@@ -85,11 +85,8 @@ class Gateway:
 
         if self.game.path is None:  # a service built in memory: crawl and detect here, on a worker thread
             def crawl_and_detect() -> None:
-                try:
-                    self.service.crawl(progress=progress)
-                finally:
-                    with self.lock:
-                        self.service.detect_flags()
+                with self.lock:  # detection writes flags, as decisions do
+                    self.service.crawl_and_detect(progress=progress)
 
             await asyncio.to_thread(crawl_and_detect)
             return

@@ -36,15 +36,6 @@ class JsonProgress:
                                     ensure_ascii=False) + "\n")
         sys.stderr.flush()
 
-    def say(self, detail: str) -> None:
-        """A step after the crawl itself (detection), in the same one-object-per-line form."""
-        import json
-
-        sys.stderr.write(json.dumps({"event": "step", "tid": None, "threads_done": 0, "threads_total": 0,
-                                     "requests": 0, "pages_fetched": 0, "detail": detail},
-                                    ensure_ascii=False) + "\n")
-        sys.stderr.flush()
-
     def close(self) -> None:
         return None
 
@@ -58,6 +49,10 @@ class ProgressLine:
 
     def __call__(self, p: CrawlProgress) -> None:
         if not self.enabled:
+            return
+        if p.event == "step":  # work after the crawl (detection): its own line
+            self.close()
+            click.echo(f"{p.detail}…", err=True)
             return
         where = f" · 帖 {p.tid}" if p.tid is not None else ""
         detail = f" {p.detail}" if p.detail and p.event == "document" else ""
@@ -118,16 +113,12 @@ def register(group: click.Group) -> None:
         detection = None
         with service(game_path, db_url) as svc:
             try:
-                report = svc.crawl(progress=progress, tids=list(threads) or None)
+                if detect:  # the TUI crawls through this command, so the detectors run in its child
+                    report, detection = svc.crawl_and_detect(progress=progress, tids=list(threads) or None)
+                else:
+                    report = svc.crawl(progress=progress, tids=list(threads) or None)
             finally:
                 progress.close()
-                if detect:
-                    # Here, in the crawl's own process: the TUI runs this command as a child, so the
-                    # detectors (seconds on a big game) never take the GIL from the screen. Also
-                    # when the forum failed: the posts stored before still get scanned.
-                    if progress_jsonl:
-                        progress.say("检测违规")
-                    detection = svc.detect_flags()
         doc = report.to_json()
         if detection is not None:
             doc["detection"] = {"scanned": detection.scanned, "new_flags": len(detection.new_flags)}

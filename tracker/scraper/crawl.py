@@ -87,7 +87,7 @@ Status = Literal["ok", "missing", "no_permission", "not_a_thread", "parse_error"
 class CrawlProgress:
     """What a progress display needs; sent after every document and at each thread's start/end."""
 
-    event: Literal["start", "thread", "document", "thread_done", "done"]
+    event: Literal["start", "thread", "document", "thread_done", "done", "step"]  # step: work after the crawl
     tid: int | None
     threads_done: int
     threads_total: int

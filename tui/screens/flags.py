@@ -22,7 +22,7 @@ from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import CardChoice, CardForm, ReasonDialog
 from tui.screens.pane import Pane
-from tui.widgets.lines import Col, compose
+from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
 
 STATUS_WORDS = {"open": ("待处理", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已发牌", "red")}
@@ -62,7 +62,7 @@ class FlagsPane(Pane):
                 yield PostView(id="flag-post")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_column(compose(COLUMNS, [])[0])
+        fill(self.query_one(DataTable), compose(COLUMNS, []))
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -76,22 +76,19 @@ class FlagsPane(Pane):
     def load(self) -> None:
         try:
             flags = self.gateway.flags()
+            lines = compose(COLUMNS, [flag_cells(f) for f in flags])  # here, off the UI thread
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.deliver(self.show, flags)
+        self.deliver(self.show, flags, lines)
 
-    def show(self, flags: list[Any]) -> None:
+    def show(self, flags: list[Any], lines: Lines) -> None:
         table = self.query_one(DataTable)
         keep = self.current.id if self.current is not None else None
         if flags and _same(flags, self.flags):
             return  # the queue did not change: keep the table, the cursor and the post on screen
         self.flags = flags
-        header, lines = compose(COLUMNS, [flag_cells(f) for f in flags])
-        table.clear(columns=True)  # the header's widths come from these rows: a new column each time
-        table.add_column(header)
-        for f, line in zip(flags, lines, strict=True):
-            table.add_row(line, key=str(f.id))
+        fill(table, lines, keys=[str(f.id) for f in flags])
         open_n = sum(1 for f in flags if f.status == "open")
         self.tracker.set_badge("flags", open_n)  # the queue just read: the badge agrees with it
         self.query_one("#flags-status", Static).update(

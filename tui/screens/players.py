@@ -11,7 +11,7 @@ from tui.literal import literal
 from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane
 from tui.views import PlayerRow
-from tui.widgets.lines import Col, compose
+from tui.widgets.lines import Col, compose, fill
 
 # One composed cell per row (tui/widgets/lines.py): the screen is drawn twice as fast.
 COLUMNS = (Col("玩家", 16), Col("状态", 10), Col("身份", 12), Col("阵营", 8), Col("标签", 16), Col("牌"))
@@ -32,7 +32,7 @@ class PlayersPane(Pane):
         yield Static(id="players-status", classes="pane-status")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_column(compose(COLUMNS, [])[0])
+        fill(self.query_one(DataTable), compose(COLUMNS, []))
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -54,12 +54,9 @@ class PlayersPane(Pane):
             return  # unchanged: no rebuild, no re-layout
         self.rows = rows
         table = self.query_one(DataTable)
-        header, lines = compose(COLUMNS, [(literal(p.name), status_text(p.status), literal(p.role or "—"),
-                                           literal(p.faction or "—"), literal("、".join(p.tags)),
-                                           cards_text(p.blue, p.yellow, p.red)) for p in rows])
-        table.clear(columns=True)  # the header's widths come from these rows: a new column each time
-        table.add_column(header)
-        for p, line in zip(rows, lines, strict=True):
-            table.add_row(line, key=p.name)
+        fill(table, compose(COLUMNS, [(literal(p.name), status_text(p.status), literal(p.role or "—"),
+                                       literal(p.faction or "—"), literal("、".join(p.tags)),
+                                       cards_text(p.blue, p.yellow, p.red)) for p in rows]),
+             keys=[p.name for p in rows])
         alive = sum(1 for p in rows if p.status == "alive")
         self.set_text("#players-status", Text(f"共 {len(rows)} 人，存活 {alive} 人", "dim"))

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 
 from tui.screens.pane import Pane
 from tui.views import PostPage, PostQuery
+from tui.widgets.lines import Lines
 from tui.widgets.post_table import PostTable, post_rows
 from tui.widgets.post_view import PostView
 
@@ -88,7 +89,7 @@ class PostsPane(Pane):
             return
         self.deliver(self.show, page, rows)
 
-    def show(self, page: PostPage, rows: Any = None) -> None:
+    def show(self, page: PostPage, rows: Lines | None = None) -> None:
         new_query = self.page is None or self.page.query != page.query
         self.page = page
         self.start = page.offset

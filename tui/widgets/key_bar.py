@@ -49,11 +49,9 @@ def key_items(active_bindings: Any, key_display: Any, palette_key: str | None) -
 
 
 class KeyBar(Widget):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"key-bar--key", "key-bar--description"}
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: $footer-background; }
-    """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"key-bar--key", "key-bar--description"}
-    DEFAULT_CSS += """
     KeyBar > .key-bar--key { color: $footer-key-foreground; background: $footer-key-background; text-style: bold; }
     KeyBar > .key-bar--description { color: $footer-description-foreground; background: $footer-description-background; }
     """

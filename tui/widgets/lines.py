@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from rich.text import Text
 
@@ -60,3 +60,19 @@ def compose(cols: Sequence[Col], rows: Sequence[Sequence[Text | str]]) -> tuple[
 
     header = line([Text(c.title, "bold") for c in cols])
     return header, [line(row) for row in cells]
+
+
+Lines = tuple[Text, list[Text]]
+
+
+def fill(table: Any, lines: Lines, keys: Sequence[str] | None = None) -> None:
+    """Put composed rows in a DataTable: one column whose label is the header line. A new column
+    each time, because its width comes from these rows."""
+    header, rows = lines
+    table.clear(columns=True)
+    table.add_column(header)
+    if keys is None:
+        table.add_rows([(row,) for row in rows])
+    else:
+        for row, key in zip(rows, keys, strict=True):
+            table.add_row(row, key=key)

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from tracker.clock import SHANGHAI
 from tui.literal import literal
-from tui.widgets.lines import Col, compose
+from tui.widgets.lines import Col, Lines, compose, fill
 
 
 def excerpt(text: str, width: int = 40) -> str:
@@ -22,8 +22,8 @@ def excerpt(text: str, width: int = 40) -> str:
 COLUMNS = (Col("楼", 6, "right"), Col("作者", 16), Col("时间", 11), Col("帖", 7), Col("内容"))
 
 
-def post_rows(posts: tuple[Any, ...]) -> tuple[Text, list[tuple[Text]]]:
-    """(header, one single-cell row per post): pure, a worker thread builds them, the UI adds them."""
+def post_rows(posts: tuple[Any, ...]) -> Lines:
+    """(header, one line per post): pure, a worker thread builds them, the UI only adds them."""
     out: list[tuple[Text | str, ...]] = []
     for p in posts:
         flags = Text()
@@ -36,8 +36,7 @@ def post_rows(posts: tuple[Any, ...]) -> tuple[Text, list[tuple[Text]]]:
         out.append((Text(str(p.floor), justify="right"), literal(p.author),
                     Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
                     Text.assemble(flags, literal(excerpt(p.text)))))
-    header, lines = compose(COLUMNS, out)
-    return header, [(line,) for line in lines]
+    return compose(COLUMNS, out)
 
 
 def _identity(posts: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -55,9 +54,9 @@ class PostTable(DataTable[Any]):
         self.posts: tuple[Any, ...] = ()
 
     def on_mount(self) -> None:
-        self.add_column(post_rows(())[0])
+        fill(self, post_rows(()))
 
-    def show(self, posts: tuple[Any, ...], rows: tuple[Text, list[tuple[Text]]] | None = None, *,
+    def show(self, posts: tuple[Any, ...], rows: Lines | None = None, *,
              force: bool = False) -> None:
         """Replace the rows; ``rows`` (from :func:`post_rows`) may be built beforehand in a worker thread.
         The same posts again (a screen shown anew, a crawl that changed other pages) keep the table."""
@@ -67,10 +66,7 @@ class PostTable(DataTable[Any]):
             self.posts = posts  # same posts, same text: the rows on screen are already right
             return
         self.posts = posts
-        header, lines = rows
-        self.clear(columns=True)  # the header's widths come from these rows: a new column each time
-        self.add_column(header)
-        self.add_rows(lines)
+        fill(self, rows)
         if posts:
             self.move_cursor(row=0)
             self.post_message(self.Highlighted(posts[0]))
