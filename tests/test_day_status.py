@@ -121,7 +121,7 @@ def test_a_delay_moves_the_close_for_the_tally_the_lurk_count_and_the_state(demo
     assert t.window.closes == at(5, 22)
     late = next(cb for cb in t.ballots if cb.ballot.pid == 9200)
     assert late.valid and t.final[late_voter] == target
-    assert demo._lurk_input(2).window.closes == at(5, 22)
+    assert demo.lurking.lurk_input(2).window.closes == at(5, 22)
     assert [d.closes for d in demo.effective_days()] == [at(2, 22), at(5, 22)]
 
     assert main(["state", str(demo.game.path), "--json"]) == 0
@@ -208,7 +208,7 @@ def test_213_accelerates_by_itself_at_16_not_out(tmp_path: Path, out: int, autom
         change = next(cb for cb in t.ballots if cb.ballot.pid == 8002)
         # 执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚 — the tally and the 潜水 count agree
         assert (change.reason is not None and change.reason.startswith(Code.CHANGE_ACCELERATED.value)) is automatic
-        lurk_window = svc._lurk_input(2).window
+        lurk_window = svc.lurking.lurk_input(2).window
         assert t.window.accelerated == lurk_window.accelerated == status.accelerated
         assert t.window.closes == lurk_window.closes == status.closes
         report = svc.lurkers(2)

@@ -121,18 +121,11 @@ class Gateway:
         return d.day if d is not None else None
 
     def players(self) -> tuple[PlayerRow, ...]:
-        """The roster with status and cards from the game state; the game file's roster before it lands."""
-        state_of = getattr(self.service, "state", None)  # StateOps: the game file's roster until it lands
-        if state_of is None:
-            standing = self.service.standing()
-            out = []
-            for p in self.game.players:
-                s = standing.get(p.name)
-                out.append(PlayerRow(p.name, s.status if s else "alive", p.role, p.faction, p.tags,
-                                     s.blue if s else 0, s.yellow if s else 0, s.red if s else 0))
-            return tuple(out)
-        state = state_of()
-        return tuple(player_row(p) for p in _field(state, "players", ()))
+        """The roster with status and cards from the game state."""
+        s = self.service.state()
+        return tuple(PlayerRow(name=p.name, status=p.status, role=p.role, faction=p.faction, tags=tuple(sorted(p.tags)),
+                               blue=s.cards[name].blue, yellow=s.cards[name].yellow, red=s.cards[name].red)
+                     for name, p in s.state.players.items())
 
     def overview(self) -> Overview:
         problems: list[str] = []
@@ -142,8 +135,6 @@ class Gateway:
                 return fn()
             except TrackerError as exc:
                 problems.append(exc.message)
-            except AttributeError as exc:  # a service area not merged yet: say so, do not hide it
-                problems.append(f"服务尚未提供：{exc.name}")
             return None
 
         players = attempt(self.players) or ()
@@ -184,20 +175,16 @@ class Gateway:
 
     def tally(self, day: int) -> TallyView:
         """The day's vote thread(s) as the screen draws them (the count is kept until the store changes)."""
-        dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-        confirmed = self.confirmed_tids()
-        closes = self.day_status(day).closes
+        with self.service.request():  # one read of the event log for the count, the day and what is confirmed
+            dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
+            confirmed = self.confirmed_tids()
+            closes = self.day_status(day).closes
         sheets = tuple(sheet_from(dt, confirmed=confirmed, floor_of=self._floor) for dt in dts)
         return TallyView(day=day, sheets=sheets, closed=self.clock.now() >= closes)
 
     def confirmed_tids(self) -> frozenset[int]:
         """Vote threads whose result is recorded as game events (and not undone)."""
-        out: set[int] = set()
-        for e in self.service.events_json():
-            tid = (e.get("data") or {}).get("vote_tid")
-            if tid is not None and not e.get("undone"):
-                out.add(int(tid))
-        return frozenset(out)
+        return frozenset(self.service.confirmed_tids())
 
     def _floor(self, pid: int) -> int | None:
         post = self.service.post(pid)
@@ -210,7 +197,7 @@ class Gateway:
                 results = self.service.confirm_day(day)
         finally:
             self.invalidate()
-        return [str(r.get("explanation") or r.get("tally_outcome") or "") for r in results]
+        return [r.explanation or r.tally_outcome or "" for r in results]
 
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
@@ -232,8 +219,9 @@ class Gateway:
 
     # -- 潜水 ---------------------------------------------------------------------------------------
     def lurkers(self, day: int) -> LurkView:
-        rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
-        status = self.day_status(day)
+        with self.service.request():  # one read of the event log for the count and the day
+            rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
+            status = self.day_status(day)
         d = self.game.day(day)
         return lurk_view(rep, status=status, discussion=d.discussion, has_vote=bool(d.vote),
                          rules=self.service.ruleset.lurk)
@@ -271,21 +259,3 @@ class Gateway:
     def revoke_card(self, card_id: int, reason: str) -> Any:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
-
-
-def _field(obj: Any, name: str, default: Any = None) -> Any:
-    """Read a field from a service answer whether it is a dataclass or the CLI's JSON-shaped dict."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def player_row(p: Any) -> PlayerRow:
-    cards = _field(p, "cards", None) or {}
-    return PlayerRow(
-        name=str(_field(p, "name", "")), status=str(_field(p, "status", "alive")),
-        role=_field(p, "role"), faction=_field(p, "faction"), tags=tuple(_field(p, "tags", ()) or ()),
-        blue=int(_field(cards, "blue", 0) or 0), yellow=int(_field(cards, "yellow", 0) or 0),
-        red=int(_field(cards, "red", 0) or 0),
-    )
-

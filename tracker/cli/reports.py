@@ -40,8 +40,8 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
         att = svc.attention(day, kind)
         written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
         if as_json:
-            doc = svc.report_json(day, kind)
-            doc["written"] = written
+            doc = {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
+                   "bbcode": svc.report_bbcode(day, kind), "written": written}
             emit_json(doc)
         else:
             echo(_render(svc, day, kind, fmt), nl=False)

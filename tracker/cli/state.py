@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.cli.json_docs import state_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
 
@@ -202,7 +203,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
 
     svc = open_service(game_path, db_url)
     try:
-        doc = svc.state()
+        doc = state_json(svc.state())
         problems = check_assignment(svc.ruleset, svc.game.players)
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]

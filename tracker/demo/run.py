@@ -41,8 +41,8 @@ def prepare(workdir: Path, forum_url: str) -> Path:
 
 def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
     """Crawl, tally and confirm each day, detect, count lurkers, write reports: the director's day."""
+    from tracker.cli.json_docs import tally_to_json
     from tracker.service import Service
-    from tracker.service.votes import tally_to_json
 
     started = time.perf_counter()
     svc = Service.open(game_path)
@@ -59,7 +59,7 @@ def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
                            "totals": t["totals"], "outcome": t["outcome"]["message"],
                            "invalid": sum(1 for b in t["ballots"] if not b["valid"]),
                            "ballots": len(t["ballots"])} for t in tallies],
-                "confirmed": [c["explanation"] for c in confirmed],
+                "confirmed": [c.explanation for c in confirmed],
                 "lurkers": [{"player": p.player, "rule": p.rule, "words": p.words, "clause": p.clause}
                             for p in lurk.penalties],
                 "posts": dict(lurk.posts),
@@ -72,7 +72,7 @@ def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
             "database": svc.store.url, "crawl": crawl.to_json(), "days": days,
             "flags": {"open": sum(1 for f in flags if f.status == "open"),
                       "by_kind": dict(Counter(f.kind for f in flags))},
-            "outcome": state.get("outcome"),
+            "outcome": state.state.outcome.to_json() if state.state.outcome else None,
             "reports": reports, "seconds": round(time.perf_counter() - started, 2),
         }
     finally:
