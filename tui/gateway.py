@@ -11,17 +11,25 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from tracker.clock import Clock
 from tracker.config import GameConfig
+from tracker.engine.days import DayStatus
 from tracker.errors import TrackerError
+from tracker.penalties.ledger import Entry as LedgerEntry
+from tracker.penalties.review import CardSuggestion, Flag
+from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
+from tracker.service.browsing import StoredPost
+from tracker.service.penalties import CardDecision
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
 from tui.tally_view import TallyView, sheet_from
 from tui.timing import current_day
 from tui.views import Overview, PlayerRow, PostPage, PostQuery, StandingRow
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +77,7 @@ class Gateway:
             return self.game.ruleset
 
     # -- crawling -------------------------------------------------------------------------------------
-    async def crawl(self, progress: Callable[[Any], None]) -> None:
+    async def crawl(self, progress: Callable[[CrawlProgress | _Progress], None]) -> None:
         """Crawl in a child process (`python -m tracker crawl`), following its JSON progress lines.
 
         Parsing pages, writing them and the violation detectors after them (``--detect``) run in
@@ -130,7 +138,7 @@ class Gateway:
     def overview(self) -> Overview:
         problems: list[str] = []
 
-        def attempt(fn: Callable[[], Any]) -> Any:
+        def attempt(fn: Callable[[], T]) -> T | None:
             try:
                 return fn()
             except TrackerError as exc:
@@ -147,7 +155,7 @@ class Gateway:
                                           text=query.text, offset=offset, limit=limit)
         return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
 
-    def post(self, pid: int) -> Any:
+    def post(self, pid: int) -> StoredPost | None:
         return self.service.post(pid)
 
     def open_flag_count(self) -> int:
@@ -213,7 +221,7 @@ class Gateway:
         tmp.replace(path)
         return text, path
 
-    def day_status(self, day: int) -> Any:
+    def day_status(self, day: int) -> DayStatus:
         """Effective open/close and 加速 in force (StateOps.day_status; the 进程帖 is not read)."""
         return self.memo.get(("status", day), lambda: self.service.day_status(day, requests=False))
 
@@ -227,7 +235,7 @@ class Gateway:
                          rules=self.service.ruleset.lurk)
 
     # -- flags and cards ------------------------------------------------------------------------------
-    def flags(self) -> list[Any]:
+    def flags(self) -> list[Flag]:
         """Open flags first (the queue), then the decided ones, each group in forum order.
 
         Only reads: detection runs in the crawl's child process (``tracker crawl --detect``), so
@@ -236,26 +244,26 @@ class Gateway:
         flags = self.service.flags(detect=False)
         return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
 
-    def suggest_card(self, flag_id: int) -> Any:
+    def suggest_card(self, flag_id: int) -> CardSuggestion:
         return self.service.suggest_card(flag_id)
 
-    def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> Any:
+    def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> CardDecision:
         with self.lock:
             return self.service.card_from_flag(flag_id, color=color, clause=clause, reason=reason)
 
-    def dismiss_flag(self, flag_id: int, reason: str) -> Any:
+    def dismiss_flag(self, flag_id: int, reason: str) -> Flag:
         with self.lock:
             return self.service.dismiss_flag(flag_id, reason)
 
-    def cards(self) -> tuple[list[Any], list[StandingRow]]:
+    def cards(self) -> tuple[list[LedgerEntry], list[StandingRow]]:
         ledger = self.service.ledger()
         standing = self.service.standing()
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
-    def card_history(self, card_id: int) -> list[Any]:
+    def card_history(self, card_id: int) -> list[LedgerEntry]:
         return self.service.card_history(card_id)
 
-    def revoke_card(self, card_id: int, reason: str) -> Any:
+    def revoke_card(self, card_id: int, reason: str) -> CardDecision:
         with self.lock:
             return self.service.revoke_card(card_id, reason)

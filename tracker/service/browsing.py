@@ -8,6 +8,8 @@ from tracker.service.context import GameContext
 from tracker.store.post_search import post_by_pid, search_posts
 from tracker.store.posts import StoredPost, posts_for_thread
 
+__all__ = ["Browsing", "PostSearch", "StoredPost"]
+
 
 @dataclass(frozen=True, slots=True)
 class PostSearch:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracker.penalties.detect import DetectContext, Detector
 from tracker.penalties.findings import Finding
@@ -27,8 +28,6 @@ from tracker.penalties.review import (
 )
 from tracker.records import Post
 from tracker.service.context import GameContext
-from tracker.service.gamelog import GameLog
-from tracker.service.penalties import CardDecision, Penalties
 from tracker.store.penalties import (
     add_flags,
     count_flags,
@@ -40,6 +39,10 @@ from tracker.store.penalties import (
     posts_near,
     unscanned,
 )
+
+if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
+    from tracker.service.penalties import CardDecision, Penalties
 
 SPAM_REACH = 40
 """Floors either side of a new or changed post that the run detector (水帖) looks at."""

@@ -26,18 +26,13 @@ from tracker.engine.events import Event, EventDraft, effective, event_to_json, f
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event, fold
 from tracker.penalties.kidnap import Kidnap
-from tracker.penalties.presence import Status as PresenceStatus
-from tracker.penalties.presence import StatusChange
+from tracker.penalties.presence import FROM_ENGINE, StatusChange
 from tracker.records import Post
 from tracker.service.context import GameContext
 from tracker.store.events import append_event, load_events
 from tracker.store.posts import posts_for_thread
 
 T = TypeVar("T")
-
-#: The engine's status → the presence checks' word for it (M160's 【死亡】 not yet 【出局】).
-PRESENCE_STATUS: dict[str, PresenceStatus] = {"dead": "dead_not_out", "alive": "alive", "out": "out",
-                                              "benched": "benched"}
 
 
 @dataclass
@@ -183,7 +178,7 @@ class GameLog:
             now = {n: p.status for n, p in self.fold(live[:i + 1]).players.items()}
             for n, st in now.items():
                 if st != before.get(n):
-                    changes.append(StatusChange(player=n, status=PRESENCE_STATUS[st], at=e.at, reason=e.kind))
+                    changes.append(StatusChange(player=n, status=FROM_ENGINE[st], at=e.at, reason=e.kind))
             before = now
         return changes
 

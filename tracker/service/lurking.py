@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from tracker.penalties.lurk import DayWindow, LurkDayInput, LurkReport, PlayerDay, lurk_reports
+from tracker.penalties.presence import FROM_ENGINE
 from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
 from tracker.service.context import GameContext
-from tracker.service.gamelog import PRESENCE_STATUS, GameLog
-from tracker.service.votes import Votes
 from tracker.store.posts import author_post_counts
+
+if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
+    from tracker.service.votes import Votes
 
 
 class Lurking:
@@ -46,7 +50,7 @@ class Lurking:
         status = self.log.day_status(day, requests=False)
         state = self.log.state_before(status.closes)
         kidnapped = {k.player for k in self.log.kidnaps() if k.starts < status.closes and k.ends > status.opens}
-        players = [PlayerDay(name, PRESENCE_STATUS[p.status], kidnapped=name in kidnapped)
+        players = [PlayerDay(name, FROM_ENGINE[p.status], kidnapped=name in kidnapped)
                    for name, p in state.players.items()]
         valid, invalid = self._voters(day) if d.vote else (set(), set())
         window = DayWindow(day=day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes,

@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
@@ -22,9 +23,11 @@ from tracker.penalties import ledger as L
 from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
-from tracker.service.gamelog import GameLog
 from tracker.store.penalties import append_entries, decide_flag, get_flag, load_entries, load_head
 from tracker.store.posts import floors_of, html_hash_of
+
+if TYPE_CHECKING:  # the service this one is given (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracker.config import DayConfig
 from tracker.engine.state import STATUS_WORDS
@@ -34,12 +35,14 @@ from tracker.reports.model import (
     TallySection,
 )
 from tracker.service.context import GameContext
-from tracker.service.flags import Flags
-from tracker.service.gamelog import GameLog
-from tracker.service.lurking import Lurking
-from tracker.service.penalties import Penalties
-from tracker.service.votes import Votes
 from tracker.store.posts import posts_for_thread
+
+if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from tracker.service.flags import Flags
+    from tracker.service.gamelog import GameLog
+    from tracker.service.lurking import Lurking
+    from tracker.service.penalties import Penalties
+    from tracker.service.votes import Votes
 
 KINDS = ("tally", "lurkers", "cards")
 

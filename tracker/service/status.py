@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tracker.engine.days import DayStatus
 from tracker.engine.state import GameState
-from tracker.service.gamelog import GameLog
-from tracker.service.penalties import Penalties, PlayerStanding
+
+if TYPE_CHECKING:  # the services a summary is drawn from (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
+    from tracker.service.penalties import Penalties, PlayerStanding
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker.config import DayConfig
 from tracker.engine.ballots import Ballot, cannot_be_ballot, parse_ballot
@@ -30,8 +30,10 @@ from tracker.engine.tally import (
 )
 from tracker.errors import ConfigError, GameRuleError
 from tracker.service.context import GameContext
-from tracker.service.gamelog import GameLog
 from tracker.store.posts import ballot_rows, post_versions
+
+if TYPE_CHECKING:  # the service this one is given (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
 
 _MISS = object()
 _MEMO_LOCK = threading.Lock()
