@@ -9,7 +9,7 @@ game state — a fold over events — sees it like any other elimination.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sqlmodel import Session
 
 from tracker.engine.events import Event, EventDraft, EventKind, effective, make_draft
-from tracker.engine.state import STATUS_WORDS
+from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
 from tracker.penalties.review import check_card
@@ -158,12 +158,24 @@ class Penalties:
         main = next(e for e in written if e.action == primary)
         if after is not None:
             after(main)
-        cards = self.ctx.ruleset.cards
-        cons = L.consequences(before, [*before, *written], factions=self._factions(),
-                              faction_loses_at_reds=cards.faction_loses_at_reds)
-        recorded = self._record_consequences(cons, session=s) if cons else []
-        return CardDecision(main, tuple(written), tuple(cons), tuple(self._consequence_words(cons)),
-                            tuple(recorded))
+        # The ledger says whose red card is new or gone; what that does to a faction is the fold's
+        # (it knows a faction_set), compared before and after the red cards' events.
+        cons = L.consequences(before, [*before, *written])
+        if not cons:
+            return CardDecision(main, tuple(written))
+        lost_before, _ = self._lost_by_reds(session=s)
+        recorded = self._record_consequences(cons, session=s)
+        lost_after, reds = self._lost_by_reds(session=s)
+        words = [*self._consequence_words(cons),
+                 *(f"{f}阵营累计 {reds.get(f, 0)} 张红牌：阵营判负" for f in sorted(lost_after - lost_before)),
+                 *(f"{f}阵营红牌减为 {reds.get(f, 0)} 张：撤销阵营判负" for f in sorted(lost_before - lost_after))]
+        return CardDecision(main, tuple(written), tuple(cons), tuple(words), tuple(recorded))
+
+    def _lost_by_reds(self, *, session: Session) -> tuple[set[str], Mapping[str, int]]:
+        """The factions the fold has lost by red cards, and each faction's reds (in this transaction)."""
+        events = self.log.events_in(session)
+        state = self.log.fold(events)
+        return _red_losses(state, events), state.faction_reds
 
     def _record_consequences(self, cons: Sequence[L.Consequence], *, session: Session) -> list[str]:
         """A red card's effect on the game, recorded in the ledger's own transaction, so the ledger
@@ -192,10 +204,6 @@ class Penalties:
                 words.append(f"{c.player} 红牌罚下：{what}{extra}")
             elif c.kind == "red_card_undone":
                 words.append(f"{c.player} 的红牌已撤销：恢复为红牌前的状态")
-            elif c.kind == "faction_lost":
-                words.append(f"{c.faction}阵营累计 {c.reds} 张红牌：阵营判负")
-            elif c.kind == "faction_loss_undone":
-                words.append(f"{c.faction}阵营红牌减为 {c.reds} 张：撤销阵营判负")
         return words
 
     # --------------------------------------------------------------------------------- helpers
@@ -216,9 +224,6 @@ class Penalties:
             raise GameRuleError(f"数据库里没有帖子 pid {pid}", hint="先运行 `tracker crawl GAME.toml` 抓取，或去掉 --post")
         return digest
 
-    def _factions(self) -> dict[str, str | None]:
-        return {self.log.account(p.name): p.faction for p in self.ctx.game.players}
-
     # --------------------------------------------------------------------------- announcement
 
     def cards_announcement(self, day: int) -> str:
@@ -231,16 +236,28 @@ class Penalties:
         upto = [e for e in entries if end is None or e.at < end]
         before = [e for e in entries if e.at < d.opens]
         todays = [e for e in upto if e.at >= d.opens]
-        cons = L.consequences(before, upto, factions=self._factions(),
-                              faction_loses_at_reds=cards.faction_loses_at_reds)
+        cons = L.consequences(before, upto)
         reds = [RedOff(c.player, cards.red_consequence) for c in cons if c.kind == "red_card" and c.player]
-        lost = [c.faction for c in cons if c.kind == "faction_lost" and c.faction]
+        lost = self._lost_between(d.opens, end)
         names = [self.log.account(p) for p in game.player_names]
         pids = [e.post for e in todays if e.post is not None]
         with self.ctx.store.session() as s:
             floors = floors_of(s, pids)
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
                             floors=floors, tz=game.tz)
+
+    def _lost_between(self, start: datetime, end: datetime | None) -> list[str]:
+        """Factions the fold has lost by red cards at ``end`` (None: now) and had not at ``start``."""
+        events = self.log.events()
+        was = _red_losses(self.log.state_before(start), events)
+        now = _red_losses(self.log.state() if end is None else self.log.state_before(end), events)
+        return sorted(now - was)
+
+
+def _red_losses(state: GameState, events: Sequence[Event]) -> set[str]:
+    """The factions ``state`` has lost because of a red card's event (not another loss condition)."""
+    red_seqs = {e.seq for e in events if e.kind == EventKind.CARD_CONSEQUENCE.value}
+    return {f for f, loss in state.lost.items() if loss.seq in red_seqs}
 
 
 def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Event], red_consequence: str,
