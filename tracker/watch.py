@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +26,7 @@ from tracker.store.db import Store
 from tracker.store.schedule import acquire_lock, heartbeat, mark_slot_written, release_lock, written_slots
 
 Sleeper = Callable[[float, asyncio.Event], Awaitable[None]]
+_log = logging.getLogger(__name__)
 
 
 async def sleep_or_stop(seconds: float, stop: asyncio.Event) -> None:
@@ -35,13 +37,15 @@ async def sleep_or_stop(seconds: float, stop: asyncio.Event) -> None:
 
 @dataclass
 class WatchLog:
-    """What the watcher did, in order: the CLI prints it, the tests read it."""
+    """What the watcher did, in order: the tests read it, and the ``tracker`` log (the systemd
+    journal under ``tracker watch``) gets every line at its level."""
 
     lines: list[str] = field(default_factory=list)
     echo: Callable[[str], None] | None = None
 
-    def __call__(self, msg: str) -> None:
+    def __call__(self, msg: str, level: int = logging.INFO) -> None:
         self.lines.append(msg)
+        _log.log(level, msg)
         if self.echo is not None:
             self.echo(msg)
 
@@ -75,7 +79,7 @@ class Watcher:
         try:
             days = list(self.refresh_days())
         except TrackerError as exc:
-            self.log(f"读取日程失败：{exc}（沿用上次的关门时间）")
+            self.log(f"读取日程失败：{exc}（沿用上次的关门时间）", logging.WARNING)
             return
         moved = [d for d in days for old in self.days if old.day == d.day and old.closes != d.closes]
         for d in moved:
@@ -121,7 +125,7 @@ class Watcher:
         try:
             await self.crawl()
         except TrackerError as exc:
-            self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）")
+            self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）", logging.WARNING)
         else:
             self.log(f"抓取完成 {now.isoformat(timespec='minutes')}")
         self.last_crawl = now

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +90,11 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         return [p.name for p in paths]
 
     # the effective days (延时 / day_extended move a close), re-read each pass
+    # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd journal),
+    # or --log-file / --log-level (tracker.logs)
     watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
                       crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
-                      log=WatchLog(echo=lambda m: click.echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
+                      log=WatchLog())
 
     async def main() -> None:
         stop = asyncio.Event()

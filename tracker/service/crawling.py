@@ -6,11 +6,23 @@ which already has a loop. Both report progress through the same callback.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tracker.scraper.crawl import CrawlProgress, CrawlReport, crawl_game, crawl_game_sync
 from tracker.service.context import GameContext
+
+_log = logging.getLogger(__name__)
+
+
+def _summary(report: CrawlReport) -> CrawlReport:
+    """The crawl's counts in the log (the watcher's journal): requests, pages, posts, threads that failed."""
+    failed = [t.tid for t in report.threads if t.status != "ok"]
+    _log.info("抓取 %s：%d 个帖子，%d 次请求，%d 页，新帖 %d，变化 %d%s", report.status, len(report.threads),
+              report.requests, report.pages_fetched, sum(t.posts_new for t in report.threads),
+              sum(t.posts_changed for t in report.threads), f"；未完成的帖子 {failed}" if failed else "")
+    return report
 
 
 class Crawling:
@@ -19,10 +31,10 @@ class Crawling:
 
     def crawl(self, *, progress: Callable[[CrawlProgress], None] | None = None,
               tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
-        return crawl_game_sync(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress, tids=tids,
-                               **kw)
+        return _summary(crawl_game_sync(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
+                                        tids=tids, **kw))
 
     async def crawl_async(self, *, progress: Callable[[CrawlProgress], None] | None = None,
                           tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
-        return await crawl_game(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress, tids=tids,
-                                **kw)
+        return _summary(await crawl_game(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
+                                         tids=tids, **kw))
