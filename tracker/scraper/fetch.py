@@ -347,7 +347,8 @@ class Fetcher:
             except _Retry as exc:
                 last = exc
             if not retry or attempts > self.policy.retries:
-                _log.warning("放弃请求 %s %s：%s（共 %d 次）", method, original, last.reason, attempts)
+                # INFO: the error itself is raised and told (the watcher logs it as a WARNING)
+                _log.info("放弃请求 %s %s：%s（共 %d 次）", method, original, last.reason, attempts)
                 raise self._give_up(original, last, attempts)
             if last.after is not None and last.after > self.policy.max_retry_after:
                 raise NetworkError(
