@@ -1,4 +1,4 @@
-"""DESIGN.md's command-line contract on the demo game, as a director and a script meet it.
+"""docs/cli.md's command-line contract on the demo game, as a director and a script meet it.
 
 Each `--json` command prints one JSON document and nothing else, with the contract's keys; the
 same commands without `--json` print Chinese with the rule posts' words and none of the English

@@ -33,7 +33,7 @@ PLAYERS = [u["name"] for u in SCENARIO["users"] if u["role"] == "player"]
 DIRECTORS = [u["name"] for u in SCENARIO["users"] if u["role"] == "director"]
 DEAD = SCENARIO["deaths"]["night1"]
 THREADS = {t["key"]: t for t in SCENARIO["threads"]}
-# scenario.json's label for 诈尸 → the flag kind (DESIGN.md)
+# scenario.json's label for 诈尸 → the flag kind (docs/cli.md)
 LABELS = {"dead_player_post": "posted_while_out"}
 
 

@@ -48,7 +48,7 @@ class EventKind(StrEnum):
     NOTE = "note"                        # a remark; changes nothing
 
 
-# Game-file shorthands from DESIGN.md's example: `kind = "sheriff"` gives the 警长 tag.
+# Game-file shorthands (docs/game-file.md): `kind = "sheriff"` gives the 警长 tag.
 ALIASES: Mapping[str, tuple[EventKind, Mapping[str, Any]]] = {
     "sheriff": (EventKind.TAG_GIVEN, {"tag": "警长"}),
     "patriarch": (EventKind.TAG_GIVEN, {"tag": "牧首"}),

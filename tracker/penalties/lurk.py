@@ -95,7 +95,7 @@ class LurkReport:
     exempt: dict[str, str] = field(default_factory=dict)  # player -> why a rule was not applied
 
     def to_json(self) -> dict[str, object]:
-        """The `tracker lurkers --json` shape (DESIGN.md), plus invalid_only and exemptions."""
+        """The `tracker lurkers --json` shape (docs/cli.md), plus invalid_only and exemptions."""
         return {
             "day": self.day,
             "accelerated": self.accelerated,

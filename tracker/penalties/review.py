@@ -79,7 +79,7 @@ class Flag:
     """The ledger entry the flag became (status ``carded``)."""
 
     def as_json(self) -> dict[str, object]:
-        """The CLI contract's flag object (DESIGN.md: ``tracker flags``), plus the review details."""
+        """The CLI contract's flag object (docs/cli.md: ``tracker flags``), plus the review details."""
         return {
             "id": self.id, "pid": self.pid, "floor": self.floor, "tid": self.tid, "author": self.author,
             "kind": self.kind, "category": self.category, "clause": self.clause, "excerpt": self.excerpt,
