@@ -47,7 +47,7 @@ RULE_WORDS: dict[str, str] = {"min_posts": "发言不足", "three_day_min": "连
 
 
 @dataclass(frozen=True, slots=True)
-class DayWindow:
+class LurkWindow:
     """One game day as the game file gives it."""
 
     day: int
@@ -117,7 +117,7 @@ def _clause(rules: LurkRules, rule: LurkRule) -> str:
     return rules.clause_no_vote or "潜水：在未执行加速的讨论日未投票"
 
 
-def count_posts(posts: Iterable[Stamped], window: DayWindow, players: Collection[str]) -> dict[str, int]:
+def count_posts(posts: Iterable[Stamped], window: LurkWindow, players: Collection[str]) -> dict[str, int]:
     """Posts per player in the day's discussion thread between open and close."""
     counts = dict.fromkeys(players, 0)
     if window.discussion_tid is None:
@@ -130,7 +130,7 @@ def count_posts(posts: Iterable[Stamped], window: DayWindow, players: Collection
 
 def lurk_report(
     *,
-    window: DayWindow,
+    window: LurkWindow,
     posts: Iterable[Stamped],
     players: Sequence[PlayerDay],
     rules: LurkRules,
@@ -197,7 +197,7 @@ def lurk_report(
 
 @dataclass(frozen=True, slots=True)
 class LurkDayInput:
-    window: DayWindow
+    window: LurkWindow
     players: Sequence[PlayerDay]
     valid_voters: Collection[str] = ()
     invalid_voters: Collection[str] = ()

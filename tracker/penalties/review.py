@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from tracker.errors import GameRuleError
-from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, fold
+from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, replay
 
 if TYPE_CHECKING:
     from tracker.penalties.findings import Finding
@@ -175,7 +175,7 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
     elif _YELLOW_START.search(flag.clause):
         color, why = "yellow", "条款规定黄牌起步"
     else:
-        st = fold(ledger)
+        st = replay(ledger)
         repeats = [c for c in st.cards.values()
                    if c.player == flag.author and c.entry.action != "convert" and c.revoked_by is None
                    and c.reverted_by is None and c.amended_by is None and c.entry.clause == clause]

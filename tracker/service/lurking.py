@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from tracker.penalties.lurk import DayWindow, LurkDayInput, LurkReport, PlayerDay, lurk_reports
+from tracker.penalties.lurk import LurkDayInput, LurkReport, LurkWindow, PlayerDay, lurk_reports
 from tracker.penalties.presence import FROM_ENGINE
 from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
 from tracker.service.context import GameContext
@@ -53,7 +53,7 @@ class Lurking:
         players = [PlayerDay(name, FROM_ENGINE[p.status], kidnapped=name in kidnapped)
                    for name, p in state.players.items()]
         valid, invalid = self._voters(day) if d.vote else (set(), set())
-        window = DayWindow(day=day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes,
+        window = LurkWindow(day=day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes,
                            accelerated=status.accelerated)
         return LurkDayInput(window=window, players=players, valid_voters=valid, invalid_voters=invalid)
 

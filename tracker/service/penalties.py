@@ -77,7 +77,7 @@ class Penalties:
     def card_history(self, card_id: int) -> list[L.Entry]:
         """One card's audit trail: the card, what merged it, what undid or replaced it, in order."""
         entries = self.ledger()
-        st = L.fold(entries)
+        st = L.replay(entries)
         st.entry(card_id)
         related = {card_id}
         changed = True
