@@ -44,17 +44,23 @@ class _Request:
     answers: dict[Hashable, Any] = field(default_factory=dict)
 
 
+class _PerThread(threading.local):
+    """TUI workers call on several threads: each has its own request (None outside one)."""
+
+    request: _Request | None = None
+
+
 class GameLog:
     def __init__(self, ctx: GameContext) -> None:
         self.ctx = ctx
-        self._local = threading.local()  # TUI workers call on several threads: a request each
+        self._local = _PerThread()
 
     # -- the request ------------------------------------------------------------------------------
     @contextmanager
     def request(self) -> Iterator[None]:
         """Within the block (on this thread) the log is read once and each fold done once; nested
         requests join the outer one. Outside a request every call reads the store afresh."""
-        if getattr(self._local, "request", None) is not None:
+        if self._local.request is not None:
             yield
             return
         self._local.request = _Request()
@@ -64,7 +70,7 @@ class GameLog:
             self._local.request = None
 
     def _current(self) -> _Request:
-        current: _Request | None = getattr(self._local, "request", None)
+        current = self._local.request
         return current if current is not None else _Request()
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -77,8 +83,7 @@ class GameLog:
 
     def _changed(self) -> None:
         """The log grew: later reads in this request see the new events."""
-        current: _Request | None = getattr(self._local, "request", None)
-        if current is not None:
+        if self._local.request is not None:
             self._local.request = _Request()
 
     # -- reading and folding ----------------------------------------------------------------------
