@@ -139,10 +139,10 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
         tid = resolve_thread(svc.game, thread)
         try:
             text = file.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from exc
         except OSError as exc:
-            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from None
+            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from exc
         if not yes:
             if not sys.stdin.isatty():
                 raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")

@@ -82,8 +82,8 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     if opens:
         try:
             start = datetime.fromisoformat(opens)
-        except ValueError:
-            raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from None
+        except ValueError as exc:
+            raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from exc
         start = start if start.tzinfo else start.replace(tzinfo=SHANGHAI)
     else:
         tomorrow = (datetime.now(SHANGHAI) + timedelta(days=1)).date()
@@ -97,7 +97,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"无法写入 {out}：{os_error_words(exc)}", hint="检查 --out 的目录是否存在、可写") from None
+        raise ConfigError(f"无法写入 {out}：{os_error_words(exc)}", hint="检查 --out 的目录是否存在、可写") from exc
     game = load_game(out)
     problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
                 if p.level == "error"]
@@ -158,8 +158,8 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         if at:
             try:
                 when = datetime.fromisoformat(at)
-            except ValueError:
-                raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from None
+            except ValueError as exc:
+                raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from exc
             when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
         e = svc.record_event(kind, player, data, at=when, recorded_by=by)
         s = svc.game_state()
