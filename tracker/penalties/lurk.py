@@ -26,8 +26,7 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from tracker.engine.ruleset import LurkRules
-
-PlayerStatus = Literal["alive", "dead_not_out", "out", "benched"]
+from tracker.penalties.presence import Status as PlayerStatus  # one vocabulary with the 诈尸 checks
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
 
