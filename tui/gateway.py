@@ -23,6 +23,7 @@ from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
 from tracker.service.browsing import StoredPost
 from tracker.service.penalties import CardDecision
+from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
 from tui.tally_view import TallyView, sheet_from
@@ -209,17 +210,9 @@ class Gateway:
 
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
-        from tracker.reports.announce_tally import announce_tally_bbcode
-
         dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-        text = "\n\n".join(announce_tally_bbcode(dt.tally, tz=self.game.tz) for dt in dts)
-        out_dir = Path(self.service.reports_dir())
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"day{day}-tally.bbcode"
-        tmp = path.with_suffix(".bbcode.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-        return text, path
+        text = tally_bbcode(dts, self.game.tz)
+        return text, self.service.write_report_file(f"day{day}-tally.bbcode", text)
 
     def day_status(self, day: int) -> DayStatus:
         """Effective open/close and 加速 in force (StateOps.day_status; the 进程帖 is not read)."""

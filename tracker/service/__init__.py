@@ -278,6 +278,9 @@ class Service:
     def reports_dir(self) -> Path:
         return self.reports.reports_dir()
 
+    def write_report_file(self, name: str, text: str) -> Path:
+        return self.reports.write_file(name, text)
+
     @_one_request
     def current_day(self) -> int:
         return self.reports.current_day()

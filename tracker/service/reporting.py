@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:  # the services this one is given (tracker.service composes th
     from tracker.service.gamelog import GameLog
     from tracker.service.lurking import Lurking
     from tracker.service.penalties import Penalties
-    from tracker.service.votes import Votes
+    from tracker.service.votes import DayTally, Votes
 
 KINDS = ("tally", "lurkers", "cards")
 
@@ -88,8 +89,8 @@ class Reports:
 
     # ----------------------------------------------------------------- sections from the engine
 
-    def _tally_sections(self, day: int) -> list[tuple[TallySection, str]]:
-        out: list[tuple[TallySection, str]] = []
+    def _tally_sections(self, day: int) -> list[TallySection]:
+        out: list[TallySection] = []
         for dt in self.votes.tally_day(day):
             t = dt.tally
             purpose = PURPOSE_WORDS.get(t.window.purpose, t.window.purpose)
@@ -102,7 +103,7 @@ class Reports:
                                         posted_at=cb.ballot.posted_at)
                               for cb in t.ballots),
                 outcome=t.outcome.message, purpose=purpose)
-            out.append((sec, announce_tally_bbcode(t, tz=self.ctx.game.tz)))
+            out.append(sec)
         return out
 
     def _lurk_section(self, day: int) -> LurkSection:
@@ -143,17 +144,17 @@ class Reports:
         game = self.ctx.game
         now = self.ctx.clock.now()
         tally = self._tally_sections(day) if "tally" in kinds and d.vote else []
-        notes = tuple(f"另有投票帖 {s.purpose}：{s.outcome}" for s, _ in tally[1:])
+        notes = tuple(f"另有投票帖 {s.purpose}：{s.outcome}" for s in tally[1:])
         return DayReport(
             game=game.name, ruleset=self.ctx.ruleset.id, day=day, closes_at=d.closes.astimezone(game.tz),
             generated_at=now.astimezone(game.tz), final=(now >= d.closes) if final is None else final,
             lurk=self._lurk_section(day) if "lurkers" in kinds else None,
-            tally=tally[0][0] if tally else None,
+            tally=tally[0] if tally else None,
             cards=self._cards_section() if "cards" in kinds else None, notes=notes)
 
     def report_bbcode(self, day: int, kind: str) -> str:
         if kind == "tally":
-            return "\n\n".join(b for _, b in self._tally_sections(day))
+            return tally_bbcode(self.votes.tally_day(day), self.ctx.game.tz)
         if kind == "lurkers":
             return self.lurking.lurkers_announcement(day)
         if kind == "cards":
@@ -180,27 +181,31 @@ class Reports:
     def write_reports(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None,
                       suffix: str = "") -> list[Path]:
         """Write each kind as .md, .bbcode and .html; returns the paths written."""
-        out_dir = self.reports_dir()
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise _unwritable(out_dir, exc) from exc
         written: list[Path] = []
         for kind in kinds:
             report = self.day_report(day, (kind,), final=final)
             stem = f"day{day}-{kind}{suffix}"
             files: dict[str, str] = {".md": render_markdown(report), ".html": render_html(report),
                                      ".bbcode": self.report_bbcode(day, kind)}
-            for ext, text in files.items():
-                path = out_dir / f"{stem}{ext}"
-                tmp = path.with_suffix(path.suffix + ".tmp")
-                try:
-                    tmp.write_text(text, encoding="utf-8")
-                    tmp.replace(path)  # atomic: a reader never sees half a report
-                except OSError as exc:
-                    raise _unwritable(path, exc) from exc
-                written.append(path)
+            written += [self.write_file(f"{stem}{ext}", text) for ext, text in files.items()]
         return written
+
+    def write_file(self, name: str, text: str) -> Path:
+        """One report file in the reports directory, replaced atomically: a reader (a browser, a
+        paste routine) never sees half a report, and a re-run replaces rather than multiplies."""
+        out_dir = self.reports_dir()
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _unwritable(out_dir, exc) from exc
+        path = out_dir / name
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            raise _unwritable(path, exc) from exc
+        return path
 
     # ------------------------------------------------------------------- the director's own posts
 
@@ -252,6 +257,11 @@ class Reports:
         titles = [(t, now_state.holder(t) or "") for t in pub.titles]
         return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
                                    accelerated=now_state.accelerated(day), living=len(now_state.living()))
+
+
+def tally_bbcode(tallies: Sequence[DayTally], tz: tzinfo) -> str:
+    """The 票型公示 of a day's vote thread(s), as `tracker report tally` and the TUI's `b` write it."""
+    return "\n\n".join(announce_tally_bbcode(dt.tally, tz=tz) for dt in tallies)
 
 
 def _unwritable(path: Path, exc: OSError) -> ConfigError:
