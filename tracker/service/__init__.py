@@ -65,19 +65,9 @@ def _one_request(method: Callable[Concatenate[Service, P], R]) -> Callable[Conca
 class Service:
     """Everything a director can ask of the tracker, over one game file and one store."""
 
-    def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None) -> None:
-        self.ctx = GameContext(game, store, clock)
-        self._compose()
-
-    @classmethod
-    def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Service:
-        svc = cls.__new__(cls)
-        svc.ctx = GameContext.open(game_path, db_url, clock)
-        svc._compose()
-        return svc
-
-    def _compose(self) -> None:
-        ctx = self.ctx
+    def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None, *,
+                 ruleset: Ruleset | None = None) -> None:
+        ctx = self.ctx = GameContext(game, store, clock, ruleset=ruleset)
         self.log = GameLog(ctx)
         self.votes = Votes(ctx, self.log)
         self.penalties = Penalties(ctx, self.log)
@@ -86,6 +76,12 @@ class Service:
         self.reports = Reports(ctx, self.log, self.votes, self.lurking, self.penalties, self.flag_review)
         self.crawling = Crawling(ctx)
         self.browsing = Browsing(ctx)
+
+    @classmethod
+    def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Service:
+        """The game file read and its ruleset checked before the database is touched."""
+        ctx = GameContext.open(game_path, db_url, clock)
+        return cls(ctx.game, ctx.store, ctx.clock, ruleset=ctx.ruleset)
 
     # -- what every caller reads -------------------------------------------------------------------
     @property

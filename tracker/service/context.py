@@ -17,10 +17,13 @@ from tracker.store.db import Store
 
 
 class GameContext:
-    def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None, *,
+                 ruleset: Ruleset | None = None) -> None:
         self.game = game
         self.store = store
         self.clock: Clock = clock or SystemClock()
+        if ruleset is not None:
+            self.__dict__["ruleset"] = ruleset  # already loaded (and checked): fills the cached_property
 
     @classmethod
     def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> GameContext:
@@ -29,9 +32,7 @@ class GameContext:
         # leave an empty GAME.db behind.
         ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None)
         url = db_url or f"sqlite:///{game.default_db_path()}"
-        ctx = cls(game, Store.open(url), clock)
-        ctx.__dict__["ruleset"] = ruleset  # fills the cached_property
-        return ctx
+        return cls(game, Store.open(url), clock, ruleset=ruleset)
 
     @cached_property
     def ruleset(self) -> Ruleset:
