@@ -78,13 +78,9 @@ def test_crawl_at_info_logs_its_requests_to_the_file(tmp_path: Path, capsys: pyt
 
 def test_watch_lines_reach_the_log_at_their_level(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="tracker")
-    logging.getLogger("tracker").propagate = True
-    try:
-        w = WatchLog()
-        w("第 2 日 关门后结算报告 已写出：day2-lurkers.md")
-        w("抓取失败：无法连接论坛", logging.WARNING)
-    finally:
-        logging.getLogger("tracker").propagate = False
+    w = WatchLog()
+    w("第 2 日 关门后结算报告 已写出：day2-lurkers.md")
+    w("抓取失败：无法连接论坛", logging.WARNING)
     assert [(r.levelname, r.name) for r in caplog.records] == [("INFO", "tracker.watch"), ("WARNING", "tracker.watch")]
     assert w.lines[0].startswith("第 2 日")
 

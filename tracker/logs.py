@@ -72,4 +72,4 @@ def configure(level: str | None = None, file: str | Path | None = None, *, defau
         old.close()
     root.addHandler(handler)
     root.setLevel(chosen)
-    root.propagate = False
+    # propagate stays on: nothing handles the root logger in the CLI, and a test's caplog still sees records
