@@ -105,6 +105,8 @@ def test_cli_output_is_byte_identical_to_the_golden_files(demo_root: tuple[Path,
                                                           capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SystemClock, "now", lambda self: FROZEN)
+    for name in ("TRACKER_LOG_LEVEL", "TRACKER_LOG_FILE"):  # the diagnostics log is not the contract
+        monkeypatch.delenv(name, raising=False)
     root, port = demo_root
     game = str(root / "demo.toml")
     if WRITE:
