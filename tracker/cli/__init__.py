@@ -21,9 +21,9 @@ def cli() -> None:
 
 
 def _register_all() -> None:
-    from tracker.cli import crawl, demo, penalties, reports, state, tui_cmd, votes
+    from tracker.cli import crawl, demo, night, penalties, reports, state, tui_cmd, votes
 
-    for module in (crawl, votes, state, penalties, reports, demo, tui_cmd):
+    for module in (crawl, votes, state, penalties, reports, night, demo, tui_cmd):
         module.register(cli)
 
 
