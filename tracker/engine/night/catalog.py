@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tracker.errors import RulesetError
 
@@ -135,7 +135,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
     for key, value in (("min_targets", lo_raw), ("max_targets", hi_raw)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise RulesetError(f"{src}: {where}.{key} 应是不小于 0 的整数")
-    lo, hi = int(lo_raw), int(hi_raw)
+    lo, hi = cast(int, lo_raw), cast(int, hi_raw)
     if hi < lo:
         raise RulesetError(f"{src}: {where} 的 max_targets 小于 min_targets")
     roles = raw.get("roles", [])
