@@ -2,25 +2,34 @@
 
 A hook module exposes ``resolve(board, actions)``: it walks the post's 结算顺序 over the
 submissions that passed :func:`tracker.engine.night.checks.refusal`, and may expose
-``refuse(table, action) -> str | None`` for refusals only that post states (M160's 面具 must differ
-from the night before is data; 213's 女巫 "仅第一晚可以选择自己" is data; a post-specific one is
-here). Modules are imported by name only when a night of that ruleset is settled.
+``refuse(table, action) -> str | None`` for refusals only that post states. A ruleset's hook
+module is found by its id (``luoluo-m19`` → ``tracker.engine.night.games.luoluo_m19``), so a
+new game adds a file and no line here; it is imported only when a night of that game is settled.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 from tracker.errors import RulesetError
 
-#: ruleset id -> the dotted path of its hook module (``tracker.engine.night.games.luoluo_m19``)
+#: Overrides of the naming convention: ruleset id -> the dotted path of its hook module.
 MODULES: dict[str, str] = {}
 
 
+def module_name(ruleset_id: str) -> str:
+    return MODULES.get(ruleset_id) or f"{__name__}.{ruleset_id.replace('-', '_')}"
+
+
 def hooks_for(ruleset_id: str) -> ModuleType:
-    name = MODULES.get(ruleset_id)
-    if name is None:
+    name = module_name(ruleset_id)
+    try:
+        found = importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        found = False
+    if not found:
         raise RulesetError(f"规则 {ruleset_id} 还没有夜晚结算",
-                           hint=f"已支持夜晚结算的规则：{', '.join(sorted(MODULES)) or '无'}")
+                           hint="夜晚结算需要该规则的结算顺序：tracker/engine/night/games/<规则 id>.py")
     return importlib.import_module(name)
