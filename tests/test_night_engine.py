@@ -142,3 +142,13 @@ def test_cli_simulate_json_and_errors(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "杀人" in capsys.readouterr().err
     f.write_text("{not json", "utf-8")
     assert main(["night", "simulate", "--ruleset", str(TOY), str(f)]) == 2
+
+
+def test_actors_with_forum_names_are_players_not_teams() -> None:
+    """A real game's players are forum accounts (银鸦, 饺子), not the scenario files' P01 ids."""
+    assert Action("银鸦", "守护", ("饺子",)).team is None
+    assert Action("银鸦", "守护").members == ("银鸦",)
+    assert Action("狼群(银鸦,饺子)", "杀人").team == "狼群"
+    assert Action("狼群(银鸦,饺子)", "杀人").members == ("银鸦", "饺子")
+    assert Action("狼群", "杀人").team == "狼群" and Action("狼群", "杀人").members == ()
+    assert Action("P03+P04", "决斗").members == ("P03", "P04")

@@ -19,6 +19,8 @@ from typing import Any
 CORE_FIELDS = ("name", "role", "faction", "alive", "state", "tags", "status", "uses")
 
 _TEAM = re.compile(r"^(?P<team>[^()]+)\((?P<members>[^()]*)\)$")
+#: Actors that are not players: a team named without its members, the director (a card), the day vote.
+TEAM_WORDS = frozenset({"狼群", "导演", "放逐投票"})
 
 
 @dataclass(slots=True)
@@ -92,7 +94,13 @@ class Action:
 
     @property
     def members(self) -> tuple[str, ...]:
-        """The players behind the actor: ``P03``, ``P03+P04``, ``P11,P12``, ``狼群(P10,P11)``."""
+        """The players behind the actor: ``P03``, ``P03+P04``, ``P11,P12``, ``狼群(P10,P11)``.
+
+        Players are forum names in a real game, so nothing here assumes the ``Pnn`` ids of the
+        scenario files: a team is the ``团队(成员…)`` form or one of :data:`TEAM_WORDS`.
+        """
+        if self.actor in TEAM_WORDS:
+            return ()
         m = _TEAM.match(self.actor)
         body = m.group("members") if m else self.actor
         return tuple(p for p in re.split(r"[+,]", body) if p)
@@ -103,7 +111,7 @@ class Action:
         m = _TEAM.match(self.actor)
         if m:
             return m.group("team")
-        return None if re.match(r"^P\d", self.actor) else self.actor
+        return self.actor if self.actor in TEAM_WORDS else None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"actor": self.actor, "skill": self.skill, "targets": list(self.targets)}
