@@ -9,15 +9,39 @@ and the log.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from tracker.cli.common import echo, emit_json, json_option
+from tracker.cli.common import db_option, echo, emit_json, json_option
 
 
-@click.group(name="night")
+class NightGroup(click.Group):
+    """``tracker night simulate …`` or ``tracker night GAME.toml --night N [add|remove|setup|confirm …]``.
+
+    The second form puts the game file first, like every other command; anything that is not a
+    subcommand's name goes to the desk.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["desk", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(name="night", cls=NightGroup)
 def night_group() -> None:
-    """夜晚与技能结算：按规则帖的结算顺序结算提交的行动。"""
+    """夜晚与技能结算：按规则帖的结算顺序结算提交的行动。
+
+    \b
+    tracker night GAME.toml --night 2                      预览第2夜的结算（拒绝、步骤、出局、反馈、公示草稿）
+    tracker night GAME.toml --night 2 add 银鸦 守护 饺子    提交一个行动（团队：狼群(甲,乙) 杀人 丙）
+    tracker night GAME.toml --night 2 remove 银鸦 守护      撤回
+    tracker night GAME.toml --night 2 confirm             确认结算并写入事件（只能一次）
+    tracker night GAME.toml setup 英雄 饺子 --player 泡泡    开局设定（英雄、设计目标、情侣、座次 …）
+    tracker night GAME.toml --day 3 --phase 晨曦 …          白天技能，同上
+    tracker night simulate --ruleset ID SCENARIO.json     结算一个情景文件
+    """
 
 
 @night_group.command(name="simulate")
@@ -51,12 +75,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
             near = difflib.get_close_matches(seat.role, sorted(roles), n=3, cutoff=0.3)
             raise ConfigError(f"{seat.name} 的身份 {seat.role!r} 不在规则 {ruleset.id} 中",
                               hint=f"最接近的：{'、'.join(near)}" if near else f"可用的身份：{'、'.join(sorted(roles))}")
-    chosen: dict[str, str] = {}
-    for d in decisions:
-        key, sep, value = d.partition("=")
-        if not sep:
-            raise click.BadParameter("写成 KEY=VALUE", param_hint="--decide")
-        chosen[key] = value
+    chosen = _decisions(decisions)
     result = settle(catalog, table, actions, seed=seed, decisions=chosen)
     if as_json:
         emit_json(result.to_json())
@@ -83,6 +102,125 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
              f"可用 --decide {q.key}=… 改为 {' / '.join(q.options)}）")
     if result.outcome is not None:
         echo(f"胜负：{result.outcome.winner}获胜（{result.outcome.reason}）")
+
+
+_VERBS = ("add", "remove", "confirm", "setup")
+
+
+@night_group.command(name="desk", hidden=True)
+@click.argument("game_path", metavar="GAME.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("words", nargs=-1)
+@click.option("--night", type=int, default=None, help="第几夜")
+@click.option("--day", type=int, default=None, help="第几天（白天技能）")
+@click.option("--phase", default=None, help="白天的阶段：晨曦 / 正午 / 黄昏")
+@click.option("--choice", default=None, help="add：行动的选择（如 抉择、猜测身份）")
+@click.option("--player", default=None, help="setup：设定属于哪位玩家（不写则为全局状态）")
+@click.option("--seed", default=0, show_default=True, help="随机选择的种子")
+@click.option("--decide", "decisions", multiple=True, metavar="KEY=VALUE", help="导演对待定事项的决定，可重复")
+@db_option
+@json_option
+def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: int | None, phase: str | None,
+             choice: str | None, player: str | None, seed: int, decisions: tuple[str, ...], db_url: str | None,
+             as_json: bool) -> None:
+    """夜晚工作台：提交、撤回、预览、确认。"""
+    from tracker.cli.common import service
+    from tracker.engine.night.desk import phase_key, table_json
+
+    verb, rest = (words[0], list(words[1:])) if words else ("preview", [])
+    if verb not in (*_VERBS, "preview"):
+        raise click.UsageError(f"不认识的操作 {verb!r}；可用：{' / '.join(_VERBS)}（不写则预览）")
+    chosen = _decisions(decisions)
+    with service(game_path, db_url) as svc:
+        desk = svc.night_desk()
+        if verb == "setup":
+            if len(rest) != 2:
+                raise click.UsageError("setup 写成：setup 字段 值 [--player 玩家]，例如 setup 英雄 饺子 --player 泡泡")
+            ev = desk.setup(rest[0], _value(rest[1]), player)
+            echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{rest[0]} = {rest[1]}")
+            return
+        key = phase_key(night, day, phase)
+        if verb == "add":
+            if len(rest) < 2:
+                raise click.UsageError("add 写成：add 行动者 技能 [目标…]")
+            ev = desk.add(key, rest[0], rest[1], rest[2:], choice=choice)
+            echo(f"已提交（事件 {ev.seq}）：{rest[0]}<{ev.data['skill']}> {'、'.join(rest[2:]) or ''}".rstrip())
+            return
+        if verb == "remove":
+            if len(rest) != 2:
+                raise click.UsageError("remove 写成：remove 行动者 技能")
+            ev = desk.remove(key, rest[0], rest[1])
+            echo(f"已撤回（事件 {ev.seq}）：{rest[0]}<{rest[1]}>")
+            return
+        if verb == "confirm":
+            preview, recorded = desk.confirm(key, seed=seed, decisions=chosen)
+            if as_json:
+                emit_json({"phase": key, "recorded": [e.seq for e in recorded], **preview.result.to_json()})
+                return
+            _show(preview)
+            echo(f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件（{recorded[0].seq}–{recorded[-1].seq}）")
+            return
+        preview = desk.preview(key, seed=seed, decisions=chosen)
+        if as_json:
+            emit_json({"phase": key, "confirmed": preview.confirmed is not None,
+                       "submitted": [{"seq": e.seq, **{k: e.data[k] for k in ("actor", "skill", "targets") if k in e.data},
+                                      **({"choice": e.data["choice"]} if "choice" in e.data else {})}
+                                     for e in preview.submitted],
+                       "table": table_json(preview.table), **preview.result.to_json()})
+            return
+        _show(preview)
+
+
+def _show(preview: Any) -> None:
+    """The preview as the director reads it: submissions, the post's steps, results, texts to paste."""
+    r = preview.result
+    state = "（已确认）" if preview.confirmed is not None else "（预览，未确认）"
+    echo(f"{preview.words}结算{state}")
+    echo(f"已提交 {len(preview.submitted)} 个行动：")
+    for e in preview.submitted:
+        targets = "、".join(e.data.get("targets", ())) or "—"
+        extra = f"（{e.data['choice']}）" if e.data.get("choice") else ""
+        echo(f"  [{e.seq}] {e.data['actor']}<{e.data['skill']}> → {targets}{extra}")
+    if r.rejected:
+        echo("不能结算的行动：")
+        for x in r.rejected:
+            echo(f"  {x.actor}<{x.skill}>：{x.reason}")
+    echo("结算步骤：")
+    for line in r.log:
+        echo(f"  {line}")
+    echo("出局：" + ("、".join(f"{d.player}（{d.cause}）" for d in r.deaths) or "无"))
+    if r.feedback:
+        echo("私信反馈（可直接复制）：")
+        for f in r.feedback:
+            echo(f"  【{f.to}】{f.content}")
+    echo("公示草稿：")
+    echo("  " + ("、".join(r.out_order) + " 出局" if r.out_order else "平安夜"))
+    for line in r.lines:
+        echo(f"  {line}")
+    for q in r.questions:
+        how = "导演指定" if q.by == "director" else "随机"
+        echo(f"待定 {q.key}：{q.question} → {q.taken}（{how}；可用 --decide {q.key}=… 改为 {' / '.join(q.options)}）")
+    if r.outcome is not None:
+        echo(f"胜负：{r.outcome.winner}获胜（{r.outcome.reason}）")
+
+
+def _decisions(pairs: tuple[str, ...]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for d in pairs:
+        key, sep, value = d.partition("=")
+        if not sep:
+            raise click.BadParameter("写成 KEY=VALUE", param_hint="--decide")
+        chosen[key] = value
+    return chosen
+
+
+def _value(text: str) -> Any:
+    """A setup value: JSON when it parses (a number, true, an object such as 情侣), else the text."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def register(group: click.Group) -> None:

@@ -43,7 +43,7 @@ _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback",
+    "actor_may_be_dead", "lethal", "feedback", "count",
 }
 
 
@@ -52,7 +52,8 @@ class Skill:
     """One skill of a rule post, with the generic limits the post puts on it.
 
     ``uses``: the key of :attr:`Seat.uses` that counts it (a limited skill refuses at 0 / False);
-    None when the post sets no count. ``no_repeat``: the ``state`` key holding ``{target, night}``
+    None when the post sets no count. ``count``: what that key holds when the game starts (the
+    post's [X], 1 for 限一次, true for a skill held until lost); 1 when ``uses`` is set and it is not. ``no_repeat``: the ``state`` key holding ``{target, night}``
     of its last use (守护上次), refused when the same target comes again the next night.
     ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``.
     """
@@ -65,6 +66,7 @@ class Skill:
     min_targets: int = 0
     max_targets: int = 0
     uses: str | None = None
+    count: int | bool | None = None
     not_first_night: bool = False
     first_night_only: bool = False
     from_night: int | None = None
@@ -109,6 +111,13 @@ class Catalog:
         return [s for s in self.skills.values() if role in s.roles]
 
 
+def _count(raw: Mapping[str, Any], where: str, src: str) -> int | bool | None:
+    count = raw.get("count", 1 if raw.get("uses") is not None else None)
+    if count is not None and (not isinstance(count, int) or (not isinstance(count, bool) and count < 0)):
+        raise RulesetError(f"{src}: {where}.count 应是不小于 0 的整数或 true/false", hint="例如 count = 2（[2]）")
+    return count  # type: ignore[no-any-return]
+
+
 def _skill(raw: Any, where: str, src: str) -> Skill:
     if not isinstance(raw, dict):
         raise RulesetError(f"{src}: {where} 应是一个表")
@@ -145,7 +154,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
         raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team", hint="写明哪些身份（或哪个团队）拥有这个技能")
     return Skill(
         name=name, roles=tuple(roles), team=raw.get("team"), phase=phase, kind=kind, min_targets=lo,
-        max_targets=hi, uses=raw.get("uses"), not_first_night=bool(raw.get("not_first_night", False)),
+        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src), not_first_night=bool(raw.get("not_first_night", False)),
         first_night_only=bool(raw.get("first_night_only", False)), from_night=raw.get("from_night"),
         self_target=self_target, no_repeat=raw.get("no_repeat"), cooldown=raw.get("cooldown"),
         cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),

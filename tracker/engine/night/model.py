@@ -214,6 +214,8 @@ class Settlement:
     outcome: Outcome | None = None
     questions: list[Question] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    #: The whole table once settled (not part of the JSON contract): what the next night starts from.
+    table_after: Table | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -42,6 +42,7 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
         hooks.resolve(board, legal)
     except SettlementOver:
         board.note("胜负已分，立即终止结算")
+    board.result.table_after = board.table
     return board.result
 
 
