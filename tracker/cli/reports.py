@@ -93,6 +93,8 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
     # the effective days (延时 / day_extended move a close), re-read each pass
     watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
                       crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
+                      # the crawl stops itself at its deadline; this is the backstop for the reports
+                      crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60,
                       log=WatchLog(echo=lambda m: click.echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
 
     async def main() -> None:
