@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from tracker.cli.common import printable
 from tracker.errors import TrackerError
 
 #: Each command and the module that registers it: a command imports only its own area's module
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)
     except TrackerError as exc:
-        click.echo(f"错误：{exc}", err=True)
+        click.echo(f"错误：{printable(str(exc))}", err=True)  # forum text (a subject, an error page) inside
         return exc.exit_code
     except click.exceptions.Abort as exc:
         # click turns Ctrl-C into Abort (its cause); a declined confirmation is an Abort too.
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         show_usage_error(exc)
         return exc.exit_code
     except click.ClickException as exc:
-        click.echo(f"错误：{exc.format_message()}", err=True)
+        click.echo(f"错误：{printable(exc.format_message())}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("已中断。已保存的数据不受影响。", err=True)
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
 
             err = store_error(exc)
             if err is not None:
-                click.echo(f"错误：{err}", err=True)
+                click.echo(f"错误：{printable(str(err))}", err=True)
                 return err.exit_code
         raise
     # A command that ends with ctx.exit(N) (e.g. `report`'s 10 = needs the director) returns N.

@@ -8,6 +8,7 @@ the game file and ``--db``, never at import time. Migrations are alembic branche
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -59,6 +60,39 @@ def store_error(exc: BaseException) -> StoreError | None:
             return StoreError(f"{words}（{detail}）。已保存的数据没有改动", hint=hint)
     return StoreError(f"数据库出错：{detail}。已保存的数据没有改动",
                       hint="检查数据库是否可以连接、是否有写权限；--db 可指定另一个数据库")
+
+
+_PG_MIGRATION_LOCK = 0x7472_6163_6B65_72  # "tracker": one advisory lock id for every tracker database
+
+
+@contextmanager
+def _migration_file_lock(url: str) -> Iterator[None]:
+    """An exclusive ``flock`` on ``GAME.db.migrate.lock`` for a SQLite file; nothing for other URLs.
+
+    SQLite's own locking does not cover alembic's check-then-create ("table … already exists" when
+    two first runs race); the lock file is left in place (removing it would race too).
+    """
+    parsed = make_url(url)
+    db = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not db or db == ":memory:" or db.startswith("file:"):
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock; SQLite's busy timeout is all we have
+        yield
+        return
+    path = f"{db}.migrate.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as exc:
+        raise StoreError(f"无法创建数据库的迁移锁文件 {path}：{os_error_words(exc)}",
+                         hint="检查数据库所在目录的写权限") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -150,7 +184,9 @@ class Store:
         """Bring the schema to every branch head; one query when it is there already.
 
         A database written by a newer tracker (a revision this one does not ship) is refused: an
-        older schema reader would misread it, and downgrading would lose the newer data.
+        older schema reader would misread it, and downgrading would lose the newer data. Safe from
+        several processes at once: the upgrade runs under a lock (a file beside a SQLite database,
+        an advisory lock on PostgreSQL), so a second first run waits, then finds nothing to do.
         """
         known, heads = packaged_revisions()
         try:
@@ -169,7 +205,9 @@ class Store:
 
         cfg = alembic_config(self.url)
         try:
-            with self.engine.begin() as conn:
+            with _migration_file_lock(self.url), self.engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "heads")
         except (OperationalError, DatabaseError) as exc:

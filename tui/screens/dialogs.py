@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui.literal import append_literal, literal
+
 COLORS = (("蓝牌", "blue"), ("黄牌", "yellow"), ("红牌", "red"))
 
 _CSS = """
@@ -88,11 +90,11 @@ class CardForm(ModalScreen[CardChoice | None]):
 
     def compose(self) -> ComposeResult:
         head = Text("发牌给 ", "bold")
-        head.append(self.player, "bold cyan")
+        append_literal(head, self.player, "bold cyan")  # a player's name may carry escapes or bidi marks
         with Vertical():
             yield Static(head)
             if self.why:
-                yield Static(Text(self.why, "dim"))
+                yield Static(literal(self.why, "dim"))
             yield Label("颜色")
             yield Select(COLORS, value=self.color, allow_blank=False, id="color")
             yield Label("条款")
