@@ -291,9 +291,17 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
                          flags=flags)
 
 
-def _target_out_before(roster: Roster, target: str | None, at: datetime) -> bool:
+def _target_out_before(roster: Roster, target: str | None, at: datetime, *, strictly: bool = False) -> bool:
+    """Whether ``target`` was out at ``at`` (``strictly``: before it, not at it).
+
+    The close uses ``strictly``: a player out *at* the close (the day's own result entered as an
+    event, ``cause = "vote"``, or anything the director dates at the close) was not out before it,
+    and the day's result must never void the votes that produced it.
+    """
     p = roster.find(target) if target else None
-    return p is not None and p.out_at is not None and p.out_at <= at
+    if p is None or p.out_at is None:
+        return False
+    return p.out_at < at if strictly else p.out_at <= at
 
 
 def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayWindow) -> CountedBallot:
@@ -335,7 +343,7 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayW
         true = 0.0
         if any(m.kind == "void_voter" and m.public for m in mods):
             public = 0.0
-    if cb.target is not None and _target_out_before(roster, cb.target, window.closes):
+    if cb.target is not None and _target_out_before(roster, cb.target, window.closes, strictly=True):
         flags.append(Verdict(Code.TARGET_OUT_BY_CLOSE, cb.target))
         public = true = 0.0
     return _replace(cb, final=True, weight=true, public_weight=public, flags=tuple(flags))
