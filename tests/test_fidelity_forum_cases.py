@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import httpx
+import pytest
+
 from tracker.clock import SHANGHAI
 from tracker.engine.ballots import Ballot
 from tracker.engine.tally import DayWindow, PlayerView, Roster, TallyRules, tally
+from tracker.errors import ForumError
+from tracker.scraper.fetch import Fetcher, FetchPolicy
 
 OPENS = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
 CLOSES = datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI)
@@ -42,3 +47,75 @@ def test_an_elimination_a_second_before_the_close_still_voids_votes_on_them() ->
     result = tally(ballots, rules=TallyRules(), roster=Roster(players=players), window=EXILE)
     assert "丙" not in result.totals
     assert all(any(f.code.value == "target_out_by_close" for f in cb.flags) for cb in result.ballots)
+
+
+# --------------------------------------------------------------------------- case 4: the 302 to the site URL
+
+FORUM = "http://bbs.example.test/"
+PAGE_BODY = b"<html><body>thread</body></html>"
+JSON_BODY = b'{"Variables": {}}'
+
+
+class _Forum:
+    """A forum whose configured site URL differs from the one in the game file: the first request to
+    each thread URL answers Discuz's one-time 302 naming ``site``, or every request does (``always``)."""
+
+    def __init__(self, site: str, *, always: bool = False) -> None:
+        self.site = site
+        self.always = always
+        self.seen: list[httpx.Request] = []
+        self.redirected: set[str] = set()
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.seen.append(request)
+        url = str(request.url)
+        path_query = url[len(FORUM):]
+        if self.always or url not in self.redirected:
+            self.redirected.add(url)
+            return httpx.Response(302, headers={"location": self.site + path_query})
+        mobile = "api/mobile/" in url
+        return httpx.Response(200, content=JSON_BODY if mobile else PAGE_BODY,
+                              headers={"content-type": "application/json" if mobile else "text/html; charset=utf-8"})
+
+
+def _fetcher(forum: _Forum) -> Fetcher:
+    cookies = httpx.Cookies()
+    cookies.set("auth", "secret", domain="bbs.example.test")
+    return Fetcher(FORUM, FetchPolicy(retries=0, delay=0), cookies=cookies, transport=httpx.MockTransport(forum))
+
+
+@pytest.mark.parametrize("site", ["https://bbs.example.test/", "http://www.bbs.example.test/",
+                                  "http://bbs.example.test:8080/", "https://proxy.example.test/bbs/"])
+@pytest.mark.parametrize("url", ["forum.php?mod=viewthread&tid=3&page=2",
+                                 "api/mobile/index.php?version=4&module=viewthread&tid=3&page=1&ppp=1000"])
+async def test_the_one_time_redirect_to_the_site_url_is_retried_at_the_original_url(site: str, url: str) -> None:
+    """Discuz's one-time 302 after a deletion builds its Location from the forum's configured site URL
+    ($_G['siteurl']), which may differ from the address in the game file: the viewthread request is
+    asked again, once, at the original URL; nothing is sent to the Location's host."""
+    forum = _Forum(site)
+    async with _fetcher(forum) as f:
+        got = await f.get(url, kind="json" if "mobile" in url else "html")
+    assert got.status == 200 and got.url == FORUM + url
+    assert [str(r.url) for r in forum.seen] == [FORUM + url, FORUM + url]
+    assert all(r.url.host == "bbs.example.test" and r.url.port is None for r in forum.seen)
+
+
+async def test_a_second_redirect_off_the_host_is_refused_and_never_followed() -> None:
+    """Retried once only: a forum that keeps sending us elsewhere is refused, and the Location's host
+    never receives a request, so the login cookie goes nowhere else."""
+    forum = _Forum("https://elsewhere.example.test/", always=True)
+    async with _fetcher(forum) as f:
+        with pytest.raises(ForumError, match="另一个站点"):
+            await f.get("forum.php?mod=viewthread&tid=3&page=2")
+    assert len(forum.seen) == 2
+    assert {r.url.host for r in forum.seen} == {"bbs.example.test"}
+    assert all("auth=secret" in r.headers.get("cookie", "") for r in forum.seen)
+
+
+async def test_other_requests_redirected_off_the_host_are_refused_at_once() -> None:
+    """Only viewthread answers carry Discuz's one-time redirect; a login page sent elsewhere is not retried."""
+    forum = _Forum("https://elsewhere.example.test/")
+    async with _fetcher(forum) as f:
+        with pytest.raises(ForumError, match="另一个站点"):
+            await f.get("member.php?mod=logging&action=login")
+    assert len(forum.seen) == 1
