@@ -8,10 +8,11 @@ import httpx
 import pytest
 
 from tracker.clock import SHANGHAI
-from tracker.engine.ballots import Ballot
+from tracker.engine.ballots import Ballot, parse_ballot
 from tracker.engine.tally import DayWindow, PlayerView, Roster, TallyRules, tally
 from tracker.errors import ForumError
 from tracker.scraper.fetch import Fetcher, FetchPolicy
+from tracker.scraper.mobile import parse_viewthread
 
 OPENS = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
 CLOSES = datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI)
@@ -119,3 +120,70 @@ async def test_other_requests_redirected_off_the_host_are_refused_at_once() -> N
         with pytest.raises(ForumError, match="另一个站点"):
             await f.get("member.php?mod=logging&action=login")
     assert len(forum.seen) == 1
+
+
+# --------------------------------------------------------------------------- case 2: a mobile change vote
+
+def _mobile_post(pid: int, number: int, author: str, at: datetime, message: str) -> dict[str, str]:
+    return {"pid": str(pid), "tid": "15", "number": str(number), "author": author, "authorid": str(pid),
+            "dbdateline": str(int(at.timestamp())), "message": message, "status": "8", "position": str(number)}
+
+
+def _mobile_thread(*posts: dict[str, str]) -> list[Ballot]:
+    doc = {"Variables": {"thread": {"tid": "15", "subject": "第一天投票", "replies": str(len(posts) - 1)},
+                         "postlist": list(posts), "ppp": "1000"}}
+    page = parse_viewthread(doc, tz=SHANGHAI)
+    out = [parse_ballot(p, directors=("主持",), names=("花千树", "包子", "取酒")) for p in page.posts]
+    return [b for b in out if b is not None]
+
+
+VOTE_AT = datetime(2025, 4, 12, 12, 14, 37, tzinfo=SHANGHAI)
+DAY = DayWindow(day=1, opens=datetime(2025, 4, 12, 10, 0, tzinfo=SHANGHAI),
+                closes=datetime(2025, 4, 12, 21, 0, tzinfo=SHANGHAI))
+PLAYERS = Roster(players=(PlayerView("花千树"), PlayerView("包子"), PlayerView("取酒")))
+
+
+def _change_quoting(header_name: str, header_time: str, quoted: str) -> str:
+    """A mobile client's 引用: the header is plain text, no findpost link (so no pid)."""
+    return (f'<div class="reply_wrap"><font color="#999999">{header_name} 发表于 {header_time}</font><br />\n'
+            f'{quoted}</div><br />\n改票对象：取酒<br />\n改票理由：取酒更可疑')
+
+
+def test_a_mobile_change_vote_quoting_without_a_findpost_link_matches_the_own_vote_by_time_and_text() -> None:
+    """Every post: "改票需引用自己的原投票楼层". From a mobile client the quote carries only
+    "NAME 发表于 TIME" (minute, no seconds) and the quoted text; NAME is the account's name when it
+    posted, here before a rename (花花 → 花千树), so it is not what the voter is called today."""
+    ballots = _mobile_thread(
+        _mobile_post(600, 1, "花千树", VOTE_AT, "投票对象：包子<br />\n投票理由：包子很可疑"),
+        _mobile_post(645, 2, "花千树", VOTE_AT + timedelta(hours=1),
+                     _change_quoting("花花", "2025-4-12 12:14", "投票对象：包子<br />\n投票理由：包子很可疑")))
+    result = tally(ballots, rules=TallyRules(), roster=PLAYERS, window=DAY)
+    assert [cb.valid for cb in result.ballots] == [True, True]
+    assert result.final["花千树"] == "取酒"
+
+
+def test_a_cut_quote_still_matches_the_start_of_the_vote() -> None:
+    """Discuz quotes with messagecutstr(): at most 100 characters, ending in " ..." when cut."""
+    reason = "包子" * 80
+    ballots = _mobile_thread(
+        _mobile_post(600, 1, "花千树", VOTE_AT, f"投票对象：包子<br />\n投票理由：{reason}"),
+        _mobile_post(645, 2, "花千树", VOTE_AT + timedelta(hours=1),
+                     _change_quoting("花花", "2025-4-12 12:14", f"投票对象：包子<br />\n投票理由：{reason[:40]} ...")))
+    assert [cb.valid for cb in tally(ballots, rules=TallyRules(), roster=PLAYERS, window=DAY).ballots] == [True, True]
+
+
+@pytest.mark.parametrize(("header_time", "quoted", "author"), [
+    ("2025-4-12 12:15", "投票对象：包子<br />\n投票理由：包子很可疑", "花千树"),  # another minute
+    ("2025-4-12 12:14", "投票对象：取酒<br />\n投票理由：别的", "花千树"),  # another text
+    ("2025-4-12 12:14", "投票对象：包子<br />\n投票理由：包子很可疑", "包子"),  # someone else's vote
+])
+def test_an_unlinked_quote_of_anything_but_the_own_vote_is_not_a_change(header_time: str, quoted: str,
+                                                                          author: str) -> None:
+    """The time, the text and the voter must all be the own vote's; otherwise "改票引用的不是自己的投票"."""
+    first = _mobile_post(600, 1, author, VOTE_AT, "投票对象：包子<br />\n投票理由：包子很可疑")
+    mine = [] if author == "花千树" else [_mobile_post(601, 2, "花千树", VOTE_AT + timedelta(minutes=5),
+                                                       "投票对象：包子<br />\n投票理由：跟票")]
+    ballots = _mobile_thread(first, *mine, _mobile_post(645, 3, "花千树", VOTE_AT + timedelta(hours=1),
+                                                        _change_quoting("花花", header_time, quoted)))
+    change = tally(ballots, rules=TallyRules(), roster=PLAYERS, window=DAY).ballots[-1]
+    assert not change.valid and change.verdict is not None and change.verdict.code.value == "change_quotes_other"

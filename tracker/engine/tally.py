@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from tracker.engine.ballots import ABSTAIN, Ballot
+from tracker.engine.ballots import ABSTAIN, Ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
     CountedBallot,
@@ -102,6 +102,7 @@ class Tally:
 class _VoterRun:
     current: CountedBallot | None = None
     own_pids: set[int] = field(default_factory=set)
+    own: list[Ballot] = field(default_factory=list)
     changes: int = 0
     noon_used: bool = False
 
@@ -129,6 +130,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
                 run.changes += 1
             run.current = cb
             run.own_pids.add(b.pid)
+            run.own.append(b)
         counted.append(cb)
 
     finals = {id(run.current): run.current for run in runs.values() if run.current is not None}
@@ -268,9 +270,10 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
     if current is None or run is None:
         return bad(Code.CHANGE_WITHOUT_VOTE)
     if b.kind != "proxy":
-        if not b.quoted_pids:
+        quotes_own = bool(set(b.quoted_pids) & run.own_pids) or _quotes_own_unlinked(b, run)
+        if not quotes_own and not b.quoted_pids and not b.quoted_unlinked:
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
-        if not set(b.quoted_pids) & run.own_pids:
+        if not quotes_own:
             return bad(Code.CHANGE_QUOTES_OTHER, f"原投票在 {current.ballot.floor} 楼")
     accelerated_now = window.accelerated and (window.accelerated_at is None or at >= window.accelerated_at)
     if accelerated_now and rules.accelerated_changes == "forbidden":
@@ -289,6 +292,19 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
         return bad(Code.CHANGE_LIMIT, f"本局每日只能改票 {rules.change_limit} 次")
     return CountedBallot(ballot=b, voter=voter, target=target, valid=True, final=False, verdict=None,
                          flags=flags)
+
+
+def _quotes_own_unlinked(b: Ballot, run: _VoterRun) -> bool:
+    """A change posted from a mobile client quotes without a findpost link: only "NAME 发表于 TIME"
+    and the quoted text. It quotes the voter's own vote when one of their earlier valid ballots was
+    posted in that minute (the header has no seconds) and says what is quoted. The NAME is not
+    compared: it is the account's name when it posted, which a rename since has changed."""
+    for minute, text in b.quoted_unlinked:
+        for own in run.own:
+            posted = own.posted_at.astimezone(minute.tzinfo).replace(second=0, microsecond=0)
+            if posted == minute and quote_matches(text, own.said):
+                return True
+    return False
 
 
 def _target_out_before(roster: Roster, target: str | None, at: datetime, *, strictly: bool = False) -> bool:
