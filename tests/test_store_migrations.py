@@ -40,7 +40,7 @@ def test_open_twice_is_a_no_op(db_url: str) -> None:
     try:
         with store.engine.connect() as conn:
             heads = set(MigrationContext.configure(conn).get_current_heads())
-        assert "posts_0001" in heads
+        assert "posts_0002" in heads
     finally:
         store.close()
 
