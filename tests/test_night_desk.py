@@ -11,75 +11,19 @@ the ordinary day events (出局 …) so the state and the win check see the nigh
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from night_toy_hooks import toy_game
 
 from tracker.cli import main
 from tracker.engine.night.games import MODULES
-
-TOY = Path(__file__).parent / "fixtures" / "night" / "toy"
-
-GAME = """
-[game]
-name = "夜晚测试局"
-ruleset = "toy.toml"
-forum = "http://127.0.0.1:9/"
-timezone = "Asia/Shanghai"
-directors = ["导演A"]
-
-[[players]]
-name = "银鸦"
-role = "狼人"
-faction = "狼人"
-
-[[players]]
-name = "饺子"
-role = "守卫"
-faction = "村民"
-
-[[players]]
-name = "包子"
-role = "村民"
-faction = "村民"
-
-[[players]]
-name = "栗子"
-role = "村民"
-faction = "村民"
-
-[[days]]
-day = 1
-discussion = 10
-vote = [11]
-opens = 2025-03-03T10:00:00+08:00
-closes = 2025-03-03T21:00:00+08:00
-
-[[days]]
-day = 2
-discussion = 12
-vote = [13]
-opens = 2025-03-04T10:00:00+08:00
-closes = 2025-03-04T21:00:00+08:00
-
-[[days]]
-day = 3
-discussion = 14
-vote = [15]
-opens = 2025-03-05T10:00:00+08:00
-closes = 2025-03-05T21:00:00+08:00
-"""
 
 
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setitem(MODULES, "toy-night", "night_toy_hooks")
-    for f in TOY.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    path = tmp_path / "game.toml"
-    path.write_text(GAME, "utf-8")
-    return path
+    return toy_game(tmp_path)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
