@@ -43,7 +43,7 @@ _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback",
+    "actor_may_be_dead", "lethal", "feedback", "gained",
 }
 
 
@@ -55,6 +55,9 @@ class Skill:
     None when the post sets no count. ``no_repeat``: the ``state`` key holding ``{target, night}``
     of its last use (守护上次), refused when the same target comes again the next night.
     ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``.
+    ``gained``: players outside ``roles`` may come to hold the skill in play (寡妇刀, 接刀, a lover's
+    or a tag's skill such as 警长<殉职>); the generic holder check then lets the submission through
+    and the game's ``refuse`` hook decides who holds it now.
     """
 
     name: str
@@ -76,6 +79,7 @@ class Skill:
     target_alive_or_dead: bool = False
     actor_may_be_dead: bool = False
     lethal: bool = False
+    gained: bool = False
     step: str | None = None
     aliases: tuple[str, ...] = ()
     clause: str = ""
@@ -151,6 +155,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
         cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),
         target_alive_or_dead=bool(raw.get("target_alive_or_dead", False)),
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
+        gained=bool(raw.get("gained", False)),
         step=raw.get("step"), aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""),
         note=raw.get("note", ""))
 

@@ -39,9 +39,10 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
             return f"{m}已{seat.life or '出局'}，不能发动技能"
         if seat.benched:
             return f"{m}处于挂机状态，不能发动技能"
-        if skill.team is None and not holds(seat, skill):
+        if skill.team is None and not skill.gained and not holds(seat, skill):
             return f"{m}（{seat.role}）没有技能<{skill.name}>"
-    if skill.team is not None and team is None and not any(holds(table.players[m], skill) for m in members):
+    if skill.team is not None and team is None and not skill.gained \
+            and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)
     if skill.phase not in ("passive",) and phase != skill.phase:

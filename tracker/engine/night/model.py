@@ -92,8 +92,13 @@ class Action:
 
     @property
     def members(self) -> tuple[str, ...]:
-        """The players behind the actor: ``P03``, ``P03+P04``, ``P11,P12``, ``狼群(P10,P11)``."""
+        """The players behind the actor: ``P03``, ``P03+P04``, ``P11,P12``, ``狼群(P10,P11)``.
+
+        None behind ``导演`` (a card) or ``放逐投票`` (the day vote): they are no seat at the table.
+        """
         m = _TEAM.match(self.actor)
+        if m is None and not re.match(r"^P\d", self.actor):
+            return ()
         body = m.group("members") if m else self.actor
         return tuple(p for p in re.split(r"[+,]", body) if p)
 
