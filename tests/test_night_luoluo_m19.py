@@ -317,6 +317,8 @@ def test_silence_and_kidnap_only_on_the_design_target() -> None:
     assert any(p["effect"].startswith(f"{V4}被绑架：第3天") for p in res["pending"])
     assert any("绑架" in line and V4 in line for line in res["announcement"]["lines"])
     assert told(res, V4)[0].startswith("绑架：你被绑架，第3天")
+    res = run(scenario(night=3, players={V4: {"status": ["绑架"]}}))
+    assert res["state_after"][f"{V4}.status"] == []
 
 
 def test_silence_goes_out_at_step_7_after_poison() -> None:
@@ -461,6 +463,10 @@ def test_exiled_sheriff_hands_over_and_the_vote_is_announced_at_once() -> None:
     assert any("殉职" in p["effect"] for p in res["pending"])
     res = run(scenario(day=3, actions=[act(V2, "殉职", V3)]))
     assert refused(res) == [(V2, "殉职")]
+    res = run(scenario(actions=[act(PACK, "杀人", V1), act(V1, "殉职", V4)]))
+    assert res["state_after"]["警长"] == V4 and f"当日警长：{V4}" in res["announcement"]["lines"]
+    res = run(scenario(actions=[act(PACK, "杀人", V1)]))
+    assert f"当日警长：待{V1}<殉职>选择继任者" in res["announcement"]["lines"]
 
 
 def test_cub_sacrifice_goes_out_at_step_1_and_spurs_the_next_night() -> None:
@@ -659,10 +665,13 @@ def test_generic_gained_key_lets_the_hook_decide_the_holder() -> None:
     data = {"ruleset": "t", "skills": [
         {"name": "杀人", "team": "狼群", "roles": ["狼人"], "targets": 1, "gained": True},
         {"name": "刀", "team": "狼群", "roles": ["狼人"], "targets": 1},
-        {"name": "红牌", "team": "导演", "phase": "passive", "targets": 1}]}
+        {"name": "红牌", "team": "导演", "phase": "passive", "targets": 1},
+        {"name": "查", "roles": ["村民"], "targets": 1}]}
     cat = parse_catalog(data, "t")
     table = Table(players={"P01": Seat("P01", "村民", "村民"), "P02": Seat("P02", "狼人", "狼人")}, state={}, night=2)
     assert refusal(table, Action("P01", "杀人", ("P02",)), cat.skill("杀人")) is None
     assert refusal(table, Action("P01", "刀", ("P02",)), cat.skill("刀")) is not None
     assert Action("导演", "红牌", ("P01",)).members == ()
     assert refusal(table, Action("导演", "红牌", ("P01",)), cat.skill("红牌")) is None
+    assert refusal(table, Action("导演", "杀人", ("P01",)), cat.skill("杀人")) == "杀人是狼群的团队技能"
+    assert refusal(table, Action("导演", "查", ("P02",)), cat.skill("查")) == "导演不是玩家，不能发动<查>"

@@ -29,6 +29,8 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
     """Why this submission cannot be settled, in Chinese, or None if it may enter settlement."""
     members = action.members
     team = action.team
+    if not members and skill.team is None:
+        return f"{action.actor}不是玩家，不能发动<{skill.name}>"
     if team is not None and skill.team is not None and team != skill.team:
         return f"{skill.name}是{skill.team}的团队技能"
     for m in members:

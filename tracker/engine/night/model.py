@@ -18,6 +18,9 @@ from typing import Any
 #: (``seat``, ``elevator``, ``英雄``, ``原身份``, ``伪装`` …) is kept in :attr:`Seat.fields`.
 CORE_FIELDS = ("name", "role", "faction", "alive", "state", "tags", "status", "uses")
 
+#: Actors who are no player: a card given by the director, the day's exile vote.
+NO_SEAT = ("导演", "放逐投票")
+
 _TEAM = re.compile(r"^(?P<team>[^()]+)\((?P<members>[^()]*)\)$")
 
 
@@ -96,9 +99,9 @@ class Action:
 
         None behind ``导演`` (a card) or ``放逐投票`` (the day vote): they are no seat at the table.
         """
-        m = _TEAM.match(self.actor)
-        if m is None and not re.match(r"^P\d", self.actor):
+        if self.actor in NO_SEAT:
             return ()
+        m = _TEAM.match(self.actor)
         body = m.group("members") if m else self.actor
         return tuple(p for p in re.split(r"[+,]", body) if p)
 

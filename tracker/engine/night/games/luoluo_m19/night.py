@@ -278,6 +278,16 @@ def dog_end(ctx: Ctx) -> None:
         settle_sheriffs(ctx)
 
 
+def dusk(ctx: Ctx) -> None:
+    """绑架: "执行上述效果直到下一个游戏日结束" — a 绑架 still on the table at nightfall is over."""
+    b = ctx.board
+    for p in ctx.table.players.values():
+        if "绑架" in p.status:
+            p.status.remove("绑架")
+            b.result.state_after[f"{p.name}.status"] = list(p.status)
+            b.note(f"{p.name}的绑架状态已于第{b.night}天结束时结束")
+
+
 def run(ctx: Ctx) -> None:
-    for step in (step1, step2, step3, step4, step5, step6, step7, dog_end):
+    for step in (dusk, step1, step2, step3, step4, step5, step6, step7, dog_end):
         step(ctx)

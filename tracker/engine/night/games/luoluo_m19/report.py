@@ -68,8 +68,10 @@ def finish(ctx: Ctx) -> None:
         out = b.result.out_order
         lines.append(f"第{b.night}夜出局：{'、'.join(out)}" if out else f"第{b.night}夜无人出局")
         sheriff = b.state.get("警长") or next((p.name for p in ctx.table.players.values() if "警长" in p.tags), None)
-        if sheriff:
+        if sheriff and b.seat(sheriff).alive:
             lines.append(f"当日警长：{sheriff}")
+        elif sheriff:
+            lines.append(f"当日警长：待{sheriff}<殉职>选择继任者")
         words = [n for n in voted + out if rights.get(n)]
         if words:
             lines.append(f"遗言：{'、'.join(words)}（若提交）")
