@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tracker.cli import main
 from tracker.engine.night import load_catalog, settle
@@ -675,3 +677,46 @@ def test_generic_gained_key_lets_the_hook_decide_the_holder() -> None:
     assert refusal(table, Action("导演", "红牌", ("P01",)), cat.skill("红牌")) is None
     assert refusal(table, Action("导演", "杀人", ("P01",)), cat.skill("杀人")) == "杀人是狼群的团队技能"
     assert refusal(table, Action("导演", "查", ("P02",)), cat.skill("查")) == "导演不是玩家，不能发动<查>"
+
+
+# ── random legal-looking nights never break the engine's promises ──────────────────────────
+
+_NAMES = [f"P{i:02d}" for i in range(1, 15)]
+_SUBMITTERS = [(PACK, "杀人"), (DOC, "救治"), (WITCH, "救药"), (WITCH, "毒药"), (SEER, "预言"), (KIDNAP, "灭口"),
+               (KIDNAP, "绑架"), (OLDW, "算计"), (BIGW, "觅食"), (CUB, "牺牲"), (V3, "杀人"), (HOSTAGE, "遗志")]
+
+
+@st.composite
+def _nights(draw: st.DrawFn) -> dict[str, Any]:
+    dead_names = draw(st.sets(st.sampled_from(_NAMES), max_size=6))
+    kind = draw(st.sampled_from([None, "基佬情深", "人狗情未了"]))
+    lv = None if kind is None else ({"类型": kind, "攻": V2, "受": V3} if kind == "基佬情深"
+                                    else {"类型": kind, "主人": V2, "忠犬": V3})
+    dead = {n: {"night": 1, "cause": "杀人"} for n in dead_names}
+    acts = []
+    for actor, skill in draw(st.lists(st.sampled_from(_SUBMITTERS), max_size=8)):
+        targets = [] if skill == "牺牲" else [draw(st.sampled_from(_NAMES))]
+        if skill in ("灭口", "绑架"):
+            targets = [V4]
+        acts.append(act(actor, skill, *targets))
+    return scenario(night=draw(st.integers(2, 5)), lovers=lv, dead=dead,
+                    state={"空救": draw(st.dictionaries(st.sampled_from(_NAMES), st.integers(0, 1), max_size=3))},
+                    actions=acts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_nights(), st.integers(0, 3))
+def test_random_nights_never_kill_twice_nor_let_the_dead_act(scen: dict[str, Any], seed: int) -> None:
+    """Whatever is submitted: no crash, nobody out twice, nobody out who was out already, a player
+    out at the start never acts (his submission is refused), the same seed gives the same result."""
+    res = run(scen, seed=seed)
+    out = deaths(res)
+    assert len(out) == len(set(out))
+    dead = {p["name"] for p in scen["setup"]["players"] if not p["alive"]}
+    assert not dead & set(out)
+    settled = {(r["actor"], r["skill"]) for r in res["rejected"]}
+    for a in scen["actions"]:
+        members = set(a["actor"].strip("狼群()").replace("+", ",").split(","))
+        if members & dead and a["skill"] != "遗志":
+            assert (a["actor"], a["skill"]) in settled
+    assert run(scen, seed=seed) == res
