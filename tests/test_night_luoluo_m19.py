@@ -412,6 +412,11 @@ def test_hero_out_takes_the_hostage_and_the_will_reveals_a_wolf() -> None:
     assert f"遗志：{OLDW}的身份是老狼" in res["announcement"]["lines"]
     assert res["state_after"][f"{OLDW}.算计"] == "已失去"
     assert res["state_after"][f"{OLDW}.技能"] == "已失去（遗志）"
+    # The next night the shown wolf (狼群 tag gone) can use nothing, alone or with the pack.
+    res = run(scenario(night=3, players={OLDW: {"tags": [], "uses": {"算计": 0}}},
+                       actions=[act(OLDW, "算计", DOC), act(f"狼群({BIGW},{OLDW})", "杀人", V2),
+                                act(f"狼群({BIGW},{CUB})", "杀人", V3)]))
+    assert refused(res) == [(OLDW, "算计"), (f"狼群({BIGW},{OLDW})", "杀人")] and deaths(res) == [V3]
 
 
 def test_will_on_a_villager_does_nothing_and_an_absent_will_waits() -> None:
