@@ -465,7 +465,7 @@ def test_exiled_sheriff_hands_over_and_the_vote_is_announced_at_once() -> None:
     将立即公示. Without a choice yet, it waits."""
     res = run(scenario(day=3, actions=[act("放逐投票", "投票出局", V1), act(V1, "殉职", V3)]))
     assert res["tags_moved"] == [{"tag": "警长", "from": V1, "to": V3, "via": "殉职"}]
-    assert f"投票出局：{V1}" in res["announcement"]["lines"]
+    assert res["announcement"]["lines"] == [f"投票出局：{V1}", f"警长<殉职>：{V1}将警徽移交给{V3}"]
     res = run(scenario(day=3, actions=[act("放逐投票", "投票出局", V1)]))
     assert any("殉职" in p["effect"] for p in res["pending"])
     res = run(scenario(day=3, actions=[act(V2, "殉职", V3)]))

@@ -137,10 +137,10 @@ def exile(ctx: Ctx) -> None:
         before = len(b.result.deaths)
         b.note(f"第{b.table.day}天投票：{t}得票最多 → 出局")
         b.kill(t, "投票出局")
-        settle_sheriffs(ctx)
         for d in b.result.deaths[before:]:
             line = f"投票出局：{d.player}" if d.player == t else f"{d.cause.split('（')[0]}：{d.player}"
             ctx.extra_lines.append(line)
+        settle_sheriffs(ctx)
 
 
 def wills_and_designs(ctx: Ctx) -> None:
