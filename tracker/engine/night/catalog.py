@@ -43,7 +43,7 @@ _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count",
+    "actor_may_be_dead", "lethal", "feedback", "count", "gained",
 }
 
 
@@ -53,9 +53,12 @@ class Skill:
 
     ``uses``: the key of :attr:`Seat.uses` that counts it (a limited skill refuses at 0 / False);
     None when the post sets no count. ``count``: what that key holds when the game starts (the
-    post's [X], 1 for 限一次, true for a skill held until lost); 1 when ``uses`` is set and it is not. ``no_repeat``: the ``state`` key holding ``{target, night}``
-    of its last use (守护上次), refused when the same target comes again the next night.
+    post's [X], 1 for 限一次, true for a skill held until lost); 1 when ``uses`` is set and it is not.
+    ``no_repeat``: the ``state`` key holding ``{target, night}`` of its last use (守护上次), refused when the same target comes again the next night.
     ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``.
+    ``gained``: players outside ``roles`` may come to hold the skill in play (寡妇刀, 接刀, a lover's
+    or a tag's skill such as 警长<殉职>); the generic holder check then lets the submission through
+    and the game's ``refuse`` hook decides who holds it now.
     """
 
     name: str
@@ -78,6 +81,7 @@ class Skill:
     target_alive_or_dead: bool = False
     actor_may_be_dead: bool = False
     lethal: bool = False
+    gained: bool = False
     step: str | None = None
     aliases: tuple[str, ...] = ()
     clause: str = ""
@@ -160,6 +164,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
         cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),
         target_alive_or_dead=bool(raw.get("target_alive_or_dead", False)),
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
+        gained=bool(raw.get("gained", False)),
         step=raw.get("step"), aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""),
         note=raw.get("note", ""))
 

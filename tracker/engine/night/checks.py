@@ -29,6 +29,8 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
     """Why this submission cannot be settled, in Chinese, or None if it may enter settlement."""
     members = action.members
     team = action.team
+    if not members and skill.team is None:
+        return f"{action.actor}不是玩家，不能发动<{skill.name}>"
     if team is not None and skill.team is not None and team != skill.team:
         return f"{skill.name}是{skill.team}的团队技能"
     for m in members:
@@ -39,9 +41,10 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
             return f"{m}已{seat.life or '出局'}，不能发动技能"
         if seat.benched:
             return f"{m}处于挂机状态，不能发动技能"
-        if skill.team is None and not holds(seat, skill):
+        if skill.team is None and not skill.gained and not holds(seat, skill):
             return f"{m}（{seat.role}）没有技能<{skill.name}>"
-    if skill.team is not None and team is None and not any(holds(table.players[m], skill) for m in members):
+    if skill.team is not None and team is None and not skill.gained \
+            and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)
     if skill.phase not in ("passive",) and phase != skill.phase:

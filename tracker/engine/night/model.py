@@ -18,9 +18,12 @@ from typing import Any
 #: (``seat``, ``elevator``, ``英雄``, ``原身份``, ``伪装`` …) is kept in :attr:`Seat.fields`.
 CORE_FIELDS = ("name", "role", "faction", "alive", "state", "tags", "status", "uses")
 
+#: Actors who are no player: a card given by the director, the day's exile vote.
+NO_SEAT = ("导演", "放逐投票")
+
 _TEAM = re.compile(r"^(?P<team>[^()]+)\((?P<members>[^()]*)\)$")
 #: Actors that are not players: a team named without its members, the director (a card), the day vote.
-TEAM_WORDS = frozenset({"狼群", "导演", "放逐投票"})
+TEAM_WORDS = frozenset({"狼群", *NO_SEAT})
 
 
 @dataclass(slots=True)
@@ -97,7 +100,8 @@ class Action:
         """The players behind the actor: ``P03``, ``P03+P04``, ``P11,P12``, ``狼群(P10,P11)``.
 
         Players are forum names in a real game, so nothing here assumes the ``Pnn`` ids of the
-        scenario files: a team is the ``团队(成员…)`` form or one of :data:`TEAM_WORDS`.
+        scenario files: a team is the ``团队(成员…)`` form or one of :data:`TEAM_WORDS`; nobody sits
+        behind ``导演`` (a card) or ``放逐投票`` (the day vote).
         """
         if self.actor in TEAM_WORDS:
             return ()
