@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.games.gourmet_m160 import kills, skills
+from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, FIRST_NIGHT, VOTES, steps
 from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names
 from tracker.engine.night.model import Action, Table
@@ -20,16 +20,15 @@ from tracker.engine.night.model import Action, Table
 STEPS: dict[str, Callable[[Night], None]] = {
     "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
     "禁锢": skills.jail, "抗议": skills.protest, "药剂": skills.potion, "自保": skills.coward,
-    "彷徨": skills.wander, "面具": skills.mask, "明晰": skills.clarity, "诊断": skills.diagnose,
-    "密谋": skills.plot, "占卜": skills.divine, "克隆": skills.clone, "访谈": skills.interview,
-    "游历": skills.travel, "欺诈": skills.deceive, "守墓": skills.graves, "拷问": skills.torture,
-    "愚者": kills.fool, "唆使": kills.incite, "洞悉": skills.insight, "夺刀": kills.seize,
+    "彷徨": skills.wander, "面具": skills.mask, "明晰": skills.clarity, "诊断": info.diagnose,
+    "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone, "访谈": info.interview,
+    "游历": info.travel, "欺诈": skills.deceive, "守墓": info.graves, "拷问": info.torture,
+    "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
-    "寻觅": skills.seek, DAWN_DIAGNOSIS: skills.diagnose_dawn,
+    "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
 }
 GOTHAM = "【哥谭】：若一名【实际角色】不是【丑角】的玩家在需要操作的夜晚没有行动，则他会变成【丑角】（不影响原先的阵营及是否为恶魔）。"
 CLOWN_NIGHT = "【愚者】：你在夜晚不能进行任何操作，但每个夜晚*，你可以尝试操作两个玩家。"
-NOT_STEPS = ("指向", "凶杀", "神游")  # settled inside other steps (克隆's 指向 → the cloned skill's step)
 
 
 def refuse(table: Table, action: Action) -> str | None:
@@ -102,7 +101,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         night.step, night.here = num, float(i)
         STEPS[name](night)
     died = kills.deaths(night)
-    skills.graves_told(night, died)
+    info.graves_told(night, died)
     walk = next((num for num, name in order if name == "神游"), "")
     night.step = walk
     skills.dream_walk(night, [p.name for p in board.living()])

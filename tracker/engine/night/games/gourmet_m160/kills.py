@@ -8,7 +8,15 @@ turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, a
 from __future__ import annotations
 
 from tracker.engine.night.games.gourmet_m160.skills import _say
-from tracker.engine.night.games.gourmet_m160.table import LETHAL, SOBER, Night, kept_skills, kind, names
+from tracker.engine.night.games.gourmet_m160.table import (
+    LETHAL,
+    SOBER,
+    Night,
+    group_of,
+    kept_skills,
+    kind,
+    names,
+)
 
 KILL = "【凶杀】每个夜晚*，你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】。"
 POSSESS = "1、【附体】：该剧本的恶魔[]内的文字代表他会附身的身份类型，被附身的玩家均获得以下技能：你认为你是一名[]内的对应身份，尽管你不是，但你拥有他的技能。从第二夜开始，一名被你选择的非恶魔非爪牙（附魂灵除外）的玩家会被你杀害。若恶魔选择的玩家中没有可被击杀的玩家，则会出现平安夜。"
@@ -73,7 +81,7 @@ def seize(night: Night) -> None:
             if night.is_demon(p.name) and p.name != a.actor:
                 role = night.believed(p.name)
                 board.convert(p.name, role, "善良", "夺刀：当前的恶魔变为他自己认为的身份对应的善良玩家")
-                p.fields["type"] = kind(type(p)(p.name, role, "善良"))
+                p.fields["type"] = group_of(role)
         night.seat(a.actor).fields["type"] = "恶魔"
         board.result.state_after[f"{a.actor}.type"] = "恶魔"
         _say(night, f"夺刀：{a.actor}成为恶魔，获得<凶杀>（改为主动选择一人）")
@@ -112,7 +120,7 @@ def kill(night: Night) -> None:
                 pool = [p.name for p in board.living() if _eligible(night, d, p.name)]
                 chosen = [board.ask(f"凶杀.丑角.{d}", "恶魔丑角产生的杀害随机决定", pool)] if pool else []
         else:
-            chosen = demon_choices_of(night, d)
+            chosen = night.chosen_by(d)
         pairs.extend((d, t) for t in chosen if _eligible(night, d, t))
         _say(night, f"凶杀：恶魔{d}选择的玩家{names(chosen)}，可被击杀："
                     + names([t for dd, t in pairs if dd == d]))
@@ -130,21 +138,14 @@ def kill(night: Night) -> None:
     _say(night, f"凶杀：{victim}受到来源于恶魔{demon}的致死杀害")
 
 
-def demon_choices_of(night: Night, demon: str) -> list[str]:
-    out: list[str] = []
-    for a in night.actions:
-        if a.members and a.members[0] == demon and a.skill not in ("夺刀",):
-            out.extend(t for t in night.targets(a) if t not in out)
-    return out
-
-
 def _first(night: Night, role: str, key: str, group: str) -> bool:
     if night.victim is None:
         return False
     demon, victim = night.victim
     seat = night.seat(demon)
-    left = seat.uses.get(key, 1)
-    return seat.role == role and kind(night.seat(victim)) == group and left not in (0, False)
+    # "第一次": spent when uses says 0, or (for 毒害) when the state records the night it took effect
+    spent = seat.uses.get(key, 1) in (0, False) or (key == "毒害" and night.board.state.get("毒害上次") is not None)
+    return seat.role == role and kind(night.seat(victim)) == group and not spent
 
 
 def poison_harm(night: Night) -> None:

@@ -32,10 +32,13 @@ DEAD = "当一名玩家被【杀害】、【处决】或【投票】导致【死
 def kind(seat: Seat) -> str:
     """村民 / 外来者 / 爪牙 / 恶魔: the scenario's ``type``, else the role's group in the post."""
     t = seat.fields.get("type")
-    if isinstance(t, str):
-        return t
-    for group, names in (("恶魔", DEMONS), ("爪牙", MINIONS), ("外来者", OUTSIDERS)):
-        if seat.role in names:
+    return t if isinstance(t, str) else group_of(seat.role)
+
+
+def group_of(role: str) -> str:
+    """The post's group of a role: 恶魔 / 爪牙 / 外来者 / 村民."""
+    for group, names_ in (("恶魔", DEMONS), ("爪牙", MINIONS), ("外来者", OUTSIDERS)):
+        if role in names_:
             return group
     return "村民"
 
@@ -169,6 +172,14 @@ class Night:
                         self.board.note(f"抗议：{action.members[0]}<{action.skill}>的目标{t}替换为{anarchist}")
                     break
         self.substituted[action.index] = out
+        return out
+
+    def chosen_by(self, player: str) -> list[str]:
+        """Everyone ``player`` chose tonight (after 抗议), first choice first: a 恶魔's "你选择的玩家"."""
+        out: list[str] = []
+        for a in self.actions:
+            if a.members and a.members[0] == player and a.skill != "夺刀":
+                out.extend(t for t in self.targets(a) if t not in out)
         return out
 
     def of(self, skill: str) -> list[Action]:
