@@ -568,3 +568,85 @@ def test_a_night_settles_fast() -> None:
     for _ in range(20):
         run(sc)
     assert (time.perf_counter() - t0) / 20 < 0.02
+
+
+def _run_unvalidated(sc: dict[str, Any], **decide: str) -> Settlement:
+    """For state keys the engine writes but the shared vocabulary does not list yet (占卜问题, 神游已选择)."""
+    rs = load_ruleset("gourmet-m160")
+    cat = load_catalog(rs.id, rs.night_path, tuple(r.name for r in rs.roles))
+    table, actions = load(sc)
+    return settle(cat, table, actions, decisions=decide)
+
+
+def test_dream_reader_never_the_same_question_twice_in_a_pair_of_nights() -> None:
+    """【占卜】 "在每两个夜晚内不会获得同一个问题的答案。每逢偶数夜晚，你会得知你这两天所获取的答案可能是对应的
+    哪两项问题"; the neighbour question reads the round table (座次环形)."""
+    q1, q2, q3 = ("他们表面阵营是否属于同一阵营", "他们相邻玩家是否有表面阵营为恶魔的玩家", "他们当中是否有表面阵营为恶魔")
+    odd = run(scenario(3, everyone(3, P02=act("P02", "占卜", "P05", "P12"))), **{"占卜.问题.P02": q2})
+    assert fb(odd, "P02") == ["占卜：是"]  # P05 sits next to P06, the 恶魔
+    assert odd.state_after["占卜问题"] == {"P02": {"night": 3, "问题": q2}}
+    sc = scenario(4, everyone(4, P02=act("P02", "占卜", "P01", "P12")), state={"占卜问题": odd.state_after["占卜问题"]})
+    even = _run_unvalidated(sc)
+    asked = next(q for q in even.questions if q.key == "占卜.问题.P02")
+    assert set(asked.options) == {q1, q3}
+    assert fb(even, "P02")[0].endswith(f"（这两夜的答案可能对应的问题：{q2}；{asked.taken}）")
+    quiet = act("P08", "面具", "P07")  # away from P01 and P12
+    ring = run(scenario(3, everyone(3, P02=act("P02", "占卜", "P01", "P12"), P08=quiet)), **{"占卜.问题.P02": q2})
+    assert fb(ring, "P02") == ["占卜：否"]  # P01's neighbours are P14 (round table) and P02
+    sc = scenario(3, everyone(3, P02=act("P02", "占卜", "P01", "P12"), P08=quiet), P14={"type": "恶魔", "role": "双生暗影",
+                                                                             "faction": "邪恶", "believes": "安保人员"})
+    assert fb(run(sc, **{"占卜.问题.P02": q2}), "P02") == ["占卜：是"]
+
+
+def test_walker_never_picks_the_same_player_twice() -> None:
+    """【神游】 "（不会重复，由导演随机指定）…若场上除漫步者…之外的玩家都成为过【神游】的目标，漫步者失去【神游】"."""
+    roles = {"P10": ("漫步者", "外来者")}
+    others = [p for p in ROSTER if p != "P10"]
+    sc = scenario(3, everyone(3, "P10"), roles=roles, state={"神游已选择": {"P10": others[:-1]}})
+    res = _run_unvalidated(sc)
+    assert [f.to for f in res.feedback if f.content.startswith("神游")] == [others[-1]]
+    sc = scenario(3, everyone(3, "P10"), roles=roles, state={"神游已选择": {"P10": others}})
+    res = _run_unvalidated(sc)
+    assert not any(f.content.startswith("神游") for f in res.feedback) and any("失去神游" in x for x in res.log)
+
+
+def test_random_legal_nights_never_crash_kill_twice_or_let_the_dead_act() -> None:
+    """Hundreds of seeded random nights: no traceback, nobody 死亡 twice or after being out, every action of
+    a dead player refused (the 缚魂灵's 爪牙 aside), and the same seed gives the same settlement."""
+    import random
+
+    rs = load_ruleset("gourmet-m160")
+    cat = load_catalog(rs.id, rs.night_path, tuple(r.name for r in rs.roles))
+    for seed in range(150):
+        rng = random.Random(seed)
+        night = rng.randint(1, 5)
+        fields: dict[str, dict[str, Any]] = {}
+        for p in ROSTER:
+            roll = rng.random()
+            if roll < 0.12:
+                fields[p] = {"state": "死亡", "死亡": {"day": 1, "cause": "投票"}}
+            elif roll < 0.2:
+                fields[p] = {"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}
+            elif roll < 0.3:
+                fields[p] = {"status": ["中毒"]}
+        sc = scenario(night, [], **fields)
+        table, _ = load(sc)
+        living = [p.name for p in table.players.values() if p.alive]
+        acts: list[Action] = []
+        for i, p in enumerate(table.players.values()):
+            role = p.fields.get("believes") or p.role
+            own = [s for s in cat.skills_of(str(role)) if s.phase in ("night", "晨曦") and s.name != "愚者"]
+            if not own or rng.random() < 0.1:
+                continue
+            sk = rng.choice(own)
+            n = rng.randint(sk.min_targets, sk.max_targets)
+            pool = living if not sk.target_alive_or_dead else list(table.players)
+            targets = tuple(rng.sample(pool, min(n, len(pool))))
+            choice = rng.choice(["夺刀", "不夺刀"]) if sk.name == "夺刀" else None
+            acts.append(Action(p.name, sk.name, targets, choice, index=i))
+        res = settle(cat, table, acts, seed=seed)
+        dead = [d.player for d in res.deaths]
+        assert len(dead) == len(set(dead)) and set(dead) <= set(living), seed
+        refused = {r.actor for r in res.rejected}
+        assert {a.actor for a in acts if a.actor not in living} <= refused, seed
+        assert settle(cat, table, acts, seed=seed).to_json() == res.to_json()
