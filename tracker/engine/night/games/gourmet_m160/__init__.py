@@ -131,10 +131,11 @@ def _gotham(night: Night, alive_before: list[str], submitted: set[str]) -> None:
     """【哥谭】: a player who had to act tonight and did not becomes 丑角 (faction and 恶魔 unchanged)."""
     board = night.board
     idle = [p for p in alive_before if p not in submitted and _needs_to_act(night, p)]
+    clowns = list(board.state.get("丑角") or [])
     if not idle:
+        board.result.state_after["丑角"] = clowns
         board.note("哥谭：所有需要操作的存活玩家都已行动 → 无人成为丑角")
         return
-    clowns = list(board.state.get("丑角") or [])
     for p in idle:
         seat = board.seat(p)
         if "丑角" not in seat.status:
