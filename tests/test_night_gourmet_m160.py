@@ -656,3 +656,33 @@ def test_random_legal_nights_never_crash_kill_twice_or_let_the_dead_act() -> Non
         refused = {r.actor for r in res.rejected}
         assert {a.actor for a in acts if a.actor not in living} <= refused, seed
         assert settle(cat, table, acts, seed=seed).to_json() == res.to_json()
+
+
+def test_benched_player_leaves_the_group_and_cannot_act() -> None:
+    """挂机状态 "允许被选为技能或投票的目标，但不能继续参与讨论、投票、行使特权，且有群的角色从自已所在的群中
+    立即移除": out of the group, a benched 群内 爪牙 is one the 缚魂灵 (who "可以杀害爪牙") may kill; his own
+    submission is refused."""
+    binder = {"P06": ("缚魂灵", "恶魔")}
+    fields = {"P06": {"believes": "末日传道士"}}
+    benched = {**fields, "P08": {"status": ["挂机", "丑角"]}}
+    acts = everyone(2, P06=act("P06", "游历", "P08", "P11"))
+    assert run(scenario(2, acts, roles=binder, **fields)).deaths == []
+    res = run(scenario(2, acts, roles=binder, state={"丑角": ["P08"]}, **benched))
+    assert [d.player for d in res.deaths] == ["P08"]
+    assert [(r.actor, r.skill) for r in res.rejected] == [("P08", "面具")]
+
+
+def test_seized_mastermind_kills_by_naming_one() -> None:
+    """【夺刀】 "你获得技能【凶杀】并在本局游戏的剩余时间内成为【恶魔】，你发动凶杀时改为主动选择一人": on a later
+    night he submits <凶杀> with one player; the former 恶魔 is 善良 and kills nobody."""
+    after = {"P11": {"type": "恶魔", "uses": {"夺刀": 0}},
+             "P06": {"role": "末日传道士", "faction": "善良", "type": "村民"}}
+    acts = [*everyone(3, "P11", P06=act("P06", "游历", "P07", "P09")), act("P11", "凶杀", "P13")]
+    res = run(scenario(3, acts, **after))
+    assert [d.player for d in res.deaths] == ["P13"]
+    two = [*everyone(3, "P11"), act("P11", "凶杀", "P13", "P14")]
+    assert [(r.actor, r.skill) for r in run(scenario(3, two, **after)).rejected] == [("P11", "凶杀")]
+    idle = run(scenario(3, everyone(3, "P11"), **after))
+    assert "P11" in idle.state_after["丑角"]  # 哥谭: a 恶魔 who must act and does not
+    assert [(r.actor, r.skill) for r in run(scenario(3, [*everyone(3), act("P13", "凶杀", "P12")])).rejected] \
+        == [("P13", "凶杀")]

@@ -115,6 +115,8 @@ def _needs_to_act(night: Night, name: str) -> bool:
     seat = night.seat(name)
     if seat.role == "丑角" or "丑角" in seat.status or seat.benched:
         return False
+    if seat.role == "幕后黑手" and kind(seat) == "恶魔":
+        return night.n > 1  # after 夺刀 he "发动凶杀时改为主动选择一人"
     role = night.believed(name)
     for s in night.board.catalog.skills_of(role):
         if s.phase not in ("night", "晨曦") or s.name in ("愚者", "凶杀"):

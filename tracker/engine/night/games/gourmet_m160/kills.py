@@ -90,7 +90,9 @@ def seize(night: Night) -> None:
 def _eligible(night: Night, demon: str, t: str) -> bool:
     seat = night.seat(t)
     minion_ok = night.seat(demon).role in SOUL
-    return (seat.alive and "群内" not in seat.tags and t not in night.sober and not night.is_demon(t)
+    # 挂机 "有群的角色从自已所在的群中立即移除": a benched 群内 爪牙 is no longer 群内
+    grouped = "群内" in seat.tags and not seat.benched
+    return (seat.alive and not grouped and t not in night.sober and not night.is_demon(t)
             and (kind(seat) != "爪牙" or minion_ok))
 
 
