@@ -83,6 +83,11 @@ def _as_cloned(board: Board, night: Night, actions: list[Action]) -> list[Action
 
 
 def resolve(board: Board, actions: Sequence[Action]) -> None:
+    """Walk the night's order, then the night's end: deaths, 守墓's answers, 神游, 哥谭, the 公示, the win.
+
+    神游 is the order's last line but concerns the coming day ("若你存活，每个白天"), so it runs after the
+    deaths; 密谋's win stops everything where it happens.
+    """
     if board.night is None:
         board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
         return
