@@ -316,6 +316,7 @@ def test_demon_kill_limits_and_quiet_night() -> None:
     res = run(scenario(2, everyone(2, P06=act("P06", "游历", "P08", "P07")), **used))
     assert [(d.player, d.cause) for d in res.deaths] == [("P07", "凶杀（狂煞P06）")]
     assert res.out_order == ["P07"] and res.state_after["死亡未出局"] == ["P07"]
+    assert res.state_after["P07.死亡"] == {"night": 2, "cause": "凶杀（狂煞P06）"}
     res = run(scenario(2, everyone(2, P06=act("P06", "游历", "P09", "P07")), **used), **{"凶杀": "P06:P09"})
     assert [d.player for d in res.deaths] == ["P09"]
 

@@ -235,6 +235,7 @@ def deaths(night: Night) -> list[str]:
             died.append(t)
             seat = board.seat(t)
             seat.fields["死亡"] = {"night": night.n, "cause": hit.cause}
+            board.result.state_after[f"{t}.死亡"] = seat.fields["死亡"]  # the player field later nights read
     if not died:
         board.note(f"夜晚结束：无人死亡（{LETHAL[:12]}…）")
     return died
