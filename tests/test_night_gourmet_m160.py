@@ -348,7 +348,7 @@ def test_plot_wins_for_good_and_stops_the_night() -> None:
 
 def test_poison_harm_once_on_a_neighbour() -> None:
     """【毒害】 "当你第一次杀害村民时，改为使其中毒，并对一名与他相邻的玩家造成【致死伤害】": the first
-    time only (uses 毒害); the neighbour is the nearest living one on the round table."""
+    time only (uses 毒害); the neighbour is the nearest living one, round the table unless 座次环形 is false."""
     dead4 = {"P04": {"state": "死亡", "死亡": {"day": 1, "cause": "投票"}}}
     acts = everyone(2, P06=act("P06", "游历", "P05", "P11"))
     res = run(scenario(2, acts, **dead4))
@@ -356,6 +356,12 @@ def test_poison_harm_once_on_a_neighbour() -> None:
     assert len(res.deaths) == 1 and res.deaths[0].player in {"P03", "P06"}
     q = next(q for q in res.questions if q.key == "毒害.相邻")
     assert set(q.options) == {"P03", "P06"}  # P04 is 死亡: P05's living neighbours are P03 and P06
+    line = run(scenario(2, everyone(2, P06=act("P06", "游历", "P13", "P11")), state={"座次环形": False},
+                        P14={"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}))
+    assert [d.player for d in line.deaths] == ["P12"] and not any(q.key == "毒害.相邻" for q in line.questions)
+    ring = run(scenario(2, everyone(2, P06=act("P06", "游历", "P13", "P11")),
+                        P14={"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}))
+    assert set(next(q for q in ring.questions if q.key == "毒害.相邻").options) == {"P12", "P01"}
     again = run(scenario(3, everyone(3, P06=act("P06", "游历", "P05", "P11")), P06={"uses": {"毒害": 0}}))
     assert [d.player for d in again.deaths] == ["P05"]
 
