@@ -642,7 +642,22 @@ def test_random_legal_nights_never_crash_kill_twice_or_let_the_dead_act() -> Non
                 fields[p] = {"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}
             elif roll < 0.3:
                 fields[p] = {"status": ["中毒"]}
-        sc = scenario(night, [], **fields)
+        swaps: dict[str, tuple[str, str]] = {}
+        for p, pool in (("P10", ["心理学家", "模仿者", "无政府主义者", "虚无主义者", "漫步者", "丑角"]),
+                        ("P13", ["护士长", "化梦师", "虚无主义者", "漫步者"]),
+                        ("P06", ["狂煞", "厉鬼", "缚魂灵", "双生暗影"]),
+                        ("P03", ["煤气灯人", "告死邪魔"])):
+            role = rng.choice(pool)
+            kind_ = {"狂煞": "恶魔", "厉鬼": "恶魔", "缚魂灵": "恶魔", "双生暗影": "恶魔", "煤气灯人": "爪牙",
+                     "告死邪魔": "爪牙", "无政府主义者": "外来者", "虚无主义者": "外来者", "漫步者": "外来者",
+                     "丑角": "外来者"}.get(role, "村民")
+            swaps[p] = (role, kind_)
+        if rng.random() < 0.3:
+            fields.setdefault("P12", {}).setdefault("status", []).append("丑角")
+        if swaps["P06"][0] != "狂煞":
+            fields.setdefault("P06", {})["believes"] = rng.choice(["丑角", "冰恋者", "药师"])
+        state = {"药剂历史": [{"night": night - 1, "清醒": "P01", "醉酒": "P02"}]} if night > 1 else {}
+        sc = scenario(night, [], roles=swaps, state=state, **fields)
         table, _ = load(sc)
         living = [p.name for p in table.players.values() if p.alive]
         acts: list[Action] = []

@@ -148,7 +148,8 @@ def insight(night: Night) -> None:
         fake = Action(p.name, "洞悉")
         if night.wrong(fake):
             others = [q.name for q in night.board.living() if q.name not in chosen]
-            chosen = [night.board.ask(f"洞悉.错误.{i}", "醉酒的<洞悉>给出的错误玩家", others) for i in (1, 2)]
+            chosen = [night.board.ask(f"洞悉.错误.{i}", "醉酒的<洞悉>给出的错误玩家", others)
+                      for i in (1, 2) if others]
         text = f"洞悉：恶魔今晚选择了{names(chosen)}" if chosen else "洞悉：恶魔今晚没有选择玩家"
         _say(night, f"{text}（告知{p.name}）")
         night.tell(p.name, text)
