@@ -708,3 +708,14 @@ def test_seized_mastermind_kills_by_naming_one() -> None:
     assert "P11" in idle.state_after["丑角"]  # 哥谭: a 恶魔 who must act and does not
     assert [(r.actor, r.skill) for r in run(scenario(3, [*everyone(3), act("P13", "凶杀", "P12")])).rejected] \
         == [("P13", "凶杀")]
+
+
+@pytest.mark.parametrize("sc", _examples(), ids=lambda s: s["id"])
+def test_shared_example_holds_for_every_seed(sc: dict[str, Any]) -> None:
+    """What the example leaves open (占卜's question, a drunk 拷问, which neighbour) is left to chance; every
+    asserted item must hold whatever the seed."""
+    rs = load_ruleset("gourmet-m160")
+    cat = load_catalog(rs.id, rs.night_path, tuple(r.name for r in rs.roles))
+    table, actions = load(sc)
+    for seed in range(40):
+        _check_example(sc, settle(cat, table, actions, seed=seed).to_json())
