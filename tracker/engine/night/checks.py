@@ -16,7 +16,9 @@ PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "
 
 
 def holds(seat: Seat, skill: Skill) -> bool:
-    return seat.role in skill.roles or skill.name in seat.uses
+    """The role's skills, a counted or held skill in ``uses``, or the skills of the role the player
+    ``believes`` he has (M160 附体 and 迷失: he submits them; the game's hooks decide their effect)."""
+    return seat.role in skill.roles or skill.name in seat.uses or seat.fields.get("believes") in skill.roles
 
 
 def _phase_of(table: Table, action: Action) -> str:
@@ -47,7 +49,9 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
             and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)
-    if skill.phase not in ("passive",) and phase != skill.phase:
+    # 晨曦 closes the night: its choices may come with the night's submissions.
+    dawn_in_night = skill.phase == "晨曦" and phase == "night"
+    if skill.phase not in ("passive",) and phase != skill.phase and not dawn_in_night:
         want = PHASE_WORDS.get(skill.phase, skill.phase)
         return f"<{skill.name}>只能在{want}发动（本次为{PHASE_WORDS.get(phase, phase)}）"
     night = table.night
