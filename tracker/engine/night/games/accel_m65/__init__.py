@@ -177,6 +177,11 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             ctx.reactions.append(a)
     for a in of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
+    # Blocks cast in the day happened before the night began: their targets are fixed (and
+    # perceive, reflect, redirect) as they stood then, before any death of this night.
+    daytime_blocks = [a for a in of(*BLOCKS) if a.phase == "day" or not ctx.night]
+    for a in daytime_blocks:
+        steps.block(ctx, a)
     cuts = of(CUT)
     for a in cuts:
         if not steps.lent(ctx, a):
@@ -187,7 +192,8 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     if any(p.alive and p.role == "绿王" for p in board.living()):
         board.note("(2) 绿王<绝对防御>（强制）：对自己使用的技能无效，不包括<绝对切割>（在以下各步中判定）")
     for a in of(*BLOCKS):
-        steps.block(ctx, a)
+        if a not in daytime_blocks:
+            steps.block(ctx, a)
     for a in of("机械制造"):
         if ctx.stopped(a.members[0], a.skill) is None:
             ctx.made_guns[a.members[0]] = a.index

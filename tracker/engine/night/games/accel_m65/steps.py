@@ -98,7 +98,8 @@ def block(ctx: Ctx, act: Action) -> None:
     spared = "被动技能和<绝对切割>" if act.skill == "飞行头槌" else "强制技能和<绝对切割>"
     if ctx.night:
         ctx.blocked[final] = act.skill
-        b.note(f"(3) <{act.skill}>（{actor}）：{final}当晚无法使用任何技能，不包括{spared}")
+        when = "白天已施放，入夜前生效" if daytime else "夜晚使用（技能掠夺所得）"
+        b.note(f"(3) <{act.skill}>（{actor}，{when}）：{final}当晚无法使用任何技能，不包括{spared}")
     else:
         b.note(f"(3) <{act.skill}>（{actor}）：{final}第{ctx.day}夜无法使用任何技能，不包括{spared}")
         b.later(f"{act.skill}：当晚无法使用任何技能，不包括{spared}", final, f"第{ctx.day}夜",
