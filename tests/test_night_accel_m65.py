@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tracker.cli import main
 from tracker.engine.night import load_catalog, settle
@@ -270,6 +272,37 @@ def test_heavenly_guard_on_the_first_game_day() -> None:
     assert deaths(cut) == ["P09"]
 
 
+def test_last_shot_after_a_vote_exile() -> None:
+    """"当你因非红牌的情况出局时，你可以立即选择一名玩家带走" — voted out on day 3 (gun made night 2):
+    he shoots; sent off with a red card he does not ("红牌罚下出局的角色……不能发动技能")."""
+    voted = {"P08": {"alive": False, "出局": {"day": 3, "cause": "投票"}, "uses": {"机械制造": 0}}}
+    res = day([A("P08", "最后一枪", "P05")], n=3, state={"机械制造上次": {"night": 2}}, players=voted)
+    assert deaths(res) == ["P05"] and res.deaths[0].cause == "最后一枪（P08）"
+    red = {"P08": {"alive": False, "出局": {"day": 3, "cause": "红牌"}, "uses": {"机械制造": 0}}}
+    card = day([A("P08", "最后一枪", "P05")], n=3, state={"机械制造上次": {"night": 2}}, players=red)
+    assert deaths(card) == []
+
+
+def test_day_block_stands_when_its_caster_is_voted_out_that_day() -> None:
+    """"<天璇紫后>：游戏日白天任意时刻……使得该玩家当晚无法使用任何技能" — cast before the vote, it holds
+    that night; a caster out on an earlier day cannot cast ("角色出局后，不能继续……行使特权")."""
+    out = {"P01": {"alive": False, "出局": {"day": 2, "cause": "投票"}}}
+    res = night([A("P01", "天璇紫后", "P03", phase="day"), A("P03", "深青之桩", "P06")], players=out)
+    assert not res.rejected and "第3天暗记" not in res.state_after
+    earlier = {"P01": {"alive": False, "出局": {"day": 1, "cause": "投票"}}}
+    old = night([A("P01", "天璇紫后", "P03", phase="day")], players=earlier)
+    assert rejected(old) == [("P01", "天璇紫后")]
+
+
+def test_templates_taken_by_the_white_king_are_held_through_uses() -> None:
+    """<缥缈永恒> "拥有该身份模板的全部技能": a 白王 holding the 蓝王's and 绿王's templates uses <天枢剑圣>
+    and is protected by <绝对防御>."""
+    held = {"P11": {"uses": {"缥缈永恒": 0, "天枢剑圣": True, "绝对防御": True}}}
+    res = night([A("P11", "天枢剑圣", "P06"), A("P03", "深青之桩", "P11")], players=held)
+    assert res.state_after["第3天暗记"] == {"P06": "被投票数加倍"}
+    assert any(line.startswith("(2) P11<绝对防御>") for line in res.log)
+
+
 # ------------------------------------------------------------------------------ 5 marks
 def test_deep_blue_stake_and_sword_saint_each_player_once() -> None:
     """"使其第二天被投票数加倍（暗记），被选中的玩家不公示。每名玩家仅可以被选择一次。\""""
@@ -517,3 +550,34 @@ def test_a_24_player_night_settles_fast() -> None:
     for _ in range(20):
         settle(cat, table, actions)
     assert (time.perf_counter() - t0) / 20 < 0.02
+
+
+SKILLS = ["绝对切割", "飞行头槌", "时间回溯", "空之瞭望", "深青之桩", "数据收集", "缥缈永恒", "机械制造", "最后一枪",
+          "天枢剑圣", "天璇紫后", "技能掠夺", "票权掠夺", "净化之焰", "辐射炫惑"]
+PIDS = [p[0] for p in ROSTER]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dead=st.sets(st.sampled_from(PIDS), max_size=6),
+       acts=st.lists(st.tuples(st.sampled_from(PIDS), st.sampled_from(SKILLS), st.lists(st.sampled_from(PIDS), max_size=2),
+                               st.sampled_from([None, "枯竭", "反弹", "1号技能", "猜测身份：黑王", "骑士"]),
+                               st.sampled_from([None, "day"])), max_size=8),
+       n=st.integers(1, 5), seed=st.integers(0, 5), gun=st.booleans())
+def test_random_nights_never_crash_kill_twice_or_let_the_dead_act(
+        dead: set[str], acts: list[tuple[str, str, list[str], str | None, str | None]], n: int, seed: int,
+        gun: bool) -> None:
+    """Any submissions on any table: no crash, nobody out twice, nobody already out dies, a player
+    already out acts only through the post's exceptions (<最后一枪> on going out, a day block cast
+    before the vote), and the same seed gives the same settlement."""
+    players = {p: {"alive": False, "出局": {"day": max(1, n - 1), "cause": "投票"}} for p in dead}
+    sc = scenario([A(a, s, *dict.fromkeys(t), choice=c, phase=ph) for a, s, t, c, ph in acts], night=n,
+                  players=players, state={"机械制造上次": {"night": n - 1}} if gun and n > 1 else {})
+    res = run(sc, seed=seed)
+    died = deaths(res)
+    assert len(died) == len(set(died)) and not set(died) & dead
+    assert res.to_json() == run(sc, seed=seed).to_json()
+    assert res.out_order == died
+    refused = rejected(res)
+    for a, s, _, _, _ in acts:
+        if a in dead and s not in ("最后一枪", "天璇紫后", "飞行头槌"):
+            assert (a, s) in refused

@@ -70,6 +70,10 @@ def refuse(table: Table, action: Action) -> str | None:
     target: Seat | None = table.players.get(targets[0]) if targets else None
     if skill in MARKS and targets and targets[0] in (table.state.get(f"{skill}已选择") or []):
         return f"每名玩家仅可以被选择一次（{targets[0]}已被<{skill}>选择过）"
+    if skill in BLOCKS and not seat.alive:
+        out = seat.fields.get("出局")
+        if table.night is None or action.phase != "day" or not isinstance(out, dict) or out.get("day") != day:
+            return f"{seat.name}已出局，不能发动技能"
     if skill in BLOCKS and targets:
         last = table.state.get(f"{skill}上次")
         if isinstance(last, dict) and last.get("day") == day - 1 and last.get("target") == targets[0]:
@@ -177,6 +181,11 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             ctx.reactions.append(a)
     for a in of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
+        seat = board.seat(a.members[0])
+        out = seat.fields.get("出局")
+        if not seat.alive and isinstance(out, dict) and out.get("day") == ctx.day:
+            # went out in the day (投票 …) before this settlement: the shot is taken now, as of then
+            ctx.guns.append((seat.name, str(out.get("cause", "出局")), -1))
     # Blocks cast in the day happened before the night began: their targets are fixed (and
     # perceive, reflect, redirect) as they stood then, before any death of this night.
     daytime_blocks = [a for a in of(*BLOCKS) if a.phase == "day" or not ctx.night]

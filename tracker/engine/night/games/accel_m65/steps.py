@@ -126,10 +126,10 @@ def guns(ctx: Ctx) -> None:
         if "红牌" in cause:
             b.note(f"(4) {player}因红牌出局，<最后一枪>不触发")
             continue
-        if not armed(ctx, player, at):
+        if not armed(ctx, player, at if at >= 0 else -1):
             b.note(f"(4) {player}的<最后一枪>未解锁或已失效，不触发")
             continue
-        by = ctx.stopped(player, "最后一枪")
+        by = ctx.stopped(player, "最后一枪") if at >= 0 else None
         if by is not None:
             b.note(f"(4) {player}被<{by}>封锁，当晚无法使用<最后一枪>")
             continue
