@@ -341,6 +341,20 @@ def test_purifying_flame_exhausted_reflects_but_not_absolute_cut() -> None:
     assert rejected(late) == [("P07", "净化之焰")]
 
 
+def test_reflected_headbutt_blocks_the_crow_and_redirected_queen_blocks_another() -> None:
+    """劫火 枯竭 "可选择反弹该技能"; 黄王 枯竭 "可选择更改该技能的施放目标" — day casts of 游戏日 3 reacted
+    to in the day: the reflected <飞行头槌> blocks the 银鸦 himself that night."""
+    st = {"枯竭生效": {"P07": 3, "P06": 3}}
+    ply = {"P07": {"choice": "枯竭", "uses": {"净化之焰": 0}}, "P06": {"choice": "枯竭", "uses": {"辐射炫惑": 0}}}
+    res = night([A("P14", "飞行头槌", "P07", phase="day"), A("P07", "净化之焰", choice="反弹飞行头槌"),
+                 A("P01", "天璇紫后", "P06", phase="day"), A("P06", "辐射炫惑", "P03", choice="天璇紫后"),
+                 A("P03", "深青之桩", "P13"), A("P14", "飞行头槌", "P01", phase="day")], n=3, state=st, players=ply)
+    assert rejected(res) == [("P14", "飞行头槌")]  # 每天限一次
+    assert "第4天暗记" not in res.state_after          # 骑士 P03 blocked by the redirected 天璇紫后
+    assert any("(3) <飞行头槌>（P14" in line and "P14当晚无法使用" in line for line in res.log)
+    assert told(res, "P06") == ["被施放<天璇紫后>，来源P01", "辐射炫惑：已将<天璇紫后>的施放目标改为P03"]
+
+
 def test_unanswered_reaction_is_given_up() -> None:
     """"劫火、黄王接到通知后，一小时内给出答复，否则视为放弃发动技能。\""""
     res = night([A("P13", "天枢剑圣", "P06")], n=3, state={"枯竭生效": {"P06": 3}},
