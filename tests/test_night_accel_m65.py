@@ -400,6 +400,16 @@ def test_stolen_skill_is_usable_the_next_night_only_and_only_one() -> None:
     assert rejected(forced) == [("P02", "绝对防御")]  # 非强制技能 only
 
 
+def test_stolen_day_block_is_used_that_night() -> None:
+    """"下一夜晚你可以使用该角色的任一非强制技能" — a stolen <飞行头槌> is used in that night, at its
+    priority 3, before the 骑士's 5."""
+    st = {"技能掠夺上次": {"target": "P14", "night": 2, "猜测": "银鸦", "成功": True}}
+    res = night([A("P02", "飞行头槌", "P03"), A("P03", "深青之桩", "P06")], n=3, state=st,
+                players={"P02": {"掠夺成功": ["P14"]}})
+    assert not res.rejected and "第4天暗记" not in res.state_after
+    assert res.state_after["飞行头槌上次"] == {"target": "P03", "day": 3}
+
+
 def test_stolen_cut_is_priority_one_after_the_black_king() -> None:
     """"0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割": the 黑王 first; the thief's own count is his."""
     st = {"技能掠夺上次": {"target": "P05", "night": 2, "猜测": "黑王", "成功": True}}
