@@ -42,7 +42,7 @@ BLOCKS = ("天璇紫后", "飞行头槌")      # 3、紫王天璇紫后、银鸦
 MARKS = ("天枢剑圣", "深青之桩")       # 5、蓝王天枢剑圣、深桩深青之桩
 CHOICE_SKILLS = {"空之瞭望": "风行", "净化之焰": "劫火", "辐射炫惑": "黄王"}   # the （抉择） skills
 REACTIONS = ("净化之焰", "辐射炫惑")   # 枯竭: declared the night before, reacting the next 游戏日
-STOLEN_CHOICE = "抉择"
+SETUP_CHOICE = "抉择"   # the setup entry of the （抉择） skills, not a numbered skill
 
 
 @cache
@@ -52,7 +52,7 @@ def catalog() -> Catalog:
 
 def role_skills(cat: Catalog, role: str) -> list[Skill]:
     """A role's skills in the post's order (the "几号技能" of <时间回溯>), without its 抉择."""
-    return [s for s in cat.skills_of(role) if s.name != STOLEN_CHOICE]
+    return [s for s in cat.skills_of(role) if s.name != SETUP_CHOICE]
 
 
 def stealable(cat: Catalog, role: str) -> tuple[str, ...]:

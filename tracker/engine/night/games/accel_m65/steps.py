@@ -16,6 +16,7 @@ from .rules import (
     C_BUFF,
     C_NO_PRIVILEGE,
     CUT,
+    named_skill,
     options,
     parse_role,
     role_skills,
@@ -193,8 +194,6 @@ def time_rewind(ctx: Ctx, act: Action) -> None:
         if s.name in (act.choice or ""):
             named = s.name
     if named is None:
-        from .rules import named_skill
-
         named = named_skill(ctx.cat, seat, act.choice)
     if seat.role == "掠夺者":
         b.note(f"(增益) <时间回溯>（{actor}→{final}）：对掠夺者无效")
@@ -280,6 +279,10 @@ def steal(ctx: Ctx, act: Action) -> None:
         return
     guess = parse_role(act.choice)
     seat = b.seat(target)
+    before = b.state.get("技能掠夺上次")
+    if isinstance(before, dict) and before.get("target"):
+        b.note(f"(增益) <技能掠夺>：上次为第{before.get('night')}夜对{before.get('target')}，"
+               f"本次对{target}，不违反“不可连续两日对同一个角色使用”")
     perceive(ctx, actor, "技能掠夺", target, daytime=False)
     ok = guess == seat.role and seat.role != "预知者" and target != actor
     b.set_state("技能掠夺上次", {"target": target, "night": ctx.day, "猜测": guess, "成功": ok})
