@@ -15,7 +15,7 @@ A night file::
     [[skills]]
     name = "救治"
     roles = ["医生"]
-    phase = "night"          # night | day | 晨曦 | 正午 | 黄昏 | setup | passive
+    phase = "night"          # night | day | 晨曦 | 正午 | 黄昏 | setup | passive | any
     kind = "普通"            # 强制 | 限定 | 普通 | 团队 | 被动 (the post's own mark)
     targets = 1              # or min_targets / max_targets
     clause = "救治 —— 游戏日夜晚，医生选择一名角色……"
@@ -35,7 +35,8 @@ from tracker.errors import RulesetError
 
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 
-PHASES = ("night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive")
+#: ``any``: 游戏日任意时刻 — the skill may be used in every phase of a game day (day and night).
+PHASES = ("night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive", "any")
 KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌")
 SELF = ("allowed", "never", "first_night", "only")
 

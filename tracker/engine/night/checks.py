@@ -9,10 +9,12 @@ another, an effect cancelled) is not a refusal: the game's hooks settle it and t
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.model import Action, Seat, Table
 
-PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "passive": "（被动）"}
+PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "passive": "（被动）", "any": "任意时刻"}
 
 
 def holds(seat: Seat, skill: Skill) -> bool:
@@ -27,8 +29,14 @@ def _phase_of(table: Table, action: Action) -> str:
     return "night" if table.night is not None else (table.phase or "day")
 
 
-def refusal(table: Table, action: Action, skill: Skill) -> str | None:
-    """Why this submission cannot be settled, in Chinese, or None if it may enter settlement."""
+def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = ()) -> str | None:
+    """Why this submission cannot be settled, in Chinese, or None if it may enter settlement.
+
+    ``granted``: skills the actor may use this phase beyond his role's (the hook's ``grants``, e.g.
+    M65 <技能掠夺>: "下一夜晚你可以使用该角色的任一非强制技能"). A lent skill skips the role and
+    phase checks — the grant itself says when it may be used — and keeps every other check.
+    """
+    lent = skill.name in granted
     members = action.members
     team = action.team
     if not members and skill.team is None:
@@ -43,7 +51,7 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
             return f"{m}已{seat.life or '出局'}，不能发动技能"
         if seat.benched:
             return f"{m}处于挂机状态，不能发动技能"
-        if skill.team is None and not skill.gained and not holds(seat, skill):
+        if skill.team is None and not skill.gained and not holds(seat, skill) and not lent:
             return f"{m}（{seat.role}）没有技能<{skill.name}>"
     if skill.team is not None and team is None and not skill.gained \
             and not any(holds(table.players[m], skill) for m in members):
@@ -51,7 +59,7 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
     phase = _phase_of(table, action)
     # 晨曦 closes the night: its choices may come with the night's submissions.
     dawn_in_night = skill.phase == "晨曦" and phase == "night"
-    if skill.phase not in ("passive",) and phase != skill.phase and not dawn_in_night:
+    if skill.phase not in ("passive", "any") and phase != skill.phase and not dawn_in_night and not lent:
         want = PHASE_WORDS.get(skill.phase, skill.phase)
         return f"<{skill.name}>只能在{want}发动（本次为{PHASE_WORDS.get(phase, phase)}）"
     night = table.night

@@ -28,10 +28,12 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     skills = [catalog.skill(a.skill) for a in actions]
     board = Board(table, catalog, seed=seed, decisions=decisions)
     special = getattr(hooks, "refuse", None)
+    grants = getattr(hooks, "grants", None)
+    lent = grants(board.table) if grants is not None else {}
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else _renamed(action, skill.name)
-        why = refusal(board.table, action, skill)
+        why = refusal(board.table, action, skill, lent.get(action.actor, ()))
         if why is None and special is not None:
             why = special(board.table, action)
         if why is not None:
