@@ -80,28 +80,10 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
     if as_json:
         emit_json(result.to_json())
         return
+    from tracker.reports.night import render
+
     echo(f"{table.when} 结算（{ruleset.name}）")
-    for line in result.log:
-        echo(f"  {line}")
-    if result.rejected:
-        echo("拒绝的行动：")
-        for r in result.rejected:
-            echo(f"  {r.actor}<{r.skill}>：{r.reason}")
-    echo("出局：" + ("、".join(f"{d.player}（{d.cause}）" for d in result.deaths) or "无"))
-    for s in result.survivals:
-        echo(f"存活：{s.player}（{s.reason}）")
-    if result.feedback:
-        echo("私信反馈：")
-        for f in result.feedback:
-            echo(f"  → {f.to}：{f.content}")
-    echo("公示：" + ("、".join(result.out_order) + "出局" if result.out_order else "平安夜"))
-    for line in result.lines:
-        echo(f"  {line}")
-    for q in result.questions:
-        echo(f"待定 {q.key}：{q.question} → {q.taken}（{'导演指定' if q.by == 'director' else '随机'}；"
-             f"可用 --decide {q.key}=… 改为 {' / '.join(q.options)}）")
-    if result.outcome is not None:
-        echo(f"胜负：{result.outcome.winner}获胜（{result.outcome.reason}）")
+    echo(render(result))
 
 
 _VERBS = ("add", "remove", "confirm", "setup")
@@ -171,8 +153,9 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
 
 
 def _show(preview: Any) -> None:
-    """The preview as the director reads it: submissions, the post's steps, results, texts to paste."""
-    r = preview.result
+    """The preview as the director reads it: submissions, then the settlement (tracker.reports.night)."""
+    from tracker.reports.night import render
+
     state = "（已确认）" if preview.confirmed is not None else "（预览，未确认）"
     echo(f"{preview.words}结算{state}")
     echo(f"已提交 {len(preview.submitted)} 个行动：")
@@ -180,27 +163,7 @@ def _show(preview: Any) -> None:
         targets = "、".join(e.data.get("targets", ())) or "—"
         extra = f"（{e.data['choice']}）" if e.data.get("choice") else ""
         echo(f"  [{e.seq}] {e.data['actor']}<{e.data['skill']}> → {targets}{extra}")
-    if r.rejected:
-        echo("不能结算的行动：")
-        for x in r.rejected:
-            echo(f"  {x.actor}<{x.skill}>：{x.reason}")
-    echo("结算步骤：")
-    for line in r.log:
-        echo(f"  {line}")
-    echo("出局：" + ("、".join(f"{d.player}（{d.cause}）" for d in r.deaths) or "无"))
-    if r.feedback:
-        echo("私信反馈（可直接复制）：")
-        for f in r.feedback:
-            echo(f"  【{f.to}】{f.content}")
-    echo("公示草稿：")
-    echo("  " + ("、".join(r.out_order) + " 出局" if r.out_order else "平安夜"))
-    for line in r.lines:
-        echo(f"  {line}")
-    for q in r.questions:
-        how = "导演指定" if q.by == "director" else "随机"
-        echo(f"待定 {q.key}：{q.question} → {q.taken}（{how}；可用 --decide {q.key}=… 改为 {' / '.join(q.options)}）")
-    if r.outcome is not None:
-        echo(f"胜负：{r.outcome.winner}获胜（{r.outcome.reason}）")
+    echo(render(preview.result))
 
 
 def _decisions(pairs: tuple[str, ...]) -> dict[str, str]:

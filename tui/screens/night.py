@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import Suggester
 from textual.widgets import DataTable, Input, Static
 
+from tracker.reports.night import sections
 from tui.literal import literal
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane
@@ -48,33 +49,16 @@ class WordSuggester(Suggester):
         return None
 
 
+_TONES = {"plain": "", "bad": "red", "warn": "yellow", "good": "bold magenta"}
+
+
 def preview_text(p: Any) -> Text:
-    """The settlement as the CLI prints it: steps, refusals, deaths, feedback, the 公示 draft."""
-    r = p.result
+    """The settlement as the CLI prints it (tracker.reports.night), coloured by section."""
     out = Text()
-    out.append("结算步骤\n", "bold")
-    for line in r.log or ["（还没有提交的行动）"]:
-        out.append_text(literal(f"  {line}\n"))
-    if r.rejected:
-        out.append("不能结算的行动\n", "bold red")
-        for x in r.rejected:
-            out.append_text(literal(f"  {x.actor}<{x.skill}>：{x.reason}\n", "red"))
-    out.append("出局：", "bold")
-    out.append_text(literal("、".join(f"{d.player}（{d.cause}）" for d in r.deaths) or "无", "bold red" if r.deaths else ""))
-    out.append("\n")
-    if r.feedback:
-        out.append("私信反馈\n", "bold")
-        for f in r.feedback:
-            out.append_text(literal(f"  【{f.to}】{f.content}\n"))
-    out.append("公示草稿\n", "bold")
-    out.append_text(literal("  " + ("、".join(r.out_order) + " 出局" if r.out_order else "平安夜") + "\n"))
-    for line in r.lines:
-        out.append_text(literal(f"  {line}\n"))
-    for q in r.questions:
-        who = "导演指定" if q.by == "director" else "随机，可在命令行用 --decide 改"
-        out.append_text(literal(f"待定：{q.question} → {q.taken}（{who}）\n", "yellow"))
-    if r.outcome is not None:
-        out.append_text(literal(f"胜负：{r.outcome.winner}获胜（{r.outcome.reason}）\n", "bold magenta"))
+    for section in sections(p.result):
+        out.append(f"{section.title}\n", "bold")
+        for line in section.lines:
+            out.append_text(literal(f"  {line}\n", _TONES[section.tone]))
     return out
 
 
