@@ -44,8 +44,8 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
     if skill.team is not None and team is None and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)
-    if skill.phase not in ("passive",) and phase != skill.phase:
-        want = PHASE_WORDS.get(skill.phase, skill.phase)
+    if skill.phase not in ("passive",) and phase not in skill.allowed_phases:
+        want = "/".join(PHASE_WORDS.get(p, p) for p in skill.allowed_phases)
         return f"<{skill.name}>只能在{want}发动（本次为{PHASE_WORDS.get(phase, phase)}）"
     night = table.night
     if night is not None:
