@@ -1,0 +1,93 @@
+"""213 三国演义 (ruleset ``sanguo-213``): the settlement order of its rule post.
+
+The skills' generic limits are data (``rulesets/night/sanguo-213.toml``); this package walks the
+post's 总体流程 — a night's (1)–(9), the first day's 竞选, 晨曦 (1)–(4); a day's 正午 and 黄昏
+(1)–(5) — and holds the refusals only this post states (:func:`refuse`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.sanguo_213.day import resolve_day
+from tracker.engine.night.games.sanguo_213.night import parse_disguise, resolve_night
+from tracker.engine.night.model import Action, Table
+
+#: Skills that act by themselves: a submission of one is a mistake, not a choice.
+AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "带队", "接刀")
+
+
+def resolve(board: Board, actions: Sequence[Action]) -> None:
+    if board.night is not None:
+        resolve_night(board, actions)
+    else:
+        resolve_day(board, actions)
+
+
+def refuse(table: Table, action: Action) -> str | None:
+    """The refusals 213 states beyond the generic keys (净化, 群内/接刀, 悬赏成功, 翻牌 …)."""
+    skill = action.skill
+    if skill in AUTOMATIC:
+        return f"<{skill}>无需发动：技能效果自动结算"
+    seats = [table.players[m] for m in action.members if m in table.players]
+    if skill not in ("投降", "红牌", "投票", "竞选", "坚强出局"):
+        for s in seats:
+            if "净化" in s.status:
+                return f"{s.name}处于[净化]状态，不能发动任何技能"
+    if skill == "杀人":
+        return _knife(table, action)
+    if skill == "捕杀":
+        last = table.state.get("悬赏上次")
+        n = table.night
+        if not (isinstance(last, dict) and n is not None and last.get("night") == n - 1 and last.get("成功") is True):
+            return "<捕杀>需要前一天反馈<悬赏成功>"
+    if skill == "伪装":
+        parsed = parse_disguise(action.choice)
+        if parsed is None:
+            return "<伪装>需要选择下列一项（1）–（5）"
+        option, words = parsed
+        done = table.players[action.actor].fields.get("伪装") or []
+        if any(isinstance(d, dict) and d.get("option") == option for d in done):
+            return f"<伪装>（{option}）已经选择过，效果持续至游戏结束"
+        if option == 2 and len(words) < 2:
+            return "<伪装>（2）需要写明表面阵营和表面身份（如 “2 村民 预言家”）"
+    if skill == "亲传":
+        t = table.players[action.targets[0]]
+        if "群内" not in t.tags or t.faction != "狼人":
+            return f"<亲传>只能选择狼人阵营[群内]的角色（{t.name}不是）"
+        if "报复" in t.uses:
+            return f"<亲传>两次发动需选择不同的狼人（{t.name}已获得过<报复>）"
+    if skill == "决斗":
+        if table.day == 1:
+            return "竞选日不可发动<决斗>"
+        if table.players[action.actor].fields.get("已翻牌"):
+            return "骑士的实际身份已经公开，无法发动[翻牌]技能<决斗>"
+    if skill in ("殉职", "殉道"):
+        tag = "警长" if skill == "殉职" else "牧首"
+        if tag not in table.players[action.actor].tags:
+            return f"{action.actor}不是{tag}，没有技能<{skill}>"
+    if skill == "竞选" and (action.choice or "").strip() not in ("警长", "牧首"):
+        return "<竞选>的 choice 应写 警长 或 牧首"
+    if skill == "坚强出局" and table.players[action.targets[0]].role != "中箭勇者":
+        return f"{action.targets[0]}不是中箭勇者，没有延后的出局"
+    return None
+
+
+def _knife(table: Table, action: Action) -> str | None:
+    """<杀人> belongs to the [群内] wolves; once all are out, to the [接刀] heir (石像鬼 first)."""
+    pack_alive = any(p.alive and "群内" in p.tags for p in table.players.values())
+    heirs = sorted((p for p in table.players.values() if p.alive and "接刀" in p.tags),
+                   key=lambda p: (p.role != "石像鬼", list(table.players).index(p.name)))
+    for m in action.members:
+        seat = table.players[m]
+        if "群内" in seat.tags:
+            continue
+        if "接刀" in seat.tags and not pack_alive:
+            if heirs and heirs[0].name != m:
+                return f"{m}（{seat.role}）的接刀顺序在{heirs[0].name}（{heirs[0].role}）之后"
+            continue
+        if "接刀" in seat.tags:
+            return f"{m}（{seat.role}）[接刀]：仍有[群内]狼存活，不能发动<杀人>"
+        return f"{m}（{seat.role}）不在狼群（[群内]），不能参与<杀人>"
+    return None
