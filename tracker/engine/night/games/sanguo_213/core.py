@@ -31,6 +31,7 @@ CLAUSE_STRONG = ("坚强<强制>——因指杀、投票之外的方式即将出
                  "（若未满5贴则在关门前三小时出局）。")
 CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
                 "角色永久获得状态[净化]。")
+CLAUSE_SURRENDER = "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"
 CLAUSE_WIN = "每次进行出局结算时，进行胜负判定。若两个阵营同时达成胜利条件，则狼人阵营获胜。"
 
 
@@ -293,3 +294,18 @@ def check_win(board: Board, ctx: Ctx) -> None:
         both = "（两个阵营同时达成胜利条件，狼人阵营获胜）" if village else ""
         board.win("狼人阵营", "；".join(wolves) + both, CLAUSE_WIN, stop=True)
     board.win("村民阵营", "；".join(village), CLAUSE_WIN, stop=True)
+
+
+def surrender(board: Board, ctx: Ctx, act: Action) -> None:
+    """投降: 所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"""
+    pack = [p.name for p in board.table.players.values() if "群内" in p.tags]
+    missing = [p for p in pack if p not in act.members]
+    if missing:
+        board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", CLAUSE_SURRENDER)
+        return
+    lost = list(board.state.get("判负阵营") or [])
+    if "狼人" not in lost:
+        lost.append("狼人")
+        board.set_state("判负阵营", lost)
+    board.note("所有狼人阵营共群角色同意投降 → 狼人阵营判负")
+    check_win(board, ctx)

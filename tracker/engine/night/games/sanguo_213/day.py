@@ -21,6 +21,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     red_card,
     sort_out,
     strike,
+    surrender,
 )
 from tracker.engine.night.model import Action
 
@@ -49,6 +50,8 @@ def resolve_day(board: Board, actions: Sequence[Action]) -> None:
             red_card(board, ctx, a, "正午")
             ctx.noon_out.extend(p for p in ctx.died if p not in ctx.noon_out)
             check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
         elif a.skill == "决斗":
             duel(board, ctx, a)
         elif a.skill == "坚强出局":
@@ -96,6 +99,8 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
         if a.skill == "红牌":
             red_card(board, ctx, a, "黄昏(1)前")
             check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
     vote = first(acts, "投票")
     if vote is not None and ctx.vote_void:
         board.note("黄昏(1) 当天所进行的放逐投票无效（骑士<决斗>），无人因投票出局")

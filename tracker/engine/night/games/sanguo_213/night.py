@@ -30,6 +30,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     strike,
     surface_faction,
     surface_role,
+    surrender,
 )
 from tracker.engine.night.model import Action
 
@@ -252,17 +253,3 @@ def election(board: Board, act: Action) -> None:
     board.tell(winner, f"你成为{title}")
     board.note(f"竞选 {winner}当选{title}")
 
-
-def surrender(board: Board, ctx: Ctx, act: Action) -> None:
-    """投降: 所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"""
-    pack = [p.name for p in board.table.players.values() if "群内" in p.tags]
-    missing = [p for p in pack if p not in act.members]
-    if missing:
-        board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", board.skill("投降").clause)
-        return
-    lost = list(board.state.get("判负阵营") or [])
-    if "狼人" not in lost:
-        lost.append("狼人")
-        board.set_state("判负阵营", lost)
-    board.note("所有狼人阵营共群角色同意投降 → 狼人阵营判负")
-    check_win(board, ctx)
