@@ -737,3 +737,10 @@ def test_a_full_night_is_fast() -> None:
     for _ in range(20):
         run(t, *acts)
     assert (time.perf_counter() - start) / 20 < 0.02
+
+
+def test_a_submission_for_another_phase_is_refused_not_dropped() -> None:
+    """总体流程: 亲传 is a 黄昏 skill (2 (4)); in a night's settlement it is refused with a reason."""
+    res = run(table(), A(KING, "亲传", WOLF, phase="黄昏"), A("导演", "红牌", SEER, phase="晨曦"))
+    assert reason(res, "亲传") == "<亲传>不在本次结算的阶段（夜晚、晨曦）中结算"
+    assert dead(res) == [SEER] and told(res, SEER) == ["出局通知（无遗言）"]

@@ -18,11 +18,39 @@ from tracker.engine.night.model import Action, Table
 AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "带队", "接刀")
 
 
+#: What each phase of the 总体流程 settles; a legal submission for another phase is refused, never dropped.
+SETTLED = {
+    "night": frozenset({"伪装", "守护", "查验", "预言", "通灵", "杀人", "悬赏", "捕杀", "救药", "毒药", "恶魔之眼",
+                        "竞选", "红牌", "投降"}),
+    "晨曦": frozenset({"报复", "殉职", "殉道", "红牌", "投降"}),
+    "正午": frozenset({"决斗", "坚强出局", "红牌", "投降"}),
+    "黄昏": frozenset({"投票", "坚强出局", "报复", "亲传", "殉职", "殉道", "红牌", "投降"}),
+}
+PHASE_NAMES = {"night": "夜晚", "关门": "黄昏"}
+
+
 def resolve(board: Board, actions: Sequence[Action]) -> None:
+    """A night scenario settles the night and its 晨曦; a day scenario its 正午 and 黄昏 (or a 晨曦)."""
+    phases: tuple[str, ...]
     if board.night is not None:
-        resolve_night(board, actions)
+        phases = ("night", "晨曦")
+    elif board.table.phase == "晨曦":
+        phases = ("晨曦",)
     else:
-        resolve_day(board, actions)
+        phases = ("正午", "黄昏")
+    kept: list[Action] = []
+    for a in actions:
+        phase = a.phase or ("night" if board.night is not None else board.table.phase or "正午")
+        phase = "黄昏" if phase == "关门" else phase
+        if phase in phases and a.skill in SETTLED[phase]:
+            kept.append(a)
+        else:
+            where = "、".join(PHASE_NAMES.get(p, p) for p in phases)
+            board.reject(a, f"<{a.skill}>不在本次结算的阶段（{where}）中结算", board.skill(a.skill).clause)
+    if board.night is not None:
+        resolve_night(board, kept)
+    else:
+        resolve_day(board, kept)
 
 
 def refuse(table: Table, action: Action) -> str | None:

@@ -37,6 +37,12 @@ def resolve_day(board: Board, actions: Sequence[Action]) -> None:
     start = board.table.phase or "正午"
     if start == "晨曦":
         ctx.phase = "晨曦"
+        for a in actions:
+            if a.skill == "红牌":
+                red_card(board, ctx, a, "晨曦")
+                check_win(board, ctx)
+            elif a.skill == "投降":
+                surrender(board, ctx, a)
         heirs.revenge(board, ctx, actions, "晨曦(2)")
         heirs.successions(board, ctx, actions, "晨曦(3)")
         heirs.last_words(board, ctx, "晨曦(4)")

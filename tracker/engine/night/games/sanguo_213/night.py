@@ -138,6 +138,12 @@ def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
     ctx.phase = "晨曦"
     board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
     later = [a for a in actions if a.phase == "晨曦"]
+    for a in later:
+        if a.skill == "红牌":
+            red_card(board, ctx, a, "晨曦")
+            check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
     heirs.revenge(board, ctx, later, "晨曦(2)")
     bounty = board.state.get("悬赏上次")
     if isinstance(bounty, dict) and bounty.get("night") == board.night and board.night is not None:
