@@ -744,3 +744,21 @@ def test_a_submission_for_another_phase_is_refused_not_dropped() -> None:
     res = run(table(), A(KING, "亲传", WOLF, phase="黄昏"), A("导演", "红牌", SEER, phase="晨曦"))
     assert reason(res, "亲传") == "<亲传>不在本次结算的阶段（夜晚、晨曦）中结算"
     assert dead(res) == [SEER] and told(res, SEER) == ["出局通知（无遗言）"]
+
+
+def test_sheriff_elected_after_night_one_and_shot_at_dawn_hands_over() -> None:
+    """总体流程: 先进行第一个夜晚，再进行警长/牧首竞选, then 晨曦 (2) <报复> and (3) <殉职>: a 警长 elected
+    on day one and shot at that 晨曦 already holds the badge he passes."""
+    res = run(table(night=1), A(PACK, "杀人", HUNTER), A("导演", "竞选", SEER, choice="警长"),
+              A(HUNTER, "报复", SEER, phase="晨曦"), A(SEER, "殉职", MEDIUM, phase="晨曦"))
+    assert dead(res) == [HUNTER, SEER] and refused(res) == []
+    assert res.state_after["警长"] == MEDIUM and "警长：P03" in res.lines
+    assert "遗言：P15、P01" in res.lines  # 首夜出局
+
+
+def test_hidden_wolf_option_four_is_purified_with_the_villagers() -> None:
+    """伪装（4）: <村镇之殇> judges by [实际阵营] and belongs to the 村民阵营, so 隐狼 counts as 村民 there."""
+    t = table(night=3)
+    t.players[HIDDEN].fields["伪装"] = [{"option": 4, "night": 2}]
+    res = run(t, A(WITCH, "毒药", ELDER))
+    assert res.state_after[f"{HIDDEN}.status"] == ["净化"] and f"{WOLF}.status" not in res.state_after

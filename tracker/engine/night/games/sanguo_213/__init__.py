@@ -91,10 +91,6 @@ def refuse(table: Table, action: Action) -> str | None:
             return "竞选日不可发动<决斗>"
         if table.players[action.actor].fields.get("已翻牌"):
             return "骑士的实际身份已经公开，无法发动[翻牌]技能<决斗>"
-    if skill in ("殉职", "殉道"):
-        tag = "警长" if skill == "殉职" else "牧首"
-        if tag not in table.players[action.actor].tags:
-            return f"{action.actor}不是{tag}，没有技能<{skill}>"
     if skill == "竞选" and (action.choice or "").strip() not in ("警长", "牧首"):
         return "<竞选>的 choice 应写 警长 或 牧首"
     if skill == "坚强出局" and table.players[action.targets[0]].role != "中箭勇者":
