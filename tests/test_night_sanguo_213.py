@@ -762,3 +762,50 @@ def test_hidden_wolf_option_four_is_purified_with_the_villagers() -> None:
     t.players[HIDDEN].fields["伪装"] = [{"option": 4, "night": 2}]
     res = run(t, A(WITCH, "毒药", ELDER))
     assert res.state_after[f"{HIDDEN}.status"] == ["净化"] and f"{WOLF}.status" not in res.state_after
+
+
+def test_revenge_holders_are_told_they_may_act_and_the_uses_left() -> None:
+    """标明[X]的技能……该技能的持有者在可发动技能时会得知剩余次数; the 猎人 has no count."""
+    res = run(table(), A(PACK, "杀人", HUNTER))
+    assert told(res, HUNTER) == ["出局通知（无遗言）", "报复：你可以发动<报复>"]
+    res = run(table(day=3, phase="黄昏"), A("放逐投票", "投票", KING))
+    assert "报复：你可以发动<报复>（剩余2次）" in told(res, KING)
+    res = run(table(), A(WITCH, "毒药", HUNTER))
+    assert told(res, HUNTER) == ["出局通知（无遗言）"]
+
+
+def _scenario(t: Table, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    players = []
+    for p in t.players.values():
+        raw: dict[str, Any] = {"name": p.name, "role": p.role, "faction": p.faction, "alive": p.alive, **p.fields}
+        for key in ("tags", "status", "uses"):
+            if getattr(p, key):
+                raw[key] = getattr(p, key)
+        players.append(raw)
+    setup: dict[str, Any] = {"players": players, "state": t.state}
+    if t.night is not None:
+        setup["night"] = t.night
+    else:
+        setup.update({"day": t.day, "phase": t.phase})
+    return {"game": GAME, "setup": setup, "actions": actions}
+
+
+def test_cli_settles_a_day_with_a_duel_and_the_vote_it_voids(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A day scenario through ``tracker night simulate``: 正午 <决斗> on a wolf, then 黄昏 whose vote is void."""
+    sc = _scenario(table(day=3, phase="正午"), [
+        {"actor": KNIGHT, "skill": "决斗", "targets": [WOLF]},
+        {"actor": "放逐投票", "skill": "投票", "targets": [SEER], "phase": "黄昏"}])
+    f = tmp_path / "day.json"
+    f.write_text(json.dumps(sc, ensure_ascii=False), "utf-8")
+    assert main(["night", "simulate", "--ruleset", "sanguo-213", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [d["player"] for d in out["deaths"]] == [WOLF]
+    assert out["announcement"]["out_order"] == [WOLF] and "投票出局：无" in out["announcement"]["lines"]
+    sc["setup"]["players"][0]["status"] = ["净化"]
+    sc["actions"] = [{"actor": "导演", "skill": "红牌", "targets": [SEER], "phase": "黄昏"}]
+    f.write_text(json.dumps(sc, ensure_ascii=False), "utf-8")
+    assert main(["night", "simulate", "--ruleset", "sanguo-213", str(f), "--json",
+                 "--decide", f"红牌判负.{SEER}=是"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"]["winner"] == "狼人阵营" and out["questions"][0]["by"] == "director"

@@ -69,6 +69,7 @@ class Ctx:
     guards: dict[str, str] = field(default_factory=dict)
     last_words: list[str] = field(default_factory=list)
     vote_void: bool = False
+    offered: set[str] = field(default_factory=set)
 
 
 # -- reading a seat ------------------------------------------------------------------------------

@@ -51,8 +51,9 @@ def revenge(board: Board, ctx: Ctx, actions: Sequence[Action], step: str) -> Non
     """
     waiting = [a for a in actions if a.skill == "报复"]
     progress = True
-    while waiting and progress:
+    while progress:
         progress = False
+        _offer(board, ctx)
         for a in list(waiting):
             actor = a.members[0]
             causes = just_out(board, ctx, actor)
@@ -73,6 +74,24 @@ def revenge(board: Board, ctx: Ctx, actions: Sequence[Action], step: str) -> Non
             why = f"{seat.role}因{names(f'<{c}>' for c in causes)}出局；<报复>只在因投票、<杀人>、<报复>出局时可以发动"
         board.note(f"{step} {actor}<报复>不能发动")
         board.reject(a, why, board.skill("报复").clause)
+
+
+def _offer(board: Board, ctx: Ctx) -> None:
+    """Tell each player who may now <报复> (with the uses left, 该技能的持有者在可发动技能时会得知剩余次数)."""
+    for seat in board.table.players.values():
+        if seat.alive or seat.name in ctx.offered or purified(seat):
+            continue
+        if seat.role not in ("猎人", "觉醒狼王") and "报复" not in seat.uses:
+            continue
+        causes = just_out(board, ctx, seat.name)
+        if causes is None or not any(c in REVENGE_CAUSES for c in causes):
+            continue
+        left = seat.uses.get("报复")
+        if isinstance(left, int) and not isinstance(left, bool) and left <= 0:
+            continue
+        ctx.offered.add(seat.name)
+        count = f"（剩余{left}次）" if isinstance(left, int) and not isinstance(left, bool) else ""
+        board.tell(seat.name, f"报复：你可以发动<报复>{count}")
 
 
 def _fire(board: Board, ctx: Ctx, action: Action, step: str) -> None:
