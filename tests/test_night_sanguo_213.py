@@ -772,6 +772,18 @@ def test_revenge_holders_are_told_they_may_act_and_the_uses_left() -> None:
     assert "报复：你可以发动<报复>（剩余2次）" in told(res, KING)
     res = run(table(), A(WITCH, "毒药", HUNTER))
     assert told(res, HUNTER) == ["出局通知（无遗言）"]
+    t = table()
+    t.players[HUNTER].uses["报复"] = 2  # a desk seeds uses from the shared entry's count
+    res = run(t, A(PACK, "杀人", HUNTER), A(HUNTER, "报复", WOLF, phase="晨曦"))
+    assert told(res, HUNTER) == ["出局通知（无遗言）", "报复：你可以发动<报复>"] and dead(res) == [HUNTER, WOLF]
+
+
+def test_counts_seed_a_new_game() -> None:
+    """[2] on 报复 (亲传 spends the same count), 限定 potions once, 灵通 held until lost."""
+    cat = load_catalog("sanguo-213")
+    seeds = {r: {s.uses: s.count for s in cat.skills_of(r) if s.uses and s.count is not None}
+             for r in ("觉醒狼王", "女巫", "猎人")}
+    assert seeds == {"觉醒狼王": {"报复": 2}, "女巫": {"灵通": True, "救药": 1, "毒药": 1}, "猎人": {"报复": 2}}
 
 
 def _scenario(t: Table, actions: list[dict[str, Any]]) -> dict[str, Any]:

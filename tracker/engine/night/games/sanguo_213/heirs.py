@@ -90,7 +90,8 @@ def _offer(board: Board, ctx: Ctx) -> None:
         if isinstance(left, int) and not isinstance(left, bool) and left <= 0:
             continue
         ctx.offered.add(seat.name)
-        count = f"（剩余{left}次）" if isinstance(left, int) and not isinstance(left, bool) else ""
+        counted = isinstance(left, int) and not isinstance(left, bool) and seat.role != "猎人"
+        count = f"（剩余{left}次）" if counted else ""
         board.tell(seat.name, f"报复：你可以发动<报复>{count}")
 
 
@@ -106,7 +107,8 @@ def _fire(board: Board, ctx: Ctx, action: Action, step: str) -> None:
     board.note(f"{step} {seat.name}（{seat.role}）<报复>{target} → [致死伤害]")
     if "报复" in seat.uses:
         board.use(seat, "报复")
-        board.tell(seat.name, f"报复：剩余{seat.uses['报复']}次")
+        if seat.role != "猎人":  # the 猎人's <报复> has no [X]: he goes out only once
+            board.tell(seat.name, f"报复：剩余{seat.uses['报复']}次")
     if strike(board, ctx, target, [hit_by(board, action, "致死伤害", seat.name)], step):
         board.announce(f"{target}因<报复>出局，技能的发动者：{seat.name}")
         check_win(board, ctx)
