@@ -218,6 +218,17 @@ def test_elder_longevity_absorbs_one_knife_then_is_gone() -> None:
     assert dead(run(t, A(PACK, "杀人", ELDER))) == [ELDER]
 
 
+def test_elder_holds_longevity_from_the_first_night() -> None:
+    """长寿之命<强制>——长老获得状态[守护]，持续至游戏结束: a new game's first table need not list it."""
+    t = table(night=1)
+    t.players[ELDER].status.clear()
+    res = run(t, A(PACK, "杀人", ELDER))
+    assert dead(res) == [] and res.state_after[f"{ELDER}.status"] == []
+    t = table(night=2)
+    t.players[ELDER].status.clear()
+    assert dead(run(t, A(PACK, "杀人", ELDER))) == [ELDER]
+
+
 def test_elder_guarded_keeps_longevity() -> None:
     """长寿之命 is spent only when it is what cancels the 指杀 (reading, docs): a 守卫 guard cancels first."""
     res = run(table(), A(GUARD, "守护", ELDER), A(PACK, "杀人", ELDER))

@@ -15,6 +15,7 @@ from tracker.engine.night.board import Board, first
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     GOD_ROLES,
+    LONGEVITY,
     WOLF_ROLES,
     Ctx,
     Hit,
@@ -43,6 +44,8 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
     hits: dict[str, list[Hit]] = {}
     knifed: list[str] = []
     night_acts = [a for a in actions if a.phase in (None, "night", "夜晚")]
+    if n == 1:
+        _seed_longevity(board)
     for a in night_acts:
         if a.skill == "红牌":
             red_card(board, ctx, a, "夜")
@@ -131,6 +134,16 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
         if a.skill == "竞选":
             election(board, a)
     dawn(board, ctx, actions)
+
+
+def _seed_longevity(board: Board) -> None:
+    """长寿之命: "长老获得状态[守护]，持续至游戏结束" — held from the start, so a first-night table
+    that does not list it yet (a new game's desk) gets it; nothing can have spent it before night 1."""
+    for seat in board.table.players.values():
+        if seat.role == "长老" and seat.alive and LONGEVITY not in seat.status and not purified(seat):
+            seat.status.append(LONGEVITY)
+            board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+            board.note(f"夜(0) 长老{seat.name}<长寿之命>：获得状态[守护]，持续至游戏结束")
 
 
 def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
