@@ -518,11 +518,26 @@ def test_sheriff_passes_the_badge_at_dawn() -> None:
 
 
 def test_sheriff_not_choosing_tears_the_badge() -> None:
-    """殉职: 若不选择，则本局游戏不再有附加身份“警长” (警长出局可以撕警徽)."""
-    res = run(_titled(table(), SEER, None), A(PACK, "杀人", SEER))
-    assert res.state_after["警长"] is None and "警长：无" in res.lines
+    """殉职: 若不选择，则本局游戏不再有附加身份“警长” (警长出局可以撕警徽) — at 晨曦, with or without a
+    submission that names nobody."""
     res = run(_titled(table(), SEER, None), A(PACK, "杀人", SEER), A(SEER, "殉职", phase="晨曦"))
-    assert res.state_after["警长"] is None and refused(res) == []
+    assert res.state_after["警长"] is None and refused(res) == [] and "警长：无" in res.lines
+    t = _titled(table(day=2, phase="晨曦", dead=[SEER]), SEER, None)
+    t.players[SEER].fields["出局"] = {"night": 2, "cause": "杀人"}
+    res = run(t)
+    assert res.state_after["警长"] is None and "本局游戏不再有附加身份“警长”" in res.lines[0]
+
+
+def test_night_without_dawn_submissions_leaves_the_heirs_pending() -> None:
+    """殉职/殉道/报复 act at 出局后下一个可发动技能的时间点; a night confirmed before anyone has chosen
+    does not tear the badge or draw the 牧首 at random: they wait for 晨曦."""
+    t = _titled(table(), SEER, VILLAGER)
+    res = run(t, A(PACK, "杀人", SEER), A(WITCH, "毒药", VILLAGER))
+    assert sorted((p.effect, p.player) for p in res.pending) == [("殉职", SEER), ("殉道", VILLAGER)]
+    assert "警长" not in res.state_after and res.questions == []
+    assert f"警长：待{SEER}<殉职>" in res.lines and f"牧首：待{VILLAGER}<殉道>" in res.lines
+    res = run(table(), A(PACK, "杀人", HUNTER))
+    assert [(p.effect, p.player) for p in res.pending] == [("报复", HUNTER)]
 
 
 def test_red_carded_sheriff_may_not_pass_the_badge() -> None:
@@ -544,6 +559,12 @@ def test_patriarch_killed_by_wolves_may_reveal_a_player() -> None:
     assert "牧首：无" in res.lines
 
 
+def _dawn_after(night: int, cause: str, who: str = VILLAGER) -> Table:
+    t = _titled(table(day=night, phase="晨曦", dead=[who]), None, who)
+    t.players[who].fields["出局"] = {"night": night, "cause": cause}
+    return t
+
+
 def test_patriarch_poisoned_cannot_reveal_and_an_unchosen_martyrdom_is_random() -> None:
     """殉道<强制>……若不选择将会随机选择; effect 2 only after a 狼人阵营 skill (毒药 is not)."""
     t = _titled(table(), None, VILLAGER)
@@ -552,11 +573,12 @@ def test_patriarch_poisoned_cannot_reveal_and_an_unchosen_martyrdom_is_random() 
     assert [q.key for q in res.questions] == [f"殉道.{VILLAGER}.对象"]
     heir = res.questions[0].taken
     assert res.state_after["牧首"] == heir and heir != VILLAGER and f"殉道：{heir}获得附加身份“牧首”" in res.lines
-    res = run(t, A(WITCH, "毒药", VILLAGER), decisions={f"殉道.{VILLAGER}.对象": SEER})
+    res = run(_dawn_after(2, "毒药"), decisions={f"殉道.{VILLAGER}.对象": SEER})
     assert res.state_after["牧首"] == SEER and res.questions[0].by == "director"
-    res = run(t, A(PACK, "杀人", VILLAGER), decisions={f"殉道.{VILLAGER}.对象": SEER, f"殉道.{VILLAGER}.效果": "2"})
+    assert [q.key for q in res.questions] == [f"殉道.{VILLAGER}.对象"]  # effect 1 is the only one
+    res = run(_dawn_after(2, "杀人"), decisions={f"殉道.{VILLAGER}.对象": SEER, f"殉道.{VILLAGER}.效果": "2"})
     assert res.state_after[f"{SEER}.已翻牌"] is True
-    picks = {run(t, A(PACK, "杀人", VILLAGER), seed=s).state_after.get("牧首") for s in range(8)}
+    picks = {run(_dawn_after(2, "杀人"), seed=s).state_after.get("牧首") for s in range(8)}
     assert len(picks) > 1  # seeded chance, not a fixed guess
 
 

@@ -23,6 +23,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     strike,
     surrender,
 )
+from tracker.engine.night.games.sanguo_213.night import bounty_feedback
 from tracker.engine.night.model import Action
 
 DUSK = ("黄昏", "关门")
@@ -44,6 +45,7 @@ def resolve_day(board: Board, actions: Sequence[Action]) -> None:
             elif a.skill == "投降":
                 surrender(board, ctx, a)
         heirs.revenge(board, ctx, actions, "晨曦(2)")
+        bounty_feedback(board, board.table.day)
         heirs.successions(board, ctx, actions, "晨曦(3)")
         heirs.last_words(board, ctx, "晨曦(4)")
         sort_out(board, ctx)

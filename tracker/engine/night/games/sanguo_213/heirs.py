@@ -242,9 +242,32 @@ def last_words(board: Board, ctx: Ctx, step: str) -> None:
         board.note(f"{step} 没有可以留下遗言的角色")
 
 
-def titles(board: Board) -> None:
-    """每个游戏日白天开始时，公示……当日警长、牧首。"""
-    for tag in ("警长", "牧首"):
-        holder = next((p.name for p in board.table.players.values() if p.alive and tag in p.tags), None)
-        board.announce(f"{tag}：{holder or '无'}")
+def pending(board: Board, ctx: Ctx, step: str) -> None:
+    """No 晨曦 submission yet: who may still <报复>, <殉职>, <殉道> is told and left pending."""
+    _offer(board, ctx)
+    waiting: list[str] = []
+    for seat in board.table.players.values():
+        if seat.name not in ctx.died:
+            continue
+        for tag, skill in (("警长", "殉职"), ("牧首", "殉道")):
+            if tag in seat.tags:
+                waiting.append(f"{seat.name}<{skill}>")
+                board.later(skill, seat.name, "晨曦（出局后下一个可发动技能的时间点）", board.skill(skill).clause)
+    for name in sorted(ctx.offered):
+        waiting.append(f"{name}<报复>")
+        board.later("报复", name, "晨曦（出局后下一个可发动技能的时间点）", board.skill("报复").clause)
+    if waiting:
+        board.note(f"{step} 尚无晨曦的提交：{names(waiting)}待提交后结算（可作为第{board.night}天晨曦结算）")
 
+
+def titles(board: Board) -> None:
+    """每个游戏日白天开始时，公示……当日警长、牧首 (a dead holder's heir is still to be chosen)."""
+    for tag, skill in (("警长", "殉职"), ("牧首", "殉道")):
+        holders = [p for p in board.table.players.values() if tag in p.tags]
+        living = [p.name for p in holders if p.alive]
+        if living:
+            board.announce(f"{tag}：{living[0]}")
+        elif holders:
+            board.announce(f"{tag}：待{holders[0].name}<{skill}>")
+        else:
+            board.announce(f"{tag}：无")

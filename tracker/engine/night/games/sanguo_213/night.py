@@ -147,7 +147,12 @@ def _seed_longevity(board: Board) -> None:
 
 
 def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
-    """晨曦 (1)–(4), then what the next day's 公示 adds (警长、牧首)."""
+    """晨曦 (1)–(4), then what the next day's 公示 adds (警长、牧首).
+
+    A night scenario with no 晨曦 submission at all has not reached 晨曦 (2)–(3) yet (the desk
+    confirms a night before the dead choose): <报复>, <殉职> and <殉道> are left pending, to be
+    settled as that day's 晨曦, rather than torn up or drawn at random before anyone could choose.
+    """
     ctx.phase = "晨曦"
     board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
     later = [a for a in actions if a.phase == "晨曦"]
@@ -157,19 +162,29 @@ def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
             check_win(board, ctx)
         elif a.skill == "投降":
             surrender(board, ctx, a)
-    heirs.revenge(board, ctx, later, "晨曦(2)")
-    bounty = board.state.get("悬赏上次")
-    if isinstance(bounty, dict) and bounty.get("night") == board.night and board.night is not None:
-        hunter = next((p for p in board.table.players.values() if p.role == "赏金猎人"), None)
-        if bounty.get("target") in board.result.out_order:
-            board.set_state("悬赏上次", {**bounty, "成功": True})
-            if hunter is not None:
-                board.tell(hunter.name, "悬赏成功")
-            board.note(f"晨曦 悬赏{bounty.get('target')}公示出局 → <悬赏成功>")
-    heirs.successions(board, ctx, later, "晨曦(3)")
+    if later:
+        heirs.revenge(board, ctx, later, "晨曦(2)")
+    bounty_feedback(board, board.night)
+    if later:
+        heirs.successions(board, ctx, later, "晨曦(3)")
+    else:
+        heirs.pending(board, ctx, "晨曦(2)–(3)")
     heirs.last_words(board, ctx, "晨曦(4)")
     sort_out(board, ctx)
     heirs.titles(board)
+
+
+def bounty_feedback(board: Board, night: int | None) -> None:
+    """悬赏: "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>" (night and 晨曦 outs alike)."""
+    bounty = board.state.get("悬赏上次")
+    if not (isinstance(bounty, dict) and night is not None and bounty.get("night") == night):
+        return
+    if bounty.get("target") in board.result.out_order and not bounty.get("成功"):
+        board.set_state("悬赏上次", {**bounty, "成功": True})
+        hunter = next((p for p in board.table.players.values() if p.role == "赏金猎人"), None)
+        if hunter is not None:
+            board.tell(hunter.name, "悬赏成功")
+        board.note(f"晨曦 悬赏{bounty.get('target')}公示出局 → <悬赏成功>")
 
 
 def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict[str, list[str]],
