@@ -854,3 +854,35 @@ def test_cli_settles_a_day_with_a_duel_and_the_vote_it_voids(tmp_path: Path,
                  "--decide", f"红牌判负.{SEER}=是"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"]["winner"] == "狼人阵营" and out["questions"][0]["by"] == "director"
+
+
+# ---------------------------------------------------------------------------------- the director's desk
+FORUM_NAMES = ["饺子", "包子", "栗子", "馒头", "花卷", "烧卖", "油条", "豆浆", "汤圆", "粽子", "月饼", "年糕",
+               "麻花", "春卷", "锅贴", "馄饨", "煎饼", "烙饼", "米糕", "凉皮", "肉夹馍", "糍粑", "酥饼", "麻团"]
+
+
+def test_desk_two_nights_with_forum_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tracker night GAME.toml`: a new game's table lists no [群内] tags and no 长寿之命 status; the
+    post puts both on the roles (狼人[群内]…, 长老获得状态[守护]，持续至游戏结束), and the spent
+    长寿之命 carries to the next night."""
+    game = ('[game]\nname = "三国测试局"\nruleset = "sanguo-213"\nforum = "http://127.0.0.1:9/"\n'
+            'timezone = "Asia/Shanghai"\ndirectors = ["导演A"]\n')
+    for name, role in zip(FORUM_NAMES, ROLES.values(), strict=True):
+        game += f'\n[[players]]\nname = "{name}"\nrole = "{role}"\nfaction = "{"狼人" if role in WOLVES else "村民"}"\n'
+    for d in (1, 2, 3):
+        game += (f"\n[[days]]\nday = {d}\ndiscussion = {10 + 2 * d}\nvote = [{11 + 2 * d}]\n"
+                 f"opens = 2025-03-0{2 + d}T10:00:00+08:00\ncloses = 2025-03-0{2 + d}T21:00:00+08:00\n")
+    g = tmp_path / "game.toml"
+    g.write_text(game, "utf-8")
+    by_role = {role: name for name, role in zip(FORUM_NAMES, ROLES.values(), strict=True)}
+    pack = f"狼群({','.join(n for n, r in zip(FORUM_NAMES, ROLES.values(), strict=True) if r in ('狼人', '觉醒狼王', '恶魔'))})"
+    elder = by_role["长老"]
+    for night in (1, 2):
+        assert main(["night", str(g), "--night", str(night), "add", pack, "杀人", elder]) == 0
+        capsys.readouterr()
+        assert main(["night", str(g), "--night", str(night), "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["rejected"] == []
+        assert [d["player"] for d in doc["deaths"]] == ([] if night == 1 else [elder])
+        assert main(["night", str(g), "--night", str(night), "confirm"]) == 0
+        capsys.readouterr()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.games.sanguo_213.core import heirs_in_order, in_pack, knife_heir_mark, pack_alive
 from tracker.engine.night.games.sanguo_213.day import resolve_day
 from tracker.engine.night.games.sanguo_213.night import parse_disguise, resolve_night
 from tracker.engine.night.model import Action, Table
@@ -82,7 +83,7 @@ def refuse(table: Table, action: Action) -> str | None:
             return "<伪装>（2）需要写明表面阵营和表面身份（如 “2 村民 预言家”）"
     if skill == "亲传":
         t = table.players[action.targets[0]]
-        if "群内" not in t.tags or t.faction != "狼人":
+        if not in_pack(t) or t.faction != "狼人":
             return f"<亲传>只能选择狼人阵营[群内]的角色（{t.name}不是）"
         if "报复" in t.uses:
             return f"<亲传>两次发动需选择不同的狼人（{t.name}已获得过<报复>）"
@@ -100,18 +101,17 @@ def refuse(table: Table, action: Action) -> str | None:
 
 def _knife(table: Table, action: Action) -> str | None:
     """<杀人> belongs to the [群内] wolves; once all are out, to the [接刀] heir (石像鬼 first)."""
-    pack_alive = any(p.alive and "群内" in p.tags for p in table.players.values())
-    heirs = sorted((p for p in table.players.values() if p.alive and "接刀" in p.tags),
-                   key=lambda p: (p.role != "石像鬼", list(table.players).index(p.name)))
+    alive = pack_alive(table.players.values())
+    heirs = heirs_in_order(list(table.players.values()))
     for m in action.members:
         seat = table.players[m]
-        if "群内" in seat.tags:
+        if in_pack(seat):
             continue
-        if "接刀" in seat.tags and not pack_alive:
+        if knife_heir_mark(seat) and not alive:
             if heirs and heirs[0].name != m:
                 return f"{m}（{seat.role}）的接刀顺序在{heirs[0].name}（{heirs[0].role}）之后"
             continue
-        if "接刀" in seat.tags:
+        if knife_heir_mark(seat):
             return f"{m}（{seat.role}）[接刀]：仍有[群内]狼存活，不能发动<杀人>"
         return f"{m}（{seat.role}）不在狼群（[群内]），不能参与<杀人>"
     return None

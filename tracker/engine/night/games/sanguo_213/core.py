@@ -25,6 +25,7 @@ GOD_ROLES = ("预言家", "通灵师", "女巫", "守卫", "骑士", "长老", "
 FOLK_ROLES = ("村民", "中箭勇者")
 LONGEVITY = "守护(长寿之命)"
 PURIFIED = "净化"
+PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
 
 CLAUSE_LADDER = "伤害强度与防御状态的比较：红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]。"
 CLAUSE_STRONG = ("坚强<强制>——因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局"
@@ -101,6 +102,26 @@ def surface_role(seat: Seat) -> str:
         if d.get("option") == 2 and d.get("表面身份"):
             return str(d["表面身份"])
     return seat.role
+
+
+def in_pack(seat: Seat) -> bool:
+    """[群内]: marked on the role (狼人、觉醒狼王、恶魔[群内]), so a table that lists no tags still knows it."""
+    return "群内" in seat.tags or seat.role in PACK_ROLES
+
+
+def knife_heir_mark(seat: Seat) -> bool:
+    """[接刀]: 石像鬼 by role, 隐狼 once <伪装>（1） gave the tag."""
+    return "接刀" in seat.tags or seat.role == "石像鬼"
+
+
+def pack_alive(players: Iterable[Seat]) -> bool:
+    return any(p.alive and in_pack(p) for p in players)
+
+
+def heirs_in_order(players: Sequence[Seat]) -> list[Seat]:
+    """The living [接刀] players in 接刀 order: 石像鬼 first, then 隐狼 (接刀顺序为石像鬼出局后)."""
+    found = [(i, p) for i, p in enumerate(players) if p.alive and knife_heir_mark(p)]
+    return [p for _, p in sorted(found, key=lambda ip: (ip[1].role != "石像鬼", ip[0]))]
 
 
 def judged_faction(seat: Seat) -> str:
@@ -210,7 +231,7 @@ def out(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], step: str, *
         grief = [h for h in causes if h.skill == "投票" or h.judged == "村民"]
         if grief:
             _grief(board, grief[0])
-    if "群内" in seat.tags and not any(p.alive and "群内" in p.tags for p in board.table.players.values()):
+    if in_pack(seat) and not pack_alive(board.table.players.values()):
         heir = knife_heir(board)
         if heir is not None:
             board.later("接刀", heir.name, "下一个<杀人>可以发动的时机通知",
@@ -231,8 +252,7 @@ def _grief(board: Board, hit: Hit) -> None:
 
 def knife_heir(board: Board) -> Seat | None:
     """The [接刀] player who holds <杀人> once no [群内] wolf is left: 石像鬼 first, then 隐狼."""
-    heirs = [p for p in board.table.players.values() if p.alive and "接刀" in p.tags]
-    heirs.sort(key=lambda p: (p.role != "石像鬼", list(board.table.players).index(p.name)))
+    heirs = heirs_in_order(list(board.table.players.values()))
     return heirs[0] if heirs else None
 
 
@@ -299,7 +319,7 @@ def check_win(board: Board, ctx: Ctx) -> None:
 
 def surrender(board: Board, ctx: Ctx, act: Action) -> None:
     """投降: 所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"""
-    pack = [p.name for p in board.table.players.values() if "群内" in p.tags]
+    pack = [p.name for p in board.table.players.values() if in_pack(p)]
     missing = [p for p in pack if p not in act.members]
     if missing:
         board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", CLAUSE_SURRENDER)

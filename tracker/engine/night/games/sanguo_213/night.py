@@ -25,6 +25,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     hit_by,
     knife_heir,
     names,
+    pack_alive,
     purified,
     red_card,
     sort_out,
@@ -54,7 +55,7 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
             surrender(board, ctx, a)
 
     heir = knife_heir(board)
-    if heir is not None and not any(p.alive and "群内" in p.tags for p in board.table.players.values()):
+    if heir is not None and not pack_alive(board.table.players.values()):
         board.tell(heir.name, "接刀：所有[群内]狼已出局，你获得<杀人>技能并可使用")
         board.note(f"夜(5)前 {heir.name}（{heir.role}）接刀，获得<杀人>")
 
