@@ -578,6 +578,8 @@ def test_patriarch_poisoned_cannot_reveal_and_an_unchosen_martyrdom_is_random() 
     assert [q.key for q in res.questions] == [f"殉道.{VILLAGER}.对象"]  # effect 1 is the only one
     res = run(_dawn_after(2, "杀人"), decisions={f"殉道.{VILLAGER}.对象": SEER, f"殉道.{VILLAGER}.效果": "2"})
     assert res.state_after[f"{SEER}.已翻牌"] is True
+    res = run(_dawn_after(2, "毒药"), A(VILLAGER, "殉道", SEER))
+    assert res.state_after["牧首"] == SEER and res.questions == [] and refused(res) == []
     picks = {run(_dawn_after(2, "杀人"), seed=s).state_after.get("牧首") for s in range(8)}
     assert len(picks) > 1  # seeded chance, not a fixed guess
 

@@ -205,14 +205,16 @@ def _patriarch(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: l
     effects = ["1", "2"] if by_wolf and not red else ["1"]
     board.tell(seat.name, f"殉道：存活角色名单：{names(living)}")
     target = act.targets[0] if act is not None and act.targets and not red else None
-    effect = (act.choice or "").strip().removeprefix("效果") if act is not None and not red else None
+    written = (act.choice or "").strip().removeprefix("效果") if act is not None and not red else ""
+    # 结算效果 unwritten: the only one possible, or (both possible) the player's choice is still open.
+    effect = written or (effects[0] if act is not None and len(effects) == 1 and not red else None)
     if act is not None and red:
         board.reject(act, "红牌罚下出局的牧首<殉道>对象和效果随机选择", clause)
     elif act is not None and target is not None and not board.seat(target).alive:
         board.reject(act, f"{target}已出局，不能成为<殉道>的目标", clause)
         target, effect = None, None
-    elif act is not None and effect not in effects:
-        board.reject(act, f"结算效果{effect or '（未写）'}不可选：效果2{WOLF_SKILLS_NOTE}", clause)
+    elif act is not None and effect is not None and effect not in effects:
+        board.reject(act, f"结算效果{effect}不可选：效果2{WOLF_SKILLS_NOTE}", clause)
         target, effect = None, None
     if target is None:
         target = board.ask(f"殉道.{seat.name}.对象", f"牧首{seat.name}<殉道>未选择（或随机选择）的存活角色", living)
