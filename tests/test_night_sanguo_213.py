@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -145,6 +146,14 @@ def test_shared_example_through_the_cli(sc: dict[str, Any], tmp_path: Path,
             assert {"player": d["player"], "cause": d["cause"]} in out["deaths"]
     for s in exp["survivals"]:
         assert {"player": s["player"], "reason": s["reason"]} in out["survivals"]
+    # the post's step numbers, in the example's order, each heading a line of the log
+    at = 0
+    for line in exp["resolution"]:
+        m = re.match(r"^(夜|晨曦|黄昏)\(\d\)", line)
+        if m:
+            found = [i for i, x in enumerate(out["log"]) if x.startswith(m.group(0)) and i >= at]
+            assert found, f"no log line for {m.group(0)} after line {at}"
+            at = found[0]
 
 
 # ---------------------------------------------------------------------------------- the ladder

@@ -141,9 +141,11 @@ def successions(board: Board, ctx: Ctx, actions: Sequence[Action], step: str) ->
     """<殉职> then <殉道> of every 警长 / 牧首 who just went out (both, if one player held both)."""
     used: set[int] = set()
     living = [p.name for p in board.living()]
-    for seat in list(board.table.players.values()):
-        if seat.alive or just_out(board, ctx, seat.name) is None:
-            continue
+    titled = [p for p in board.table.players.values() if not p.alive and ({"警长", "牧首"} & set(p.tags))
+              and just_out(board, ctx, p.name) is not None]
+    if not titled:
+        board.note(f"{step} 没有出局的警长/牧首：无<殉职><殉道>")
+    for seat in titled:
         if "警长" in seat.tags:
             act = _last_of(actions, "殉职", seat.name)
             if act is not None:
@@ -260,6 +262,8 @@ def pending(board: Board, ctx: Ctx, step: str) -> None:
         board.later("报复", name, "晨曦（出局后下一个可发动技能的时间点）", board.skill("报复").clause)
     if waiting:
         board.note(f"{step} 尚无晨曦的提交：{names(waiting)}待提交后结算（可作为第{board.night}天晨曦结算）")
+    else:
+        board.note(f"{step} 没有可以发动<报复><殉职><殉道>的角色")
 
 
 def titles(board: Board) -> None:
