@@ -357,6 +357,9 @@ def test_revenge_answers_revenge_in_the_same_phase() -> None:
     assert res.state_after[f"{KING}.报复"] == 1
     assert told(res, KING)[-1] == "报复：剩余1次"
     assert res.out_order == [SEER, KING, HUNTER]
+    res = run(table(), A(PACK, "杀人", HUNTER), A(HUNTER, "报复", SEER, phase="晨曦"),
+              A(HUNTER, "报复", MEDIUM, phase="晨曦"))
+    assert dead(res) == [HUNTER, MEDIUM]  # one <报复> per exit: the later submission replaces
 
 
 def test_revenge_only_after_vote_knife_or_revenge() -> None:
@@ -407,6 +410,10 @@ def test_teach_passes_one_revenge_to_a_pack_wolf() -> None:
     assert dead(res) == [WOLF, SEER] and res.state_after[f"{WOLF}.报复"] == 0
     t.players[KING].uses["报复"] = 0
     assert refused(run(t, A(KING, "亲传", WOLF2))) == [(KING, "亲传")]
+    res = run(table(day=3, phase="黄昏"), A(KING, "亲传", WOLF), A(KING, "亲传", WOLF))
+    assert refused(res) == [(KING, "亲传")] and res.state_after[f"{KING}.报复"] == 1
+    res = run(table(day=3, phase="黄昏"), A(KING, "亲传", WOLF), A(KING, "亲传", WOLF2), A(KING, "亲传", "P20"))
+    assert refused(res) == [(KING, "亲传")] and reason(res, "亲传") == "<亲传>：[报复]次数不足"
 
 
 # ---------------------------------------------------------------------------------- 决斗

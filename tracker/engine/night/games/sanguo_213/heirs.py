@@ -49,7 +49,11 @@ def revenge(board: Board, ctx: Ctx, actions: Sequence[Action], step: str) -> Non
     Those it takes out are told at once and may themselves <报复> in the same phase, so the
     submissions are taken in rounds until none becomes possible; what is left is refused.
     """
-    waiting = [a for a in actions if a.skill == "报复"]
+    last = {a.members[0]: a for a in actions if a.skill == "报复"}  # a resubmission replaces
+    for a in actions:
+        if a.skill == "报复" and last[a.members[0]] is not a:
+            board.note(f"{step} {a.actor}的<报复>（{names(a.targets)}）已被其后的提交取代")
+    waiting = list(last.values())
     progress = True
     while progress:
         progress = False
@@ -123,6 +127,11 @@ def teach(board: Board, actions: Sequence[Action], step: str) -> None:
         target = board.seat(a.targets[0])
         if not king.alive or not target.alive:
             board.reject(a, f"{king.name if not king.alive else target.name}已出局", board.skill("亲传").clause)
+            continue
+        if "报复" in target.uses or not king.uses.get("报复"):
+            why = (f"<亲传>两次发动需选择不同的狼人（{target.name}已获得过<报复>）" if "报复" in target.uses
+                   else "<亲传>：[报复]次数不足")
+            board.reject(a, why, board.skill("亲传").clause)
             continue
         board.use(king, "报复")
         target.uses["报复"] = 1
