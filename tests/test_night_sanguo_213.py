@@ -439,6 +439,8 @@ def test_duel_refused_on_election_day_and_once_revealed() -> None:
     t.players[KNIGHT].fields["已翻牌"] = True
     assert refused(run(t, A(KNIGHT, "决斗", WOLF))) == [(KNIGHT, "决斗")]
     assert refused(run(table(), A(KNIGHT, "决斗", WOLF))) == [(KNIGHT, "决斗")]  # 正午 only
+    res = run(table(day=3, phase="正午"), A(KNIGHT, "决斗", WOLF), A(KNIGHT, "决斗", WOLF2))
+    assert dead(res) == [WOLF] and refused(res) == [(KNIGHT, "决斗")]
 
 
 def test_hidden_wolf_option_four_is_judged_a_villager_by_the_duel() -> None:

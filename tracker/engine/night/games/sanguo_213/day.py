@@ -61,11 +61,16 @@ def resolve_day(board: Board, actions: Sequence[Action]) -> None:
         elif a.skill == "投降":
             surrender(board, ctx, a)
         elif a.skill == "决斗":
+            knight = board.seat(a.actor)
+            if not knight.alive or knight.fields.get("已翻牌"):
+                board.reject(a, "骑士的实际身份已经公开，无法发动[翻牌]技能<决斗>", board.skill("决斗").clause)
+                continue
             duel(board, ctx, a)
         elif a.skill == "坚强出局":
             t = a.targets[0]
             out(board, ctx, t, [Hit("坚强", "坚强", "中箭勇者", "", "")], "正午")
-            ctx.noon_out.append(t)
+            if t in ctx.died and t not in ctx.noon_out:
+                ctx.noon_out.append(t)
             check_win(board, ctx)
     if ctx.noon_out and not dusk:
         for p in ctx.noon_out:

@@ -131,9 +131,9 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
         board.note("夜(9) 没有角色出局")
     check_win(board, ctx)
     # 4. 竞选（仅游戏的第一天）
-    for a in night_acts:
-        if a.skill == "竞选":
-            election(board, a)
+    polls = {(a.choice or "").strip(): a for a in night_acts if a.skill == "竞选"}  # the last result counts
+    for a in polls.values():
+        election(board, a)
     dawn(board, ctx, actions)
 
 
