@@ -47,7 +47,7 @@ def test_submit_preview_confirm_once_and_carry_to_the_next_night(game: Path, cap
     assert [(s["actor"], s["skill"]) for s in doc["submitted"]] == [("饺子", "守护"), ("狼群(银鸦)", "杀人")]
     assert doc["deaths"] == [{"player": "栗子", "cause": "杀人（狼群）"}]
     code, out, _ = run(capsys, "night", g, "--night", "2")
-    assert "第2夜结算（预览，未确认）" in out and "栗子（杀人（狼群））" in out
+    assert "第2夜结算（预览，未确认）" in out and "栗子出局（杀人（狼群））" in out and "出局：栗子" in out
     code, out, _ = run(capsys, "night", g, "--night", "2", "confirm")
     assert code == 0 and "已确认第2夜的结算" in out
     code, out, err = run(capsys, "night", g, "--night", "2", "confirm")

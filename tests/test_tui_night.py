@@ -72,7 +72,7 @@ async def test_enter_preview_withdraw_and_confirm(service: Service) -> None:
         await pilot.press("d")
         await settle(app)
         assert app.query_one(DataTable).row_count == 2
-        assert "包子存活" in preview(app) and "出局：无" in preview(app)
+        assert "包子存活" in preview(app) and "无人出局" in preview(app)
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)

@@ -44,7 +44,7 @@ _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count", "gained",
+    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases",
 }
 
 
@@ -55,11 +55,14 @@ class Skill:
     ``uses``: the key of :attr:`Seat.uses` that counts it (a limited skill refuses at 0 / False);
     None when the post sets no count. ``count``: what that key holds when the game starts (the
     post's [X], 1 for 限一次, true for a skill held until lost); 1 when ``uses`` is set and it is not.
-    ``no_repeat``: the ``state`` key holding ``{target, night}`` of its last use (守护上次), refused when the same target comes again the next night.
+    ``no_repeat``: the ``state`` key holding ``{target, night}`` of its last use (守护上次), refused
+    when the same target comes again the next night.
     ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``.
     ``gained``: players outside ``roles`` may come to hold the skill in play (寡妇刀, 接刀, a lover's
     or a tag's skill such as 警长<殉职>); the generic holder check then lets the submission through
     and the game's ``refuse`` hook decides who holds it now.
+    ``phases``: every phase the skill may be used in, for a skill the post marks with several
+    (213's ``报复[晨曦][黄昏]``); empty means ``phase`` alone.
     """
 
     name: str
@@ -87,6 +90,12 @@ class Skill:
     aliases: tuple[str, ...] = ()
     clause: str = ""
     note: str = ""
+    phases: tuple[str, ...] = ()
+
+    @property
+    def allowed_phases(self) -> tuple[str, ...]:
+        """The phases a submission of this skill may name: ``phases``, else ``phase``."""
+        return self.phases or (self.phase,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +149,9 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
     kind = raw.get("kind", "普通")
     if kind not in KINDS:
         raise RulesetError(f"{src}: {where}.kind = {kind!r} 不可用", hint=f"可选：{' / '.join(KINDS)}")
+    phases = raw.get("phases", [])
+    if not isinstance(phases, list) or any(p not in PHASES for p in phases):
+        raise RulesetError(f"{src}: {where}.phases 应是阶段的列表", hint=f"可选：{' / '.join(PHASES)}")
     self_target = raw.get("self_target", "allowed")
     if self_target not in SELF:
         raise RulesetError(f"{src}: {where}.self_target = {self_target!r} 不可用", hint=f"可选：{' / '.join(SELF)}")
@@ -167,7 +179,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
         gained=bool(raw.get("gained", False)),
         step=raw.get("step"), aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""),
-        note=raw.get("note", ""))
+        note=raw.get("note", ""), phases=tuple(phases))
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) -> Catalog:

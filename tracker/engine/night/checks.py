@@ -57,10 +57,8 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
             and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)
-    # 晨曦 closes the night: its choices may come with the night's submissions.
-    dawn_in_night = skill.phase == "晨曦" and phase == "night"
-    if skill.phase not in ("passive", "any") and phase != skill.phase and not dawn_in_night and not lent:
-        want = PHASE_WORDS.get(skill.phase, skill.phase)
+    if skill.phase not in ("passive", "any") and phase not in skill.allowed_phases and not lent:
+        want = "/".join(PHASE_WORDS.get(p, p) for p in skill.allowed_phases)
         return f"<{skill.name}>只能在{want}发动（本次为{PHASE_WORDS.get(phase, phase)}）"
     night = table.night
     if night is not None:
