@@ -10,6 +10,7 @@ Each area of the job is a service of its own, given what it needs in its constru
     Lurking      潜水 (ctx, log, votes)
     Reports      the day's reports and the director's posts (ctx, log, votes, lurking, penalties, flags)
     Crawling, Browsing   the forum and the stored posts (ctx)
+    NightDesk    night submissions and their settlement (the log's read, fold and append, the days' closes)
 
 :class:`Service` builds them and answers each call inside one :meth:`GameLog.request`, so a call
 reads the event log once and folds each state it needs once, however many services it crosses.
@@ -28,9 +29,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from tracker.clock import Clock
 from tracker.config import DayConfig, GameConfig
 from tracker.engine.days import DayStatus
-from tracker.engine.events import Event
+from tracker.engine.events import Event, EventDraft
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState
+from tracker.errors import GameRuleError
 from tracker.penalties import ledger as L
 from tracker.penalties.lurk import LurkReport
 from tracker.penalties.review import CardSuggestion, Flag
@@ -42,6 +44,7 @@ from tracker.service.crawling import Crawling
 from tracker.service.flags import DetectionRun, Flags
 from tracker.service.gamelog import GameLog
 from tracker.service.lurking import Lurking
+from tracker.service.night import NightDesk
 from tracker.service.penalties import CardDecision, Penalties, PlayerStanding
 from tracker.service.reporting import Attention, Reports
 from tracker.service.status import GameSummary, summary
@@ -110,6 +113,24 @@ class Service:
 
     def close(self) -> None:
         self.ctx.close()
+
+    def night_desk(self) -> NightDesk:
+        """The night desk over this game's log (``tracker night``, the TUI's 夜晚 screen): given the
+        log's read, fold and append, so it plugs in as one more service."""
+        log = self.log
+
+        def append(drafts: Sequence[EventDraft]) -> list[Event]:
+            with self.store.session() as session:
+                return log.append(session, drafts)
+
+        def closes(day: int) -> datetime:
+            found = [d for d in log.effective_days() if d.day == day]
+            if not found:
+                raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
+            return found[0].closes
+
+        return NightDesk(self.ruleset, log=log.events, fold=log.fold, append=append, closes=closes,
+                         now=self.clock.now, director=self.director())
 
     # -- crawling and posts -----------------------------------------------------------------------
     def crawl(self, *, progress: Callable[[CrawlProgress], None] | None = None,
