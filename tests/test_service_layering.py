@@ -49,3 +49,14 @@ def test_the_check_sees_a_runtime_import() -> None:
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import tracker.service.votes\n"
                      "def f():\n    from tracker.service.gamelog import GameLog\n")
     assert _runtime_imports(tree) == {"typing", "tracker.service.gamelog"}
+
+
+def test_opening_the_service_loads_no_crawler_and_no_detectors() -> None:
+    """`tracker state` opens the service many times a day: the crawler (httpx, selectolax) and the
+    detectors' word lists load only for the commands that crawl or detect."""
+    from tests.test_layering import loaded_after
+
+    mods = loaded_after("import tracker.service")
+    heavy = {m for m in mods if m.split(".")[0] in {"textual", "jieba", "rjieba", "httpx", "selectolax", "ahocorasick"}
+             or m.startswith(("tracker.scraper", "tracker.penalties.detect", "tracker.penalties.phrases"))}
+    assert heavy == set()

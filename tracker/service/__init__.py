@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from tracker.clock import Clock
 from tracker.config import DayConfig, GameConfig
@@ -37,7 +37,6 @@ from tracker.penalties import ledger as L
 from tracker.penalties.lurk import LurkReport
 from tracker.penalties.review import CardSuggestion, Flag
 from tracker.reports.model import DayReport
-from tracker.scraper.crawl import CrawlProgress, CrawlReport
 from tracker.service.browsing import Browsing, PostSearch
 from tracker.service.context import GameContext
 from tracker.service.crawling import Crawling
@@ -51,6 +50,9 @@ from tracker.service.status import GameSummary, summary
 from tracker.service.votes import ConfirmResult, DayTally, Votes
 from tracker.store.db import Store
 from tracker.store.posts import StoredPost
+
+if TYPE_CHECKING:  # the crawler is loaded by the commands that crawl (tracker.service.crawling)
+    from tracker.scraper.crawl import CrawlProgress, CrawlReport
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -146,6 +148,8 @@ class Service:
         """Crawl, then run the detectors on what is new or changed (`tracker crawl --detect`, and
         the TUI's crawl in its child process). The detectors run also when the crawl failed: the
         posts stored before the failure still get scanned; the crawl's error is raised after."""
+        from tracker.scraper.crawl import CrawlProgress
+
         try:
             report = self.crawl(progress=progress, tids=tids)
         finally:

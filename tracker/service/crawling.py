@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tracker.scraper.crawl import CrawlProgress, CrawlReport, crawl_game, crawl_game_sync
 from tracker.service.context import GameContext
+
+if TYPE_CHECKING:  # the crawler (httpx, selectolax) is loaded by the commands that crawl, not by `tracker state`
+    from tracker.scraper.crawl import CrawlProgress, CrawlReport
 
 _log = logging.getLogger(__name__)
 
@@ -31,10 +33,14 @@ class Crawling:
 
     def crawl(self, *, progress: Callable[[CrawlProgress], None] | None = None,
               tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
+        from tracker.scraper.crawl import crawl_game_sync
+
         return _summary(crawl_game_sync(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
                                         tids=tids, **kw))
 
     async def crawl_async(self, *, progress: Callable[[CrawlProgress], None] | None = None,
                           tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
+        from tracker.scraper.crawl import crawl_game
+
         return _summary(await crawl_game(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
                                          tids=tids, **kw))

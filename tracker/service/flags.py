@@ -15,8 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tracker.penalties.detect import DetectContext, Detector
-from tracker.penalties.findings import Finding
 from tracker.penalties.presence import ThreadKind
 from tracker.penalties.review import (
     CardSuggestion,
@@ -40,7 +38,12 @@ from tracker.store.penalties import (
     unscanned,
 )
 
-if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+if TYPE_CHECKING:
+    # the detectors (word lists, segmentation) are loaded when detection runs, not by `tracker state`
+    from tracker.penalties.detect import DetectContext
+    from tracker.penalties.findings import Finding
+
+    # the services this one is given (tracker.service composes them)
     from tracker.service.gamelog import GameLog
     from tracker.service.penalties import CardDecision, Penalties
 
@@ -97,6 +100,8 @@ class Flags:
     def _scan(self) -> Scan:
         """The detectors' context and its fingerprint: when it changes (a player goes out, a lexicon
         file is edited, the ruleset changes), every post is scanned again under it."""
+        from tracker.penalties.detect import DetectContext
+
         game, ruleset = self.ctx.game, self.ctx.ruleset
         threads: dict[int, ThreadKind] = {}
         if game.process_thread is not None:
@@ -173,6 +178,8 @@ def run_detectors(posts: list[Post], context: DetectContext, *, neighbours: list
                   ) -> list[Finding]:
     """Per-post detectors on the new or changed posts only; the run detector (水帖) sees their
     whole threads, since a run is judged over consecutive posts (dedup keeps old runs single)."""
+    from tracker.penalties.detect import Detector
+
     per_post = Detector(replace(context, detectors=context.detectors - {"spam"}))
     found = per_post.run(posts)
     if "spam" in context.detectors:
