@@ -16,7 +16,8 @@ PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "
 
 
 def holds(seat: Seat, skill: Skill) -> bool:
-    return seat.role in skill.roles or skill.name in seat.uses
+    """The role has it, a counter says the player got it (拓印, 超度 …), or a mark carries it."""
+    return seat.role in skill.roles or skill.name in seat.uses or (skill.tag is not None and skill.tag in seat.tags)
 
 
 def _phase_of(table: Table, action: Action) -> str:
@@ -29,6 +30,8 @@ def refusal(table: Table, action: Action, skill: Skill) -> str | None:
     """Why this submission cannot be settled, in Chinese, or None if it may enter settlement."""
     members = action.members
     team = action.team
+    if team is not None and team == skill.team and members == (team,) and team not in table.players:
+        members = ()  # the team itself acts with nobody named behind it (放逐投票, 导演)
     if team is not None and skill.team is not None and team != skill.team:
         return f"{skill.name}是{skill.team}的团队技能"
     for m in members:
