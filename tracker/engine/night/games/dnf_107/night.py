@@ -113,7 +113,7 @@ class Night:
         sk = self.b.skill(a.skill)
         if sk.uses and a.members and self.b.has(a.members[0]):
             seat = self.actor(a)
-            if sk.uses in seat.uses or sk.kind == "限定":
+            if sk.uses in seat.uses or (sk.kind == "限定" and seat.role in sk.roles):
                 seat.uses.setdefault(sk.uses, 1)
                 self.b.use(seat, sk)
 
