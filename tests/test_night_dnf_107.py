@@ -117,7 +117,7 @@ def test_shared_example_through_the_cli(scenario: dict[str, Any], tmp_path: Path
     lines = out["announcement"]["lines"]
     assert f"前一天白天出局：{'、'.join(exp['announcement']['前一天白天出局'])}" in lines
     assert f"神眷者：{exp['announcement']['神眷者']}" in lines
-    assert not any(line.startswith("剑痕") for line in lines) == (exp["announcement"]["剑痕"] == [])
+    assert any(line.startswith("剑痕") for line in lines) == bool(exp["announcement"]["剑痕"])
     for fb in exp["feedback"]:
         mine = [g["content"] for g in out["feedback"] if g["to"] == fb["to"]]
         assert mine, fb
@@ -515,3 +515,301 @@ def test_each_fallen_thug_adds_a_vote_to_the_leader() -> None:
     t = table(night=3, P09={"alive": False, "出局": {"night": 2, "cause": "蓄力斩"}})
     res = run(t, act("P06", "突击", "P20"))
     assert res.state_after["恶徒首领P16的投票数量"].startswith("+2")
+
+
+# ---------------------------------------------------------------------------------------------
+# 神启者, 学者, 慰魂师, 贵族, 守夜人: information and conversion skills
+# ---------------------------------------------------------------------------------------------
+
+def test_holy_revelation_turns_an_undead_back_without_skills() -> None:
+    """圣光天启<限定>：游戏日夜晚，神启者选择一名角色：若该角色属于亡灵阵营，其翻转身份并失去所有技能。"""
+    res = run(table(P08={"role": "血族", "faction": "亡灵", "原身份": "贵族"}), act("P12", "圣光天启", "P08"),
+              act("P08", "初拥", "P01"))
+    assert [(c.player, c.role_to, c.faction_to) for c in res.conversions] == [("P08", "贵族", "环蛇")]
+    assert dead(res) == [] and res.state_after["P08.技能"].startswith("全部失去")
+    assert any("P08<初拥>" in line and "失效" in line for line in res.log)
+    res = run(table(), act("P12", "圣光天启", "P08"))
+    assert res.conversions == [] and res.state_after["P12.圣光天启"] == 0
+
+
+def test_revelation_shows_the_targets_skills_and_their_feedback() -> None:
+    """神启<普通>：游戏日夜晚，神启者选择一名角色，获知该角色当晚发动的所有非团队且非锁定技能以及这些技能对应的反馈。"""
+    res = run(table(P21={"alive": False}), act("P12", "神启", "P05"), act("P05", "安葬", "P21"))
+    assert told(res, "P12") == ["神启：P05当晚发动的技能：安葬；反馈：安葬：P21出局时的身份为村民"]
+    res = run(table(), act("P12", "神启", "P06"), act("P06+P18", "牵制", "P02", phase="day"))
+    assert told(res, "P12") == ["神启：P06当晚发动的技能：无"]
+
+
+def test_rubbing_two_humans_learns_their_skills_and_takes_one() -> None:
+    """拓印<限定>：……若两名角色属于人类，获知两名角色所有非<团队>的身份技能，并选择其中一个，获得之；
+    ……<拓印>发动的当晚学者发动其他技能失效。"""
+    res = run(table(state={"亡灵圣物": relic_at("P19", 2)}, P19={"role": "腐尸", "faction": "亡灵"}),
+              act("P13", "拓印", "P01", "P03", choice="蓄力斩"), act("P13", "诈骗", "P19"))
+    fb = told(res, "P13")
+    assert fb[0].startswith("拓印：P01的身份技能：祝福、恩典；P03的身份技能：蓄力斩、防反、剑痕、灵魂链接")
+    assert "拓印：你获得了<蓄力斩>" in fb
+    assert res.state_after["P13.拓印获得"] == "蓄力斩"
+    assert res.state_after["亡灵圣物"]["holder"] == "P19"  # 诈骗 failed that night (but is spent)
+    assert res.state_after["P13.诈骗"] == 0
+
+
+def test_rubbing_undead_flips_the_scholar() -> None:
+    """拓印：……若一名角色属于人类一名角色属于亡灵，则学者可选择获得人类角色的一个非<团队>技能或翻转自身身份；
+    若两名角色均属于亡灵阵营，学者翻转身份"""
+    und = {"P19": {"role": "腐尸", "faction": "亡灵"}, "P20": {"role": "活尸", "faction": "亡灵"}}
+    res = run(table(**und), act("P13", "拓印", "P19", "P20"))
+    assert [(c.player, c.role_to) for c in res.conversions] == [("P13", "恶灵")]
+    res = run(table(**und), act("P13", "拓印", "P19", "P01", choice="翻转"))
+    assert [(c.player, c.role_to) for c in res.conversions] == [("P13", "恶灵")]
+    res = run(table(**und), act("P13", "拓印", "P19", "P01", choice="祝福"))
+    assert res.conversions == [] and res.state_after["P13.拓印获得"] == "祝福"
+
+
+def test_a_rubbed_skill_is_used_later_and_settled_after_the_original() -> None:
+    """学者拓印的技能在原版之后结算。 如果学者拓印了流言/剑痕，则公示时原版在先。"""
+    t = table(night=4, P13={"uses": {"流言": True, "诈骗": 1}})
+    res = run(t, act("P13", "流言", "P03"), act("P08", "流言", "P01"))
+    assert [x for x in res.lines if x.startswith("流言")] == ["流言：P01被公告记有2票", "流言：P03被公告记有2票"]
+
+
+def test_deliverance_takes_a_dead_humans_skill_and_voids_the_rest() -> None:
+    """超度<限定>：游戏日夜晚，慰魂师选择一名已出局角色，若该角色不属于亡灵阵营，则慰魂师可选择其一个非团队技能获得之；
+    此技能发动的当晚，慰魂师发动其他技能失效。"""
+    t = table(night=3, P06={"alive": False}, P19={"role": "腐尸", "faction": "亡灵", "alive": False})
+    res = run(t, act("P15", "超度", "P06", choice="突击"), act("P15", "教化", "P01", phase="day"))
+    assert res.state_after["P15.超度获得"] == "突击" and told(res, "P15")[0] == "超度：你获得了P06的<突击>"
+    res = run(t, act("P15", "超度", "P19"))
+    assert told(res, "P15")[0] == "超度：P19属于亡灵阵营，无法获得其技能"
+    res = run(t, act("P15", "超度", "P01"))
+    assert [(r.actor, r.skill) for r in res.rejected] == [("P15", "超度")]  # a living target
+
+
+def test_night_whisper_reaches_only_the_living_non_undead_and_is_announced() -> None:
+    """夜之语：普通，游戏日夜晚，守夜人可以选择一名角色，若其不属于亡灵阵营，则你可以对其发送一条不多于100字的消息。
+    此技能生效后，次日将公告；“昨夜有夜之低语”"""
+    res = run(table(), act("P17", "夜之语", "P01", choice="小心今晚"))
+    assert told(res, "P01") == ["夜之语：小心今晚"] and "昨夜有夜之低语" in res.lines
+    res = run(table(P19={"role": "腐尸", "faction": "亡灵"}), act("P17", "夜之语", "P19", choice="x"))
+    assert told(res, "P19") == [] and "昨夜有夜之低语" not in res.lines
+
+
+def test_rumour_and_morning_announcement_order() -> None:
+    """每个游戏日白天开始时，都会公示前一天白天出局角色名单、夜晚出局角色名单、当日神眷者及其他需要公示的内容。
+    流言<普通>：游戏日夜晚，贵族选择一名角色，该角色在下个白天被公告记有2票。"""
+    t = table(state={"神眷者": "P14"}, P21={"alive": False, "出局": {"day": 2, "cause": "投票"}})
+    res = run(t, act("P08", "流言", "P01"), act("P03", "剑痕", choice="剑鸣"), act("P06", "突击", "P02"))
+    assert res.lines[:5] == ["前一天白天出局：P21", "夜晚出局：P02", "神眷者：P14", "剑痕：剑鸣", "流言：P01被公告记有2票"]
+    assert res.lines[-1] == "遗言：P02、P21（若提交）"
+
+
+def test_piety_counts_the_living_undead() -> None:
+    """虔诚<强制>：……夜晚结束时，慰魂师得知亡灵阵营的存活人数。 (夜行怪 counts: 夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营。)"""
+    t = table(P19={"role": "腐尸", "faction": "亡灵"}, P17={"role": "夜行怪", "faction": "亡灵"},
+              P20={"role": "活尸", "faction": "亡灵"})
+    res = run(t, act("P06", "突击", "P20"))
+    assert told(res, "P15") == ["虔诚：亡灵阵营存活人数 2"]
+
+
+def test_soul_link_tells_the_other_temple_players() -> None:
+    """灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"""
+    res = run(table(), act("P06", "突击", "P10"))
+    assert told(res, "P03") == ["灵魂链接：圣殿阵营角色P10出局"] and "灵魂链接：圣殿阵营角色P10出局" in told(res, "P15")
+
+
+# ---------------------------------------------------------------------------------------------
+# 天谴者 and 暗日
+# ---------------------------------------------------------------------------------------------
+
+def test_a_prophet_turned_by_embrace_calls_down_judgement() -> None:
+    """神启者[天谴者]；天谴：锁定，当天谴者加入游戏时，天谴者可以选定一个阵营，随机一名当前存活的属于该阵营角色于当夜结束时出局"""
+    t = table(P08={"role": "血族", "faction": "亡灵", "原身份": "贵族"})
+    res = run(t, act("P08", "初拥", "P12"), decisions={"天谴.P12": "圣殿", "天谴.P12.出局": "P10"})
+    assert [(c.player, c.role_to) for c in res.conversions] == [("P12", "天谴者")]
+    assert dead(res) == ["P10"] and res.deaths[0].cause == "天谴（P12）"
+    q = next(q for q in res.questions if q.key == "天谴.P12.出局")
+    assert set(q.options) == {"P03", "P10", "P15"} and q.by == "director"
+
+
+def test_dark_sun_turns_undead_into_walking_dead() -> None:
+    """暗日：限定，游戏日夜晚，天谴者选择至多两名角色，若其中有属于亡灵阵营的角色，其身份转变为活尸。"""
+    t = table(P12={"role": "天谴者", "faction": "亡灵", "原身份": "神启者"}, P19={"role": "腐尸", "faction": "亡灵"})
+    res = run(t, act("P12", "暗日", "P19", "P01"))
+    assert [(c.player, c.role_to) for c in res.conversions] == [("P19", "活尸")]
+    assert res.state_after["P12.暗日"] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The day: 藏匿, 神眷者, 首领, 教化, 夜之躯, the vote and (18)–(20)
+# ---------------------------------------------------------------------------------------------
+
+def day(d: int, **kw: Any) -> Table:
+    return table(None, day=d, **kw)
+
+
+def test_first_day_hiding_election_and_leader() -> None:
+    """1、……第一天讨论日结束时，最先高票者当选神眷者。与此同时，恶徒决定<藏匿>目标。
+    藏匿<团队><强制>：游戏第一日白天结束时，选择一名恶徒以外的角色，该角色获得[亡灵圣物]。 由恶徒4人共群开始推选诞生首领"""
+    t = day(1, state={"恶徒首领": None})
+    res = run(t, act("放逐投票", "当选神眷者", "P14"), act("P02+P09+P16+P20", "藏匿", "P19"),
+              act("P02+P09+P16+P20", "推选首领", "P16", phase="setup"))
+    assert res.state_after["亡灵圣物"] == {"holder": "P19", "诅咒剩余次数": 3, "since": {"day": 1, "by": "藏匿"}}
+    assert res.state_after["神眷者"] == "P14" and res.state_after["恶徒首领"] == "P16"
+    res = run(t, act("P02+P09+P16+P20", "藏匿", "P09"), act("放逐投票", "当选神眷者", "P12"))
+    assert [r.skill for r in res.rejected] == ["藏匿"]
+    assert res.state_after["神眷者"] is None  # 当神启者成为神眷者时，神眷者消失
+    res = run(day(2), act("P02+P09+P16+P20", "藏匿", "P19"), act("放逐投票", "当选神眷者", "P14"))
+    assert [r.skill for r in res.rejected] == ["藏匿", "当选神眷者"]
+
+
+def test_teaching_lets_a_temple_holder_pass_the_relic() -> None:
+    """教化<普通>：……若该角色属于圣殿阵营，其当夜免疫诅咒并可以将持有的亡灵圣物转交给其他一名角色。"""
+    res = run(day(3, state={"亡灵圣物": relic_at("P03", 2)}), act("P15", "教化", "P03", choice="转交P10"))
+    assert res.state_after["亡灵圣物"]["holder"] == "P10"
+    assert res.state_after["亡灵圣物"]["since"] == {"day": 3, "by": "教化"}
+    assert [p.effect for p in res.pending] == ["教化"]
+
+
+def test_night_body_flips_the_watchman_and_night_eye_sees_the_holder() -> None:
+    """夜之躯：普通，游戏日白天，守夜人可以宣言此技能，守夜人即时翻转身份。
+    夜之眼：锁定：夜行怪加入游戏时，得知当前【亡灵圣物】持有者的身份。"""
+    res = run(day(3, state={"亡灵圣物": relic_at("P19", 2)}, P19={"role": "腐尸", "faction": "亡灵"}),
+              act("P17", "夜之躯"))
+    assert [(c.player, c.role_to) for c in res.conversions] == [("P17", "夜行怪")]
+    assert "夜之眼：[亡灵圣物]持有者P19的身份为腐尸" in told(res, "P17")
+
+
+def test_sophistry_replaces_the_exiled_player() -> None:
+    """诡辩<普通>：游戏日夜晚，学者选择一名角色：若该角色在次日投票阶段即将被投票出局，则由学者选择一名其他角色，替代该角色被投票出局。"""
+    t = day(3)
+    res = run(t, act("P13", "诡辩", "P08", phase="night"), act("P13", "诡辩替代", "P01"),
+              act("放逐投票", "投票出局", "P08"))
+    assert dead(res) == ["P01"] and res.deaths[0].cause == "投票出局"
+    res = run(t, act("P13", "诡辩", "P08", phase="night"), act("P13", "诡辩替代", "P01"),
+              act("放逐投票", "投票出局", "P04"))
+    assert dead(res) == ["P04"]
+
+
+def test_trap_fires_when_the_wanderer_is_voted_out_unless_stealth_voided_it() -> None:
+    """陷阱：……当游荡者……次日白天被投票出局后，对其造成一次[致死伤害]。 （shared example N02: a trap set on a 潜行 night fails）"""
+    res = run(day(3), act("P10", "陷阱", "P02", phase="night"), act("放逐投票", "投票出局", "P10"))
+    assert dead(res) == ["P10", "P02"] and res.deaths[1].cause == "陷阱（P10）"
+    res = run(day(4), act("P10", "潜行", phase="night"), act("P10", "陷阱", "P02", phase="night"),
+              act("放逐投票", "投票出局", "P10"))
+    assert dead(res) == ["P10"]
+    res = run(day(3), act("P10", "陷阱", "P05", phase="night"), act("放逐投票", "投票出局", "P10"))
+    assert dead(res) == ["P10"] and [s.player for s in res.survivals] == ["P05"]  # 长寿 by day too
+
+
+def test_corruption_takes_a_companion_or_flips_one_when_last() -> None:
+    """腐化<普通>：当腐尸因投票出局时，若其是当前亡灵阵营最后一名存活角色，则腐尸选择一名角色，若该角色属于非亡灵阵营，
+    该角色翻转其身份；若不是当前最后一名亡灵阵营角色，则腐尸选择一名角色，该角色同腐尸一起出局。 注：腐尸结算腐化时不计夜行怪。"""
+    rot = {"P19": {"role": "腐尸", "faction": "亡灵", "原身份": "村民"}}
+    res = run(day(3, **rot, P20={"role": "活尸", "faction": "亡灵"}), act("P19", "腐化", "P01"),
+              act("放逐投票", "投票出局", "P19"))
+    assert dead(res) == ["P19", "P01"] and res.deaths[1].cause == "腐化（P19）"
+    res = run(day(3, **rot, P17={"role": "夜行怪", "faction": "亡灵"}), act("P19", "腐化", "P01"),
+              act("放逐投票", "投票出局", "P19"))
+    assert dead(res) == ["P19"] and [(c.player, c.role_to) for c in res.conversions] == [("P01", "腐尸")]
+
+
+def test_phantom_body_keeps_speech_and_vote() -> None:
+    """虚体<普通>：恶灵因投票出局时，可明示身份。若如此做，其视为出局，但仍保留发言权和投票权。"""
+    res = run(day(3, P05={"role": "恶灵", "faction": "亡灵", "原身份": "村长"}), act("P05", "虚体"),
+              act("放逐投票", "投票出局", "P05"))
+    assert dead(res) == ["P05"] and res.state_after["P05.虚体"].startswith("视为出局")
+
+
+def test_intrigue_lets_the_noble_take_the_exiled_holders_relic() -> None:
+    """权术<普通>：贵族的投票或流言对象出局时，若其持有【亡灵圣物】，则贵族可选择获得【亡灵圣物】，贵族以此法获得【亡灵圣物】时，将得到导演通知。"""
+    t = day(3, state={"亡灵圣物": relic_at("P04", 1)})
+    res = run(t, act("P08", "权术", "P04"), act("放逐投票", "投票出局", "P04"))
+    assert res.state_after["亡灵圣物"]["holder"] == "P08" and told(res, "P08") == ["权术：你获得了[亡灵圣物]"]
+    res = run(t, act("放逐投票", "投票出局", "P04"), decisions={"馈赠": "P11"})
+    assert res.state_after["亡灵圣物"]["holder"] == "P11"
+
+
+def test_power_of_a_fallen_noble_is_announced() -> None:
+    """权势<普通>：贵族出局后，可以指定任意数目的角色。在下个白天导演公告角色名单……"""
+    res = run(day(3), act("P08", "权势", "P01", "P02"), act("放逐投票", "投票出局", "P08"))
+    assert any(x.startswith("权势：P01、P02") for x in res.lines)
+    res = run(day(3), act("P08", "权势", "P01"), act("放逐投票", "投票出局", "P04"))
+    assert not any(x.startswith("权势") for x in res.lines)
+
+
+def test_tracking_at_dawn_and_night_heart() -> None:
+    """追踪<团队><强制>：游戏日白天开始时，如果[亡灵圣物]的持有者不是恶徒或恶徒群内的活尸，得知一次[亡灵圣物]的持有者。
+    （当恶徒只存活一人时，追踪失效） 夜之心：……若当前场上不存在除夜行怪以外的亡灵阵营角色，夜行怪翻转身份。"""
+    res = run(day(3, state={"亡灵圣物": relic_at("P04", 1)}, P17={"role": "夜行怪", "faction": "亡灵", "原身份": "守夜人"}))
+    assert all(told(res, p) == ["追踪：[亡灵圣物]的持有者为P04"] for p in ("P02", "P09", "P16", "P20"))
+    assert [(c.player, c.role_to, c.faction_to) for c in res.conversions] == [("P17", "守夜人", "中立")]
+    alone = {p: {"alive": False} for p in ("P02", "P09", "P16")}
+    res = run(day(3, state={"亡灵圣物": relic_at("P04", 1)}, **alone))
+    assert told(res, "P20") == []
+
+
+# ---------------------------------------------------------------------------------------------
+# 胜负判定
+# ---------------------------------------------------------------------------------------------
+
+def test_undead_win_when_temple_thugs_and_villagers_are_few() -> None:
+    """亡灵阵营 胜：不存在存活的莱恩阵营角色 或场上存活的圣殿阵营角色、恶徒、村民均不大于1。"""
+    gone = {p: {"alive": False} for p in ("P01", "P04", "P07", "P11", "P14", "P21", "P02", "P09", "P16",
+                                           "P03", "P10")}
+    res = run(table(**gone, P19={"role": "腐尸", "faction": "亡灵"}))
+    assert res.outcome is not None and res.outcome.winner == "亡灵"
+
+
+def test_lane_wins_when_no_serpent_or_undead_lives_and_neutral_may_share() -> None:
+    """莱恩阵营 胜：不存在存活的环蛇阵营角色与亡灵阵营角色。 中立阵营 胜：不存在存活的亡灵阵营角色，且场上存活人数小于等于7。
+    允许与其他阵营共同宣言胜利。"""
+    gone = {p: {"alive": False} for p in ("P02", "P08", "P09", "P13", "P16", "P20")}
+    res = run(table(state={"亡灵圣物": relic_at("P04", 0)}, **gone))
+    assert res.outcome is not None and res.outcome.winner == "莱恩" and "中立" not in res.outcome.reason
+    few = {**gone, **{p: {"alive": False} for p in ("P01", "P03", "P04", "P05", "P06", "P07", "P10", "P11")}}
+    res = run(table(state={"亡灵圣物": relic_at("P14", 0)}, **few))
+    assert res.outcome is not None and res.outcome.winner == "莱恩" and "中立" in res.outcome.reason
+
+
+# ---------------------------------------------------------------------------------------------
+# Generic keys this game added, determinism, speed
+# ---------------------------------------------------------------------------------------------
+
+def test_a_mark_carries_its_skills_whatever_the_role() -> None:
+    """The catalog key ``tag``: 灾厄 belongs to whoever holds [亡灵圣物], 传承 to the 神眷者."""
+    t = table(state={"亡灵圣物": relic_at("P19", 2)}, P19={"role": "腐尸", "faction": "亡灵"})
+    assert refusal(t, act("P19", "灾厄", "P01"), CAT.skill("灾厄")) is None
+    assert refusal(t, act("P01", "灾厄", "P04"), CAT.skill("灾厄")) == "P01（村民）没有技能<灾厄>"
+    cat = parse_catalog({"ruleset": "x", "skills": [{"name": "传", "tag": "神眷者", "kind": "锁定"}]}, "x.toml")
+    assert cat.skill("传").tag == "神眷者" and cat.skill("传").kind == "锁定"
+    # the vote's result is submitted by the team itself, with nobody named behind it
+    assert refusal(day(3), act("放逐投票", "投票出局", "P04"), CAT.skill("投票出局")) is None
+
+
+def test_every_clause_is_quoted_and_every_role_has_its_skills() -> None:
+    """Every skill cites its sentence; every role of the post holds at least one skill."""
+    assert all(s.clause for s in CAT.skills.values())
+    for role in RS.roles:
+        assert CAT.skills_of(role.name), role.name
+
+
+def test_same_seed_same_night_and_input_untouched() -> None:
+    t = table(state={"亡灵圣物": relic_at("P07", 3), "神眷者": "P14"})
+    before = copy.deepcopy(t)
+    acts = [act("P06", "突击", "P14"), act("P02", "偷袭", "P07")]
+    assert run(t, *acts, seed=5).to_json() == run(t, *acts, seed=5).to_json()
+    assert t == before
+
+
+def test_a_24_player_night_settles_well_under_20_ms() -> None:
+    t = table(n=24, state={"亡灵圣物": relic_at("P19", 2), "神眷者": "P14", "告死者": "P15"},
+              P19={"role": "腐尸", "faction": "亡灵"}, P15={"role": "告死者", "faction": "亡灵"},
+              P08={"role": "血族", "faction": "亡灵"})
+    acts = [act("P01", "祝福", "P11"), act("P04", "祝福", "P11"), act("P22", "祝福", "P11"), act("P03", "防反", "P02"),
+            act("P10", "陷阱", "P20"), act("P13", "诈骗", "P19", "P01"), act("P12", "神启", "P13"),
+            act("P06", "突击", "P10"), act("P03", "蓄力斩", "P09"), act("P02", "偷袭", "P03"),
+            act("P08", "初拥", "P05"), act("P15", "死灵咒", "P10"), act("P19", "灾厄", "P01")]
+    run(t, *acts)
+    start = time.perf_counter()
+    for _ in range(20):
+        run(t, *acts)
+    assert (time.perf_counter() - start) / 20 < 0.020
