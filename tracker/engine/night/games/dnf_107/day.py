@@ -126,7 +126,8 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
     start = len(b.result.deaths)
     b.kill(out, "投票出局")
     seat = b.seat(out)
-    if seat.role == "恶灵" and _one(actions, "虚体") is not None and _one(actions, "虚体").members == (out,):  # type: ignore[union-attr]
+    phantom = _one(actions, "虚体")
+    if seat.role == "恶灵" and phantom is not None and phantom.members == (out,):
         b.note(f"第{day}天 虚体：恶灵{out}明示身份 → 视为出局，但仍保留发言权和投票权")
         b.result.state_after[f"{out}.虚体"] = "视为出局，保留发言权和投票权"
         b.announce(f"虚体：{out}明示身份（恶灵）")

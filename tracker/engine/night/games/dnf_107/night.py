@@ -7,8 +7,6 @@ void a player's other skills (牵制, 潜行, 超度, 拓印 and 蓄力斩's 剑
 
 from __future__ import annotations
 
-from collections import Counter
-
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
@@ -26,6 +24,7 @@ from tracker.engine.night.games.dnf_107.common import (
     soul_link,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
+from tracker.engine.night.games.dnf_107.skills import bless, deliver, mastery, morning, revelation, rubbing
 from tracker.engine.night.model import Action, Seat
 
 #: Skills whose effect falls on the next day, not "当晚": 潜行 does not shield against them.
@@ -197,7 +196,7 @@ class Night:
         for a in self.of("拓印"):
             self.spend(a)
             if self.live(a, "(3)"):
-                self.rubbing(a)
+                rubbing(self, a)
         for a in self.of("探查"):
             if self.live(a, "(3)"):
                 t = a.targets[0]
@@ -212,42 +211,9 @@ class Night:
                     b.note(f"(3) 探查（效果1）：{a.actor}获知{t}当前阵营（{b.seat(t).faction}）")
                     b.tell(a.actor, f"探查：{t}当前属于{b.seat(t).faction}阵营")
 
-    def _skills_of(self, role: str) -> list[str]:
-        return [s.name for s in self.b.catalog.skills_of(role) if s.team is None]
-
-    def rubbing(self, a: Action) -> None:
-        """拓印: two humans → learn and take one skill; human + 亡灵 → a skill or flip; two 亡灵 → flip."""
-        b, me = self.b, a.members[0]
-        ts = self.reach(a.targets, me, "(3)")
-        humans = [t for t in ts if not is_undead(b.seat(t))]
-        dead = [t for t in ts if is_undead(b.seat(t))]
-        if not ts:
-            return
-        if humans:
-            told = "；".join(f"{t}的身份技能：{'、'.join(self._skills_of(b.seat(t).role))}" for t in humans)
-            b.tell(me, f"拓印：{told}")
-        offered = [s for t in humans for s in self._skills_of(b.seat(t).role)]
-        if dead and not humans:
-            b.note(f"(3) 拓印：{'、'.join(ts)}均属于亡灵阵营 → 学者{me}翻转身份")
-            flip(b, me, "拓印")
-            return
-        b.note(f"(3) 拓印：{me}选择{'、'.join(ts)}（人类：{'、'.join(humans) or '无'}；亡灵：{'、'.join(dead) or '无'}）")
-        choice = (a.choice or "").strip()
-        if dead and choice == "翻转":
-            b.note(f"(4) 拓印：学者{me}选择翻转自身身份")
-            flip(b, me, "拓印")
-        elif choice in offered:
-            sk = b.skill(choice)
-            b.seat(me).uses[choice] = 1 if sk.kind == "限定" else True
-            b.result.state_after[f"{me}.拓印获得"] = choice
-            b.note(f"(4) 拓印：学者{me}选择获得<{choice}>（在原版之后结算）")
-            b.tell(me, f"拓印：你获得了<{choice}>")
-        else:
-            b.note(f"(4) 拓印：学者{me}未选择可获得的技能（可选：{'、'.join(offered) or '无'}{'、翻转' if dead else ''}）")
-
     # -- (4) ---------------------------------------------------------------------------------------
     def step4(self) -> None:
-        self.bless()
+        bless(self)
         b = self.b
         for a in self.of("防反"):
             if self.live(a, "(4)"):
@@ -266,7 +232,7 @@ class Night:
         for a in self.of("超度"):
             self.spend(a)
             if self.live(a, "(4)"):
-                self.deliver(a)
+                deliver(self, a)
         for a in self.of("流言"):
             if self.live(a, "(4)"):
                 original = self.role_at_start.get(a.members[0]) in b.skill("流言").roles
@@ -309,61 +275,6 @@ class Night:
                         b.tell(t, "暗日：你的身份转变为活尸")
                     else:
                         b.note(f"(4) 暗日：{t}{'已是活尸' if is_undead(seat) else '不属于亡灵阵营'} → 无变化")
-
-    def bless(self) -> None:
-        b = self.b
-        counts: Counter[str] = Counter()
-        first_to_prophet: str | None = None
-        for a in self.of("祝福"):
-            if not self.live(a, "(4)"):
-                continue
-            t = a.targets[0]
-            counts[t] += 1
-            if b.seat(t).role == "神启者":
-                b.tell(a.actor, "恩典：神启者")
-                first_to_prophet = first_to_prophet or a.actor
-        if first_to_prophet and not b.state.get("恩典首次"):
-            prophet = next(s.name for s in b.table.players.values() if s.role == "神启者")
-            b.set_state("恩典首次", {"player": first_to_prophet, "night": self.n})
-            b.tell(prophet, f"恩典：第一个对你使用祝福的村民是{first_to_prophet}")
-        if not counts:
-            return
-        tally = "、".join(f"{t}得{c}" for t, c in counts.items())
-        top = max(counts.values())
-        leaders = [t for t, c in counts.items() if c == top]
-        if top < 2:
-            b.note(f"(4) 祝福：{tally}，没有角色至少得到2 → 当晚无人受<祝福>庇护")
-        elif len(leaders) > 1:
-            b.note(f"(4) 祝福：{tally}，{'、'.join(leaders)}同样多 → 当晚无人能受到祝福的庇佑")
-        else:
-            t = leaders[0]
-            last = b.state.get("祝福上次")
-            if isinstance(last, dict) and last.get("target") == t and last.get("night") == self.n - 1:
-                b.note(f"(4) 祝福：{tally} → {t}最多，但第{self.n - 1}夜已受<祝福>效果影响（同一名角色不能连续两夜受到<祝福>效果影响）"
-                       " → 无效果")
-            else:
-                self.g.blessed = t
-                b.set_state("祝福上次", {"target": t, "night": self.n})
-                b.note(f"(4) 祝福：{tally} → {t}得到的祝福最多且至少为2，当晚免疫一次致死伤害")
-
-    def deliver(self, a: Action) -> None:
-        """超度: a dead non-亡灵 player's non-team skill, chosen by the 慰魂师."""
-        b, t = self.b, a.targets[0]
-        seat = b.seat(t)
-        if seat.faction == UNDEAD:
-            b.note(f"(4) 超度：{t}属于亡灵阵营 → 不能获得技能")
-            b.tell(a.actor, f"超度：{t}属于亡灵阵营，无法获得其技能")
-            return
-        offered = self._skills_of(seat.role)
-        choice = (a.choice or "").strip()
-        if choice in offered:
-            b.seat(a.members[0]).uses[choice] = 1 if b.skill(choice).kind == "限定" else True
-            b.result.state_after[f"{a.actor}.超度获得"] = choice
-            b.note(f"(4) 超度：{a.actor}选择{t}的<{choice}>获得之")
-            b.tell(a.actor, f"超度：你获得了{t}的<{choice}>")
-        else:
-            b.note(f"(4) 超度：{a.actor}未选择{t}的技能（可选：{'、'.join(offered)}）")
-            b.tell(a.actor, f"超度：{t}的非团队技能：{'、'.join(offered)}")
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self) -> None:
@@ -481,81 +392,9 @@ class Night:
                 n = sum(1 for p in b.living() if is_undead(p))
                 b.note(f"(16) 虔诚：慰魂师{s.name}得知亡灵阵营存活人数（{n}）")
                 b.tell(s.name, f"虔诚：亡灵阵营存活人数 {n}")
-        self.step17_master()
-
-    def step17_master(self) -> None:
-        b = self.b
-        r = relic(b)
-        holder = relic_holder(b)
-        if r is None or holder is None:
-            return
-        seat = b.seat(holder)
-        if is_undead(seat) or not seat.alive:
-            b.note(f"(17) 认主：持有者{holder}不是人类身份 → 不结算")
-            return
-        since = r.get("since") or {}
-        if "night" in since:
-            first_full = int(since["night"]) + 1
-        elif "day" in since:
-            first_full = int(since["day"])
-        else:
-            b.note(f"(17) 认主：[亡灵圣物]何时到{holder}手中未记录 → 不结算")
-            return
-        complete = self.n - first_full + 1
-        if complete >= 2:
-            b.note(f"(17) 认主：{holder}以人类身份持有[亡灵圣物]连续度过两个完整的夜晚 → [亡灵圣物]认其为主")
-            b.set_state("亡灵圣物认主", holder)
-            if "亡灵圣物认主" not in seat.tags:
-                seat.tags.append("亡灵圣物认主")
-            b.tell(holder, "认主：[亡灵圣物]认你为主")
-        else:
-            b.note(f"(17) 认主：{holder}以人类身份持有[亡灵圣物]已度过{max(complete, 0)}个完整的夜晚 → 尚未认主")
+        mastery(self)
 
     # -- the morning -------------------------------------------------------------------------------
-    def revelation(self) -> None:
-        """神启: the target's non-team, non-锁定 skills of the night and their feedback."""
-        b = self.b
-        for a in self.of("神启"):
-            if a.index in self.void:
-                continue
-            t = a.targets[0]
-            cast: list[str] = []
-            for x in self.actions:
-                if x.members != (t,) or x.phase not in (None, "night"):
-                    continue
-                sk = b.skill(x.skill)
-                if sk.team is None and sk.kind != "锁定" and sk.name not in cast:
-                    cast.append(sk.name)
-            fb = [f.content for f in b.result.feedback if f.to == t and f.content.split("：")[0] in cast]
-            text = f"神启：{t}当晚发动的技能：{'、'.join(cast) or '无'}"
-            if fb:
-                text += f"；反馈：{' / '.join(fb)}"
-            b.note(f"(3) 神启：{a.actor}获知{t}当晚发动的非团队且非锁定技能（{'、'.join(cast) or '无'}）及其反馈")
-            b.tell(a.actor, text)
-
-    def morning(self) -> None:
-        b = self.b
-        day_out = [s.name for s in b.table.players.values()
-                   if isinstance(s.fields.get("出局"), dict) and s.fields["出局"].get("day") == self.n]
-        night_out = list(b.result.out_order)
-        b.announce(f"前一天白天出局：{'、'.join(day_out) or '无'}")
-        b.announce(f"夜晚出局：{'、'.join(night_out) or '无'}")
-        god = b.state.get("神眷者")
-        b.announce(f"神眷者：{god or '无'}")
-        if self.scar is not None and self.scar.index not in self.void:
-            b.announce(f"剑痕：{self.scar.choice or ''}")
-        for _, t in sorted(self.rumours, key=lambda x: x[0]):
-            b.announce(f"流言：{t}被公告记有2票")
-        if self.whispered:
-            b.announce("昨夜有夜之低语")
-        words = night_out + day_out
-        if words:
-            b.announce(f"遗言：{'、'.join(words)}（若提交）")
-        r = relic(b)
-        if r is not None:
-            b.result.state_after[RELIC] = {"holder": r.get("holder"), "诅咒剩余次数": r.get("诅咒剩余次数")}
-
-
 def resolve_night(board: Board, actions: list[Action]) -> None:
     night = Night(board, actions)
     board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
@@ -567,6 +406,6 @@ def resolve_night(board: Board, actions: list[Action]) -> None:
     night.lethal()
     night.step11_13()
     night.step14_17()
-    night.revelation()
-    night.morning()
+    revelation(night)
+    morning(night)
     check_win(board, "(17)")
