@@ -125,7 +125,7 @@ def test_shared_example_through_the_cli(scenario: dict[str, Any], tmp_path: Path
     assert [c["player"] for c in out["conversions"]] == [c["player"] for c in exp["conversions"]]
     assert out["tags_moved"] == exp["tags_moved"]
     relic = exp["state_after"]["亡灵圣物"]
-    assert out["state_after"]["亡灵圣物"] == relic
+    assert {k: out["state_after"]["亡灵圣物"][k] for k in relic} == relic
     for key, value in exp["state_after"].items():
         if "." in key and isinstance(value, int):
             assert out["state_after"][key] == value, key
@@ -162,12 +162,12 @@ def test_example_n01_feedback_wording() -> None:
 
 def test_curse_flips_a_human_holder_and_spends_one_use() -> None:
     """诅咒<强制>：游戏日夜晚开始时，若[亡灵圣物]的持有者不属于亡灵阵营，翻转其身份；<诅咒>技能的初始次数为3，
-    生效后，使用次数-1。 村民[腐尸]; 翻转身份: 失去当前所有身份技能 — the 村民's own 祝福 that night fails."""
+    生效后，使用次数-1。 村民[腐尸]; 翻转身份: 失去当前所有身份技能 — the 村民's own 祝福 that night is refused."""
     res = run(table(state={"亡灵圣物": relic_at("P07")}), act("P07", "祝福", "P01"), act("P01", "祝福", "P01"),
               act("P04", "祝福", "P01"))
     assert [(c.player, c.role_from, c.role_to, c.faction_to) for c in res.conversions] == [("P07", "村民", "腐尸", "亡灵")]
     assert res.state_after["亡灵圣物"]["诅咒剩余次数"] == 2
-    assert any("P07<祝福>" in line and "失效" in line for line in res.log)
+    assert [(r.actor, r.skill, r.reason) for r in res.rejected] == [("P07", "祝福", "P07（腐尸）没有技能<祝福>")]
     assert any("P01得2" in line for line in res.log)  # P07's blessing did not count
 
 
@@ -190,6 +190,15 @@ def test_teaching_a_temple_holder_shields_him_from_the_curse_that_night() -> Non
     assert res.conversions == [] and res.state_after["教化上次"] == {"target": "P10", "day": 2}
     res = run(table(state={"亡灵圣物": relic_at("P07")}), act("P15", "教化", "P07", phase="day"))
     assert [c.player for c in res.conversions] == ["P07"]  # a 村民 is not 圣殿: no shield
+
+
+def test_a_noble_cursed_at_night_start_embraces_as_a_vampire_that_night() -> None:
+    """诅咒<强制>：游戏日夜晚开始时……翻转其身份 / 2、进入夜晚，所有身份选择发动技能。（1）结算<诅咒>。
+    贵族[血族]: the new identity's skills (初拥) are chosen after (1)."""
+    res = run(table(state={"亡灵圣物": relic_at("P08", 3)}), act("P08", "初拥", "P01"), act("P08", "流言", "P04"))
+    assert [c.role_to for c in res.conversions] == ["血族", "腐尸"]
+    assert res.rejected == [] and res.state_after["P08.初拥"] == 0
+    assert "流言：P04被公告记有2票" in res.lines
 
 
 def test_curse_at_zero_no_longer_works_and_an_undead_holder_is_not_cursed() -> None:
@@ -471,7 +480,7 @@ def test_calamity_lets_an_undead_holder_pass_the_relic() -> None:
     """灾厄<普通>：在游戏日夜晚结束时，若[亡灵圣物]的持有者属于亡灵阵营，其将得到导演通知，得知存活角色名单并可以将[亡灵圣物]转交给场上任意一名角色。"""
     res = run(table(state={"亡灵圣物": relic_at("P19", 2)}, P19={"role": "腐尸", "faction": "亡灵"}),
               act("P19", "灾厄", "P03"))
-    assert res.state_after["亡灵圣物"] == {"holder": "P03", "诅咒剩余次数": 2}
+    assert res.state_after["亡灵圣物"] == {"holder": "P03", "诅咒剩余次数": 2, "since": {"night": 2, "by": "灾厄"}}
     assert [m.via for m in res.tags_moved] == ["灾厄"]
     res = run(table(state={"亡灵圣物": relic_at("P14", 2), "神眷者": "P14"}), act("P14", "灾厄", "P03"))
     assert res.tags_moved == []  # a human holder has no <灾厄> to use

@@ -27,6 +27,9 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     hooks = hooks_for(catalog.ruleset)
     skills = [catalog.skill(a.skill) for a in actions]
     board = Board(table, catalog, seed=seed, decisions=decisions)
+    prepare = getattr(hooks, "prepare", None)
+    if prepare is not None:  # what the post settles before anyone chooses (107's (1) 诅咒 at night start)
+        prepare(board, list(actions))
     special = getattr(hooks, "refuse", None)
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.games.dnf_107.day import resolve_day
-from tracker.engine.night.games.dnf_107.night import resolve_night
+from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
 from tracker.engine.night.model import Action, Table
 
 
@@ -21,6 +21,12 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         resolve_night(board, list(actions))
     else:
         resolve_day(board, list(actions))
+
+
+def prepare(board: Board, actions: Sequence[Action]) -> None:
+    """Step (1) <诅咒> happens "游戏日夜晚开始时", before the skills are chosen."""
+    if board.night is not None:
+        prepare_night(board, list(actions))
 
 
 def refuse(table: Table, action: Action) -> str | None:

@@ -27,6 +27,8 @@ from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.games.dnf_107.skills import bless, deliver, mastery, morning, revelation, rubbing
 from tracker.engine.night.model import Action, Seat
 
+#: A private flag in the working state: prepare() has settled (1) already.
+CURSED = "_诅咒已结算"
 #: Skills whose effect falls on the next day, not "当晚": 潜行 does not shield against them.
 NEXT_DAY = {"流言", "诡辩"}
 #: Submissions that void the actor's other skills that night, with the post's sentence.
@@ -134,36 +136,9 @@ class Night:
 
     # -- (1) ---------------------------------------------------------------------------------------
     def step1_curse(self) -> None:
-        r = relic(self.b)
-        holder = relic_holder(self.b)
-        if r is None or holder is None:
-            self.b.note("(1) 诅咒：场上尚无[亡灵圣物]")
-            return
-        seat = self.b.seat(holder)
-        left = int(r.get("诅咒剩余次数", 0))
-        if is_undead(seat):
-            self.b.note(f"(1) 诅咒：持有者{holder}属于亡灵阵营 → 不生效，剩余次数仍为{left}")
-            return
-        if left <= 0:
-            self.b.note(f"(1) 诅咒：次数为0，不再生效（持有者{holder}）")
-            return
-        immune = None
-        if seat.role == "神启者":
-            immune = "<神恩>：神启者不受<诅咒>技能影响"
-        elif seat.role == "慰魂师":
-            immune = "<虔诚>：慰魂师不受<诅咒>技能影响"
-        elif "神眷者" in seat.tags:
-            immune = "<神恩>：神眷者免疫<诅咒>技能"
-        elif self.taught == holder:
-            immune = "<教化>：当夜免疫诅咒"
-        if immune:
-            self.b.note(f"(1) 诅咒：持有者{holder}免疫（{immune}）→ 不生效，剩余次数仍为{left}")
-            return
-        self.b.note(f"(1) 诅咒：持有者{holder}不属于亡灵阵营 → 翻转其身份，剩余次数{left}→{left - 1}")
-        r = dict(r)
-        r["诅咒剩余次数"] = left - 1
-        self.b.set_state(RELIC, r)
-        flip(self.b, holder, "诅咒")
+        if self.b.state.pop(CURSED, False):
+            return  # settled by prepare() before the submissions were checked
+        curse(self.b, self.taught)
 
     # -- (2)(3) ------------------------------------------------------------------------------------
     def step2_stealth(self) -> None:
@@ -394,7 +369,41 @@ class Night:
                 b.tell(s.name, f"虔诚：亡灵阵营存活人数 {n}")
         mastery(self)
 
-    # -- the morning -------------------------------------------------------------------------------
+
+def curse(b: Board, taught: str | None) -> None:
+    """(1) 诅咒, at "游戏日夜晚开始时": before anyone chooses, so a flipped holder chooses as his new identity."""
+    r = relic(b)
+    holder = relic_holder(b)
+    if r is None or holder is None:
+        b.note("(1) 诅咒：场上尚无[亡灵圣物]")
+        return
+    seat = b.seat(holder)
+    left = int(r.get("诅咒剩余次数", 0))
+    if is_undead(seat):
+        b.note(f"(1) 诅咒：持有者{holder}属于亡灵阵营 → 不生效，剩余次数仍为{left}")
+        return
+    if left <= 0:
+        b.note(f"(1) 诅咒：次数为0，不再生效（持有者{holder}）")
+        return
+    immune = None
+    if seat.role == "神启者":
+        immune = "<神恩>：神启者不受<诅咒>技能影响"
+    elif seat.role == "慰魂师":
+        immune = "<虔诚>：慰魂师不受<诅咒>技能影响"
+    elif "神眷者" in seat.tags:
+        immune = "<神恩>：神眷者免疫<诅咒>技能"
+    elif taught == holder:
+        immune = "<教化>：当夜免疫诅咒"
+    if immune:
+        b.note(f"(1) 诅咒：持有者{holder}免疫（{immune}）→ 不生效，剩余次数仍为{left}")
+        return
+    b.note(f"(1) 诅咒：持有者{holder}不属于亡灵阵营 → 翻转其身份，剩余次数{left}→{left - 1}")
+    r = dict(r)
+    r["诅咒剩余次数"] = left - 1
+    b.set_state(RELIC, r)
+    flip(b, holder, "诅咒")
+
+
 def resolve_night(board: Board, actions: list[Action]) -> None:
     night = Night(board, actions)
     board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
@@ -409,3 +418,15 @@ def resolve_night(board: Board, actions: list[Action]) -> None:
     revelation(night)
     morning(night)
     check_win(board, "(17)")
+
+
+def prepare_night(board: Board, actions: list[Action]) -> None:
+    """(1) before the refusals: the curse is known at night start, so a new 血族 may 初拥 that night."""
+    taught = None
+    for a in actions:
+        if a.skill == "教化" and a.targets and board.has(a.targets[0]) and a.members and board.has(a.members[0]):
+            teacher = board.seat(a.members[0])
+            if teacher.alive and teacher.role == "慰魂师" and board.seat(a.targets[0]).faction == "圣殿":
+                taught = a.targets[0]
+    curse(board, taught)
+    board.state[CURSED] = True
