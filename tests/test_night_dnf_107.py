@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tracker.cli import main
 from tracker.engine.night import load_catalog, settle
@@ -822,3 +824,60 @@ def test_a_24_player_night_settles_well_under_20_ms() -> None:
     for _ in range(20):
         run(t, *acts)
     assert (time.perf_counter() - start) / 20 < 0.020
+
+
+# ---------------------------------------------------------------------------------------------
+# Random nights: never a crash, never a player out twice, never a dead or benched actor, seeded
+# ---------------------------------------------------------------------------------------------
+
+NIGHT_SKILLS = [s for s in CAT.skills.values() if s.phase == "night" and s.team is None]
+
+
+@st.composite
+def random_night(draw: st.DrawFn) -> tuple[Table, list[Action]]:
+    names = [f"P{i:02d}" for i in range(1, 22)]
+    flips = draw(st.lists(st.sampled_from(names), max_size=5, unique=True))
+    gone = draw(st.lists(st.sampled_from(names), max_size=6, unique=True))
+    bench = draw(st.lists(st.sampled_from(names), max_size=2, unique=True))
+    over: dict[str, dict[str, Any]] = {}
+    undead = {"村长": "恶灵", "神启者": "天谴者", "民兵": "活尸", "村民": "腐尸", "剑士": "活尸", "游荡者": "腐尸",
+              "慰魂师": "告死者", "贵族": "血族", "学者": "恶灵", "恶徒": "活尸", "守夜人": "夜行怪"}
+    for p in flips:
+        role = undead[ROLES[int(p[1:]) - 1]]
+        over[p] = {"role": role, "faction": "亡灵", "原身份": ROLES[int(p[1:]) - 1]}
+    for p in gone:
+        over.setdefault(p, {})["alive"] = False
+    holder = draw(st.sampled_from(names))
+    reaper = next((p for p, o in over.items() if o.get("role") == "告死者"), None)
+    t = table(night=draw(st.integers(1, 6)), state={"亡灵圣物": relic_at(holder, draw(st.integers(0, 3))),
+                                                     "神眷者": draw(st.sampled_from(names)), "告死者": reaper}, **over)
+    for p in bench:
+        t.players[p].status.append("挂机")
+    acts: list[Action] = []
+    for _ in range(draw(st.integers(0, 14))):
+        sk = draw(st.sampled_from(NIGHT_SKILLS))
+        holders = [p.name for p in t.players.values() if p.role in sk.roles or (sk.tag and sk.tag in p.tags)]
+        if not holders:
+            continue
+        n = draw(st.integers(sk.min_targets, sk.max_targets))
+        targets = draw(st.lists(st.sampled_from(names), min_size=n, max_size=n, unique=True))
+        acts.append(act(draw(st.sampled_from(holders)), sk.name, *targets, choice=draw(st.sampled_from([None, "效果2", "翻转", "祝福"]))))
+    if draw(st.booleans()):
+        acts.append(act("P06+P18", "牵制", draw(st.sampled_from(names)), phase="day"))
+    return t, acts
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_night(), st.integers(0, 3))
+def test_random_nights_never_crash_nor_kill_twice(night: tuple[Table, list[Action]], seed: int) -> None:
+    """出局：……每名角色仅能出局一次。 / 角色出局结算结束后，不能继续……行使特权。 / 挂机状态的角色……不能……行使特权"""
+    t, acts = night
+    res = run(t, *acts, seed=seed)
+    out = dead(res)
+    assert len(out) == len(set(out))
+    assert all(t.players[p].alive for p in out)
+    legal = {(a.actor, a.skill) for a in acts} - {(r.actor, r.skill) for r in res.rejected}
+    for actor, _skill in legal:
+        for m in actor.split("+"):
+            assert t.players[m].alive and "挂机" not in t.players[m].status
+    assert run(t, *acts, seed=seed).to_json() == res.to_json()
