@@ -774,11 +774,37 @@ def test_lane_wins_when_no_serpent_or_undead_lives_and_neutral_may_share() -> No
     """莱恩阵营 胜：不存在存活的环蛇阵营角色与亡灵阵营角色。 中立阵营 胜：不存在存活的亡灵阵营角色，且场上存活人数小于等于7。
     允许与其他阵营共同宣言胜利。"""
     gone = {p: {"alive": False} for p in ("P02", "P08", "P09", "P13", "P16", "P20")}
-    res = run(table(state={"亡灵圣物": relic_at("P04", 0)}, **gone))
+    res = run(table(state={"亡灵圣物": relic_at("P04", 0), "判负阵营": ["环蛇"]}, **gone))
     assert res.outcome is not None and res.outcome.winner == "莱恩" and "中立" not in res.outcome.reason
     few = {**gone, **{p: {"alive": False} for p in ("P01", "P03", "P04", "P05", "P06", "P07", "P10", "P11")}}
-    res = run(table(state={"亡灵圣物": relic_at("P14", 0)}, **few))
+    res = run(table(state={"亡灵圣物": relic_at("P14", 0), "判负阵营": ["环蛇"]}, **few))
     assert res.outcome is not None and res.outcome.winner == "莱恩" and "中立" in res.outcome.reason
+
+
+def test_night_fang_killing_an_undead_raises_the_neutral_threshold() -> None:
+    """夜之牙：……每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2. 中立阵营 胜：不存在存活的亡灵阵营角色，且场上存活人数小于等于7。"""
+    gone = {p: {"alive": False} for p in ("P01", "P02", "P03", "P04", "P05", "P06", "P07", "P08", "P09", "P10",
+                                           "P11", "P12")}
+    seats = {**gone, "P17": {"role": "夜行怪", "faction": "亡灵", "原身份": "守夜人"},
+             "P19": {"role": "腐尸", "faction": "亡灵", "alive": False}, "P20": {"role": "活尸", "faction": "亡灵"}}
+    res = run(table(state={"亡灵圣物": relic_at("P14", 0)}, **seats), act("P17", "夜之牙", "P19", "P20"))
+    assert dead(res) == ["P20"] and res.state_after["中立判胜人数"] == 9
+    # 8 living, the 夜行怪 still counts as 亡灵: no neutral win yet
+    assert res.outcome is None or res.outcome.winner != "中立"
+
+
+def test_the_watchman_joins_the_first_wiped_out_faction() -> None:
+    """夜之躯：……当首个非亡灵阵营角色全部出局时，守夜人加入该阵营。"""
+    gone = {"P03": {"alive": False}, "P15": {"alive": False}}
+    res = run(table(**gone), act("P06", "突击", "P10"))
+    assert [(c.player, c.faction_to) for c in res.conversions] == [("P17", "圣殿")]
+    assert "圣殿" not in (res.state_after.get("判负阵营") or [])
+
+
+def test_the_comforter_learns_the_temple_on_day_one() -> None:
+    """灵魂链接<锁定>：游戏开始时，慰魂师得知其他圣殿阵营角色"""
+    res = run(day(1), act("放逐投票", "当选神眷者", "P14"))
+    assert told(res, "P15") == ["灵魂链接：其他圣殿阵营角色：P03、P10"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ BIRTH_USES = {"告死者": {"死灵咒": 1}, "血族": {"初拥": 1}, "天谴者
 #: Roles that have a group (民兵、恶徒、活尸+天谴者): "已经出局的有群的角色从自已所在的群中立即移除。"
 GROUPS = {"民兵": "民兵群", "恶徒": "恶徒群", "活尸": "活尸群", "天谴者": "活尸群"}
 FACTIONS = ("莱恩", "圣殿", "环蛇", "亡灵", "中立")
+#: state key: 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2" (7 when absent).
+NEUTRAL_NEED = "中立判胜人数"
 
 CL_FLIP = "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能，失去的技能效果全部终止，并获得对应身份的身份技能。"
 CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
@@ -212,11 +214,33 @@ def undead_can_return(board: Board) -> bool:
     return any(s.role == "守夜人" for s in board.living())
 
 
+def watchman_joins(board: Board, alive: dict[str, list[Seat]], lost: set[str]) -> bool:
+    """夜之躯："当首个非亡灵阵营角色全部出局时，守夜人加入该阵营。" — once, for the first such faction."""
+    if any(f in lost for f in ("莱恩", "圣殿", "环蛇")):
+        return False
+    wiped = next((f for f in ("莱恩", "圣殿", "环蛇") if not alive[f]), None)
+    if wiped is None:
+        return False
+    joined = False
+    for s in board.living():
+        if s.role == "守夜人" and s.faction == "中立":
+            board.convert(s.name, None, wiped, f"夜之躯：首个非亡灵阵营（{wiped}）角色全部出局，守夜人加入该阵营")
+            joined = True
+        elif s.role == "夜行怪" and s.fields.get("守夜人阵营", "中立") == "中立":
+            s.fields["守夜人阵营"] = wiped
+            board.result.state_after[f"{s.name}.守夜人阵营"] = wiped
+            board.note(f"夜之躯：首个非亡灵阵营（{wiped}）角色全部出局，守夜人（现为夜行怪{s.name}）加入该阵营")
+            joined = True
+    return joined
+
+
 def check_win(board: Board, step: str) -> None:
     """胜负判定: losers first, then the winners; the later faction wins alone, 中立 may share."""
     living = board.living()
     alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
     lost = set(board.state.get("判负阵营", []) or [])
+    if watchman_joins(board, alive, lost):
+        alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
     for f in ("莱恩", "圣殿", "环蛇", "中立"):
         if not alive[f]:
             lost.add(f)
@@ -238,8 +262,9 @@ def check_win(board: Board, step: str) -> None:
                and sum(1 for s in living if s.role == "村民") <= 1)
         if not alive["莱恩"] or few:
             wins[UNDEAD] = "不存在存活的莱恩阵营角色" if not alive["莱恩"] else "场上存活的圣殿阵营角色、恶徒、村民均不大于1"
-    if not alive[UNDEAD] and len(living) <= 7:
-        wins["中立"] = "不存在存活的亡灵阵营角色，且场上存活人数小于等于7"
+    need = int(board.state.get(NEUTRAL_NEED, 7))
+    if not alive[UNDEAD] and len(living) <= need:
+        wins["中立"] = f"不存在存活的亡灵阵营角色，且场上存活人数小于等于{need}"
     wins = {f: r for f, r in wins.items() if f not in lost}
     standing = [f for f in FACTIONS if f not in lost]
     clause = "某未判负阵营满足其全部胜利条件，或场上仅有一个阵营尚未被判负时，宣布此阵营胜利。"

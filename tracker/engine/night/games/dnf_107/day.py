@@ -38,6 +38,11 @@ def resolve_day(board: Board, actions: list[Action]) -> None:
     b.on_death.append(lambda bb, seat, cause: soul_link(bb, seat, "出局") if seat.faction == "圣殿" else None)
     if day > 1 and b.table.phase in (None, "晨曦"):
         step18(b)
+    if day == 1 and b.table.phase in (None, "晨曦"):
+        temple = [s.name for s in b.living() if s.faction == "圣殿"]
+        for s in b.living():
+            if s.role == "慰魂师":  # 灵魂链接："游戏开始时，慰魂师得知其他圣殿阵营角色"
+                b.tell(s.name, f"灵魂链接：其他圣殿阵营角色：{'、'.join(t for t in temple if t != s.name) or '无'}")
     for a in actions:
         if a.skill == "推选首领":
             leader = a.targets[0]

@@ -11,6 +11,7 @@ from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
 from tracker.engine.night.games.dnf_107.common import (
+    NEUTRAL_NEED,
     RELIC,
     UNDEAD,
     check_win,
@@ -348,6 +349,10 @@ class Night:
             seat = b.seat(d.player)
             exit_effects(b, seat, d.cause, self.actions)
             b.note(f"(14) {d.player}得到出局通知，可以遗言")
+            if d.cause.startswith("夜之牙") and is_undead(seat):
+                need = int(b.state.get(NEUTRAL_NEED, 7)) + 2
+                b.set_state(NEUTRAL_NEED, need)
+                b.note(f"夜之牙使亡灵阵营角色{d.player}出局 → 中立阵营判胜所需人数+2（现为{need}）")
         holder = relic_holder(b)
         if holder is not None and b.seat(holder).alive and is_undead(b.seat(holder)):
             living = "、".join(s.name for s in b.living())
