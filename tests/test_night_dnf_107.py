@@ -583,7 +583,7 @@ def test_a_rubbed_skill_is_used_later_and_settled_after_the_original() -> None:
     assert [x for x in res.lines if x.startswith("流言")] == ["流言：P01被公告记有2票", "流言：P03被公告记有2票"]
 
 
-def test_deliverance_takes_a_dead_humans_skill_and_voids_the_rest() -> None:
+def test_deliverance_takes_a_dead_humans_skill() -> None:
     """超度<限定>：游戏日夜晚，慰魂师选择一名已出局角色，若该角色不属于亡灵阵营，则慰魂师可选择其一个非团队技能获得之；
     此技能发动的当晚，慰魂师发动其他技能失效。"""
     t = table(night=3, P06={"alive": False}, P19={"role": "腐尸", "faction": "亡灵", "alive": False})
