@@ -707,6 +707,12 @@ def test_trap_fires_when_the_wanderer_is_voted_out_unless_stealth_voided_it() ->
     res = run(day(4), act("P10", "潜行", phase="night"), act("P10", "陷阱", "P02", phase="night"),
               act("放逐投票", "投票出局", "P10"))
     assert dead(res) == ["P10"]
+    res = run(day(4, P10={"uses": {"潜行": 0}}), act("P10", "潜行", phase="night"),
+              act("P10", "陷阱", "P02", phase="night"), act("放逐投票", "投票出局", "P10"))
+    assert dead(res) == ["P10"]  # the record of that night's 潜行 still voids the trap
+    res = run(day(4, P10={"role": "腐尸", "faction": "亡灵", "原身份": "游荡者"}),
+              act("P10", "陷阱", "P02", phase="night"), act("放逐投票", "投票出局", "P10"))
+    assert [r.skill for r in res.rejected] == ["陷阱"] and dead(res) == ["P10"]
     res = run(day(3), act("P10", "陷阱", "P05", phase="night"), act("放逐投票", "投票出局", "P10"))
     assert dead(res) == ["P10"] and [s.player for s in res.survivals] == ["P05"]  # 长寿 by day too
 

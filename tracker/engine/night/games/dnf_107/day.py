@@ -139,8 +139,13 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
     g = Guards()
     trap = _one(actions, "陷阱", "night")
     stealth = _one(actions, "潜行", "night")
-    if trap is not None and trap.members == (out,):
-        if stealth is not None and stealth.members == (out,):
+    # a 潜行 entry of that night voids the trap even when refused here for its spent use
+    hid = (stealth is not None and stealth.members == (out,)) or any(
+        r.actor == out and r.skill == "潜行" for r in b.result.rejected)
+    if trap is not None and trap.members == (out,) and seat.role != "游荡者" and "陷阱" not in seat.uses:
+        b.note(f"陷阱：{out}已翻转身份，失去<陷阱>，其效果终止")
+    elif trap is not None and trap.members == (out,):
+        if hid:
             b.note(f"陷阱：{out}被投票出局，但其设置陷阱的夜晚发动了<潜行>，陷阱已失效")
         else:
             b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")

@@ -80,7 +80,7 @@ class Flow:
                 b.survive(t, f"<潜行>：当晚不受任何其他角色的技能效果影响（{h.skill}无效）")
             return
         role = seat.role
-        if role == "告死者" and t not in g.flipped:
+        if role == "告死者":
             if not self.dry:
                 b.survive(t, f"致死伤害结算流程（1）：告死者受到的致死伤害无效（<不朽>；{h.skill}）")
             return
