@@ -913,3 +913,38 @@ def test_random_nights_never_crash_nor_kill_twice(night: tuple[Table, list[Actio
         for m in actor.split("+"):
             assert t.players[m].alive and "挂机" not in t.players[m].status
     assert run(t, *acts, seed=seed).to_json() == res.to_json()
+
+
+DAY_SKILLS = [s for s in CAT.skills.values() if s.phase in ("day", "passive") and s.team is None]
+
+
+@st.composite
+def random_day(draw: st.DrawFn) -> tuple[Table, list[Action]]:
+    t, _ = draw(random_night())
+    t = Table(players=t.players, state=t.state, night=None, day=draw(st.integers(1, 5)))
+    names = list(t.players)
+    acts: list[Action] = []
+    for _ in range(draw(st.integers(0, 6))):
+        sk = draw(st.sampled_from(DAY_SKILLS))
+        holders = [p.name for p in t.players.values() if p.role in sk.roles or (sk.tag and sk.tag in p.tags)]
+        if not holders:
+            continue
+        n = draw(st.integers(sk.min_targets, min(sk.max_targets, 3)))
+        targets = draw(st.lists(st.sampled_from(names), min_size=n, max_size=n, unique=True))
+        acts.append(act(draw(st.sampled_from(holders)), sk.name, *targets, choice=draw(st.sampled_from([None, "转交P01"]))))
+    for skill in ("陷阱", "诡辩"):
+        if draw(st.booleans()):
+            acts.append(act(draw(st.sampled_from(names)), skill, draw(st.sampled_from(names)), phase="night"))
+    acts.append(act("放逐投票", draw(st.sampled_from(["投票出局", "当选神眷者"])), draw(st.sampled_from(names))))
+    return t, acts
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_day(), st.integers(0, 3))
+def test_random_days_never_crash_nor_kill_twice(day_: tuple[Table, list[Action]], seed: int) -> None:
+    """出局：角色因游戏流程的进行而离开游戏。每名角色仅能出局一次。"""
+    t, acts = day_
+    res = run(t, *acts, seed=seed)
+    out = dead(res)
+    assert len(out) == len(set(out)) and all(t.players[p].alive for p in out)
+    assert run(t, *acts, seed=seed).to_json() == res.to_json()

@@ -258,7 +258,7 @@ def check_win(board: Board, step: str) -> None:
     if owner_faction == "环蛇":
         wins["环蛇"] = "亡灵圣物认主环蛇阵营角色"
     if alive[UNDEAD]:
-        few = (sum(1 for s in living if s.faction == "圣殿") <= 1 and sum(1 for s in living if s.role == "恶徒") <= 1
+        few = (sum(1 for s in living if counts_in(s, "圣殿")) <= 1 and sum(1 for s in living if s.role == "恶徒") <= 1
                and sum(1 for s in living if s.role == "村民") <= 1)
         if not alive["莱恩"] or few:
             wins[UNDEAD] = "不存在存活的莱恩阵营角色" if not alive["莱恩"] else "场上存活的圣殿阵营角色、恶徒、村民均不大于1"
