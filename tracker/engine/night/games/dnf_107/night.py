@@ -1,8 +1,8 @@
 """A night of 107, in the post's order "2、进入夜晚，所有身份选择发动技能。（1）……（17）".
 
 Each step is one method, named by the post's step number, reading the submissions that reached
-it. Voiding (失效 / 无效) is decided in one place, :meth:`Night.live`, from the four sentences that
-void a player's other skills (牵制, 潜行, 超度, 拓印 and 蓄力斩's 剑痕), so no step forgets one.
+it. Voiding (失效 / 无效) is decided in one place, :meth:`Night.live`, from the sentences that void
+a player's skills (翻转身份, 牵制, 潜行, 超度, 拓印, 蓄力斩's 剑痕), so no step forgets one.
 """
 
 from __future__ import annotations
