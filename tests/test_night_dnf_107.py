@@ -745,6 +745,14 @@ def test_intrigue_lets_the_noble_take_the_exiled_holders_relic() -> None:
     assert res.state_after["亡灵圣物"]["holder"] == "P11"
 
 
+def test_intrigue_at_night_on_the_rumour_target() -> None:
+    """权术<普通>：贵族的投票或流言对象出局时，若其持有【亡灵圣物】，则贵族可选择获得【亡灵圣物】 — before 馈赠's random draw."""
+    t = table(night=3, state={"亡灵圣物": relic_at("P04", 0)})
+    res = run(t, act("P08", "流言", "P04"), act("P08", "权术", "P04"), act("P06", "突击", "P04"))
+    assert dead(res) == ["P04"] and res.state_after["亡灵圣物"]["holder"] == "P08"
+    assert [m.via for m in res.tags_moved] == ["权术"] and not any(q.key == "馈赠" for q in res.questions)
+
+
 def test_power_of_a_fallen_noble_is_announced() -> None:
     """权势<普通>：贵族出局后，可以指定任意数目的角色。在下个白天导演公告角色名单……"""
     res = run(day(3), act("P08", "权势", "P01", "P02"), act("放逐投票", "投票出局", "P08"))
