@@ -37,14 +37,14 @@ NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 
 #: ``any``: 游戏日任意时刻 — the skill may be used in every phase of a game day (day and night).
 PHASES = ("night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive", "any")
-KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌")
+KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定")
 SELF = ("allowed", "never", "first_night", "only")
 
 _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases",
+    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases", "tag",
 }
 
 
@@ -63,6 +63,8 @@ class Skill:
     and the game's ``refuse`` hook decides who holds it now.
     ``phases``: every phase the skill may be used in, for a skill the post marks with several
     (213's ``报复[晨曦][黄昏]``); empty means ``phase`` alone.
+    ``tag``: a mark that carries the skill whoever holds it (107 亡灵圣物's 灾厄, 神眷者's 传承):
+    the holder of the tag holds the skill, whatever the role.
     """
 
     name: str
@@ -87,6 +89,7 @@ class Skill:
     lethal: bool = False
     gained: bool = False
     step: str | None = None
+    tag: str | None = None
     aliases: tuple[str, ...] = ()
     clause: str = ""
     note: str = ""
@@ -167,19 +170,21 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
     roles = raw.get("roles", [])
     if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
         raise RulesetError(f"{src}: {where}.roles 应是身份名的列表", hint='写成 roles = ["医生"]')
-    if not roles and not raw.get("team"):
-        raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team", hint="写明哪些身份（或哪个团队）拥有这个技能")
+    if not roles and not raw.get("team") and not raw.get("tag"):
+        raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team 或 tag",
+                           hint="写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
     return Skill(
         name=name, roles=tuple(roles), team=raw.get("team"), phase=phase, kind=kind, min_targets=lo,
-        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src), not_first_night=bool(raw.get("not_first_night", False)),
+        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src),
+        not_first_night=bool(raw.get("not_first_night", False)),
         first_night_only=bool(raw.get("first_night_only", False)), from_night=raw.get("from_night"),
         self_target=self_target, no_repeat=raw.get("no_repeat"), cooldown=raw.get("cooldown"),
         cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),
         target_alive_or_dead=bool(raw.get("target_alive_or_dead", False)),
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
-        gained=bool(raw.get("gained", False)),
-        step=raw.get("step"), aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""),
-        note=raw.get("note", ""), phases=tuple(phases))
+        gained=bool(raw.get("gained", False)), step=raw.get("step"), tag=raw.get("tag"),
+        aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""), note=raw.get("note", ""),
+        phases=tuple(phases))
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) -> Catalog:
