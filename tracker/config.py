@@ -15,8 +15,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tracker.errors import ConfigError, os_error_words, toml_syntax_words
+from tracker.safefile import read_bounded
 
 DEFAULT_USER_AGENT = "forum-game-tracker/0.1 (+director tool)"
+MAX_GAME_FILE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +291,7 @@ def load_game(path: str | Path) -> GameConfig:
     """Read and validate a game file; a missing file or a TOML syntax error is a ConfigError too."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_bounded(p, MAX_GAME_FILE_BYTES)  # a regular file of bounded size: /dev/zero cannot hang us
     except FileNotFoundError:
         raise ConfigError(f"找不到游戏文件 {p}", hint="用 `tracker init --ruleset ID` 生成一个") from None
     except OSError as exc:

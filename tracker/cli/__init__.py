@@ -28,11 +28,31 @@ def _register_all() -> None:
         module.register(cli)
 
 
+def _show_warnings_as_notes() -> None:
+    """TrackerWarnings (a cookie file others can read …) as one Chinese line on stderr, not a Python warning."""
+    import warnings
+
+    from tracker.errors import TrackerWarning
+
+    original = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: object = None, line: str | None = None) -> None:
+        if issubclass(category, TrackerWarning):
+            click.echo(f"注意：{printable(str(message))}", err=True)
+            return
+        original(message, category, filename, lineno, file, line)  # type: ignore[arg-type]
+
+    warnings.showwarning = show
+    warnings.simplefilter("default", TrackerWarning)
+
+
 def main(argv: list[str] | None = None) -> int:
     from tracker.cli.usage import install_help_words
 
     install_help_words()
     _register_all()
+    _show_warnings_as_notes()
     try:
         rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)
     except TrackerError as exc:
