@@ -22,9 +22,9 @@ def cli() -> None:
 
 
 def _register_all() -> None:
-    from tracker.cli import crawl, demo, penalties, reports, state, tui_cmd, votes
+    from tracker.cli import crawl, demo, penalties, players, reports, state, tui_cmd, votes
 
-    for module in (crawl, votes, state, penalties, reports, demo, tui_cmd):
+    for module in (crawl, votes, state, players, penalties, reports, demo, tui_cmd):
         module.register(cli)
 
 

@@ -45,6 +45,8 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
     ref = ruleset_id if rs.path is None or rs.path.parent.name == "rulesets" else str(rs.path)
     lines = [f"# 由 `tracker init --ruleset {ruleset_id}` 生成：{rs.source}",
              "# 填好论坛地址、帖子 tid、玩家名和身份后使用；身份配置用 `tracker state GAME.toml` 检查。",
+             "# 玩家名填好后运行 `tracker players GAME.toml --from-thread 报名帖tid` 从论坛补全 uid：",
+             "# 按 uid 认人，名字形近的账号（如多一个不可见字符）就不能冒充玩家投票。",
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
              f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
              "# process_thread = 3", ""]

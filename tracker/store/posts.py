@@ -458,9 +458,10 @@ class BallotRow(NamedTuple):
     content_key: str
     text: str
     quotes: tuple[Quote, ...]
+    uid: int | None = None
 
     def to_post(self) -> Post:
-        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=None,
+        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=self.uid,
                     posted_at=self.posted_at, html="", text=self.text, edited_at=self.edited_at,
                     quotes=self.quotes, source="store")
 
@@ -469,9 +470,10 @@ def ballot_rows(session: Session, tid: int) -> list[BallotRow]:
     """A vote thread's visible posts in pid order, with only the columns a ballot is read from."""
     c = post_t.c
     q = (select(c.pid, c.tid, c.floor, c.author, c.posted_at, c.edited_at, c.versions, c.content_key, c.text,
-                c.quotes)
+                c.quotes, c.uid)
          .where(c.tid == tid, c.deleted.is_(False)).order_by(c.pid))
-    return [BallotRow(*row[:9], _quotes_from(row[9]) if row[9] else ()) for row in session.connection().execute(q)]
+    return [BallotRow(*row[:9], _quotes_from(row[9]) if row[9] else (), row[10])
+            for row in session.connection().execute(q)]
 
 
 def posts_for_thread(session: Session, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
