@@ -123,3 +123,22 @@ def test_players_from_thread_fills_uids_from_the_forum(tmp_path: Path, capsys: p
     assert '# 导演的注释' in text and 'name = "银鸦"  # 注释保留\nuid = 13\nrole = "平民"' in text
     players = {p.name: p.uid for p in load_game(game).players}
     assert players == {"银鸦": 13, "泡泡": 2, "不在帖里": None}
+
+
+def test_lurk_counts_go_by_uid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A look-alike's posts do not keep the player off the lurker list; a renamed player's still count."""
+    path = tmp_path / "game.toml"
+    path.write_text(GAME, encoding="utf-8")
+    store = Store.open(f"sqlite:///{path.with_suffix('.db')}")
+    chatter = [_post(100 + i, "银鸦\u200b", 99, f"冒名发言 {i}", tid=4) for i in range(12)]
+    chatter += [_post(200 + i, "栗子改名后", 6, f"改名发言 {i}", tid=4) for i in range(12)]
+    with store.session() as s:
+        upsert_posts(s, POSTS + chatter, seen_at=datetime.now(SHANGHAI))
+    store.close()
+    main(["lurkers", str(path), "--day", "1", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    text = json.dumps(doc, ensure_ascii=False)
+    assert doc["posts"]["银鸦"] == 0 and doc["posts"]["栗子"] == 12, text[:300]
+    # 银鸦 did not vote: the forged ballots are not 银鸦's invalid ones
+    assert "银鸦" not in doc["invalid_only"] and not doc["voted"]["银鸦"]
+    assert any(p["player"] == "银鸦" and p["rule"] == "no_vote" and p["detail"] == "未投票" for p in doc["penalties"])

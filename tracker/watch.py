@@ -88,6 +88,7 @@ class Watcher:
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
+        self.holding = False  # True once run() holds the game's lock: then it is checked before every write
 
     def _refresh(self) -> None:
         if self.refresh_days is None:
@@ -106,6 +107,7 @@ class Watcher:
     async def run(self, stop: asyncio.Event) -> None:
         with self.store.session() as s:
             acquire_lock(s, name=self.name, holder=self.holder, host=self.host, pid=self.pid, now=self.clock.now())
+        self.holding = True
         self.log(f"开始监视（{self.holder}@{self.host}，进程 {self.pid}）")
         beat = asyncio.create_task(self._beat(stop))
         try:
@@ -135,6 +137,8 @@ class Watcher:
                 return
 
     def _check_owner(self) -> None:
+        if not self.holding:
+            return  # step() driven without run(): no lock was taken, none to lose
         with self.store.session() as s:
             ours = holds_lock(s, name=self.name, host=self.host, pid=self.pid)
         if not ours:
@@ -149,7 +153,7 @@ class Watcher:
             ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)
             done = written_slots(s)
         if not ours:
-            self._check_owner()  # raises LockLostError: someone took the game over
+            self._check_owner()  # raises LockLostError when someone took the game over
         pending = due_slots(self.slots, done, now)
         needs_fresh = any(self.last_crawl is None or self.last_crawl < slot.due for slot in pending)
         if needs_fresh or crawl_due(self.days, self.schedule, now, self.last_crawl):

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Literal
 from tracker.engine.normalize import name_key, normalize
 from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post
+from tracker.visible import visible
 
 if TYPE_CHECKING:
     from tracker.engine.identity import Authors
@@ -135,7 +136,11 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
     name_tuple = _prepared_names(tuple(names))
 
     voter = who.player if who is not None and who.player else post.author
-    lookalike = (Verdict(Code.VOTER_LOOKALIKE, who.reason),) if who is not None and who.lookalike else ()
+    lookalike: tuple[Verdict, ...] = ()
+    if who is not None and who.lookalike:
+        lookalike = (Verdict(Code.VOTER_LOOKALIKE, who.reason),)
+        # never the player's own name, even for an account with that exact name and another uid
+        voter = f"{visible(post.author)}（uid {post.uid}）" if post.uid is not None else visible(post.author)
     proxy_by: str | None = None
     errors: list[Verdict] = []
     first, _, rest = text.partition("\n")

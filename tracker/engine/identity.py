@@ -15,7 +15,7 @@ another uid, is a look-alike: their ballots are invalid with that reason, for th
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tracker.config import PlayerConfig
@@ -87,3 +87,11 @@ class Authors:
             fix = f"；若确是本人，在游戏文件里给 {like} 写上 uid = {uid}" if uid is not None else ""
             return Author(lookalike=like, reason=f"发帖账号 {shown} 不是玩家，但名字与玩家 {like} 形近{fix}")
         return Author()
+
+    def count_by_player(self, counts: Mapping[tuple[str, int | None], int]) -> dict[str, int]:
+        """Post counts per (author, uid) summed per player; a look-alike's posts stay under its own name."""
+        out: dict[str, int] = {}
+        for (author, uid), n in counts.items():
+            key = self.identify(author, uid).player or author
+            out[key] = out.get(key, 0) + n
+        return out

@@ -423,8 +423,9 @@ class PenaltyOps(ServiceBase):
         from dataclasses import replace
         from datetime import timedelta
 
+        from tracker.engine.identity import Authors
         from tracker.penalties.lurk import lurk_reports
-        from tracker.store.posts import author_post_counts
+        from tracker.store.posts import author_uid_post_counts
 
         self.game.day(day)
         # one scope: the event log read once, day 1's count shared with day 2's provisional election
@@ -433,10 +434,11 @@ class PenaltyOps(ServiceBase):
         # The store counts (an indexed GROUP BY per day): no post row crosses into Python, so the
         # TUI's 潜水 worker does not hold the GIL for a 30k-post game. The window's close is
         # inclusive (a post at 22:00:00 counts), the query's end exclusive: one microsecond past.
+        authors = Authors(self.game.players)  # posts are a player's by uid, never by a look-alike name
         with self.store.session() as s:
-            inputs = [replace(i, counts=author_post_counts(
+            inputs = [replace(i, counts=authors.count_by_player(author_uid_post_counts(
                 s, i.window.discussion_tid, i.window.opens, i.window.closes + timedelta(microseconds=1),
-                include_deleted=False)) if i.window.discussion_tid is not None else i for i in inputs]
+                include_deleted=False))) if i.window.discussion_tid is not None else i for i in inputs]
         reports = lurk_reports(inputs, (), self.ruleset.lurk)
         return next(r for r in reports if r.day == day)
 

@@ -512,6 +512,19 @@ def author_post_counts(session: Session, tids: int | Collection[int], start: dat
     return {author: int(n) for author, n in session.connection().execute(q)}
 
 
+def author_uid_post_counts(session: Session, tids: int | Collection[int], start: datetime, end: datetime, *,
+                           include_deleted: bool = True) -> dict[tuple[str, int | None], int]:
+    """:func:`author_post_counts` per (author, uid): who posted is decided by uid, not by a name."""
+    tid_list = [tids] if isinstance(tids, int) else list(tids)
+    q = (select(post_t.c.author, post_t.c.uid, func.count())
+         .where(post_t.c.tid.in_(tid_list), post_t.c.posted_at >= _aware(start, "start"),
+                post_t.c.posted_at < _aware(end, "end"))
+         .group_by(post_t.c.author, post_t.c.uid))
+    if not include_deleted:
+        q = q.where(post_t.c.deleted.is_(False))
+    return {(author, uid): int(n) for author, uid, n in session.connection().execute(q)}
+
+
 # --- crawls ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
