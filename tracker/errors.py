@@ -142,6 +142,7 @@ def toml_syntax_words(exc: Exception, text: str, *, quote_line: bool = True) -> 
         lines = text.splitlines()
         # quote_line=False for files named on the director's behalf (a ruleset path may be any file)
         shown = lines[n - 1].strip() if quote_line and 0 < n <= len(lines) else ""
+        shown = shown if len(shown) <= 80 else shown[:80] + "…"
         out = f"第 {n} 行第 {place.group(2)} 列：{out}" + (f"：{shown}" if shown else "")
     elif "end of document" in msg:
         out = f"文件末尾：{out}"

@@ -44,9 +44,10 @@ def write_atomic(path: Path, data: str | bytes, *, secret: bool = False) -> None
 def readable_by_others(path: Path) -> bool:
     """True when group or others may read ``path`` (a session cookie should be 0600)."""
     try:
-        return bool(path.stat().st_mode & (stat.S_IRGRP | stat.S_IROTH))
+        st = path.stat()
     except OSError:
         return False
+    return stat.S_ISREG(st.st_mode) and bool(st.st_mode & (stat.S_IRGRP | stat.S_IROTH))
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
@@ -54,6 +55,8 @@ def read_bounded(path: Path, limit: int) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "这是一个目录")
         if not stat.S_ISREG(st.st_mode):
             raise FileShapeError(errno.EINVAL, "不是普通文件（设备、管道或目录不能作为规则或游戏文件）")
         if st.st_size > limit:

@@ -109,7 +109,8 @@ MAX_RULESET_BYTES = 1024 * 1024  # the largest bundled ruleset is ~30 KB
 
 def _read(path: Path) -> dict[str, Any]:
     """A ruleset file's TOML. Only a regular file of bounded size is read (``/dev/zero`` hung the tool),
-    and no error quotes the file's content (``ruleset = "/etc/shadow"`` printed its first line)."""
+    and only a ``.toml`` file's bad line is quoted in a syntax error (``ruleset = "/etc/shadow"``
+    printed the file's first line): any other file's content is never echoed."""
     try:
         raw = read_bounded(path, MAX_RULESET_BYTES)
     except FileNotFoundError:
@@ -122,7 +123,8 @@ def _read(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise RulesetError(f"规则文件 {path} 不是 UTF-8 编码", hint="用 UTF-8 保存") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{toml_syntax_words(exc, text, quote_line=False)}",
+        words = toml_syntax_words(exc, text, quote_line=path.suffix == ".toml")
+        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{words}",
                            hint="检查引号、方括号和等号") from None
 
 

@@ -137,9 +137,6 @@ def parse_cookie_text(text: str, base_url: str, *, now: float | None = None) -> 
 
 
 def load_cookie_file(path: Path, base_url: str) -> httpx.Cookies:
-    if readable_by_others(path):
-        warnings.warn(TrackerWarning(
-            f"cookie 文件 {path} 其他用户也能读取（它等于你的登录）；建议执行 chmod 600 {path}"), stacklevel=2)
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -149,6 +146,9 @@ def load_cookie_file(path: Path, base_url: str) -> httpx.Cookies:
     except OSError as exc:
         raise ConfigError(f"无法读取 cookie 文件 {path}：{os_error_words(exc)}",
                           hint="检查 game.toml 中 cookie_file 的路径") from None
+    if readable_by_others(path):
+        warnings.warn(TrackerWarning(
+            f"cookie 文件 {path} 其他用户也能读取（它等于你的登录）；建议执行 chmod 600 {path}"), stacklevel=2)
     cookies = parse_cookie_text(text, base_url)
     if not list(cookies.jar):
         raise ConfigError(f"cookie 文件 {path} 里没有可用的 cookie",
