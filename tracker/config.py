@@ -77,6 +77,11 @@ class ScheduleConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class LedgerConfig:
+    key_file: Path | None = None  # an HMAC key outside the database (tracker.penalties.anchor)
+
+
+@dataclass(frozen=True, slots=True)
 class GameConfig:
     name: str
     ruleset: str
@@ -90,6 +95,7 @@ class GameConfig:
     crawl: CrawlConfig = field(default_factory=CrawlConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     path: Path | None = None
+    ledger: LedgerConfig = field(default_factory=LedgerConfig)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -200,6 +206,11 @@ class _ScheduleT(BaseModel):
     reports_dir: str | None = None
 
 
+class _LedgerT(BaseModel):
+    model_config = _Strict
+    key_file: Annotated[str, Field(min_length=1)] | None = None
+
+
 class _GameFileT(BaseModel):
     model_config = _Strict
     game: _GameT
@@ -209,6 +220,7 @@ class _GameFileT(BaseModel):
     crawl: _CrawlT = _CrawlT()
     login: _LoginT = _LoginT()
     schedule: _ScheduleT = _ScheduleT()
+    ledger: _LedgerT = _LedgerT()
 
 
 # What to write instead, per key (the last part of the path).
@@ -227,11 +239,12 @@ _EXAMPLES = {
     "post_reports": "true 或 false（不加引号）", "reports_dir": '"reports"',
     "players": '[[players]]\nname = "泡泡"', "days": "[[days]]\nday = 1", "events": '[[events]]\nkind = "eliminated"',
     "crawl": "[crawl]\nconcurrency = 2", "login": '[login]\nusername = "导演A"',
-    "schedule": "[schedule]\ninterval_minutes = 30",
+    "schedule": "[schedule]\ninterval_minutes = 30", "key_file": '"~/.tracker/ledger.key"',
+    "ledger": '[ledger]\nkey_file = "~/.tracker/ledger.key"',
 }
 _TABLES: dict[str, type[BaseModel]] = {
     "game": _GameT, "players": _PlayerT, "days": _DayT, "events": _EventT, "crawl": _CrawlT, "login": _LoginT,
-    "schedule": _ScheduleT,
+    "schedule": _ScheduleT, "ledger": _LedgerT,
 }
 _KIND_WORDS = {
     "int": "整数（不加引号、不带小数点）", "float": "数字（不加引号）", "bool": "true 或 false（不加引号）",
@@ -388,6 +401,8 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         name=game.name, ruleset=game.ruleset, forum=forum, timezone=tzname, directors=tuple(directors),
         players=tuple(players), days=tuple(sorted(days, key=lambda d: d.day)), events=tuple(events),
         process_thread=game.process_thread, crawl=crawl, schedule=schedule, path=path,
+        ledger=LedgerConfig(key_file=(base / Path(doc.ledger.key_file).expanduser())
+                            if doc.ledger.key_file else None),
     )
 
 

@@ -200,6 +200,13 @@ class PenaltyOps(ServiceBase):
         drafts = make(before)
         written = L.chain(drafts, after=before[-1] if before else None)
         append_entries(written, session=s)
+        if self.game.ledger.key_file is not None:  # the keyed local seal, once the append is committed
+            from sqlalchemy import event
+
+            from tracker.penalties.anchor import seal
+
+            key_file, last = self.game.ledger.key_file, written[-1]
+            event.listen(s, "after_commit", lambda _s: seal(key_file, last), once=True)
         main = next(e for e in written if e.action == primary)
         if after is not None:
             after(main)
@@ -476,6 +483,7 @@ class PenaltyOps(ServiceBase):
 
     def cards_announcement(self, day: int) -> str:
         """判罚公示 for one day: the decisions between the day's opening and the next day's."""
+        from tracker.penalties.anchor import anchor_line
         from tracker.reports.announce_cards import RedOff, cards_bbcode
 
         d = self.game.day(day)
@@ -492,7 +500,8 @@ class PenaltyOps(ServiceBase):
         lost = [c.faction for c in cons if c.kind == "faction_lost" and c.faction]
         names = [self._account(p) for p in self.game.player_names]
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
-                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz)
+                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz,
+                            anchor=anchor_line(entries))
 
     def lurkers_announcement(self, day: int) -> str:
         from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
