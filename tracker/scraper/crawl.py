@@ -78,6 +78,8 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_LISTING_PAGES = 200
+# What a parser may still raise on a hostile page: a parse error naming the page (exit 3), never a traceback.
+_UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
 MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply count, the walk stops here
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
@@ -330,7 +332,10 @@ class _Crawler:
             got = await self.fetcher.get(mobile_url(tid, page, ppp), kind="json")
             data = self._mobile_doc(got, first=page == 1)
             raws.append(got)
-            doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+            try:
+                doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+            except _UNPARSABLE as exc:
+                raise ParseError(f"移动版接口的回应无法解析（{type(exc).__name__}）", page=got.url) from None
             self.counted(rep, got)
             self.emit("document", tid, f"列表第 {page} 页")
             first_doc = first_doc or doc
@@ -453,6 +458,8 @@ class _Crawler:
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
         try:
             tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
+        except _UNPARSABLE as exc:
+            raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
         except NoPermissionError:
             if self.session.expect_member and is_logged_in(got.body, content_type=got.content_type) is None:
                 raise _LoginExpired from None
