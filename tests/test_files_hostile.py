@@ -153,3 +153,11 @@ def test_read_bounded_reads_a_regular_file(tmp_path: Path) -> None:
     p = tmp_path / "a.toml"
     p.write_bytes(b"x = 1\n")
     assert read_bounded(p, 10) == b"x = 1\n"
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path: Path) -> None:
+    p = tmp_path / "game.toml"
+    p.write_text("x = 1\n", encoding="utf-8")
+    os.chmod(p, 0o600)
+    write_atomic(p, "x = 2\n")
+    assert p.read_text(encoding="utf-8") == "x = 2\n" and mode(p) == 0o600

@@ -3,7 +3,8 @@
 Writing: every file (reports, the session cookie, the game file) is written to a temporary created
 with ``O_EXCL`` in the same directory under a random name (:func:`tempfile.mkstemp`: never an
 existing file, never through a symlink someone left as ``report.md.tmp``), flushed, then renamed
-over the target. Secrets are created 0600 and stay so; other files are made 0644 before the rename.
+over the target. Secrets are created 0600 and stay so; other files keep the mode of the file they
+replace (0644 for a new one).
 
 Reading: :func:`read_bounded` reads only a regular file, and at most ``limit`` bytes, so a path such
 as ``/dev/zero`` or a FIFO cannot hang the tool or fill its memory.
@@ -33,7 +34,11 @@ def write_atomic(path: Path, data: str | bytes, *, secret: bool = False) -> None
             fh.flush()
             os.fsync(fh.fileno())
         if not secret:
-            os.chmod(tmp, 0o644)
+            try:  # a file replaced keeps its mode (a game file the director made 0600 stays so)
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+            except OSError:
+                mode = 0o644
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -89,6 +89,7 @@ class Watcher:
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
         self.holding = False  # True once run() holds the game's lock: then it is checked before every write
+        self.lost = False  # the heartbeat found the lock taken over
 
     def _refresh(self) -> None:
         if self.refresh_days is None:
@@ -117,6 +118,8 @@ class Watcher:
                     self.log("所有日程已完成，退出监视")
                     return
                 await self.sleep((wake - self.clock.now()).total_seconds(), stop)
+            if self.lost:
+                self._check_owner()  # raises LockLostError (exit 8): the takeover is not a clean stop
         finally:
             beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -133,6 +136,7 @@ class Watcher:
                 ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=self.clock.now())
             if not ours:
                 self.log("监视锁已被另一个 watch 接管，本进程停止（不再写报告或发帖）")
+                self.lost = True
                 stop.set()
                 return
 

@@ -30,7 +30,7 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -64,6 +64,7 @@ from tracker.scraper.plan import (
 from tracker.store.db import Store
 from tracker.store.posts import (
     ThreadState,
+    close_stale_crawls,
     finish_crawl,
     mark_deleted,
     observation_changed,
@@ -549,14 +550,16 @@ async def crawl_game(
     wanted = list(dict.fromkeys(tids if tids is not None else game.thread_ids()))
     if not wanted:
         raise ConfigError("游戏文件里没有要抓取的帖子", hint="在 [[days]] 中写 discussion / vote，或在 [game] 写 process_thread")
+    minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
     with store.session() as s:
+        # a crawl older than any deadline and still 'running' was killed: record it as failed
+        close_stale_crawls(s, started_before=clock.now() - timedelta(minutes=minutes + 10), finished_at=clock.now())
         crawl_id = start_crawl(s, wanted, started_at=clock.now())
     reports: list[ThreadReport] = []
     status: Literal["ok", "partial", "failed"] = "failed"
     errors: list[str] = []
     fetcher = Fetcher(game.forum, policy or FetchPolicy.from_config(game.crawl), transport=transport)
     crawler: _Crawler | None = None
-    minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
     try:
         try:
             async with fetcher, asyncio.timeout(minutes * 60):

@@ -565,6 +565,21 @@ def start_crawl(session: Session, threads: Iterable[int], *, started_at: datetim
     return int(pk[0])
 
 
+def close_stale_crawls(session: Session, *, started_before: datetime, finished_at: datetime) -> int:
+    """Mark crawls still 'running' that started before ``started_before`` as failed.
+
+    A crawl stops itself at its deadline, so one still 'running' long after was killed (SIGKILL, the
+    kernel's OOM killer, a power cut) before it could record its end; its record says so now.
+    """
+    res = session.connection().execute(
+        update(crawl_t).where(crawl_t.c.status == "running",
+                              crawl_t.c.started_at < _aware(started_before, "started_before"))
+        .values(status="failed", finished_at=_aware(finished_at, "finished_at"),
+                errors=["抓取进程在记录结束前被终止（被杀死、内存耗尽或断电）"]))
+    session.commit()
+    return int(res.rowcount or 0)
+
+
 def finish_crawl(session: Session, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,
                  errors: list[str], status: str, *, finished_at: datetime | None = None) -> None:
     finished_at = _aware(finished_at or _now(), "finished_at")
