@@ -142,3 +142,20 @@ def test_lurk_counts_go_by_uid(tmp_path: Path, capsys: pytest.CaptureFixture[str
     # 银鸦 did not vote: the forged ballots are not 银鸦's invalid ones
     assert "银鸦" not in doc["invalid_only"] and not doc["voted"]["银鸦"]
     assert any(p["player"] == "银鸦" and p["rule"] == "no_vote" and p["detail"] == "未投票" for p in doc["penalties"])
+
+
+def test_init_from_a_sign_up_thread_fills_players_and_uids(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tracker.config import load_game
+    from tracker.demo.server import ReplayForum
+
+    pages = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+    out = tmp_path / "game.toml"
+    with ReplayForum(pages) as forum:
+        code = main(["init", "--ruleset", "luoluo-m19", "--out", str(out), "--forum", forum.base_url,
+                     "--from-thread", "4"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    players = {p.name: p.uid for p in load_game(out).players}
+    assert players["银鸦"] == 13 and players["泡泡"] == 2 and "导演A" not in players
+    assert all(uid is not None for uid in players.values())
+    assert "取得" in err
