@@ -232,6 +232,7 @@ EVENT_WORDS = {
     "faction_set": "阵营转变", "tag_given": "获得标记", "tag_passed": "移交标记", "tag_removed": "移除标记",
     "modifier": "暗记", "vote_right": "票权", "card_consequence": "红牌后果", "surrender": "投降",
     "faction_lost": "判负", "declared": "导演裁定", "action": "行动", "undo": "撤销", "note": "备注",
+    "night_action": "提交技能", "night_setup": "技能设定", "night_settled": "结算确认",
 }
 
 

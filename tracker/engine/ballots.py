@@ -90,6 +90,11 @@ class Ballot:
     quoted_pids: tuple[int, ...] = ()
     edited_at: datetime | None = None
     errors: tuple[Verdict, ...] = ()
+    #: Quotes without a findpost link (a mobile client's 引用): (the header's minute, the quoted text),
+    #: matched by the tally against the voter's own earlier ballots.
+    quoted_unlinked: tuple[tuple[datetime, str], ...] = ()
+    #: What the post says, blanks removed: what such a quote of it is compared with.
+    said: str = ""
 
     @property
     def abstain(self) -> bool:
@@ -172,7 +177,10 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
                       posted_at=post.posted_at, voter=voter, kind=kind, change=change, target=target,
                       reason_text=reason, proxy_by=proxy_by,
                       quoted_pids=tuple(q.pid for q in post.quotes if q.pid is not None),
-                      edited_at=post.edited_at, errors=(lookalike if proxy_by is None else ()) + tuple(errors))
+                      edited_at=post.edited_at, errors=(lookalike if proxy_by is None else ()) + tuple(errors),
+                      quoted_unlinked=tuple((q.posted_at, q.text) for q in post.quotes
+                                            if q.pid is None and q.posted_at is not None),
+                      said=quote_key(post.text or ""))
 
     if not labels:
         attempt = _attempt_without_labels(text, name_tuple)
@@ -237,6 +245,22 @@ def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...],
     if len(kinds) > 1:
         errors.append(Verdict(Code.LABEL_MISMATCH, "、".join(f"{lab.kind}{lab.field}" for lab in labels)))
     return target, reason, change, errors
+
+
+def quote_key(text: str) -> str:
+    """Text as a Discuz quote of it can be compared: normalised, without blanks.
+
+    Discuz quotes with ``messagecutstr()``: BBCode stripped, at most 100 characters and 3 lines,
+    ending in `` ...`` when cut (and a quote may be trimmed by hand): :func:`quote_matches` compares
+    the quote with the start of what was said.
+    """
+    return "".join(normalize(text).split())
+
+
+def quote_matches(quoted: str, said: str) -> bool:
+    """Whether a quote's text is (the start of) what a post said, the way Discuz cuts it."""
+    q = quote_key(quoted).removesuffix("...")
+    return bool(q) and said.startswith(q)
 
 
 def _first_line(value: str) -> str:

@@ -158,7 +158,7 @@ class _Reader:
 
 
 _TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication"}
+        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication", "night"}
 
 
 def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
@@ -467,6 +467,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     for i, f in enumerate(top.tables("forbidden"), 1):
         r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items"}, src)
         forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=r.strs("items")))
+    night = top.opt_str("night", '"night/my-game.toml"')
+    night_path = (path.parent / night) if (night is not None and path is not None) else None
     hooks = top.opt_str("hooks")
     if hooks is not None:
         from tracker.engine.rulesets.hooks import HOOKS
@@ -480,7 +482,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
         win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
         forbidden_categories=tuple(forbidden), hooks=hooks, options=options, option_values=values,
-        path=path, raw=raw)
+        path=path, raw=raw, night_path=night_path)
     _check_counts(rs, src)
     return rs
 

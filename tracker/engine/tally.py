@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from tracker.engine.ballots import ABSTAIN, Ballot
+from tracker.engine.ballots import ABSTAIN, Ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
     CountedBallot,
@@ -102,6 +102,7 @@ class Tally:
 class _VoterRun:
     current: CountedBallot | None = None
     own_pids: set[int] = field(default_factory=set)
+    own: list[Ballot] = field(default_factory=list)
     changes: int = 0
     noon_used: bool = False
 
@@ -129,6 +130,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
                 run.changes += 1
             run.current = cb
             run.own_pids.add(b.pid)
+            run.own.append(b)
         counted.append(cb)
 
     finals = {id(run.current): run.current for run in runs.values() if run.current is not None}
@@ -270,9 +272,10 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
     if current is None or run is None:
         return bad(Code.CHANGE_WITHOUT_VOTE)
     if b.kind != "proxy":
-        if not b.quoted_pids:
+        quotes_own = bool(set(b.quoted_pids) & run.own_pids) or _quotes_own_unlinked(b, run)
+        if not quotes_own and not b.quoted_pids and not b.quoted_unlinked:
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
-        if not set(b.quoted_pids) & run.own_pids:
+        if not quotes_own:
             return bad(Code.CHANGE_QUOTES_OTHER, f"原投票在 {current.ballot.floor} 楼")
     accelerated_now = window.accelerated and (window.accelerated_at is None or at >= window.accelerated_at)
     if accelerated_now and rules.accelerated_changes == "forbidden":
@@ -293,9 +296,30 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
                          flags=flags)
 
 
-def _target_out_before(roster: Roster, target: str | None, at: datetime) -> bool:
+def _quotes_own_unlinked(b: Ballot, run: _VoterRun) -> bool:
+    """A change posted from a mobile client quotes without a findpost link: only "NAME 发表于 TIME"
+    and the quoted text. It quotes the voter's own vote when one of their earlier valid ballots was
+    posted in that minute (the header has no seconds) and says what is quoted. The NAME is not
+    compared: it is the account's name when it posted, which a rename since has changed."""
+    for minute, text in b.quoted_unlinked:
+        for own in run.own:
+            posted = own.posted_at.astimezone(minute.tzinfo).replace(second=0, microsecond=0)
+            if posted == minute and quote_matches(text, own.said):
+                return True
+    return False
+
+
+def _target_out_before(roster: Roster, target: str | None, at: datetime, *, strictly: bool = False) -> bool:
+    """Whether ``target`` was out at ``at`` (``strictly``: before it, not at it).
+
+    The close uses ``strictly``: a player out *at* the close (the day's own result entered as an
+    event, ``cause = "vote"``, or anything the director dates at the close) was not out before it,
+    and the day's result must never void the votes that produced it.
+    """
     p = roster.find(target) if target else None
-    return p is not None and p.out_at is not None and p.out_at <= at
+    if p is None or p.out_at is None:
+        return False
+    return p.out_at < at if strictly else p.out_at <= at
 
 
 def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayWindow) -> CountedBallot:
@@ -337,7 +361,7 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayW
         true = 0.0
         if any(m.kind == "void_voter" and m.public for m in mods):
             public = 0.0
-    if cb.target is not None and _target_out_before(roster, cb.target, window.closes):
+    if cb.target is not None and _target_out_before(roster, cb.target, window.closes, strictly=True):
         flags.append(Verdict(Code.TARGET_OUT_BY_CLOSE, cb.target))
         public = true = 0.0
     return _replace(cb, final=True, weight=true, public_weight=public, flags=tuple(flags))

@@ -65,6 +65,7 @@ from tracker.store.db import Store
 from tracker.store.posts import (
     ThreadState,
     close_stale_crawls,
+    content_key,
     finish_crawl,
     mark_deleted,
     observation_changed,
@@ -437,13 +438,17 @@ class _Crawler:
         for i in range(0, len(pages), DESKTOP_BATCH):
             batch = await _all([self.desktop_page(tid, n, rep) for n in pages[i:i + DESKTOP_BATCH]])
             posts = [p for tp in batch for p in tp.posts]
+            listing_keys: dict[int, str] | None = None
             if listed is not None:
                 # The desktop does not show the database position; the listing just did.
                 position = {p.pid: p.position for p in listed.posts}
                 posts = [replace(p, position=position[p.pid]) if p.position is None and position.get(p.pid)
                          else p for p in posts]
+                # What the listing said of each post: the next listing is compared with it.
+                listing_keys = {p.pid: content_key(p) for p in listed.posts if not p.blocked}
             with self.store.session() as s:
-                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id)
+                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id,
+                                      listing_keys=listing_keys)
             rep.posts_new += len(result.new_pids)
             rep.posts_changed += len(result.changed_pids)
             if stored is not None:

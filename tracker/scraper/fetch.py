@@ -23,6 +23,9 @@ and what the forum answers::
     a JSON document that does not parse         → retried (truncated), then NetworkError
     302 to the very same URL (the one-time "disable position" redirect after a deletion), or
     from the mobile API to a desktop thread URL → the ORIGINAL URL is requested again
+    a viewthread request redirected to another host once (that one-time redirect names the
+    forum's configured site URL: http/https, www, a port, a proxy)
+                                                → the ORIGINAL URL is requested again, once
     a redirect to another host                  → ForumError, never followed
     a redirect elsewhere on the same forum      → followed (at most a few hops)
     a body larger than ``max_body`` once unpacked → ResponseTooLargeError at once, never retried
@@ -272,6 +275,13 @@ def _is_desktop_thread(url: str) -> bool:
     return parts.path.endswith("forum.php") and q.get("mod") == "viewthread"
 
 
+def _is_viewthread(url: str) -> bool:
+    """A thread request, mobile API or desktop: the ones Discuz answers with its one-time redirect."""
+    if _is_desktop_thread(url):
+        return True
+    return _is_mobile_api(url) and dict(parse_qsl(urlsplit(url).query)).get("module") == "viewthread"
+
+
 class Fetcher:
     """An httpx client for one forum: bounded, polite, retrying. Use as an async context manager."""
 
@@ -412,6 +422,7 @@ class Fetcher:
         target = original
         attempts = 0
         self_redirects = 0
+        off_host_retried = False
         followed = 0
         sent = 0
         last: _Retry | None = None
@@ -425,7 +436,18 @@ class Fetcher:
                     location = resp.headers.get("location")
                     if location:
                         nxt = urldefrag(urljoin(target, location))[0]
-                        if urlsplit(nxt).netloc.lower() != self._host:
+                        off_host = urlsplit(nxt).netloc.lower() != self._host
+                        if off_host and method == "GET" and not off_host_retried and _is_viewthread(original):
+                            # Discuz's one-time 302 after a deletion names the forum's configured site
+                            # URL, which may differ from ours (http/https, www, a port, a proxy): ask
+                            # the original URL again, once; the Location is never followed off-host,
+                            # so no cookie goes anywhere else.
+                            off_host_retried = True
+                            self.stats.self_redirects += 1
+                            target = original
+                            attempts -= 1
+                            continue
+                        if off_host:
                             raise ForumError(
                                 f"论坛把 {target} 重定向到了另一个站点 {nxt}，已停止（不跟随跨站重定向）",
                                 hint="检查 game.toml 的 forum 地址是否是论坛的正式地址（含 http/https 与 www）")

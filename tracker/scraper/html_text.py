@@ -210,8 +210,16 @@ class _Walk:
                 posted_at = parse_forum_time(hm.group(2), self.tz)
         inner = _Walk(tz=self.tz, collect=False, skip_findpost_header=header is not None)
         inner.children(node)
-        self.quotes.append(Quote(pid=pid, author=author, posted_at=posted_at,
-                                 text=normalise("".join(inner.out))))
+        text = normalise("".join(inner.out))
+        if header is None:
+            # A mobile client's reply-with-quote has no findpost link: only "NAME 发表于 TIME" as the
+            # quote's first line. Read it as the header, so the quote can be matched by time and text.
+            first, _, rest = text.partition("\n")
+            hm = _QUOTE_HEADER.match(first)
+            when = parse_forum_time(hm.group(2), self.tz) if hm else None
+            if hm and when is not None:
+                author, posted_at, text = hm.group(1) or None, when, normalise(rest)
+        self.quotes.append(Quote(pid=pid, author=author, posted_at=posted_at, text=text))
 
 
 def normalise(text: str) -> str:

@@ -9,12 +9,14 @@ the game file and ``--db``, never at import time. Migrations are alembic branche
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlmodel import Session, create_engine
@@ -111,6 +113,31 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+_REVISION = re.compile(r"^revision(?::[^=]*)?=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision(?::[^=]*)?=\s*(.+)$", re.M)
+
+
+@cache
+def packaged_revisions() -> tuple[frozenset[str], frozenset[str]]:
+    """(every revision this tracker ships, the heads among them), read from the migration files.
+
+    Read as text so that a command on an up-to-date database never imports alembic (a third of a
+    read-only command's start-up); a test checks the result equals alembic's own view.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for f in (MIGRATIONS / "versions").glob("*.py"):
+        body = f.read_text("utf-8")
+        rev = _REVISION.search(body)
+        if rev is None:
+            continue
+        revisions.add(rev.group(1))
+        down = _DOWN.search(body)
+        if down is not None:
+            parents.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
+    return frozenset(revisions), frozenset(revisions - parents)
+
+
 class Store:
     """A migrated database. Open with :meth:`open`; use :meth:`session` for a unit of work."""
 
@@ -146,10 +173,34 @@ class Store:
             store.migrate()
         return store
 
+    def stored_revisions(self) -> frozenset[str]:
+        """The revisions the database says it is at (empty for a new database): one query."""
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return frozenset()
+            return frozenset(r[0] for r in conn.execute(text("SELECT version_num FROM alembic_version")))
+
     def migrate(self) -> None:
-        """Bring the schema to every branch head; safe to run on every open, and from several
-        processes at once: the upgrade runs under a lock (a file beside a SQLite database, an
-        advisory lock on PostgreSQL), so a second first run waits, then finds nothing to do."""
+        """Bring the schema to every branch head; one query when it is there already.
+
+        A database written by a newer tracker (a revision this one does not ship) is refused: an
+        older schema reader would misread it, and downgrading would lose the newer data. Safe from
+        several processes at once: the upgrade runs under a lock (a file beside a SQLite database,
+        an advisory lock on PostgreSQL), so a second first run waits, then finds nothing to do.
+        """
+        known, heads = packaged_revisions()
+        try:
+            stored = self.stored_revisions()
+        except (OperationalError, DatabaseError) as exc:
+            err = store_error(exc)
+            if err is None:
+                raise
+            raise StoreError(f"无法连接或升级数据库：{err.message}", hint=err.hint) from None
+        if stored - known:
+            raise StoreError(f"数据库来自更新版本的 tracker（架构版本 {', '.join(sorted(stored - known))} 本版本不认识）",
+                             hint="升级 tracker（pip install -U …）后再打开；已保存的数据没有改动")
+        if stored == heads:
+            return
         from alembic import command
 
         cfg = alembic_config(self.url)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import unicodedata
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -91,6 +91,17 @@ class KnownPost(NamedTuple):
     has_desktop: bool
     blocked: bool = False
     deleted: bool = False
+    listing_key: str | None = None
+
+    def listed_as(self, key: str) -> bool:
+        """Whether a listing's (mobile) content key says what this post said when last listed.
+
+        Compared with the last listing's key when known, never across renderings: for BBCode Discuz
+        renders badly, the desktop and the mobile text may differ, and comparing one with the other
+        would see an edit on every crawl. Posts stored before the key was kept fall back to the
+        stored content's key.
+        """
+        return key == (self.listing_key if self.listing_key is not None else self.content_key)
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,11 @@ def observation_changed(known: KnownPost | None, post: Post) -> bool:
         return True
     if post.position is not None and known.position != post.position:
         return True
-    return not post.blocked and known.content_key != content_key(post)
+    if post.blocked:
+        return False
+    if post.source == "mobile":
+        return not known.listed_as(content_key(post)) or known.listing_key is None
+    return known.content_key != content_key(post)
 
 
 def needs_desktop(known: KnownPost | None, post: Post) -> bool:
@@ -123,6 +138,8 @@ def needs_desktop(known: KnownPost | None, post: Post) -> bool:
         return False
     if known is None:
         return post.source != "desktop"
+    if post.source == "mobile":
+        return not known.listed_as(content_key(post)) or not known.has_desktop
     return known.content_key != content_key(post) or not known.has_desktop
 
 
@@ -212,7 +229,7 @@ def _desktop_values(post: Post) -> dict[str, Any]:
             "from_mobile": post.from_mobile}
 
 
-def _new_row(post: Post, key: str, seen_at: datetime) -> dict[str, Any]:
+def _new_row(post: Post, key: str, seen_at: datetime, listing_key: str | None = None) -> dict[str, Any]:
     return {
         "pid": post.pid, "tid": post.tid, "floor": post.floor, "position": post.position,
         "author": post.author, "uid": post.uid, "posted_at": _aware(post.posted_at, "posted_at"),
@@ -220,6 +237,7 @@ def _new_row(post: Post, key: str, seen_at: datetime) -> dict[str, Any]:
         "source": post.source, "content_key": key,
         "has_desktop": post.source == "desktop" and not post.blocked,
         "deleted": False, "deleted_seen_at": None, "first_seen": seen_at, "last_seen": seen_at, "versions": 1,
+        "listing_key": listing_key if listing_key is not None else (key if post.source == "mobile" else None),
         **_desktop_values(post),
     }
 
@@ -237,8 +255,16 @@ def _formatting_changed(row: dict[str, Any], post: Post) -> bool:
             or list(row["fonts"]) != _fonts_json(post.fonts))
 
 
-def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime) -> tuple[str | None, bool]:
-    """Apply one observation to a stored row in place; return (version kind or None, refloored)."""
+def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime,
+           listing_key: str | None = None) -> tuple[str | None, bool]:
+    """Apply one observation to a stored row in place; return (version kind or None, refloored).
+
+    A mobile observation is compared with the post's last listing (:meth:`KnownPost.listed_as`), a
+    desktop one with the stored content. ``listing_key``: the key the listing just gave this post, for
+    a desktop page fetched because of it; when the stored content came from that very listing, the
+    desktop page shows the same content in the fuller rendering, which replaces it without counting as
+    an edit.
+    """
     kind: str | None = None
     refloored = row["floor"] != post.floor
     row["floor"] = post.floor
@@ -253,6 +279,17 @@ def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime) -> tupl
         if row["blocked"]:
             kind = "unblocked"
         row["blocked"] = False
+        known_listing = row.get("listing_key")
+        if post.source == "mobile":
+            same = key == (known_listing if known_listing is not None else row["content_key"])
+            row["listing_key"] = key
+            if same:
+                key = row["content_key"]  # unchanged since the last listing, whatever the desktop said
+        elif listing_key is not None:
+            if key != row["content_key"] and not row["has_desktop"] and known_listing == listing_key:
+                row.update(text=post.text, quotes=_quotes_json(post.quotes), content_key=key,
+                           source=post.source)  # the same content, now seen on its desktop page
+            row["listing_key"] = listing_key
         if key != row["content_key"]:
             kind = kind or "edit"
             row.update(text=post.text, quotes=_quotes_json(post.quotes), content_key=key, source=post.source,
@@ -303,8 +340,13 @@ def _remember_threads(engine: Engine, tids: Iterable[int]) -> None:
 
 
 def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
-                 crawl_id: int | None = None) -> UpsertResult:
-    """Store one page (or listing) of observed posts in one transaction; idempotent."""
+                 crawl_id: int | None = None, listing_keys: Mapping[int, str] | None = None) -> UpsertResult:
+    """Store one page (or listing) of observed posts in one transaction; idempotent.
+
+    ``listing_keys``: for desktop pages fetched because of a listing, the content key the listing gave
+    each post, remembered so the next listing is compared with the listing (see :class:`KnownPost`).
+    """
+    listed = listing_keys or {}
     _aware(seen_at, "seen_at")
     result = UpsertResult()
     if not posts:
@@ -327,14 +369,14 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
         key = content_key(post)
         pid = post.pid
         if pid not in inserts and pid not in existing:
-            inserts[pid] = _new_row(post, key, seen_at)
+            inserts[pid] = _new_row(post, key, seen_at, listed.get(pid))
             versions.append(_version_row(post, key, "first", seen_at, crawl_id))
             result.new_pids.append(pid)
             continue
         target = inserts if pid in inserts else updates
         row = target.get(pid) or dict(existing[pid])
         before = dict(row)
-        kind, moved = _merge(row, post, key, seen_at)
+        kind, moved = _merge(row, post, key, seen_at, listed.get(pid))
         if kind is not None:
             versions.append(_version_row(post, key, kind, seen_at, crawl_id))
             if pid not in inserts:
@@ -412,8 +454,9 @@ def thread_state(session: Session, tid: int) -> ThreadState:
     conn = session.connection()
     t = conn.execute(select(thread_t).where(thread_t.c.tid == tid)).mappings().first()
     cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
-            post_t.c.blocked, post_t.c.deleted)
-    known = {r.pid: KnownPost(r.content_key, r.floor, r.position, r.has_desktop, r.blocked, r.deleted)
+            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key)
+    known = {r.pid: KnownPost(r.content_key, r.floor, r.position, r.has_desktop, r.blocked, r.deleted,
+                              r.listing_key)
              for r in conn.execute(select(*cols).where(post_t.c.tid == tid))}
     if t is None:
         return ThreadState(tid, None, None, None, None, None, known)

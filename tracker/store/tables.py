@@ -95,6 +95,10 @@ class PostRow(SQLModel, table=True):
     html_hash: str = Field(sa_type=String(64))
     # True when the current content has been seen on a desktop page (sizes, fonts, edit marker known).
     has_desktop: bool = False
+    # The content key of the last mobile listing's rendering of this post. The listing is compared with
+    # this, not with the desktop's key: the two renderings of badly formed BBCode may not agree, and a
+    # comparison across them would see an edit, store a version and fetch the page on every crawl.
+    listing_key: str | None = Field(default=None, sa_type=String(64))
     deleted: bool = False
     deleted_seen_at: datetime | None = None
     first_seen: datetime

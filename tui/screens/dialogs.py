@@ -106,7 +106,8 @@ class CardForm(ModalScreen[CardChoice | None]):
                 yield Button("确认发牌", id="ok", variant="error")
 
     def on_mount(self) -> None:
-        self.query_one("#ok", Button).focus()
+        # Focus starts on 取消: Enter right after opening must not write game events.
+        self.query_one("#cancel", Button).focus()
 
     def _submit(self) -> None:
         color = self.query_one("#color", Select).value
@@ -150,7 +151,8 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.ok_label, id="ok", variant="error")
 
     def on_mount(self) -> None:
-        self.query_one("#ok", Button).focus()
+        # Focus starts on 取消: Enter right after opening must not write game events.
+        self.query_one("#cancel", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "ok")
