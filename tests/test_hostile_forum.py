@@ -254,3 +254,23 @@ def test_a_crawl_killed_before_its_end_is_recorded_failed_by_the_next(tmp_path: 
         store.close()
     assert by_id[killed].status == "failed" and "被终止" in by_id[killed].errors[0]
     assert by_id[alive].status == "running"
+
+
+@pytest.mark.parametrize("step", [1, 7, 65536])
+@pytest.mark.parametrize("enc", ["gzip", "deflate", "raw-deflate", ""])
+def test_bodies_are_unpacked_whole_however_they_are_chunked(enc: str, step: int) -> None:
+    import zlib
+
+    from tracker.scraper.fetch import _BoundedBody
+
+    data = "投票对象：栗子\n".encode() * 500
+    wbits = {"gzip": 31, "deflate": 15, "raw-deflate": -15}.get(enc)
+    if wbits is None:
+        packed = data
+    else:
+        z = zlib.compressobj(6, zlib.DEFLATED, wbits)
+        packed = z.compress(data) + z.flush()
+    body = _BoundedBody("deflate" if enc == "raw-deflate" else enc, 1 << 20)
+    for i in range(0, len(packed), step):
+        body.add(packed[i:i + step])
+    assert body.finish() == data
