@@ -125,13 +125,13 @@ class Service:
             with self.store.session() as session:
                 return log.append(session, drafts)
 
-        def closes(day: int) -> datetime:
+        def window(day: int) -> tuple[datetime, datetime]:
             found = [d for d in log.effective_days() if d.day == day]
             if not found:
                 raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
-            return found[0].closes
+            return found[0].opens, found[0].closes
 
-        return NightDesk(self.ruleset, log=log.events, fold=log.fold, append=append, closes=closes,
+        return NightDesk(self.ruleset, log=log.events, fold=log.fold, append=append, window=window,
                          now=self.clock.now, director=self.director())
 
     # -- crawling and posts -----------------------------------------------------------------------

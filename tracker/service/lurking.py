@@ -12,11 +12,12 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from tracker.engine.identity import Authors
 from tracker.penalties.lurk import LurkDayInput, LurkReport, LurkWindow, PlayerDay, lurk_reports
 from tracker.penalties.presence import FROM_ENGINE
 from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
 from tracker.service.context import GameContext
-from tracker.store.posts import author_post_counts
+from tracker.store.posts import author_uid_post_counts
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
     from tracker.service.gamelog import GameLog
@@ -37,10 +38,11 @@ class Lurking:
         # The store counts (an indexed GROUP BY per day): no post row crosses into Python, so the
         # TUI's 潜水 worker does not hold the GIL for a 30k-post game. The window's close is
         # inclusive (a post at 22:00:00 counts), the query's end exclusive: one microsecond past.
+        authors = Authors(game.players)  # posts are a player's by uid, never by a look-alike name
         with self.ctx.store.session() as s:
-            inputs = [replace(i, counts=author_post_counts(
+            inputs = [replace(i, counts=authors.count_by_player(author_uid_post_counts(
                 s, i.window.discussion_tid, i.window.opens, i.window.closes + timedelta(microseconds=1),
-                include_deleted=False)) if i.window.discussion_tid is not None else i for i in inputs]
+                include_deleted=False))) if i.window.discussion_tid is not None else i for i in inputs]
         reports = lurk_reports(inputs, (), self.ctx.ruleset.lurk)
         return next(r for r in reports if r.day == day)
 

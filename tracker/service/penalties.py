@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sqlalchemy import event
 from sqlmodel import Session
 
 from tracker.engine.events import Event, EventDraft, EventKind, effective, make_draft
 from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
+from tracker.penalties.anchor import anchor_line, seal
 from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
@@ -155,6 +157,9 @@ class Penalties:
         drafts = make(before)
         written = L.chain(drafts, after=before[-1] if before else None)
         append_entries(written, session=s)
+        if self.ctx.game.ledger.key_file is not None:  # the keyed local seal, once the append is committed
+            key_file, last = self.ctx.game.ledger.key_file, written[-1]
+            event.listen(s, "after_commit", lambda _s: seal(key_file, last), once=True)
         main = next(e for e in written if e.action == primary)
         if after is not None:
             after(main)
@@ -244,7 +249,7 @@ class Penalties:
         with self.ctx.store.session() as s:
             floors = floors_of(s, pids)
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
-                            floors=floors, tz=game.tz)
+                            floors=floors, tz=game.tz, anchor=anchor_line(entries))
 
     def _lost_between(self, start: datetime, end: datetime | None) -> list[str]:
         """Factions the fold has lost by red cards at ``end`` (None: now) and had not at ``start``."""

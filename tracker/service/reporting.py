@@ -35,6 +35,7 @@ from tracker.reports.model import (
     StandingRow,
     TallySection,
 )
+from tracker.safefile import write_atomic
 from tracker.service.context import GameContext
 from tracker.store.posts import posts_for_thread
 
@@ -199,10 +200,8 @@ class Reports:
         except OSError as exc:
             raise _unwritable(out_dir, exc) from exc
         path = out_dir / name
-        tmp = path.with_suffix(path.suffix + ".tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_atomic(path, text)  # through an O_EXCL temporary: a planted .tmp symlink is never followed
         except OSError as exc:
             raise _unwritable(path, exc) from exc
         return path

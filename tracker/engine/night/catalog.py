@@ -37,14 +37,14 @@ NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 
 #: ``any``: 游戏日任意时刻 — the skill may be used in every phase of a game day (day and night).
 PHASES = ("night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive", "any")
-KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌")
+KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定")
 SELF = ("allowed", "never", "first_night", "only")
 
 _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases",
+    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases", "tag",
 }
 
 
@@ -63,6 +63,8 @@ class Skill:
     and the game's ``refuse`` hook decides who holds it now.
     ``phases``: every phase the skill may be used in, for a skill the post marks with several
     (213's ``报复[晨曦][黄昏]``); empty means ``phase`` alone.
+    ``tag``: a mark that carries the skill whoever holds it (107 亡灵圣物's 灾厄, 神眷者's 传承):
+    the holder of the tag holds the skill, whatever the role.
     """
 
     name: str
@@ -87,6 +89,7 @@ class Skill:
     lethal: bool = False
     gained: bool = False
     step: str | None = None
+    tag: str | None = None
     aliases: tuple[str, ...] = ()
     clause: str = ""
     note: str = ""
@@ -106,6 +109,8 @@ class Catalog:
     skills: Mapping[str, Skill]
     order: tuple[str, ...] = ()
     scenario_game: str | None = None
+    #: True where night N comes before day N (213: 首夜, then 第1天 the 竞选日); else night N follows day N.
+    night_precedes_day: bool = False
 
     def skill(self, name: str) -> Skill:
         found = self.skills.get(name)
@@ -167,19 +172,21 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
     roles = raw.get("roles", [])
     if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
         raise RulesetError(f"{src}: {where}.roles 应是身份名的列表", hint='写成 roles = ["医生"]')
-    if not roles and not raw.get("team"):
-        raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team", hint="写明哪些身份（或哪个团队）拥有这个技能")
+    if not roles and not raw.get("team") and not raw.get("tag"):
+        raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team 或 tag",
+                           hint="写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
     return Skill(
         name=name, roles=tuple(roles), team=raw.get("team"), phase=phase, kind=kind, min_targets=lo,
-        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src), not_first_night=bool(raw.get("not_first_night", False)),
+        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src),
+        not_first_night=bool(raw.get("not_first_night", False)),
         first_night_only=bool(raw.get("first_night_only", False)), from_night=raw.get("from_night"),
         self_target=self_target, no_repeat=raw.get("no_repeat"), cooldown=raw.get("cooldown"),
         cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),
         target_alive_or_dead=bool(raw.get("target_alive_or_dead", False)),
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
-        gained=bool(raw.get("gained", False)),
-        step=raw.get("step"), aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""),
-        note=raw.get("note", ""), phases=tuple(phases))
+        gained=bool(raw.get("gained", False)), step=raw.get("step"), tag=raw.get("tag"),
+        aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""), note=raw.get("note", ""),
+        phases=tuple(phases))
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) -> Catalog:
@@ -187,9 +194,9 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
     rid = data.get("ruleset")
     if not isinstance(rid, str):
         raise RulesetError(f"{src}: 缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
-    unknown = sorted(set(data) - {"ruleset", "order", "skills", "scenario_game"})
+    unknown = sorted(set(data) - {"ruleset", "order", "skills", "scenario_game", "night_precedes_day"})
     if unknown:
-        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint="可用的键：ruleset, order, skills, scenario_game")
+        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint="可用的键：ruleset, order, skills, scenario_game, night_precedes_day")
     skills: dict[str, Skill] = {}
     for i, raw in enumerate(data.get("skills", []), 1):
         s = _skill(raw, f"skills[{i}]", src)
@@ -202,7 +209,8 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
                                    hint=f"是不是想写 `{near[0]}`？" if near else None)
         skills[s.name] = s
     return Catalog(ruleset=rid, skills=skills, order=tuple(data.get("order", ())),
-                   scenario_game=data.get("scenario_game"))
+                   scenario_game=data.get("scenario_game"),
+                   night_precedes_day=bool(data.get("night_precedes_day", False)))
 
 
 @cache

@@ -18,9 +18,11 @@ PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "
 
 
 def holds(seat: Seat, skill: Skill) -> bool:
-    """The role's skills, a counted or held skill in ``uses``, or the skills of the role the player
-    ``believes`` he has (M160 附体 and 迷失: he submits them; the game's hooks decide their effect)."""
-    return seat.role in skill.roles or skill.name in seat.uses or seat.fields.get("believes") in skill.roles
+    """The role has it, a counter says the player got it (拓印, 超度 …), a mark carries it (107's
+    亡灵圣物), or it is a skill of the role the player ``believes`` he has (M160 附体 and 迷失: he
+    submits them; the game's hooks decide their effect)."""
+    return (seat.role in skill.roles or skill.name in seat.uses or (skill.tag is not None and skill.tag in seat.tags)
+            or seat.fields.get("believes") in skill.roles)
 
 
 def _phase_of(table: Table, action: Action) -> str:

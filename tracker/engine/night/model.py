@@ -94,6 +94,8 @@ class Action:
     phase: str | None = None
     note: str | None = None
     index: int = 0
+    #: Set by settlement for an actor written as a team's bare name (恶徒, 情侣, 民兵) who is no player.
+    bare_team: bool = False
 
     @property
     def members(self) -> tuple[str, ...]:
@@ -103,7 +105,7 @@ class Action:
         scenario files: a team is the ``团队(成员…)`` form or one of :data:`TEAM_WORDS`; nobody sits
         behind ``导演`` (a card) or ``放逐投票`` (the day vote).
         """
-        if self.actor in TEAM_WORDS:
+        if self.actor in TEAM_WORDS or self.bare_team:
             return ()
         m = _TEAM.match(self.actor)
         body = m.group("members") if m else self.actor
@@ -115,7 +117,7 @@ class Action:
         m = _TEAM.match(self.actor)
         if m:
             return m.group("team")
-        return self.actor if self.actor in TEAM_WORDS else None
+        return self.actor if self.actor in TEAM_WORDS or self.bare_team else None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"actor": self.actor, "skill": self.skill, "targets": list(self.targets)}

@@ -9,6 +9,7 @@ refusal replaces the first).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog
@@ -26,13 +27,20 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     """
     hooks = hooks_for(catalog.ruleset)
     skills = [catalog.skill(a.skill) for a in actions]
+    # A team may be named bare (恶徒, 放逐投票): the catalog's team names, when no player is called so.
+    teams = {s.team for s in catalog.skills.values() if s.team is not None}
+    actions = [replace(a, bare_team=True) if a.actor in teams and a.actor not in table.players else a
+               for a in actions]
     board = Board(table, catalog, seed=seed, decisions=decisions)
+    prepare = getattr(hooks, "prepare", None)
+    if prepare is not None:  # what the post settles before anyone chooses (107's (1) 诅咒 at night start)
+        prepare(board, list(actions))
     special = getattr(hooks, "refuse", None)
     grants = getattr(hooks, "grants", None)
     lent = grants(board.table) if grants is not None else {}
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
-        action = action if action.skill == skill.name else _renamed(action, skill.name)
+        action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
         if why is None and special is not None:
             why = special(board.table, action)
@@ -47,6 +55,3 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     board.result.table_after = board.table
     return board.result
 
-
-def _renamed(action: Action, name: str) -> Action:
-    return Action(action.actor, name, action.targets, action.choice, action.phase, action.note, action.index)

@@ -4,7 +4,9 @@ A hook module exposes ``resolve(board, actions)``: it walks the post's 结算顺
 submissions that passed :func:`tracker.engine.night.checks.refusal`, and may expose
 ``refuse(table, action) -> str | None`` for refusals only that post states, and
 ``grants(table) -> {player: skills}`` for skills a player may use beyond his role's in this phase
-(a stolen or lent skill). A ruleset's hook
+(a stolen or lent skill), and ``prepare(board, actions)`` for what the post settles before anyone
+chooses a skill (107's <诅咒> "游戏日夜晚开始时"): refusals then see the table as it stands after it.
+A ruleset's hook
 module is found by its id (``luoluo-m19`` → ``tracker.engine.night.games.luoluo_m19``), so a
 new game adds a file and no line here; it is imported only when a night of that game is settled.
 """
