@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.night.desk import phase_key
@@ -77,3 +78,14 @@ def night_summary(preview: NightPreview) -> dict[str, Any]:
         "feedback": len(r.feedback),
         "outcome": None if r.outcome is None else {"winner": r.outcome.winner, "reason": r.outcome.reason},
     }
+
+
+def play_demo_nights(game_path: Path, *, db_url: str | None = None, nights: Sequence[int] = (1,)) -> None:
+    """:func:`play_nights` on a demo game file and its store (for those that hold no service open)."""
+    from tracker.service import Service
+
+    svc = Service.open(game_path, db_url=db_url)
+    try:
+        play_nights(svc, nights)
+    finally:
+        svc.close()
