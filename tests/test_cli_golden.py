@@ -1,9 +1,10 @@
 """The command line's output on the demo game, byte for byte, as it was before the service redesign.
 
 Scripts parse the JSON and directors paste the BBCode, so a refactor of the layers underneath must
-not move a byte. The golden files in ``tests/fixtures/cli_golden/`` were written by the code before
-issue #11's redesign (``TRACKER_WRITE_GOLDEN=1 pytest tests/test_cli_golden.py`` rewrites them —
-only when a change of output is intended).
+not move a byte. The golden files in ``tests/fixtures/cli_golden/`` were first written by the code
+before issue #11's redesign, and rewritten once when the demo game gained roles and two nights
+played through ``tracker night`` (``TRACKER_WRITE_GOLDEN=1 pytest tests/test_cli_golden.py``
+rewrites them — only when a change of output is intended).
 
 The wall clock is frozen (``SystemClock.now``) at an instant after the demo game ends, so what a
 command stamps (a card's ``at`` and with it the ledger's hashes, a flag's detection time) is the
@@ -33,6 +34,11 @@ WRITE = os.environ.get("TRACKER_WRITE_GOLDEN") == "1"
 # ones before it left (a crawl, then reading, then confirming and carding, then reading again).
 STEPS: list[tuple[str, list[str]]] = [
     ("crawl", ["crawl", "{g}", "--json"]),
+    # night 1 (the demo's nights.toml), through the director's desk, so day 2 is read as the forum had it
+    *[(f"night-1-add-{i}", ["night", "{g}", "--night", "1", "add", *act]) for i, act in enumerate(
+        (["狼群(银鸦,栗子,风行)", "杀人", "阿狸"], ["青铃", "救治", "阿狸"], ["泡泡", "预言", "栗子"]), 1)],
+    ("night-1-preview", ["night", "{g}", "--night", "1", "--json"]),
+    ("night-1-confirm", ["night", "{g}", "--night", "1", "confirm"]),
     *[(f"posts-{tid}", ["posts", "{g}", "--thread", str(tid), "--json"]) for tid in (2, 3, 4, 5, 6)],
     ("state-before", ["state", "{g}", "--json"]),
     ("tally-1", ["tally", "{g}", "--day", "1", "--json"]),
@@ -56,6 +62,11 @@ STEPS: list[tuple[str, list[str]]] = [
     ("announce-2", ["announce", "{g}", "--day", "2", "--json"]),
     ("confirm-1", ["confirm", "{g}", "--day", "1", "--by", "导演A", "--json"]),
     ("confirm-2", ["confirm", "{g}", "--day", "2", "--by", "导演A", "--json"]),
+    *[(f"night-2-add-{i}", ["night", "{g}", "--night", "2", "add", *act]) for i, act in enumerate(
+        (["狼群(银鸦,风行)", "杀人", "泡泡"], ["银鸦", "觅食", "碎碎"], ["青铃", "救治", "饺子"],
+         ["花千树", "救药", "泡泡"], ["泡泡", "预言", "银鸦"], ["取酒", "绑架", "小白"]), 1)],
+    ("night-2-confirm", ["night", "{g}", "--night", "2", "confirm", "--json"]),
+    ("night-2-text", ["night", "{g}", "--night", "2"]),
     ("state-confirmed", ["state", "{g}", "--json"]),
     ("state-events", ["state", "{g}", "--events", "--json"]),
     ("state-text", ["state", "{g}", "--events"]),

@@ -18,6 +18,7 @@ import pytest
 from tracker.cli import main
 from tracker.cli.state import render_game_file
 from tracker.clock import SHANGHAI, FrozenClock
+from tracker.demo.nights import play_nights
 from tracker.engine.verdicts import Code
 from tracker.records import Post, Quote
 from tracker.schedule import FINAL_GRACE, Slot
@@ -55,6 +56,7 @@ def demo(tmp_path: Path) -> Iterator[Service]:
     svc = Service.open(path, clock=FrozenClock(at(4, 12)))
     for name in ("process-p1", "day1-vote-p1", "day1-vote-p2", "day1-vote-p3", "day2-vote-p1", "day2-vote-p2"):
         store_posts(svc, parse_thread_page((PAGES / f"{name}.html").read_bytes()).posts)
+    play_nights(svc)  # night 1, as the demo settles it: 阿狸 and 老王 out
     try:
         yield svc
     finally:
