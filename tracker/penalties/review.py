@@ -184,6 +184,6 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
         else:
             color, why = "blue", "该玩家此条款首次违规"
     what = KIND_WORDS.get(flag.kind, flag.kind)
-    reason = f"{what}（第 {flag.floor} 楼）：{flag.excerpt}"
+    reason = f"{what}：{flag.excerpt}"  # 帖 and 楼 are the card's place, named once beside it
     return CardSuggestion(player=flag.author, color=color, clause=clause, reason=reason, post=flag.pid,
                           flag=flag.id, evidence=flag.html_hash, why=f"建议{COLOR_WORDS[color]}：{why}")

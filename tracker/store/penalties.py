@@ -82,6 +82,8 @@ class CardRow(SQLModel, table=True):
     evidence: str | None = Field(default=None, sa_type=String(64))
     prev_hash: str = Field(sa_type=String(64))
     hash: str = Field(sa_type=String(64))
+    day: int | None = None
+    """The game day of the violation (None on entries written before penalties_0003)."""
 
 
 class LedgerHeadRow(SQLModel, table=True):
@@ -120,13 +122,13 @@ def entry_from_row(r: CardRow) -> Entry:
     return Entry(id=r.id, action=cast(Action, r.action), player=r.player, color=cast("Color | None", r.color),
                  reason=r.reason, issuer=r.issuer, at=_utc(r.at), clause=r.clause, post=r.post, flag=r.flag,
                  ref=r.ref, consumed=tuple(int(x) for x in (r.consumed or [])), evidence=r.evidence,
-                 prev_hash=r.prev_hash, hash=r.hash)
+                 prev_hash=r.prev_hash, hash=r.hash, day=r.day)
 
 
 def row_from_entry(e: Entry) -> CardRow:
     return CardRow(id=e.id, action=e.action, player=e.player, color=e.color, clause=e.clause, reason=e.reason,
                    issuer=e.issuer, at=e.at, post=e.post, flag=e.flag, ref=e.ref, consumed=list(e.consumed),
-                   evidence=e.evidence, prev_hash=e.prev_hash, hash=e.hash)
+                   evidence=e.evidence, prev_hash=e.prev_hash, hash=e.hash, day=e.day)
 
 
 def flag_from_row(r: FlagRow | Any) -> Flag:
