@@ -88,7 +88,7 @@ def test_json_keys_follow_the_contract(game: Path, capsys: pytest.CaptureFixture
     assert revoked["action"] == "revoke" and revoked["ref"] == entry["id"]
 
     cards = as_json(capsys, "cards", g)
-    assert set(cards) == {"ledger", "standing"}
+    assert set(cards) == {"ledger", "standing", "verified"}
     assert all(set(s) == {"blue", "yellow", "red", "status"} for s in cards["standing"].values())
     assert as_json(capsys, "cards", g, "verify") == {"ok": True, "entries": 2, "broken_at": None}
 

@@ -163,7 +163,7 @@ def test_issue_three_blue_json_and_standing(game: Path, capsys: pytest.CaptureFi
     assert e["action"] == "issue" and e["color"] == "blue" and e["issuer"] == "导演A"  # type: ignore[index]
     assert [w["action"] for w in e["written"]] == ["issue", "convert"]  # type: ignore[index]
     code, doc = run(capsys, "cards", str(game), "--json")
-    assert set(doc) == {"ledger", "standing"}  # type: ignore[arg-type]
+    assert set(doc) == {"ledger", "standing", "verified"}  # type: ignore[arg-type]
     assert len(doc["ledger"]) == 4  # type: ignore[index]
     assert doc["standing"]["泡泡"] == {"blue": 0, "yellow": 1, "red": 0, "status": "alive"}  # type: ignore[index]
     assert doc["standing"]["包子"] == {"blue": 0, "yellow": 0, "red": 0, "status": "alive"}  # type: ignore[index]

@@ -34,8 +34,11 @@ FORMATS = ("md", "bbcode", "html")
 def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: bool, db_url: str | None,
                as_json: bool) -> None:
     """生成一份报告（潜水 / 票型 / 判罚）；退出码 10 表示有需要导演处理的事项。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)
         day = day if day is not None else svc.current_day()
         att = svc.attention(day, kind)
         written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
@@ -51,6 +54,7 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
                 echo(f"已写入 {path}", err=True)
     finally:
         svc.close()
+    fail_if_broken(ledger)
     if att.needed:
         click.get_current_context().exit(NEEDS_DIRECTOR)
 
@@ -198,12 +202,16 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
 @json_option
 def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -> None:
     """生成当日开门公示的骨架（前一日白天/夜晚出局名单、警长等、加速）。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)
         text = svc.day_announcement_bbcode(day)
     finally:
         svc.close()
     emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
+    fail_if_broken(ledger)
 
 
 def register(group: click.Group) -> None:

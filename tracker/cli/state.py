@@ -199,17 +199,21 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 @json_option
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
     """游戏状态：每名玩家的存活/出局/挂机、身份、标记，各日，胜负。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
     from tracker.engine.roster import check_assignment
 
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)  # the cards column reads the ledger: a forged card must not pass quietly
         doc = svc.state()
         problems = check_assignment(svc.ruleset, svc.game.players)
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
+            doc["ledger"] = ledger_json(ledger)
             if show_events:
                 doc["events"] = svc.events_json()
             emit_json(doc)
+            fail_if_broken(ledger)
             return
         tz = svc.game.tz
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
@@ -238,6 +242,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
                 when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
                 echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
                            f" — {e['recorded_by']}{mark}")
+        fail_if_broken(ledger)
     finally:
         svc.close()
 
