@@ -272,6 +272,19 @@ class Gateway:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
 
+    def lurk_findings(self, day: int) -> list[Any]:
+        """The day's 潜水 penalties with their status in the ledger (待判罚 / 已判罚 第 N 条)."""
+        from tracker.service.lurk_cards import day_lurk_findings
+
+        return day_lurk_findings(self.service, day)
+
+    def card_lurkers(self, day: int, players: tuple[str, ...] = ()) -> list[Any]:
+        """Card the day's uncarded 潜水 penalties (all, or those of ``players``): the 潜水 screen's c / C."""
+        from tracker.service.lurk_cards import card_lurkers
+
+        with self.lock:
+            return card_lurkers(self.service, day, players)
+
     # -- 夜晚 ---------------------------------------------------------------------------------------
     def night_default(self) -> int:
         """The night to open on: the first not yet confirmed, else the last the game file allows."""

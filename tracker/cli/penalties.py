@@ -17,13 +17,15 @@ from tracker.cli.common import db_option, echo, emit_json, game_argument, json_o
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
+from tracker.penalties.place import place_words
 
 COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
 
 
 
 def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
-    """One ledger entry; its time in the forum's zone (the store keeps UTC)."""
+    """One ledger entry: its game day, its place (帖 and 楼, once), its time in the forum's zone (the
+    store keeps UTC)."""
     color = COLOR_WORDS.get(e["color"] or "", "")
     ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
     clause = f" [{e['clause']}]" if e["clause"] else ""
@@ -31,8 +33,22 @@ def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
     if tz is not None and at.tzinfo is not None:
         at = at.astimezone(tz)
     issuer = "自动" if e["issuer"] == LADDER_ISSUER else e["issuer"]
-    return (f"#{e['id']} {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
-            f"{color}{clause}{ref}：{e['reason']}（{issuer}）")
+    day = f"第{e['day']}日 " if e.get("day") is not None else ""
+    if e.get("tid") is not None:
+        where = f"（{place_words(e['tid'], e.get('floor'))}）"
+    elif e.get("post") is not None and e["action"] in ("issue", "amend"):
+        where = f"（帖子 pid {e['post']}）"
+    else:
+        where = ""
+    return (f"#{e['id']} {day}{at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
+            f"{color}{clause}{ref}：{e['reason']}{where}（{issuer}）")
+
+
+def _placed(svc: Any, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries with the thread and floor of their post (for the lines above)."""
+    where = svc.post_places([e["post"] for e in entries])
+    return [{**e, "tid": where[e["post"]][0], "floor": where[e["post"]][1]} if e["post"] in where else e
+            for e in entries]
 
 
 def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
@@ -104,20 +120,30 @@ def register(group: click.Group) -> None:
     @click.option("--bbcode", is_flag=True, help="输出可贴到论坛的 BBCode 潜水名单")
     def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode: bool) -> None:
         """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
+        from tracker.penalties.lurk_cards import lurk_findings
+
         with service(game_path, db_url) as svc:
             if bbcode:
                 echo(svc.lurkers_announcement(day), nl=False)
                 return
             rep = svc.lurkers(day)
+            found = lurk_findings(day, rep.penalties, svc.ledger())
         if as_json:
-            emit_json(rep.to_json())
+            doc = rep.to_json()
+            for pj, f in zip(doc["penalties"], found, strict=True):  # type: ignore[call-overload]
+                pj["card_id"] = f.card
+                pj["revoked"] = f.revoked
+            emit_json(doc)
             return
         echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
         for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
             voted = "已投票" if rep.voted.get(name) else "未投票"
             echo(f"  {name}：{n} 帖，{voted}")
-        for p in rep.penalties:
-            echo(f"应判黄牌：{p.player} —— {p.clause}（{p.detail}）")
+        for f in found:
+            p = f.penalty
+            echo(f"应判{COLOR_WORDS.get(p.card, p.card)}：{p.player} —— {p.clause}（{p.detail}）｜{f.status_words}")
+        if any(f.card is None for f in found):
+            echo(f"发牌：tracker card {game_path} from-lurker --day {day}（全部待判罚），或在末尾写玩家名只判其中几人")
 
     # ---------------------------------------------------------------------------------- cards
     @group.command("cards")
@@ -135,6 +161,8 @@ def register(group: click.Group) -> None:
         `verify` 校验账本的哈希链（任何在工具之外的改动或删除都会被发现，损坏时退出码为 1）；
         `announce --day N` 输出当日判罚公示（BBCode）；`history ID` 一张牌的完整记录。
         """
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
+
         if action == "verify":
             _verify(game_path, db_url, as_json)
             return
@@ -142,7 +170,9 @@ def register(group: click.Group) -> None:
             if day is None:
                 raise click.UsageError("公示需要 --day N")
             with service(game_path, db_url) as svc:
+                v = check_ledger(svc)
                 echo(svc.cards_announcement(day), nl=False)
+            fail_if_broken(v)
             return
         if action == "history":
             if card_id is None:
@@ -150,19 +180,24 @@ def register(group: click.Group) -> None:
             from tracker.service.penalties import entry_json
 
             with service(game_path, db_url) as svc:
-                items = [entry_json(e) for e in svc.card_history(card_id)]
+                v = check_ledger(svc)
+                items = _placed(svc, [entry_json(e) for e in svc.card_history(card_id)])
                 tz = svc.game.tz
             if as_json:
                 emit_json(items)
             else:
                 for e in items:
                     echo(_entry_line(e, tz))
+            fail_if_broken(v)
             return
         with service(game_path, db_url) as svc:
+            v = check_ledger(svc)
             doc = svc.cards()
             tz = svc.game.tz
         if as_json:
+            doc["verified"] = ledger_json(v)
             emit_json(doc)
+            fail_if_broken(v)
             return
         for e in doc["ledger"]:
             echo(_entry_line(e, tz))
@@ -172,6 +207,7 @@ def register(group: click.Group) -> None:
         for name, s in doc["standing"].items():
             echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
                  f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
+        fail_if_broken(v)
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
         with service(game_path, db_url) as svc:
@@ -201,6 +237,7 @@ def register(group: click.Group) -> None:
 
         with service(obj["game_path"], db_url) as svc:
             d = decision_json(call(svc))
+            d["written"] = _placed(svc, d["written"])
             tz = svc.game.tz
         if as_json:
             emit_json(d)
@@ -212,15 +249,19 @@ def register(group: click.Group) -> None:
     @click.option("--color", type=COLOR_CHOICE, required=True, help="blue 蓝牌 / yellow 黄牌 / red 红牌")
     @click.option("--clause", default=None, help='判罚依据条款，例如 "5-(1)"')
     @click.option("--reason", required=True, help="判罚理由（必填）")
-    @click.option("--post", "post", type=int, default=None, help="证据帖子的 pid")
+    @click.option("--post", "post", default=None, metavar="PID|TID#FLOOR",
+                  help="证据帖子：pid，或 帖子编号#楼层（如 3#17）")
+    @click.option("--day", "day", type=int, default=None,
+                  help="违规发生在第几日（默认：证据帖所在的那一日，没有证据帖则为当前这一日）")
     @click.option("--by", default=None, help="发牌的导演（默认游戏文件中的第一位导演）")
     @db_option
     @json_option
     @click.pass_obj
-    def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: int | None,
-              by: str | None, db_url: str | None, as_json: bool) -> None:
-        """给玩家发牌；满三张自动合并，红牌按规则罚下。"""
-        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post, by=by))
+    def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: str | None,
+              day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+        """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post,
+                                                                   by=by, day=day))
 
     @card.command("revoke")
     @click.argument("card_id", type=int, metavar="ID")
@@ -253,12 +294,36 @@ def register(group: click.Group) -> None:
     @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按标记建议）")
     @click.option("--clause", default=None, help="条款（默认取自标记）")
     @click.option("--reason", default=None, help="理由（默认取自标记）")
+    @click.option("--day", "day", type=int, default=None, help="违规发生在第几日（默认：帖子所在的那一日）")
     @click.option("--by", default=None, help="发牌的导演")
     @db_option
     @json_option
     @click.pass_obj
     def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
-                  by: str | None, db_url: str | None, as_json: bool) -> None:
+                  day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
         """把一条标记转为判罚（牌色、条款按标记预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
-                                                               reason=reason, by=by))
+                                                               reason=reason, by=by, day=day))
+
+    @card.command("from-lurker")
+    @click.argument("players", nargs=-1, metavar="[玩家…]")
+    @click.option("--day", "day", type=int, required=True, help="第几日的潜水")
+    @click.option("--by", default=None, help="发牌的导演")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def from_lurker(obj: dict[str, Any], players: tuple[str, ...], day: int, by: str | None, db_url: str | None,
+                    as_json: bool) -> None:
+        """把当日的潜水判罚转为牌（默认全部待判罚的；写玩家名只判这几人）。已判过的不会重复发牌。"""
+        from tracker.service.lurk_cards import card_lurkers
+        from tracker.service.penalties import decision_json
+
+        with service(obj["game_path"], db_url) as svc:
+            out = [decision_json(d) for d in card_lurkers(svc, day, players, by=by)]
+            tz = svc.game.tz
+        if as_json:
+            emit_json(out)
+            return
+        for d in out:
+            _print_decision(d, tz)
+        echo(f"第 {day} 日潜水：发牌 {len(out)} 张。" if out else f"第 {day} 日没有待判罚的潜水。")

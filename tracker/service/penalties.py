@@ -81,7 +81,7 @@ def entry_json(e: L.Entry) -> dict[str, Any]:
         "id": e.id, "action": e.action, "player": e.player, "color": e.color, "clause": e.clause,
         "reason": e.reason, "post": e.post, "flag": e.flag, "issuer": e.issuer, "at": e.at.isoformat(),
         "ref": e.ref, "consumed": list(e.consumed), "evidence": e.evidence, "prev_hash": e.prev_hash,
-        "hash": e.hash,
+        "hash": e.hash, "day": e.day,
     }
 
 
@@ -141,32 +141,46 @@ class PenaltyOps(ServiceBase):
 
     def cards(self) -> dict[str, Any]:
         """The `tracker cards --json` document."""
+        entries = self.ledger()
+        where = self.post_places([e.post for e in entries])
         return {
-            "ledger": [entry_json(e) for e in self.ledger()],
+            "ledger": [{**entry_json(e), "tid": where[e.post][0] if e.post in where else None,
+                        "floor": where[e.post][1] if e.post in where else None,
+                        "posted_at": where[e.post][2].isoformat() if e.post in where else None}
+                       for e in entries],
             "standing": {p: {"blue": s.blue, "yellow": s.yellow, "red": s.red, "status": s.status}
                          for p, s in self.standing().items()},
         }
 
-    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *, post: int | None = None,
-                   by: str | None = None, flag: int | None = None) -> CardDecision:
-        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries."""
+    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
+                   post: int | str | None = None, by: str | None = None, flag: int | None = None,
+                   day: int | None = None) -> CardDecision:
+        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries.
+
+        ``post`` is a pid or ``TID#FLOOR``; the card's ``day`` is the violation's (given, else the
+        post's thread's day, else the day open now), so the 公示 of that day announces it."""
+        from tracker.service.card_place import locate
+
         account = self._known_player(player)
         if color not in L.COLORS:
             raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
         issuer = self._issuer(by)
         at = self.clock.now()
         with self.store.session() as s:
-            evidence = self._evidence(post, session=s) if post is not None else None
             if flag is not None:
                 from tracker.store.penalties import decide_flag, get_flag
 
                 fl = get_flag(flag, session=s)
                 check_card(fl)
-                evidence = fl.html_hash
                 post = fl.pid if post is None else post
+            where = locate(self.game, post=post, day=day, now=at, session=s)
+            evidence, pid = where.evidence, where.pid
+            if flag is not None and pid == fl.pid:
+                evidence = fl.html_hash  # the post as the detector saw it (players edit violations away)
             return self._decide(s, lambda entries: L.issue(
                 entries, player=account, color=color, clause=clause, reason=reason,  # type: ignore[arg-type]
-                issuer=issuer, at=at, ladder=self.ladder(), post=post, flag=flag, evidence=evidence),
+                issuer=issuer, at=at, ladder=self.ladder(), post=pid, flag=flag, evidence=evidence,
+                day=where.day),
                 primary="issue", after=(lambda e: decide_flag(
                     flag, status="carded", by=issuer, at=at, reason=e.reason, card=e.id, session=s))
                 if flag is not None else None)
@@ -270,11 +284,11 @@ class PenaltyOps(ServiceBase):
         return suggest_card(fl, self.ledger())
 
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None) -> CardDecision:
+                       reason: str | None = None, by: str | None = None, day: int | None = None) -> CardDecision:
         """Turn a flag into a card (the director confirmed the suggestion, perhaps changed)."""
         sug = self.suggest_card(flag_id)
         return self.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
-                               post=sug.post, by=by, flag=flag_id)
+                               post=sug.post, by=by, flag=flag_id, day=day)
 
     # --------------------------------------------------------------------------------- helpers
 
@@ -474,15 +488,14 @@ class PenaltyOps(ServiceBase):
 
     def cards_announcement(self, day: int) -> str:
         """判罚公示 for one day: the decisions between the day's opening and the next day's."""
+        from tracker.penalties.place import announced_split
         from tracker.reports.announce_cards import RedOff, cards_bbcode
 
-        d = self.game.day(day)
-        later = [x.opens for x in self.game.days if x.opens > d.opens]
-        end = min(later) if later else None
+        self.game.day(day)
         entries = self.ledger()
-        upto = [e for e in entries if end is None or e.at < end]
-        before = [e for e in entries if e.at < d.opens]
-        todays = [e for e in upto if e.at >= d.opens]
+        todays, upto = announced_split(entries, self.game.days, day)
+        today_ids = {e.id for e in todays}
+        before = [e for e in upto if e.id not in today_ids]
         cons = L.consequences(before, upto, factions=self._factions(),
                               faction_loses_at_reds=self.ruleset.cards.faction_loses_at_reds)
         reds = [RedOff(c.player, self.ruleset.cards.red_consequence) for c in cons
@@ -490,7 +503,7 @@ class PenaltyOps(ServiceBase):
         lost = [c.faction for c in cons if c.kind == "faction_lost" and c.faction]
         names = [self._account(p) for p in self.game.player_names]
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
-                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz)
+                            places=self.post_places([e.post for e in todays if e.post is not None]), tz=self.game.tz)
 
     def lurkers_announcement(self, day: int) -> str:
         from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
@@ -507,17 +520,15 @@ class PenaltyOps(ServiceBase):
         return lurkers_bbcode(day, rows, min_posts=self.ruleset.lurk.min_posts, accelerated=rep.accelerated,
                               final=now >= d.closes, as_of=min(now, d.closes), tz=self.game.tz)
 
-    def _floors(self, pids: list[int]) -> dict[int, int]:
-        if not pids:
+    def post_places(self, pids: Sequence[int | None]) -> dict[int, tuple[int, int, Any]]:
+        """pid → (tid, floor, posted_at) of the posts cards name: the 公示 and the ledger say 帖 and 楼."""
+        from tracker.service.card_place import places
+
+        wanted = [p for p in pids if p is not None]
+        if not wanted:
             return {}
-        from sqlalchemy import select
-
-        from tracker.store.tables import PostRow
-
-        post_t = PostRow.__table__  # type: ignore[attr-defined]
         with self.store.session() as s:
-            rows = s.connection().execute(select(post_t.c.pid, post_t.c.floor).where(post_t.c.pid.in_(pids)))
-            return {int(r[0]): int(r[1]) for r in rows}
+            return places(wanted, session=s)
 
 
 def _builtin_lexicons() -> Path:

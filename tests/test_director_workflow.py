@@ -1,0 +1,157 @@
+"""The director's workflow (issue #15), walked as a director walks it: the demo game built once, then
+the commands a director types, asserting what the director reads.
+
+Each test works on its own copy of the demo's game file and database, so the ledger one test
+writes is not another's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tracker.cli import main
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workdir = tmp_path_factory.mktemp("demo")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["demo", "--no-tui", "--dir", str(workdir)]) == 0
+    return workdir
+
+
+@pytest.fixture
+def game(demo_dir: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the demo game (days 1 and 2 crawled and confirmed, 18 flags open, no cards)."""
+    for name in ("demo.toml", "demo.db"):
+        shutil.copy(demo_dir / name, tmp_path / name)
+    return tmp_path / "demo.toml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+# ----------------------------------------------------------------------- 1. 潜水 penalties → cards
+
+
+def test_lurk_penalties_are_reviewed_and_carded_once_for_the_day(game: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lurkers", str(game), "--day", "2")
+    assert code == 0
+    assert "应判黄牌：碎碎" in out and out.count("｜待判罚") == 6
+    assert f"tracker card {game} from-lurker --day 2" in out
+
+    # one player first (the director checked 碎碎's posts by hand)
+    code, out, _ = run(capsys, "card", str(game), "from-lurker", "--day", "2", "碎碎")
+    assert code == 0
+    assert "#1 第2日" in out and "碎碎 黄牌 [5-(1)]：潜水（发言不足）：第 2 日，3 帖" in out
+    assert "发牌 1 张" in out
+
+    # then the rest of the day in bulk: 碎碎 is not carded twice
+    code, out, _ = run(capsys, "card", str(game), "from-lurker", "--day", "2")
+    assert code == 0 and "发牌 5 张" in out and "碎碎" not in out
+    code, out, _ = run(capsys, "card", str(game), "from-lurker", "--day", "2")
+    assert code == 0 and "第 2 日没有待判罚的潜水" in out
+
+    code, out, _ = run(capsys, "lurkers", str(game), "--day", "2")
+    assert "待判罚" not in out and "｜已判罚（第 1 条）" in out
+
+    # the ledger and the 公示 agree with the lurker list
+    code, out, _ = run(capsys, "cards", str(game))
+    assert "银鸦：蓝牌 0，黄牌 2，红牌 0" in out and "劫火：蓝牌 0，黄牌 1，红牌 0" in out
+    code, out, _ = run(capsys, "cards", str(game), "announce", "--day", "2")
+    assert out.count("潜水（") == 6 and "本日无判罚" not in out
+
+
+def test_a_lurk_card_for_a_player_without_a_penalty_is_refused(game: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "card", str(game), "from-lurker", "--day", "2", "泡泡")
+    assert code == 7 and "第 2 日没有 泡泡 的潜水判罚" in err
+
+
+# --------------------------------------------------------------------- 2. a card's day and place
+
+
+def test_a_flag_of_day_1_carded_on_day_2_is_day_1s_card_with_its_thread_and_floor(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "card", str(game), "from-flag", "1")
+    assert code == 0
+    assert out.startswith("#1 第1日 ") and "（帖 3 第 2 楼）" in out
+
+    code, out, _ = run(capsys, "cards", str(game), "announce", "--day", "1")
+    assert "本日无判罚" not in out
+    line = next(x for x in out.splitlines() if "泡泡" in x and "[*]" in x and "蓝牌" in x)
+    # the post's time (day 1, 03-01), not the time the card was issued; 楼 named once
+    assert line.startswith("[*][size=2]03-01 ") and line.count("楼") == 1 and "帖 3 第 2 楼" in line
+
+    code, out, _ = run(capsys, "cards", str(game), "announce", "--day", "2")
+    assert "本日无判罚" in out
+
+
+def test_card_issue_takes_a_thread_and_floor_and_a_day(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "情绪发言",
+                       "--post", "5#3")
+    assert code == 0 and out.startswith("#1 第2日 ") and "（帖 5 第 3 楼）" in out
+    code, out, _ = run(capsys, "card", str(game), "issue", "饺子", "--color", "blue", "--reason", "场外",
+                       "--day", "1")
+    assert code == 0 and out.startswith("#2 第1日 ")
+    code, out, _ = run(capsys, "cards", str(game), "announce", "--day", "1")
+    assert "饺子" in out.split("累计判罚")[0] and "包子" not in out.split("累计判罚")[0]
+
+    code, _, err = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "x",
+                       "--post", "5#999")
+    assert code == 7 and "数据库里没有帖 5 第 999 楼" in err
+    code, _, err = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "x",
+                       "--post", "第三楼")
+    assert code == 7 and "3#17" in err
+    code, _, err = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "x",
+                       "--day", "9")
+    assert code == 2 and "没有第 9 日" in err
+
+
+# ------------------------------------------------------------------------ 3. a tampered ledger
+
+
+def _forge_red(game: Path) -> None:
+    con = sqlite3.connect(game.with_suffix(".db"))
+    with con:
+        con.execute("UPDATE card_ledger SET color = 'red' WHERE id = 1")
+    con.close()
+
+
+@pytest.mark.parametrize("command", [
+    ("cards",), ("cards", "announce", "--day", "2"), ("cards", "history", "1"), ("state",),
+    ("report", "cards", "--day", "2"), ("announce", "--day", "2"),
+])
+def test_every_command_that_reads_the_ledger_says_a_forged_card_loudly(
+        game: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]) -> None:
+    run(capsys, "card", str(game), "from-lurker", "--day", "2", "碎碎")
+    _forge_red(game)
+    args = [command[0], *([str(game)] if command[0] != "report" else [command[1], str(game)]),
+            *(command[1:] if command[0] != "report" else command[2:])]
+    code, _, err = run(capsys, *args)
+    assert code == 1
+    assert err.startswith("！！！记牌账本已损坏：第 1 条记录在记牌工具之外被改动")
+    assert "错误：记牌账本校验失败" in err
+
+
+def test_an_intact_ledger_reads_quietly_and_json_says_it_was_checked(game: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    run(capsys, "card", str(game), "from-lurker", "--day", "2", "碎碎")
+    code, out, err = run(capsys, "cards", str(game), "--json")
+    assert code == 0 and "账本" not in err
+    assert json.loads(out)["verified"] == {"ok": True, "entries": 1, "broken_at": None, "problem": None}
+    _forge_red(game)
+    code, out, _ = run(capsys, "cards", str(game), "--json")
+    assert code == 1 and json.loads(out)["verified"]["ok"] is False

@@ -1,0 +1,76 @@
+"""The 潜水 screen's 发牌 keys (issue #15 item 1), driven by Pilot over the demo store at 140×40."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.widgets import DataTable
+from tui_demo import open_demo
+
+from tracker.service import Service
+from tui.app import TrackerApp
+from tui.screens.dialogs import ConfirmDialog
+from tui.screens.lurkers import LurkersPane
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    svc = open_demo(tmp_path)
+    yield svc
+    svc.close()
+
+
+async def settle(pilot: object) -> None:
+    app = pilot.app  # type: ignore[attr-defined]
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # type: ignore[attr-defined]
+
+
+def penalties_shown(app: TrackerApp) -> str:
+    """What the penalties pane shows on screen, as text."""
+    w = app.screen.query_one("#lurk-penalties")
+    strips = w.render_lines(Region(0, 0, w.size.width, w.size.height))
+    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
+
+
+async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(service: Service) -> None:
+    day1 = service.lurkers(1)
+    assert len(day1.penalties) >= 2
+    first = day1.penalties[0].player
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        pane = app.query_one(LurkersPane)
+        assert pane.day == 1
+        assert "待判罚" in penalties_shown(app) and "C 当日全部发牌" in penalties_shown(app)
+
+        table = pane.query_one(DataTable)
+        table.move_cursor(row=table.get_row_index(first))
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        issued = [e for e in service.ledger() if e.action == "issue"]
+        assert {e.player for e in issued} == {first} and all(e.day == 1 for e in issued)
+        assert "已判罚（第 1 条）" in penalties_shown(app)
+
+        await pilot.press("C")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        issued = [e for e in service.ledger() if e.action == "issue"]
+        assert len(issued) == len(day1.penalties)
+        assert "待判罚" not in penalties_shown(app)
+
+        await pilot.press("C")  # nothing left: a bell and a notice, no dialog
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
