@@ -155,3 +155,41 @@ def test_an_intact_ledger_reads_quietly_and_json_says_it_was_checked(game: Path,
     _forge_red(game)
     code, out, _ = run(capsys, "cards", str(game), "--json")
     assert code == 1 and json.loads(out)["verified"]["ok"] is False
+
+
+# ------------------------------------------------------------------- 4. names and the roster
+
+
+PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+
+
+def test_a_typo_in_a_players_name_is_named_after_the_crawl(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from tracker.demo.server import ReplayForum
+
+    with ReplayForum(PAGES) as forum:
+        text = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
+        game = tmp_path / "game.toml"
+        game.write_text(text.replace('name = "饺子"', 'name = "饺孑"')
+                        .replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"'), encoding="utf-8")
+        assert forum.base_url in game.read_text(encoding="utf-8")
+        code, _, err = run(capsys, "crawl", str(game))
+        assert code == 0
+        assert "名单核对：玩家 饺孑 在游戏帖里没有发言（是不是：饺子？）" in err
+        assert "名单核对：账号 饺子 在游戏帖里发了" in err and "却不在 [[players]] 中（最接近的玩家：饺孑" in err
+        # the name corrected, the next crawl has nothing to say about names
+        game.write_text(game.read_text(encoding="utf-8").replace("饺孑", "饺子"), encoding="utf-8")
+        code, _, err = run(capsys, "crawl", str(game))
+        assert code == 0 and "名单核对：玩家" not in err and "账号 饺子" not in err
+        assert "名单核对：账号 路人甲 在游戏帖里发了 2 帖" in err  # a spectator is still named, once per crawl
+
+
+def test_a_roster_that_contradicts_the_ruleset_stops_confirm_and_the_win_check(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace('[[players]]\nname = "劫火"\nuid = 15\n', ""), encoding="utf-8")
+    code, out, err = run(capsys, "state", str(game))
+    assert code == 2
+    assert "胜负：不判定" in out and "配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局" in err
+    code, _, err = run(capsys, "confirm", str(game), "--day", "2")
+    assert code == 2 and "不能确认结果：玩家人数为 13" in err

@@ -207,6 +207,9 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         ledger = check_ledger(svc)  # the cards column reads the ledger: a forged card must not pass quietly
         doc = svc.state()
         problems = check_assignment(svc.ruleset, svc.game.players)
+        roster_broken = any(p.level == "error" for p in problems)
+        if roster_broken:  # a winner counted from a roster the ruleset contradicts is no winner
+            doc["outcome"] = None
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
             doc["ledger"] = ledger_json(ledger)
@@ -214,6 +217,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
                 doc["events"] = svc.events_json()
             emit_json(doc)
             fail_if_broken(ledger)
+            _refuse_roster(problems)
             return
         tz = svc.game.tz
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
@@ -229,7 +233,10 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         for x in doc["lost"]:
             echo(f"  判负：{x['reason']}（{x['clause']}）")
         o = doc["outcome"]
-        echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
+        if roster_broken:
+            echo("胜负：不判定（游戏文件的玩家配置与规则矛盾，见下方配置错误）")
+        else:
+            echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
         for t in doc["pending_tags"]:
             echo(f"待处理：{t['from']} 的{t['tag']}等待移交")
         for p in problems:
@@ -243,8 +250,15 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
                 echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
                            f" — {e['recorded_by']}{mark}")
         fail_if_broken(ledger)
+        _refuse_roster(problems)
     finally:
         svc.close()
+
+
+def _refuse_roster(problems: list[Any]) -> None:
+    from tracker.cli.roster_guard import refuse_on_roster_errors
+
+    refuse_on_roster_errors([p.message for p in problems if p.level == "error"], "不判定胜负")
 
 
 _CAUSES = {"auto": "自动", "ruleset": "规则：首日", "game.toml": "游戏文件", "request": "申请", "director": "导演"}

@@ -1,0 +1,32 @@
+"""After a crawl: the game file's players against the accounts posting in the game's threads.
+
+A helper over the service (no mixin, so the service's composition is untouched): one GROUP BY over
+the stored posts of the game's threads, then :func:`tracker.engine.roster_names.check_names`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.engine.roster_names import RosterCheck, check_names
+
+
+def roster_check(svc: Any) -> RosterCheck | None:
+    """None when nothing is stored yet (a first crawl that failed says nothing about names)."""
+    from sqlalchemy import func, select
+
+    from tracker.store.tables import PostRow
+
+    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    tids = list(svc.game.thread_ids())
+    if not tids:
+        return None
+    with svc.store.session() as s:
+        rows = s.connection().execute(
+            select(post_t.c.author, func.count()).where(post_t.c.tid.in_(tids), post_t.c.deleted.is_(False))
+            .group_by(post_t.c.author))
+        counts = {str(r[0]): int(r[1]) for r in rows}
+    if not counts:
+        return None
+    others = [*svc.game.directors, *svc._substitutes()]
+    return check_names(list(svc.game.player_names), others, counts)
