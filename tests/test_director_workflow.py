@@ -193,3 +193,47 @@ def test_a_roster_that_contradicts_the_ruleset_stops_confirm_and_the_win_check(
     assert "胜负：不判定" in out and "配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局" in err
     code, _, err = run(capsys, "confirm", str(game), "--day", "2")
     assert code == 2 and "不能确认结果：玩家人数为 13" in err
+
+
+# --------------------------------------------------------------- 5. thread ids and players
+
+
+def _game_on(forum_url: str, tmp_path: Path) -> Path:
+    text = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
+    game = tmp_path / "game.toml"
+    game.write_text(text.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum_url}"'), encoding="utf-8")
+    return game
+
+
+def test_threads_lists_the_section_and_players_proposes_the_block_with_uids(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    from tracker.demo.server import ReplayForum
+
+    with ReplayForum(PAGES) as forum:
+        game = _game_on(forum.base_url, tmp_path)
+        # the section of the game's process thread (fid 2), found without --forum
+        code, out, _ = run(capsys, "threads", str(game))
+        assert code == 0 and out.startswith("版块 fid 2：8 个帖子")
+        line = next(x for x in out.splitlines() if "第一日投票帖" in x)
+        assert line.split()[:2] == ["4", "20"] and "导演A／【演示局】第一日投票帖（警长竞选）" in line
+        code, out2, _ = run(capsys, "threads", str(game), "--forum", "2")
+        assert code == 0 and out2 == out
+
+        code, out, _ = run(capsys, "players", str(game), "--from-thread", "3")
+    assert code == 0
+    assert out.startswith("# 报名帖 tid 3《【演示局】第一日讨论帖》：15 个账号（不含导演）")
+    block = tomllib.loads(out)["players"]
+    assert block[0] == {"name": "泡泡", "uid": 2} and {"name": "饺子", "uid": 4} in block
+    assert all(p["name"] != "导演A" for p in block) and len(block) == 15
+
+
+def test_players_from_a_thread_that_does_not_exist_says_so(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from tracker.demo.server import ReplayForum
+
+    with ReplayForum(PAGES) as forum:
+        game = _game_on(forum.base_url, tmp_path)
+        code, _, err = run(capsys, "players", str(game), "--from-thread", "99999")
+    assert code == 4 and "不存在" in err
