@@ -237,3 +237,45 @@ def test_players_from_a_thread_that_does_not_exist_says_so(tmp_path: Path,
         game = _game_on(forum.base_url, tmp_path)
         code, _, err = run(capsys, "players", str(game), "--from-thread", "99999")
     assert code == 4 and "不存在" in err
+
+
+# --------------------------------------------------------------------------- 6. [options]
+
+
+def test_options_in_the_game_file_set_the_rulesets_readings_and_state_and_tally_say_so(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    code, out, _ = run(capsys, "state", str(game))
+    assert code == 0 and '规则读法：village_gods = "all"（默认）' in out
+    game.write_text(game.read_text(encoding="utf-8") + '\n[options]\nvillage_gods = "any"\n', encoding="utf-8")
+    code, out, _ = run(capsys, "state", str(game))
+    assert code == 0 and '规则读法：village_gods = "any"（游戏文件 [options]）' in out
+    code, out, _ = run(capsys, "tally", str(game), "--day", "2")
+    assert code == 0 and out.startswith('规则读法：village_gods = "any"（游戏文件 [options]）')
+    code, out, _ = run(capsys, "state", str(game), "--json")
+    assert json.loads(out)["readings"] == [{"key": "village_gods", "value": "any", "default": "all",
+                                            "from_game_file": True}]
+
+    game.write_text(game.read_text(encoding="utf-8").replace('village_gods = "any"', 'village_gods = "some"'),
+                    encoding="utf-8")
+    code, _, err = run(capsys, "state", str(game))
+    assert code == 2 and "选项 village_gods 的值 'some' 不可用" in err and "'all' / 'any'" in err
+    game.write_text(game.read_text(encoding="utf-8").replace('village_gods = "some"', 'village_god = "any"'),
+                    encoding="utf-8")
+    code, _, err = run(capsys, "state", str(game))
+    assert code == 2 and "没有选项 'village_god'" in err and "village_gods" in err
+
+
+def test_init_writes_the_options_ready_to_uncomment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    out = tmp_path / "g.toml"
+    assert run(capsys, "init", "--ruleset", "dnf-107", "--out", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert '# [options]\n# exile_tie = "first_to_top"  # 可选 "first_to_top" / "nobody"：' in text
+    uncommented = text.replace("# [options]", "[options]").replace('# exile_tie = "first_to_top"', 'exile_tie = "nobody"')
+    assert tomllib.loads(uncommented)["options"] == {"exile_tie": "nobody"}
+    out.write_text(uncommented, encoding="utf-8")
+    code, text_out, _ = run(capsys, "state", str(out))
+    assert code == 0 and '规则读法：exile_tie = "nobody"（游戏文件 [options]）' in text_out

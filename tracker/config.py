@@ -85,6 +85,8 @@ class GameConfig:
     crawl: CrawlConfig = field(default_factory=CrawlConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     path: Path | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    """``[options]``: the ruleset's advertised readings (`tracker rulesets`), checked by the ruleset."""
 
     @property
     def tz(self) -> ZoneInfo:
@@ -117,7 +119,7 @@ class GameConfig:
         return tuple(dict.fromkeys(tids))
 
 
-_TOP = {"game", "crawl", "schedule", "players", "days", "events", "login"}
+_TOP = {"game", "crawl", "schedule", "players", "days", "events", "login", "options"}
 _GAME = {"name", "ruleset", "forum", "timezone", "directors", "process_thread"}
 _PLAYER = {"name", "role", "faction", "uid", "tags"}
 _DAY = {"day", "discussion", "vote", "opens", "closes", "accelerated"}
@@ -278,10 +280,12 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         post_reports=bool(sched_t.get("post_reports", False)),
         reports_dir=(base / reports_dir) if reports_dir else None,
     )
+    options = data.get("options", {})
+    _typed(options, dict, "[options]", "[options]\nvillage_gods = 4")
     return GameConfig(
         name=name, ruleset=ruleset, forum=forum, timezone=tzname, directors=tuple(directors),
         players=tuple(players), days=tuple(sorted(days, key=lambda d: d.day)), events=tuple(events),
-        process_thread=process, crawl=crawl, schedule=schedule, path=path,
+        process_thread=process, crawl=crawl, schedule=schedule, path=path, options=dict(options),
     )
 
 

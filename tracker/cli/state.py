@@ -34,6 +34,25 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width: a CJK character takes two columns, so three-character names
+    line up with two-character ones (str.ljust counts characters)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - used)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return str(v)
+
+
 def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime) -> str:
     """A game file for a ruleset: an example role assignment that passes the check, day 1's times."""
     from tracker.engine.days import planned_close
@@ -48,9 +67,11 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
              f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
              "# process_thread = 3", ""]
-    for o in rs.options:
-        lines.append(f"# 规则选项 {o.key} = {o.default!r}：{o.description}")
-    if rs.options:
+    if rs.options:  # the readings the rule post leaves open, ready to uncomment under [options]
+        lines.append("# [options]")
+        for o in rs.options:
+            lines.append(f"# {o.key} = {_toml_value(o.default)}  # 可选 {' / '.join(_toml_value(c) for c in o.choices)}："
+                         f"{o.description}")
         lines.append("")
     for i, role in enumerate(example_assignment(rs), 1):
         r = rs.role(role)
@@ -200,6 +221,7 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
     """游戏状态：每名玩家的存活/出局/挂机、身份、标记，各日，胜负。"""
     from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
+    from tracker.cli.readings import reading_lines, readings_json
     from tracker.engine.roster import check_assignment
 
     svc = open_service(game_path, db_url)
@@ -213,6 +235,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
             doc["ledger"] = ledger_json(ledger)
+            doc["readings"] = readings_json(svc.ruleset, svc.game.options)
             if show_events:
                 doc["events"] = svc.events_json()
             emit_json(doc)
@@ -221,11 +244,13 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             return
         tz = svc.game.tz
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
+        for line in reading_lines(svc.ruleset, svc.game.options):
+            echo(line)
         for p in doc["players"]:
             tags = "、".join(p["tags"])
             cards = p["cards"]
             card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
-            echo(f"  {p['name']:<10} {STATUS_WORDS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
+            echo(f"  {_pad(p['name'], 10)} {_pad(STATUS_WORDS[p['status']], 6)} {p['role'] or '?'}／{p['faction'] or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
             for line in _day_lines(d, tz):

@@ -31,6 +31,11 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
             docs = [tally_to_json(r, tz) for r in results]
             emit_json(docs[0] if len(docs) == 1 else {"day": day, "votes": docs, **_first(docs)})
             return
+        if not bbcode and ruleset_id is None:
+            from tracker.cli.readings import reading_lines
+
+            for line in reading_lines(svc.ruleset, svc.game.options):
+                echo(line)
         for r in results:
             if bbcode:
                 echo(announce_tally_bbcode(r.tally, show_voters=not no_voters, tz=tz))
