@@ -279,3 +279,74 @@ def test_init_writes_the_options_ready_to_uncomment(tmp_path: Path, capsys: pyte
     out.write_text(uncommented, encoding="utf-8")
     code, text_out, _ = run(capsys, "state", str(out))
     assert code == 0 and '规则读法：exile_tie = "nobody"（游戏文件 [options]）' in text_out
+
+
+# ------------------------------------------------------------------------ 7. scheduled runs
+
+DAY3 = "\n[[days]]\nday = 3\nopens = 2025-03-05T10:00:00+08:00\ncloses = 2025-03-06T22:00:00+08:00\n"
+
+
+def test_a_day_without_threads_yet_is_waiting_and_nobody_lurks_in_it(game: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    game.write_text(game.read_text(encoding="utf-8") + DAY3, encoding="utf-8")
+    code, out, _ = run(capsys, "lurkers", str(game), "--day", "3")
+    assert code == 0 and "应判" not in out
+    code, out, _ = run(capsys, "card", str(game), "from-lurker", "--day", "3")
+    assert code == 0 and "第 3 日没有待判罚的潜水" in out
+
+
+def test_watch_waits_on_a_half_filled_day_keeps_watching_and_logs_each_crawl(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+    from datetime import datetime, timedelta
+    from types import SimpleNamespace
+
+    from tracker.cli.reports import build_watcher
+    from tracker.clock import SHANGHAI, FrozenClock
+    from tracker.service import Service
+
+    game.write_text(game.read_text(encoding="utf-8") + DAY3, encoding="utf-8")
+    clock = FrozenClock(datetime(2025, 3, 5, 12, 0, tzinfo=SHANGHAI))
+    stop_at = datetime(2025, 3, 8, 12, 0, tzinfo=SHANGHAI)
+    filled_at = datetime(2025, 3, 7, 9, 0, tzinfo=SHANGHAI)  # after day 3's close: all done, then a new day
+    crawls: list[datetime] = []
+
+    async def crawl() -> object:
+        crawls.append(clock.now())
+        return SimpleNamespace(posts_new=3, posts_changed=1, posts_deleted=0)
+
+    async def sleep(seconds: float, stop: asyncio.Event) -> None:
+        await asyncio.sleep(0)
+        target = clock.now() + timedelta(seconds=max(seconds, 0))
+        if target >= stop_at:
+            clock.at = stop_at
+            stop.set()
+        else:
+            clock.at = target
+        if clock.now() >= filled_at and "discussion = 7" not in game.read_text(encoding="utf-8"):
+            # the director opens day 3's threads and fills them in while the watcher runs
+            game.write_text(game.read_text(encoding="utf-8").replace("day = 3\n", "day = 3\ndiscussion = 7\nvote = 8\n"),
+                            encoding="utf-8")
+
+    svc = Service.open(game, clock=clock)
+    try:
+        watcher = build_watcher(svc, game, crawl=crawl, sleep=sleep, host="test", pid=1)
+        asyncio.run(watcher.run(asyncio.Event()))
+    finally:
+        svc.close()
+    log = watcher.log.lines
+    assert "第 3 日尚未配置帖子：等待（不写报告、不判潜水）" in log
+    assert "抓取完成 2025-03-05 12:00：新帖 3，改动 1，删除 0" in log  # the game's zone, not UTC
+    assert "所有日程已完成；继续监视，游戏文件中新增的日子会被接上（Ctrl-C 停止）" in log
+    assert "所有日程已完成，退出监视" not in log and clock.now() == stop_at  # ran until stopped
+    assert "第 3 日的帖子已配置（讨论帖 7），开始跟进" in log
+    reports = sorted(p.name for p in (game.parent / "reports").iterdir())
+    assert "day2-lurkers.md" in reports and "day3-tally.md" in reports
+    capsys.readouterr()
+
+
+def test_a_deleted_reports_folder_is_recreated(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reports = game.parent / "reports"
+    assert not reports.exists()
+    code, _, err = run(capsys, "report", "lurkers", str(game), "--day", "2", "--write")
+    assert code in (0, 10) and (reports / "day2-lurkers.md").is_file() and "已写入" in err

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -77,29 +76,8 @@ def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
 @db_option
 def watch_cmd(game_path: Path, db_url: str | None) -> None:
     """按日程持续抓取并写报告（关门前潜水预警、关门后结算），Ctrl-C 或 SIGTERM 停止。"""
-    from tracker.schedule import Slot
-    from tracker.watch import Watcher, WatchLog
-
     svc = open_service(game_path, db_url)
-    game = svc.game
-
-    def write(slot: Slot) -> list[str]:
-        final = slot.kind == "final"
-        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
-        if game.schedule.post_reports and game.process_thread is not None:
-            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
-            try:
-                _post(svc, game.process_thread, text)
-            except PostRefusedError as exc:
-                echo(f"自动发帖失败：{exc}", err=True)
-        return [p.name for p in paths]
-
-    # the effective days (延时 / day_extended move a close), re-read each pass
-    watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
-                      crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
-                      # the crawl stops itself at its deadline; this is the backstop for the reports
-                      crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60,
-                      log=WatchLog(echo=lambda m: echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
+    watcher = build_watcher(svc, game_path)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -112,6 +90,42 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         asyncio.run(main())
     finally:
         svc.close()
+
+
+def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
+    """The watcher `tracker watch` runs (tests drive it with a frozen clock and ``overrides``):
+    writes each slot's reports (posting them when asked), re-reads the game file before every pass
+    (days and thread ids added while it runs), logs in the game's time zone, keeps watching."""
+    from tracker.schedule import Slot
+    from tracker.watch import Watcher, WatchLog
+
+    def write(slot: Slot) -> list[str]:
+        final = slot.kind == "final"
+        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
+        if svc.game.schedule.post_reports and svc.game.process_thread is not None:
+            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
+            try:
+                _post(svc, svc.game.process_thread, text)
+            except PostRefusedError as exc:
+                echo(f"自动发帖失败：{exc}", err=True)
+        return [p.name for p in paths]
+
+    def refresh() -> Any:
+        from tracker.config import load_game
+
+        svc.game = load_game(game_path)
+        return svc.effective_days()
+
+    game = svc.game
+    tz = game.tz
+    kw: dict[str, Any] = dict(
+        days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
+        crawl=svc.crawl_async, write=write, name=game.name, refresh_days=refresh,
+        # the crawl stops itself at its deadline; this is the backstop for the reports
+        crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60, keep_watching=True, tz=tz,
+        log=WatchLog(echo=lambda m: echo(f"[{svc.clock.now().astimezone(tz):%H:%M:%S}] {m}", err=True)))
+    kw.update(overrides)
+    return Watcher(**kw)
 
 
 def _post(svc: Any, tid: int, text: str) -> Any:
