@@ -350,3 +350,22 @@ def test_a_deleted_reports_folder_is_recreated(game: Path, capsys: pytest.Captur
     assert not reports.exists()
     code, _, err = run(capsys, "report", "lurkers", str(game), "--day", "2", "--write")
     assert code in (0, 10) and (reports / "day2-lurkers.md").is_file() and "已写入" in err
+
+
+# ------------------------------------------------------------------- 8.–11. reading the results
+
+
+def test_tally_without_voters_names_nobody_in_the_invalid_ballots(game: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, full, _ = run(capsys, "tally", str(game), "--day", "1", "--bbcode")
+    assert code == 0 and full.startswith("[b]第1日警长竞选结果[/b]")
+    invalid_full = full.split("[b]无效票[/b]")[1].split("[b]结果[/b]")[0]
+    assert "投票对象" in invalid_full and "#" in invalid_full  # who, where, for whom: shown by default
+    code, secret, _ = run(capsys, "tally", str(game), "--day", "1", "--bbcode", "--no-voters")
+    assert code == 0
+    invalid = secret.split("[b]无效票[/b]")[1].split("[b]结果[/b]")[0]
+    assert invalid.strip().startswith("共 5 张：") and "#" not in invalid
+    players = [line.split('"')[1] for line in game.read_text(encoding="utf-8").splitlines()
+               if line.startswith("name = ") and "演示局" not in line]
+    assert not [p for p in players if p in invalid]
+    assert "改票未引用原投票楼层 1 张" in invalid
