@@ -369,3 +369,32 @@ def test_tally_without_voters_names_nobody_in_the_invalid_ballots(game: Path,
                if line.startswith("name = ") and "演示局" not in line]
     assert not [p for p in players if p in invalid]
     assert "改票未引用原投票楼层 1 张" in invalid
+
+
+def test_announce_leaves_an_unrecorded_night_to_the_director_until_it_is_settled(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from datetime import datetime
+
+    from tracker.clock import SHANGHAI
+    from tracker.engine.events import make_draft
+    from tracker.service import Service
+    from tracker.store.events import append_event
+
+    game.write_text(game.read_text(encoding="utf-8") + DAY3.replace("day = 3\n", "day = 3\ndiscussion = 7\n"),
+                    encoding="utf-8")
+    code, out, _ = run(capsys, "announce", str(game), "--day", "3")
+    assert code == 0 and "第2日夜晚出局：（导演补充）" in out and "平安夜" not in out
+    # a night recorded by hand (the demo's night 1) is stated as recorded
+    code, out, _ = run(capsys, "announce", str(game), "--day", "2")
+    assert "第1日夜晚出局：阿狸、老王" in out
+
+    # the night desk confirms night 2 with nobody out: now it is a 平安夜
+    svc = Service.open(game)
+    try:
+        with svc.store.session() as s:
+            append_event(s, make_draft("night_settled", at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI),
+                                       data={"phase": "night:2", "table": {}, "result": {"deaths": []}}))
+    finally:
+        svc.close()
+    code, out, _ = run(capsys, "announce", str(game), "--day", "3")
+    assert code == 0 and "第2日夜晚出局：平安夜" in out

@@ -246,8 +246,12 @@ class ReportOps(ServiceBase):
                                                            tid=prev.discussion)]
         pub = self.ruleset.publication
         titles = [(t, now_state.holder(t) or "") for t in pub.titles]
+        from tracker.reports.night_line import night_known
+
         return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
-                                   accelerated=now_state.accelerated(day), living=len(now_state.living()))
+                                   accelerated=now_state.accelerated(day), living=len(now_state.living()),
+                                   night_known=night_known(self.all_events(), day - 1,  # type: ignore[attr-defined]
+                                                           any(e.phase == "night" for e in out)))
 
     def report_json(self, day: int, kind: str) -> dict[str, Any]:
         att = self.attention(day, kind)
