@@ -398,3 +398,15 @@ def test_announce_leaves_an_unrecorded_night_to_the_director_until_it_is_settled
         svc.close()
     code, out, _ = run(capsys, "announce", str(game), "--day", "3")
     assert code == 0 and "第2日夜晚出局：平安夜" in out
+
+
+def test_the_elevator_links_players_by_their_stored_uid(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No uid in the game file, day 3's thread still empty: the uid comes from the players' stored posts."""
+    import re
+
+    text = re.sub(r"(?m)^uid = \d+\n", "", game.read_text(encoding="utf-8"))
+    game.write_text(text + DAY3.replace("day = 3\n", "day = 3\ndiscussion = 7\n"), encoding="utf-8")
+    code, out, _ = run(capsys, "elevator", str(game), "--day", "3")
+    assert code == 0
+    assert "未知 uid" not in out
+    assert "tid=7&page=1&authorid=4]饺子[/url]" in out

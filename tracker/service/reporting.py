@@ -203,7 +203,11 @@ class ReportOps(ServiceBase):
         with self.store.session() as s:
             posts = [p for p in posts_for_thread(s, d.discussion, include_deleted=False)
                      if d.opens <= p.posted_at <= d.closes]
-        uid_of = {p.author: p.uid for p in posts if p.uid is not None}
+        from tracker.service.roster_check import stored_uids
+
+        # the uid from any stored post (a player not yet posting in this thread keeps their link)
+        uid_of = {**stored_uids(self, [pl.name for pl in self.game.players if pl.uid is None]),
+                  **{p.author: p.uid for p in posts if p.uid is not None}}
         entries = [ElevatorEntry(pl.name, pl.uid if pl.uid is not None else uid_of.get(pl.name),
                                  tuple(sorted(p.pid for p in posts if p.author == pl.name)))
                    for pl in self.game.players

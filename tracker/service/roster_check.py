@@ -30,3 +30,20 @@ def roster_check(svc: Any) -> RosterCheck | None:
         return None
     others = [*svc.game.directors, *svc._substitutes()]
     return check_names(list(svc.game.player_names), others, counts)
+
+
+def stored_uids(svc: Any, names: list[str]) -> dict[str, int]:
+    """name → uid from any stored post of that account (any thread): the 电梯楼 at a day's opening
+    links players who have not posted in the new thread yet."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import PostRow
+
+    if not names:
+        return {}
+    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    with svc.store.session() as s:
+        rows = s.connection().execute(
+            select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(names), post_t.c.uid.is_not(None))
+            .group_by(post_t.c.author, post_t.c.uid))
+        return {str(r[0]): int(r[1]) for r in rows}
