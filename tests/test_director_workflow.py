@@ -410,3 +410,17 @@ def test_the_elevator_links_players_by_their_stored_uid(game: Path, capsys: pyte
     assert code == 0
     assert "未知 uid" not in out
     assert "tid=7&page=1&authorid=4]饺子[/url]" in out
+
+
+def test_flags_shows_the_evidence_and_the_suggested_card(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "flags", str(game))
+    assert code == 0
+    lines = out.splitlines()
+    i = next(i for i, x in enumerate(lines) if x.startswith("[3] 待处理 帖 3 第 6 楼 饺子 红字"))
+    assert lines[i + 1] == "    证据：颜色 #EE0000 与 #FF0000 的色差 ΔE00=3.6（阈值 10）"
+    assert lines[i + 2] == f"    建议蓝牌：该玩家此条款首次违规 [6-(1)]：tracker card {game} from-flag 3"
+    assert "    证据：字号 5 ≈ 24px（阈值 18px）" in lines
+    assert any(x.startswith("    证据：「我发誓」（词表 oath.txt") for x in lines)
+    zombie = next(x for x in lines if "阿狸 自 " in x)
+    # the 诈尸 evidence in the rule posts' words and in one time zone (the post came after the night)
+    assert zombie == "    证据：阿狸 自 2025-03-03 09:00 起出局（夜晚出局），此帖发于 2025-03-03 10:30:00"

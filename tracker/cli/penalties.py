@@ -97,9 +97,15 @@ def register(group: click.Group) -> None:
                 echo(_flag_line(f))
                 echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
             return
+        from tracker.penalties.review import suggest_card
+
         with service(game_path, db_url) as svc:
             run = None if no_detect else svc.detect_flags()
-            items = [f.as_json() for f in svc.flags(detect=False, status=status)]
+            found = svc.flags(detect=False, status=status)
+            items = [f.as_json() for f in found]
+            ledger = svc.ledger()
+            # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
+            suggested = {f.id: suggest_card(f, ledger) for f in found if f.status == "open"}
         if as_json:
             emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
                                           "excerpt", "status")} for f in items])
@@ -108,8 +114,14 @@ def register(group: click.Group) -> None:
             echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
         for f in items:
             echo(_flag_line(f))
+            if f.get("evidence"):
+                echo(f"    证据：{f['evidence']}")
+            sug = suggested.get(f["id"])
+            if sug is not None:
+                clause = f" [{sug.clause}]" if sug.clause else ""
+                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f['id']}")
         if not items:
-            echo("没有标记。")
+            echo("没有待审违规。" if status == "open" else "没有违规记录。")
 
     # -------------------------------------------------------------------------------- lurkers
     @group.command("lurkers")

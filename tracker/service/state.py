@@ -153,7 +153,10 @@ class StateOps(ServiceBase):
                    .players.items()}
             for n, st in now.items():
                 if st != before.get(n):
-                    changes.append(StatusChange(player=n, status=words[st], at=e.at, reason=e.kind))
+                    # the reason in the rule posts' words (the 诈尸 evidence quotes it), not the event's kind
+                    cause = str(e.data.get("cause", "")) if isinstance(e.data, dict) else ""
+                    changes.append(StatusChange(player=n, status=words[st], at=e.at,
+                                                reason=_CAUSE_WORDS.get(cause, "" if cause.isascii() else cause)))
             before = now
         return changes
 
@@ -194,3 +197,8 @@ class StateOps(ServiceBase):
                 turn = f"，成为{self.ruleset.cards.red_turns_role}" if self.ruleset.cards.red_turns_role else ""
                 out.append(f"事件 #{e.seq}：{e.player} 红牌罚下，{what}{turn}")
         return out
+
+
+#: Why a player went out or was benched, as the 诈尸 evidence says it.
+_CAUSE_WORDS = {"vote": "白天投票出局", "night": "夜晚出局", "red_card": "红牌罚下", "card": "红牌罚下",
+                "skill": "技能"}
