@@ -182,8 +182,8 @@ def test_revoke_prints_the_new_entry_and_undoes_the_conversion(game: Path, capsy
 def test_unknown_player_and_bad_card_are_director_errors(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["card", str(game), "issue", "泡泡泡", "--color", "blue", "--reason", "x"]) == 7
     assert "泡泡" in capsys.readouterr().err
-    assert main(["card", str(game), "revoke", "9", "--reason", "x"]) == 7
-    assert main(["card", str(game), "issue", "泡泡", "--color", "blue", "--reason", "x", "--post", "999"]) == 7
+    assert main(["card", str(game), "revoke", "9", "--reason", "x"]) == 2  # no such card: a usage error
+    assert main(["card", str(game), "issue", "泡泡", "--color", "blue", "--reason", "x", "--post", "999"]) == 2
 
 
 def test_verify_ok_then_broken_by_an_edit_and_by_a_deletion(game: Path, capsys: pytest.CaptureFixture[str]) -> None:

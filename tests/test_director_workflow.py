@@ -109,7 +109,7 @@ def test_card_issue_takes_a_thread_and_floor_and_a_day(game: Path, capsys: pytes
 
     code, _, err = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "x",
                        "--post", "5#999")
-    assert code == 7 and "数据库里没有帖 5 第 999 楼" in err
+    assert code == 2 and "数据库里没有帖 5 第 999 楼" in err
     code, _, err = run(capsys, "card", str(game), "issue", "包子", "--color", "blue", "--reason", "x",
                        "--post", "第三楼")
     assert code == 7 and "3#17" in err
@@ -424,3 +424,40 @@ def test_flags_shows_the_evidence_and_the_suggested_card(game: Path, capsys: pyt
     zombie = next(x for x in lines if "阿狸 自 " in x)
     # the 诈尸 evidence in the rule posts' words and in one time zone (the post came after the night)
     assert zombie == "    证据：阿狸 自 2025-03-03 09:00 起出局（夜晚出局），此帖发于 2025-03-03 10:30:00"
+
+
+# ---------------------------------------------------------------------- 16. help traps
+
+
+def test_card_subcommand_help_and_db_after_the_game_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "card", "issue", "--help")
+    assert code == 0 and "给玩家发牌" in out and "--post PID|TID#FLOOR" in out and "--day" in out
+    code, out, _ = run(capsys, "card", "from-lurker", "--help")
+    assert code == 0 and "潜水判罚转为牌" in out
+    other = game.parent / "other.db"
+    shutil.copy(game.with_suffix(".db"), other)
+    code, out, _ = run(capsys, "card", str(game), "--db", f"sqlite:///{other}", "from-lurker", "--day", "2", "碎碎")
+    assert code == 0 and "发牌 1 张" in out
+    code, out, _ = run(capsys, "cards", str(game), "--db", f"sqlite:///{other}")
+    assert "#1 第2日" in out
+    code, out, _ = run(capsys, "cards", str(game))
+    assert "账本为空" in out  # the card went to the database named by --db
+
+
+def test_event_takes_the_chinese_words_its_help_lists_and_refuses_typos_as_usage(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "event", "--help")
+    assert "eliminated（出局）" in out and "--seq" in out
+    code, out, _ = run(capsys, "event", str(game), "出局", "--player", "包子", "--cause", "夜晚",
+                       "--at", "2025-03-04T23:00:00+08:00")
+    assert code == 0 and "出局（eliminated） 包子 cause=night" in out
+    code, _, err = run(capsys, "event", str(game), "出菊", "--player", "包子")
+    assert code == 2 and "不认识的事件类型 '出菊'，是不是：出局？" in err
+    code, _, err = run(capsys, "event", str(game), "eliminated", "--player", "包子", "--cause", "夜里")
+    assert code == 2 and "不认识的出局原因 '夜里'" in err
+    code, _, err = run(capsys, "event", str(game), "undo")
+    assert code == 7 and "--seq 12" in err and "--data" not in err
+    code, out, _ = run(capsys, "state", str(game), "--events")
+    assert "=None" not in out
+    code, _, err = run(capsys, "flags", str(game), "dismiss", "999", "--reason", "x")
+    assert code == 2 and "没有编号为 999 的违规记录" in err

@@ -65,6 +65,31 @@ def _flag_line(f: dict[str, Any]) -> str:
             f"{KIND_WORDS.get(f['kind'], f['kind'])}｜{f['clause']}：{f['excerpt']}")
 
 
+class CardGroup(click.Group):
+    """`tracker card GAME.toml issue …`: the game file comes before the subcommand, so
+    `tracker card issue --help` would read ``issue`` as the game file and print the group's help.
+    Asked for a subcommand's help without a game file, show that subcommand's help."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands and any(a in ("--help", "-h") for a in args):
+            args = ["GAME.toml", *args]
+        # `tracker card GAME.toml --db URL issue …`: a group stops reading options at its first
+        # argument, so an option after the game file is moved in front of it
+        sub = next((i for i, a in enumerate(args) if a in self.commands), len(args))
+        head, moved, i = [], [], 0
+        while i < sub:
+            if args[i] == "--db" and i + 1 < sub:
+                moved += args[i:i + 2]
+                i += 2
+                continue
+            if args[i].startswith("--db="):
+                moved.append(args[i])
+            else:
+                head.append(args[i])
+            i += 1
+        return super().parse_args(ctx, [*moved, *head, *args[sub:]])
+
+
 def register(group: click.Group) -> None:
     """Add this module's commands to the `tracker` group."""
 
@@ -237,17 +262,18 @@ def register(group: click.Group) -> None:
                                     hint="账本在记牌工具之外被改动；请从备份恢复数据库")
 
     # ----------------------------------------------------------------------------------- card
-    @group.group("card")
+    @group.group("card", cls=CardGroup)
     @game_argument
+    @db_option
     @click.pass_context
-    def card(ctx: click.Context, game_path: Path) -> None:
+    def card(ctx: click.Context, game_path: Path, db_url: str | None) -> None:
         """发牌、撤销、更正（每个操作都是账本中的一条新记录）。"""
-        ctx.obj = {"game_path": game_path}
+        ctx.obj = {"game_path": game_path, "db_url": db_url}
 
     def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
         from tracker.service.penalties import decision_json
 
-        with service(obj["game_path"], db_url) as svc:
+        with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
             d = decision_json(call(svc))
             d["written"] = _placed(svc, d["written"])
             tz = svc.game.tz
@@ -330,7 +356,7 @@ def register(group: click.Group) -> None:
         from tracker.service.lurk_cards import card_lurkers
         from tracker.service.penalties import decision_json
 
-        with service(obj["game_path"], db_url) as svc:
+        with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
             out = [decision_json(d) for d in card_lurkers(svc, day, players, by=by)]
             tz = svc.game.tz
         if as_json:

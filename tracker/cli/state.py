@@ -139,7 +139,41 @@ def _value(raw: str) -> Any:
         return raw
 
 
-@click.command("event")
+#: Words the help uses that name an alias rather than a kind.
+_MORE_WORDS = {"警长": "sheriff", "牧首": "patriarch", "神眷者": "god_chosen", "处决": "executed",
+               "翻转身份": "role_set", "修正": "declared"}
+
+#: `--cause` in the rule posts' words as well as the engine's codes (the 公示 reads the codes).
+CAUSES = {"vote": "vote", "投票": "vote", "白天": "vote", "放逐": "vote", "night": "night", "夜晚": "night",
+          "夜间": "night", "skill": "skill", "技能": "skill", "red_card": "red_card", "红牌": "red_card"}
+
+
+def _event_kind(word: str) -> str:
+    """The kind the director typed, in English or in the Chinese `event --help` lists (出局, 挂机 …)."""
+    from tracker.engine.events import ALIASES, EventKind
+
+    by_word = {**{w: k for k, w in EVENT_WORDS.items()}, **_MORE_WORDS}
+    kind = by_word.get(word.strip(), word.strip())
+    if kind not in {k.value for k in EventKind} and kind not in ALIASES:
+        import difflib
+
+        near = difflib.get_close_matches(kind, [*EVENT_WORDS, *by_word], n=3, cutoff=0.5)
+        raise click.UsageError(f"不认识的事件类型 {word!r}" + (f"，是不是：{'、'.join(near)}？" if near else ""))
+    return kind
+
+
+def _cause(word: str | None) -> str | None:
+    if word is None:
+        return None
+    code = CAUSES.get(word.strip())
+    if code is None:
+        raise click.UsageError(f"不认识的出局原因 {word!r}；可用：vote（投票）、night（夜晚）、skill（技能）、"
+                               "red_card（红牌）")
+    return code
+
+
+@click.command("event", epilog="KIND 可写英文或中文：" + "、".join(f"{k}（{w}）" for k, w in (
+    ("eliminated", "出局"), ("died", "死亡"), ("benched", "挂机"), ("tag_given", "获得标记"), ("undo", "撤销"))) + " …")
 @game_argument
 @click.argument("kind")
 @click.option("--player", default=None, help="玩家（tag_passed 时为原持有者）")
@@ -148,7 +182,7 @@ def _value(raw: str) -> Any:
 @click.option("--to", "to", default=None, help="tag_passed 的接任者")
 @click.option("--role", default=None, help="role_set 的新身份")
 @click.option("--faction", default=None, help="faction_set / surrender / faction_lost 的阵营")
-@click.option("--cause", default=None, help="出局原因：vote / night / red_card …")
+@click.option("--cause", default=None, help="出局原因：vote（投票）/ night（夜晚）/ skill（技能）/ red_card（红牌）")
 @click.option("--seq", type=int, default=None, help="undo 要撤销的事件序号")
 @click.option("--reason", default=None, help="说明")
 @click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="其他数据，可重复")
@@ -162,6 +196,8 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
     """记录一个游戏事件（出局、挂机、警长、翻转身份、修正、加速、投降、撤销 …）。"""
     from tracker.engine.events import event_to_json
 
+    kind = _event_kind(kind)
+    cause = _cause(cause)
     data: dict[str, Any] = {}
     for k, v in (("day", day), ("tag", tag), ("to", to), ("role", role), ("faction", faction),
                  ("cause", cause), ("seq", seq), ("reason", reason)):
@@ -209,7 +245,7 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
     """``挂机（benched） 泡泡 day=2``: the Chinese word, the key the director typed, the details."""
     word = EVENT_WORDS.get(kind)
     head = f"{word}（{kind}）" if word else kind
-    details = "，".join(f"{k}={v}" for k, v in data.items())
+    details = "，".join(f"{k}={v}" for k, v in data.items() if v is not None)
     return " ".join(x for x in (head, player or "", details) if x)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal
 
-from tracker.errors import GameRuleError
+from tracker.errors import GameRuleError, UnknownIdError
 
 Color = Literal["blue", "yellow", "red"]
 Action = Literal["issue", "convert", "revoke", "amend", "revert"]
@@ -267,7 +267,7 @@ class LedgerState:
         for e in self.entries:
             if e.id == entry_id:
                 return e
-        raise GameRuleError(f"记牌账本里没有第 {entry_id} 条记录", hint="用 `tracker cards GAME.toml` 查看账本")
+        raise UnknownIdError(f"记牌账本里没有第 {entry_id} 条记录", hint="用 `tracker cards GAME.toml` 查看账本")
 
     def loose_cards(self, player: str, color: Color) -> list[CardState]:
         return [c for c in self.cards.values() if c.player == player and c.color == color and c.loose]

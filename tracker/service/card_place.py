@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tracker.config import GameConfig
-from tracker.errors import GameRuleError
+from tracker.errors import UnknownIdError
 from tracker.penalties.place import PostRef, day_at, day_of_post, parse_post_ref
 
 if TYPE_CHECKING:
@@ -36,13 +36,13 @@ def find_post(ref: int | str, *, session: Session) -> tuple[int, int, datetime, 
     if r.pid is not None:
         row = session.get(PostRow, r.pid)
         if row is None:
-            raise GameRuleError(f"数据库里没有帖子 pid {r.pid}",
+            raise UnknownIdError(f"数据库里没有帖子 pid {r.pid}",
                                 hint="先运行 `tracker crawl GAME.toml` 抓取，或用 帖子编号#楼层（如 3#17）")
     else:
         rows = session.execute(select(PostRow).where(PostRow.tid == r.tid, PostRow.floor == r.floor)  # type: ignore[arg-type]
                                .order_by(PostRow.deleted)).scalars().all()  # type: ignore[arg-type]
         if not rows:
-            raise GameRuleError(f"数据库里没有帖 {r.tid} 第 {r.floor} 楼",
+            raise UnknownIdError(f"数据库里没有帖 {r.tid} 第 {r.floor} 楼",
                                 hint="先运行 `tracker crawl GAME.toml` 抓取；`tracker posts GAME.toml --thread "
                                      f"{r.tid}` 列出这个帖子的楼层")
         row = rows[0]

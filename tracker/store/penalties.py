@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
 import tracker.store.metadata  # noqa: F401  (naming convention before any table)
-from tracker.errors import GameRuleError, StoreError
+from tracker.errors import GameRuleError, StoreError, UnknownIdError
 from tracker.penalties.ledger import Action, Color, Entry, Head
 from tracker.penalties.review import Flag, FlagStatus, finding_key
 
@@ -243,7 +243,7 @@ def count_flags(*, session: Session, status: str | None = None) -> int:
 def get_flag(flag_id: int, *, session: Session) -> Flag:
     row = session.get(FlagRow, flag_id)
     if row is None:
-        raise GameRuleError(f"没有编号为 {flag_id} 的标记", hint="用 `tracker flags GAME.toml` 查看全部标记")
+        raise UnknownIdError(f"没有编号为 {flag_id} 的违规记录", hint="用 `tracker flags GAME.toml` 查看全部违规记录")
     return flag_from_row(row)
 
 
@@ -252,7 +252,7 @@ def decide_flag(flag_id: int, *, status: FlagStatus, by: str, at: datetime, reas
     """Record the director's decision; only an open flag changes (the check is repeated in SQL)."""
     row = session.get(FlagRow, flag_id, with_for_update=True)
     if row is None:
-        raise GameRuleError(f"没有编号为 {flag_id} 的标记", hint="用 `tracker flags GAME.toml` 查看全部标记")
+        raise UnknownIdError(f"没有编号为 {flag_id} 的违规记录", hint="用 `tracker flags GAME.toml` 查看全部违规记录")
     if row.status != "open":
         raise GameRuleError(f"标记 {flag_id} 已处理（{row.status}）", hint="只有待处理的标记可以驳回或判罚")
     row.status = status
