@@ -461,3 +461,38 @@ def test_event_takes_the_chinese_words_its_help_lists_and_refuses_typos_as_usage
     assert "=None" not in out
     code, _, err = run(capsys, "flags", str(game), "dismiss", "999", "--reason", "x")
     assert code == 2 and "没有编号为 999 的违规记录" in err
+
+
+# --------------------------------------------------------------- 17. an unreachable forum
+
+
+def test_an_unreachable_forum_fails_at_once_and_says_how_many_tries(game: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port with nothing listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace('forum = "http://127.0.0.1:8080/"', f'forum = "http://127.0.0.1:{port}/"'),
+                    encoding="utf-8")
+    started = time.monotonic()
+    code, _, err = run(capsys, "crawl", str(game))
+    assert code == 5 and time.monotonic() - started < 5
+    assert "连接被拒绝（该地址和端口上没有论坛在运行），共尝试 1 次" in err
+
+
+def test_the_demo_says_it_confirms_and_leaves_no_dead_port_behind(demo_dir: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    text = (demo_dir / "demo.toml").read_text(encoding="utf-8")
+    assert 'forum = "http://127.0.0.1:8080/"' in text
+    assert text.startswith("# 回放服务器随 `tracker demo` 退出而停止") and f"tracker demo --dir {demo_dir}" in text
+    from tracker.demo.run import summary_text
+
+    summary = {"game": "演示局", "ruleset": "luoluo-m19", "forum": "http://127.0.0.1:1/",
+               "crawl": {"threads": [], "requests": 0, "posts_new": 0, "posts_changed": 0},
+               "days": [{"day": 1, "votes": [], "confirmed": [], "lurkers": []},
+                        {"day": 2, "votes": [], "confirmed": [], "lurkers": []}],
+               "flags": {"open": 0, "by_kind": {}}, "reports": [], "database": "x", "seconds": 0}
+    assert "演示会替导演确认第 1–2 日的投票结果（写入游戏事件）" in summary_text(summary)
