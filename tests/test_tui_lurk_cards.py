@@ -74,3 +74,32 @@ async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(servi
         await pilot.press("C")  # nothing left: a bell and a notice, no dialog
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmDialog)
+
+
+def shown(app: TrackerApp, selector: str) -> str:
+    w = app.screen.query_one(selector)
+    strips = w.render_lines(Region(0, 0, w.size.width, w.size.height))
+    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
+
+
+async def test_the_ledger_screen_shows_day_and_place_and_a_forged_card_loudly(service: Service) -> None:
+    """判罚 at 140×40: the day and 帖·楼 of each card, the reason readable; a tampered ledger is announced."""
+    from sqlalchemy import text
+
+    flag = next(f for f in service.flags(detect=True) if f.status == "open")
+    service.card_from_flag(flag.id)
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("4")
+        await settle(pilot)
+        table = shown(app, "#ledger-table")
+        header, row = table.splitlines()[:2]
+        assert "日" in header and "帖·楼" in header and "理由" in header
+        assert f"{flag.tid}·{flag.floor}楼" in row and "判罚" in row
+        assert shown(app, "#ledger-alarm").strip() == ""
+        with service.store.engine.begin() as conn:
+            conn.execute(text("UPDATE card_ledger SET color = 'red' WHERE id = 1"))
+        app.gateway.invalidate()
+        app.query_one("CardsPane").reload()  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert "！！！记牌账本已损坏：第 1 条记录在记牌工具之外被改动" in shown(app, "#ledger-alarm")

@@ -265,6 +265,14 @@ class Gateway:
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
+    def ledger_check(self) -> Any:
+        """The ledger's hash chain verified (the 判罚 screen says loudly when it is broken)."""
+        return self.service.verify_ledger()
+
+    def post_places(self, pids: list[int | None]) -> dict[int, tuple[int, int, Any]]:
+        """pid → (tid, floor, posted_at) of the posts cards name."""
+        return dict(self.service.post_places(pids))
+
     def card_history(self, card_id: int) -> list[Any]:
         return self.service.card_history(card_id)
 
