@@ -103,3 +103,27 @@ async def test_the_ledger_screen_shows_day_and_place_and_a_forged_card_loudly(se
         app.query_one("CardsPane").reload()  # type: ignore[attr-defined]
         await settle(pilot)
         assert "！！！记牌账本已损坏：第 1 条记录在记牌工具之外被改动" in shown(app, "#ledger-alarm")
+
+
+async def test_no_english_in_the_flag_details_or_the_command_palette(service: Service) -> None:
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("3")
+        await settle(pilot)
+        detail = shown(app, "#flag-detail")
+        assert "字体 · " in detail and "font" not in detail
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令（中文或英文）…"
+        found = ""
+        for _ in range(20):  # the palette lists its commands asynchronously
+            await pilot.pause(0.05)
+            options = app.screen.query_one(CommandList)
+            found = " ".join(str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
+            if "退出" in found:
+                break
+        assert "退出（quit）" in found and "帮助（help）" in found
+        assert not any(word in found for word in ("Quit", "Keys", "Screenshot", "Theme"))

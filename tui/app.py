@@ -35,7 +35,9 @@ NARROW = 100
 class TrackerApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "版杀导演台"
-    COMMANDS = App.COMMANDS | {TrackerCommands}
+    # only our own commands, in Chinese: Textual's system commands (Keys, Quit, Screenshot, Theme)
+    # are English, and the palette's placeholder is ours too (action_command_palette)
+    COMMANDS = {TrackerCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i), f"show('{key}')", label, show=False) for i, (key, label) in enumerate(SCREENS, 1)),
         Binding("r", "crawl", "抓取"),
@@ -105,6 +107,13 @@ class TrackerApp(App[None]):
 
     async def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
         await self.action_show(message.key)
+
+    def action_command_palette(self) -> None:
+        """The palette with a Chinese placeholder (Textual's says "Search for commands…")."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder="搜索命令（中文或英文）…", id="--command-palette"))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -36,6 +36,9 @@ def flag_cells(f: Any) -> tuple[Text | str, ...]:
             literal(" ".join(f.excerpt.split())[:30]))
 
 
+CATEGORY_WORDS = {"font": "字体", "account": "账号回帖", "chat_log": "贴证", "kidnap": "绑架", "spam": "水帖"}
+
+
 class FlagsPane(Pane):
     KEY = "flags"
     TITLE = "违规"
@@ -117,7 +120,9 @@ class FlagsPane(Pane):
     def _show_flag(self, f: Any) -> None:
         detail = Text()
         detail.append(KIND_WORDS.get(f.kind, f.kind), "bold red")
-        detail.append(f"  {f.category} · {f.clause}", "")
+        # the category's Chinese word; a word list's file name (oath, insult …) is not shown: the clause names it
+        category = CATEGORY_WORDS.get(f.category)
+        detail.append(f"  {category + ' · ' if category else ''}{f.clause}", "")
         detail.append(f"  检出 {f.detected_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim")
         if f.status != "open":
             detail.append("\n")
