@@ -37,7 +37,7 @@ class TrackerApp(App[None]):
     TITLE = "版杀导演台"
     # only our own commands, in Chinese: Textual's system commands (Keys, Quit, Screenshot, Theme)
     # are English, and the palette's placeholder is ours too (action_command_palette)
-    COMMANDS = {TrackerCommands}
+    COMMANDS: ClassVar[set[Any]] = {TrackerCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i), f"show('{key}')", label, show=False) for i, (key, label) in enumerate(SCREENS, 1)),
         Binding("r", "crawl", "抓取"),
