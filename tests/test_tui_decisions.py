@@ -64,7 +64,7 @@ async def test_card_from_flag_writes_ledger_and_closes_flag(service: Service) ->
         await settle(pilot)
         assert isinstance(app.screen, CardForm)
         assert app.screen.query_one("#clause").value == suggestion.clause  # type: ignore[attr-defined]
-        await pilot.press("enter")  # the confirm button has focus
+        await pilot.click("#ok")  # 确认发牌 (focus opens on 取消: Enter alone must not write a card)
         await settle(pilot)
         assert not isinstance(app.screen, CardForm)
     issued = [e for e in service.ledger() if e.action == "issue"]

@@ -127,3 +127,52 @@ async def test_no_english_in_the_flag_details_or_the_command_palette(service: Se
                 break
         assert "退出（quit）" in found and "帮助（help）" in found
         assert not any(word in found for word in ("Quit", "Keys", "Screenshot", "Theme"))
+
+
+async def test_a_confirmed_day_offers_no_confirmation_and_the_overview_states_the_win_check(
+        service: Service) -> None:
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("1")
+        await settle(pilot)
+        assert "胜负：尚未分出" in shown(app, "#overview-summary")
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("left_square_bracket")  # day 1, closed
+        await settle(pilot)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert any(e["kind"] == "tag_given" for e in service.events_json())
+        await pilot.press("y")  # confirmed already: a notice, no dialog
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert any("第1日结果已确认过" in n.message for n in app._notifications)
+
+
+async def test_a_roster_the_ruleset_contradicts_shows_in_the_overview_and_stops_confirm(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    svc = open_demo(tmp_path)
+    try:
+        svc.game = replace(svc.game, players=svc.game.players[:-1])  # 13 players for a 14-player ruleset
+        app = TrackerApp(svc, crawl_interval=0)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("1")
+            await settle(pilot)
+            assert "胜负：不判定（配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局）" in \
+                shown(app, "#overview-summary").replace("\n", "")
+            await pilot.press("2")
+            await settle(pilot)
+            await pilot.press("left_square_bracket")
+            await settle(pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            await pilot.press("y")
+            await settle(pilot)
+            assert not [e for e in svc.events_json() if e["kind"] == "tag_given"]
+            assert any("不能确认结果" in n.message for n in app._notifications)
+    finally:
+        svc.close()

@@ -148,8 +148,19 @@ class Gateway:
 
         players = attempt(self.players) or ()
         flags = attempt(self.open_flag_count)
+        outcome = attempt(self._outcome_words)
         return Overview(players=players, open_flags=flags, posts=attempt(lambda: self.search_posts(
-            PostQuery(), 0, 1).total), problems=tuple(problems))
+            PostQuery(), 0, 1).total), outcome=outcome, problems=tuple(problems))
+
+    def _outcome_words(self) -> str:
+        """The win check as `tracker state` says it: the winner, 尚未分出, or 不判定 and why."""
+        from tracker.service.roster_check import roster_errors
+
+        errors = roster_errors(self.service)
+        if errors:
+            return f"不判定（配置错误：{'；'.join(errors)}）"
+        o = self.service.state().get("outcome")
+        return f"{o['reason']}（{o['clause']}）" if o else "尚未分出"
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
         found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
@@ -204,7 +215,11 @@ class Gateway:
         return int(post.floor) if post is not None else None
 
     def confirm_day(self, day: int) -> list[str]:
-        """Record the day's outcome(s) as game events; the service refuses a second confirmation."""
+        """Record the day's outcome(s) as game events; the service refuses a second confirmation,
+        and a roster the ruleset contradicts is refused as `tracker confirm` refuses it."""
+        from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
+
+        refuse_on_roster_errors(roster_errors(self.service), "不能确认结果")
         try:
             with self.lock:
                 results = self.service.confirm_day(day)

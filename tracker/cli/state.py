@@ -317,7 +317,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
 
 
 def _refuse_roster(problems: list[Any]) -> None:
-    from tracker.cli.roster_guard import refuse_on_roster_errors
+    from tracker.service.roster_check import refuse_on_roster_errors
 
     refuse_on_roster_errors([p.message for p in problems if p.level == "error"], "不判定胜负")
 

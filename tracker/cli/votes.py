@@ -81,7 +81,7 @@ def _human(r: object, tz: object) -> str:
 @json_option
 def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str | None, as_json: bool) -> None:
     """确认当日投票结果，记为游戏事件（当选、出局/死亡、已用最后一票）。"""
-    from tracker.cli.roster_guard import refuse_on_roster_errors, roster_errors
+    from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
 
     svc = open_service(game_path, db_url)
     try:

@@ -47,3 +47,21 @@ def stored_uids(svc: Any, names: list[str]) -> dict[str, int]:
             select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(names), post_t.c.uid.is_not(None))
             .group_by(post_t.c.author, post_t.c.uid))
         return {str(r[0]): int(r[1]) for r in rows}
+
+
+def roster_errors(svc: Any) -> list[str]:
+    """The roster's contradictions of the ruleset (errors only; warnings do not stop anything).
+
+    A result decided on a wrong roster is wrong (seats, factions and win conditions are counted
+    from it), so `confirm` (CLI and TUI) refuses and the win check names no winner."""
+    from tracker.engine.roster import check_assignment
+
+    return [p.message for p in check_assignment(svc.ruleset, svc.game.players) if p.level == "error"]
+
+
+def refuse_on_roster_errors(errors: list[str], what: str) -> None:
+    from tracker.errors import ConfigError
+
+    if errors:
+        raise ConfigError(f"游戏文件的玩家配置与规则矛盾，{what}：{'；'.join(errors)}",
+                          hint="先改正游戏文件的 [[players]]（人数、身份、阵营），再执行")

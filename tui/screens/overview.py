@@ -88,7 +88,7 @@ class OverviewPane(Pane):
         lines = Text()
         for label, value, style in (("违规待处理", summary.open_flags, "bold red"),
                                     ("帖子", summary.posts, "bold"),
-                                    ("结果", summary.outcome, "bold")):
+                                    ("胜负", summary.outcome, "bold")):
             lines.append(f"{label}：", "dim")
             lines.append("—" if value is None else str(value), style if value else "")
             lines.append("   ")
