@@ -112,7 +112,7 @@ class TrackerApp(App[None]):
         """The palette with a Chinese placeholder (Textual's says "Search for commands…")."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self)  # type: ignore[arg-type]:
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder="搜索命令（中文或英文）…", id="--command-palette"))
 
     def action_help(self) -> None:
