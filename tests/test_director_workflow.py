@@ -416,7 +416,7 @@ def test_flags_shows_the_evidence_and_the_suggested_card(game: Path, capsys: pyt
     code, out, _ = run(capsys, "flags", str(game))
     assert code == 0
     lines = out.splitlines()
-    i = next(i for i, x in enumerate(lines) if x.startswith("[3] 待处理 帖 3 第 6 楼 饺子 红字"))
+    i = next(i for i, x in enumerate(lines) if x.startswith("[3] 待审 帖 3 第 6 楼 饺子 红字"))
     assert lines[i + 1] == "    证据：颜色 #EE0000 与 #FF0000 的色差 ΔE00=3.6（阈值 10）"
     assert lines[i + 2] == f"    建议蓝牌：该玩家此条款首次违规 [6-(1)]：tracker card {game} from-flag 3"
     assert "    证据：字号 5 ≈ 24px（阈值 18px）" in lines
@@ -496,3 +496,26 @@ def test_the_demo_says_it_confirms_and_leaves_no_dead_port_behind(demo_dir: Path
                         {"day": 2, "votes": [], "confirmed": [], "lurkers": []}],
                "flags": {"open": 0, "by_kind": {}}, "reports": [], "database": "x", "seconds": 0}
     assert "演示会替导演确认第 1–2 日的投票结果（写入游戏事件）" in summary_text(summary)
+
+
+# ------------------------------------------------------------------------- 15. one term per thing
+
+
+def test_the_words_a_director_reads_are_one_term_per_thing(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tally", str(game), "--day", "1")
+    assert "（原文：我投饺子，理由是他发言最好）" in out  # the post's own full-width comma
+    code, out, _ = run(capsys, "flags", str(game))
+    assert "标记" not in out and "[1] 待审 " in out and "新增违规记录 0 条" in out
+    code, out, _ = run(capsys, "flags", "--help")
+    assert "标记" not in out
+    code, out, _ = run(capsys, "state", str(game))
+    rows = [x for x in out.splitlines() if x.startswith("  ") and ("存活" in x or "出局" in x)]
+    import unicodedata
+
+    def col(line: str, word: str) -> int:  # display column where the status word starts
+        head = line[: line.index(word)]
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in head)
+
+    花 = next(r for r in rows if "花千树" in r)
+    泡 = next(r for r in rows if "泡泡" in r)
+    assert col(花, "存活") == col(泡, "存活")  # three-character names line up with two-character ones

@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from tracker.clock import SHANGHAI
-from tracker.errors import GameRuleError
+from tracker.errors import GameRuleError, UnknownIdError
 from tracker.penalties import ledger as L
 from tracker.penalties.findings import Finding
 from tracker.penalties.review import (
@@ -120,5 +120,5 @@ def test_store_keeps_first_evidence_and_refuses_a_second_decision(store: Store) 
     assert d.status == "dismissed" and d.decided_at == T
     with pytest.raises(GameRuleError), store.session() as s:
         decide_flag(stored.id, status="carded", by="导演A", at=T, reason="x", card=3, session=s)
-    with pytest.raises(GameRuleError, match="没有编号"), store.session() as s:
+    with pytest.raises(UnknownIdError, match="没有编号"), store.session() as s:  # a wrong number: exit 2
         decide_flag(999, status="dismissed", by="导演A", at=T, reason="x", session=s)

@@ -137,7 +137,7 @@ def register(group: click.Group) -> None:
         else:
             _summary(report)
             if detection is not None:
-                click.echo(f"违规检测：检查 {detection.scanned} 帖，新标记 {len(detection.new_flags)} 条")
+                click.echo(f"违规检测：检查 {detection.scanned} 帖，新违规记录 {len(detection.new_flags)} 条")
             for line in names.lines() if names is not None else ():
                 echo(line, err=True)
         if report.errors:

@@ -60,7 +60,7 @@ def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
 
 def _flag_line(f: dict[str, Any]) -> str:
     """One flag as the director reads it: the kind in Chinese and the rule post's clause."""
-    status = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
+    status = {"open": "待审", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
     return (f"[{f['id']}] {status} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']} "
             f"{KIND_WORDS.get(f['kind'], f['kind'])}｜{f['clause']}：{f['excerpt']}")
 
@@ -101,19 +101,19 @@ def register(group: click.Group) -> None:
     @click.option("--reason", default=None, help="驳回理由（dismiss 时必填）")
     @click.option("--by", default=None, help="操作的导演（默认游戏文件中的第一位导演）")
     @click.option("--status", type=click.Choice(["open", "dismissed", "carded"]), default=None,
-                  help="只列出某种状态的标记")
-    @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的标记")
+                  help="只列出某种状态的违规记录（open 待审 / dismissed 已驳回 / carded 已判罚）")
+    @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的违规记录")
     @db_option
     @json_option
     def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str | None, by: str | None,
               status: str | None, no_detect: bool, db_url: str | None, as_json: bool) -> None:
-        """违规标记：先检测新帖与改动过的帖子（只扫描新增或改动的帖子），再列出全部标记。
+        """待审违规：先检测新帖与改动过的帖子（只扫描新增或改动的帖子），再列出全部违规记录、证据和建议的牌。
 
-        `tracker flags GAME.toml dismiss ID --reason 理由` 驳回一条标记。
+        `tracker flags GAME.toml dismiss ID --reason 理由` 驳回一条违规记录。
         """
         if action == "dismiss":
             if flag_id is None or reason is None:
-                raise click.UsageError("驳回需要标记编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
+                raise click.UsageError("驳回需要违规记录的编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
             with service(game_path, db_url) as svc:
                 f = svc.dismiss_flag(flag_id, reason, by=by).as_json()
             if as_json:
@@ -136,7 +136,7 @@ def register(group: click.Group) -> None:
                                           "excerpt", "status")} for f in items])
             return
         if run is not None:
-            echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
+            echo(f"本次检测 {run.scanned} 帖，新增违规记录 {len(run.new_flags)} 条。")
         for f in items:
             echo(_flag_line(f))
             if f.get("evidence"):
@@ -329,9 +329,9 @@ def register(group: click.Group) -> None:
 
     @card.command("from-flag")
     @click.argument("flag_id", type=int, metavar="FLAG_ID")
-    @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按标记建议）")
-    @click.option("--clause", default=None, help="条款（默认取自标记）")
-    @click.option("--reason", default=None, help="理由（默认取自标记）")
+    @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按违规记录的建议）")
+    @click.option("--clause", default=None, help="条款（默认取自违规记录）")
+    @click.option("--reason", default=None, help="理由（默认取自违规记录）")
     @click.option("--day", "day", type=int, default=None, help="违规发生在第几日（默认：帖子所在的那一日）")
     @click.option("--by", default=None, help="发牌的导演")
     @db_option
@@ -339,7 +339,7 @@ def register(group: click.Group) -> None:
     @click.pass_obj
     def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
                   day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
-        """把一条标记转为判罚（牌色、条款按标记预填）。"""
+        """把一条违规记录转为判罚（牌色、条款按违规记录预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
                                                                reason=reason, by=by, day=day))
 

@@ -255,7 +255,7 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 @db_option
 @json_option
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
-    """游戏状态：每名玩家的存活/出局/挂机、身份、标记，各日，胜负。"""
+    """游戏状态：每名玩家的存活/出局/挂机、身份、标记（警长等），各日，胜负。"""
     from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
     from tracker.cli.readings import reading_lines, readings_json
     from tracker.engine.roster import check_assignment

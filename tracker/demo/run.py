@@ -122,7 +122,7 @@ def summary_text(s: dict[str, Any]) -> str:
         lurkers = "、".join(f"{p['player']}（{p['words']}）" for p in d["lurkers"]) or "无"
         lines.append(f"  潜水：{lurkers}")
     kinds = "，".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
-    lines.append(f"违规待审：{s['flags']['open']} 条（{kinds}）")
+    lines.append(f"待审违规：{s['flags']['open']} 条（{kinds}）")
     lines.append(f"报告：{len(s['reports'])} 个文件，在 {Path(s['reports'][0]).parent if s['reports'] else '-'}")
     lines.append(f"数据库：{s['database']}；用时 {s['seconds']} 秒")
     return "\n".join(lines)

@@ -156,7 +156,7 @@ class ReportOps(ServiceBase):
         elif kind == "cards":
             from tracker.penalties.findings import KIND_WORDS
 
-            items += [f"待处理违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
+            items += [f"待审违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
                       for f in self.flags(status="open")]  # type: ignore[attr-defined]
         return Attention(tuple(items))
 

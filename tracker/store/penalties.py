@@ -254,7 +254,7 @@ def decide_flag(flag_id: int, *, status: FlagStatus, by: str, at: datetime, reas
     if row is None:
         raise UnknownIdError(f"没有编号为 {flag_id} 的违规记录", hint="用 `tracker flags GAME.toml` 查看全部违规记录")
     if row.status != "open":
-        raise GameRuleError(f"标记 {flag_id} 已处理（{row.status}）", hint="只有待处理的标记可以驳回或判罚")
+        raise GameRuleError(f"违规记录 {flag_id} 已处理（{row.status}）", hint="只有待审的违规记录可以驳回或判罚")
     row.status = status
     row.decided_by = by
     row.decided_at = at

@@ -25,7 +25,7 @@ from tui.screens.pane import Pane
 from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
 
-STATUS_WORDS = {"open": ("待处理", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已发牌", "red")}
+STATUS_WORDS = {"open": ("待审", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已判罚", "red")}
 # One composed cell per row (tui/widgets/lines.py): a frame of this screen costs half as much.
 COLUMNS = (Col("状态", 6), Col("类型", 8), Col("作者", 16), Col("楼", 5, "right"), Col("帖", 7), Col("摘录"))
 
@@ -95,7 +95,7 @@ class FlagsPane(Pane):
         open_n = sum(1 for f in flags if f.status == "open")
         self.tracker.set_badge("flags", open_n)  # the queue just read: the badge agrees with it
         self.query_one("#flags-status", Static).update(
-            Text.assemble(("待处理 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
+            Text.assemble(("待审 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
         if flags:
             row = next((i for i, f in enumerate(flags) if f.id == keep), None)
             if row is None:

@@ -86,7 +86,7 @@ class OverviewPane(Pane):
 
     def show(self, summary: Overview) -> None:
         lines = Text()
-        for label, value, style in (("违规待处理", summary.open_flags, "bold red"),
+        for label, value, style in (("待审违规", summary.open_flags, "bold red"),
                                     ("帖子", summary.posts, "bold"),
                                     ("胜负", summary.outcome, "bold")):
             lines.append(f"{label}：", "dim")
