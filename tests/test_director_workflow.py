@@ -503,12 +503,13 @@ def test_the_demo_says_it_confirms_and_leaves_no_dead_port_behind(demo_dir: Path
 
 def test_the_words_a_director_reads_are_one_term_per_thing(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "tally", str(game), "--day", "1")
-    assert "（原文：我投饺子，理由是他发言最好）" in out  # the post's own full-width comma
+    assert code == 0 and "（原文：我投饺子，理由是他发言最好）" in out  # the post's own full-width comma
     code, out, _ = run(capsys, "flags", str(game))
     assert "标记" not in out and "[1] 待审 " in out and "新增违规记录 0 条" in out
     code, out, _ = run(capsys, "flags", "--help")
     assert "标记" not in out
     code, out, _ = run(capsys, "state", str(game))
+    assert code == 0
     rows = [x for x in out.splitlines() if x.startswith("  ") and ("存活" in x or "出局" in x)]
     import unicodedata
 
