@@ -176,3 +176,28 @@ async def test_a_roster_the_ruleset_contradicts_shows_in_the_overview_and_stops_
             assert any("不能确认结果" in n.message for n in app._notifications)
     finally:
         svc.close()
+
+
+async def test_the_overview_names_an_open_day_and_a_closed_one_truthfully_and_notices_stay_on_their_screen(
+        service: Service) -> None:
+    from tracker.clock import FrozenClock
+
+    clock = service.clock
+    assert isinstance(clock, FrozenClock)
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("1")
+        await settle(pilot)
+        days = shown(app, "#overview-days")
+        assert "◀ 进行中" in next(x for x in days.splitlines() if "第2日" in x) and "今日" not in days
+        await pilot.press("2", "b")
+        await settle(pilot)
+        assert any("BBCode" in (n.title or "") for n in app._notifications)
+        await pilot.press("4")  # another screen: the 票型 notice does not follow
+        await settle(pilot)
+        assert not list(app._notifications)
+        clock.advance(hours=24 * 7)
+        await pilot.press("1")
+        await settle(pilot)
+        days = shown(app, "#overview-days")
+        assert "◀ 最近关门" in next(x for x in days.splitlines() if "第2日" in x) and "进行中" not in days

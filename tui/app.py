@@ -96,6 +96,9 @@ class TrackerApp(App[None]):
             return
         switcher = self.query_one("#panes", ContentSwitcher)
         if switcher.current != key:
+            # a notice belongs to the screen it came from (the BBCode path of 票型 on 判罚 misleads);
+            # the crawl's state stays in the header
+            self.clear_notifications()
             if not switcher.query(f"#{key}"):
                 await switcher.mount(make_pane(key))
                 freeze_long_lived()  # the new screen's widgets live as long as the app
