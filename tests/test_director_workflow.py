@@ -520,3 +520,16 @@ def test_the_words_a_director_reads_are_one_term_per_thing(game: Path, capsys: p
     花 = next(r for r in rows if "花千树" in r)
     泡 = next(r for r in rows if "泡泡" in r)
     assert col(花, "存活") == col(泡, "存活")  # three-character names line up with two-character ones
+
+
+def test_report_needs_the_director_until_the_lurk_penalties_are_cards(game: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "report", "lurkers", str(game), "--day", "2")
+    assert code == 10 and "需处理：潜水待判罚：碎碎 发言不足（5-(1)）——tracker card GAME.toml from-lurker --day 2" in err
+    code, _, err = run(capsys, "report", "cards", str(game), "--day", "2")
+    assert code == 10 and "潜水待判罚：碎碎" in err
+    run(capsys, "card", str(game), "from-lurker", "--day", "2")
+    code, _, err = run(capsys, "report", "lurkers", str(game), "--day", "2")
+    assert code == 0 and "潜水待判罚" not in err
+    code, out, err = run(capsys, "report", "cards", str(game), "--day", "2", "--format", "bbcode")
+    assert "潜水待判罚" not in err and out.count("潜水（") == 6  # the 公示 carries what the lurker list ruled

@@ -140,10 +140,14 @@ class ReportOps(ServiceBase):
 
     def attention(self, day: int, kind: str) -> Attention:
         items: list[str] = []
-        if kind == "lurkers":
-            rep = self.lurkers(day)  # type: ignore[attr-defined]
-            items += [f"{p.player}：{p.words}（{p.clause}）" for p in rep.penalties]
-        elif kind == "tally":
+        if kind in ("lurkers", "cards"):
+            # a 潜水 penalty needs the director until it is a card (then the 公示 and the ledger agree)
+            from tracker.service.lurk_cards import day_lurk_findings
+
+            items += [f"潜水待判罚：{f.penalty.player} {f.penalty.words}（{f.clause}）"
+                      f"——tracker card GAME.toml from-lurker --day {day}"
+                      for f in day_lurk_findings(self, day) if f.card is None]
+        if kind == "tally":
             from tracker.engine.events import effective
 
             live, _ = effective(self._recorded_events())  # type: ignore[attr-defined]
