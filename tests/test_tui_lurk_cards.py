@@ -201,3 +201,18 @@ async def test_the_overview_names_an_open_day_and_a_closed_one_truthfully_and_no
         await settle(pilot)
         days = shown(app, "#overview-days")
         assert "◀ 最近关门" in next(x for x in days.splitlines() if "第2日" in x) and "进行中" not in days
+
+
+async def test_the_audit_trail_puts_each_field_on_its_own_line(service: Service) -> None:
+    flag = next(f for f in service.flags(detect=True) if f.status == "open")
+    service.card_from_flag(flag.id)
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        trail = [x.strip() for x in shown(app, "#card-trail").splitlines() if x.strip()]
+        assert trail[0] == "第 1 条的审计记录"
+        assert trail[1].startswith("#1 ") and f"帖 {flag.tid} 第 {flag.floor} 楼" in trail[1]
+        assert trail[2].startswith("条款：") and trail[3].startswith("理由：") and trail[4].startswith("哈希 ")

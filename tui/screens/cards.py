@@ -148,12 +148,15 @@ class CardsPane(Pane):
     def load_trail(self, card_id: int) -> None:
         try:
             trail = self.gateway.card_history(card_id)
+            places = self.gateway.post_places([e.post for e in trail])
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return
-        self.app.call_from_thread(self.show_trail, card_id, trail)
+        self.app.call_from_thread(self.show_trail, card_id, trail, places)
 
-    def show_trail(self, card_id: int, trail: list[Any]) -> None:
+    def show_trail(self, card_id: int, trail: list[Any], places: dict[int, Any] | None = None) -> None:
+        """One entry per block, each field on its own line: a clause or a reason never breaks in
+        the middle of a phrase to continue after the previous field."""
         out = Text(f"第 {card_id} 条的审计记录\n", "bold")
         for e in trail:
             out.append(f"#{e.id} {e.at.astimezone(SHANGHAI):%m-%d %H:%M} ", "dim")
@@ -161,11 +164,23 @@ class CardsPane(Pane):
             out.append(" ")
             out.append_text(color_text(e.color))
             out.append(" ")
-            out.append_text(literal(f"{e.player} · {e.clause or '—'} · {e.reason} · {e.issuer}"))
-            if e.post is not None:
-                out.append(f" · pid {e.post}", "dim")
-            out.append(f" · {e.hash[:10]}", "dim")
-            out.append("\n")
+            out.append_text(literal(e.player, "bold"))
+            where = []
+            if e.day is not None:
+                where.append(f"第{e.day}日")
+            place = (places or {}).get(e.post) if e.post is not None else None
+            if place is not None:
+                where.append(f"帖 {place[0]} 第 {place[1]} 楼")
+            elif e.post is not None:
+                where.append(f"pid {e.post}")
+            where.append("自动" if e.issuer == "ladder" else e.issuer)
+            out.append_text(literal(" · " + " · ".join(where), "dim"))
+            if e.clause:
+                out.append("\n  条款：", "dim")
+                out.append_text(literal(e.clause))
+            out.append("\n  理由：", "dim")
+            out.append_text(literal(e.reason))
+            out.append(f"\n  哈希 {e.hash[:10]}\n", "dim")
         out.rstrip()
         self.query_one("#card-trail", Static).update(out)
 
