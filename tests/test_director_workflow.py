@@ -130,7 +130,7 @@ def _forge_red(game: Path) -> None:
 
 @pytest.mark.parametrize("command", [
     ("cards",), ("cards", "announce", "--day", "2"), ("cards", "history", "1"), ("state",),
-    ("report", "cards", "--day", "2"), ("announce", "--day", "2"),
+    ("report", "cards", "--day", "2"), ("announce", "--day", "2"), ("lurkers", "--day", "2"), ("flags",),
 ])
 def test_every_command_that_reads_the_ledger_says_a_forged_card_loudly(
         game: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]) -> None:

@@ -122,9 +122,11 @@ def register(group: click.Group) -> None:
                 echo(_flag_line(f))
                 echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
             return
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken
         from tracker.penalties.review import suggest_card
 
         with service(game_path, db_url) as svc:
+            ledger_ok = check_ledger(svc)  # the suggested cards read the ledger
             run = None if no_detect else svc.detect_flags()
             found = svc.flags(detect=False, status=status)
             items = [f.as_json() for f in found]
@@ -134,6 +136,7 @@ def register(group: click.Group) -> None:
         if as_json:
             emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
                                           "excerpt", "status")} for f in items])
+            fail_if_broken(ledger_ok)
             return
         if run is not None:
             echo(f"本次检测 {run.scanned} 帖，新增违规记录 {len(run.new_flags)} 条。")
@@ -147,6 +150,7 @@ def register(group: click.Group) -> None:
                 echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f['id']}")
         if not items:
             echo("没有待审违规。" if status == "open" else "没有违规记录。")
+        fail_if_broken(ledger_ok)
 
     # -------------------------------------------------------------------------------- lurkers
     @group.command("lurkers")
@@ -157,12 +161,14 @@ def register(group: click.Group) -> None:
     @click.option("--bbcode", is_flag=True, help="输出可贴到论坛的 BBCode 潜水名单")
     def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode: bool) -> None:
         """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken
         from tracker.penalties.lurk_cards import lurk_findings
 
         with service(game_path, db_url) as svc:
             if bbcode:
                 echo(svc.lurkers_announcement(day), nl=False)
                 return
+            ledger_ok = check_ledger(svc)  # the 已判罚 column reads the ledger
             rep = svc.lurkers(day)
             found = lurk_findings(day, rep.penalties, svc.ledger())
         if as_json:
@@ -171,6 +177,7 @@ def register(group: click.Group) -> None:
                 pj["card_id"] = f.card
                 pj["revoked"] = f.revoked
             emit_json(doc)
+            fail_if_broken(ledger_ok)
             return
         echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
         for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
@@ -181,6 +188,7 @@ def register(group: click.Group) -> None:
             echo(f"应判{COLOR_WORDS.get(p.card, p.card)}：{p.player} —— {p.clause}（{p.detail}）｜{f.status_words}")
         if any(f.card is None for f in found):
             echo(f"发牌：tracker card {game_path} from-lurker --day {day}（全部待判罚），或在末尾写玩家名只判其中几人")
+        fail_if_broken(ledger_ok)
 
     # ---------------------------------------------------------------------------------- cards
     @group.command("cards")
