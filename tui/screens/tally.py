@@ -173,7 +173,7 @@ class TallyPane(Pane):
             return
         title = Text(f"确认第{view.day}日的投票结果？", "bold")
         body = outcome_text(view)
-        body.append("\n\n将写入游戏进程事件（出局 / 当选），之后的计票以此为准。", "")
+        body.append("\n\n将记为游戏事件（出局 / 当选，不在论坛发帖），之后的计票以此为准。", "")
         if not view.closed:
             body.append("\n投票尚未关门：现在确认会按目前的票记录结果。", "bold yellow")
         self.app.push_screen(ConfirmDialog(title, body, ok_label="确认结果"), self._confirmed)
