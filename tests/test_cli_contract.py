@@ -90,7 +90,7 @@ def test_json_keys_follow_the_contract(game: Path, capsys: pytest.CaptureFixture
     assert revoked["action"] == "revoke" and revoked["ref"] == entry["id"]
 
     cards = as_json(capsys, "cards", g)
-    assert set(cards) == {"ledger", "standing"}
+    assert set(cards) == {"ledger", "standing", "verified"}
     assert all(set(s) == {"blue", "yellow", "red", "status"} for s in cards["standing"].values())
     assert as_json(capsys, "cards", g, "verify") == {"ok": True, "entries": 2, "broken_at": None}
 
@@ -129,4 +129,4 @@ def test_demo_summary_names_flag_kinds_in_chinese() -> None:
         "crawl": {"threads": [], "requests": 0, "posts_new": 0, "posts_changed": 0}, "days": [],
         "flags": {"open": 3, "by_kind": {"keyword": 2, "posted_while_out": 1}}, "reports": [],
         "database": "sqlite://", "seconds": 0.1})
-    assert "违规待审：3 条（违禁词 2，出局发言 1）" in text and not CODES.search(text)
+    assert "待审违规：3 条（违禁词 2，出局发言 1）" in text and not CODES.search(text)

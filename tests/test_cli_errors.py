@@ -206,7 +206,7 @@ def test_usage_mistakes_are_explained_in_chinese(tmp_path: Path, baseline: Basel
         (["tally", game, "--day", "二"], "--day 应为整数"),
         (["tally", game, "--dya", "2"], "没有选项 --dya"),
         (["card", game, "issue", "泡泡", "--color", "green", "--reason", "x"], "--color 只能是"),
-        (["flags", game, "dismiss", "3"], "驳回需要标记编号和理由"),
+        (["flags", game, "dismiss", "3"], "驳回需要违规记录的编号和理由"),
         (["nosuch"], "没有命令 nosuch"),
     ]
     for args, words in cases:

@@ -163,7 +163,7 @@ def test_issue_three_blue_json_and_standing(game: Path, capsys: pytest.CaptureFi
     assert e["action"] == "issue" and e["color"] == "blue" and e["issuer"] == "导演A"  # type: ignore[index]
     assert [w["action"] for w in e["written"]] == ["issue", "convert"]  # type: ignore[index]
     code, doc = run(capsys, "cards", str(game), "--json")
-    assert set(doc) == {"ledger", "standing"}  # type: ignore[arg-type]
+    assert set(doc) == {"ledger", "standing", "verified"}  # type: ignore[arg-type]
     assert len(doc["ledger"]) == 4  # type: ignore[index]
     assert doc["standing"]["泡泡"] == {"blue": 0, "yellow": 1, "red": 0, "status": "alive"}  # type: ignore[index]
     assert doc["standing"]["包子"] == {"blue": 0, "yellow": 0, "red": 0, "status": "alive"}  # type: ignore[index]
@@ -182,8 +182,8 @@ def test_revoke_prints_the_new_entry_and_undoes_the_conversion(game: Path, capsy
 def test_unknown_player_and_bad_card_are_director_errors(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["card", str(game), "issue", "泡泡泡", "--color", "blue", "--reason", "x"]) == 7
     assert "泡泡" in capsys.readouterr().err
-    assert main(["card", str(game), "revoke", "9", "--reason", "x"]) == 7
-    assert main(["card", str(game), "issue", "泡泡", "--color", "blue", "--reason", "x", "--post", "999"]) == 7
+    assert main(["card", str(game), "revoke", "9", "--reason", "x"]) == 2  # no such card: a usage error
+    assert main(["card", str(game), "issue", "泡泡", "--color", "blue", "--reason", "x", "--post", "999"]) == 2
 
 
 def test_verify_ok_then_broken_by_an_edit_and_by_a_deletion(game: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -149,6 +149,10 @@ async def test_the_watcher_schedules_on_the_effective_close(demo: Service) -> No
                       crawl=crawl, write=write, name="demo", refresh_days=demo.effective_days)
     final2 = next(s for s in watcher.slots if s.key == "day2:final")
     assert final2.due == at(4, 22) + FINAL_GRACE
+    from tracker.store.schedule import acquire_lock
+
+    with demo.store.session() as s:  # step() writes only while holding the game's lock (run() takes it)
+        acquire_lock(s, name="demo", holder=watcher.holder, host=watcher.host, pid=watcher.pid, now=clock.now())
     # the director records the 延时 while the watcher runs: its next pass moves day 2's final report
     demo.record_event("delayed", data={"day": 2}, at=at(4, 18))
     await watcher.step()

@@ -61,4 +61,4 @@ def test_event_state_undo_and_outcome(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, err = run(capsys, "event", str(game), "eliminated", "--player", "无名氏")
     assert code == 7 and "没有名为" in err
     code, _, err = run(capsys, "event", str(game), "promoted", "--player", "玩家03")
-    assert code == 7 and "不认识的事件类型" in err
+    assert code == 2 and "不认识的事件类型" in err  # a typo in the command, not a game rule (7)

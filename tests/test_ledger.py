@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from tracker.clock import SHANGHAI
-from tracker.errors import GameRuleError
+from tracker.errors import GameRuleError, UnknownIdError
 from tracker.penalties import ledger as L
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=SHANGHAI)
@@ -139,7 +139,7 @@ def test_a_converted_card_cannot_be_revoked_directly() -> None:
         b.issue("泡泡", "blue")
     with pytest.raises(GameRuleError, match="合并"):
         b.revoke(4)
-    with pytest.raises(GameRuleError, match="没有第 99 条"):
+    with pytest.raises(UnknownIdError, match="没有第 99 条"):  # a wrong number, not a game rule (exit 2)
         b.revoke(99)
 
 

@@ -96,6 +96,8 @@ class GameConfig:
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     path: Path | None = None
     ledger: LedgerConfig = field(default_factory=LedgerConfig)
+    options: dict[str, Any] = field(default_factory=dict)
+    """``[options]``: the ruleset's advertised readings (`tracker rulesets`), checked by the ruleset."""
 
     @property
     def tz(self) -> ZoneInfo:
@@ -221,6 +223,7 @@ class _GameFileT(BaseModel):
     login: _LoginT = _LoginT()
     schedule: _ScheduleT = _ScheduleT()
     ledger: _LedgerT = _LedgerT()
+    options: dict[str, Any] = {}  # checked by the ruleset, which names its options and their values
 
 
 # What to write instead, per key (the last part of the path).
@@ -403,6 +406,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         process_thread=game.process_thread, crawl=crawl, schedule=schedule, path=path,
         ledger=LedgerConfig(key_file=(base / Path(doc.ledger.key_file).expanduser())
                             if doc.ledger.key_file else None),
+        options=dict(doc.options),
     )
 
 

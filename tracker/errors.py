@@ -105,6 +105,12 @@ class GameRuleError(TrackerError, ValueError):
     exit_code = 7
 
 
+class UnknownIdError(TrackerError):
+    """A number the director typed names nothing (a flag, a card): a usage error, not a game rule (7)."""
+
+    exit_code = 2
+
+
 class LedgerBrokenError(TrackerError):
     exit_code = 1
 

@@ -37,13 +37,27 @@ class Slot:
 
 
 def day_slots(days: Sequence[DayConfig], schedule: ScheduleConfig) -> list[Slot]:
+    """The report slots of the days whose threads are configured.
+
+    A day with its times set but no thread ids yet (the director fills them in when the threads
+    are opened) is waiting, not an error: it has no slot until its discussion thread is in the game
+    file, so nobody is warned or carded for posts in a thread that does not exist, and the final
+    reports name only what the day has (no tally without a vote thread)."""
     offset = timedelta(hours=schedule.lurker_report_before_close_hours)
     slots: list[Slot] = []
     for d in days:
+        if d.discussion is None:
+            continue
         warn = max(d.closes - offset, d.opens)
         slots.append(Slot(d.day, "lurker_warning", warn, ("lurkers",)))
-        slots.append(Slot(d.day, "final", d.closes + FINAL_GRACE, ("tally", "lurkers", "cards")))
+        final = ("tally", "lurkers", "cards") if d.vote else ("lurkers", "cards")
+        slots.append(Slot(d.day, "final", d.closes + FINAL_GRACE, final))
     return sorted(slots, key=lambda s: (s.due, s.day, s.kind))
+
+
+def waiting_days(days: Sequence[DayConfig]) -> list[int]:
+    """Days whose times are set but whose discussion thread is not (yet) in the game file."""
+    return [d.day for d in days if d.discussion is None]
 
 
 def due_slots(slots: Sequence[Slot], done: Collection[str], now: datetime) -> list[Slot]:

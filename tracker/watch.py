@@ -16,12 +16,12 @@ import os
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, tzinfo
 
 from tracker.clock import Clock
 from tracker.config import DayConfig, ScheduleConfig
 from tracker.errors import TrackerError
-from tracker.schedule import Slot, crawl_due, day_slots, due_slots, next_wake
+from tracker.schedule import Slot, crawl_due, day_slots, due_slots, next_wake, waiting_days
 from tracker.store.db import Store
 from tracker.store.schedule import (
     STALE_AFTER,
@@ -89,11 +89,20 @@ class Watcher:
     crawl_deadline: float = 3600.0  # seconds; a crawl still running then is abandoned, reports still written
     beat_every: float = HEARTBEAT_EVERY
     beat_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    keep_watching: bool = False
+    """True (`tracker watch`): with every slot written the watcher keeps going, re-reading the days
+    every ``interval_minutes``, since the director adds days to the game file while it runs."""
+    tz: tzinfo | None = None
+    """The game's time zone, for the times in the log."""
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
         self.holding = False  # True once run() holds the game's lock: then it is checked before every write
         self.lost = False  # the heartbeat found the lock taken over
+
+    def _when(self, at: datetime) -> str:
+        """A time as the director reads it: in the game's zone."""
+        return (at.astimezone(self.tz) if self.tz is not None else at).strftime("%Y-%m-%d %H:%M")
 
     def _refresh(self) -> None:
         if self.refresh_days is None:
@@ -105,7 +114,14 @@ class Watcher:
             return
         moved = [d for d in days for old in self.days if old.day == d.day and old.closes != d.closes]
         for d in moved:
-            self.log(f"第 {d.day} 日关门时间改为 {d.closes.isoformat(timespec='minutes')}")
+            self.log(f"第 {d.day} 日关门时间改为 {self._when(d.closes)}")
+        before = {d.day: d for d in self.days}
+        for d in days:
+            old_day = before.get(d.day)
+            if d.discussion is not None and (old_day is None or old_day.discussion is None):
+                self.log(f"第 {d.day} 日的帖子已配置（讨论帖 {d.discussion}），开始跟进")
+            elif d.discussion is None and old_day is None:
+                self.log(f"第 {d.day} 日尚未配置帖子：等待（不写报告、不判潜水）")
         self.days = days
         self.slots = day_slots(days, self.schedule)
 
@@ -114,13 +130,23 @@ class Watcher:
             acquire_lock(s, name=self.name, holder=self.holder, host=self.host, pid=self.pid, now=self.clock.now())
         self.holding = True
         self.log(f"开始监视（{self.holder}@{self.host}，进程 {self.pid}）")
+        for day in waiting_days(self.days):
+            self.log(f"第 {day} 日尚未配置帖子：等待（不写报告、不判潜水）")
         beat = asyncio.create_task(self._beat(stop))
         try:
+            idle = False
             while not stop.is_set():
                 wake = await self.step()
                 if wake is None:
-                    self.log("所有日程已完成，退出监视")
-                    return
+                    if not self.keep_watching:
+                        self.log("所有日程已完成，退出监视")
+                        return
+                    if not idle:
+                        self.log("所有日程已完成；继续监视，游戏文件中新增的日子会被接上（Ctrl-C 停止）")
+                    idle = True
+                    wake = self.clock.now() + timedelta(minutes=self.schedule.interval_minutes)
+                else:
+                    idle = False
                 await self.sleep((wake - self.clock.now()).total_seconds(), stop)
             if self.lost:
                 self._check_owner()  # raises LockLostError (exit 8): the takeover is not a clean stop
@@ -175,19 +201,27 @@ class Watcher:
 
     async def _crawl(self, now: datetime) -> None:
         try:
-            await asyncio.wait_for(self.crawl(), timeout=self.crawl_deadline)
+            report = await asyncio.wait_for(self.crawl(), timeout=self.crawl_deadline)
         except TimeoutError:
             self.log(f"抓取超过 {self.crawl_deadline / 60:g} 分钟仍未完成，已放弃本次抓取（报告基于已存数据）",
                      logging.WARNING)
         except TrackerError as exc:
             self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）", logging.WARNING)
         else:
-            self.log(f"抓取完成 {now.isoformat(timespec='minutes')}")
+            self.log(f"抓取完成 {self._when(now)}{_found(report)}")
         self.last_crawl = now
 
     def _write(self, slot: Slot) -> None:
         self._check_owner()  # right before writing (and posting): a watcher that lost the lock stops here
-        files = self.write(slot)
+        try:
+            files = self.write(slot)
+        except LockLostError:
+            raise
+        except TrackerError as exc:
+            # a report the game file cannot give yet (a thread id missing) is retried on the next
+            # pass, after the director fixed the file; the watcher does not die into a restart loop
+            self.log(f"第 {slot.day} 日 {_SLOT_NAMES[slot.kind]} 未能写出：{exc}（下次重试）")
+            return
         with self.store.session() as s:
             fresh = mark_slot_written(s, key=slot.key, day=slot.day, kind=slot.kind, due_at=slot.due,
                                       now=self.clock.now(), files=files)
@@ -196,3 +230,12 @@ class Watcher:
 
 
 _SLOT_NAMES = {"lurker_warning": "关门前潜水预警", "final": "关门后结算报告"}
+
+
+def _found(report: object) -> str:
+    """What a crawl found, from its report (posts new / changed / deleted), for the log."""
+    new = getattr(report, "posts_new", None)
+    if new is None:
+        return ""
+    return (f"：新帖 {new}，改动 {getattr(report, 'posts_changed', 0)}，"
+            f"删除 {getattr(report, 'posts_deleted', 0)}")

@@ -35,7 +35,9 @@ NARROW = 100
 class TrackerApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "版杀导演台"
-    COMMANDS = App.COMMANDS | {TrackerCommands}
+    # only our own commands, in Chinese: Textual's system commands (Keys, Quit, Screenshot, Theme)
+    # are English, and the palette's placeholder is ours too (action_command_palette)
+    COMMANDS: ClassVar[set[Any]] = {TrackerCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i), f"show('{key}')", label, show=False) for i, (key, label) in enumerate(SCREENS, 1)),
         Binding("r", "crawl", "抓取"),
@@ -94,6 +96,9 @@ class TrackerApp(App[None]):
             return
         switcher = self.query_one("#panes", ContentSwitcher)
         if switcher.current != key:
+            # a notice belongs to the screen it came from (the BBCode path of 票型 on 判罚 misleads);
+            # the crawl's state stays in the header
+            self.clear_notifications()
             if not switcher.query(f"#{key}"):
                 await switcher.mount(make_pane(key))
                 freeze_long_lived()  # the new screen's widgets live as long as the app
@@ -105,6 +110,13 @@ class TrackerApp(App[None]):
 
     async def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
         await self.action_show(message.key)
+
+    def action_command_palette(self) -> None:
+        """The palette with a Chinese placeholder (Textual's says "Search for commands…")."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(CommandPalette(placeholder="搜索命令（中文或英文）…", id="--command-palette"))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

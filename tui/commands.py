@@ -20,6 +20,7 @@ class TrackerCommands(Provider):
         ]
         out.append(("立即抓取（crawl）", app.action_crawl, "在后台抓取所有游戏帖"))
         out.append(("帮助（help）", app.action_help, "所有按键"))
+        out.append(("退出（quit）", app.action_quit, "关闭导演台（已保存的数据不受影响）"))
         return out
 
     async def discover(self) -> Hits:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -19,6 +20,8 @@ from tracker.engine.days import DayStatus
 from tracker.engine.night.desk import phase_key, settled_event
 from tracker.errors import GameRuleError, TrackerError
 from tracker.penalties.ledger import Entry as LedgerEntry
+from tracker.penalties.ledger import Verification
+from tracker.penalties.lurk_cards import LurkFinding
 from tracker.penalties.review import CardSuggestion, Flag
 from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
@@ -150,8 +153,19 @@ class Gateway:
 
         players = attempt(self.players) or ()
         flags = attempt(self.open_flag_count)
+        outcome = attempt(self._outcome_words)
         return Overview(players=players, open_flags=flags, posts=attempt(lambda: self.search_posts(
-            PostQuery(), 0, 1).total), problems=tuple(problems))
+            PostQuery(), 0, 1).total), outcome=outcome, problems=tuple(problems))
+
+    def _outcome_words(self) -> str:
+        """The win check as `tracker state` says it: the winner, 尚未分出, or 不判定 and why."""
+        from tracker.service.roster_check import roster_errors
+
+        errors = roster_errors(self.service)
+        if errors:
+            return f"不判定（配置错误：{'；'.join(errors)}）"
+        o = self.service.state().state.outcome
+        return f"{o.reason}（{o.clause}）" if o else "尚未分出"
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
         found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
@@ -202,7 +216,11 @@ class Gateway:
         return int(post.floor) if post is not None else None
 
     def confirm_day(self, day: int) -> list[str]:
-        """Record the day's outcome(s) as game events; the service refuses a second confirmation."""
+        """Record the day's outcome(s) as game events; the service refuses a second confirmation,
+        and a roster the ruleset contradicts is refused as `tracker confirm` refuses it."""
+        from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
+
+        refuse_on_roster_errors(roster_errors(self.service), "不能确认结果")
         try:
             with self.lock:
                 results = self.service.confirm_day(day)
@@ -256,12 +274,33 @@ class Gateway:
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
+    def ledger_check(self) -> Verification:
+        """The ledger's hash chain verified (the 判罚 screen says loudly when it is broken)."""
+        return self.service.verify_ledger()
+
+    def post_places(self, pids: list[int | None]) -> dict[int, tuple[int, int, datetime]]:
+        """pid → (tid, floor, posted_at) of the posts cards name."""
+        return dict(self.service.post_places(pids))
+
     def card_history(self, card_id: int) -> list[LedgerEntry]:
         return self.service.card_history(card_id)
 
     def revoke_card(self, card_id: int, reason: str) -> CardDecision:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
+
+    def lurk_findings(self, day: int) -> list[LurkFinding]:
+        """The day's 潜水 penalties with their status in the ledger (待判罚 / 已判罚 第 N 条)."""
+        from tracker.service.lurk_cards import day_lurk_findings
+
+        return day_lurk_findings(self.service, day)
+
+    def card_lurkers(self, day: int, players: tuple[str, ...] = ()) -> list[CardDecision]:
+        """Card the day's uncarded 潜水 penalties (all, or those of ``players``): the 潜水 screen's c / C."""
+        from tracker.service.lurk_cards import card_lurkers
+
+        with self.lock:
+            return card_lurkers(self.service, day, players)
 
     # -- 夜晚 ---------------------------------------------------------------------------------------
     def night_default(self) -> int:

@@ -121,15 +121,26 @@ def register(group: click.Group) -> None:
                     report = svc.crawl(progress=progress, tids=list(threads) or None)
             finally:
                 progress.close()
+            from tracker.service.roster_check import roster_check
+
+            # a typo in a player's name shows the first time the threads are read (a failed crawl
+            # says its error alone: the names are checked when the threads were read in full)
+            names = roster_check(svc) if not report.errors else None
         doc = report.to_json()
         if detection is not None:
             doc["detection"] = {"scanned": detection.scanned, "new_flags": len(detection.new_flags)}
+        if names is not None:
+            doc["roster"] = {"silent": [{"player": p, "nearest": list(n)} for p, n in names.silent],
+                             "unlisted": [{"author": u.author, "posts": u.posts, "nearest": list(u.nearest)}
+                                          for u in names.unlisted]}
         if as_json:
             emit_json(doc)
         else:
             _summary(report)
             if detection is not None:
-                click.echo(f"违规检测：检查 {detection.scanned} 帖，新标记 {len(detection.new_flags)} 条")
+                click.echo(f"违规检测：检查 {detection.scanned} 帖，新违规记录 {len(detection.new_flags)} 条")
+            for line in names.lines() if names is not None else ():
+                echo(line, err=True)
         if report.errors:
             raise report.errors[0]
 

@@ -32,6 +32,11 @@ def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None) -> None:
             run_tui(run.game_path, None)
     finally:
         run.forum.stop()
+        from tracker.demo.run import finish
+
+        finish(run)
+    if not as_json:
+        echo(f"回放已停止；重新回放：tracker demo --dir {run.workdir}", err=True)
 
 
 def register(group: click.Group) -> None:

@@ -6,7 +6,8 @@ engine's values, and each ``--json`` command turns them into its document with o
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from collections.abc import Mapping
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.events import event_to_json
@@ -73,7 +74,7 @@ def entry_json(e: L.Entry) -> dict[str, Any]:
         "id": e.id, "action": e.action, "player": e.player, "color": e.color, "clause": e.clause,
         "reason": e.reason, "post": e.post, "flag": e.flag, "issuer": e.issuer, "at": e.at.isoformat(),
         "ref": e.ref, "consumed": list(e.consumed), "evidence": e.evidence, "prev_hash": e.prev_hash,
-        "hash": e.hash,
+        "hash": e.hash, "day": e.day,
     }
 
 
@@ -85,10 +86,19 @@ def decision_json(d: CardDecision) -> dict[str, Any]:
     return out
 
 
-def cards_json(ledger: list[L.Entry], standing: dict[str, PlayerStanding]) -> dict[str, Any]:
-    """The `tracker cards --json` document."""
+def _place(where: Mapping[int, tuple[int, int, datetime]], pid: int | None) -> dict[str, Any]:
+    found = where.get(pid) if pid is not None else None
+    if found is None:
+        return {"tid": None, "floor": None, "posted_at": None}
+    return {"tid": found[0], "floor": found[1], "posted_at": found[2].isoformat()}
+
+
+def cards_json(ledger: list[L.Entry], standing: dict[str, PlayerStanding],
+               places: Mapping[int, tuple[int, int, datetime]] | None = None) -> dict[str, Any]:
+    """The `tracker cards --json` document; ``places`` (pid → tid, floor, posted_at) say 帖 and 楼."""
+    where = places or {}
     return {
-        "ledger": [entry_json(e) for e in ledger],
+        "ledger": [{**entry_json(e), **_place(where, e.post)} for e in ledger],
         "standing": {p: {"blue": s.blue, "yellow": s.yellow, "red": s.red, "status": s.status}
                      for p, s in standing.items()},
     }

@@ -18,13 +18,15 @@ from tracker.cli.json_docs import cards_json, decision_json, entry_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
+from tracker.penalties.place import place_words
 
 COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
 
 
 
 def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
-    """One ledger entry; its time in the forum's zone (the store keeps UTC)."""
+    """One ledger entry: its game day, its place (帖 and 楼, once), its time in the forum's zone (the
+    store keeps UTC)."""
     color = COLOR_WORDS.get(e["color"] or "", "")
     ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
     clause = f" [{e['clause']}]" if e["clause"] else ""
@@ -32,8 +34,22 @@ def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
     if tz is not None and at.tzinfo is not None:
         at = at.astimezone(tz)
     issuer = "自动" if e["issuer"] == LADDER_ISSUER else e["issuer"]
-    return (f"#{e['id']} {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
-            f"{color}{clause}{ref}：{e['reason']}（{issuer}）")
+    day = f"第{e['day']}日 " if e.get("day") is not None else ""
+    if e.get("tid") is not None:
+        where = f"（{place_words(e['tid'], e.get('floor'))}）"
+    elif e.get("post") is not None and e["action"] in ("issue", "amend"):
+        where = f"（帖子 pid {e['post']}）"
+    else:
+        where = ""
+    return (f"#{e['id']} {day}{at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
+            f"{color}{clause}{ref}：{e['reason']}{where}（{issuer}）")
+
+
+def _placed(svc: Any, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries with the thread and floor of their post (for the lines above)."""
+    where = svc.post_places([e["post"] for e in entries])
+    return [{**e, "tid": where[e["post"]][0], "floor": where[e["post"]][1]} if e["post"] in where else e
+            for e in entries]
 
 
 def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
@@ -45,9 +61,34 @@ def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
 
 def _flag_line(f: dict[str, Any]) -> str:
     """One flag as the director reads it: the kind in Chinese and the rule post's clause."""
-    status = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
+    status = {"open": "待审", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
     return (f"[{f['id']}] {status} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']} "
             f"{KIND_WORDS.get(f['kind'], f['kind'])}｜{f['clause']}：{f['excerpt']}")
+
+
+class CardGroup(click.Group):
+    """`tracker card GAME.toml issue …`: the game file comes before the subcommand, so
+    `tracker card issue --help` would read ``issue`` as the game file and print the group's help.
+    Asked for a subcommand's help without a game file, show that subcommand's help."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands and any(a in ("--help", "-h") for a in args):
+            args = ["GAME.toml", *args]
+        # `tracker card GAME.toml --db URL issue …`: a group stops reading options at its first
+        # argument, so an option after the game file is moved in front of it
+        sub = next((i for i, a in enumerate(args) if a in self.commands), len(args))
+        head, moved, i = [], [], 0
+        while i < sub:
+            if args[i] == "--db" and i + 1 < sub:
+                moved += args[i:i + 2]
+                i += 2
+                continue
+            if args[i].startswith("--db="):
+                moved.append(args[i])
+            else:
+                head.append(args[i])
+            i += 1
+        return super().parse_args(ctx, [*moved, *head, *args[sub:]])
 
 
 def register(group: click.Group) -> None:
@@ -61,19 +102,19 @@ def register(group: click.Group) -> None:
     @click.option("--reason", default=None, help="驳回理由（dismiss 时必填）")
     @click.option("--by", default=None, help="操作的导演（默认游戏文件中的第一位导演）")
     @click.option("--status", type=click.Choice(["open", "dismissed", "carded"]), default=None,
-                  help="只列出某种状态的标记")
-    @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的标记")
+                  help="只列出某种状态的违规记录（open 待审 / dismissed 已驳回 / carded 已判罚）")
+    @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的违规记录")
     @db_option
     @json_option
     def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str | None, by: str | None,
               status: str | None, no_detect: bool, db_url: str | None, as_json: bool) -> None:
-        """违规标记：先检测新帖与改动过的帖子（只扫描新增或改动的帖子），再列出全部标记。
+        """待审违规：先检测新帖与改动过的帖子（只扫描新增或改动的帖子），再列出全部违规记录、证据和建议的牌。
 
-        `tracker flags GAME.toml dismiss ID --reason 理由` 驳回一条标记。
+        `tracker flags GAME.toml dismiss ID --reason 理由` 驳回一条违规记录。
         """
         if action == "dismiss":
             if flag_id is None or reason is None:
-                raise click.UsageError("驳回需要标记编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
+                raise click.UsageError("驳回需要违规记录的编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
             with service(game_path, db_url) as svc:
                 f = svc.dismiss_flag(flag_id, reason, by=by).as_json()
             if as_json:
@@ -82,19 +123,35 @@ def register(group: click.Group) -> None:
                 echo(_flag_line(f))
                 echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
             return
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+        from tracker.penalties.review import suggest_card
+
         with service(game_path, db_url) as svc:
+            ledger_ok = check_ledger(svc)  # the suggested cards read the ledger
             run = None if no_detect else svc.detect_flags()
-            items = [f.as_json() for f in svc.flags(detect=False, status=status)]
+            found = svc.flags(detect=False, status=status)
+            items = [f.as_json() for f in found]
+            ledger = svc.ledger()
+            # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
+            suggested = {f.id: suggest_card(f, ledger) for f in found if f.status == "open"}
         if as_json:
             emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
                                           "excerpt", "status")} for f in items])
+            fail_if_broken(ledger_ok)
             return
         if run is not None:
-            echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
+            echo(f"本次检测 {run.scanned} 帖，新增违规记录 {len(run.new_flags)} 条。")
         for f in items:
             echo(_flag_line(f))
+            if f.get("evidence"):
+                echo(f"    证据：{f['evidence']}")
+            sug = suggested.get(f["id"])
+            if sug is not None:
+                clause = f" [{sug.clause}]" if sug.clause else ""
+                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f['id']}")
         if not items:
-            echo("没有标记。")
+            echo("没有待审违规。" if status == "open" else "没有违规记录。")
+        fail_if_broken(ledger_ok)
 
     # -------------------------------------------------------------------------------- lurkers
     @group.command("lurkers")
@@ -105,20 +162,34 @@ def register(group: click.Group) -> None:
     @click.option("--bbcode", is_flag=True, help="输出可贴到论坛的 BBCode 潜水名单")
     def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode: bool) -> None:
         """潜水统计：当日每位玩家的发言数、是否投票，以及应判的黄牌。"""
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+        from tracker.penalties.lurk_cards import lurk_findings
+
         with service(game_path, db_url) as svc:
             if bbcode:
                 echo(svc.lurkers_announcement(day), nl=False)
                 return
+            ledger_ok = check_ledger(svc)  # the 已判罚 column reads the ledger
             rep = svc.lurkers(day)
+            found = lurk_findings(day, rep.penalties, svc.ledger())
         if as_json:
-            emit_json(rep.to_json())
+            doc = rep.to_json()
+            for pj, f in zip(doc["penalties"], found, strict=True):  # type: ignore[call-overload]
+                pj["card_id"] = f.card
+                pj["revoked"] = f.revoked
+            emit_json(doc)
+            fail_if_broken(ledger_ok)
             return
         echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
         for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
             voted = "已投票" if rep.voted.get(name) else "未投票"
             echo(f"  {name}：{n} 帖，{voted}")
-        for p in rep.penalties:
-            echo(f"应判黄牌：{p.player} —— {p.clause}（{p.detail}）")
+        for f in found:
+            p = f.penalty
+            echo(f"应判{COLOR_WORDS.get(p.card, p.card)}：{p.player} —— {p.clause}（{p.detail}）｜{f.status_words}")
+        if any(f.card is None for f in found):
+            echo(f"发牌：tracker card {game_path} from-lurker --day {day}（全部待判罚），或在末尾写玩家名只判其中几人")
+        fail_if_broken(ledger_ok)
 
     # ---------------------------------------------------------------------------------- cards
     @group.command("cards")
@@ -139,6 +210,8 @@ def register(group: click.Group) -> None:
         损坏时退出码为 1。`announce --day N` 输出当日判罚公示（BBCode，末尾带账本锚点）；
         `history ID` 一张牌的完整记录。
         """
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
+
         if action == "verify":
             _verify(game_path, db_url, as_json, anchors)
             return
@@ -148,25 +221,33 @@ def register(group: click.Group) -> None:
             if day is None:
                 raise click.UsageError("公示需要 --day N")
             with service(game_path, db_url) as svc:
+                v = check_ledger(svc)
                 echo(svc.cards_announcement(day), nl=False)
+            fail_if_broken(v)
             return
         if action == "history":
             if card_id is None:
                 raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
             with service(game_path, db_url) as svc:
-                items = [entry_json(e) for e in svc.card_history(card_id)]
+                v = check_ledger(svc)
+                items = _placed(svc, [entry_json(e) for e in svc.card_history(card_id)])
                 tz = svc.game.tz
             if as_json:
                 emit_json(items)
             else:
                 for e in items:
                     echo(_entry_line(e, tz))
+            fail_if_broken(v)
             return
         with service(game_path, db_url) as svc:
-            doc = cards_json(svc.ledger(), svc.standing())
+            v = check_ledger(svc)
+            ledger = svc.ledger()
+            doc = cards_json(ledger, svc.standing(), svc.post_places([e.post for e in ledger]))
             tz = svc.game.tz
         if as_json:
+            doc["verified"] = ledger_json(v)
             emit_json(doc)
+            fail_if_broken(v)
             return
         for e in doc["ledger"]:
             echo(_entry_line(e, tz))
@@ -176,6 +257,7 @@ def register(group: click.Group) -> None:
         for name, s in doc["standing"].items():
             echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
                  f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
+        fail_if_broken(v)
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...]) -> None:
         from tracker.errors import LedgerBrokenError
@@ -224,16 +306,18 @@ def register(group: click.Group) -> None:
                                     hint="账本在记牌工具之外被改动；请从备份恢复数据库")
 
     # ----------------------------------------------------------------------------------- card
-    @group.group("card")
+    @group.group("card", cls=CardGroup)
     @game_argument
+    @db_option
     @click.pass_context
-    def card(ctx: click.Context, game_path: Path) -> None:
+    def card(ctx: click.Context, game_path: Path, db_url: str | None) -> None:
         """发牌、撤销、更正（每个操作都是账本中的一条新记录）。"""
-        ctx.obj = {"game_path": game_path}
+        ctx.obj = {"game_path": game_path, "db_url": db_url}
 
     def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
-        with service(obj["game_path"], db_url) as svc:
+        with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
             d = decision_json(call(svc))
+            d["written"] = _placed(svc, d["written"])
             tz = svc.game.tz
         if as_json:
             emit_json(d)
@@ -245,15 +329,19 @@ def register(group: click.Group) -> None:
     @click.option("--color", type=COLOR_CHOICE, required=True, help="blue 蓝牌 / yellow 黄牌 / red 红牌")
     @click.option("--clause", default=None, help='判罚依据条款，例如 "5-(1)"')
     @click.option("--reason", required=True, help="判罚理由（必填）")
-    @click.option("--post", "post", type=int, default=None, help="证据帖子的 pid")
+    @click.option("--post", "post", default=None, metavar="PID|TID#FLOOR",
+                  help="证据帖子：pid，或 帖子编号#楼层（如 3#17）")
+    @click.option("--day", "day", type=int, default=None,
+                  help="违规发生在第几日（默认：证据帖所在的那一日，没有证据帖则为当前这一日）")
     @click.option("--by", default=None, help="发牌的导演（默认游戏文件中的第一位导演）")
     @db_option
     @json_option
     @click.pass_obj
-    def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: int | None,
-              by: str | None, db_url: str | None, as_json: bool) -> None:
-        """给玩家发牌；满三张自动合并，红牌按规则罚下。"""
-        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post, by=by))
+    def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: str | None,
+              day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+        """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
+        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post,
+                                                                   by=by, day=day))
 
     @card.command("revoke")
     @click.argument("card_id", type=int, metavar="ID")
@@ -283,15 +371,38 @@ def register(group: click.Group) -> None:
 
     @card.command("from-flag")
     @click.argument("flag_id", type=int, metavar="FLAG_ID")
-    @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按标记建议）")
-    @click.option("--clause", default=None, help="条款（默认取自标记）")
-    @click.option("--reason", default=None, help="理由（默认取自标记）")
+    @click.option("--color", type=COLOR_CHOICE, default=None, help="牌色（默认按违规记录的建议）")
+    @click.option("--clause", default=None, help="条款（默认取自违规记录）")
+    @click.option("--reason", default=None, help="理由（默认取自违规记录）")
+    @click.option("--day", "day", type=int, default=None, help="违规发生在第几日（默认：帖子所在的那一日）")
     @click.option("--by", default=None, help="发牌的导演")
     @db_option
     @json_option
     @click.pass_obj
     def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
-                  by: str | None, db_url: str | None, as_json: bool) -> None:
-        """把一条标记转为判罚（牌色、条款按标记预填）。"""
+                  day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+        """把一条违规记录转为判罚（牌色、条款按违规记录预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
-                                                               reason=reason, by=by))
+                                                               reason=reason, by=by, day=day))
+
+    @card.command("from-lurker")
+    @click.argument("players", nargs=-1, metavar="[玩家…]")
+    @click.option("--day", "day", type=int, required=True, help="第几日的潜水")
+    @click.option("--by", default=None, help="发牌的导演")
+    @db_option
+    @json_option
+    @click.pass_obj
+    def from_lurker(obj: dict[str, Any], players: tuple[str, ...], day: int, by: str | None, db_url: str | None,
+                    as_json: bool) -> None:
+        """把当日的潜水判罚转为牌（默认全部待判罚的；写玩家名只判这几人）。已判过的不会重复发牌。"""
+        from tracker.service.lurk_cards import card_lurkers
+
+        with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
+            out = [decision_json(d) for d in card_lurkers(svc, day, players, by=by)]
+            tz = svc.game.tz
+        if as_json:
+            emit_json(out)
+            return
+        for d in out:
+            _print_decision(d, tz)
+        echo(f"第 {day} 日潜水：发牌 {len(out)} 张。" if out else f"第 {day} 日没有待判罚的潜水。")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from tracker.cli.common import db_option, echo, game_argument, service
+from tracker.cli.common import db_option, echo, game_argument, json_option, service
 from tracker.errors import ConfigError
 
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z_.]+)\s*\]\]?\s*(#.*)?$")
@@ -52,9 +52,17 @@ def register(group: click.Group) -> None:
     @click.option("--from-thread", "tid", type=int, required=True, metavar="TID",
                   help="玩家都发过帖的帖子（报名帖、第一日讨论帖）")
     @click.option("--no-crawl", is_flag=True, help="不抓取，只用数据库里已有的帖子")
+    @click.option("--block", is_flag=True,
+                  help="不改游戏文件：输出报名帖发帖账号的 [[players]] 段落（名字与 uid，按首次回帖顺序），供复制")
+    @json_option
     @db_option
-    def players(game_path: Path, tid: int, no_crawl: bool, db_url: str | None) -> None:
-        """从论坛帖子里补全玩家的 uid（按 uid 认人，形近名字的账号不能冒充玩家投票）。"""
+    def players(game_path: Path, tid: int, no_crawl: bool, block: bool, as_json: bool, db_url: str | None) -> None:
+        """从论坛帖子里补全玩家的 uid（按 uid 认人，形近名字的账号不能冒充玩家投票）；--block 生成 [[players]]。"""
+        if block or as_json:
+            from tracker.cli.setup import propose_players
+
+            propose_players(game_path, tid, as_json)
+            return
         from tracker.engine.identity import Authors
         from tracker.safefile import write_atomic
         from tracker.store.posts import posts_for_thread

@@ -33,8 +33,11 @@ FORMATS = ("md", "bbcode", "html")
 def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: bool, db_url: str | None,
                as_json: bool) -> None:
     """生成一份报告（潜水 / 票型 / 判罚）；退出码 10 表示有需要导演处理的事项。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)
         day = day if day is not None else svc.current_day()
         att = svc.attention(day, kind)
         written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
@@ -50,6 +53,7 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
                 echo(f"已写入 {path}", err=True)
     finally:
         svc.close()
+    fail_if_broken(ledger)
     if att.needed:
         click.get_current_context().exit(NEEDS_DIRECTOR)
 
@@ -72,31 +76,8 @@ def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
 @db_option
 def watch_cmd(game_path: Path, db_url: str | None) -> None:
     """按日程持续抓取并写报告（关门前潜水预警、关门后结算），Ctrl-C 或 SIGTERM 停止。"""
-    from tracker.schedule import Slot
-    from tracker.watch import Watcher, WatchLog
-
     svc = open_service(game_path, db_url)
-    game = svc.game
-
-    def write(slot: Slot) -> list[str]:
-        final = slot.kind == "final"
-        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
-        if game.schedule.post_reports and game.process_thread is not None:
-            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
-            try:
-                _post(svc, game.process_thread, text)
-            except PostRefusedError as exc:
-                echo(f"自动发帖失败：{exc}", err=True)
-        return [p.name for p in paths]
-
-    # the effective days (延时 / day_extended move a close), re-read each pass
-    # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd journal),
-    # or --log-file / --log-level (tracker.logs)
-    watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
-                      crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
-                      # the crawl stops itself at its deadline; this is the backstop for the reports
-                      crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60,
-                      log=WatchLog())
+    watcher = build_watcher(svc, game_path)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -109,6 +90,44 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         asyncio.run(main())
     finally:
         svc.close()
+
+
+def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
+    """The watcher `tracker watch` runs (tests drive it with a frozen clock and ``overrides``):
+    writes each slot's reports (posting them when asked), re-reads the game file before every pass
+    (days and thread ids added while it runs), logs in the game's time zone, keeps watching."""
+    from tracker.schedule import Slot
+    from tracker.watch import Watcher, WatchLog
+
+    def write(slot: Slot) -> list[str]:
+        final = slot.kind == "final"
+        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
+        if svc.game.schedule.post_reports and svc.game.process_thread is not None:
+            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
+            try:
+                _post(svc, svc.game.process_thread, text)
+            except PostRefusedError as exc:
+                echo(f"自动发帖失败：{exc}", err=True)
+        return [p.name for p in paths]
+
+    def refresh() -> Any:
+        from tracker.config import load_game
+
+        svc.ctx.game = load_game(game_path)  # every service reads the game through the shared context
+        return svc.effective_days()
+
+    game = svc.game
+    tz = game.tz
+    kw: dict[str, Any] = dict(
+        days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
+        crawl=svc.crawl_async, write=write, name=game.name, refresh_days=refresh,
+        # the crawl stops itself at its deadline; this is the backstop for the reports
+        crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60, keep_watching=True, tz=tz,
+        # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd
+        # journal), or --log-file / --log-level (tracker.logs); its times are in the game's zone
+        log=WatchLog())
+    kw.update(overrides)
+    return Watcher(**kw)
 
 
 def _post(svc: Any, tid: int, text: str) -> Any:
@@ -199,12 +218,16 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
 @json_option
 def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -> None:
     """生成当日开门公示的骨架（前一日白天/夜晚出局名单、警长等、加速）。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)
         text = svc.day_announcement_bbcode(day)
     finally:
         svc.close()
     emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
+    fail_if_broken(ledger)
 
 
 def register(group: click.Group) -> None:

@@ -36,6 +36,25 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width: a CJK character takes two columns, so three-character names
+    line up with two-character ones (str.ljust counts characters)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - used)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return str(v)
+
+
 def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime,
                      players: Sequence[tuple[str, int | None]] | None = None) -> str:
     """A game file for a ruleset: an example role assignment that passes the check, day 1's times.
@@ -56,9 +75,11 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
              f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
              "# process_thread = 3", ""]
-    for o in rs.options:
-        lines.append(f"# 规则选项 {o.key} = {o.default!r}：{o.description}")
-    if rs.options:
+    if rs.options:  # the readings the rule post leaves open, ready to uncomment under [options]
+        lines.append("# [options]")
+        for o in rs.options:
+            lines.append(f"# {o.key} = {_toml_value(o.default)}  # 可选 {' / '.join(_toml_value(c) for c in o.choices)}："
+                         f"{o.description}")
         lines.append("")
     roles = example_assignment(rs)
     people = list(players) if players is not None else [(f"玩家{i:02d}", None) for i in range(1, len(roles) + 1)]
@@ -171,7 +192,41 @@ def _value(raw: str) -> Any:
         return raw
 
 
-@click.command("event")
+#: Words the help uses that name an alias rather than a kind.
+_MORE_WORDS = {"警长": "sheriff", "牧首": "patriarch", "神眷者": "god_chosen", "处决": "executed",
+               "翻转身份": "role_set", "修正": "declared"}
+
+#: `--cause` in the rule posts' words as well as the engine's codes (the 公示 reads the codes).
+CAUSES = {"vote": "vote", "投票": "vote", "白天": "vote", "放逐": "vote", "night": "night", "夜晚": "night",
+          "夜间": "night", "skill": "skill", "技能": "skill", "red_card": "red_card", "红牌": "red_card"}
+
+
+def _event_kind(word: str) -> str:
+    """The kind the director typed, in English or in the Chinese `event --help` lists (出局, 挂机 …)."""
+    from tracker.engine.events import ALIASES, EventKind
+
+    by_word = {**{w: k for k, w in EVENT_WORDS.items()}, **_MORE_WORDS}
+    kind = by_word.get(word.strip(), word.strip())
+    if kind not in {k.value for k in EventKind} and kind not in ALIASES:
+        import difflib
+
+        near = difflib.get_close_matches(kind, [*EVENT_WORDS, *by_word], n=3, cutoff=0.5)
+        raise click.UsageError(f"不认识的事件类型 {word!r}" + (f"，是不是：{'、'.join(near)}？" if near else ""))
+    return kind
+
+
+def _cause(word: str | None) -> str | None:
+    if word is None:
+        return None
+    code = CAUSES.get(word.strip())
+    if code is None:
+        raise click.UsageError(f"不认识的出局原因 {word!r}；可用：vote（投票）、night（夜晚）、skill（技能）、"
+                               "red_card（红牌）")
+    return code
+
+
+@click.command("event", epilog="KIND 可写英文或中文：" + "、".join(f"{k}（{w}）" for k, w in (
+    ("eliminated", "出局"), ("died", "死亡"), ("benched", "挂机"), ("tag_given", "获得标记"), ("undo", "撤销"))) + " …")
 @game_argument
 @click.argument("kind")
 @click.option("--player", default=None, help="玩家（tag_passed 时为原持有者）")
@@ -180,7 +235,7 @@ def _value(raw: str) -> Any:
 @click.option("--to", "to", default=None, help="tag_passed 的接任者")
 @click.option("--role", default=None, help="role_set 的新身份")
 @click.option("--faction", default=None, help="faction_set / surrender / faction_lost 的阵营")
-@click.option("--cause", default=None, help="出局原因：vote / night / red_card …")
+@click.option("--cause", default=None, help="出局原因：vote（投票）/ night（夜晚）/ skill（技能）/ red_card（红牌）")
 @click.option("--seq", type=int, default=None, help="undo 要撤销的事件序号")
 @click.option("--reason", default=None, help="说明")
 @click.option("--data", "pairs", multiple=True, metavar="KEY=VALUE", help="其他数据，可重复")
@@ -194,6 +249,8 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
     """记录一个游戏事件（出局、挂机、警长、翻转身份、修正、加速、投降、撤销 …）。"""
     from tracker.engine.events import event_to_json
 
+    kind = _event_kind(kind)
+    cause = _cause(cause)
     data: dict[str, Any] = {}
     for k, v in (("day", day), ("tag", tag), ("to", to), ("role", role), ("faction", faction),
                  ("cause", cause), ("seq", seq), ("reason", reason)):
@@ -241,7 +298,7 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
     """``挂机（benched） 泡泡 day=2``: the Chinese word, the key the director typed, the details."""
     word = EVENT_WORDS.get(kind)
     head = f"{word}（{kind}）" if word else kind
-    details = "，".join(f"{k}={v}" for k, v in data.items())
+    details = "，".join(f"{k}={v}" for k, v in data.items() if v is not None)
     return " ".join(x for x in (head, player or "", details) if x)
 
 
@@ -251,26 +308,38 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 @db_option
 @json_option
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
-    """游戏状态：每名玩家的存活/出局/挂机、身份、标记，各日，胜负。"""
+    """游戏状态：每名玩家的存活/出局/挂机、身份、标记（警长等），各日，胜负。"""
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
+    from tracker.cli.readings import reading_lines, readings_json
     from tracker.engine.roster import check_assignment
 
     svc = open_service(game_path, db_url)
     try:
+        ledger = check_ledger(svc)  # the cards column reads the ledger: a forged card must not pass quietly
         doc = state_json(svc.state())
         problems = check_assignment(svc.ruleset, svc.game.players)
+        roster_broken = any(p.level == "error" for p in problems)
+        if roster_broken:  # a winner counted from a roster the ruleset contradicts is no winner
+            doc["outcome"] = None
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
+            doc["ledger"] = ledger_json(ledger)
+            doc["readings"] = readings_json(svc.ruleset, svc.game.options)
             if show_events:
                 doc["events"] = svc.events_json()
             emit_json(doc)
+            fail_if_broken(ledger)
+            _refuse_roster(problems)
             return
         tz = svc.game.tz
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
+        for line in reading_lines(svc.ruleset, svc.game.options):
+            echo(line)
         for p in doc["players"]:
             tags = "、".join(p["tags"])
             cards = p["cards"]
             card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
-            echo(f"  {p['name']:<10} {STATUS_WORDS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
+            echo(f"  {_pad(p['name'], 10)} {_pad(STATUS_WORDS[p['status']], 6)} {p['role'] or '?'}／{p['faction'] or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
             for line in _day_lines(d, tz):
@@ -278,7 +347,10 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         for x in doc["lost"]:
             echo(f"  判负：{x['reason']}（{x['clause']}）")
         o = doc["outcome"]
-        echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
+        if roster_broken:
+            echo("胜负：不判定（游戏文件的玩家配置与规则矛盾，见下方配置错误）")
+        else:
+            echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
         for t in doc["pending_tags"]:
             echo(f"待处理：{t['from']} 的{t['tag']}等待移交")
         for p in problems:
@@ -291,8 +363,16 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
                 when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
                 echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
                            f" — {e['recorded_by']}{mark}")
+        fail_if_broken(ledger)
+        _refuse_roster(problems)
     finally:
         svc.close()
+
+
+def _refuse_roster(problems: list[Any]) -> None:
+    from tracker.service.roster_check import refuse_on_roster_errors
+
+    refuse_on_roster_errors([p.message for p in problems if p.level == "error"], "不判定胜负")
 
 
 _CAUSES = {"auto": "自动", "ruleset": "规则：首日", "game.toml": "游戏文件", "request": "申请", "director": "导演"}

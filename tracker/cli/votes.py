@@ -31,6 +31,11 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
             docs = [tally_to_json(r, tz) for r in results]
             emit_json(docs[0] if len(docs) == 1 else {"day": day, "votes": docs, **_first(docs)})
             return
+        if not bbcode and ruleset_id is None:
+            from tracker.cli.readings import reading_lines
+
+            for line in reading_lines(svc.ruleset, svc.game.options):
+                echo(line)
         for r in results:
             if bbcode:
                 echo(announce_tally_bbcode(r.tally, show_voters=not no_voters, tz=tz))
@@ -76,8 +81,11 @@ def _human(r: object, tz: object) -> str:
 @json_option
 def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str | None, as_json: bool) -> None:
     """确认当日投票结果，记为游戏事件（当选、出局/死亡、已用最后一票）。"""
+    from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
+
     svc = open_service(game_path, db_url)
     try:
+        refuse_on_roster_errors(roster_errors(svc), "不能确认结果")
         results = svc.confirm_day(day, recorded_by=recorded_by)
         if as_json:
             emit_json({"day": day, "votes": [confirm_json(r) for r in results]})

@@ -97,10 +97,27 @@ def start(workdir: Path | None = None) -> DemoRun:
     return DemoRun(workdir=root, game_path=prepare(root, url), forum=forum)
 
 
+REPLAY_NOTE = ("# 回放服务器随 `tracker demo` 退出而停止：离线命令（tally、state、cards、lurkers、report、tui）照常可用；\n"
+               "# 要再抓取，运行 `tracker demo --dir {dir}` 重新回放（会重写本文件）。\n")
+
+
+def finish(run: DemoRun) -> None:
+    """After the replay server stopped: the game file no longer names its dead port (a crawl there
+    would be refused); it names the captures' own address and says how to replay."""
+    import re
+
+    text = run.game_path.read_text(encoding="utf-8")
+    new, n = re.subn(r'(?m)^forum = "http://127\.0\.0\.1:\d+/"$', 'forum = "http://127.0.0.1:8080/"', text)
+    if n and "回放服务器随" not in new:
+        run.game_path.write_text(REPLAY_NOTE.format(dir=run.workdir) + new, encoding="utf-8")
+
+
 def summary_text(s: dict[str, Any]) -> str:
     """The Chinese summary a newcomer reads."""
     c = s["crawl"]
+    n = len(s["days"])
     lines = [f"演示局「{s['game']}」（规则 {s['ruleset']}），论坛回放 {s['forum']}",
+             f"演示会替导演确认第 1–{n} 日的投票结果（写入游戏事件）；真实对局里由导演用 tracker confirm 确认。",
              f"抓取：{len(c['threads'])} 个帖子，{c['requests']} 次请求，新帖 {c['posts_new']}，"
              f"变化 {c['posts_changed']}"]
     for d in s["days"]:
@@ -116,7 +133,7 @@ def summary_text(s: dict[str, Any]) -> str:
             if n["night"] == d["day"]:
                 lines += night_lines(n)
     kinds = "，".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
-    lines.append(f"违规待审：{s['flags']['open']} 条（{kinds}）")
+    lines.append(f"待审违规：{s['flags']['open']} 条（{kinds}）")
     lines.append(f"报告：{len(s['reports'])} 个文件，在 {Path(s['reports'][0]).parent if s['reports'] else '-'}")
     lines.append(f"数据库：{s['database']}；用时 {s['seconds']} 秒")
     return "\n".join(lines)

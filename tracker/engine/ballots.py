@@ -190,7 +190,8 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
             errors.append(Verdict(Code.MISSING_LABEL, "代投帖缺少“投票对象：”"))
             return make("proxy" if proxy_by else "vote", False, None, None)
         code, target = attempt
-        errors.append(Verdict(code, f"原文：{_excerpt(text)}"))
+        # quote the post as written (its own full-width punctuation), not the normalised form parsed
+        errors.append(Verdict(code, f"原文：{_excerpt((post.text or text).strip())}"))
         kind: BallotKind = "proxy" if proxy_by else ("change" if "改" in text[:8] else "vote")
         return make(kind, kind == "change", target, None)
 

@@ -82,9 +82,10 @@ NEEDS_DATA: Mapping[str, tuple[str, ...]] = {
 }
 
 EXAMPLES: Mapping[str, str] = {
-    "day": "--day 2", "by": "--data by=替补名", "role": "--data role=预言家", "faction": "--data faction=狼人",
-    "tag": "--data tag=警长", "to": "--data to=继任者", "name": "--data name=深青之桩",
-    "granted": "--data granted=false", "condition": "--data condition=no_new_undead", "seq": "--data seq=12",
+    # the options `tracker event --help` lists, where it has one (the hint and the help agree)
+    "day": "--day 2", "by": "--data by=替补名", "role": "--role 预言家", "faction": "--faction 狼人",
+    "tag": "--tag 警长", "to": "--to 继任者", "name": "--data name=深青之桩",
+    "granted": "--data granted=false", "condition": "--data condition=no_new_undead", "seq": "--seq 12",
 }
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal
 
-from tracker.errors import GameRuleError
+from tracker.errors import GameRuleError, UnknownIdError
 
 Color = Literal["blue", "yellow", "red"]
 Action = Literal["issue", "convert", "revoke", "amend", "revert"]
@@ -80,6 +80,9 @@ class Draft:
     consumed: tuple[int, ...] = ()
     evidence: str | None = None
     """The evidence post's HTML hash at the time of the decision (players edit violations away)."""
+    day: int | None = None
+    """The game day of the violation (a day-1 post carded on day 2 is day 1's card); None: the day
+    the decision was made in, by its time (revocations, and entries written before days were kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +104,23 @@ class Entry:
     evidence: str | None = None
     prev_hash: str = GENESIS
     hash: str = ""
+    day: int | None = None
+    """The game day the card belongs to (see :class:`Draft`)."""
 
     def payload(self) -> dict[str, object]:
-        """The fields the hash covers, in a canonical form (UTC time with microseconds)."""
-        return {
+        """The fields the hash covers, in a canonical form (UTC time with microseconds).
+
+        ``day`` is covered only when set, so the entries written before it existed keep their hashes.
+        """
+        out: dict[str, object] = {
             "id": self.id, "action": self.action, "player": self.player, "color": self.color,
             "clause": self.clause, "reason": self.reason, "post": self.post, "flag": self.flag,
             "issuer": self.issuer, "at": utc_iso(self.at), "ref": self.ref,
             "consumed": list(self.consumed), "evidence": self.evidence,
         }
+        if self.day is not None:
+            out["day"] = self.day
+        return out
 
 
 def utc_iso(at: datetime) -> str:
@@ -134,7 +145,7 @@ def chain(drafts: Iterable[Draft], *, after: Entry | None) -> list[Entry]:
     for d in drafts:
         e = Entry(id=next_id, action=d.action, player=d.player, color=d.color, reason=d.reason,
                   issuer=d.issuer, at=d.at, clause=d.clause, post=d.post, flag=d.flag, ref=d.ref,
-                  consumed=tuple(d.consumed), evidence=d.evidence, prev_hash=prev)
+                  consumed=tuple(d.consumed), evidence=d.evidence, prev_hash=prev, day=d.day)
         e = replace(e, hash=entry_hash(prev, e))
         out.append(e)
         prev = e.hash
@@ -256,7 +267,7 @@ class LedgerState:
         for e in self.entries:
             if e.id == entry_id:
                 return e
-        raise GameRuleError(f"记牌账本里没有第 {entry_id} 条记录", hint="用 `tracker cards GAME.toml` 查看账本")
+        raise UnknownIdError(f"记牌账本里没有第 {entry_id} 条记录", hint="用 `tracker cards GAME.toml` 查看账本")
 
     def loose_cards(self, player: str, color: Color) -> list[CardState]:
         return [c for c in self.cards.values() if c.player == player and c.color == color and c.loose]
@@ -307,8 +318,10 @@ def _apply(st: LedgerState, e: Entry) -> None:
 # ------------------------------------------------------------------------------------- decisions
 
 
-def _settle(st: LedgerState, player: str, ladder: Ladder, at: datetime) -> list[Draft]:
-    """Merge loose cards while a colour reaches its threshold (blue first, so a cascade reaches red)."""
+def _settle(st: LedgerState, player: str, ladder: Ladder, at: datetime, day: int | None = None) -> list[Draft]:
+    """Merge loose cards while a colour reaches its threshold (blue first, so a cascade reaches red).
+
+    A merge a new card sets off is announced with that card (``day``)."""
     drafts: list[Draft] = []
     for color in ("blue", "yellow"):
         n = ladder.threshold(color)
@@ -323,7 +336,7 @@ def _settle(st: LedgerState, player: str, ladder: Ladder, at: datetime) -> list[
             d = Draft(action="convert", player=player, color=nxt, issuer=LADDER_ISSUER, at=at,
                       reason=f"累计三张{COLOR_WORDS[color]}合并为一张{COLOR_WORDS[nxt]}"
                       if n == 3 else f"累计{n}张{COLOR_WORDS[color]}合并为一张{COLOR_WORDS[nxt]}",
-                      clause="、".join(clauses) or None, consumed=merged)
+                      clause="、".join(clauses) or None, consumed=merged, day=day)
             _apply_draft(st, d)
             drafts.append(d)
     return drafts
@@ -381,7 +394,7 @@ def _need_text(value: str, what: str) -> str:
 
 def issue(entries: Sequence[Entry], *, player: str, color: Color, clause: str | None, reason: str,
           issuer: str, at: datetime, ladder: Ladder, post: int | None = None, flag: int | None = None,
-          evidence: str | None = None) -> list[Draft]:
+          evidence: str | None = None, day: int | None = None) -> list[Draft]:
     """A card for ``player``, followed by whatever conversions it triggers (each its own entry)."""
     if color not in COLORS:
         raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
@@ -389,9 +402,9 @@ def issue(entries: Sequence[Entry], *, player: str, color: Color, clause: str | 
         raise GameRuleError("没有指定受罚玩家")
     st = _working_copy(entries)
     d = Draft(action="issue", player=player, color=color, clause=clause, reason=_need_text(reason, "判罚理由"),
-              issuer=issuer, at=at, post=post, flag=flag, evidence=evidence)
+              issuer=issuer, at=at, post=post, flag=flag, evidence=evidence, day=day)
     _apply_draft(st, d)
-    return [d, *_settle(st, player, ladder, at)]
+    return [d, *_settle(st, player, ladder, at, day)]
 
 
 def revoke(entries: Sequence[Entry], card_id: int, *, reason: str, issuer: str, at: datetime,
@@ -425,7 +438,7 @@ def amend(entries: Sequence[Entry], card_id: int, *, reason: str, issuer: str, a
         drafts = _undo_merges(st, card, issuer, at, f"更正第 {card_id} 条")
     d = Draft(action="amend", player=card.player, color=new_color, clause=new_clause, reason=why,
               issuer=issuer, at=at, ref=card_id, post=card.entry.post, flag=card.entry.flag,
-              evidence=card.entry.evidence)
+              evidence=card.entry.evidence, day=card.entry.day)
     _apply_draft(st, d)
     drafts.append(d)
     return drafts + _settle(st, card.player, ladder, at)

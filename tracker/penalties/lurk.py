@@ -54,6 +54,8 @@ class LurkWindow:
     opens: datetime
     closes: datetime
     accelerated: bool = False
+    has_vote: bool = True
+    """False when the day has no vote thread (not yet configured): nobody can have failed to vote."""
 
     def contains(self, when: datetime) -> bool:
         return self.opens <= when <= self.closes
@@ -159,6 +161,7 @@ def lurk_report(
     streaks: dict[str, int] = {}
     penalties: list[LurkPenalty] = []
     exempt: dict[str, str] = {}
+    no_thread = window.discussion_tid is None
     for p in judged:
         n = counts[p.name]
         streak = streaks_in.get(p.name, 0)
@@ -167,24 +170,30 @@ def lurk_report(
             exempt[p.name] = "加速日：发言不足与未投票不判罚"
             continue
         kidnap_exempt = p.kidnapped and rules.kidnapped_exempt_from_min_posts
-        if n < rules.min_posts:
-            if kidnap_exempt:
-                exempt[p.name] = "被绑架：当天发言不满5贴不判罚"
-            else:
-                penalties.append(LurkPenalty(p.name, "min_posts", _clause(rules, "min_posts"), rules.card,
-                                             f"{n} 帖"))
-        if kidnap_exempt:
+        if no_thread:
+            # no thread to post in (not configured yet): nobody lurked in it, and the three-day
+            # run is neither broken nor extended
             streaks[p.name] = streak
-        elif n < rules.three_day_min:
-            streak += 1
-            if streak >= rules.three_day_span:
-                penalties.append(LurkPenalty(p.name, "three_day_min", _clause(rules, "three_day_min"),
-                                             rules.card, f"连续 {streak} 个讨论日不足 {rules.three_day_min} 帖"))
-                streak = 0
-            streaks[p.name] = streak
+            exempt[p.name] = "本日未配置讨论帖：不计发言"
         else:
-            streaks[p.name] = 0
-        if rules.no_vote_penalty and not voted[p.name]:
+            if n < rules.min_posts:
+                if kidnap_exempt:
+                    exempt[p.name] = "被绑架：当天发言不满5贴不判罚"
+                else:
+                    penalties.append(LurkPenalty(p.name, "min_posts", _clause(rules, "min_posts"), rules.card,
+                                                 f"{n} 帖"))
+            if kidnap_exempt:
+                streaks[p.name] = streak
+            elif n < rules.three_day_min:
+                streak += 1
+                if streak >= rules.three_day_span:
+                    penalties.append(LurkPenalty(p.name, "three_day_min", _clause(rules, "three_day_min"),
+                                                 rules.card, f"连续 {streak} 个讨论日不足 {rules.three_day_min} 帖"))
+                    streak = 0
+                streaks[p.name] = streak
+            else:
+                streaks[p.name] = 0
+        if rules.no_vote_penalty and window.has_vote and not voted[p.name]:
             if p.status == "dead_not_out" and rules.dead_not_out_exempt_from_vote:
                 exempt[p.name] = "死亡未出局：未投票视为弃权，不判罚"
             else:

@@ -74,7 +74,9 @@ def detect_presence(
         if ch is None or ch.status not in ("out", "benched"):
             continue
         why = f"（{ch.reason}）" if ch.reason else ""
-        ev = f"{post.author} 自 {ch.at:%Y-%m-%d %H:%M} 起{STATUS_WORDS[ch.status]}{why}，此帖发于 {post.posted_at:%Y-%m-%d %H:%M:%S}"
+        # both times in the zone of the status change (the game file's), not one of them in UTC
+        posted = post.posted_at.astimezone(ch.at.tzinfo) if ch.at.tzinfo is not None else post.posted_at
+        ev = f"{post.author} 自 {ch.at:%Y-%m-%d %H:%M} 起{STATUS_WORDS[ch.status]}{why}，此帖发于 {posted:%Y-%m-%d %H:%M:%S}"
         if ch.status == "out":
             found.append(make_finding(post, kind="posted_while_out", category="account", clause=OUT_CLAUSE,
                                       matched="出局后发言", evidence=ev, excerpt_text=excerpt(post.text)))

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 FlagStatus = Literal["open", "dismissed", "carded"]
 FLAG_STATUSES: tuple[FlagStatus, ...] = ("open", "dismissed", "carded")
-STATUS_WORDS: dict[str, str] = {"open": "待处理", "dismissed": "已驳回", "carded": "已判罚"}
+STATUS_WORDS: dict[str, str] = {"open": "待审", "dismissed": "已驳回", "carded": "已判罚"}
 
 KIND_WORDS: dict[str, str] = {
     "red_text": "使用导演专用的红色字体",
@@ -107,7 +107,7 @@ def _must_be_open(flag: Flag) -> None:
     if flag.status != "open":
         how = STATUS_WORDS.get(flag.status, flag.status)
         by = f"（{flag.decided_by}，{flag.decision_reason}）" if flag.decided_by else ""
-        raise GameRuleError(f"标记 {flag.id} 已处理：{how}{by}", hint="只有待处理的标记可以驳回或判罚")
+        raise GameRuleError(f"违规记录 {flag.id} 已处理：{how}{by}", hint="只有待审的违规记录可以驳回或判罚")
 
 
 def check_dismiss(flag: Flag, reason: str) -> str:
@@ -115,7 +115,7 @@ def check_dismiss(flag: Flag, reason: str) -> str:
     _must_be_open(flag)
     why = reason.strip()
     if not why:
-        raise GameRuleError("驳回标记必须写明理由", hint='例如：--reason "引用他人原话，非本人违规"')
+        raise GameRuleError("驳回违规记录必须写明理由", hint='例如：--reason "引用他人原话，非本人违规"')
     return why
 
 
@@ -184,6 +184,6 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
         else:
             color, why = "blue", "该玩家此条款首次违规"
     what = KIND_WORDS.get(flag.kind, flag.kind)
-    reason = f"{what}（第 {flag.floor} 楼）：{flag.excerpt}"
+    reason = f"{what}：{flag.excerpt}"  # 帖 and 楼 are the card's place, named once beside it
     return CardSuggestion(player=flag.author, color=color, clause=clause, reason=reason, post=flag.pid,
                           flag=flag.id, evidence=flag.html_hash, why=f"建议{COLOR_WORDS[color]}：{why}")

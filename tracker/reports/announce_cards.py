@@ -31,14 +31,24 @@ def _clause(clause: str | None) -> str:
     return f"（判罚依据 {safe(clause)}）" if clause else ""
 
 
-def entry_line(e: Entry, *, floors: Mapping[int, int] | None = None, tz: tzinfo | None = None) -> str:
-    """One ledger entry as a sentence of the announcement."""
+def entry_line(e: Entry, *, places: Mapping[int, tuple[int, int, datetime]] | None = None,
+               tz: tzinfo | None = None) -> str:
+    """One ledger entry as a sentence of the announcement: a card with a post names 帖 and 楼 once
+    and carries the post's time (the violation's), not the time the director decided."""
     who = safe(e.player)
     where = ""
+    at: datetime | None = e.at
     if e.post is not None:
-        floor = (floors or {}).get(e.post)
-        where = f"，第 {floor} 楼" if floor is not None else f"，帖子 pid {e.post}"
-    when = e.at.astimezone(tz).strftime("%m-%d %H:%M") if tz is not None else ""
+        place = (places or {}).get(e.post)
+        if place is not None:
+            where = f"（帖 {place[0]} 第 {place[1]} 楼）"
+            if e.action in ("issue", "amend"):
+                at = place[2]
+        else:
+            where = f"（帖子 pid {e.post}）"
+    elif e.day is not None and e.action == "issue":
+        at = None  # a card of a day without a post (潜水): the time of the decision would mislead
+    when = at.astimezone(tz).strftime("%m-%d %H:%M") if tz is not None and at is not None else ""
     stamp = f"[size=2]{when}[/size] " if when else ""
     if e.action == "issue":
         return f"{stamp}{who} {_card(e.color)}{_clause(e.clause)}：{safe(e.reason)}{where}"
@@ -62,14 +72,14 @@ class RedOff:
 
 def cards_bbcode(day: int, entries: Sequence[Entry], standings: Mapping[str, Standing], *,
                  reds: Sequence[RedOff] = (), lost_factions: Sequence[str] = (),
-                 floors: Mapping[int, int] | None = None, tz: tzinfo | None = None,
+                 places: Mapping[int, tuple[int, int, datetime]] | None = None, tz: tzinfo | None = None,
                  title: str | None = None, anchor: str | None = None) -> str:
     """The day's 判罚公示: each decision of the day, then everyone's cards, then the reds' effect,
     then the ledger's ``anchor`` (tracker.penalties.anchor): posted, the forum keeps the head public."""
     lines = [f"[b]{safe(title) if title else f'第 {day} 日 判罚公示'}[/b]", ""]
     if entries:
         lines.append("[list=1]")
-        lines += [f"[*]{entry_line(e, floors=floors, tz=tz)}" for e in entries]
+        lines += [f"[*]{entry_line(e, places=places, tz=tz)}" for e in entries]
         lines.append("[/list]")
     else:
         lines.append("本日无判罚。")

@@ -33,14 +33,18 @@ def order_out(entries: Sequence[OutEntry], *, order: OutOrder, elevator: Sequenc
 
 def announce_day_bbcode(*, day: int, out: Sequence[OutEntry], order: OutOrder, elevator: Sequence[str] = (),
                         titles: Sequence[tuple[str, str]] = (), accelerated: bool = False,
-                        living: int | None = None) -> str:
+                        living: int | None = None, night_known: bool = True) -> str:
+    """``night_known`` False: no night is recorded (no settlement confirmed at the night desk, no
+    night 出局 recorded), so the night line is the director's to fill in — never a 平安夜 the
+    tool made up."""
     ordered = order_out(out, order=order, elevator=elevator)
     day_out = [bbcode_text(e.name) for e in ordered if e.phase == "day"]
     night_out = [bbcode_text(e.name) for e in ordered if e.phase == "night"]
     lines = [f"[b]第{day}日 公示[/b]", ""]
     if day > 1:
         lines.append(f"第{day - 1}日白天出局：{'、'.join(day_out) if day_out else '无'}")
-        lines.append(f"第{day - 1}日夜晚出局：{'、'.join(night_out) if night_out else '平安夜'}")
+        night = "、".join(night_out) if night_out else ("平安夜" if night_known else "（导演补充）")
+        lines.append(f"第{day - 1}日夜晚出局：{night}")
     for title, holder in titles:
         lines.append(f"当日{bbcode_text(title)}：{bbcode_text(holder) if holder else '无'}")
     if living is not None:

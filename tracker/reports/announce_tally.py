@@ -35,11 +35,22 @@ def _ballot_line(cb: CountedBallot, tz: tzinfo | None) -> str:
     return f"{cb.ballot.floor}# {who}（{at:%m-%d %H:%M}）{label}：{target} —— {why}"
 
 
+def _reason_words(cb: CountedBallot) -> str:
+    """The rule's reason for an invalid ballot without the ballot's own details (names, targets)."""
+    if cb.verdict is None:
+        return "无效"
+    from tracker.engine.verdicts import WORDS
+
+    words = WORDS.get(cb.verdict.code)
+    return safe(words) if words else cb.verdict.code.value
+
+
 def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bool = True,
                           tz: tzinfo | None = None) -> str:
     """The whole post. Totals highest first; voters listed after each total when ``show_voters``."""
     w = t.window
-    what = PURPOSE_WORDS[w.purpose] + (f"（{w.office}）" if w.office else "")
+    # 第1日警长竞选结果 (the office names the election), 第2日放逐投票结果
+    what = f"{w.office}竞选" if w.purpose == "election" and w.office else PURPOSE_WORDS[w.purpose]
     closes = w.closes.astimezone(tz) if tz else w.closes
     lines = [f"[b]{safe(title) if title else f'第{t.day}日{what}结果'}[/b]",
              f"投票截止：{closes:%Y-%m-%d %H:%M}" + ("（已执行加速）" if w.accelerated else ""), ""]
@@ -63,9 +74,18 @@ def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bo
         lines.append(f"未投票：{'、'.join(map(safe, t.no_vote))}")
 
     invalid = [cb for cb in t.ballots if not cb.valid]
-    if invalid:
+    if invalid and show_voters:
         lines += ["", "[b]无效票[/b]"]
         lines += [_ballot_line(cb, tz) for cb in invalid]
+    elif invalid:
+        # ballots secret until the end: how many were invalid and why, never whose or for whom
+        # (a floor number or a target would give the ballot away)
+        why: dict[str, int] = {}
+        for cb in invalid:
+            reason = _reason_words(cb)
+            why[reason] = why.get(reason, 0) + 1
+        lines += ["", "[b]无效票[/b]",
+                  f"共 {len(invalid)} 张：" + "；".join(f"{r} {n} 张" for r, n in why.items())]
 
     lines += ["", "[b]结果[/b]", safe(t.outcome.message) + "。"]
     return "\n".join(lines)

@@ -483,7 +483,12 @@ class Fetcher:
             except httpx.TimeoutException as exc:
                 last = _Retry(f"超时（{type(exc).__name__}）", kind="network")
             except httpx.TransportError as exc:
-                last = _Retry(f"连接错误（{type(exc).__name__}: {exc}）", kind="network")
+                hopeless = _hopeless(exc)
+                last = _Retry(hopeless or f"连接错误（{type(exc).__name__}: {exc}）", kind="network")
+                if hopeless is not None:
+                    # nothing listens there, or the name does not resolve: waiting will not fix a
+                    # wrong address, so the director hears at once (retries are for what recovers)
+                    raise self._give_up(original, last, attempts) from None
             except _Retry as exc:
                 last = exc
             if not retry or attempts > self.policy.retries:
@@ -523,3 +528,27 @@ class Fetcher:
                                 hint="在 game.toml 的 [crawl] 里把 delay 调大、concurrency 调小后再试")
         return NetworkError(f"论坛暂时无法正常应答：{reason}，{tries}（{url}）",
                             hint="论坛可能在维护或负载过高，稍后再运行 tracker crawl")
+
+
+def _hopeless(exc: BaseException) -> str | None:
+    """Connection refused or a name that does not resolve, in words; None for what may recover
+    (a reset, a timeout, a proxy hiccup)."""
+    import errno
+    import socket
+
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, socket.gaierror):
+            return "找不到论坛的主机名（域名无法解析）"
+        if isinstance(cur, ConnectionRefusedError) or (isinstance(cur, OSError) and cur.errno == errno.ECONNREFUSED):
+            return "连接被拒绝（该地址和端口上没有论坛在运行）"
+        cur = cur.__cause__ or cur.__context__
+    text = str(exc)
+    if "Connection refused" in text or "[Errno 111]" in text:
+        return "连接被拒绝（该地址和端口上没有论坛在运行）"
+    if "Name or service not known" in text or "nodename nor servname" in text or "getaddrinfo failed" in text \
+            or "Temporary failure in name resolution" in text:
+        return "找不到论坛的主机名（域名无法解析）"
+    return None

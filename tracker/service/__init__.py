@@ -252,9 +252,10 @@ class Service:
         return self.penalties.standing()
 
     @_one_request
-    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *, post: int | None = None,
-                   by: str | None = None, flag: int | None = None) -> CardDecision:
-        return self.penalties.issue_card(player, color, clause, reason, post=post, by=by, flag=flag)
+    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
+                   post: int | str | None = None, by: str | None = None, flag: int | None = None,
+                   day: int | None = None) -> CardDecision:
+        return self.penalties.issue_card(player, color, clause, reason, post=post, by=by, flag=flag, day=day)
 
     @_one_request
     def revoke_card(self, card_id: int, reason: str, *, by: str | None = None) -> CardDecision:
@@ -268,6 +269,9 @@ class Service:
     @_one_request
     def cards_announcement(self, day: int) -> str:
         return self.penalties.cards_announcement(day)
+
+    def post_places(self, pids: Sequence[int | None]) -> dict[int, tuple[int, int, datetime]]:
+        return self.penalties.post_places(pids)
 
     # -- flags -------------------------------------------------------------------------------------
     @_one_request
@@ -292,8 +296,8 @@ class Service:
 
     @_one_request
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None) -> CardDecision:
-        return self.flag_review.card_from_flag(flag_id, color=color, clause=clause, reason=reason, by=by)
+                       reason: str | None = None, by: str | None = None, day: int | None = None) -> CardDecision:
+        return self.flag_review.card_from_flag(flag_id, color=color, clause=clause, reason=reason, by=by, day=day)
 
     # -- reports ------------------------------------------------------------------------------------
     def reports_dir(self) -> Path:

@@ -30,14 +30,15 @@ class GameContext:
         game = load_game(game_path)
         # The ruleset is checked before the database is touched: a typo in its id or file must not
         # leave an empty GAME.db behind.
-        ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None)
+        ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None,
+                               options=game.options)
         url = db_url or f"sqlite:///{game.default_db_path()}"
         return cls(game, Store.open(url), clock, ruleset=ruleset)
 
     @cached_property
     def ruleset(self) -> Ruleset:
         """Loaded on first use when the context was built in memory (the TUI shows a bad ruleset id)."""
-        return load_ruleset(self.game.ruleset, base_dir=self.base_dir)
+        return load_ruleset(self.game.ruleset, base_dir=self.base_dir, options=self.game.options)
 
     @property
     def base_dir(self) -> Path | None:

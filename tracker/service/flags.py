@@ -167,11 +167,11 @@ class Flags:
         return suggest_card(fl, self.penalties.ledger())
 
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None) -> CardDecision:
+                       reason: str | None = None, by: str | None = None, day: int | None = None) -> CardDecision:
         """Turn a flag into a card (the director confirmed the suggestion, perhaps changed)."""
         sug = self.suggest_card(flag_id)
         return self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
-                                         post=sug.post, by=by, flag=flag_id)
+                                         post=sug.post, by=by, flag=flag_id, day=day)
 
 
 def run_detectors(posts: list[Post], context: DetectContext, *, neighbours: list[Post] | None = None,

@@ -177,13 +177,19 @@ class GameLog:
         live, _ = effective(self.events())
         before = {n: p.status for n, p in self.fold([]).players.items()}
         changes: list[StatusChange] = []
+        tz = self.ctx.game.tz
+        start = 0
         for i, e in enumerate(live):
             if i + 1 < len(live) and live[i + 1].at == e.at:
                 continue
+            batch, start = live[start:i + 1], i + 1  # simultaneous events (a settled night's deaths) at once
             now = {n: p.status for n, p in self.fold(live[:i + 1]).players.items()}
             for n, st in now.items():
                 if st != before.get(n):
-                    changes.append(StatusChange(player=n, status=FROM_ENGINE[st], at=e.at, reason=e.kind))
+                    # the reason in the rule posts' words (the 诈尸 evidence quotes it), not the event's kind
+                    cause = next((str(x.data.get("cause", "")) for x in batch if x.player == n), "")
+                    changes.append(StatusChange(player=n, status=FROM_ENGINE[st], at=e.at.astimezone(tz),
+                                                reason=_CAUSE_WORDS.get(cause, "" if cause.isascii() else cause)))
             before = now
         return changes
 
@@ -237,3 +243,8 @@ class GameLog:
         for e in out:
             e["undone"] = e["seq"] in undone
         return out
+
+
+#: Why a player went out or was benched, as the 诈尸 evidence says it.
+_CAUSE_WORDS = {"vote": "白天投票出局", "night": "夜晚出局", "red_card": "红牌罚下", "card": "红牌罚下",
+                "skill": "技能"}

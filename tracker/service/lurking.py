@@ -56,7 +56,7 @@ class Lurking:
                    for name, p in state.players.items()]
         valid, invalid = self._voters(day) if d.vote else (set(), set())
         window = LurkWindow(day=day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes,
-                           accelerated=status.accelerated)
+                           accelerated=status.accelerated, has_vote=bool(d.vote))
         return LurkDayInput(window=window, players=players, valid_voters=valid, invalid_voters=invalid)
 
     def _voters(self, day: int) -> tuple[set[str], set[str]]:

@@ -26,7 +26,7 @@ from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
 from tracker.store.penalties import append_entries, decide_flag, get_flag, load_entries, load_head
-from tracker.store.posts import floors_of, html_hash_of
+from tracker.store.posts import html_hash_of
 
 if TYPE_CHECKING:  # the service this one is given (tracker.service composes them)
     from tracker.service.gamelog import GameLog
@@ -103,30 +103,42 @@ class Penalties:
         status = self.log.statuses()
         return {p: PlayerStanding(p, s.blue, s.yellow, s.red, status.get(p, "alive")) for p, s in stands.items()}
 
-    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *, post: int | None = None,
-                   by: str | None = None, flag: int | None = None) -> CardDecision:
-        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries."""
+    def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
+                   post: int | str | None = None, by: str | None = None, flag: int | None = None,
+                   day: int | None = None) -> CardDecision:
+        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries.
+
+        ``post`` is a pid or ``TID#FLOOR``; the card's ``day`` is the violation's (given, else the
+        post's thread's day, else the day open now), so the 公示 of that day announces it."""
+        from tracker.service.card_place import locate
+
         account = self.known_player(player)
         if color not in L.COLORS:
             raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
         issuer = self.ctx.director(by)
         at = self.ctx.clock.now()
         with self.ctx.store.session() as s:
-            evidence = self._evidence(post, session=s) if post is not None else None
             after: Callable[[L.Entry], object] | None = None
+            flag_hash: str | None = None
+            flag_pid: int | None = None
             if flag is not None:
                 fl = get_flag(flag, session=s)
                 check_card(fl)
-                evidence = fl.html_hash
+                flag_hash, flag_pid = fl.html_hash, fl.pid
                 post = fl.pid if post is None else post
                 flag_id = flag
 
                 def after(e: L.Entry) -> object:
                     return decide_flag(flag_id, status="carded", by=issuer, at=at, reason=e.reason, card=e.id,
                                        session=s)
+            where = locate(self.ctx.game, post=post, day=day, now=at, session=s)
+            evidence, pid = where.evidence, where.pid
+            if flag_pid is not None and pid == flag_pid:
+                evidence = flag_hash  # the post as the detector saw it (players edit violations away)
             return self._decide(s, lambda entries: L.issue(
                 entries, player=account, color=color, clause=clause, reason=reason,  # type: ignore[arg-type]
-                issuer=issuer, at=at, ladder=self.ladder(), post=post, flag=flag, evidence=evidence),
+                issuer=issuer, at=at, ladder=self.ladder(), post=pid, flag=flag, evidence=evidence,
+                day=where.day),
                 primary="issue", after=after)
 
     def revoke_card(self, card_id: int, reason: str, *, by: str | None = None) -> CardDecision:
@@ -233,23 +245,33 @@ class Penalties:
 
     def cards_announcement(self, day: int) -> str:
         """判罚公示 for one day: the decisions between the day's opening and the next day's."""
+        from tracker.penalties.place import announced_split
+
         game, cards = self.ctx.game, self.ctx.ruleset.cards
         d = game.day(day)
         later = [x.opens for x in game.days if x.opens > d.opens]
         end = min(later) if later else None
         entries = self.ledger()
-        upto = [e for e in entries if end is None or e.at < end]
-        before = [e for e in entries if e.at < d.opens]
-        todays = [e for e in upto if e.at >= d.opens]
+        todays, upto = announced_split(entries, game.days, day)
+        today_ids = {e.id for e in todays}
+        before = [e for e in upto if e.id not in today_ids]
         cons = L.consequences(before, upto)
         reds = [RedOff(c.player, cards.red_consequence) for c in cons if c.kind == "red_card" and c.player]
         lost = self._lost_between(d.opens, end)
         names = [self.log.account(p) for p in game.player_names]
-        pids = [e.post for e in todays if e.post is not None]
-        with self.ctx.store.session() as s:
-            floors = floors_of(s, pids)
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
-                            floors=floors, tz=game.tz, anchor=anchor_line(entries))
+                            places=self.post_places([e.post for e in todays]), tz=game.tz,
+                            anchor=anchor_line(entries))
+
+    def post_places(self, pids: Sequence[int | None]) -> dict[int, tuple[int, int, datetime]]:
+        """pid → (tid, floor, posted_at) of the posts cards name: the 公示 and the ledger say 帖 and 楼."""
+        from tracker.service.card_place import places
+
+        wanted = [p for p in pids if p is not None]
+        if not wanted:
+            return {}
+        with self.ctx.store.session() as s:
+            return places(wanted, session=s)
 
     def _lost_between(self, start: datetime, end: datetime | None) -> list[str]:
         """Factions the fold has lost by red cards at ``end`` (None: now) and had not at ``start``."""

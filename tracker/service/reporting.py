@@ -164,18 +164,23 @@ class Reports:
 
     def attention(self, day: int, kind: str) -> Attention:
         items: list[str] = []
-        if kind == "lurkers":
-            rep = self.lurking.lurkers(day)
-            items += [f"{p.player}：{p.words}（{p.clause}）" for p in rep.penalties]
-        elif kind == "tally":
+        if kind in ("lurkers", "cards"):
+            # a 潜水 penalty needs the director until it is a card (then the 公示 and the ledger agree)
+            from tracker.penalties.lurk_cards import lurk_findings
+
+            found = lurk_findings(day, self.lurking.lurkers(day).penalties, self.penalties.ledger())
+            items += [f"潜水待判罚：{f.penalty.player} {f.penalty.words}（{f.clause}）"
+                      f"——tracker card GAME.toml from-lurker --day {day}"
+                      for f in found if f.card is None]
+        if kind == "tally":
             confirmed = self.votes.confirmed_tids()
             for dt in self.votes.tally_day(day):
                 items += [f"{cb.ballot.floor}楼 {cb.voter}：{cb.verdict.message}" for cb in dt.tally.invalid
                           if cb.verdict]
                 if dt.tid not in confirmed and self.ctx.clock.now() >= dt.tally.window.closes:
                     items.append(f"结果待确认：{dt.tally.outcome.message}")
-        elif kind == "cards":
-            items += [f"待处理违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
+        if kind == "cards":
+            items += [f"待审违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
                       for f in self.flags.flags(status="open")]
         return Attention(tuple(items))
 
@@ -216,7 +221,11 @@ class Reports:
         with self.ctx.store.session() as s:
             posts = [p for p in posts_for_thread(s, d.discussion, include_deleted=False)
                      if d.opens <= p.posted_at <= d.closes]
-        uid_of = {p.author: p.uid for p in posts if p.uid is not None}
+        from tracker.service.roster_check import stored_uids
+
+        # the uid from any stored post (a player not yet posting in this thread keeps their link)
+        uid_of = {**stored_uids(self.ctx, [pl.name for pl in self.ctx.game.players if pl.uid is None]),
+                  **{p.author: p.uid for p in posts if p.uid is not None}}
         entries = [ElevatorEntry(pl.name, pl.uid if pl.uid is not None else uid_of.get(pl.name),
                                  tuple(sorted(p.pid for p in posts if p.author == pl.name)))
                    for pl in self.ctx.game.players
@@ -254,8 +263,12 @@ class Reports:
                 elevator = [e.name for e in elevator_order(entries, shuffle=pub.elevator_shuffle,
                                                            tid=prev.discussion)]
         titles = [(t, now_state.holder(t) or "") for t in pub.titles]
+        from tracker.reports.night_line import night_known
+
         return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
-                                   accelerated=now_state.accelerated(day), living=len(now_state.living()))
+                                   accelerated=now_state.accelerated(day), living=len(now_state.living()),
+                                   night_known=night_known(self.log.events(), day - 1,
+                                                           any(e.phase == "night" for e in out)))
 
 
 def tally_bbcode(tallies: Sequence[DayTally], tz: tzinfo) -> str:

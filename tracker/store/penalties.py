@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
 import tracker.store.metadata  # noqa: F401  (naming convention before any table)
-from tracker.errors import GameRuleError, StoreError
+from tracker.errors import GameRuleError, StoreError, UnknownIdError
 from tracker.penalties.ledger import Action, Color, Entry, Head
 from tracker.penalties.review import Flag, FlagStatus, finding_key
 
@@ -82,6 +82,8 @@ class CardRow(SQLModel, table=True):
     evidence: str | None = Field(default=None, sa_type=String(64))
     prev_hash: str = Field(sa_type=String(64))
     hash: str = Field(sa_type=String(64))
+    day: int | None = None
+    """The game day of the violation (None on entries written before penalties_0003)."""
 
 
 class LedgerHeadRow(SQLModel, table=True):
@@ -120,13 +122,13 @@ def entry_from_row(r: CardRow) -> Entry:
     return Entry(id=r.id, action=cast(Action, r.action), player=r.player, color=cast("Color | None", r.color),
                  reason=r.reason, issuer=r.issuer, at=_utc(r.at), clause=r.clause, post=r.post, flag=r.flag,
                  ref=r.ref, consumed=tuple(int(x) for x in (r.consumed or [])), evidence=r.evidence,
-                 prev_hash=r.prev_hash, hash=r.hash)
+                 prev_hash=r.prev_hash, hash=r.hash, day=r.day)
 
 
 def row_from_entry(e: Entry) -> CardRow:
     return CardRow(id=e.id, action=e.action, player=e.player, color=e.color, clause=e.clause, reason=e.reason,
                    issuer=e.issuer, at=e.at, post=e.post, flag=e.flag, ref=e.ref, consumed=list(e.consumed),
-                   evidence=e.evidence, prev_hash=e.prev_hash, hash=e.hash)
+                   evidence=e.evidence, prev_hash=e.prev_hash, hash=e.hash, day=e.day)
 
 
 def flag_from_row(r: FlagRow | Any) -> Flag:
@@ -241,7 +243,7 @@ def count_flags(*, session: Session, status: str | None = None) -> int:
 def get_flag(flag_id: int, *, session: Session) -> Flag:
     row = session.get(FlagRow, flag_id)
     if row is None:
-        raise GameRuleError(f"没有编号为 {flag_id} 的标记", hint="用 `tracker flags GAME.toml` 查看全部标记")
+        raise UnknownIdError(f"没有编号为 {flag_id} 的违规记录", hint="用 `tracker flags GAME.toml` 查看全部违规记录")
     return flag_from_row(row)
 
 
@@ -250,9 +252,9 @@ def decide_flag(flag_id: int, *, status: FlagStatus, by: str, at: datetime, reas
     """Record the director's decision; only an open flag changes (the check is repeated in SQL)."""
     row = session.get(FlagRow, flag_id, with_for_update=True)
     if row is None:
-        raise GameRuleError(f"没有编号为 {flag_id} 的标记", hint="用 `tracker flags GAME.toml` 查看全部标记")
+        raise UnknownIdError(f"没有编号为 {flag_id} 的违规记录", hint="用 `tracker flags GAME.toml` 查看全部违规记录")
     if row.status != "open":
-        raise GameRuleError(f"标记 {flag_id} 已处理（{row.status}）", hint="只有待处理的标记可以驳回或判罚")
+        raise GameRuleError(f"违规记录 {flag_id} 已处理（{row.status}）", hint="只有待审的违规记录可以驳回或判罚")
     row.status = status
     row.decided_by = by
     row.decided_at = at

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from tracker.clock import SHANGHAI
+from tracker.penalties.ledger import ACTION_WORDS as L_ACTION_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import ReasonDialog
@@ -26,7 +27,8 @@ from tui.views import StandingRow
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
-ACTION_WORDS = {"issue": "发牌", "revoke": "撤销", "amend": "修改", "convert": "升级", "unconvert": "撤销升级"}
+# the ledger's own words (判罚/合并/撤销/更正/撤销合并), the same as `tracker cards` prints
+ACTION_WORDS = L_ACTION_WORDS
 
 
 def color_text(color: str | None) -> Text:
@@ -34,6 +36,11 @@ def color_text(color: str | None) -> Text:
         return Text("—", "dim")
     word, style = COLOR_WORDS.get(color, (color, ""))
     return Text(f" {word} ", style)
+
+
+def _short(text: str, n: int) -> str:
+    """A long clause cut with an ellipsis (the audit trail below shows it whole)."""
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def standing_table(rows: list[StandingRow]) -> Table:
@@ -48,6 +55,11 @@ def standing_table(rows: list[StandingRow]) -> Table:
 class CardsPane(Pane):
     KEY = "cards"
     TITLE = "判罚"
+    # the ledger needs the width (day, place, reason); the standings are three short columns
+    DEFAULT_CSS = """
+    CardsPane #ledger-alarm { display: none; color: $text; background: $error; text-style: bold; }
+    CardsPane #ledger-alarm.-broken { display: block; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "trail", "审计记录"),
         Binding("x", "revoke", "撤销"),
@@ -59,6 +71,7 @@ class CardsPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("判罚", "bold"), classes="pane-title")
+        yield Static(id="ledger-alarm")
         with Horizontal(classes="split"):
             with Vertical(classes="left"):
                 table: DataTable[Any] = DataTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
@@ -68,7 +81,12 @@ class CardsPane(Pane):
                 yield Static(id="standing")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("#", "动作", "玩家", "牌", "条款", "理由", "时间")
+        # the ledger needs the width (day, place, reason); the standings are three short columns
+        # (inline: the app's stylesheet gives every split 2:3, which squeezed the ledger)
+        if not self.app.has_class("-narrow"):
+            self.query_one(".split > .left").styles.width = "1fr"
+            self.query_one(".split > .right").styles.width = 34
+        self.query_one(DataTable).add_columns("#", "日", "动作", "玩家", "牌", "条款", "帖·楼", "理由", "时间")
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -80,15 +98,27 @@ class CardsPane(Pane):
     @reported
     def load(self) -> None:
         ledger, standing = self.gateway.cards()
-        self.deliver(self.show, ledger, standing)
+        check = self.gateway.ledger_check()
+        places = self.gateway.post_places([e.post for e in ledger])
+        self.deliver(self.show, ledger, standing, check, places)
 
-    def show(self, ledger: list[Any], standing: list[StandingRow]) -> None:
+    def show(self, ledger: list[Any], standing: list[StandingRow], check: Any = None,
+             places: dict[int, Any] | None = None) -> None:
         self.entries = ledger
+        alarm = self.query_one("#ledger-alarm", Static)
+        broken = check is not None and not check.ok
+        alarm.set_class(broken, "-broken")
+        if broken:  # as loud as the CLI: a ledger changed behind the tool's back
+            alarm.update(Text(f"！！！记牌账本已损坏：{check.problem}（第 {check.broken_at} 条）。以下判罚与牌况不可信；"
+                              "用 tracker cards GAME.toml verify 查看，从备份恢复数据库。"))
         table = self.query_one(DataTable)
         table.clear()
         for e in ledger:
-            table.add_row(str(e.id), ACTION_WORDS.get(e.action, e.action), literal(e.player), color_text(e.color),
-                          literal(e.clause or ""), literal(" ".join(e.reason.split())[:24]),
+            place = (places or {}).get(e.post) if e.post is not None else None
+            where = f"{place[0]}·{place[1]}楼" if place else ("—" if e.post is None else f"pid {e.post}")
+            table.add_row(str(e.id), str(e.day) if e.day is not None else "—", ACTION_WORDS.get(e.action, e.action),
+                          literal(e.player), color_text(e.color), literal(_short(e.clause or "", 10)), Text(where, "dim"),
+                          literal(" ".join(e.reason.split())[:40]),
                           Text(f"{e.at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), key=str(e.id))
         if ledger:
             table.move_cursor(row=len(ledger) - 1)
@@ -115,9 +145,12 @@ class CardsPane(Pane):
     @reported
     def load_trail(self, card_id: int) -> None:
         trail = self.gateway.card_history(card_id)
-        self.app.call_from_thread(self.show_trail, card_id, trail)
+        places = self.gateway.post_places([e.post for e in trail])
+        self.app.call_from_thread(self.show_trail, card_id, trail, places)
 
-    def show_trail(self, card_id: int, trail: list[Any]) -> None:
+    def show_trail(self, card_id: int, trail: list[Any], places: dict[int, Any] | None = None) -> None:
+        """One entry per block, each field on its own line: a clause or a reason never breaks in
+        the middle of a phrase to continue after the previous field."""
         out = Text(f"第 {card_id} 条的审计记录\n", "bold")
         for e in trail:
             out.append(f"#{e.id} {e.at.astimezone(SHANGHAI):%m-%d %H:%M} ", "dim")
@@ -125,11 +158,23 @@ class CardsPane(Pane):
             out.append(" ")
             out.append_text(color_text(e.color))
             out.append(" ")
-            out.append_text(literal(f"{e.player} · {e.clause or '—'} · {e.reason} · {e.issuer}"))
-            if e.post is not None:
-                out.append(f" · pid {e.post}", "dim")
-            out.append(f" · {e.hash[:10]}", "dim")
-            out.append("\n")
+            out.append_text(literal(e.player, "bold"))
+            where = []
+            if e.day is not None:
+                where.append(f"第{e.day}日")
+            place = (places or {}).get(e.post) if e.post is not None else None
+            if place is not None:
+                where.append(f"帖 {place[0]} 第 {place[1]} 楼")
+            elif e.post is not None:
+                where.append(f"pid {e.post}")
+            where.append("自动" if e.issuer == "ladder" else e.issuer)
+            out.append_text(literal(" · " + " · ".join(where), "dim"))
+            if e.clause:
+                out.append("\n  条款：", "dim")
+                out.append_text(literal(e.clause))
+            out.append("\n  理由：", "dim")
+            out.append_text(literal(e.reason))
+            out.append(f"\n  哈希 {e.hash[:10]}\n", "dim")
         out.rstrip()
         self.query_one("#card-trail", Static).update(out)
 

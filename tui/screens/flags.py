@@ -25,7 +25,7 @@ from tui.screens.pane import Pane, reported
 from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
 
-STATUS_WORDS = {"open": ("待处理", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已发牌", "red")}
+STATUS_WORDS = {"open": ("待审", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已判罚", "red")}
 # One composed cell per row (tui/widgets/lines.py): a frame of this screen costs half as much.
 COLUMNS = (Col("状态", 6), Col("类型", 8), Col("作者", 16), Col("楼", 5, "right"), Col("帖", 7), Col("摘录"))
 
@@ -34,6 +34,9 @@ def flag_cells(f: Any) -> tuple[Text | str, ...]:
     word, style = STATUS_WORDS.get(f.status, (f.status, ""))
     return (Text(word, style), KIND_WORDS.get(f.kind, f.kind), literal(f.author), str(f.floor), str(f.tid),
             literal(" ".join(f.excerpt.split())[:30]))
+
+
+CATEGORY_WORDS = {"font": "字体", "account": "账号回帖", "chat_log": "贴证", "kidnap": "绑架", "spam": "水帖"}
 
 
 class FlagsPane(Pane):
@@ -89,7 +92,7 @@ class FlagsPane(Pane):
         open_n = sum(1 for f in flags if f.status == "open")
         self.tracker.set_badge("flags", open_n)  # the queue just read: the badge agrees with it
         self.query_one("#flags-status", Static).update(
-            Text.assemble(("待处理 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
+            Text.assemble(("待审 ", "dim"), (str(open_n), "bold yellow"), (f"  共 {len(flags)} 条", "dim")))
         if flags:
             row = next((i for i, f in enumerate(flags) if f.id == keep), None)
             if row is None:
@@ -114,7 +117,9 @@ class FlagsPane(Pane):
     def _show_flag(self, f: Any) -> None:
         detail = Text()
         detail.append(KIND_WORDS.get(f.kind, f.kind), "bold red")
-        detail.append(f"  {f.category} · {f.clause}", "")
+        # the category's Chinese word; a word list's file name (oath, insult …) is not shown: the clause names it
+        category = CATEGORY_WORDS.get(f.category)
+        detail.append(f"  {category + ' · ' if category else ''}{f.clause}", "")
         detail.append(f"  检出 {f.detected_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim")
         if f.status != "open":
             detail.append("\n")

@@ -17,6 +17,8 @@ from textual.widgets import DataTable, Static
 
 from tui.literal import literal
 from tui.lurk_view import LurkerRow, LurkView
+from tui.messages import DataChanged
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane, reported
 from tui.widgets.countdown import Countdown
 
@@ -63,17 +65,24 @@ def status_line(v: LurkView) -> Text:
     return out
 
 
-def penalties_text(v: LurkView) -> Text:
+def penalties_text(v: LurkView, findings: list[Any] | None = None) -> Text:
+    """The penalties the count gives, each with its card's status (待判罚 until `c`/`C` cards it)."""
     out = Text("判罚", "bold")
     if not v.penalties:
         out.append("：无", "green")
         return out
+    status = {(f.penalty.player, f.penalty.words): f.status_words for f in findings or ()}
+    if any(w == "待判罚" for w in status.values()):
+        out.append("   c 给所选玩家发牌 · C 当日全部发牌", "dim")
     for p in v.penalties:
         out.append("\n")
         out.append_text(literal(p.player, "bold"))
         out.append(f"  {p.words}", "bold red")
         detail = f"（{p.detail}）" if p.detail and p.detail != p.words else ""
         out.append_text(literal(f"{detail}  {p.clause}", "dim"))
+        words = status.get((p.player, p.words))
+        if words:
+            out.append(f"  {words}", "yellow" if words == "待判罚" else "green")
     return out
 
 
@@ -84,12 +93,15 @@ class LurkersPane(Pane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left_square_bracket", "day(-1)", "前一日"),
         Binding("right_square_bracket", "day(1)", "后一日"),
+        Binding("c", "card(False)", "发牌"),
+        Binding("C", "card(True)", "全部发牌"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.day: int | None = None
         self.view: LurkView | None = None
+        self.findings: list[Any] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("潜水", "bold"), id="lurk-title", classes="pane-title")
@@ -122,13 +134,17 @@ class LurkersPane(Pane):
     @reported
     def load(self, day: int) -> None:
         view = self.gateway.lurkers(day)
-        self.deliver(self.show, view)
+        findings = self.gateway.lurk_findings(day)
+        self.deliver(self.show, view, findings)
 
-    def show(self, view: LurkView) -> None:
+    def show(self, view: LurkView, findings: list[Any] | None = None) -> None:
         if view.day != self.day:
             return
         self.query_one(Countdown).set_day(view.opens, view.closes, "（按目前计，关门后为准）")
         self.set_text("#lurk-status", status_line(view))
+        if findings is not None and findings != self.findings:
+            self.findings = findings
+            self.query_one("#lurk-penalties", Static).update(penalties_text(view, findings))
         if view == self.view:
             return
         self.view = view
@@ -138,7 +154,7 @@ class LurkersPane(Pane):
             name = literal(r.player, "bold red" if view.under(r) else "")
             table.add_row(name, posts_cell(r, view), streak_cell(r, view), vote_cell(r),
                           literal(r.exempt or "", "yellow"), Text("、".join(r.penalties), "red"), key=r.player)
-        self.query_one("#lurk-penalties", Static).update(penalties_text(view))
+        self.query_one("#lurk-penalties", Static).update(penalties_text(view, self.findings))
 
     def action_day(self, step: int) -> None:
         days = [d.day for d in self.gateway.game.days]
@@ -150,3 +166,39 @@ class LurkersPane(Pane):
             return
         self.day = days[i]
         self.reload()
+
+    # -- 发牌 ----------------------------------------------------------------------------------------
+    def action_card(self, whole_day: bool) -> None:
+        """A lurk penalty is a finding like a flag: `c` cards the selected player's, `C` the day's."""
+        todo = [f for f in self.findings if f.card is None]
+        if not whole_day:
+            table = self.query_one(DataTable)
+            row = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
+            todo = [f for f in todo if f.penalty.player == row]
+        if self.day is None or not todo:
+            self.app.bell()
+            self.notify("没有待判罚的潜水", title="潜水", timeout=3, markup=False)
+            return
+        day = self.day
+        players = tuple(dict.fromkeys(f.penalty.player for f in todo))
+        body = Text()
+        for f in todo:
+            body.append_text(literal(f"{f.penalty.player}  {f.penalty.words}  {f.clause}\n"))
+        title = Text(f"第{day}日潜水发牌：{len(todo)} 张", "bold")
+        def decided(ok: bool | None) -> None:
+            if ok:
+                self.write_cards(day, () if whole_day else players)
+
+        self.app.push_screen(ConfirmDialog(title, body, ok_label="发牌"), decided)
+
+    @work(thread=True, exclusive=True, group="lurk-decision", exit_on_error=False)
+    def write_cards(self, day: int, players: tuple[str, ...]) -> None:
+        try:
+            decisions = self.gateway.card_lurkers(day, players)
+        except Exception as exc:
+            self.app.call_from_thread(self.fail, exc)
+            return
+        extra = "；".join(e for d in decisions for e in d.events)
+        msg = f"第{day}日潜水：发牌 {len(decisions)} 张" + (f"；{extra}" if extra else "")
+        self.app.call_from_thread(self.notify, msg, title="发牌", timeout=4, markup=False)
+        self.post_message(DataChanged("card"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from rich.table import Table
@@ -18,12 +19,24 @@ from tui.timing import current_day
 from tui.views import Overview, PlayerRow
 
 
-def days_table(game: Any, today: int | None) -> Table:
+def day_mark(d: Any, today: int | None, now: datetime | None) -> Text:
+    """Which day the screen follows, in words that stay true: 进行中 only while it is open; a day
+    closed long ago is 最近关门, not 今日; before the first opening, 下一日."""
+    if d.day != today:
+        return Text("")
+    if now is None or d.opens <= now < d.closes:
+        return Text("◀ 进行中", "bold green")
+    if now >= d.closes:
+        return Text("◀ 最近关门", "yellow")
+    return Text("◀ 下一日", "cyan")
+
+
+def days_table(game: Any, today: int | None, now: datetime | None = None) -> Table:
     t = Table(title="日程", title_justify="left", expand=True, box=None, header_style="bold")
     for col in ("日", "讨论帖", "投票帖", "开门", "关门", ""):
         t.add_column(col, no_wrap=True)
     for d in game.days:
-        mark = Text("◀ 今日", "bold green") if d.day == today else Text("")
+        mark = day_mark(d, today, now)
         t.add_row(f"第{d.day}日", str(d.discussion or "—"), ", ".join(map(str, d.vote)) or "—",
                   f"{d.opens.astimezone(SHANGHAI):%m-%d %H:%M}", f"{d.closes.astimezone(SHANGHAI):%m-%d %H:%M}",
                   Text.assemble(Text("加速 ", "yellow") if d.accelerated else "", mark))
@@ -75,8 +88,9 @@ class OverviewPane(Pane):
 
     def reload(self) -> None:
         game = self.gateway.game
-        today = current_day(game.days, self.gateway.clock.now())
-        self.query_one("#overview-days", Static).update(days_table(game, today.day if today else None))
+        now = self.gateway.clock.now()
+        today = current_day(game.days, now)
+        self.query_one("#overview-days", Static).update(days_table(game, today.day if today else None, now))
         self.load()
 
     @work(thread=True, exclusive=True, group="overview", exit_on_error=False)
@@ -86,9 +100,9 @@ class OverviewPane(Pane):
 
     def show(self, summary: Overview) -> None:
         lines = Text()
-        for label, value, style in (("违规待处理", summary.open_flags, "bold red"),
+        for label, value, style in (("待审违规", summary.open_flags, "bold red"),
                                     ("帖子", summary.posts, "bold"),
-                                    ("结果", summary.outcome, "bold")):
+                                    ("胜负", summary.outcome, "bold")):
             lines.append(f"{label}：", "dim")
             lines.append("—" if value is None else str(value), style if value else "")
             lines.append("   ")

@@ -163,13 +163,16 @@ class TallyPane(Pane):
         if view is None or view.day != self.day:
             self.app.bell()
             return
+        if view.sheets and all(s.confirmed for s in view.sheets):
+            # nothing to confirm: no dialog whose Enter could only be refused
+            self.app.bell()
+            self.notify(f"第{view.day}日结果已确认过", title="确认结果", timeout=4, markup=False)
+            return
         title = Text(f"确认第{view.day}日的投票结果？", "bold")
         body = outcome_text(view)
-        body.append("\n\n将写入游戏进程事件（出局 / 当选），之后的计票以此为准。", "")
+        body.append("\n\n将记为游戏事件（出局 / 当选，不在论坛发帖），之后的计票以此为准。", "")
         if not view.closed:
             body.append("\n投票尚未关门：现在确认会按目前的票记录结果。", "bold yellow")
-        if all(s.confirmed for s in view.sheets):
-            body.append("\n此日结果已确认过，再次确认会被拒绝。", "bold yellow")
         self.app.push_screen(ConfirmDialog(title, body, ok_label="确认结果"), self._confirmed)
 
     def _confirmed(self, ok: bool | None) -> None:

@@ -1,0 +1,56 @@
+"""The game file's player names against the accounts that actually post in the game's threads.
+
+A typo in a name (饺子 written 饺孑) matches no post: that player seems to lurk, every ballot naming
+them is thrown out, and nothing says why. After a crawl the director is told which listed players
+have no post at all and which accounts post without being listed, each with the nearest names, so
+the typo shows the first time the threads are read. Pure: names and counts in, findings out.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Unlisted:
+    """An account posting in the game's threads that is no player, director or substitute."""
+
+    author: str
+    posts: int
+    nearest: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RosterCheck:
+    silent: tuple[tuple[str, tuple[str, ...]], ...]
+    """Listed players with no post in any game thread, with the nearest posting accounts."""
+    unlisted: tuple[Unlisted, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.silent and not self.unlisted
+
+    def lines(self) -> list[str]:
+        """What the director reads after a crawl (Chinese)."""
+        out: list[str] = []
+        for name, near in self.silent:
+            hint = f"（是不是：{'、'.join(near)}？）" if near else ""
+            out.append(f"名单核对：玩家 {name} 在游戏帖里没有发言{hint}")
+        for u in self.unlisted:
+            hint = f"（最接近的玩家：{'、'.join(u.nearest)}）" if u.nearest else ""
+            out.append(f"名单核对：账号 {u.author} 在游戏帖里发了 {u.posts} 帖，却不在 [[players]] 中{hint}")
+        return out
+
+
+def check_names(players: Collection[str], others: Collection[str], posts_by_author: Mapping[str, int]) -> RosterCheck:
+    """``players``: the game file's names; ``others``: directors and substitutes (they post, unlisted
+    as players); ``posts_by_author``: posts per account in the game's threads."""
+    known = set(players) | set(others)
+    unlisted_names = [a for a in posts_by_author if a not in known]
+    silent_names = [p for p in players if posts_by_author.get(p, 0) == 0]
+    silent = tuple((p, tuple(difflib.get_close_matches(p, unlisted_names, n=3, cutoff=0.4))) for p in silent_names)
+    unlisted = tuple(Unlisted(a, posts_by_author[a], tuple(difflib.get_close_matches(a, list(players), n=3, cutoff=0.4)))
+                     for a in sorted(unlisted_names, key=lambda a: (-posts_by_author[a], a)))
+    return RosterCheck(silent, unlisted)

@@ -1,0 +1,67 @@
+"""After a crawl: the game file's players against the accounts posting in the game's threads.
+
+A helper over the service (no mixin, so the service's composition is untouched): one GROUP BY over
+the stored posts of the game's threads, then :func:`tracker.engine.roster_names.check_names`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.engine.roster_names import RosterCheck, check_names
+
+
+def roster_check(svc: Any) -> RosterCheck | None:
+    """None when nothing is stored yet (a first crawl that failed says nothing about names)."""
+    from sqlalchemy import func, select
+
+    from tracker.store.tables import PostRow
+
+    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    tids = list(svc.game.thread_ids())
+    if not tids:
+        return None
+    with svc.store.session() as s:
+        rows = s.connection().execute(
+            select(post_t.c.author, func.count()).where(post_t.c.tid.in_(tids), post_t.c.deleted.is_(False))
+            .group_by(post_t.c.author))
+        counts = {str(r[0]): int(r[1]) for r in rows}
+    if not counts:
+        return None
+    others = [*svc.game.directors, *svc.log.substitutes()]
+    return check_names(list(svc.game.player_names), others, counts)
+
+
+def stored_uids(svc: Any, names: list[str]) -> dict[str, int]:
+    """name → uid from any stored post of that account (any thread): the 电梯楼 at a day's opening
+    links players who have not posted in the new thread yet."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import PostRow
+
+    if not names:
+        return {}
+    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    with svc.store.session() as s:
+        rows = s.connection().execute(
+            select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(names), post_t.c.uid.is_not(None))
+            .group_by(post_t.c.author, post_t.c.uid))
+        return {str(r[0]): int(r[1]) for r in rows}
+
+
+def roster_errors(svc: Any) -> list[str]:
+    """The roster's contradictions of the ruleset (errors only; warnings do not stop anything).
+
+    A result decided on a wrong roster is wrong (seats, factions and win conditions are counted
+    from it), so `confirm` (CLI and TUI) refuses and the win check names no winner."""
+    from tracker.engine.roster import check_assignment
+
+    return [p.message for p in check_assignment(svc.ruleset, svc.game.players) if p.level == "error"]
+
+
+def refuse_on_roster_errors(errors: list[str], what: str) -> None:
+    from tracker.errors import ConfigError
+
+    if errors:
+        raise ConfigError(f"游戏文件的玩家配置与规则矛盾，{what}：{'；'.join(errors)}",
+                          hint="先改正游戏文件的 [[players]]（人数、身份、阵营），再执行")
