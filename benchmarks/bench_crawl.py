@@ -15,10 +15,11 @@ server's CPU is not the client's). Each round times, interleaved so machine load
     (timed once, printed apart), not the crawl's.
 
 (a) and (c) are both wall times of whole processes, so both pay the interpreter's start; the
-floor's own in-process time is printed too. Prints medians and the ratios (c)/(a) (target ≤ 2.5)
+floor's own in-process time is printed too, and each process's CPU (user + system), which a shared
+machine's load disturbs less than wall time. Prints medians and the ratios (c)/(a) (target ≤ 2.5)
 and (b)/(c) (target ≥ 5). Each crawl is checked: 3,000 new posts, 304 requests, status ok.
 
-    .venv/bin/python benchmarks/bench_crawl.py [--runs 3] [--profile OUT.prof]
+    .venv/bin/python benchmarks/bench_crawl.py [--runs 3] [--compare DIR] [--no-bs] [--profile OUT.prof]
 
 ``--profile`` runs one more crawl under cProfile (in the CLI's process) and writes the stats.
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -104,17 +106,25 @@ def start_server() -> tuple[subprocess.Popen[str], str]:
     return proc, url
 
 
-def run_floor(url: str, env: dict[str, str]) -> tuple[float, float]:
+def child_cpu() -> float:
+    """User + system CPU of the children waited for so far (a child's cost, whatever the load)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_floor(url: str, env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall, CPU, in-process wall) of the floor in a fresh interpreter."""
+    cpu = child_cpu()
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", FLOOR, url, *urls()], capture_output=True, text=True,
                          check=True, env=env).stdout.split()
     wall = time.perf_counter() - started
     assert int(out[0]) == sum(SIZES.values()) + sum(-(-n // PER_PAGE) for n in SIZES.values()), out
-    return wall, float(out[1])
+    return wall, child_cpu() - cpu, float(out[1])
 
 
 def run_crawl(game: Path, empty_db: Path, work: Path, env: dict[str, str], root: Path = ROOT,
-              profile: Path | None = None) -> float:
+              profile: Path | None = None) -> tuple[float, float]:
     """``python -m tracker crawl`` with the tracker imported from ``root`` (this checkout, or another
     one to compare with: ``--compare``). Run from ``root``: ``-m`` puts the working directory first
     on ``sys.path``, before PYTHONPATH and the editable install."""
@@ -125,17 +135,18 @@ def run_crawl(game: Path, empty_db: Path, work: Path, env: dict[str, str], root:
     tracker = [sys.executable, "-m", "tracker"]
     if profile is not None:
         tracker = [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "tracker"]
+    cpu = child_cpu()
     started = time.perf_counter()
     done = subprocess.run([*tracker, "crawl", str(game), "--db", f"sqlite:///{db}", "--json"],
                           capture_output=True, text=True, env={**env, "PYTHONPATH": str(root)}, cwd=root)
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, child_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"tracker crawl failed:\n{done.stdout}\n{done.stderr}")
     report = json.loads(done.stdout)
     want = len(urls())
     assert report["status"] == "ok" and report["posts_new"] == sum(SIZES.values()), report
     assert report["requests"] == want, (report["requests"], want)
-    return wall
+    return wall, cpu
 
 
 def bs_pages(tpl: Template) -> list[bytes]:
@@ -186,26 +197,35 @@ def main() -> int:
             inproc: list[float] = []
             crawl: list[float] = []
             bs: list[float] = []
+            cpu: dict[str, list[float]] = {"floor": [], "crawl": [], "other": []}
             for _ in range(args.runs):
-                wall, inside = run_floor(url, env)
+                wall, spent, inside = run_floor(url, env)
                 floor.append(wall)
+                cpu["floor"].append(spent)
                 inproc.append(inside)
-                crawl.append(run_crawl(game, empty, work, env))
+                wall, spent = run_crawl(game, empty, work, env)
+                crawl.append(wall)
+                cpu["crawl"].append(spent)
                 if args.compare is not None:
-                    other.append(run_crawl(game, empty, work, env, root=args.compare))
+                    wall, spent = run_crawl(game, empty, work, env, root=args.compare)
+                    other.append(wall)
+                    cpu["other"].append(spent)
                 if not args.no_bs:
                     bs.append(run_bs(pages))
             f, c = statistics.median(floor), statistics.median(crawl)
+            fc, cc = statistics.median(cpu["floor"]), statistics.median(cpu["crawl"])
             fmt = ", ".join
             print(f"(a) floor, httpx.Client + lexbor, whole process: {f:.2f} s median "
-                  f"[{fmt(f'{x:.2f}' for x in floor)}] (in-process {statistics.median(inproc):.2f} s)")
+                  f"[{fmt(f'{x:.2f}' for x in floor)}] (in-process {statistics.median(inproc):.2f} s; "
+                  f"CPU {fc:.2f} s)")
             print(f"(c) tracker crawl, whole process:                 {c:.2f} s median "
-                  f"[{fmt(f'{x:.2f}' for x in crawl)}]")
-            print(f"(c)/(a) = {c / f:.2f}×  [target ≤ 2.5: {'OK' if c / f <= 2.5 else 'MISSED'}]")
+                  f"[{fmt(f'{x:.2f}' for x in crawl)}] (CPU {cc:.2f} s)")
+            print(f"(c)/(a) = {c / f:.2f}×  [target ≤ 2.5: {'OK' if c / f <= 2.5 else 'MISSED'}]; "
+                  f"in CPU {cc / fc:.2f}×")
             if other:
-                o = statistics.median(other)
+                o, oc = statistics.median(other), statistics.median(cpu["other"])
                 print(f"(c0) tracker crawl of {args.compare}: {o:.2f} s median [{fmt(f'{x:.2f}' for x in other)}]"
-                      f"; (c0)/(a) = {o / f:.2f}×, (c)/(c0) = {c / o:.2f}")
+                      f" (CPU {oc:.2f} s); (c0)/(a) = {o / f:.2f}× (in CPU {oc / fc:.2f}×), (c)/(c0) = {c / o:.2f}")
             if bs:
                 b = statistics.median(bs)
                 print(f"(b) BeautifulSoup(html.parser) parse alone:        {b:.2f} s median "
