@@ -94,12 +94,33 @@ def pid_of(tid: int, floor: int) -> int:
     return tid * 100_000 + floor
 
 
-def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0) -> tuple[ThreadingHTTPServer, str]:
-    """Answer viewthread (desktop pages of 10) and the mobile API (any ppp/page) for ``sizes``."""
+def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0, *,
+          cache: bool = False) -> tuple[ThreadingHTTPServer, str]:
+    """Answer viewthread (desktop pages of 10) and the mobile API (any ppp/page) for ``sizes``.
+
+    ``cache``: keep every document once built, so a repeated request costs the server only the
+    socket write (``bench_crawl`` times the client, not the templating; memory grows with the game).
+    """
     tpl = Template()
+    built: dict[tuple[str, int, int, int], bytes] = {}
+
+    def document(kind: str, tid: int, page: int, n: int) -> bytes:
+        key = (kind, tid, page, n)
+        body = built.get(key) if cache else None
+        if body is None:
+            if kind == "mobile":
+                body = tpl.listing(tid, sizes[tid], page=page, ppp=n)
+            else:
+                body = tpl.desktop(tid, page, n, sizes[tid])
+            if cache:
+                built[key] = body
+        return body
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body are two writes: without TCP_NODELAY, Nagle holds the body until the
+        # client's delayed ACK (40 ms a request on Linux loopback), which a real forum does not do.
+        disable_nagle_algorithm = True
 
         def do_GET(self) -> None:
             url = urlsplit(self.path)
@@ -110,11 +131,11 @@ def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0) -> tupl
                 return
             n, page = sizes[tid], max(1, int(q.get("page", "1") or 1))
             if url.path.endswith("api/mobile/index.php"):
-                body = tpl.listing(tid, n, page=page, ppp=int(q.get("ppp", "10") or 10))
+                body = document("mobile", tid, page, int(q.get("ppp", "10") or 10))
                 self._send(200, body, "application/json")
                 return
             pages = max(1, -(-n // PER_PAGE))
-            self._send(200, tpl.desktop(tid, min(page, pages), pages, n), "text/html; charset=utf-8")
+            self._send(200, document("desktop", tid, min(page, pages), pages), "text/html; charset=utf-8")
 
         def _send(self, status: int, body: bytes, ctype: str) -> None:
             self.send_response(status)
@@ -134,9 +155,10 @@ def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0) -> tupl
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Serve a synthetic Discuz! forum over loopback")
     ap.add_argument("threads", nargs="+", help="tid:posts, e.g. 1000:13500")
+    ap.add_argument("--cache", action="store_true", help="keep every document once built")
     args = ap.parse_args(argv)
     sizes = {int(t): int(n) for t, n in (x.split(":") for x in args.threads)}
-    _, url = serve(sizes)
+    _, url = serve(sizes, cache=args.cache)
     print(url, flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         threading.Event().wait()

@@ -63,13 +63,14 @@ from tracker.scraper.plan import (
 )
 from tracker.store.db import Store
 from tracker.store.posts import (
+    RawAnswer,
     ThreadState,
     close_stale_crawls,
     content_key,
     finish_crawl,
     mark_deleted,
     observation_changed,
-    save_raw,
+    save_raws,
     save_thread,
     start_crawl,
     thread_state,
@@ -78,6 +79,7 @@ from tracker.store.posts import (
 
 if TYPE_CHECKING:
     import httpx
+    from sqlmodel import Session as DbSession
 
 MAX_LISTING_PAGES = 200
 # What a parser may still raise on a hostile page: a parse error naming the page (exit 3), never a traceback.
@@ -214,6 +216,20 @@ async def _all(coros: Sequence[Coroutine[Any, Any, T]]) -> list[T]:
         raise
 
 
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    """What the desktop pages of a listing's plan take from it, computed once per listing (not once
+    per batch of 20 pages: for a 2,700-post thread that was 40,000 content keys on a first crawl)."""
+
+    positions: dict[int, int | None]
+    keys: dict[int, str]
+
+    @classmethod
+    def of(cls, listing: Listing) -> _Listed:
+        return cls(positions={p.pid: p.position for p in listing.posts},
+                   keys={p.pid: content_key(p) for p in listing.posts if not p.blocked})
+
+
 class _Crawler:
     def __init__(self, game: GameConfig, store: Store, fetcher: Fetcher, session: Session, clock: Clock,
                  crawl_id: int, progress: Progress | None, *, per_page: int, listing_ppp: int,
@@ -229,7 +245,7 @@ class _Crawler:
         self.listing_ppp = listing_ppp
         self.keep_raw = keep_raw
         self.use_mobile = game.crawl.mobile_api
-        self._listing_raws: dict[int, list[Fetched]] = {}
+        self._listing_raws: dict[int, list[RawAnswer]] = {}
         self.password: Callable[[], str] | None = None
         self.session_file: Path | None = None
         self.pages_fetched = 0
@@ -249,10 +265,20 @@ class _Crawler:
     def now(self) -> datetime:
         return self.clock.now()
 
-    def keep(self, got: Fetched) -> None:
+    def raw(self, got: Fetched, into: list[RawAnswer]) -> None:
+        """Note an answer to keep raw, with the time it came (stored later, with its batch)."""
         if self.keep_raw:
+            into.append(RawAnswer(got.url, got.status, got.content_type, got.body, self.now()))
+
+    def keep(self, s: DbSession, raws: Sequence[RawAnswer]) -> None:
+        """Keep raw answers in the caller's session: one statement and one commit for a batch of pages,
+        not a session, an insert and a commit per page (304 of them on a first 3,000-post crawl)."""
+        save_raws(s, raws, self.crawl_id)
+
+    def keep_now(self, raws: Sequence[RawAnswer]) -> None:
+        if raws:
             with self.store.session() as s:
-                save_raw(s, got.url, got.status, got.content_type, got.body, self.now(), self.crawl_id)
+                self.keep(s, raws)
 
     def counted(self, rep: ThreadReport, got: Fetched) -> None:
         rep.requests += got.requests
@@ -336,7 +362,7 @@ class _Crawler:
         while True:
             got = await self.fetcher.get(mobile_url(tid, page, ppp), kind="json")
             data = self._mobile_doc(got, first=page == 1)
-            raws.append(got)
+            self.raw(got, raws)
             try:
                 doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
             except _UNPARSABLE as exc:
@@ -376,10 +402,8 @@ class _Crawler:
         page again. Everything else the listing says (edits, blocks, new floors) is stored at once.
         """
         plan = plan_thread(listing, state, per_page=self.per_page)
-        if not plan.quiet:
-            # An unchanged listing is not kept: it would only repeat the stored one every crawl.
-            for got in self._listing_raws.pop(listing.tid, []):
-                self.keep(got)
+        # An unchanged listing is not kept: it would only repeat the stored one every crawl.
+        raws = self._listing_raws.pop(listing.tid, []) if not plan.quiet else []
         wanted = set(plan.wanted)
         deferred = [p for p in listing.posts if p.pid in wanted and p.pid not in state.known]
         deferred_pids = {p.pid for p in deferred}
@@ -389,6 +413,7 @@ class _Crawler:
         writes = [p for p in listing.posts
                   if p.pid not in deferred_pids and observation_changed(state.known.get(p.pid), p)]
         with self.store.session() as s:
+            self.keep(s, raws)
             result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id)
             deleted: list[int] = []
             if listing.complete and listing.posts:
@@ -415,10 +440,11 @@ class _Crawler:
         wanted = set(plan.wanted)
         fetched: dict[int, Sequence[Post]] = {}
         todo = list(plan.desktop_pages)
+        listed = _Listed.of(listing) if todo else None
         for _round in range(2):
             if not todo:
                 break
-            pages = await self.desktop_pages(listing.tid, todo, rep, stored, listing)
+            pages = await self.desktop_pages(listing.tid, todo, rep, stored, listed)
             for n, tp in zip(todo, pages, strict=True):
                 fetched[n] = tp.posts
                 fetched.setdefault(tp.page, tp.posts)
@@ -431,25 +457,32 @@ class _Crawler:
     # -- desktop pages ------------------------------------------------------------------------
 
     async def desktop_pages(self, tid: int, pages: Sequence[int], rep: ThreadReport,
-                            stored: set[int] | None = None, listed: Listing | None = None) -> list[ThreadPage]:
+                            stored: set[int] | None = None, listed: _Listed | None = None) -> list[ThreadPage]:
         """Fetch pages (concurrently, within the fetcher's bounds) and store them a batch at a time.
 
-        Each batch is one transaction: a kill loses at most the batch in flight, never consistency,
-        and the listing already stored those posts as pending desktop.
+        Each batch is one transaction for its posts, preceded by one for its raw pages: a kill loses
+        at most the batch in flight, never consistency, and the listing already stored those posts
+        as pending desktop. If a page of the batch fails, the pages that came are still kept raw.
         """
         out: list[ThreadPage] = []
         for i in range(0, len(pages), DESKTOP_BATCH):
-            batch = await _all([self.desktop_page(tid, n, rep) for n in pages[i:i + DESKTOP_BATCH]])
+            raws: list[RawAnswer] = []
+            try:
+                batch = await _all([self.desktop_page(tid, n, rep, raws) for n in pages[i:i + DESKTOP_BATCH]])
+            except BaseException:
+                self.keep_now(raws)
+                raise
             posts = [p for tp in batch for p in tp.posts]
             listing_keys: dict[int, str] | None = None
             if listed is not None:
                 # The desktop does not show the database position; the listing just did.
-                position = {p.pid: p.position for p in listed.posts}
+                position = listed.positions
                 posts = [replace(p, position=position[p.pid]) if p.position is None and position.get(p.pid)
                          else p for p in posts]
                 # What the listing said of each post: the next listing is compared with it.
-                listing_keys = {p.pid: content_key(p) for p in listed.posts if not p.blocked}
+                listing_keys = listed.keys
             with self.store.session() as s:
+                self.keep(s, raws)
                 result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id,
                                       listing_keys=listing_keys)
             rep.posts_new += len(result.new_pids)
@@ -462,8 +495,9 @@ class _Crawler:
             out.extend(batch)
         return out
 
-    async def desktop_page(self, tid: int, page: int, rep: ThreadReport) -> ThreadPage:
-        """One desktop page, fetched, checked and parsed (stored by :meth:`desktop_pages`)."""
+    async def desktop_page(self, tid: int, page: int, rep: ThreadReport, raws: list[RawAnswer]) -> ThreadPage:
+        """One desktop page, fetched, checked and parsed (stored, and appended to ``raws`` to be kept
+        raw, by :meth:`desktop_pages`)."""
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
         try:
             tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
@@ -476,7 +510,7 @@ class _Crawler:
         self.check_member(tp.member_uid, tp.member_name)
         if tp.tid != tid:
             raise NotAThreadError(f"请求主题 {tid} 的第 {page} 页，论坛却返回了主题 {tp.tid}", page=got.url)
-        self.keep(got)
+        self.raw(got, raws)
         rep.subject = rep.subject or tp.subject
         self.counted(rep, got)
         self.emit("document", tid, f"第 {page} 页")

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -61,7 +62,14 @@ def normalise_text(text: str) -> str:
 def content_key(post: Post) -> str:
     """sha256 of what the post says (normalised text + quoted pids), the same for desktop and mobile."""
     quoted = ",".join("" if q.pid is None else str(q.pid) for q in post.quotes)
-    return hashlib.sha256(f"{normalise_text(post.text)}\x00{quoted}".encode()).hexdigest()
+    return _content_key(post.text, quoted)
+
+
+@lru_cache(maxsize=8192)
+def _content_key(text: str, quoted: str) -> str:
+    """Memoised: a crawl asks a post's key several times (plan, upsert, the listing's key kept with
+    its desktop page); NFC, whitespace removal and sha256 were a tenth of a first crawl's CPU."""
+    return hashlib.sha256(f"{normalise_text(text)}\x00{quoted}".encode()).hexdigest()
 
 
 def html_hash(html: str) -> str:
@@ -659,17 +667,44 @@ class RawPage:
     crawl_id: int | None
 
 
+# gzip level 1: on the captured pages 2-3x faster than level 6 for 18% more bytes (0.197 against
+# 0.167 of the page); at level 6 compressing the raw pages was the largest single CPU cost of a crawl.
+RAW_GZIP_LEVEL = 1
+
+
+class RawAnswer(NamedTuple):
+    """One response to keep: what :func:`save_raws` stores."""
+
+    url: str
+    status: int
+    content_type: str | None
+    body: bytes
+    fetched_at: datetime
+
+
+def _raw_row(raw: RawAnswer, crawl_id: int | None) -> dict[str, Any]:
+    return {"url": raw.url, "status": raw.status, "content_type": raw.content_type, "size": len(raw.body),
+            "body_gz": gzip.compress(raw.body, compresslevel=RAW_GZIP_LEVEL, mtime=0),
+            "fetched_at": _aware(raw.fetched_at, "fetched_at"), "crawl_id": crawl_id}
+
+
 def save_raw(session: Session, url: str, status: int, content_type: str | None, body: bytes,
              fetched_at: datetime, crawl_id: int | None = None) -> int:
     """Keep a response body (gzip) for offline re-parsing; return its id."""
-    _aware(fetched_at, "fetched_at")
-    res = session.connection().execute(insert(raw_t).values(
-        url=url, status=status, content_type=content_type, size=len(body),
-        body_gz=gzip.compress(body, compresslevel=6, mtime=0), fetched_at=fetched_at, crawl_id=crawl_id))
+    res = session.connection().execute(
+        insert(raw_t).values(**_raw_row(RawAnswer(url, status, content_type, body, fetched_at), crawl_id)))
     session.commit()
     pk = res.inserted_primary_key
     assert pk is not None
     return int(pk[0])
+
+
+def save_raws(session: Session, raws: Sequence[RawAnswer], crawl_id: int | None = None) -> None:
+    """Keep several response bodies in one statement and one transaction (a crawl's batch of pages:
+    one commit, not one per page), in the order given."""
+    if raws:
+        session.connection().execute(insert(raw_t), [_raw_row(r, crawl_id) for r in raws])
+        session.commit()
 
 
 def iter_raw(session: Session, *, crawl_id: int | None = None, batch: int = 100) -> Iterator[RawPage]:
