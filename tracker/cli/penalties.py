@@ -214,13 +214,18 @@ def register(group: click.Group) -> None:
     @click.option("--reason", required=True, help="判罚理由（必填）")
     @click.option("--post", "post", type=int, default=None, help="证据帖子的 pid")
     @click.option("--by", default=None, help="发牌的导演（默认游戏文件中的第一位导演）")
+    @click.option("--at", "at", default=None, metavar="ISO",
+                  help="判罚结算的时间（默认现在）；关门后补发当天的红牌时写关门时刻")
     @db_option
     @json_option
     @click.pass_obj
     def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: int | None,
-              by: str | None, db_url: str | None, as_json: bool) -> None:
+              by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
         """给玩家发牌；满三张自动合并，红牌按规则罚下。"""
-        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post, by=by))
+        def call(svc: Any) -> Any:
+            return svc.issue_card(player, color, clause, reason, post=post, by=by, at=_when(at, svc.game.tz))
+
+        _decision(obj, db_url, as_json, call)
 
     @card.command("revoke")
     @click.argument("card_id", type=int, metavar="ID")
@@ -262,3 +267,18 @@ def register(group: click.Group) -> None:
         """把一条标记转为判罚（牌色、条款按标记预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
                                                                reason=reason, by=by))
+
+
+def _when(at: str | None, tz: Any) -> Any:
+    """``--at``: an ISO time, in the game's zone when it names none; None = now."""
+    if not at:
+        return None
+    from datetime import datetime
+
+    from tracker.errors import ConfigError
+
+    try:
+        when = datetime.fromisoformat(at)
+    except ValueError:
+        raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-02T21:00:00+08:00") from None
+    return when if when.tzinfo else when.replace(tzinfo=tz)

@@ -473,6 +473,11 @@ class _Fold:
         consequence = str(data.get("consequence") or cards.red_consequence)
         faction = p.faction
         self._set(p.name, reds=p.reds + 1)
+        if _truthy(data.get("again", False)) or p.life == "out":
+            # A further red to a player already carded off changes nothing for them, but counts for
+            # the faction: "同一阵营的角色累计获得两张或以上红牌时，阵营判负" (213, M19).
+            self._count_faction_red(faction, seq)
+            return
         if consequence == "out":
             self._out(p.name, "red_card")
         else:
@@ -483,12 +488,17 @@ class _Fold:
             if t.name in self.players[p.name].tags and consequence == "out" and t.on_red == "lost":
                 self._set(p.name, tags=self.players[p.name].tags - {t.name})
                 self.gone.add(t.name)
-        if faction:
-            self.reds[faction] += 1
-            limit = cards.faction_loses_at_reds
-            if limit is not None and self.reds[faction] >= limit:
-                self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
-                           cards.clause or "判罚制度【红牌】", seq)
+        self._count_faction_red(faction, seq)
+
+    def _count_faction_red(self, faction: str | None, seq: int) -> None:
+        if not faction:
+            return
+        cards = self.rs.cards
+        self.reds[faction] += 1
+        limit = cards.faction_loses_at_reds
+        if limit is not None and self.reds[faction] >= limit:
+            self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
+                       cards.clause or "判罚制度【红牌】", seq)
 
     def _day(self, kind: str, data: Mapping[str, Any], e: Event) -> None:
         n = int(data["day"])

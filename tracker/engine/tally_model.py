@@ -8,12 +8,13 @@ Every public name is re-exported by :mod:`tracker.engine.tally`, the module call
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from tracker.engine.ballots import Ballot, BallotKind
+from tracker.engine.events import Event, EventKind, effective
 from tracker.engine.normalize import name_key
 from tracker.engine.verdicts import Verdict
 
@@ -260,3 +261,38 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         if p.life == "out" and p.role:
             dead[p.role] = dead.get(p.role, 0) + 1
     return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)
+
+
+_AFTER = timedelta(seconds=1)  # "after the vote": later than the close, so the count never sees it
+_OUT_KINDS = frozenset({EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value,
+                        EventKind.CARD_CONSEQUENCE.value})
+
+
+def day_out_times(events: Sequence[Event], window: DayWindow, *,
+                  red_settled: Literal["before_vote", "after_vote"] = "before_vote") -> dict[str, datetime]:
+    """When each player left the game during the day, as the day's vote must see it.
+
+    Events in force (undone ones ignored) between the opening and the close, inclusive. A red card's
+    出局 is placed by the ruleset's ``red_settled``:
+
+    * ``before_vote`` (213 "白天结束时红牌罚下的出局结算在投票结算之前执行", M19 "白天红牌罚下在被投票出局之前"):
+      the player is out for the whole count, from the opening: their ballots and the votes on them are void,
+      even when the card is settled at the close (``tracker card issue --at``);
+    * ``after_vote`` (M65 "白天红牌罚下导致的出局结算在投票结算之后执行"): the day's vote is counted as
+      if it had not happened: no time is given, so the player votes and is voted on all day.
+    """
+    live, _ = effective(list(events))
+    out: dict[str, datetime] = {}
+    for e in sorted(live, key=lambda x: (x.at, x.seq)):
+        if not e.player or e.kind not in _OUT_KINDS or not window.opens <= e.at <= window.closes:
+            continue
+        if e.kind == EventKind.CARD_CONSEQUENCE.value:
+            if str(e.data.get("color", "red")) != "red":
+                continue
+            if red_settled == "after_vote":
+                out.setdefault(e.player, window.closes + _AFTER)
+                continue
+            out[e.player] = min(out.get(e.player, window.opens), window.opens)
+            continue
+        out.setdefault(e.player, e.at)
+    return out

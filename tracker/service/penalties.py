@@ -30,6 +30,8 @@ from tracker.penalties.review import (
 from tracker.service.base import ServiceBase
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from sqlmodel import Session
 
 
@@ -148,13 +150,18 @@ class PenaltyOps(ServiceBase):
         }
 
     def issue_card(self, player: str, color: str, clause: str | None, reason: str, *, post: int | None = None,
-                   by: str | None = None, flag: int | None = None) -> CardDecision:
-        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries."""
+                   by: str | None = None, flag: int | None = None, at: datetime | None = None) -> CardDecision:
+        """Give a card; the ladder's conversions and the red card's consequence follow as their own entries.
+
+        ``at``: when the violation is settled (default now). A red's consequence takes effect then, and
+        the ruleset's ``red_settled`` places it before or after that day's vote: a director settling a
+        day's red after its close dates it at the close (213: "白天结束时红牌罚下的出局结算在投票结算之前执行").
+        """
         account = self._known_player(player)
         if color not in L.COLORS:
             raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
         issuer = self._issuer(by)
-        at = self.clock.now()
+        at = at or self.clock.now()
         with self.store.session() as s:
             evidence = self._evidence(post, session=s) if post is not None else None
             if flag is not None:
@@ -409,6 +416,10 @@ class PenaltyOps(ServiceBase):
                 words.append(f"{c.player} 红牌罚下：{what}{extra}")
             elif c.kind == "red_card_undone":
                 words.append(f"{c.player} 的红牌已撤销：恢复为红牌前的状态")
+            elif c.kind == "red_card_again":
+                words.append(f"{c.player} 再获红牌（已罚下）：计入阵营红牌数")
+            elif c.kind == "red_card_again_undone":
+                words.append(f"{c.player} 的又一张红牌已撤销：阵营红牌数减一")
             elif c.kind == "faction_lost":
                 words.append(f"{c.faction}阵营累计 {c.reds} 张红牌：阵营判负")
             elif c.kind == "faction_loss_undone":
@@ -549,10 +560,22 @@ def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Any], 
 
     live, _ = effective(list(events))
     out: list[Any] = []
+    undone: set[int] = set()
     for c in cons:
-        if c.kind == "red_card" and c.player is not None:
+        if c.kind in ("red_card", "red_card_again") and c.player is not None:
+            data: dict[str, Any] = {"color": "red", "consequence": red_consequence, "ledger_id": c.card}
+            if c.kind == "red_card_again":
+                data["again"] = True  # counted for the faction; the player is already carded off
             out.append(make_draft(EventKind.CARD_CONSEQUENCE.value, at=at, player=c.player, recorded_by=by,
-                                  data={"color": "red", "consequence": red_consequence, "ledger_id": c.card}))
+                                  data=data))
+        elif c.kind == "red_card_again_undone" and c.player is not None:
+            again = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
+                     and e.data.get("again") and e.seq not in undone]
+            same = [e for e in again if e.data.get("ledger_id") == c.card]
+            for e in (same or again)[-1:]:
+                undone.add(e.seq)
+                out.append(make_draft(EventKind.UNDO.value, at=at, recorded_by=by,
+                                      data={"seq": e.seq, "reason": f"红牌（记牌账本第 {c.card} 条）已撤销"}))
         elif c.kind == "red_card_undone" and c.player is not None:
             mine = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
                     and str(e.data.get("color", "red")) == "red"]

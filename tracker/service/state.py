@@ -181,14 +181,18 @@ class StateOps(ServiceBase):
         from tracker.store.events import append_event, load_events
 
         events = from_config(self.game.events) + load_events(session)
+        # at the decision's own time (a card settled `--at` the close takes effect at the close)
+        at = max((e.at for e in written), default=None) or self.clock.now()
         drafts = consequence_drafts(cons, events=events, red_consequence=self.ruleset.cards.red_consequence,
-                                    at=self.clock.now(), by=self.director())
+                                    at=at, by=self.director())
         recorded = [append_event(session, d, recorded_at=self.clock.now()) for d in drafts]
         words = STATUS_WORDS
         out = []
         for e in recorded:
             if e.kind == "undo":
                 out.append(f"事件 #{e.seq}：撤销事件 #{e.get('seq')}（{e.get('reason') or '红牌已撤销'}）")
+            elif e.get("again"):
+                out.append(f"事件 #{e.seq}：{e.player} 再获红牌，计入阵营红牌数")
             else:
                 what = words.get(str(e.get("consequence")), str(e.get("consequence")))
                 turn = f"，成为{self.ruleset.cards.red_turns_role}" if self.ruleset.cards.red_turns_role else ""

@@ -24,6 +24,7 @@ from tracker.engine.state import GameState, fold
 from tracker.engine.tally import (
     DayWindow,
     Tally,
+    day_out_times,
     number,
     roster_from_states,
     rules_for_vote,
@@ -55,7 +56,6 @@ def _scopes(service: object) -> threading.local:
         return local
 
 
-_OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,10 +230,7 @@ class VoteOps(StateOps):
         window = self._window(d, ruleset, events, election)
         at_open = self._fold(ruleset, events, window.opens, inclusive=False)
         at_close = self._fold(ruleset, events, window.closes, inclusive=True)
-        out_times: dict[str, datetime] = {}
-        for e in sorted(events, key=lambda x: (x.at, x.seq)):
-            if e.player and window.opens <= e.at <= window.closes and e.kind in _OUT_KINDS:
-                out_times.setdefault(e.player, e.at)
+        out_times = day_out_times(events, window, red_settled=ruleset.cards.red_settled)
         roster = roster_from_states(at_open, at_close, d.day, out_times)
         ballots, earlier = self.vote_ballots(tid)
         result = tally(ballots, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
