@@ -117,3 +117,18 @@ def test_card_issue_at_needs_a_time(tmp_path: Path, capsys: pytest.CaptureFixtur
     game = _game(tmp_path, "sanguo-213")
     assert main(["card", str(game), "issue", "包子", "--color", "red", "--reason", "x", "--at", "昨天"]) != 0
     assert "不是时间" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the close hour
+
+@pytest.mark.parametrize(("ruleset", "hour"), [("dnf-107", 21), ("sanguo-213", 21), ("gourmet-m160", 21),
+                                               ("accel-m65", 21), ("luoluo-m19", 22)])
+def test_init_writes_the_close_hour_the_post_implies(tmp_path: Path, ruleset: str, hour: int) -> None:
+    """107, 213, M160, M65: "当日申请人数在讨论日结束三个小时前（一般为最后一个自然日的18:00）" — the day
+    ends at 21:00. M19 names no hour ("到A+1日晚上关帖"), so the 22:00 default stays."""
+    from tracker.config import load_game
+
+    out = tmp_path / "game.toml"
+    assert main(["init", "--ruleset", ruleset, "--out", str(out), "--opens", "2025-03-03T10:00:00+08:00"]) == 0
+    (day1,) = load_game(out).days
+    assert (day1.closes.hour, day1.closes.minute) == (hour, 0)
