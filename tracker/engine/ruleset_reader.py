@@ -335,7 +335,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         noon_exception=vr.bool_("noon_exception", False),
         hidden_modifiers=tuple(m.name for m in mods if not m.public),
         modifiers=tuple(mods), exile_needs_unique_top=vr.bool_("exile_needs_unique_top", True),
-        public_votes=vr.bool_("public_votes", False), edits_allowed=vr.bool_("edits_allowed", False),
+        public_votes=vr.bool_("public_votes", False), edits_allowed=vr.bool_("edits_allowed", False) if "edits_allowed" in vr.data else None,
     )
 
     lr = _Reader(top.table("lurk"), "lurk", {

@@ -132,7 +132,11 @@ class VotingRules:
     modifiers: tuple[ModifierSpec, ...] = ()
     exile_needs_unique_top: bool = True
     public_votes: bool = False
-    edits_allowed: bool = False           # M19: 修改错别字不算做改票
+    # What an edited ballot counts as. None: the post says nothing — count what the forum shows and
+    # flag it for the director. True (M19 "修改错别字不算做改票"): an edit that keeps the target counts,
+    # one that changes it does not. False (213 "无效票须通过重新发帖来更正"): no edit counts; the
+    # ballot as first recorded does.
+    edits_allowed: bool | None = None
 
     def modifier(self, name: str) -> ModifierSpec | None:
         return next((m for m in self.modifiers if m.name == name), None)

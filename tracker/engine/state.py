@@ -193,6 +193,21 @@ class GameState:
                     out.append((t.name, n))
         return out
 
+    def transfer_of(self, tag: str, holder: str) -> str:
+        """How a title left by ``holder`` passes on, in the post's words, for the director.
+
+        ``on_red = "random"``: a holder carded off does not choose (M19 "警长因红牌罚下而出局后，下任警长将被
+        随机指定"; 213 "牧首<殉道>对象和效果随机选择"); ``"pass"``: a red changes nothing, the title passes
+        as it always does (``transfer``); ``"lost"`` titles never wait (see :meth:`pending_tags`).
+        """
+        rule = next((t for t in self.ruleset.tags if t.name == tag), None)
+        p = self.players.get(holder)
+        if rule is None:
+            return ""
+        if rule.on_red == "random" and p is not None and p.cause == "red_card":
+            return f"红牌罚下：随机指定（{rule.clause or rule.transfer or ''}）"
+        return rule.transfer or ""
+
     # -- days -------------------------------------------------------------------------------
     def day(self, n: int) -> DayState | None:
         return next((d for d in self.days if d.day == n), None)
@@ -274,7 +289,7 @@ class GameState:
                 "lost": [x.to_json() for x in self.lost.values()],
                 "modifiers": [m.to_json() for m in self._modifiers],
                 "declared": sorted(self.declared),
-                "pending_tags": [{"tag": t, "from": n} for t, n in self.pending_tags()],
+                "pending_tags": [{"tag": t, "from": n, "how": self.transfer_of(t, n)} for t, n in self.pending_tags()],
                 "warnings": list(self.warnings)}
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from tracker.engine.ballots import ABSTAIN, Ballot, quote_matches
+from tracker.engine.ballots import ABSTAIN, Ballot, parse_ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
     CountedBallot,
@@ -49,6 +49,7 @@ from tracker.engine.tally_model import (
 )
 from tracker.engine.tally_outcome import FirstToTop, Outcome, decide, decide_counts
 from tracker.engine.verdicts import Code, Verdict
+from tracker.records import Post, Quote
 
 __all__ = [
     "CountedBallot",
@@ -118,13 +119,17 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     earlier = earlier_versions or {}
     void_changes = window.accelerated and rules.accelerated_changes == "void_all"
 
-    for b in ordered:
+    names = tuple(p.name for p in roster.players)
+    for shown in ordered:
+        b, edit_flag = _as_the_rules_count_edits(shown, earlier.get(shown.pid), rules, names)
         cb = _judge(b, rules=rules, roster=roster, window=window, runs=runs, void_changes=void_changes)
         if b.edited_at is not None or b.pid in earlier:
             flags = list(cb.flags)
             if b.edited_at is not None:
                 flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
                                      f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"))
+            if edit_flag is not None:
+                flags.append(edit_flag)
             cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
@@ -169,6 +174,36 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
                  auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes))
+
+
+def _as_the_rules_count_edits(b: Ballot, first_text: str | None, rules: TallyRules,
+                              names: tuple[str, ...]) -> tuple[Ballot, Verdict | None]:
+    """The ballot an edited post counts as, under the ruleset's ``edits_allowed``.
+
+    None (the post is silent): what the forum shows now, flagged for the director (unchanged).
+    True (M19 "修改错别字不算做改票"): an edit that keeps the target is a typo fix and counts; one that
+    changes the target would be a change without the 引用 a change needs, so the first text counts.
+    False (213 "无效票须通过重新发帖来更正"): no edit counts; the first recorded text does.
+    """
+    if rules.edits_allowed is None or first_text is None:
+        return b, None
+    first = _reparse(b, first_text, names)
+    if first is None:
+        first = replace(b, target=None, reason_text=None, errors=(Verdict(Code.MISSING_LABEL, "最初的内容不是投票"),))
+    same_target = (first.target is not None and b.target is not None
+                   and name_key(first.target) == name_key(b.target))
+    if rules.edits_allowed and same_target:
+        return b, Verdict(Code.EDIT_TYPO, f"最初写的是：{first.target}")
+    return first, Verdict(Code.EDIT_NOT_COUNTED, f"现在显示：{b.target or '（无法识别）'}")
+
+
+def _reparse(b: Ballot, text: str, names: tuple[str, ...]) -> Ballot | None:
+    """``b``'s post as first recorded, read again (the same author, time, quotes and edit time)."""
+    post = Post(pid=b.pid, tid=b.tid, floor=b.floor, author=b.author, uid=None, posted_at=b.posted_at, html="",
+                text=text, edited_at=b.edited_at, source="store",
+                quotes=tuple(Quote(pid=pid, author=None, posted_at=None, text="") for pid in b.quoted_pids)
+                + tuple(Quote(pid=None, author=None, posted_at=at, text=q) for at, q in b.quoted_unlinked))
+    return parse_ballot(post, directors=(b.author,) if b.proxy_by else (), names=names)
 
 
 def _dedupe(ballots: Sequence[Ballot]) -> list[Ballot]:

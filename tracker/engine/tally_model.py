@@ -84,6 +84,7 @@ class TallyRules:
     dead_last_vote: bool = False
     noon_exception: bool = False
     nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
+    edits_allowed: bool | None = None  # see VotingRules.edits_allowed
 
 
 def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
@@ -111,6 +112,7 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
         dead_last_vote=voting.dead_last_vote,
         noon_exception=voting.noon_exception,
         nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
+        edits_allowed=voting.edits_allowed,
     )
 
 
