@@ -132,3 +132,52 @@ def test_init_writes_the_close_hour_the_post_implies(tmp_path: Path, ruleset: st
     assert main(["init", "--ruleset", ruleset, "--out", str(out), "--opens", "2025-03-03T10:00:00+08:00"]) == 0
     (day1,) = load_game(out).days
     assert (day1.closes.hour, day1.closes.minute) == (hour, 0)
+
+
+# --------------------------------------------------------------------------- lexicon per ruleset, 黄牌起步
+
+def _flags_for(tmp_path: Path, capsys: pytest.CaptureFixture[str], ruleset: str, text: str) -> list[dict]:  # type: ignore[type-arg]
+    game = _game(tmp_path, ruleset)
+    post = Post(pid=300, tid=4, floor=2, author="泡泡", uid=None, posted_at=OPENS + timedelta(hours=1), html=text,
+                text=text)
+    store = Store.open(f"sqlite:///{game.with_suffix('.db')}")
+    try:
+        with store.session() as s:
+            upsert_posts(s, [post], seen_at=datetime.now(SHANGHAI))
+    finally:
+        store.close()
+    assert main(["flags", str(game), "--json"]) == 0
+    return [f for f in json.loads(capsys.readouterr().out) if f["kind"] == "keyword"]
+
+
+def test_107_relaxes_mentions_of_past_games_213_does_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """107 马甲: "由于本场明马甲，将适当放宽……提及【仅限场上存在马甲】的历史场次等"; 213 马甲 (3) "提及过去场次"."""
+    (tmp_path / "107").mkdir()
+    (tmp_path / "213").mkdir()
+    text = "你忘了上一场他当预言家的时候了吗"
+    assert [f for f in _flags_for(tmp_path / "107", capsys, "dnf-107", text) if f["category"] == "past_game"] == []
+    flags = _flags_for(tmp_path / "213", capsys, "sanguo-213", text)
+    assert [f["clause"] for f in flags if f["category"] == "past_game"] == ["4、马甲（3）提及过去场次"]
+
+
+def test_107_hypothetical_oath_against_the_faction_starts_at_yellow(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """107 贴脸 (7) "以违背阵营转变后利益的假设性发誓、威胁或诅咒句式，加重判罚，黄牌起步"."""
+    flags = _flags_for(tmp_path, capsys, "dnf-107", "如果我被变成了亡灵，我就送好人赢")
+    (flag,) = [f for f in flags if f["clause"].startswith("2、贴脸（7）")]
+    game = tmp_path / "game.toml"
+    assert main(["card", str(game), "from-flag", str(flag["id"]), "--json"]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert [(e["action"], e["color"]) for e in decision["written"]] == [("issue", "yellow")]
+
+
+def test_213_outside_contact_starts_at_yellow_and_doubles_when_reported(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """213 作弊 (1) 注："被举报者会加倍判罚。场外一经发现直接黄牌起步。"."""
+    (flag,) = _flags_for(tmp_path, capsys, "sanguo-213", "昨晚有人私聊我说他是预言家")
+    assert flag["clause"].startswith("7、作弊（1）")
+    game = tmp_path / "game.toml"
+    assert main(["card", str(game), "from-flag", str(flag["id"]), "--reported", "--json"]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    issued = [e["color"] for e in decision["written"] if e["action"] == "issue"]
+    assert issued == ["yellow", "yellow"]

@@ -259,14 +259,15 @@ def register(group: click.Group) -> None:
     @click.option("--clause", default=None, help="条款（默认取自标记）")
     @click.option("--reason", default=None, help="理由（默认取自标记）")
     @click.option("--by", default=None, help="发牌的导演")
+    @click.option("--reported", is_flag=True, help="由其他演员举报（条款规定“被举报者加倍判罚”时发两张）")
     @db_option
     @json_option
     @click.pass_obj
     def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
-                  by: str | None, db_url: str | None, as_json: bool) -> None:
+                  by: str | None, reported: bool, db_url: str | None, as_json: bool) -> None:
         """把一条标记转为判罚（牌色、条款按标记预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
-                                                               reason=reason, by=by))
+                                                               reason=reason, by=by, reported=reported))
 
 
 def _when(at: str | None, tz: Any) -> Any:

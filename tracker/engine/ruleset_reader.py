@@ -446,8 +446,15 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                             unique=r.bool_("unique", True), clause=r.str_("clause", "")))
     forbidden = []
     for i, f in enumerate(top.tables("forbidden"), 1):
-        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items"}, src)
-        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=r.strs("items")))
+        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items", "lexicons"}, src)
+        items = r.strs("items")
+        lex = r.data.get("lexicons", {})
+        if not isinstance(lex, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                                and 1 <= v <= len(items) for k, v in lex.items()):
+            raise RulesetError(f"{src}: forbidden[{i}].lexicons 应是“词表 = 条目序号”的表，序号在 1 到 {len(items)} 之间",
+                               hint="例如：lexicons = { emotion = 1, insult = 3 }")
+        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=items,
+                                           lexicons=tuple(sorted(lex.items()))))
     hooks = top.opt_str("hooks")
     if hooks is not None:
         from tracker.engine.rulesets.hooks import HOOKS

@@ -271,9 +271,23 @@ class SpeechRules:
 
 @dataclass(frozen=True, slots=True)
 class ForbiddenCategory:
+    """One section of the post's 判罚依据 (1、发言 … 7、作弊) and its numbered items.
+
+    ``lexicons``: the forbidden-phrase lists (``tracker/penalties/lexicons``, by category) that flag
+    an item of this section, as category → item number. A ruleset that maps any list uses only the
+    lists it maps, and its flags cite the item as the post words it (so "黄牌起步" in an item makes
+    the suggested card yellow): 107 relaxes 马甲 ("提及【仅限场上存在马甲】的历史场次"), so it maps
+    no 提及过去场次 list.
+    """
+
     section: int
     name: str
     items: tuple[str, ...] = ()
+    lexicons: tuple[tuple[str, int], ...] = ()
+
+    def clause(self, item: int) -> str:
+        """``2、贴脸（7）以违背阵营转变后利益的……（黄牌起步）``: what a flag cites."""
+        return f"{self.section}、{self.name}（{item}）{self.items[item - 1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +321,12 @@ class Ruleset:
     tags: tuple[TagRule, ...] = ()
     role_groups: tuple[RoleGroup, ...] = ()
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
+
+    def phrase_clauses(self) -> dict[str, str] | None:
+        """Forbidden-phrase category → the clause its flags cite; None when the ruleset maps no list
+        (every bundled list then applies, citing its own generic clause)."""
+        out = {cat: f.clause(n) for f in self.forbidden_categories for cat, n in f.lexicons}
+        return out or None
     hooks: str | None = None
     options: tuple[Option, ...] = ()
     option_values: Mapping[str, Any] = field(default_factory=dict)

@@ -270,18 +270,25 @@ class PenaltyOps(ServiceBase):
             return decide_flag(flag_id, status="dismissed", by=self._issuer(by), at=self.clock.now(),
                                reason=why, session=s)
 
-    def suggest_card(self, flag_id: int) -> CardSuggestion:
+    def suggest_card(self, flag_id: int, *, reported: bool = False) -> CardSuggestion:
         """The TUI's `c` key: colour, clause and reason prefilled from the flag and the player's record."""
         fl = self.flag(flag_id)
         check_card(fl)
-        return suggest_card(fl, self.ledger())
+        return suggest_card(fl, self.ledger(), reported=reported)
 
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None) -> CardDecision:
-        """Turn a flag into a card (the director confirmed the suggestion, perhaps changed)."""
-        sug = self.suggest_card(flag_id)
-        return self.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
-                               post=sug.post, by=by, flag=flag_id)
+                       reason: str | None = None, by: str | None = None, reported: bool = False) -> CardDecision:
+        """Turn a flag into a card (the director confirmed the suggestion, perhaps changed); a clause that
+        doubles the penalty for a reported player (``reported``) gives the second card too."""
+        sug = self.suggest_card(flag_id, reported=reported)
+        first = self.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
+                                post=sug.post, by=by, flag=flag_id)
+        if sug.count < 2:
+            return first
+        second = self.issue_card(sug.player, color or sug.color, clause or sug.clause,
+                                 f"{reason or sug.reason}（被举报者加倍判罚）", post=sug.post, by=by)
+        return CardDecision(first.entry, first.written + second.written, first.consequences + second.consequences,
+                            first.events + second.events, first.recorded + second.recorded)
 
     # --------------------------------------------------------------------------------- helpers
 
