@@ -84,3 +84,28 @@ def test_a_post_silent_on_edits_counts_what_the_forum_shows() -> None:
     result = _edited("accel-m65", "投票对象：包子", "投票对象：栗子\n投票理由：可疑")
     assert result.final["泡泡"] == "栗子"
     assert [f.code.value for f in result.ballots[0].flags] == ["edited"]
+
+
+# --------------------------------------------------------------------------- 替补
+
+def test_213_each_role_is_substituted_once_only() -> None:
+    """107/213/M160 "每名角色仅限更换一次替补": a second substitute for the same role is refused."""
+    import pytest
+
+    from tracker.errors import GameRuleError
+
+    g = _213()
+    g.record("substituted", "民1", by="替补甲")
+    with pytest.raises(GameRuleError, match="已经更换过替补"):
+        g.record("substituted", "民1", by="替补乙")
+    g.record("substituted", "民2", by="替补乙")  # another role may still take one
+
+
+def test_m19_names_no_limit() -> None:
+    """M19 writes no such sentence: a second substitute is the director's call."""
+    from engine_log import Game, roster
+
+    g = Game("luoluo-m19", roster([("甲", "村民"), ("乙", "公狼")]))
+    g.record("substituted", "甲", by="替补甲")
+    g.record("substituted", "甲", by="替补乙")
+    assert g.state.players["甲"].substitutes == ("替补甲", "替补乙")

@@ -139,7 +139,8 @@ class _Reader:
 
 
 _TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication"}
+        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication",
+        "substitutes_per_role"}
 
 
 def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
@@ -467,7 +468,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14"),
         factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
         win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
-        forbidden_categories=tuple(forbidden), hooks=hooks, options=options, option_values=values,
+        forbidden_categories=tuple(forbidden), substitutes_per_role=top.opt_int("substitutes_per_role"),
+        hooks=hooks, options=options, option_values=values,
         path=path, raw=raw)
     _check_counts(rs, src)
     return rs

@@ -321,6 +321,8 @@ class Ruleset:
     tags: tuple[TagRule, ...] = ()
     role_groups: tuple[RoleGroup, ...] = ()
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
+    # 107/213/M160 "每名角色仅限更换一次替补": how many 替补 one role may have; None = no limit written.
+    substitutes_per_role: int | None = None
 
     def phrase_clauses(self) -> dict[str, str] | None:
         """Forbidden-phrase category → the clause its flags cite; None when the ruleset maps no list

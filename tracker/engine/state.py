@@ -608,6 +608,10 @@ def check_event(state: GameState, kind: str, player: str | None, data: Mapping[s
             if str(d["tag"]) not in p.tags:
                 raise GameRuleError(f"{player} 没有 {d['tag']}", hint="tag_passed 的 --player 是原持有者")
             state.player(str(d["to"]))
+        limit = state.ruleset.substitutes_per_role
+        if real == K.SUBSTITUTED and limit is not None and len(p.substitutes) >= limit:
+            raise GameRuleError(f"{player} 已经更换过替补（{'、'.join(p.substitutes)}）",
+                                hint=f"规则帖：每名角色仅限更换{'一' if limit == 1 else limit}次替补")
         if real == K.ROLE_SET and state.ruleset.role(str(d["role"])) is None:
             raise GameRuleError(f"身份 {d['role']!r} 不在规则 {state.ruleset.id} 中",
                                 hint=f"可用：{', '.join(r.name for r in state.ruleset.roles)}")
