@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from engine_log import Game, roster
 
 
@@ -109,3 +112,109 @@ def test_m19_names_no_limit() -> None:
     g.record("substituted", "甲", by="替补甲")
     g.record("substituted", "甲", by="替补乙")
     assert g.state.players["甲"].substitutes == ("替补甲", "替补乙")
+
+
+# --------------------------------------------------------------------------- ambiguous readings as options
+
+def _day(accelerated: bool = False):  # type: ignore[no-untyped-def]
+    from datetime import datetime
+
+    from tracker.clock import SHANGHAI
+    from tracker.engine.tally import DayWindow
+
+    opens = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
+    return DayWindow(day=2, opens=opens, closes=datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI), accelerated=accelerated)
+
+
+def _ballot(pid: int, voter: str, target: str, at, *, change: bool = False, quoted: tuple[int, ...] = (),  # type: ignore[no-untyped-def]
+            proxy_by: str | None = None):
+    from tracker.engine.ballots import Ballot
+
+    return Ballot(pid=pid, tid=5, floor=pid - 98, author=proxy_by or voter, posted_at=at, voter=voter,
+                  kind="proxy" if proxy_by else ("change" if change else "vote"), change=change, target=target,
+                  reason_text="理由", proxy_by=proxy_by, quoted_pids=quoted)
+
+
+def _rules(ruleset: str, **options: object):  # type: ignore[no-untyped-def]
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.tally import rules_for_vote
+
+    return rules_for_vote(load_ruleset(ruleset, options=options).voting)
+
+
+def _roster(*views: Any) -> Any:
+    from tracker.engine.tally import PlayerView, Roster
+
+    named = {v.name: v for v in views}
+    return Roster(players=tuple(named.get(n, PlayerView(n)) for n in ("甲", "乙", "丙", "丁")))
+
+
+@pytest.mark.parametrize(("window", "first_ok"), [("freeze", False), ("thirty_minutes", True)])
+def test_m65_proxy_window_option(window: str, first_ok: bool) -> None:
+    """M65 投票规则 "关门前一小时不允许改票或代投" vs 玩家须知 9 "导演至少在投票截至的30分钟前……发出代投信息
+    ……如需代投改票，需在投票截止前1个小时": a first 代投 45 minutes before the close, and a 代投改票."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import tally
+
+    day = _day()
+    late = day.closes - timedelta(minutes=45)
+    ballots = [_ballot(100, "甲", "乙", late, proxy_by="导演A"),
+               _ballot(101, "丙", "乙", day.opens), _ballot(102, "丙", "丁", late, proxy_by="导演A")]
+    result = tally(ballots, rules=_rules("accel-m65", proxy_window=window), roster=_roster(), window=day)
+    by_pid = {cb.ballot.pid: cb for cb in result.ballots}
+    assert by_pid[100].valid is first_ok
+    assert not by_pid[102].valid  # a 代投改票 needs the hour under either reading
+
+
+@pytest.mark.parametrize(("allowed", "valid"), [(True, True), (False, False)])
+def test_213_noon_exception_on_an_accelerated_day_option(allowed: bool, valid: bool) -> None:
+    """213 "如果投票的角色在正午就已出局，即使在禁止改票的时间内也可以进行一次改票" vs "执行加速时不允许改票"."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import PlayerView, tally
+
+    day = _day(accelerated=True)
+    noon = day.opens + timedelta(hours=26)
+    ballots = [_ballot(100, "甲", "乙", day.opens + timedelta(hours=1)),
+               _ballot(101, "甲", "丙", noon + timedelta(hours=1), change=True, quoted=(100,))]
+    result = tally(ballots, rules=_rules("sanguo-213", noon_exception_accelerated=allowed),
+                   roster=_roster(PlayerView("乙", out_at=noon)), window=day)
+    assert result.ballots[1].valid is valid
+
+
+def test_213_default_reading_is_the_posts_literal_one() -> None:
+    from tracker.engine.ruleset import load_ruleset
+
+    assert load_ruleset("sanguo-213").voting.noon_exception_accelerated is True
+
+
+@pytest.mark.parametrize(("needs_votes", "exiled"), [(False, "甲"), (True, "乙")])
+def test_m19_gay_bonus_with_no_votes_option(needs_votes: bool, exiled: str) -> None:
+    """M19 基佬情深 "投到攻身上的票数暗记+2": 攻 (甲) has no vote, 乙 has one."""
+    from tracker.engine.tally import Modifier, PlayerView, Roster, tally
+
+    day = _day()
+    roster = Roster(players=tuple(PlayerView(n) for n in ("甲", "乙", "丙", "丁")),
+                    modifiers=(Modifier(kind="received_add", player="甲", value=2.0),))
+    ballots = [_ballot(100, "丙", "乙", day.opens)]
+    result = tally(ballots, rules=_rules("luoluo-m19", gay_bonus_needs_votes=needs_votes), roster=roster, window=day)
+    assert result.outcome.player == exiled
+
+
+def test_a_game_file_chooses_an_option(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`tracker init` lists the options in the posts' words; `[game] options = {…}` chooses one."""
+    from tracker.cli import main
+    from tracker.cli.common import open_service
+
+    out = tmp_path / "game.toml"
+    assert main(["init", "--ruleset", "luoluo-m19", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "# options = { village_gods = \"all\", gay_bonus_needs_votes = false }" in text
+    out.write_text(text.replace("# options = { village_gods = \"all\", gay_bonus_needs_votes = false }",
+                                "options = { gay_bonus_needs_votes = true }"), encoding="utf-8")
+    svc = open_service(out, None)
+    try:
+        assert svc.ruleset.voting.received_add_needs_votes is True
+    finally:
+        svc.close()

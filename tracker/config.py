@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -80,6 +81,8 @@ class GameConfig:
     events: tuple[EventConfig, ...] = ()
     process_thread: int | None = None
     crawl: CrawlConfig = field(default_factory=CrawlConfig)
+    # The ruleset's [[options]] the director chose (key → value): where a rule post reads two ways.
+    options: Mapping[str, Any] = field(default_factory=dict)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     path: Path | None = None
 
@@ -115,7 +118,7 @@ class GameConfig:
 
 
 _TOP = {"game", "crawl", "schedule", "players", "days", "events", "login"}
-_GAME = {"name", "ruleset", "forum", "timezone", "directors", "process_thread"}
+_GAME = {"name", "ruleset", "forum", "timezone", "directors", "process_thread", "options"}
 _PLAYER = {"name", "role", "faction", "uid", "tags"}
 _DAY = {"day", "discussion", "vote", "opens", "closes", "accelerated"}
 _EVENT_FIXED = {"at", "kind", "player"}
@@ -189,6 +192,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     process = game.get("process_thread")
     if process is not None:
         _typed(process, int, "game.process_thread", "3")
+    options = _typed(game.get("options", {}), dict, "game.options", '{ village_gods = "any" }')
 
     players: list[PlayerConfig] = []
     for i, p in enumerate(data.get("players", []), 1):
@@ -274,7 +278,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     return GameConfig(
         name=name, ruleset=ruleset, forum=forum, timezone=tzname, directors=tuple(directors),
         players=tuple(players), days=tuple(sorted(days, key=lambda d: d.day)), events=tuple(events),
-        process_thread=process, crawl=crawl, schedule=schedule, path=path,
+        process_thread=process, crawl=crawl, schedule=schedule, path=path, options=dict(options),
     )
 
 

@@ -34,6 +34,17 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _toml_value(v: Any) -> str:
+    """A TOML literal for an option value (a director copies it into ``options = {…}``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return str(v)
+
+
 def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime) -> str:
     """A game file for a ruleset: an example role assignment that passes the check, day 1's times."""
     from tracker.engine.days import planned_close
@@ -47,11 +58,14 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
              "# 填好论坛地址、帖子 tid、玩家名和身份后使用；身份配置用 `tracker state GAME.toml` 检查。",
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
              f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
-             "# process_thread = 3", ""]
+             "# process_thread = 3"]
     for o in rs.options:
-        lines.append(f"# 规则选项 {o.key} = {o.default!r}：{o.description}")
+        lines.append(f"# 规则选项 {o.key}（默认 {_toml_value(o.default)}，可选 {' / '.join(map(_toml_value, o.choices))}）："
+                     f"{o.description}")
     if rs.options:
-        lines.append("")
+        pairs = ", ".join(f"{o.key} = {_toml_value(o.default)}" for o in rs.options)
+        lines.append(f"# options = {{ {pairs} }}")
+    lines.append("")
     for i, role in enumerate(example_assignment(rs), 1):
         r = rs.role(role)
         lines += ["[[players]]", f'name = "玩家{i:02d}"', f"role = {_toml_str(role)}",

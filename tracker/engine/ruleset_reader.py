@@ -285,7 +285,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         "change_limit", "freeze_minutes", "freeze_blocks_proxy", "proxy_deadline_minutes",
         "accelerated_changes", "tie", "threshold", "weights", "eligible_voter_roles", "eligible_voter_tags",
         "eligible_voter_factions", "per_dead_bonus", "day1", "dead_last_vote", "noon_exception",
-        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed"}, src)
+        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed", "proxy_window",
+        "noon_exception_accelerated", "received_add_needs_votes"}, src)
     weights = []
     for i, w in enumerate(vr.tables("weights"), 1):
         r = _Reader(w, f"voting.weights[{i}]", {"tag", "role", "weight", "hidden", "clause"}, src)
@@ -336,7 +337,12 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         noon_exception=vr.bool_("noon_exception", False),
         hidden_modifiers=tuple(m.name for m in mods if not m.public),
         modifiers=tuple(mods), exile_needs_unique_top=vr.bool_("exile_needs_unique_top", True),
-        public_votes=vr.bool_("public_votes", False), edits_allowed=vr.bool_("edits_allowed", False) if "edits_allowed" in vr.data else None,
+        public_votes=vr.bool_("public_votes", False),
+        edits_allowed=vr.bool_("edits_allowed", False) if "edits_allowed" in vr.data else None,
+        proxy_window=cast(Literal["freeze", "thirty_minutes"],
+                          vr.choice("proxy_window", ("freeze", "thirty_minutes"), "freeze")),
+        noon_exception_accelerated=vr.bool_("noon_exception_accelerated", False),
+        received_add_needs_votes=vr.bool_("received_add_needs_votes", False),
     )
 
     lr = _Reader(top.table("lurk"), "lurk", {

@@ -137,6 +137,13 @@ class VotingRules:
     # one that changes it does not. False (213 "无效票须通过重新发帖来更正"): no edit counts; the
     # ballot as first recorded does.
     edits_allowed: bool | None = None
+    # M65 (option): "freeze" = "关门前一小时不允许改票或代投" bars every 代投 in the last hour;
+    # "thirty_minutes" = 玩家须知 9: a first 代投 may come until 30 minutes before, a 代投改票 needs 1 hour.
+    proxy_window: Literal["freeze", "thirty_minutes"] = "freeze"
+    # 213 (option): the noon exception ("即使在禁止改票的时间内也可以进行一次改票") also on an accelerated day.
+    noon_exception_accelerated: bool = False
+    # M19 (option): 基佬情深's hidden ±2 ("投到攻身上的票数暗记+2") only for a player with at least one vote.
+    received_add_needs_votes: bool = False
 
     def modifier(self, name: str) -> ModifierSpec | None:
         return next((m for m in self.modifiers if m.name == name), None)

@@ -169,7 +169,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     for n in auto_abstain:
         final[n] = ABSTAIN
 
-    totals, public = _sum(out, roster, window)
+    totals, public = _sum(out, roster, window, needs_votes=rules.received_add_needs_votes)
     outcome = decide_counts(out, totals, public, rules=rules, roster=roster, window=window)
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
@@ -296,8 +296,11 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
         if rules.proxy_deadline_minutes and at > deadline:
             return bad(Code.PROXY_TOO_LATE, f"须在关门前 {rules.proxy_deadline_minutes} 分钟发出")
         if rules.freeze_blocks_proxy and rules.freeze_minutes and \
-                at >= window.closes - timedelta(minutes=rules.freeze_minutes):
-            return bad(Code.PROXY_TOO_LATE, f"关门前 {rules.freeze_minutes} 分钟内不允许代投")
+                at >= window.closes - timedelta(minutes=rules.freeze_minutes) and \
+                (rules.proxy_window == "freeze" or current is not None):
+            # proxy_window "thirty_minutes" (M65 玩家须知 9): only a 代投改票 needs the hour
+            return bad(Code.PROXY_TOO_LATE, f"关门前 {rules.freeze_minutes} 分钟内不允许代投"
+                       + ("改票" if rules.proxy_window != "freeze" else ""))
     if not is_change:
         if current is not None:
             return bad(Code.SECOND_VOTE, f"原投票在 {current.ballot.floor} 楼")
@@ -312,13 +315,13 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
         if not quotes_own:
             return bad(Code.CHANGE_QUOTES_OTHER, f"原投票在 {current.ballot.floor} 楼")
+    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, ABSTAIN)
+            and _target_out_before(roster, current.target, at))
     accelerated_now = window.accelerated and (window.accelerated_at is None or at >= window.accelerated_at)
-    if accelerated_now and rules.accelerated_changes == "forbidden":
+    if accelerated_now and rules.accelerated_changes == "forbidden" and not (noon and rules.noon_exception_accelerated):
         return bad(Code.CHANGE_ACCELERATED)
     if void_changes:
         return bad(Code.CHANGE_VOIDED_BY_ACCELERATION)
-    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, ABSTAIN)
-            and _target_out_before(roster, current.target, at))
     if noon:
         run.noon_used = True
         return CountedBallot(ballot=b, voter=voter, target=target, valid=True, final=False, verdict=None,
@@ -412,7 +415,7 @@ def _has_vote_right(p: PlayerView, rules: TallyRules) -> bool:
             or (p.faction is not None and p.faction in rules.eligible_voter_factions))
 
 
-def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
+def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow, *, needs_votes: bool = False,
          ) -> tuple[dict[str, float], dict[str, float]]:
     true: dict[str, float] = {}
     public: dict[str, float] = {}
@@ -423,8 +426,8 @@ def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
         if cb.weight or cb.public_weight:
             true[cb.target] = true.get(cb.target, 0.0) + cb.weight
             public[cb.target] = public.get(cb.target, 0.0) + cb.public_weight
-    apply_modifiers(true, roster, hidden_too=True)
-    apply_modifiers(public, roster, hidden_too=False)
+    apply_modifiers(true, roster, hidden_too=True, needs_votes=needs_votes)
+    apply_modifiers(public, roster, hidden_too=False, needs_votes=needs_votes)
     return _ordered(true), _ordered(public)
 
 

@@ -85,6 +85,9 @@ class TallyRules:
     noon_exception: bool = False
     nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
     edits_allowed: bool | None = None  # see VotingRules.edits_allowed
+    proxy_window: Literal["freeze", "thirty_minutes"] = "freeze"  # see VotingRules.proxy_window
+    noon_exception_accelerated: bool = False
+    received_add_needs_votes: bool = False
 
 
 def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
@@ -113,6 +116,9 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
         noon_exception=voting.noon_exception,
         nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
         edits_allowed=voting.edits_allowed,
+        proxy_window=voting.proxy_window,
+        noon_exception_accelerated=voting.noon_exception_accelerated,
+        received_add_needs_votes=voting.received_add_needs_votes,
     )
 
 
@@ -221,8 +227,14 @@ def status_at(p: PlayerView, at: datetime) -> Status:
     return p.status
 
 
-def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool) -> None:
-    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2)."""
+def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool,
+                    needs_votes: bool = False) -> None:
+    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2).
+
+    ``needs_votes`` (M19 option ``received_add_needs_votes``): a hidden ±N only adds to a player who
+    received at least one vote ("投到攻身上的票数" read as the votes actually cast on them).
+    """
+    voted = {k for k, v in totals.items() if v}
     mods = [m for m in roster.modifiers if hidden_too or m.public or m.kind == "announced_add"]
     for m in mods:
         if m.kind == "received_multiply":
@@ -234,6 +246,8 @@ def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: boo
         if m.kind in ("received_add", "announced_add"):
             p = roster.find(m.player)
             name = p.name if p else m.player
+            if needs_votes and m.kind == "received_add" and name not in voted:
+                continue
             totals[name] = totals.get(name, 0.0) + m.value
 
 

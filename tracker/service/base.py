@@ -33,7 +33,8 @@ class ServiceBase:
         game = load_game(game_path)
         # The ruleset is checked before the database is touched: a typo in its id or file must not
         # leave an empty GAME.db behind.
-        ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None)
+        ruleset = load_ruleset(game.ruleset, base_dir=game.path.parent if game.path is not None else None,
+                               options=game.options)
         url = db_url or f"sqlite:///{game.default_db_path()}"
         svc = cls(game, Store.open(url), clock)
         svc.__dict__["ruleset"] = ruleset  # fills the cached_property
@@ -44,7 +45,7 @@ class ServiceBase:
         from tracker.engine.ruleset import load_ruleset
 
         base = self.game.path.parent if self.game.path is not None else None
-        return load_ruleset(self.game.ruleset, base_dir=base)
+        return load_ruleset(self.game.ruleset, base_dir=base, options=self.game.options)
 
     def close(self) -> None:
         self.store.close()
