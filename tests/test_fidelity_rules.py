@@ -82,11 +82,34 @@ def test_213_an_invalid_ballot_is_not_mended_by_editing() -> None:
     assert not cb.valid and result.final["泡泡"] is None
 
 
-def test_a_post_silent_on_edits_counts_what_the_forum_shows() -> None:
-    """M65 says nothing about editing: the shown text counts, flagged for the director as before."""
-    result = _edited("accel-m65", "投票对象：包子", "投票对象：栗子\n投票理由：可疑")
+def test_a_ruleset_silent_on_edits_counts_what_the_forum_shows() -> None:
+    """A ruleset without the key (a sixth game's file): the shown text counts, flagged for the director."""
+    from dataclasses import replace
+    from datetime import datetime, timedelta
+
+    from tracker.clock import SHANGHAI
+    from tracker.engine.ballots import parse_ballot
+    from tracker.engine.tally import DayWindow, PlayerView, Roster, TallyRules, tally
+    from tracker.records import Post
+
+    opens = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
+    post = Post(pid=100, tid=5, floor=2, author="泡泡", uid=None, posted_at=opens + timedelta(hours=1), html="",
+                text="投票对象：栗子\n投票理由：可疑", edited_at=opens + timedelta(hours=2))
+    ballot = parse_ballot(post, names=("泡泡", "栗子", "包子"))
+    assert ballot is not None
+    result = tally([ballot], rules=replace(TallyRules(), edits_allowed=None),
+                   roster=Roster(players=tuple(PlayerView(n) for n in ("泡泡", "栗子", "包子"))),
+                   window=DayWindow(day=2, opens=opens, closes=opens + timedelta(hours=35)),
+                   earlier_versions={100: "投票对象：包子"})
     assert result.final["泡泡"] == "栗子"
     assert [f.code.value for f in result.ballots[0].flags] == ["edited"]
+
+
+@pytest.mark.parametrize("ruleset", ["dnf-107", "sanguo-213", "gourmet-m160", "accel-m65"])
+def test_four_posts_say_an_invalid_ballot_is_mended_by_a_new_post_only(ruleset: str) -> None:
+    """107/213/M160/M65 "无效票须通过重新发帖来更正"."""
+    result = _edited(ruleset, "投票对象：包子", "投票对象：包子\n投票理由：补上理由")
+    assert result.final.get("泡泡") is None
 
 
 # --------------------------------------------------------------------------- 替补
@@ -218,3 +241,46 @@ def test_a_game_file_chooses_an_option(tmp_path) -> None:  # type: ignore[no-unt
         assert svc.ruleset.voting.received_add_needs_votes is True
     finally:
         svc.close()
+
+
+# --------------------------------------------------------------------------- M160 votes
+
+def test_m160_a_silent_dead_player_uses_up_the_last_vote_and_leaves() -> None:
+    """M160 "【死亡】但未【出局】玩家在未执行加速的讨论日若未投票，自动视为【弃权】" and "【死亡】状态的玩家仅
+    拥有最后一票，在使用此票后该玩家【出局】": the automatic 弃权 is their vote, so they are 出局 after the
+    day — else a silent dead demon would stay forever and 善良 could never win."""
+    from datetime import timedelta
+
+    from tracker.engine.days import VoteResult, confirm_vote
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.tally import PlayerView, Roster, rules_for_vote, tally
+
+    rs = load_ruleset("gourmet-m160")
+    day = _day()
+    roster_ = Roster(players=(PlayerView("甲", status="dead"), PlayerView("乙"), PlayerView("丙")))
+    result = tally([_ballot(100, "乙", "丙", day.opens + timedelta(hours=1))], rules=rules_for_vote(rs.voting),
+                   roster=roster_, window=day)
+    assert result.auto_abstain == ("甲",) and "甲" in result.last_votes_used
+    from tracker.config import PlayerConfig
+
+    g = Game(rs, [PlayerConfig("甲"), PlayerConfig("乙"), PlayerConfig("丙")])
+    g.record("died", "甲", cause="night")
+    c = confirm_vote(rs, g.state, VoteResult.of(result, "exile"), at=day.closes, recorded_by="导演A")
+    assert ("last_vote_used", "甲") in [(d.kind, d.player) for d in c.drafts]
+    for d in c.drafts:
+        g.add(d)
+    assert g.state.players["甲"].life == "out"
+
+
+def test_m160_on_an_accelerated_day_the_dead_keep_their_last_vote() -> None:
+    """The automatic 弃权 is "在未执行加速的讨论日" only."""
+    from datetime import timedelta
+
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.tally import PlayerView, Roster, rules_for_vote, tally
+
+    day = _day(accelerated=True)
+    roster_ = Roster(players=(PlayerView("甲", status="dead"), PlayerView("乙"), PlayerView("丙")))
+    result = tally([_ballot(100, "乙", "丙", day.opens + timedelta(hours=1))],
+                   rules=rules_for_vote(load_ruleset("gourmet-m160").voting), roster=roster_, window=day)
+    assert result.auto_abstain == () and result.last_votes_used == ()

@@ -161,10 +161,14 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
             p = roster.find(cb.voter)
             if rules.dead_last_vote and p is not None and p.status == "dead":
                 last_votes.append(cb.voter)
-    if rules.dead_last_vote:
+    if rules.dead_last_vote and not window.accelerated:
+        # M160 "【死亡】但未【出局】玩家在未执行加速的讨论日若未投票，自动视为【弃权】": a 弃权 is their
+        # vote, so it uses up the last one ("在使用此票后该玩家【出局】") — else a silent dead player
+        # would never leave and the faction counts would never move.
         for p in voters:
             if p.status == "dead" and final.get(p.name) is None:
                 auto_abstain.append(p.name)
+                last_votes.append(p.name)
     no_vote = tuple(n for n, t in final.items() if t is None and n not in auto_abstain)
     for n in auto_abstain:
         final[n] = ABSTAIN
