@@ -284,3 +284,57 @@ def test_m160_on_an_accelerated_day_the_dead_keep_their_last_vote() -> None:
     result = tally([_ballot(100, "乙", "丙", day.opens + timedelta(hours=1))],
                    rules=rules_for_vote(load_ruleset("gourmet-m160").voting), roster=roster_, window=day)
     assert result.auto_abstain == () and result.last_votes_used == ()
+
+
+def test_m160_threshold_counts_only_the_living() -> None:
+    """M160 "被投了大于等于场上存活角色一半的出人票": a player 【死亡】 and 挂机 is not 存活, nor a target
+    ("再不能成为被选择的目标")."""
+    from datetime import timedelta
+
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.tally import PlayerView, Roster, rules_for_vote, tally
+
+    day = _day()
+    # living: 甲 乙 丙 丁 (4) — 戊 and 己 are dead and benched
+    players = (*(PlayerView(n) for n in ("甲", "乙", "丙", "丁")),
+               PlayerView("戊", status="benched", dead=True), PlayerView("己", status="benched", dead=True))
+    ballots = [_ballot(100, "甲", "丙", day.opens + timedelta(hours=1)),
+               _ballot(101, "乙", "丙", day.opens + timedelta(hours=2)),
+               _ballot(102, "丁", "戊", day.opens + timedelta(hours=3))]
+    result = tally(ballots, rules=rules_for_vote(load_ruleset("gourmet-m160").voting), roster=Roster(players=players),
+                   window=day)
+    assert (result.outcome.kind, result.outcome.player) == ("exiled", "丙")  # 2 >= 4 / 2
+    assert not result.ballots[2].valid and result.ballots[2].verdict is not None
+    assert result.ballots[2].verdict.code.value == "target_not_alive"
+
+
+def test_a_player_benched_mid_day_cannot_vote_later_that_day() -> None:
+    """107/M160 挂机 ("玩家受到红牌判罚时进入挂机状态"): from the red on, no ballot counts; one posted
+    before it stays."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import PlayerView, Roster, TallyRules, tally
+
+    day = _day()
+    benched = day.opens + timedelta(hours=5)
+    roster_ = Roster(players=(PlayerView("甲", benched_at=benched), PlayerView("乙"), PlayerView("丙")))
+    before = tally([_ballot(100, "甲", "乙", benched - timedelta(hours=1))], rules=TallyRules(change_limit=None),
+                   roster=roster_, window=day)
+    assert before.ballots[0].valid
+    after = tally([_ballot(100, "甲", "乙", benched + timedelta(hours=1))], rules=TallyRules(change_limit=None),
+                  roster=roster_, window=day)
+    assert not after.ballots[0].valid and after.ballots[0].verdict is not None
+    assert after.ballots[0].verdict.code.value == "voter_benched"
+
+
+def test_day_benched_times_reads_the_red_cards_benching() -> None:
+    from datetime import timedelta
+
+    from tracker.engine.events import make_draft
+    from tracker.engine.tally import day_benched_times
+
+    day = _day()
+    at = day.opens + timedelta(hours=3)
+    red = make_draft("card_consequence", at=at, player="甲", data={"color": "red", "consequence": "benched"},
+                     recorded_by="导演A").to_event(seq=1, recorded_at=at)
+    assert day_benched_times([red], day) == {"甲": at}

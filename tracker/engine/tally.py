@@ -41,6 +41,7 @@ from tracker.engine.tally_model import (
     Tie,
     WeightRuleLike,
     apply_modifiers,
+    day_benched_times,
     day_out_times,
     election_window,
     roster_from_states,
@@ -68,6 +69,7 @@ __all__ = [
     "TallyRules",
     "Tie",
     "WeightRuleLike",
+    "day_benched_times",
     "day_out_times",
     "decide",
     "election_window",
@@ -287,7 +289,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             hint = nearest_names(b.target or "", [p.name for p in roster.players])
             detail = f"写的是“{b.target}”" + (f"，最接近的玩家：{'、'.join(hint)}" if hint else "")
             return bad(Code.UNKNOWN_TARGET, detail)
-        tstatus = status_at(target_p, at)
+        tstatus = "dead" if target_p.dead and status_at(target_p, at) != "out" else status_at(target_p, at)
         if tstatus in ("out", "dead"):
             return bad(Code.TARGET_NOT_ALIVE, f"{target_p.name}{'已死亡' if tstatus == 'dead' else '已出局'}")
 

@@ -144,6 +144,11 @@ class PlayerView:
     faction: str | None = None
     tags: frozenset[str] = frozenset()
     vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
+    # 挂机 during the day (a red card in 107/M160, the director's 挂机): no ballot from then on.
+    benched_at: datetime | None = None
+    # M160 【死亡】 and 挂机 at once: ``status`` says "benched", but the player is not living
+    # ("场上存活角色") and "再不能成为被选择的目标".
+    dead: bool = False
 
 
 ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -224,6 +229,8 @@ class CountedBallot:
 def status_at(p: PlayerView, at: datetime) -> Status:
     if p.out_at is not None and at >= p.out_at:
         return "out"
+    if p.benched_at is not None and at >= p.benched_at and p.status == "alive":
+        return "benched"
     return p.status
 
 
@@ -252,7 +259,8 @@ def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: boo
 
 
 def roster_from_states(at_open: GameState, at_close: GameState, day: int,
-                       out_times: Mapping[str, datetime] | None = None) -> Roster:
+                       out_times: Mapping[str, datetime] | None = None,
+                       benched_times: Mapping[str, datetime] | None = None) -> Roster:
     """The day's roster from two folds of the event log: at the opening, and at the close.
 
     A player alive at the opening and out at the close left during the day (正午出局, a red card):
@@ -265,9 +273,13 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         out_at = None
         if p.status != "out" and later is not None and later.status == "out":
             out_at = (out_times or {}).get(name)
+        benched_at = None
+        if not p.benched and later is not None and later.benched:
+            benched_at = (benched_times or {}).get(name)
         tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
         views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
-                                tags=tags, vote_right=p.vote_right))
+                                tags=tags, vote_right=p.vote_right, benched_at=benched_at,
+                                dead=p.life == "dead"))
     mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
                  for m in at_open.modifiers(day)
                  if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -311,4 +323,21 @@ def day_out_times(events: Sequence[Event], window: DayWindow, *,
             out[e.player] = min(out.get(e.player, window.opens), window.opens)
             continue
         out.setdefault(e.player, e.at)
+    return out
+
+
+def day_benched_times(events: Sequence[Event], window: DayWindow) -> dict[str, datetime]:
+    """When each player went 挂机 during the day (events in force between the opening and the close):
+    the director's 挂机, or a red card whose consequence is 挂机 (107, M160). From then on their
+    ballots do not count ("a player benched mid-day cannot vote later that day")."""
+    live, _ = effective(list(events))
+    out: dict[str, datetime] = {}
+    for e in sorted(live, key=lambda x: (x.at, x.seq)):
+        if not e.player or not window.opens <= e.at <= window.closes:
+            continue
+        benched = e.kind == EventKind.BENCHED.value or (
+            e.kind == EventKind.CARD_CONSEQUENCE.value and str(e.data.get("consequence")) == "benched"
+            and str(e.data.get("color", "red")) == "red")
+        if benched:
+            out.setdefault(e.player, e.at)
     return out

@@ -38,8 +38,8 @@ class Outcome:
 def _living_at_close(roster: Roster, window: DayWindow) -> list[PlayerView]:
     """Who is living when the vote closes: a player out *at* the close (the day's own result, entered
     as an event at the close) was living when the vote was decided, so is still a candidate."""
-    return [p for p in roster.players
-            if (p.status if p.out_at is not None and p.out_at >= window.closes else status_at(p, window.closes))
+    return [p for p in roster.players if not p.dead  # M160 【死亡】 and 挂机: not 存活
+            and (p.status if p.out_at is not None and p.out_at >= window.closes else status_at(p, window.closes))
             in ("alive", "benched")]
 
 

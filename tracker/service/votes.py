@@ -24,6 +24,7 @@ from tracker.engine.state import GameState, fold
 from tracker.engine.tally import (
     DayWindow,
     Tally,
+    day_benched_times,
     day_out_times,
     number,
     roster_from_states,
@@ -231,7 +232,7 @@ class VoteOps(StateOps):
         at_open = self._fold(ruleset, events, window.opens, inclusive=False)
         at_close = self._fold(ruleset, events, window.closes, inclusive=True)
         out_times = day_out_times(events, window, red_settled=ruleset.cards.red_settled)
-        roster = roster_from_states(at_open, at_close, d.day, out_times)
+        roster = roster_from_states(at_open, at_close, d.day, out_times, day_benched_times(events, window))
         ballots, earlier = self.vote_ballots(tid)
         result = tally(ballots, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
                        earlier_versions=earlier)
