@@ -338,3 +338,41 @@ def test_day_benched_times_reads_the_red_cards_benching() -> None:
     red = make_draft("card_consequence", at=at, player="甲", data={"color": "red", "consequence": "benched"},
                      recorded_by="导演A").to_event(seq=1, recorded_at=at)
     assert day_benched_times([red], day) == {"甲": at}
+
+
+# --------------------------------------------------------------------------- M160 roster
+
+def _m160_problems(swap: dict[str, str]) -> list[str]:
+    from tracker.config import PlayerConfig
+    from tracker.engine.roster import check_assignment, example_assignment
+    from tracker.engine.ruleset import load_ruleset
+
+    rs = load_ruleset("gourmet-m160")
+    roles = example_assignment(rs)
+    for old, new in swap.items():
+        roles[roles.index(old)] = new
+    players = [PlayerConfig(f"玩家{i}", role=r) for i, r in enumerate(roles)]
+    return [p.message for p in check_assignment(rs, players) if p.level == "error"]
+
+
+def test_m160_the_example_setup_is_possible() -> None:
+    assert _m160_problems({}) == []
+
+
+@pytest.mark.parametrize(("swap", "why"), [
+    ({"说谎者": "狂煞"}, "4选1"),                          # two demon kinds (and 5 evil)
+    ({"缚魂灵": "双生暗影"}, "只允许 0 或 2"),                 # one 双生暗影
+    ({"护士长": "懦夫", "心理学家": "冰恋者"}, "强神"),         # no 强神
+    ({"说谎者": "幕后黑手"}, "爪牙与恶魔"),                    # four 爪牙 and a demon: 5 evil
+])
+def test_m160_refuses_impossible_setups(swap: dict[str, str], why: str) -> None:
+    """M160 身份："2-3个爪牙、1-2个恶魔（总和为4）"；"强神（50%概率有一个，50%概率有两个）"；
+    "四、恶魔（4选1，若【恶魔】品种为【双生暗影】则有两个【恶魔】）"."""
+    problems = _m160_problems(swap)
+    assert problems, swap
+    assert any(why in p or "种身份" in p for p in problems), problems
+
+
+def test_m160_twin_shadows_come_in_pairs_with_two_minions() -> None:
+    """"若【恶魔】品种为【双生暗影】则为4选2": two 双生暗影 and two 爪牙 is a valid evil side."""
+    assert _m160_problems({"缚魂灵": "双生暗影", "告死邪魔": "双生暗影"}) == []

@@ -264,10 +264,13 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     roles: list[Role] = []
     for i, ro in enumerate(top.tables("roles"), 1):
         r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description"}, src)
+                                        "description", "counts"}, src)
+        counts = r.data.get("counts", [])
+        if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
         role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
                     count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
-                    tags=r.strs("tags"), description=r.str_("description", ""))
+                    tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts))
         _faction_ok(role.faction, f"roles[{i}]")
         if role.max_count is not None and role.max_count < role.count:
             raise RulesetError(f"{src}: roles[{i}] 的 max_count 小于 count", hint="max_count 是人数上限")
@@ -278,8 +281,14 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         raise RulesetError(f"{src}: 身份重复：{', '.join(dupes)}", hint="每个 [[roles]] 的 name 唯一")
     groups = []
     for i, g in enumerate(top.tables("role_groups"), 1):
-        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max"}, src)
-        groups.append(RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99)))
+        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max", "roles", "kinds_max"}, src)
+        group = RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99), roles=r.strs("roles"),
+                          kinds_max=r.opt_int("kinds_max"))
+        unknown = [n for n in group.roles if n not in rnames]
+        if unknown:
+            raise RulesetError(f"{src}: role_groups[{i}].roles 里的身份不存在：{'、'.join(unknown)}",
+                               hint=f"可用：{', '.join(rnames)}")
+        groups.append(group)
 
     vr = _Reader(top.table("voting"), "voting", {
         "change_limit", "freeze_minutes", "freeze_blocks_proxy", "proxy_deadline_minutes",

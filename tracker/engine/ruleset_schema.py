@@ -48,6 +48,8 @@ class Role:
     group: str | None = None         # M160: 村民 / 外来者 / 爪牙 / 恶魔
     tags: tuple[str, ...] = ()       # e.g. "can_vote" (107), "群内"
     description: str = ""
+    # The only counts the post allows, when not a range: M160 双生暗影 "两名玩家为双生暗影" → (0, 2).
+    counts: tuple[int, ...] = ()
 
     @property
     def upper(self) -> int:
@@ -56,9 +58,16 @@ class Role:
 
 @dataclass(frozen=True, slots=True)
 class RoleGroup:
+    """How many players the roles of a group may have together (min–max), and how many different
+    roles of it may be dealt (``kinds_max``: M160 恶魔 "4选1"). Members are the roles whose ``group``
+    is the name, or those named in ``roles`` (M160 强神 "50%概率有一个，50%概率有两个": 护士长, 心理学家;
+    邪恶 爪牙+恶魔 "总和为4")."""
+
     name: str
     min: int
     max: int
+    roles: tuple[str, ...] = ()
+    kinds_max: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
