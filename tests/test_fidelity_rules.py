@@ -376,3 +376,31 @@ def test_m160_refuses_impossible_setups(swap: dict[str, str], why: str) -> None:
 def test_m160_twin_shadows_come_in_pairs_with_two_minions() -> None:
     """"若【恶魔】品种为【双生暗影】则为4选2": two 双生暗影 and two 爪牙 is a valid evil side."""
     assert _m160_problems({"缚魂灵": "双生暗影", "告死邪魔": "双生暗影"}) == []
+
+
+# --------------------------------------------------------------------------- M160 公示
+
+def test_m160_announcement_names_the_nights_dead_and_has_no_last_words() -> None:
+    """M160 "每个游戏日白天开始时，都会公示前一天白天【死亡】及被【处决】的角色名单、失去最后一票的【出局】角色
+    名单、夜晚【死亡】角色名单……公示出局名单时按技能结算的顺序排序"; "本局游戏没有遗言"."""
+    from tracker.config import PlayerConfig
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.reports.announce_day import OutEntry, announce_day_bbcode, announced_changes
+
+    rs = load_ruleset("gourmet-m160")
+    g = Game(rs, [PlayerConfig(n) for n in ("甲", "乙", "丙", "丁")])
+    g.record("died", "乙", cause="vote")
+    before = g.state
+    g.record("last_vote_used", "乙")
+    g.record("died", "丁", cause="night")
+    g.record("died", "甲", cause="night")
+    changes = announced_changes(before, g.state)
+    assert sorted(changes) == sorted([("乙", "out"), ("甲", "dead"), ("丁", "dead")])
+    seq = {"乙": 2, "丁": 3, "甲": 4}
+    entries = [OutEntry(n, "day" if k == "out" else "night", seq[n], k) for n, k in changes]
+    text = announce_day_bbcode(day=2, out=entries, order=rs.publication.out_order, dead_lists=True,
+                               last_words=rs.publication.last_words)
+    assert "第1日夜晚【死亡】：丁、甲" in text  # settlement order, not 平安夜
+    assert "失去最后一票【出局】：乙" in text
+    assert "遗言" not in text
+    assert rs.publication.out_order == "settlement"

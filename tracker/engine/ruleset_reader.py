@@ -408,13 +408,13 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         close_time=close_time, clause=dr.str_("clause", ""))
 
     pr = _Reader(top.table("publication"), "publication", {"elevator", "elevator_shuffle", "out_order", "titles",
-                                                           "clause"}, src)
+                                                           "clause", "last_words"}, src)
     publication = PublicationRules(
         elevator=cast(Literal["author", "posts"], pr.choice("elevator", ("author", "posts"), "author")),
         elevator_shuffle=pr.bool_("elevator_shuffle", False),
         out_order=cast(Literal["settlement", "elevator", "chronological"],
                        pr.choice("out_order", ("settlement", "elevator", "chronological"), "chronological")),
-        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""))
+        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""), last_words=pr.bool_("last_words", True))
 
     wins = []
     for i, w in enumerate(top.tables("win"), 1):

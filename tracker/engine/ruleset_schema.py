@@ -200,6 +200,7 @@ class PublicationRules:
     out_order: Literal["settlement", "elevator", "chronological"] = "chronological"
     titles: tuple[str, ...] = ()
     clause: str = ""
+    last_words: bool = True   # M160 "本局游戏没有遗言": no 遗言 line in the 公示
 
 
 @dataclass(frozen=True, slots=True)

@@ -222,7 +222,7 @@ class ReportOps(ServiceBase):
     def day_announcement_bbcode(self, day: int) -> str:
         """The 公示 that opens ``day``: the previous day's and night's 出局 lists in the rule post's order,
         the day's title holders and acceleration."""
-        from tracker.reports.announce_day import OutEntry, announce_day_bbcode
+        from tracker.reports.announce_day import OutEntry, announce_day_bbcode, announced_changes
         from tracker.reports.elevator import elevator_order
 
         d = self.game.day(day)
@@ -232,14 +232,13 @@ class ReportOps(ServiceBase):
         elevator: list[str] = []
         if prev is not None:
             before = self.game_state(at=prev.opens)  # type: ignore[attr-defined]
-            gone = [n for n, p in now_state.players.items()
-                    if p.status == "out" and before.players[n].status != "out"]
             events = [e for e in self.all_events() if prev.opens < e.at <= d.opens]  # type: ignore[attr-defined]
-            for name in gone:
-                ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq)) if e.player == name), None)
+            for name, kind in announced_changes(before, now_state):
+                ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq))
+                           if e.player == name and (kind == "out" or e.kind == "died")), None)
                 cause = str(ev.get("cause", "")) if ev is not None else ""
                 night = cause == "night" or (ev is not None and ev.at > prev.closes and cause != "vote")
-                out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0))
+                out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0, kind))
             if prev.discussion is not None:
                 _, entries = self._elevator_entries(prev.day)
                 elevator = [e.name for e in elevator_order(entries, shuffle=self.ruleset.publication.elevator_shuffle,
@@ -247,7 +246,8 @@ class ReportOps(ServiceBase):
         pub = self.ruleset.publication
         titles = [(t, now_state.holder(t) or "") for t in pub.titles]
         return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
-                                   accelerated=now_state.accelerated(day), living=len(now_state.living()))
+                                   accelerated=now_state.accelerated(day), living=len(now_state.living()),
+                                   dead_lists=self.ruleset.voting.dead_last_vote, last_words=pub.last_words)
 
     def report_json(self, day: int, kind: str) -> dict[str, Any]:
         att = self.attention(day, kind)
