@@ -404,3 +404,31 @@ def test_m160_announcement_names_the_nights_dead_and_has_no_last_words() -> None
     assert "失去最后一票【出局】：乙" in text
     assert "遗言" not in text
     assert rs.publication.out_order == "settlement"
+
+
+# --------------------------------------------------------------------------- 107
+
+def _107() -> Game:
+    lain = [("村长", "村长"), ("神启", "神启者"), ("民兵一", "民兵"), ("民兵二", "民兵")] + \
+        [(f"村民{i}", "村民") for i in range(1, 8)]
+    temple = [("剑士", "剑士"), ("游荡", "游荡者"), ("慰魂", "慰魂师")]
+    snake = [("贵族", "贵族"), ("学者", "学者")] + [(f"恶徒{i}", "恶徒") for i in range(1, 5)]
+    return Game("dnf-107", roster(lain + temple + snake + [("守夜", "守夜人")]))
+
+
+def test_107_the_oracle_elected_god_chosen_makes_the_title_vanish() -> None:
+    """107 神启者·神恩 "神启者不能成为神眷者，当神启者成为神眷者时，神眷者消失"."""
+    g = _107()
+    s, _ = g.confirm(1, "god_chosen", {"神启": 6, "村长": 3})
+    assert s.holder("神眷者") is None and "神眷者" in s.gone_tags
+    assert "神启" not in [n for n, p in s.players.items() if "神眷者" in p.tags]
+    assert s.weight("神启", 2) == 1.0
+
+
+def test_107_passing_the_title_to_the_oracle_also_makes_it_vanish() -> None:
+    """The same by 传承: "该角色成为神眷者" — but never the 神启者."""
+    g = _107()
+    g.confirm(1, "god_chosen", {"村长": 6})
+    g.record("eliminated", "村长", cause="night")
+    s = g.record("tag_passed", "村长", tag="神眷者", to="神启", via="传承")
+    assert s.holder("神眷者") is None and s.pending_tags() == []

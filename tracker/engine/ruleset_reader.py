@@ -455,11 +455,12 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                          kidnap_smilies_allowed=sr.bool_("kidnap_smilies_allowed", True), clause=sr.str_("clause", ""))
     tags = []
     for i, t in enumerate(top.tables("tags"), 1):
-        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause"}, src)
+        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause", "vanishes_for"}, src)
         tags.append(TagRule(name=r.str_("name"), transfer=r.opt_str("transfer"),
                             on_red=cast(Literal["pass", "random", "lost"],
                                         r.choice("on_red", ("pass", "random", "lost"), "pass")),
-                            unique=r.bool_("unique", True), clause=r.str_("clause", "")))
+                            unique=r.bool_("unique", True), clause=r.str_("clause", ""),
+                            vanishes_for=r.strs("vanishes_for")))
     forbidden = []
     for i, f in enumerate(top.tables("forbidden"), 1):
         r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items", "lexicons"}, src)

@@ -277,6 +277,7 @@ class TagRule:
     on_red: Literal["pass", "random", "lost"] = "pass"
     unique: bool = True                         # one holder at a time (情侣 has two)
     clause: str = ""
+    vanishes_for: tuple[str, ...] = ()          # roles that cannot hold it: given to one, it is gone (107 神启者)
 
 
 @dataclass(frozen=True, slots=True)

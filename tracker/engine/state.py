@@ -361,6 +361,11 @@ class _Fold:
             for n, q in self.players.items():
                 if tag in q.tags and n != name:
                     self._set(n, tags=q.tags - {tag})
+        if rule is not None and self.players[name].role in rule.vanishes_for:
+            # 107 神恩: "神启者不能成为神眷者，当神启者成为神眷者时，神眷者消失" — elected or 传承, nobody holds it
+            self.gone.add(tag)
+            self.warnings.append(f"{name}（{self.players[name].role}）不能成为{tag}：{tag}消失（{rule.clause or '规则帖'}）")
+            return
         self.gone.discard(tag)
         self._set(name, tags=self.players[name].tags | {tag})
 
