@@ -432,3 +432,29 @@ def test_107_passing_the_title_to_the_oracle_also_makes_it_vanish() -> None:
     g.record("eliminated", "村长", cause="night")
     s = g.record("tag_passed", "村长", tag="神眷者", to="神启", via="传承")
     assert s.holder("神眷者") is None and s.pending_tags() == []
+
+
+def test_107_a_revealed_spectre_keeps_speaking_and_voting() -> None:
+    """107 恶灵·虚体 "恶灵因投票出局时，可明示身份。若如此做，其视为出局，但仍保留发言权和投票权": recorded as
+    出局 plus ``vote_right`` granted, their ballot counts and their posts are not 诈尸."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import PlayerView, Roster, rules_for_vote, tally
+
+    g = _107()
+    g.record("role_set", "村长", role="恶灵", turn=True)
+    g.record("eliminated", "村长", cause="vote")
+    s = g.record("vote_right", "村长", granted=True)
+    assert s.players["村长"].status == "out" and s.players["村长"].presence == "alive"
+    assert s.players["恶徒1"].presence == "alive" and g.record("eliminated", "恶徒1").players["恶徒1"].presence == "out"
+
+    day = _day()
+    roster_ = Roster(players=(PlayerView("村长", status="out", vote_right=True, role="恶灵"), PlayerView("村民1", role="村民"),
+                              PlayerView("村民2", role="村民")))
+    result = tally([_ballot(100, "村长", "村民1", day.opens + timedelta(hours=1))],
+                   rules=rules_for_vote(g.rs.voting), roster=roster_, window=day)
+    assert result.ballots[0].valid and result.totals == {"村民1": 1.0}
+    # 视为出局: still not a target
+    target = tally([_ballot(101, "村民2", "村长", day.opens + timedelta(hours=1))],
+                   rules=rules_for_vote(g.rs.voting), roster=roster_, window=day)
+    assert not target.ballots[0].valid

@@ -60,6 +60,14 @@ class PlayerState:
             return "benched"
         return self.life
 
+    @property
+    def presence(self) -> Status:
+        """The status 诈尸 is judged by: an out player who kept the right to speak (107 恶灵·虚体
+        "其视为出局，但仍保留发言权和投票权", recorded as ``vote_right`` granted) posts as the living do."""
+        if self.life == "out" and self.vote_right is True and not self.benched:
+            return "alive"
+        return self.status
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "role": self.role, "faction": self.faction, "group": self.group,
                 "status": self.status, "alive": self.life == "alive", "benched": self.benched,

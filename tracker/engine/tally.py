@@ -234,7 +234,7 @@ def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
 
 def _may_vote_today(p: PlayerView, rules: TallyRules) -> bool:
     """Who is expected to vote today (the `final` map lists them, with None when they did not)."""
-    if p.status == "alive":
+    if p.status == "alive" or (p.status == "out" and p.vote_right is True):  # 107 恶灵·虚体
         return True
     return p.status == "dead" and rules.dead_last_vote
 
@@ -280,6 +280,8 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
     if at > window.closes:
         return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
     vstatus = status_at(voter_p, at)
+    if vstatus == "out" and voter_p.vote_right is True:
+        vstatus = "alive"  # 107 恶灵·虚体: "其视为出局，但仍保留发言权和投票权"
     if vstatus == "benched":
         return bad(Code.VOTER_BENCHED, voter)
     if vstatus == "out" or (vstatus == "dead" and not rules.dead_last_vote):

@@ -144,12 +144,12 @@ class StateOps(ServiceBase):
 
         live, _ = effective(self.all_events())
         words: dict[str, Any] = {"dead": "dead_not_out", "alive": "alive", "out": "out", "benched": "benched"}
-        before = {n: p.status for n, p in fold(self.ruleset, self.game.players, [], self.game.days).players.items()}
+        before = {n: p.presence for n, p in fold(self.ruleset, self.game.players, [], self.game.days).players.items()}
         changes: list[Any] = []
         for i, e in enumerate(live):
             if i + 1 < len(live) and live[i + 1].at == e.at:
                 continue
-            now = {n: p.status for n, p in fold(self.ruleset, self.game.players, live[:i + 1], self.game.days)
+            now = {n: p.presence for n, p in fold(self.ruleset, self.game.players, live[:i + 1], self.game.days)
                    .players.items()}
             for n, st in now.items():
                 if st != before.get(n):
