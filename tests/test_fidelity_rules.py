@@ -458,3 +458,36 @@ def test_107_a_revealed_spectre_keeps_speaking_and_voting() -> None:
     target = tally([_ballot(101, "村民2", "村长", day.opens + timedelta(hours=1))],
                    rules=rules_for_vote(g.rs.voting), roster=roster_, window=day)
     assert not target.ballots[0].valid
+
+
+def test_107_the_night_fiend_keeps_the_neutral_faction_in_the_game() -> None:
+    """107 夜行怪 "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营": 守夜人 turning 夜行怪 (亡灵) does not
+    leave 中立 with nobody, so 中立 does not lose ("中立阵营角色全部出局") at the flip."""
+    g = _107()
+    s = g.record("role_set", "守夜", role="夜行怪", turn=True)
+    assert s.players["守夜"].faction == "亡灵"
+    assert "中立" not in s.lost
+
+
+def test_107_neutral_threshold_grows_with_the_night_fangs() -> None:
+    """107 中立 胜 "场上存活人数小于等于7" and 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需
+    人数+2": with one such 夜之牙, 9 living suffice."""
+    g = _107()
+    s = g.state
+    for name in ["村民1", "村民2", "村民3", "村民4", "村民5", "村民6", "村民7", "民兵一", "民兵二", "贵族", "学者", "剑士"]:
+        s = g.record("eliminated", name)
+    assert len(s.living()) == 9 and s.outcome is None
+    s = g.record("action", "剑士", name="夜之牙", actor="守夜", success=True)
+    assert s.outcome is not None and "中立" in (s.outcome.winner, *s.outcome.co_winners)
+
+
+def test_107_a_thug_turned_corpse_then_out_still_counts_for_the_leader() -> None:
+    """107 恶徒首领 "每出局一名恶徒，恶徒首领的投票数量+1": the 恶徒 dealt, turned 活尸, then out, counts."""
+    from tracker.engine.tally import roster_from_states
+
+    g = _107()
+    g.record("tag_given", "恶徒1", tag="恶徒首领")
+    g.record("role_set", "恶徒2", role="活尸", turn=True)
+    s = g.record("eliminated", "恶徒2", cause="night")
+    assert s.weight("恶徒1", 3) == 2.0
+    assert roster_from_states(s, s, 3).dead_by_role.get("恶徒") == 1

@@ -180,6 +180,10 @@ def _condition(raw: Any, where: str, src: str) -> Condition:
         return Condition(kind=kind, sets=_sets(r.need("of", '[{ roles = ["村民"] }]'), f"{w}.of", src),
                          n=r.int_("n", 1))
     if kind == "living_at_most":
+        if isinstance(val, dict):
+            r = _Reader(val, w, {"n", "plus", "per_action"}, src)
+            return Condition(kind=kind, n=r.int_("n", example="7"), plus=r.int_("plus", 0),
+                             name=r.str_("per_action", ""))
         if isinstance(val, bool) or not isinstance(val, int):
             raise RulesetError(f"{src}: {w} 应为整数", hint="例如：living_at_most = 7")
         return Condition(kind=kind, n=val)
@@ -264,14 +268,17 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     roles: list[Role] = []
     for i, ro in enumerate(top.tables("roles"), 1):
         r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description", "counts"}, src)
+                                        "description", "counts", "also_factions"}, src)
         counts = r.data.get("counts", [])
         if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
             raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
         role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
                     count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
-                    tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts))
+                    tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts),
+                    also_factions=r.strs("also_factions"))
         _faction_ok(role.faction, f"roles[{i}]")
+        for extra in role.also_factions:
+            _faction_ok(extra, f"roles[{i}].also_factions")
         if role.max_count is not None and role.max_count < role.count:
             raise RulesetError(f"{src}: roles[{i}] 的 max_count 小于 count", hint="max_count 是人数上限")
         roles.append(role)

@@ -50,6 +50,8 @@ class Role:
     description: str = ""
     # The only counts the post allows, when not a range: M160 双生暗影 "两名玩家为双生暗影" → (0, 2).
     counts: tuple[int, ...] = ()
+    # Factions the role also counts in for win checks: 107 夜行怪 "在结算时同时计入亡灵阵营与守夜人所属阵营".
+    also_factions: tuple[str, ...] = ()
 
     @property
     def upper(self) -> int:
@@ -238,6 +240,9 @@ class Condition:
     tag: str = ""
     name: str = ""
     parts: tuple[Condition, ...] = ()
+    # living_at_most only: ``n`` grows by ``plus`` for each successful recorded action ``name``
+    # (107 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2").
+    plus: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,6 +51,7 @@ class PlayerState:
     last_vote_used: bool = False
     substitutes: tuple[str, ...] = ()
     day_tags: tuple[tuple[str, int], ...] = ()
+    original_role: str | None = None  # the role dealt at the start (107: a 恶徒 turned 活尸 is still a 恶徒 out)
 
     @property
     def status(self) -> Status:
@@ -284,7 +285,9 @@ class GameState:
                 w = max(w, rule.weight)
         b = v.per_dead_bonus
         if b is not None and b.tag in p.tags:
-            w += b.bonus * sum(1 for q in self.players.values() if q.role == b.per_role and q.life == "out")
+            # 107 "每出局一名恶徒": a 恶徒 who became 活尸 and then went out counts (the role dealt)
+            w += b.bonus * sum(1 for q in self.players.values()
+                               if b.per_role in (q.role, q.original_role) and q.life == "out")
         for m in self.modifiers(day):
             if m.player == name and m.effect == "voter_add" and (include_hidden or m.public):
                 w += m.value
@@ -318,7 +321,7 @@ class _Fold:
             faction = self._faction(pc.faction) if pc.faction else (role.faction if role else None)
             self.players[pc.name] = PlayerState(
                 name=pc.name, role=pc.role, faction=faction, group=role.group if role else None, life="alive",
-                benched=False, tags=frozenset(pc.tags), vote_right=None)
+                benched=False, tags=frozenset(pc.tags), vote_right=None, original_role=pc.role)
         self.days: dict[int, DayState] = {}
         for d in days:
             self.days[d.day] = DayState(day=d.day, opens=d.opens, closes=d.closes, accelerated=d.accelerated,

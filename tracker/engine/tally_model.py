@@ -286,8 +286,12 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
                                  "announced_add", "voter_add"))
     dead: dict[str, int] = {}
     for p in at_open.players.values():
-        if p.life == "out" and p.role:
-            dead[p.role] = dead.get(p.role, 0) + 1
+        if p.life != "out":
+            continue
+        # 107 恶徒首领 "每出局一名恶徒，恶徒首领的投票数量+1": a 恶徒 who became 活尸 and then went out
+        # was dealt a 恶徒, so they count under the role they were dealt as well as the one they had.
+        for role in {r for r in (p.role, p.original_role) if r}:
+            dead[role] = dead.get(role, 0) + 1
     return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)
 
 
