@@ -491,3 +491,43 @@ def test_107_a_thug_turned_corpse_then_out_still_counts_for_the_leader() -> None
     s = g.record("eliminated", "恶徒2", cause="night")
     assert s.weight("恶徒1", 3) == 2.0
     assert roster_from_states(s, s, 3).dead_by_role.get("恶徒") == 1
+
+
+# --------------------------------------------------------------------------- M19 cupid
+
+def _m19(couple: tuple[str, str], cupid_faction: str) -> Game:
+    from tracker.config import PlayerConfig
+
+    roles = [("预言", "预言家", "村民"), ("女巫", "女巫", "村民"), ("医生", "医生", "村民"), ("人质", "人质", "村民"),
+             *[(f"民{i}", "村民", "村民") for i in range(1, 6)],
+             ("公狼", "公狼", "狼人"), ("老狼", "老狼", "狼人"), ("幼狼", "幼狼", "狼人"), ("绑匪", "绑匪", "狼人"),
+             ("丘比特", "变异丘比特", cupid_faction)]
+    players = [PlayerConfig(n, role=r, faction=f, tags=("情侣",) if n in couple else ()) for n, r, f in roles]
+    return Game("luoluo-m19", players)
+
+
+def test_m19_a_cupid_linking_two_wolves_is_a_wolf_for_the_wolves_loss() -> None:
+    """M19 "双狼丘比特变狼且狼人全部出局后接刀": with 公狼、老狼、幼狼 out, the cupid still stands for them,
+    so 狼人负1 ("公狼、老狼、幼狼全部出局") waits for the cupid."""
+    g = _m19(("公狼", "老狼"), "狼人")
+    for name in ("公狼", "老狼", "幼狼"):
+        s = g.record("eliminated", name)
+    assert "狼人" not in s.lost
+    s = g.record("eliminated", "丘比特")
+    assert "狼人" in s.lost
+
+
+def test_m19_a_cupid_linking_two_gods_is_a_god() -> None:
+    """M19 "双大特丘比特变大特": 村民负1 ("预言家、女巫、医生出局") counts the cupid among them."""
+    g = _m19(("预言", "女巫"), "村民")
+    for name in ("预言", "女巫", "医生"):
+        s = g.record("eliminated", name)
+    assert "村民" not in s.lost
+    assert "村民" in g.record("eliminated", "丘比特").lost
+
+
+def test_m19_a_cupid_with_a_mixed_couple_counts_as_nothing_more() -> None:
+    g = _m19(("预言", "公狼"), "黑情侣")
+    for name in ("预言", "女巫", "医生"):
+        s = g.record("eliminated", name)
+    assert "村民" in s.lost

@@ -50,10 +50,11 @@ class Outcome:
                 "seq": self.seq, "at": self.at.isoformat() if self.at else None}
 
 
-def matches(ps: PlayerSet, p: PlayerState, also: tuple[str, ...] = ()) -> bool:
-    """``also``: the factions the player's role also counts in (107 夜行怪: 亡灵 and 守夜人's 中立)."""
+def matches(ps: PlayerSet, p: PlayerState, also: tuple[str, ...] = (), as_roles: tuple[str, ...] = ()) -> bool:
+    """``also``: the factions the player's role also counts in (107 夜行怪: 亡灵 and 守夜人's 中立);
+    ``as_roles``: the roles it counts as (M19 变异丘比特 linking two of a kind)."""
     return ((not ps.factions or p.faction in ps.factions or any(f in ps.factions for f in also))
-            and (not ps.roles or p.role in ps.roles)
+            and (not ps.roles or p.role in ps.roles or any(r in ps.roles for r in as_roles))
             and (not ps.tags or bool(p.tags & set(ps.tags)))
             and (not ps.groups or p.group in ps.groups))
 
@@ -63,8 +64,19 @@ def _also(state: GameState, p: PlayerState) -> tuple[str, ...]:
     return role.also_factions if role is not None else ()
 
 
+def _as_roles(state: GameState, p: PlayerState) -> tuple[str, ...]:
+    """M19 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": the set both lovers' roles fall in."""
+    role = state.ruleset.role(p.role) if p.role else None
+    if role is None or not role.couple_sets:
+        return ()
+    lovers = [q.role for n, q in state.players.items() if n != p.name and role.couple_tag in q.tags]
+    if len(lovers) != 2:
+        return ()
+    return next((s for s in role.couple_sets if all(r in s for r in lovers)), ())
+
+
 def _in(sets: tuple[PlayerSet, ...], state: GameState, p: PlayerState) -> bool:
-    return any(matches(s, p, _also(state, p)) for s in sets)
+    return any(matches(s, p, _also(state, p), _as_roles(state, p)) for s in sets)
 
 
 def members(sets: tuple[PlayerSet, ...], state: GameState) -> list[PlayerState]:

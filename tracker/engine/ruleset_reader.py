@@ -268,11 +268,22 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     roles: list[Role] = []
     for i, ro in enumerate(top.tables("roles"), 1):
         r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description", "counts", "also_factions"}, src)
+                                        "description", "counts", "also_factions", "couple"}, src)
         counts = r.data.get("counts", [])
         if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
             raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
+        couple_tag = ""
+        couple_sets: tuple[tuple[str, ...], ...] = ()
+        if "couple" in r.data:
+            c = _Reader(r.data["couple"], f"roles[{i}].couple", {"tag", "sets"}, src)
+            raw_sets = c.need("sets", '[["村民"], ["公狼", "老狼", "幼狼"]]')
+            if not isinstance(raw_sets, list) or not all(isinstance(x, list) and all(isinstance(y, str) for y in x)
+                                                         for x in raw_sets):
+                raise RulesetError(f"{src}: roles[{i}].couple.sets 应是身份列表的列表",
+                                   hint='例如：sets = [["村民"], ["预言家", "女巫", "医生"]]')
+            couple_tag, couple_sets = c.str_("tag", example='"情侣"'), tuple(tuple(x) for x in raw_sets)
         role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
+                    couple_tag=couple_tag, couple_sets=couple_sets,
                     count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
                     tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts),
                     also_factions=r.strs("also_factions"))

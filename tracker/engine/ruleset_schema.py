@@ -52,6 +52,10 @@ class Role:
     counts: tuple[int, ...] = ()
     # Factions the role also counts in for win checks: 107 夜行怪 "在结算时同时计入亡灵阵营与守夜人所属阵营".
     also_factions: tuple[str, ...] = ()
+    # M19 变异丘比特 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": when both holders of ``couple_tag``
+    # have roles in one of these sets, this role counts as that set's roles in win checks.
+    couple_tag: str = ""
+    couple_sets: tuple[tuple[str, ...], ...] = ()
 
     @property
     def upper(self) -> int:
