@@ -531,3 +531,59 @@ def test_m19_a_cupid_with_a_mixed_couple_counts_as_nothing_more() -> None:
     for name in ("预言", "女巫", "医生"):
         s = g.record("eliminated", name)
     assert "村民" in s.lost
+
+
+# --------------------------------------------------------------------------- M65
+
+def _m65() -> Game:
+    dark = [("黑王", "黑王"), ("银鸦", "银鸦"), ("青铃", "青铃"), ("骑士", "骑士"), ("风行", "风行"), ("劫火", "劫火")]
+    six = [("白王", "白王"), ("红王", "红王"), ("蓝王", "蓝王"), ("绿王", "绿王"), ("黄王", "黄王"), ("紫王", "紫王")]
+    return Game("accel-m65", roster([*dark, *six, ("掠夺者", "掠夺者"), ("预知者", "预知者")]))
+
+
+def test_m65_a_modifier_recorded_during_the_day_counts_that_day() -> None:
+    """M65 票权掠夺 "游戏日任意时刻，你可以选择一名玩家，剥夺他的投票权": recorded after the opening, it
+    still voids that day's ballot (the roster takes the modifiers in force at the close)."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import roster_from_states, rules_for_vote, tally
+
+    g = _m65()
+    before = g.state
+    after = g.record("modifier", "红王", name="票权掠夺")
+    roster_ = roster_from_states(before, after, 2)
+    day = _day()
+    result = tally([_ballot(100, "红王", "白王", day.opens + timedelta(hours=1))],
+                   rules=rules_for_vote(g.rs.voting), roster=roster_, window=day)
+    assert result.totals == {} and any(f.code.value == "voter_voided" for f in result.ballots[0].flags)
+
+
+def test_m65_each_player_is_chosen_once_only() -> None:
+    """M65 深青之桩 / 天枢剑圣 "每名玩家仅可以被选择一次"."""
+    from tracker.errors import GameRuleError
+
+    g = _m65()
+    g.record("modifier", "白王", name="深青之桩", day=2)
+    with pytest.raises(GameRuleError, match="仅可以被选择一次"):
+        g.record("modifier", "白王", name="深青之桩", day=3)
+    g.record("modifier", "白王", name="天枢剑圣", day=3)  # the other skill is its own
+
+
+def test_m65_the_green_king_ignores_skills_on_himself() -> None:
+    """M65 绿王 <绝对防御> "游戏日任意时刻，对自己使用的技能无效"."""
+    g = _m65()
+    s = g.record("modifier", "绿王", name="深青之桩", day=2)
+    assert [m for m in s.modifiers(2) if m.player == "绿王"] == []
+    assert any("不受 深青之桩 影响" in w for w in s.warnings)
+
+
+def test_m65_steals_count_by_target_whoever_is_the_actor() -> None:
+    """M65 加速研究社 胜1 "成功完成对四个不同角色的技能掠夺": recorded with the actor as the event's player
+    and the stolen-from as ``target``, or the other way round, four distinct targets win."""
+    g = _m65()
+    g.record("action", "掠夺者", name="技能掠夺", target="白王", success=True)
+    g.record("action", "红王", name="技能掠夺", actor="掠夺者", success=True)
+    g.record("action", "预知者", name="技能掠夺", target="蓝王", success=True)
+    assert g.state.outcome is None
+    s = g.record("action", "掠夺者", name="技能掠夺", target="黑王", success=True)
+    assert s.outcome is not None and s.outcome.rule == "加速研究社.胜1"

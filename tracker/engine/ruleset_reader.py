@@ -268,7 +268,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     roles: list[Role] = []
     for i, ro in enumerate(top.tables("roles"), 1):
         r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description", "counts", "also_factions", "couple"}, src)
+                                        "description", "counts", "also_factions", "couple", "immune_to"}, src)
         counts = r.data.get("counts", [])
         if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
             raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
@@ -286,7 +286,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                     couple_tag=couple_tag, couple_sets=couple_sets,
                     count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
                     tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts),
-                    also_factions=r.strs("also_factions"))
+                    also_factions=r.strs("also_factions"), immune_to=r.strs("immune_to"))
         _faction_ok(role.faction, f"roles[{i}]")
         for extra in role.also_factions:
             _faction_ok(extra, f"roles[{i}].also_factions")
@@ -338,7 +338,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                              nobody_out_if_top=r.opt_str("nobody_out_if_top"), clause=r.str_("clause", "")))
     mods = []
     for i, m in enumerate(vr.tables("modifiers"), 1):
-        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause"}, src)
+        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause",
+                                                  "once_per_player"}, src)
         mods.append(ModifierSpec(
             name=r.str_("name"),
             effect=cast(ModifierEffect, r.choice("effect", ("received_add", "received_multiply", "void_voter",
@@ -346,7 +347,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                                                  "received_add")),
             value=r.num("value", 0.0), public=r.bool_("public", False),
             duration=cast(Literal["day", "game"], r.choice("duration", ("day", "game"), "day")),
-            clause=r.str_("clause", "")))
+            clause=r.str_("clause", ""), once_per_player=r.bool_("once_per_player", False)))
     eligible = vr.data.get("eligible_voter_roles")
     voting = VotingRules(
         change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0),

@@ -50,6 +50,8 @@ class Role:
     description: str = ""
     # The only counts the post allows, when not a range: M160 双生暗影 "两名玩家为双生暗影" → (0, 2).
     counts: tuple[int, ...] = ()
+    # Modifiers that do not take on this role: M65 绿王 <绝对防御> "游戏日任意时刻，对自己使用的技能无效".
+    immune_to: tuple[str, ...] = ()
     # Factions the role also counts in for win checks: 107 夜行怪 "在结算时同时计入亡灵阵营与守夜人所属阵营".
     also_factions: tuple[str, ...] = ()
     # M19 变异丘比特 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": when both holders of ``couple_tag``
@@ -124,6 +126,7 @@ class ModifierSpec:
     public: bool = False
     duration: Literal["day", "game"] = "day"
     clause: str = ""
+    once_per_player: bool = False   # M65 深青之桩/天枢剑圣 "每名玩家仅可以被选择一次"
 
 
 @dataclass(frozen=True, slots=True)

@@ -456,6 +456,12 @@ class _Fold:
             assert p is not None
             mname = str(data["name"])
             spec = self.rs.voting.modifier(mname)
+            role = self.rs.role(p.role) if p.role else None
+            if role is not None and mname in role.immune_to:
+                # M65 绿王 <绝对防御>: "游戏日任意时刻，对自己使用的技能无效"
+                self.warnings.append(f"事件 {e.seq}：{p.name}（{role.name}）不受 {mname} 影响，未计入")
+                self.applied.append(e)
+                return
             day = data.get("day")
             self.mods.append(Modifier(
                 kind=mname, player=p.name,
@@ -490,7 +496,8 @@ class _Fold:
         elif kind == K.ACTION:
             day = data.get("day")
             self.actions.append(ActionRecord(
-                name=str(data["name"]), player=name, actor=data.get("actor"),
+                name=str(data["name"]), player=str(data["target"]) if data.get("target") else name,
+                actor=data.get("actor") or (name if data.get("target") else None),
                 success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
         elif kind in (K.DAY_OPENED, K.DAY_CLOSED, K.DAY_EXTENDED, K.ACCELERATED, K.DELAYED):
             self._day(kind, data, e)
@@ -640,6 +647,12 @@ def check_event(state: GameState, kind: str, player: str | None, data: Mapping[s
         target = int(d["seq"])
         if target not in state.seqs or target in state.undone:
             raise GameRuleError(f"没有可撤销的事件 {target}", hint="用 `tracker state GAME.toml --events` 查看事件序号")
+    if real == K.MODIFIER and player is not None:
+        spec = state.ruleset.voting.modifier(str(d["name"]))
+        if spec is not None and spec.once_per_player and any(
+                m.kind == spec.name and m.player == player for m in state.modifiers()):
+            raise GameRuleError(f"{player} 已经被选择过 {spec.name}",
+                                hint=f"规则帖：每名玩家仅可以被选择一次（{spec.clause or spec.name}）")
     if real == K.MODIFIER and "day" not in d:
         spec = state.ruleset.voting.modifier(str(d["name"]))
         if spec is not None and spec.duration == "day":

@@ -280,8 +280,10 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
                                 tags=tags, vote_right=p.vote_right, benched_at=benched_at,
                                 dead=p.life == "dead"))
+    # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
+    # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
     mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
-                 for m in at_open.modifiers(day)
+                 for m in at_close.modifiers(day)
                  if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
                                  "announced_add", "voter_add"))
     dead: dict[str, int] = {}
