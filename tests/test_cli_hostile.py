@@ -113,9 +113,9 @@ def test_posts_human_output_shows_escapes_and_markup_literally(game: Path,
     assert_inert(out)
     lines = out.splitlines()
     assert len(lines) == 5  # one line per post: a \r or a 20,000-character post cannot break the listing
-    assert "\\x1b[31m红\\x1b[0m" in lines[1]
+    assert "␛[31m红␛[0m" in lines[1]  # the TUI's notation: one function for both
     assert "[bold]加粗[/bold]" in lines[2] and "[red]红[/red]" in lines[2]
-    assert "第一行 覆盖 第二行" in lines[3] and "\\u202e" in lines[3]  # whitespace folded, bidi shown
+    assert "第一行 覆盖 第二行" in lines[3] and "<U+202E>" in lines[3]  # whitespace folded, bidi shown
     assert len(lines[4]) < 200
 
 
@@ -131,7 +131,7 @@ def test_flags_human_and_json_with_an_ansi_excerpt(game: Path, capsys: pytest.Ca
     assert code == 0
     assert_inert(out)
     line = next(x for x in out.splitlines() if "第 2 楼" in x)
-    assert "\\x1b[31m" in line and "红字" in line and "red_text" not in line
+    assert "␛[31m" in line and "红字" in line and "red_text" not in line
 
 
 def test_tally_human_bbcode_and_json_with_hostile_ballots(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,4 +162,38 @@ def test_card_reason_from_a_hostile_flag_prints_inert(game: Path, capsys: pytest
 
 def test_printable_keeps_text_and_newlines_and_shows_controls() -> None:
     assert printable("投票对象：栗子\n\t理由") == "投票对象：栗子\n\t理由"
-    assert printable("\x1b[2J\r\x07\x9b\u202e") == "\\x1b[2J\\x0d\\x07\\x9b\\u202e"
+    assert printable("\x1b[2J\r\x07\x9b\u202e") == "␛[2J␍␇<U+009B><U+202E>"
+    assert printable("银鸦\u200b") == "银鸦<U+200B>"  # a look-alike name shows what makes it different
+
+
+def test_a_hostile_player_name_prints_inert_in_state_and_lurkers(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The director copied a player's forum name, escapes and all, into the game file."""
+    path = tmp_path / "game.toml"
+    path.write_text(GAME.replace('name = "包子"', 'name = "包\\u001b[2J子\\u200b\\u202e"'), encoding="utf-8")
+    for args in (("state", str(path)), ("lurkers", str(path), "--day", "1")):
+        code, out, err = run(capsys, *args)
+        assert code in (0, 10), err
+        assert_inert(out + err)
+        assert "包␛[2J子<U+200B><U+202E>" in out, args
+
+
+def test_a_hostile_thread_subject_and_error_page_print_inert(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A forum (or a proxy) writes escapes into a thread's subject and into its error page."""
+    from tests.hostile_forum import PAGES, Answer, HostileForum, game_file
+
+    def handler(path: str) -> Answer:
+        if "tid=5" in path:
+            return Answer(['<html><body><div id="messagetext" class="alert_info"><p>\x1b]0;pwned\x07无权限'
+                           '\x1b[2J</p></div></body></html>'.encode()])
+        page = (PAGES / "day1-vote-p1.html").read_text(encoding="utf-8")
+        page = page.replace('<span id="thread_subject">', '<span id="thread_subject">\x1b[2J\u202e')
+        return Answer([page.encode()])
+
+    with HostileForum(handler) as forum:
+        game = game_file(tmp_path, forum.base_url, tids=(4, 5), crawl="mobile_api = false")
+        code, out, err = run(capsys, "crawl", str(game))
+    assert code == 4
+    assert_inert(out + err)
+    assert "《␛[2J<U+202E>" in out and "错误：" in err and "␛]0;pwned␇" in err

@@ -77,3 +77,46 @@ def test_announcement_orders_the_out_list_by_the_elevator_when_the_rule_says_so(
     assert "第2日夜晚出局：老王、阿狸" in text and "第2日白天出局：栗子" in text and "当日警长：饺子" in text
     settle = announce_day_bbcode(day=3, out=out, order="settlement")
     assert "第2日夜晚出局：阿狸、老王" in settle
+
+
+HOSTILE_NAME = "泡泡[/url][url=http://evil.example/]点我\n[b]\u202e"
+
+
+def test_a_player_name_cannot_open_a_tag_in_any_bbcode_writer() -> None:
+    """A name with [/url][url=…] became a live link in the 电梯楼 and the 公示."""
+    from tracker.penalties.ledger import Entry, Standing
+    from tracker.reports.announce_cards import LurkLine, cards_bbcode, lurkers_bbcode
+    from tracker.reports.bbcode import bbcode_text
+
+    posts = [
+        elevator_bbcode(forum="http://bbs/", tid=3, day=1, entries=[ElevatorEntry(HOSTILE_NAME, 7)], style="author",
+                        shuffle=False),
+        elevator_bbcode(forum="http://bbs/", tid=3, day=1, entries=[ElevatorEntry(HOSTILE_NAME, None, (9,))],
+                        style="posts", shuffle=False),
+        announce_day_bbcode(day=2, out=[OutEntry(HOSTILE_NAME, "day", 1), OutEntry(HOSTILE_NAME, "night", 2)],
+                            order="settlement", titles=[("警长", HOSTILE_NAME)]),
+        cards_bbcode(1, [Entry(id=1, action="issue", player=HOSTILE_NAME, color="yellow", clause="5-(1)",
+                               reason=HOSTILE_NAME, issuer="导演A", at=T)],
+                     {HOSTILE_NAME: Standing(player=HOSTILE_NAME, yellow=1)}),
+        lurkers_bbcode(1, [LurkLine(HOSTILE_NAME, 0, False, (("5-(1)", "发言不足"),), note=HOSTILE_NAME)], min_posts=5),
+    ]
+    for post in posts:
+        assert "evil.example/]" not in post.replace("［url=http://evil.example/］", "")
+        assert "[url=http://evil" not in post and "\u202e" not in post
+        # every tag left is the writer's own: the name's brackets are full-width and it stays on its line
+        assert bbcode_text(HOSTILE_NAME) in post
+    assert bbcode_text(HOSTILE_NAME) == "泡泡［/url］［url=http://evil.example/］点我 ［b］<U+202E>"
+
+
+def test_markdown_escapes_player_html_and_markdown() -> None:
+    """Markdown viewers render raw HTML: a name like <img src=x onerror=…> must arrive as text."""
+    evil = "<img src=x onerror=alert(1)>![](http://evil.example/p.png)|"
+    lurk = LurkSection(rows=(LurkRow(evil, 0, 5, False),), penalties=(PenaltyRow(evil, evil, evil),))
+    tally = TallySection(public_totals=((evil, 1.0),), true_totals=((evil, 1.0),),
+                         ballots=(BallotRow(2, 128, evil, "vote", evil, False, evil),), outcome=evil)
+    cards = CardsSection(entries=(CardRow(1, T, evil, "yellow", evil, evil, evil, note=evil),),
+                         standing=(StandingRow(evil, 0, 1, 0, evil),))
+    md = render_markdown(DayReport(game=evil, ruleset="luoluo-m19", day=2, closes_at=T, generated_at=T, final=True,
+                                   lurk=lurk, tally=tally, cards=cards, notes=(evil,)))
+    assert "<img" not in md and "&lt;img src=x onerror=alert(1)&gt;" in md
+    assert "![](" not in md and "!\\[\\](http://evil.example/p.png)\\|" in md

@@ -6,10 +6,16 @@ This guards every area's alembic branch: a table or column added to a model with
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
+from tracker.errors import StoreError
 from tracker.store.db import Store
 from tracker.store.metadata import load_all_tables, metadata
 
@@ -37,3 +43,63 @@ def test_open_twice_is_a_no_op(db_url: str) -> None:
         assert "posts_0002" in heads
     finally:
         store.close()
+
+
+def test_packaged_revisions_are_alembics_own() -> None:
+    """The text-read heads that let an up-to-date open skip alembic are the ones alembic computes."""
+    from alembic.script import ScriptDirectory
+
+    from tracker.store.db import alembic_config, packaged_revisions
+
+    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    known, heads = packaged_revisions()
+    assert heads == set(script.get_heads())
+    assert known == {r.revision for r in script.walk_revisions()}
+
+
+def test_one_revision_behind_is_upgraded(tmp_path: Path) -> None:
+    """A database from the previous tracker is still brought to the heads (the fast path must not skip it)."""
+    from alembic import command
+
+    from tracker.store.db import alembic_config, packaged_revisions
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store.open(url)
+    with store.engine.begin() as conn:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "penalties_0001")
+    assert "penalties_0002" not in store.stored_revisions()
+    store.close()
+    store = Store.open(url)
+    try:
+        assert store.stored_revisions() == packaged_revisions()[1]
+    finally:
+        store.close()
+
+
+def test_database_from_a_newer_tracker_is_refused_and_kept(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    Store.open(url).close()
+    store = Store.open(url, migrate=False)
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = 'posts_0099' WHERE version_num LIKE 'posts_%'"))
+    store.close()
+    with pytest.raises(StoreError) as err:
+        Store.open(url)
+    assert "更新版本" in str(err.value) and "posts_0099" in str(err.value)
+    store = Store.open(url, migrate=False)
+    try:
+        assert "posts_0099" in store.stored_revisions()
+    finally:
+        store.close()
+
+
+def test_up_to_date_open_does_not_import_alembic(tmp_path: Path) -> None:
+    """Every read-only command opens the store: at the heads it must cost one query, not an alembic run."""
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    Store.open(url).close()
+    code = (f"import sys; from tracker.store.db import Store; Store.open({url!r}).close(); "
+            "print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

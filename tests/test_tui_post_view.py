@@ -96,3 +96,37 @@ async def test_plain_text_fallback_when_html_missing_is_literal() -> None:
     async with app.run_test(size=(80, 10)) as pilot:
         await pilot.pause()
         assert app.query_one(PostView).body_text == "[red]x[/red]␇"
+
+
+def test_deep_nesting_renders_without_recursion_and_keeps_the_words() -> None:
+    """~500 nested [b] (3.5 KB of post) or ~250 nested quotes used to kill the app (RecursionError)."""
+    import sys
+
+    from tui.post_render import render_post_html
+
+    deep_b = "<b>" * 5000 + "藏在最里面" + "</b>" * 5000
+    quote = '<div class="quote"><blockquote>'
+    deep_q = quote * 2000 + "层层引用" + "</blockquote></div>" * 2000
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # the walk must not depend on the stack at all
+    try:
+        for html, word in ((deep_b, "藏在最里面"), (deep_q, "层层引用")):
+            assert word in render_post_html(html).plain
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_a_huge_post_is_cut_with_what_is_left_said() -> None:
+    import time
+
+    from tui.post_render import MAX_CHARS, render_post_html
+
+    html = "<br />".join(f"第{i}行" + "长" * 60 for i in range(25_000))  # ~1.6 MB
+    started = time.monotonic()
+    t = render_post_html(html)
+    assert time.monotonic() - started < 1.5
+    assert len(t.plain) < MAX_CHARS * 1.05  # line breaks are not counted, text is
+    tail = t.plain.rsplit("\n", 1)[-1]
+    assert tail.startswith("…(余下 ") and tail.endswith(" 字)")
+    left = int(tail[len("…(余下 "):-len(" 字)")])
+    assert left > 1_500_000

@@ -139,3 +139,67 @@ def test_a_failing_forum_does_not_stop_the_reports(store: Store) -> None:
     h.run()
     assert [k for k, _ in h.writes] == ["day1:lurker_warning", "day1:final"]
     assert any("抓取失败" in line for line in h.watcher.log.lines)
+
+
+def test_a_crawl_that_never_ends_does_not_hold_back_the_reports(store: Store) -> None:
+    h = Harness(store, FrozenClock(at(2, 18)), stop_at=at(2, 23))
+
+    async def stuck() -> None:
+        h.crawls.append(h.clock.now())
+        await asyncio.Event().wait()  # a forum trickling for ever
+
+    h.watcher.crawl = stuck
+    h.watcher.crawl_deadline = 0.05
+    h.run()
+    assert [k for k, _ in h.writes] == ["day1:lurker_warning", "day1:final"]
+    assert any("仍未完成" in line for line in h.watcher.log.lines)
+
+
+def test_the_heartbeat_keeps_the_lock_through_a_long_crawl(store: Store) -> None:
+    """A crawl (or an interval) longer than STALE_AFTER: a second watcher still finds the lock alive."""
+    from tracker.store.schedule import STALE_AFTER, acquire_lock
+
+    clock = FrozenClock(at(2, 12))
+    h = Harness(store, clock, stop_at=at(2, 13), pid=20)
+    h.watcher.beat_every = 0.01
+    second_refused: list[str] = []
+
+    async def long_crawl() -> None:
+        for _ in range(3):  # 3 x 6 minutes: past STALE_AFTER, beating all along
+            clock.at += STALE_AFTER * 0.6
+            await asyncio.sleep(0.05)
+        with store.session() as s:
+            try:
+                acquire_lock(s, name="game", holder="b", host="test", pid=21, now=clock.now())
+            except WatchLockedError as exc:
+                second_refused.append(str(exc))
+
+    h.watcher.crawl = long_crawl
+    h.run()
+    assert second_refused and "另一个 watch 正在运行" in second_refused[0]
+
+
+def test_a_watcher_whose_lock_was_taken_writes_nothing(store: Store) -> None:
+    """The first watcher was silent for too long and a second one took over: the first must not
+    write (or post) the report the second will write."""
+    from tracker.store.schedule import STALE_AFTER, acquire_lock
+    from tracker.watch import LockLostError
+
+    clock = FrozenClock(at(2, 19, 5))  # the warning is due: crawl first, then write it
+    h = Harness(store, clock, stop_at=None, pid=30)
+
+    async def crawl_while_taken_over() -> None:
+        clock.at += STALE_AFTER * 1.1
+        with store.session() as s:
+            acquire_lock(s, name="game", holder="b", host="test", pid=31, now=clock.now())
+
+    h.watcher.crawl = crawl_while_taken_over
+    h.watcher.beat_every = 3600  # the timer never fires in this test: the check before writing must hold
+    with pytest.raises(LockLostError, match="已被另一个 watch 接管"):
+        h.run()
+    assert h.writes == []
+    with store.session() as s:
+        from tracker.store.schedule import lock_holder
+
+        holder = lock_holder(s, "game")
+        assert holder is not None and holder.pid == 31  # the new holder's lock is left alone

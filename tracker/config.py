@@ -58,6 +58,9 @@ class CrawlConfig:
     cookie_file: Path | None = None
     username: str | None = None
     password_env: str = "TRACKER_PASSWORD"
+    max_page_mb: int = 128
+    request_deadline: float = 120.0
+    crawl_deadline_minutes: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +125,8 @@ _GAME = {"name", "ruleset", "forum", "timezone", "directors", "process_thread", 
 _PLAYER = {"name", "role", "faction", "uid", "tags"}
 _DAY = {"day", "discussion", "vote", "opens", "closes", "accelerated"}
 _EVENT_FIXED = {"at", "kind", "player"}
-_CRAWL = {"concurrency", "delay", "timeout", "retries", "mobile_api", "user_agent", "cookie_file"}
+_CRAWL = {"concurrency", "delay", "timeout", "retries", "mobile_api", "user_agent", "cookie_file",
+          "max_page_mb", "request_deadline", "crawl_deadline_minutes"}
 _LOGIN = {"username", "password_env", "cookie_file"}
 _SCHEDULE = {"interval_minutes", "near_close_interval_minutes", "lurker_report_before_close_hours",
              "post_reports", "reports_dir"}
@@ -263,6 +267,9 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         cookie_file=(base / cookie) if cookie else None,
         username=login_t.get("username"),
         password_env=str(login_t.get("password_env", "TRACKER_PASSWORD")),
+        max_page_mb=crawl_t.get("max_page_mb", 128),
+        request_deadline=float(crawl_t.get("request_deadline", 120.0)),
+        crawl_deadline_minutes=float(crawl_t.get("crawl_deadline_minutes", 60.0)),
     )
     sched_t = data.get("schedule", {})
     _typed(sched_t, dict, "[schedule]", "[schedule]\ninterval_minutes = 30")

@@ -12,7 +12,8 @@ Anything else escaping is a bug and is allowed to show its traceback.
     │   ├── ThreadMissingError    404 / thread_nonexistence
     │   ├── NoPermissionError     200 alert page / thread_nopermission
     │   ├── LoginError            wrong password, locked out, login expired
-    │   └── PostRefusedError      captcha, flood control, stale formhash, not logged in
+    │   ├── PostRefusedError      captcha, flood control, stale formhash, not logged in
+    │   └── ResponseTooLargeError an answer larger than [crawl] max_page_mb once unpacked
     ├── NetworkError           forum unreachable after retries               (exit 5)
     ├── StoreError             the database cannot be opened or migrated     (exit 6)
     ├── RulesetError           a ruleset file is invalid                     (exit 2)
@@ -79,6 +80,10 @@ class LoginError(ForumError):
 
 
 class PostRefusedError(ForumError):
+    pass
+
+
+class ResponseTooLargeError(ForumError):
     pass
 
 

@@ -22,9 +22,26 @@ from tracker.config import DayConfig, ScheduleConfig
 from tracker.errors import TrackerError
 from tracker.schedule import Slot, crawl_due, day_slots, due_slots, next_wake
 from tracker.store.db import Store
-from tracker.store.schedule import acquire_lock, heartbeat, mark_slot_written, release_lock, written_slots
+from tracker.store.schedule import (
+    STALE_AFTER,
+    acquire_lock,
+    heartbeat,
+    holds_lock,
+    mark_slot_written,
+    release_lock,
+    written_slots,
+)
 
 Sleeper = Callable[[float, asyncio.Event], Awaitable[None]]
+# The lock counts as abandoned after STALE_AFTER without a heartbeat: beat well inside it, on a timer
+# of its own, whatever the crawl interval and however long a crawl takes.
+HEARTBEAT_EVERY = STALE_AFTER.total_seconds() / 5
+
+
+class LockLostError(TrackerError):
+    """Another watcher took the game's lock over: this one stops before writing or posting anything."""
+
+    exit_code = 8
 
 
 async def sleep_or_stop(seconds: float, stop: asyncio.Event) -> None:
@@ -65,6 +82,9 @@ class Watcher:
     log: WatchLog = field(default_factory=WatchLog)
     last_crawl: datetime | None = None
     refresh_days: Callable[[], Sequence[DayConfig]] | None = None
+    crawl_deadline: float = 3600.0  # seconds; a crawl still running then is abandoned, reports still written
+    beat_every: float = HEARTBEAT_EVERY
+    beat_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
@@ -87,6 +107,7 @@ class Watcher:
         with self.store.session() as s:
             acquire_lock(s, name=self.name, holder=self.holder, host=self.host, pid=self.pid, now=self.clock.now())
         self.log(f"开始监视（{self.holder}@{self.host}，进程 {self.pid}）")
+        beat = asyncio.create_task(self._beat(stop))
         try:
             while not stop.is_set():
                 wake = await self.step()
@@ -95,17 +116,40 @@ class Watcher:
                     return
                 await self.sleep((wake - self.clock.now()).total_seconds(), stop)
         finally:
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beat
             with self.store.session() as s:
                 release_lock(s, name=self.name, host=self.host, pid=self.pid)
             self.log("监视已停止")
+
+    async def _beat(self, stop: asyncio.Event) -> None:
+        """The heartbeat, on its own timer: a long crawl or a 30-minute interval never lets the lock go stale."""
+        while not stop.is_set():
+            await self.beat_sleep(self.beat_every)
+            with self.store.session() as s:
+                ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=self.clock.now())
+            if not ours:
+                self.log("监视锁已被另一个 watch 接管，本进程停止（不再写报告或发帖）")
+                stop.set()
+                return
+
+    def _check_owner(self) -> None:
+        with self.store.session() as s:
+            ours = holds_lock(s, name=self.name, host=self.host, pid=self.pid)
+        if not ours:
+            raise LockLostError("监视锁已被另一个 watch 接管，本进程不再写报告或发帖",
+                                hint="同一局只运行一个 tracker watch；用 Ctrl-C 停掉多余的那个")
 
     async def step(self) -> datetime | None:
         """One pass: crawl if due, write every due slot not yet written; return when to wake next."""
         self._refresh()
         now = self.clock.now()
         with self.store.session() as s:
-            heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)
+            ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)
             done = written_slots(s)
+        if not ours:
+            self._check_owner()  # raises LockLostError: someone took the game over
         pending = due_slots(self.slots, done, now)
         needs_fresh = any(self.last_crawl is None or self.last_crawl < slot.due for slot in pending)
         if needs_fresh or crawl_due(self.days, self.schedule, now, self.last_crawl):
@@ -119,7 +163,9 @@ class Watcher:
 
     async def _crawl(self, now: datetime) -> None:
         try:
-            await self.crawl()
+            await asyncio.wait_for(self.crawl(), timeout=self.crawl_deadline)
+        except TimeoutError:
+            self.log(f"抓取超过 {self.crawl_deadline / 60:g} 分钟仍未完成，已放弃本次抓取（报告基于已存数据）")
         except TrackerError as exc:
             self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）")
         else:
@@ -127,6 +173,7 @@ class Watcher:
         self.last_crawl = now
 
     def _write(self, slot: Slot) -> None:
+        self._check_owner()  # right before writing (and posting): a watcher that lost the lock stops here
         files = self.write(slot)
         with self.store.session() as s:
             fresh = mark_slot_written(s, key=slot.key, day=slot.day, kind=slot.kind, due_at=slot.due,

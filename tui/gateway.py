@@ -272,6 +272,57 @@ class Gateway:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
 
+    # -- 夜晚 ---------------------------------------------------------------------------------------
+    def night_default(self) -> int:
+        """The night to open on: the first not yet confirmed, else the last the game file allows."""
+        from tracker.engine.night.desk import phase_key, settled_event
+
+        events = self.service.all_events()
+        last = max((d.day for d in self.game.days), default=1)
+        for n in range(1, last + 1):
+            if settled_event(events, phase_key(night=n)) is None:
+                return n
+        return last
+
+    def night_words(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(player names, skill names): what the entry line completes."""
+        desk = self.service.night_desk()
+        return tuple(p.name for p in self.game.players), tuple(desk.catalog.names())
+
+    def night_preview(self, night: int) -> Any:
+        from tracker.engine.night.desk import phase_key
+
+        return self.service.night_desk().preview(phase_key(night=night))
+
+    def night_add(self, night: int, line: str) -> str:
+        """``行动者 技能 目标…`` (a choice after ``--``: ``掠夺者 技能掠夺 P04 -- 黄王``)."""
+        from tracker.engine.night.desk import phase_key
+        from tracker.errors import GameRuleError
+
+        words, _, choice = line.partition(" -- ")
+        parts = words.split()
+        if len(parts) < 2:
+            raise GameRuleError("写成：行动者 技能 目标…", hint="例如：饺子 守护 包子；团队：狼群(银鸦,风行) 杀人 泡泡")
+        with self.lock:
+            ev = self.service.night_desk().add(phase_key(night=night), parts[0], parts[1], parts[2:],
+                                               choice=choice.strip() or None)
+        return f"已提交（事件 {ev.seq}）：{parts[0]}<{ev.data['skill']}> {'、'.join(parts[2:])}".rstrip()
+
+    def night_remove(self, night: int, actor: str, skill: str) -> str:
+        from tracker.engine.night.desk import phase_key
+
+        with self.lock:
+            ev = self.service.night_desk().remove(phase_key(night=night), actor, skill)
+        return f"已撤回（事件 {ev.seq}）：{actor}<{skill}>"
+
+    def night_confirm(self, night: int) -> str:
+        from tracker.engine.night.desk import phase_key
+
+        with self.lock:
+            preview, recorded = self.service.night_desk().confirm(phase_key(night=night))
+        self.invalidate()
+        return f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件"
+
 
 def _field(obj: Any, name: str, default: Any = None) -> Any:
     """Read a field from a service answer whether it is a dataclass or the CLI's JSON-shaped dict."""

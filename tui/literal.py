@@ -11,39 +11,14 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-# Characters that would change how the rest of the line looks or hide text: shown as <U+XXXX>.
-_INVISIBLE = {
-    *range(0x200B, 0x2010),  # zero-width space/joiners, LRM/RLM
-    *range(0x202A, 0x202F),  # bidi embeddings and overrides
-    *range(0x2060, 0x2065),  # word joiner, invisible operators
-    *range(0x2066, 0x206A),  # bidi isolates
-    0xFEFF, 0x00AD, 0x061C, 0x180E,
-}
+from tracker.visible import needs_escaping, visible, visible_char
 
-
-def visible_char(ch: str) -> str | None:
-    """The visible stand-in for a control/invisible character, or None when it is shown as is."""
-    code = ord(ch)
-    if ch in "\n\t":
-        return None
-    if code < 0x20:
-        return chr(0x2400 + code)  # ␛ for ESC, ␀ for NUL ...
-    if code == 0x7F:
-        return "␡"
-    if 0x80 <= code < 0xA0 or code in _INVISIBLE:
-        return f"<U+{code:04X}>"
-    return None
-
-
-def needs_escaping(s: str) -> bool:
-    return any(visible_char(c) is not None for c in s)
+__all__ = ["append_literal", "clean", "literal", "needs_escaping", "visible_char"]
 
 
 def clean(s: str) -> str:
     """The string with every control/invisible character replaced by its visible token."""
-    if not needs_escaping(s):
-        return s
-    return "".join(visible_char(c) or c for c in s)
+    return visible(s)
 
 
 def literal(s: str | None, style: str | Style = "") -> Text:

@@ -104,16 +104,101 @@ def _is_quote(node: LexborNode) -> bool:
     return node.tag == "div" and "quote" in (node.attributes.get("class") or "").split()
 
 
-def _walk(node: LexborNode, ctx: _Ctx, out: Text) -> None:
-    child = node.child
-    after_quote = False
-    while child is not None:
-        # Discuz puts a <br /> after the quote block; the block already ends its line.
-        if not (after_quote and child.tag == "br"):
-            _emit(child, ctx, out)
-        if child.tag != "-text" or (child.text_content or "").strip():
-            after_quote = _is_quote(child)
-        child = child.next
+MAX_DEPTH = 48        # nesting beyond this is shown flat (its text, not its styles): no post can crash the app
+MAX_CHARS = 20_000    # a 1.5 MB post is shown up to here, then "…(余下 N 字)"
+
+
+class _Walk:
+    """The post's tree rendered with an explicit stack, never Python recursion: 500 nested ``[b]``
+    or 250 nested quotes (a few KB of post) used to end the app with RecursionError."""
+
+    def __init__(self, out: Text) -> None:
+        self.out = out
+        self.chars = 0
+        self.full = False
+        # work items, last first: a node to render, or a string to append (closing a quote)
+        self.stack: list[tuple[LexborNode, _Ctx, int] | tuple[str, _Ctx]] = []
+
+    def run(self, root: LexborNode, ctx: _Ctx) -> None:
+        self.children(root, ctx, 0)
+        while self.stack and not self.full:
+            item = self.stack.pop()
+            if isinstance(item[0], str):
+                self.out.append(item[0])
+                continue
+            node, nctx, depth = item  # type: ignore[misc]
+            self.emit(node, nctx, depth)
+
+    def children(self, node: LexborNode, ctx: _Ctx, depth: int) -> None:
+        kids: list[LexborNode] = []
+        child = node.child
+        after_quote = False
+        while child is not None:
+            # Discuz puts a <br /> after the quote block; the block already ends its line.
+            if not (after_quote and child.tag == "br"):
+                kids.append(child)
+            if child.tag != "-text" or (child.text_content or "").strip():
+                after_quote = _is_quote(child)
+            child = child.next
+        self.stack.extend((k, ctx, depth + 1) for k in reversed(kids))
+
+    def text(self, raw: str, style: Style) -> None:
+        room = MAX_CHARS - self.chars
+        if len(raw) > room:
+            raw = raw[:room]
+            self.full = True
+        self.chars += len(raw)
+        append_literal(self.out, raw, style)
+
+    def emit(self, node: LexborNode, ctx: _Ctx, depth: int) -> None:
+        out = self.out
+        tag = node.tag
+        if tag == "-text":
+            raw = (node.text_content or "").replace("\r", "").replace("\n", "")
+            if raw:
+                self.text(raw, ctx.style)
+            return
+        if tag in ("script", "style", "-comment"):
+            return
+        if tag == "br":
+            _newline(out, ctx)
+            return
+        if tag == "img":
+            smilie = node.attributes.get("smilieid")
+            out.append("〔表情〕" if smilie is not None else "〔图片〕", "dim")
+            return
+        if depth > MAX_DEPTH:
+            self.children(node, ctx, depth)  # too deep to style: its text, flat
+            return
+        if tag == "i" and "pstatus" in (node.attributes.get("class") or ""):
+            self.text(node.text().strip(), ctx.style + Style(italic=True, dim=True))
+            return
+        if _is_quote(node):
+            qctx = _Ctx(ctx.style + Style(dim=True, italic=True), quote=True)
+            if out.plain and not out.plain.endswith("\n"):
+                out.append("\n")
+            out.append(QUOTE_BAR, "dim")
+            self.stack.append(("\n", ctx))
+            self.children(node, qctx, depth)
+            return
+        if tag == "font" or (tag == "span" and node.attributes.get("style")):
+            style, large = _font_style(node, ctx)
+            if large:
+                out.append(LARGE_MARK, "bold magenta")
+            self.children(node, _Ctx(style, ctx.quote), depth)
+            return
+        extra = _TAG_STYLES.get(tag)
+        if extra is not None:
+            self.children(node, _Ctx(ctx.style + extra, ctx.quote), depth)
+            return
+        if tag in ("p", "div", "li", "tr") and out.plain and not out.plain.endswith("\n"):
+            _newline(out, ctx)
+        self.children(node, ctx, depth)
+
+
+_TAG_STYLES = {"strong": Style(bold=True), "b": Style(bold=True), "em": Style(italic=True),
+               "i": Style(italic=True), "u": Style(underline=True), "strike": Style(strike=True),
+               "s": Style(strike=True), "del": Style(strike=True)}
 
 
 def _newline(out: Text, ctx: _Ctx) -> None:
@@ -122,62 +207,17 @@ def _newline(out: Text, ctx: _Ctx) -> None:
         out.append(QUOTE_BAR, "dim")
 
 
-def _emit(node: LexborNode, ctx: _Ctx, out: Text) -> None:
-    tag = node.tag
-    if tag == "-text":
-        raw = (node.text_content or "").replace("\r", "").replace("\n", "")
-        if raw:
-            append_literal(out, raw, ctx.style)
-        return
-    if tag in ("script", "style", "-comment"):
-        return
-    if tag == "br":
-        _newline(out, ctx)
-        return
-    if tag == "img":
-        smilie = node.attributes.get("smilieid")
-        out.append("〔表情〕" if smilie is not None else "〔图片〕", "dim")
-        return
-    if tag == "i" and "pstatus" in (node.attributes.get("class") or ""):
-        append_literal(out, node.text().strip(), ctx.style + Style(italic=True, dim=True))
-        return
-    if _is_quote(node):
-        qctx = _Ctx(ctx.style + Style(dim=True, italic=True), quote=True)
-        if out.plain and not out.plain.endswith("\n"):
-            out.append("\n")
-        out.append(QUOTE_BAR, "dim")
-        _walk(node, qctx, out)
-        out.append("\n")
-        return
-    if tag == "font" or (tag == "span" and node.attributes.get("style")):
-        style, large = _font_style(node, ctx)
-        if large:
-            out.append(LARGE_MARK, "bold magenta")
-        _walk(node, _Ctx(style, ctx.quote), out)
-        return
-    if tag in ("strong", "b"):
-        _walk(node, _Ctx(ctx.style + Style(bold=True), ctx.quote), out)
-        return
-    if tag in ("em", "i"):
-        _walk(node, _Ctx(ctx.style + Style(italic=True), ctx.quote), out)
-        return
-    if tag == "u":
-        _walk(node, _Ctx(ctx.style + Style(underline=True), ctx.quote), out)
-        return
-    if tag in ("strike", "s", "del"):
-        _walk(node, _Ctx(ctx.style + Style(strike=True), ctx.quote), out)
-        return
-    if tag in ("p", "div", "li", "tr") and out.plain and not out.plain.endswith("\n"):
-        _newline(out, ctx)
-    _walk(node, ctx, out)
-
-
 def render_post_html(html: str, highlight: Iterable[str] = ()) -> Text:
     """The post body as a Text; ``highlight`` words (a flag's matched phrases) marked everywhere."""
     out = Text()
     body = LexborHTMLParser(f"<div>{html}</div>").body
     if body is not None:
-        _walk(body, _Ctx(Style()), out)
+        walk = _Walk(out)
+        walk.run(body, _Ctx(Style()))
+        if walk.full:
+            rest = len((body.text(deep=True) or "").replace("\r", "").replace("\n", "")) - walk.chars
+            out.rstrip()
+            out.append(f"\n…(余下 {max(rest, 0)} 字)", "dim")
     out.rstrip()
     words = [w for w in highlight if w]
     if words:

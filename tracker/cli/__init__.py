@@ -11,31 +11,54 @@ import sys
 
 import click
 
+from tracker.cli.common import printable
 from tracker.errors import TrackerError
 
+#: Each command and the module that registers it: a command imports only its own area's module
+#: (and what that imports), so `tracker state` never loads the crawler, jieba or Textual.
+COMMANDS: dict[str, str] = {
+    "crawl": "crawl", "posts": "crawl", "tally": "votes", "confirm": "votes",
+    "rulesets": "state", "init": "state", "event": "state", "state": "state",
+    "flags": "penalties", "lurkers": "penalties", "cards": "penalties", "card": "penalties",
+    "report": "reports", "watch": "reports", "post": "reports", "elevator": "reports", "announce": "reports",
+    "night": "night", "demo": "demo", "tui": "tui_cmd",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """The `tracker` group, loading a command's module only when that command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            import importlib
+
+            importlib.import_module(f"tracker.cli.{COMMANDS[cmd_name]}").register(self)
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="forum-game-tracker", message="%(prog)s %(version)s", help="显示版本并退出。")
 def cli() -> None:
     """版杀导演助手：抓取 Discuz! 游戏帖，计票、数帖、记牌。"""
 
 
 def _register_all() -> None:
-    from tracker.cli import crawl, demo, penalties, reports, state, tui_cmd, votes
-
-    for module in (crawl, votes, state, penalties, reports, demo, tui_cmd):
-        module.register(cli)
+    """Every command registered now (tests and tools that walk the whole command tree)."""
+    for name in COMMANDS:
+        cli.get_command(click.Context(cli), name)
 
 
 def main(argv: list[str] | None = None) -> int:
     from tracker.cli.usage import install_help_words
 
     install_help_words()
-    _register_all()
     try:
         rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)
     except TrackerError as exc:
-        click.echo(f"错误：{exc}", err=True)
+        click.echo(f"错误：{printable(str(exc))}", err=True)  # forum text (a subject, an error page) inside
         return exc.exit_code
     except click.exceptions.Abort as exc:
         # click turns Ctrl-C into Abort (its cause); a declined confirmation is an Abort too.
@@ -48,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         show_usage_error(exc)
         return exc.exit_code
     except click.ClickException as exc:
-        click.echo(f"错误：{exc.format_message()}", err=True)
+        click.echo(f"错误：{printable(exc.format_message())}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("已中断。已保存的数据不受影响。", err=True)
@@ -61,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
 
             err = store_error(exc)
             if err is not None:
-                click.echo(f"错误：{err}", err=True)
+                click.echo(f"错误：{printable(str(err))}", err=True)
                 return err.exit_code
         raise
     # A command that ends with ctx.exit(N) (e.g. `report`'s 10 = needs the director) returns N.

@@ -10,6 +10,8 @@ from typing import Any, TypeVar
 
 import click
 
+from tracker.visible import INVISIBLE, visible
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 db_option = click.option("--db", "db_url", default=None, metavar="URL",
@@ -19,16 +21,10 @@ game_argument = click.argument("game_path", metavar="GAME.toml",
                                type=click.Path(dir_okay=False, path_type=Path))
 
 
-# Control characters a post can carry (ANSI escapes, a carriage return, bidi overrides) would act on
-# the director's terminal; human output shows them as text instead (\x1b[31m), JSON escapes them.
-_BIDI = (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-_VISIBLE = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
-_VISIBLE.update({c: f"\\u{c:04x}" for c in _BIDI})
-
-
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: every control character written out literally."""
-    return text.translate(_VISIBLE)
+    """``text`` safe to print on a terminal: every control, escape, bidi and invisible character made
+    visible (``␛[31m``, ``<U+202E>``) by the one function the TUI uses too (:func:`tracker.visible.visible`)."""
+    return visible(text)
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
@@ -38,7 +34,7 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
 
 # json.dumps escapes only U+0000..U+001F; the C1 controls, DEL, bidi overrides and the line separators
 # are escaped too, so a post's text cannot act on a terminal the JSON is shown on (same value decoded).
-_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI, 0x2028, 0x2029)}
+_JSON_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *INVISIBLE)}
 
 
 def emit_json(data: Any) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
+from tracker.visible import visible_line
 
 if TYPE_CHECKING:
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
@@ -55,7 +56,7 @@ class ProgressLine:
             click.echo(f"{p.detail}…", err=True)
             return
         where = f" · 帖 {p.tid}" if p.tid is not None else ""
-        detail = f" {p.detail}" if p.detail and p.event == "document" else ""
+        detail = f" {visible_line(p.detail)}" if p.detail and p.event == "document" else ""
         line = (f"抓取中 {p.threads_done}/{p.threads_total} 帖 · 请求 {p.requests} · "
                 f"页面 {p.pages_fetched}{where}{detail}")
         pad = max(0, self.width - len(line))
@@ -72,16 +73,16 @@ class ProgressLine:
 
 def _summary(report: CrawlReport) -> None:
     for t in report.threads:
-        title = f"《{t.subject}》" if t.subject else ""
+        title = f"《{visible_line(t.subject)}》" if t.subject else ""  # a forum's subject may carry escapes
         status = _STATUS_WORDS.get(t.status, t.status)
         if t.status != "ok":
-            click.echo(f"帖 {t.tid}{title}：{status}（{t.error}）")
+            echo(f"帖 {t.tid}{title}：{status}（{t.error}）")
             continue
         pages = ",".join(str(n) for n in t.desktop_pages) or "无"
         pending = f"，待补桌面版 {len(t.pending_desktop)} 帖" if t.pending_desktop else ""
-        click.echo(f"帖 {t.tid}{title}：{t.posts_seen} 帖，新 {t.posts_new}，改动 {t.posts_changed}，"
+        echo(f"帖 {t.tid}{title}：{t.posts_seen} 帖，新 {t.posts_new}，改动 {t.posts_changed}，"
                    f"删除 {t.posts_deleted}；请求 {t.requests} 次，桌面页 {pages}{pending}")
-    click.echo(f"共请求 {report.requests} 次，取得 {report.pages_fetched} 页；"
+    echo(f"共请求 {report.requests} 次，取得 {report.pages_fetched} 页；"
                f"新帖 {report.posts_new}，改动 {report.posts_changed}，删除 {report.posts_deleted}")
 
 
@@ -144,7 +145,7 @@ def register(group: click.Group) -> None:
             emit_json(rows)
             return
         if not rows:
-            click.echo(f"数据库里没有帖 {tid} 的帖子；先运行 tracker crawl {game_path}", err=True)
+            echo(f"数据库里没有帖 {tid} 的帖子；先运行 tracker crawl {game_path}", err=True)
             return
         for row in rows:
             echo(_post_line(row))  # a post's ANSI escapes or bidi marks are shown, not obeyed

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tracker.cli.common import emit_json
+from tracker.cli.common import echo, emit_json
 
 
 @click.command("demo")
@@ -24,11 +24,11 @@ def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None) -> None:
         if as_json:
             emit_json(summary)
             return
-        click.echo(summary_text(summary))
+        echo(summary_text(summary))
         if not no_tui:
             from tracker.cli.tui_cmd import run_tui
 
-            click.echo(f"打开终端界面（游戏文件 {run.game_path}）…", err=True)
+            echo(f"打开终端界面（游戏文件 {run.game_path}）…", err=True)
             run_tui(run.game_path, None)
     finally:
         run.forum.stop()

@@ -89,11 +89,11 @@ def register(group: click.Group) -> None:
                                           "excerpt", "status")} for f in items])
             return
         if run is not None:
-            click.echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
+            echo(f"本次检测 {run.scanned} 帖，新增标记 {len(run.new_flags)} 条。")
         for f in items:
             echo(_flag_line(f))
         if not items:
-            click.echo("没有标记。")
+            echo("没有标记。")
 
     # -------------------------------------------------------------------------------- lurkers
     @group.command("lurkers")
@@ -112,12 +112,12 @@ def register(group: click.Group) -> None:
         if as_json:
             emit_json(rep.to_json())
             return
-        click.echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
+        echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
         for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
             voted = "已投票" if rep.voted.get(name) else "未投票"
-            click.echo(f"  {name}：{n} 帖，{voted}")
+            echo(f"  {name}：{n} 帖，{voted}")
         for p in rep.penalties:
-            click.echo(f"应判黄牌：{p.player} —— {p.clause}（{p.detail}）")
+            echo(f"应判黄牌：{p.player} —— {p.clause}（{p.detail}）")
 
     # ---------------------------------------------------------------------------------- cards
     @group.command("cards")
@@ -167,8 +167,8 @@ def register(group: click.Group) -> None:
         for e in doc["ledger"]:
             echo(_entry_line(e, tz))
         if not doc["ledger"]:
-            click.echo("账本为空。")
-        click.echo("")
+            echo("账本为空。")
+        echo("")
         for name, s in doc["standing"].items():
             echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
                  f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
@@ -179,9 +179,9 @@ def register(group: click.Group) -> None:
         if as_json:
             emit_json({"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at})
         elif v.ok:
-            click.echo(f"账本完好：共 {v.entries} 条记录。")
+            echo(f"账本完好：共 {v.entries} 条记录。")
         else:
-            click.echo(f"账本已损坏：{v.problem}（第 {v.broken_at} 条）。共 {v.entries} 条记录。")
+            echo(f"账本已损坏：{v.problem}（第 {v.broken_at} 条）。共 {v.entries} 条记录。")
         if not v.ok:
             from tracker.errors import LedgerBrokenError
 

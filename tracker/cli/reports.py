@@ -48,7 +48,7 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
             for item in att.items:
                 echo(f"需处理：{item}", err=True)
             for path in written:
-                click.echo(f"已写入 {path}", err=True)
+                echo(f"已写入 {path}", err=True)
     finally:
         svc.close()
     if att.needed:
@@ -87,13 +87,15 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
             try:
                 _post(svc, game.process_thread, text)
             except PostRefusedError as exc:
-                click.echo(f"自动发帖失败：{exc}", err=True)
+                echo(f"自动发帖失败：{exc}", err=True)
         return [p.name for p in paths]
 
     # the effective days (延时 / day_extended move a close), re-read each pass
     watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
                       crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
-                      log=WatchLog(echo=lambda m: click.echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
+                      # the crawl stops itself at its deadline; this is the backstop for the reports
+                      crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60,
+                      log=WatchLog(echo=lambda m: echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -145,13 +147,13 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
         if not yes:
             if not sys.stdin.isatty():
                 raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")
-            click.echo(text)
+            echo(text)
             click.confirm(f"以上内容将发到帖子 {tid}，确认发帖？", abort=True)
         result = _post(svc, tid, text)
         if as_json:
             emit_json({"tid": tid, "pid": result.pid, "message": result.message})
         else:
-            click.echo(f"已发帖：tid {tid}，pid {result.pid}")
+            echo(f"已发帖：tid {tid}，pid {result.pid}")
     finally:
         svc.close()
 

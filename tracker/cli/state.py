@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tracker.cli.common import db_option, emit_json, game_argument, json_option, open_service
+from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
 
@@ -25,9 +25,9 @@ def rulesets_cmd(as_json: bool) -> None:
                     "factions": list(r.faction_names)} for r in rs])
         return
     for r in rs:
-        click.echo(f"{r.id:<14} {r.players:>2} 人  {r.name}（{' / '.join(r.faction_names)}）  {r.source}")
+        echo(f"{r.id:<14} {r.players:>2} 人  {r.name}（{' / '.join(r.faction_names)}）  {r.source}")
         for o in r.options:
-            click.echo(f"{'':16}选项 {o.key} = {r.option(o.key)!r}：{o.description}")
+            echo(f"{'':16}选项 {o.key} = {r.option(o.key)!r}：{o.description}")
 
 
 def _toml_str(s: str) -> str:
@@ -103,7 +103,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
         start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=SHANGHAI)
     text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start)
     if out is None:
-        click.echo(text)
+        echo(text)
         return
     if out.exists() and not force:
         raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
@@ -115,7 +115,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
                 if p.level == "error"]
     assert not problems, problems
-    click.echo(f"已生成 {out}（{len(game.players)} 名玩家，规则 {ruleset_id}）", err=True)
+    echo(f"已生成 {out}（{len(game.players)} 名玩家，规则 {ruleset_id}）", err=True)
 
 
 def _value(raw: str) -> Any:
@@ -179,9 +179,9 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         if as_json:
             emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
             return
-        click.echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
+        echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
         if s.outcome is not None:
-            click.echo(f"胜负：{s.outcome.reason}（{s.outcome.clause}）")
+            echo(f"胜负：{s.outcome.reason}（{s.outcome.clause}）")
     finally:
         svc.close()
 
@@ -194,6 +194,7 @@ EVENT_WORDS = {
     "faction_set": "阵营转变", "tag_given": "获得标记", "tag_passed": "移交标记", "tag_removed": "移除标记",
     "modifier": "暗记", "vote_right": "票权", "card_consequence": "红牌后果", "surrender": "投降",
     "faction_lost": "判负", "declared": "导演裁定", "action": "行动", "undo": "撤销", "note": "备注",
+    "night_action": "提交技能", "night_setup": "技能设定", "night_settled": "结算确认",
 }
 
 
@@ -225,32 +226,32 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             emit_json(doc)
             return
         tz = svc.game.tz
-        click.echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
+        echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
         for p in doc["players"]:
             tags = "、".join(p["tags"])
             cards = p["cards"]
             card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
-            click.echo(f"  {p['name']:<10} {STATUS_WORDS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
+            echo(f"  {p['name']:<10} {STATUS_WORDS[p['status']]:<6} {p['role'] or '?'}／{p['faction'] or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
             for line in _day_lines(d, tz):
-                click.echo(line)
+                echo(line)
         for x in doc["lost"]:
-            click.echo(f"  判负：{x['reason']}（{x['clause']}）")
+            echo(f"  判负：{x['reason']}（{x['clause']}）")
         o = doc["outcome"]
-        click.echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
+        echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
         for t in doc["pending_tags"]:
             how = f"（{t['how']}）" if t.get("how") else ""
-            click.echo(f"待处理：{t['from']} 的{t['tag']}等待移交{how}")
+            echo(f"待处理：{t['from']} 的{t['tag']}等待移交{how}")
         for p in problems:
-            click.echo(f"{'配置错误' if p.level == 'error' else '注意'}：{p.message}", err=True)
+            echo(f"{'配置错误' if p.level == 'error' else '注意'}：{p.message}", err=True)
         for w in doc["warnings"]:
-            click.echo(f"注意：{w}", err=True)
+            echo(f"注意：{w}", err=True)
         if show_events:
             for e in svc.events_json():
                 mark = "（已撤销）" if e["undone"] else ""
                 when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
-                click.echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
+                echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
                            f" — {e['recorded_by']}{mark}")
     finally:
         svc.close()

@@ -37,7 +37,7 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
             else:
                 echo(_human(r, tz))
             for msg in r.provisional:
-                click.echo(f"注意：{msg}", err=True)
+                echo(f"注意：{msg}", err=True)
     finally:
         svc.close()
 
@@ -84,9 +84,9 @@ def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str 
             return
         for r in results:
             if r.get("already_confirmed"):
-                click.echo(r["explanation"])
+                echo(r["explanation"])
                 continue
-            click.echo(f"{r['explanation']}（依据：{r['clause']}），已记录 {len(r['events'])} 条事件")
+            echo(f"{r['explanation']}（依据：{r['clause']}），已记录 {len(r['events'])} 条事件")
     finally:
         svc.close()
 

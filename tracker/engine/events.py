@@ -46,6 +46,11 @@ class EventKind(StrEnum):
     ACTION = "action"                    # a night action worth keeping (data: name, actor, success)
     UNDO = "undo"                        # data: seq (the event it cancels), reason
     NOTE = "note"                        # a remark; changes nothing
+    # The night desk (tracker night): what was submitted, the setup the night engine reads, and the
+    # settled table. The state fold ignores them; :mod:`tracker.engine.night.desk` reads them.
+    NIGHT_ACTION = "night_action"        # data: phase (night:N / day:N:晨曦), actor, skill, targets, choice
+    NIGHT_SETUP = "night_setup"          # data: field (a player field or a state key), value; player optional
+    NIGHT_SETTLED = "night_settled"      # data: phase, table (the table after settlement), seed, decisions
 
 
 # Game-file shorthands from DESIGN.md's example: `kind = "sheriff"` gives the 警长 tag.
@@ -72,6 +77,8 @@ NEEDS_DATA: Mapping[str, tuple[str, ...]] = {
     EventKind.TAG_PASSED: ("tag", "to"), EventKind.TAG_REMOVED: ("tag",), EventKind.MODIFIER: ("name",),
     EventKind.VOTE_RIGHT: ("granted",), EventKind.SURRENDER: ("faction",), EventKind.FACTION_LOST: ("faction",),
     EventKind.DECLARED: ("condition",), EventKind.ACTION: ("name",), EventKind.UNDO: ("seq",),
+    EventKind.NIGHT_ACTION: ("phase", "actor", "skill"), EventKind.NIGHT_SETUP: ("field",),
+    EventKind.NIGHT_SETTLED: ("phase", "table"),
 }
 
 EXAMPLES: Mapping[str, str] = {

@@ -139,7 +139,7 @@ class _Reader:
 
 
 _TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication",
+        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication", "night",
         "substitutes_per_role"}
 
 
@@ -491,6 +491,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                                hint="例如：lexicons = { emotion = 1, insult = 3 }")
         forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=items,
                                            lexicons=tuple(sorted(lex.items()))))
+    night = top.opt_str("night", '"night/my-game.toml"')
+    night_path = (path.parent / night) if (night is not None and path is not None) else None
     hooks = top.opt_str("hooks")
     if hooks is not None:
         from tracker.engine.rulesets.hooks import HOOKS
@@ -505,7 +507,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
         forbidden_categories=tuple(forbidden), substitutes_per_role=top.opt_int("substitutes_per_role"),
         hooks=hooks, options=options, option_values=values,
-        path=path, raw=raw)
+        path=path, raw=raw, night_path=night_path)
     _check_counts(rs, src)
     return rs
 

@@ -364,6 +364,9 @@ class Ruleset:
     option_values: Mapping[str, Any] = field(default_factory=dict)
     path: Path | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The ruleset's night file (roles' skills as data) when it names one; bundled rulesets use
+    #: ``rulesets/night/<id>.toml`` (see :mod:`tracker.engine.night.catalog`).
+    night_path: Path | None = None
 
     @property
     def faction_names(self) -> tuple[str, ...]:

@@ -13,13 +13,12 @@ from datetime import datetime, tzinfo
 
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.ledger import COLOR_WORDS, Entry, Standing
+from tracker.reports.bbcode import bbcode_text
 
 COLOR_BBCODE = {"blue": "Blue", "yellow": "DarkOrange", "red": "Red"}
 
 
-def safe(text: str) -> str:
-    """Player text inside the director's BBCode: brackets become full-width, lines one line."""
-    return " ".join(text.replace("[", "［").replace("]", "］").split())
+safe = bbcode_text  # the one BBCode escape (tracker.reports.bbcode), under the name these writers use
 
 
 def _card(color: str | None) -> str:

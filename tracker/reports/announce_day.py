@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tracker.reports.bbcode import bbcode_text
+
 OutOrder = Literal["settlement", "elevator", "chronological"]
 
 
@@ -51,19 +53,19 @@ def announce_day_bbcode(*, day: int, out: Sequence[OutEntry], order: OutOrder, e
     ordered = order_out(out, order=order, elevator=elevator)
     lines = [f"[b]第{day}日 公示[/b]", ""]
     if day > 1 and dead_lists:
-        day_dead = [e.name for e in ordered if e.phase == "day" and e.kind == "dead"]
-        last_vote = [e.name for e in ordered if e.kind == "out"]
-        night_dead = [e.name for e in ordered if e.phase == "night" and e.kind == "dead"]
+        day_dead = [bbcode_text(e.name) for e in ordered if e.phase == "day" and e.kind == "dead"]
+        last_vote = [bbcode_text(e.name) for e in ordered if e.kind == "out"]
+        night_dead = [bbcode_text(e.name) for e in ordered if e.phase == "night" and e.kind == "dead"]
         lines.append(f"第{day - 1}日白天【死亡】：{'、'.join(day_dead) if day_dead else '无'}")
         lines.append(f"失去最后一票【出局】：{'、'.join(last_vote) if last_vote else '无'}")
         lines.append(f"第{day - 1}日夜晚【死亡】：{'、'.join(night_dead) if night_dead else '平安夜'}")
     elif day > 1:
-        day_out = [e.name for e in ordered if e.phase == "day"]
-        night_out = [e.name for e in ordered if e.phase == "night"]
+        day_out = [bbcode_text(e.name) for e in ordered if e.phase == "day"]
+        night_out = [bbcode_text(e.name) for e in ordered if e.phase == "night"]
         lines.append(f"第{day - 1}日白天出局：{'、'.join(day_out) if day_out else '无'}")
         lines.append(f"第{day - 1}日夜晚出局：{'、'.join(night_out) if night_out else '平安夜'}")
     for title, holder in titles:
-        lines.append(f"当日{title}：{holder or '无'}")
+        lines.append(f"当日{bbcode_text(title)}：{bbcode_text(holder) if holder else '无'}")
     if living is not None:
         lines.append(f"存活人数：{living}")
     if accelerated:

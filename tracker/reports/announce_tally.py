@@ -13,7 +13,7 @@ from datetime import tzinfo
 
 from tracker.engine.ballots import ABSTAIN
 from tracker.engine.tally import CountedBallot, Tally, number
-from tracker.reports.announce_cards import safe
+from tracker.reports.bbcode import bbcode_text as safe
 
 PURPOSE_WORDS = {"exile": "放逐投票", "election": "竞选投票"}
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tracker.reports.bbcode import bbcode_text
+
 ElevatorStyle = Literal["author", "posts"]
 
 
@@ -44,9 +46,9 @@ def elevator_bbcode(*, forum: str, tid: int, day: int, entries: Sequence[Elevato
              else "以下为每名角色当天每一帖的链接。", ""]
     for e in elevator_order(entries, shuffle=shuffle, tid=tid):
         if style == "author":
-            lines.append(f"[url={author_link(forum, tid, e.uid)}]{e.name}[/url]" if e.uid is not None
-                         else f"{e.name}（未知 uid，请手动补链接）")
+            lines.append(f"[url={author_link(forum, tid, e.uid)}]{bbcode_text(e.name)}[/url]" if e.uid is not None
+                         else f"{bbcode_text(e.name)}（未知 uid，请手动补链接）")
         else:
             links = " ".join(f"[url={post_link(forum, tid, pid)}]{i}[/url]" for i, pid in enumerate(e.pids, 1))
-            lines.append(f"{e.name}：{links or '（无发言）'}")
+            lines.append(f"{bbcode_text(e.name)}：{links or '（无发言）'}")
     return "\n".join(lines) + "\n"

@@ -1,14 +1,33 @@
-"""Markdown rendering of a day's reports: what a director reads in a terminal, an editor or a chat."""
+"""Markdown rendering of a day's reports: what a director reads in a terminal, an editor or a chat.
+
+Player text (names, targets, reasons, excerpts) is escaped as Markdown *and* as HTML: a Markdown
+viewer renders raw HTML, so a name such as ``<img src=x onerror=…>`` would run in the director's
+browser, and ``![](http://…)`` would load the player's image. Control and bidi characters are made
+visible (:func:`tracker.visible.visible`).
+"""
 
 from __future__ import annotations
 
+import html
+import re
+
 from tracker.reports.model import CardsSection, DayReport, LurkSection, TallySection
+from tracker.visible import visible
 
 COLOR_NAMES = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_text(text: object) -> str:
+    """Text from players inert in Markdown: HTML escaped, Markdown punctuation backslashed, one line."""
+    one_line = " ".join(str(text).split())
+    # visible() last: its <U+200B> tokens are no HTML tag and read plainly in the raw file
+    return visible(_MD_SPECIAL.sub(r"\\\1", html.escape(one_line, quote=False)))
+
+
+_cell = md_text
 
 
 def _fmt(n: float) -> str:
@@ -40,7 +59,7 @@ def render_tally(sec: TallySection) -> list[str]:
     for target, n in sec.true_totals:
         if target not in dict(sec.public_totals):
             out.append(f"| {_cell(target)} | 0 | {_fmt(n)} |")
-    out += ["", f"**结果：{sec.outcome}**", "", "| 楼层 | 投票人 | 类型 | 投票对象 | 结果 |", "|---:|---|---|---|---|"]
+    out += ["", f"**结果：{md_text(sec.outcome)}**", "", "| 楼层 | 投票人 | 类型 | 投票对象 | 结果 |", "|---:|---|---|---|---|"]
     kinds = {"vote": "投票", "change": "改票", "proxy": "代投"}
     for b in sec.ballots:
         verdict = "有效" if b.valid else f"无效：{b.reason or ''}"
@@ -57,7 +76,7 @@ def render_cards(sec: CardsSection) -> list[str]:
     if not sec.entries:
         out.append("无。")
     for e in sec.entries:
-        note = f"（{e.note}）" if e.note else ""
+        note = f"（{md_text(e.note)}）" if e.note else ""
         out.append(f"- #{e.id} {e.at:%m-%d %H:%M} {_cell(e.player)} {COLOR_NAMES.get(e.color, e.color)} "
                    f"{_cell(e.clause)}：{_cell(e.reason)} —— {_cell(e.issuer)}{note}")
     return out
@@ -65,11 +84,11 @@ def render_cards(sec: CardsSection) -> list[str]:
 
 def render_markdown(report: DayReport) -> str:
     when = "关门后结算" if report.final else "关门前预警"
-    lines = [f"# {report.game} · 第 {report.day} 日 · {when}", "",
-             f"规则：{report.ruleset} · 关门：{report.closes_at:%Y-%m-%d %H:%M} · "
+    lines = [f"# {md_text(report.game)} · 第 {report.day} 日 · {when}", "",
+             f"规则：{md_text(report.ruleset)} · 关门：{report.closes_at:%Y-%m-%d %H:%M} · "
              f"生成：{report.generated_at:%Y-%m-%d %H:%M}", ""]
     for note in report.notes:
-        lines += [f"> {note}", ""]
+        lines += [f"> {md_text(note)}", ""]
     for section in (report.tally and render_tally(report.tally), report.lurk and render_lurk(report.lurk),
                     report.cards and render_cards(report.cards)):
         if section:

@@ -40,6 +40,7 @@ from tracker.errors import (
     ConfigError,
     ForumError,
     LoginError,
+    NetworkError,
     NoPermissionError,
     NotAThreadError,
     ParseError,
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_LISTING_PAGES = 200
+MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply count, the walk stops here
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
 
@@ -301,6 +303,8 @@ class _Crawler:
     def _mobile_doc(self, got: Fetched, first: bool) -> dict[str, Any]:
         try:
             data = json.loads(got.body)
+        except RecursionError:
+            raise ParseError("移动版接口返回的 JSON 嵌套过深，无法解析", page=got.url) from None
         except ValueError:
             data = None
         if not isinstance(data, dict) or ("Variables" not in data and "Message" not in data):
@@ -311,7 +315,7 @@ class _Crawler:
         variables = data.get("Variables")
         if isinstance(variables, dict) and self.session.expect_member:
             uid = str(variables.get("member_uid") or "0")
-            self.check_member(None if uid == "0" else int(uid) if uid.isdigit() else None,
+            self.check_member(None if uid == "0" else int(uid) if uid.isdigit() and len(uid) < 19 else None,
                               str(variables.get("member_username") or "") or None)
         return data
 
@@ -467,12 +471,45 @@ class _Crawler:
         self.emit("document", tid, f"第 {page} 页")
         return tp
 
+    def _believable_pages(self, first: ThreadPage, rep: ThreadReport) -> int:
+        """The page count to walk: the page's claim, bounded by what its reply count allows.
+
+        A hostile or broken page may claim 共 1000000 页; with the reply count known (page 1 shows
+        it) the walk stops at the pages those replies fill, otherwise at MAX_DESKTOP_PAGES.
+        """
+        per_page = max(1, len(first.posts) if first.pages > 1 and first.posts else self.per_page)
+        bound = MAX_DESKTOP_PAGES
+        if first.replies is not None:
+            bound = min(bound, -(-(first.replies + 1) // per_page) + 1)  # +1: a post arriving meanwhile
+        if first.pages > bound:
+            shown = f"回复数 {first.replies}" if first.replies is not None else f"上限 {MAX_DESKTOP_PAGES} 页"
+            rep.status = "parse_error"
+            rep.error = (f"帖 {first.tid} 第 1 页声称共 {first.pages} 页，与{shown}不符；"
+                         f"只抓了前 {bound} 页以内（页面 {desktop_url(first.tid, 1)}）")
+            return bound
+        return first.pages
+
     async def desktop_everything(self, tid: int, state: ThreadState, rep: ThreadReport) -> None:
         """No mobile API: every desktop page, every time (the only way to see edits and deletions)."""
         rep.source = "desktop"
         first, = await self.desktop_pages(tid, [1], rep)
-        rest = await self.desktop_pages(tid, range(2, first.pages + 1), rep)
-        rep.desktop_pages = list(range(1, first.pages + 1))
+        last = self._believable_pages(first, rep)
+        rest: list[ThreadPage] = []
+        pids = {p.pid for p in first.posts}
+        for start in range(2, last + 1, DESKTOP_BATCH):
+            asked = list(range(start, min(last, start + DESKTOP_BATCH - 1) + 1))
+            batch = await self.desktop_pages(tid, asked, rep)
+            rest.extend(batch)
+            # Past the real end Discuz answers with the last page: a page that is not the one asked
+            # for, or one with nothing new, is the end, whatever the page count claimed.
+            fresh = {p.pid for tp in batch for p in tp.posts} - pids
+            pids |= fresh
+            wrong = [(n, tp.page) for n, tp in zip(asked, batch, strict=True) if tp.page != n]
+            if wrong or not fresh:
+                n, got_page = wrong[0] if wrong else (asked[0], asked[0])
+                self.fetcher.stats.log.append(f"帖 {tid}：第 {n} 页返回第 {got_page} 页或无新帖，到此为止")
+                break
+        rep.desktop_pages = [1, *(tp.page for tp in rest)]
         seen = [p for tp in (first, *rest) for p in tp.posts]
         rep.posts_seen = len({p.pid for p in seen})
         now = self.now()
@@ -499,6 +536,7 @@ async def crawl_game(
     per_page: int = DESKTOP_PER_PAGE,
     listing_ppp: int = LISTING_PPP,
     keep_raw: bool = True,
+    deadline_minutes: float | None = None,
 ) -> CrawlReport:
     """Crawl the game's threads into the store. Async, so a Textual worker can run it; see :func:`crawl_game_sync`.
 
@@ -516,21 +554,31 @@ async def crawl_game(
     errors: list[str] = []
     fetcher = Fetcher(game.forum, policy or FetchPolicy.from_config(game.crawl), transport=transport)
     crawler: _Crawler | None = None
+    minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
     try:
-        async with fetcher:
-            session = await open_session(fetcher, game, password=password, store_path=session_file)
-            crawler = _Crawler(game, store, fetcher, session, clock, crawl_id, progress, per_page=per_page,
-                               listing_ppp=listing_ppp, keep_raw=keep_raw)
-            crawler.threads_total = len(wanted)
-            crawler.password, crawler.session_file = password, session_file
-            crawler.emit("start", None)
-            # The first thread alone: it shows whether the login holds before anything runs in parallel.
-            reports.append(await crawler.thread(wanted[0], may_relogin=True))
-            reports.extend(await _all([crawler.thread(t) for t in wanted[1:]]))
+        try:
+            async with fetcher, asyncio.timeout(minutes * 60):
+                session = await open_session(fetcher, game, password=password, store_path=session_file)
+                crawler = _Crawler(game, store, fetcher, session, clock, crawl_id, progress, per_page=per_page,
+                                   listing_ppp=listing_ppp, keep_raw=keep_raw)
+                crawler.threads_total = len(wanted)
+                crawler.password, crawler.session_file = password, session_file
+                crawler.emit("start", None)
+                # The first thread alone: it shows whether the login holds before anything runs in parallel.
+                reports.append(await crawler.thread(wanted[0], may_relogin=True))
+                reports.extend(await _all([crawler.thread(t) for t in wanted[1:]]))
+        except TimeoutError:
+            raise NetworkError(f"抓取超过 {minutes:g} 分钟仍未完成，已停止（论坛太慢或在拖延应答）；已存的帖子不受影响",
+                               hint="稍后再运行 tracker crawl；若游戏确实很大，在 game.toml 的 [crawl] 里调大 "
+                                    "crawl_deadline_minutes") from None
         status = "ok" if all(r.status == "ok" for r in reports) else "partial"
         errors = [f"{r.tid}: {r.error}" for r in reports if r.error]
     except TrackerError as exc:
         errors.append(str(exc))
+        raise
+    except BaseException as exc:
+        # Whatever ends the crawl (a bug, a cancellation, memory), its record says failed, not running.
+        errors.append(f"抓取中断：{type(exc).__name__}")
         raise
     finally:
         with store.session() as s:

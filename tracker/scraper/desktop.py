@@ -30,6 +30,8 @@ _AUTHORID = re.compile(r"(?:^|[?&;])authorid=([0-9]{1,15})")
 _TID = re.compile(r"(?:^|[?&;])p?tid=([0-9]{1,15})|thread-([0-9]{1,15})-")
 _FID = re.compile(r"(?:^|[?&;])fid=([0-9]{1,15})|forum-([0-9]{1,15})-")
 _PAGES = re.compile(r"共\s*([0-9]{1,15})\s*页")
+# The thread's header cell: <span class="xg1">回复:</span> <span class="xi1">20</span>
+_REPLIES = re.compile(r"回复:\s*</span>\s*<span[^>]*>\s*([0-9]{1,9})\s*<")
 _DIGITS = re.compile(r"[0-9]{1,15}")
 _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
@@ -287,7 +289,15 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
         subject=subject_node.text(deep=True).strip() if subject_node is not None else "",
         page=page, pages=pages, posts=tuple(posts), fid=_page_fid(tree), formhash=head.formhash,
         member_name=head.member_name, member_uid=_first_int(_UID, head.member_href),
+        replies=_replies(postlist),
         source="desktop", author_filter=_author_filter(tree, text, page_url, posts))
+
+
+def _replies(postlist: LexborNode) -> int | None:
+    """The reply count the thread's header cell shows (page 1 and every later page), or ``None``."""
+    head = postlist.css_first("td.pls div.hm, div.hm")
+    m = _REPLIES.search(head.html or "") if head is not None else None
+    return int(m.group(1)) if m else None
 
 
 def _head_from_tree(tree: LexborHTMLParser) -> PageHead:

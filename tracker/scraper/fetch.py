@@ -28,6 +28,11 @@ and what the forum answers::
                                                 → the ORIGINAL URL is requested again, once
     a redirect to another host                  → ForumError, never followed
     a redirect elsewhere on the same forum      → followed (at most a few hops)
+    a body larger than ``max_body`` once unpacked → ResponseTooLargeError at once, never retried
+      (bodies are streamed and gzip/deflate unpacked here with a bound, so a gzip bomb costs at most
+      ``max_body`` bytes of memory)
+    an answer not complete within ``deadline``  → retried like a timeout (a server trickling a
+      byte at a time resets every per-read timeout, never the deadline)
     anything else (200, 404 …)                  → returned; the parsers decide what it means
 
 The password never passes through here except as a form field of :meth:`Fetcher.post_form`, and
@@ -42,6 +47,7 @@ import html
 import json
 import random
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,7 +57,7 @@ from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 import httpx
 
 from tracker.config import DEFAULT_USER_AGENT, CrawlConfig
-from tracker.errors import ForumError, NetworkError
+from tracker.errors import ForumError, NetworkError, ResponseTooLargeError
 from tracker.scraper.charset import decode_body
 
 Kind = Literal["html", "json", "any"]
@@ -66,6 +72,71 @@ _FLOOD_MARKERS = ("频繁刷新限制", "刷新间隔时间", "页面重载开�
                   "请求过于频繁", "访问过于频繁")
 _FLOOD_MIN_WAIT = 2.0
 _FLOOD_SCAN_LIMIT = 64 * 1024
+DEFAULT_MAX_BODY = 128 * 1024 * 1024  # a 38,000-post mobile listing is ~60 MB; a desktop page ~1 MB
+_ACCEPT_ENCODING = "gzip, deflate"  # the encodings unpacked here, with a bound
+
+
+class _BodyTooLarge(Exception):
+    """Internal: the body passed ``max_body`` bytes (after unpacking)."""
+
+
+class _BoundedBody:
+    """Collect a response body, unpacking gzip/deflate ourselves so no chunk may exceed the cap.
+
+    httpx's decoders unpack a whole network chunk at once (64 KiB of a gzip bomb is 64 MiB);
+    ``zlib``'s ``max_length`` lets us stop at the cap. Other encodings (a server ignoring our
+    Accept-Encoding) go through httpx's decoder and are capped after each chunk.
+    """
+
+    def __init__(self, encoding: str, cap: int) -> None:
+        self.cap = cap
+        self.size = 0
+        self.parts: list[bytes] = []
+        enc = encoding.strip().lower()
+        self.raw = enc in ("", "identity", "gzip", "x-gzip", "deflate")
+        self._first = True
+        self._z: zlib._Decompress | None = None
+        self._enc = enc
+
+    def _decompressor(self, head: bytes) -> zlib._Decompress | None:
+        if self._enc in ("gzip", "x-gzip"):
+            return zlib.decompressobj(zlib.MAX_WBITS | 16)
+        if self._enc == "deflate":
+            # RFC "deflate" is zlib-wrapped; many servers send it raw.
+            zlib_header = len(head) >= 2 and (head[0] & 0x0F) == 8 and ((head[0] << 8) | head[1]) % 31 == 0
+            return zlib.decompressobj(zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS)
+        return None
+
+    def add(self, chunk: bytes) -> None:
+        if self._first and chunk:
+            self._first = False
+            self._z = self._decompressor(chunk) if self.raw else None
+        if self._z is None:
+            self._keep(chunk)
+            return
+        data = chunk
+        while data:
+            room = self.cap - self.size
+            try:
+                out = self._z.decompress(data, room + 1)
+            except zlib.error as exc:
+                raise httpx.DecodingError(f"zlib: {exc}") from None
+            self._keep(out)
+            data = self._z.unconsumed_tail
+            if self._z.eof:
+                break
+
+    def _keep(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size > self.cap:
+            raise _BodyTooLarge
+        if data:
+            self.parts.append(data)
+
+    def finish(self) -> bytes:
+        if self._z is not None:
+            self._keep(self._z.flush())
+        return b"".join(self.parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +151,14 @@ class FetchPolicy:
     max_backoff: float = 60.0
     max_retry_after: float = 300.0
     user_agent: str = DEFAULT_USER_AGENT
+    max_body: int = DEFAULT_MAX_BODY
+    deadline: float = 120.0
 
     @classmethod
     def from_config(cls, crawl: CrawlConfig) -> FetchPolicy:
         return cls(concurrency=max(1, crawl.concurrency), delay=max(0.0, crawl.delay),
-                   timeout=crawl.timeout, retries=max(0, crawl.retries), user_agent=crawl.user_agent)
+                   timeout=crawl.timeout, retries=max(0, crawl.retries), user_agent=crawl.user_agent,
+                   max_body=crawl.max_page_mb * 1024 * 1024, deadline=crawl.request_deadline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +252,8 @@ def looks_truncated(body: bytes, headers: httpx.Headers, kind: Kind) -> bool:
                 json.loads(stripped)
             except ValueError:
                 return True
+            except RecursionError:
+                return False  # whole, but nested too deep to read: the parser says so, naming the page
     return False
 
 
@@ -236,7 +312,8 @@ class Fetcher:
             transport=transport,
             timeout=httpx.Timeout(self.policy.timeout),
             follow_redirects=False,
-            headers={"User-Agent": self.policy.user_agent, "Accept-Language": "zh-CN,zh;q=0.9"},
+            headers={"User-Agent": self.policy.user_agent, "Accept-Language": "zh-CN,zh;q=0.9",
+                     "Accept-Encoding": _ACCEPT_ENCODING},
             limits=httpx.Limits(max_connections=self.policy.concurrency,
                                 max_keepalive_connections=self.policy.concurrency),
         )
@@ -267,7 +344,8 @@ class Fetcher:
                 self._slots.put_nowait(_Slot())
         return self._slots
 
-    async def _send(self, method: str, url: str, data: Mapping[str, str] | None) -> httpx.Response:
+    async def _send(self, method: str, url: str,
+                    data: Mapping[str, str] | None) -> tuple[httpx.Response, bytes]:
         slots = self._slot_queue()
         slot = await slots.get()
         try:
@@ -279,11 +357,45 @@ class Fetcher:
             if self._on_request is not None:
                 self._on_request(url)
             try:
-                return await self._client.request(method, url, data=data)
+                return await self._exchange(method, url, data)
             finally:
                 slot.ready_at = time.monotonic() + self.policy.delay
         finally:
             slots.put_nowait(slot)
+
+    async def _exchange(self, method: str, url: str,
+                        data: Mapping[str, str] | None) -> tuple[httpx.Response, bytes]:
+        """One request and its whole body, streamed under the size cap, within the total deadline."""
+        request = self._client.build_request(method, url, data=data)
+        try:
+            async with asyncio.timeout(self.policy.deadline):
+                resp = await self._client.send(request, stream=True)
+                try:
+                    try:
+                        ready: bytes | None = resp.content  # answered from memory (a mock transport)
+                    except httpx.ResponseNotRead:
+                        ready = None
+                    if ready is not None:
+                        body = _BoundedBody("", self.policy.max_body)
+                        body.add(ready)
+                    else:
+                        body = _BoundedBody(resp.headers.get("content-encoding", ""), self.policy.max_body)
+                        chunks = resp.aiter_raw() if body.raw else resp.aiter_bytes()
+                        async for chunk in chunks:
+                            body.add(chunk)
+                    return resp, body.finish()
+                finally:
+                    await resp.aclose()
+        except httpx.DecodingError:
+            raise _Retry("回应无法解压（传输中断或压缩数据损坏）", kind="truncated") from None
+        except TimeoutError:
+            raise httpx.ReadTimeout(f"{self.policy.deadline:.0f} 秒内没有收完回应（总时限）",
+                                    request=request) from None
+        except _BodyTooLarge:
+            mib = self.policy.max_body / (1024 * 1024)
+            raise ResponseTooLargeError(
+                f"论坛对 {url} 的回应解压后超过 {mib:.0f} MiB，已放弃这一页（可能是压缩炸弹或出错的服务器）",
+                hint="若这确实是正常页面，在 game.toml 的 [crawl] 里把 max_page_mb 调大") from None
 
     async def _backoff(self, attempt: int, after: float | None) -> None:
         base = min(self.policy.max_backoff, self.policy.backoff * (2 ** (attempt - 1)))
@@ -318,8 +430,7 @@ class Fetcher:
             attempts += 1
             try:
                 sent += 1
-                resp = await self._send(method, target, data)
-                body = resp.content
+                resp, body = await self._send(method, target, data)
                 self.stats.bytes += len(body)
                 if resp.status_code in _REDIRECTS:
                     location = resp.headers.get("location")

@@ -54,7 +54,9 @@ def _load(doc: Doc, page_url: str) -> Mapping[str, Any]:
                     data = json.loads(decode_body(doc, "application/json"))
             else:
                 data = json.loads(doc)
-        except (ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise ParseError("移动版接口返回的 JSON 嵌套过深，无法解析", page=where) from None
+        except ValueError as exc:
             raise NotAThreadError("移动版接口返回的不是 JSON（可能是网页、错误页或登录页）", page=where) from exc
     if not isinstance(data, Mapping) or not isinstance(data.get("Variables"), Mapping):
         raise NotAThreadError("移动版接口的回应缺少 Variables", page=where)
@@ -76,13 +78,37 @@ def _raise_for_message(data: Mapping[str, Any], has_posts: bool, page_url: str, 
             hint="若为阅读权限不足，请在配置中使用有权限的账号登录后重新抓取")
 
 
+_INT_MAX = 2**63 - 1  # a database BIGINT: a larger number from the forum is a broken answer
+
+
 def _int(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
     try:
-        return int(str(value).strip())
+        n = int(str(value).strip())
     except ValueError:
         return None
+    return n if -_INT_MAX <= n <= _INT_MAX else None
+
+
+def _whole(value: Any, what: str, page_url: str, pid: int | None = None) -> int:
+    """A mandatory number: present, and one the database can hold."""
+    n = _int(value)
+    if n is None:
+        shown = str(value)[:40]
+        raise ParseError(f"{what} 不是可用的数字（{shown}）" if value is not None else f"帖子缺少 {what}",
+                         page=page_url or "（未知地址）", pid=pid)
+    return n
+
+
+def _unicode(text: str, what: str, page_url: str, pid: int | None = None) -> str:
+    """Text the database and the terminal can take: a lone surrogate (``\\ud800``) is a broken answer."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ParseError(f"{what}含有无效的 Unicode 字符（孤立的代理项）",
+                         page=page_url or "（未知地址）", pid=pid) from None
+    return text
 
 
 def _str(value: Any) -> str:
@@ -91,13 +117,11 @@ def _str(value: Any) -> str:
 
 
 def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: tzinfo) -> Post:
-    pid = _int(item.get("pid"))
-    if pid is None:
-        raise ParseError("帖子缺少 pid", page=page_url or None)
+    pid = _whole(item.get("pid"), "pid", page_url)
     floor = _int(item.get("number"))
     if floor is None:
         raise ParseError("找不到楼层号（number）", page=page_url or None, pid=pid)
-    author = _str(item.get("author") or item.get("username")).strip()
+    author = _unicode(_str(item.get("author") or item.get("username")).strip(), "作者名", page_url, pid)
     if not author and str(item.get("anonymous") or "0") != "0":
         author = "匿名"
     if not author:
@@ -107,7 +131,7 @@ def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: 
         raise ParseError(f"无法识别发帖时间“{item.get('dateline')}”", page=page_url or None, pid=pid)
     status = _int(item.get("status")) or 0
     message = item.get("message")
-    html = message if isinstance(message, str) else ""
+    html = _unicode(message, "帖子内容", page_url, pid) if isinstance(message, str) else ""
     blocked = bool(status & _STATUS_BLOCKED) or _LOCKED.match(html) is not None
     body = Body(text="") if blocked else (extract_simple(html) or _extract(html, tz))
     uid = _int(item.get("authorid"))
@@ -148,8 +172,9 @@ def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> 
         requested = _PAGE.search(page_url)
         page = (_int(requested.group(1)) if requested else None) or 1
     member_uid = _int(variables.get("member_uid"))
+    subject = _unicode(_str(thread.get("subject")).strip(), "主题标题", page_url)
     return ThreadPage(
-        tid=tid, subject=_str(thread.get("subject")).strip(), page=page, pages=max(pages, page), posts=posts,
+        tid=tid, subject=subject, page=page, pages=max(pages, page), posts=posts,
         fid=_int(thread.get("fid")) or _int(variables.get("fid")) or None, replies=replies,
         maxposition=_int(thread.get("maxposition")), ppp=ppp,
         formhash=_str(variables.get("formhash")) or None,

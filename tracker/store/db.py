@@ -8,12 +8,15 @@ the game file and ``--db``, never at import time. Migrations are alembic branche
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlmodel import Session, create_engine
@@ -59,6 +62,39 @@ def store_error(exc: BaseException) -> StoreError | None:
                       hint="检查数据库是否可以连接、是否有写权限；--db 可指定另一个数据库")
 
 
+_PG_MIGRATION_LOCK = 0x7472_6163_6B65_72  # "tracker": one advisory lock id for every tracker database
+
+
+@contextmanager
+def _migration_file_lock(url: str) -> Iterator[None]:
+    """An exclusive ``flock`` on ``GAME.db.migrate.lock`` for a SQLite file; nothing for other URLs.
+
+    SQLite's own locking does not cover alembic's check-then-create ("table … already exists" when
+    two first runs race); the lock file is left in place (removing it would race too).
+    """
+    parsed = make_url(url)
+    db = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not db or db == ":memory:" or db.startswith("file:"):
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no flock; SQLite's busy timeout is all we have
+        yield
+        return
+    path = f"{db}.migrate.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as exc:
+        raise StoreError(f"无法创建数据库的迁移锁文件 {path}：{os_error_words(exc)}",
+                         hint="检查数据库所在目录的写权限") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -75,6 +111,31 @@ def alembic_config(url: str) -> Any:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
+
+
+_REVISION = re.compile(r"^revision(?::[^=]*)?=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision(?::[^=]*)?=\s*(.+)$", re.M)
+
+
+@cache
+def packaged_revisions() -> tuple[frozenset[str], frozenset[str]]:
+    """(every revision this tracker ships, the heads among them), read from the migration files.
+
+    Read as text so that a command on an up-to-date database never imports alembic (a third of a
+    read-only command's start-up); a test checks the result equals alembic's own view.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for f in (MIGRATIONS / "versions").glob("*.py"):
+        body = f.read_text("utf-8")
+        rev = _REVISION.search(body)
+        if rev is None:
+            continue
+        revisions.add(rev.group(1))
+        down = _DOWN.search(body)
+        if down is not None:
+            parents.update(re.findall(r"['\"]([^'\"]+)['\"]", down.group(1)))
+    return frozenset(revisions), frozenset(revisions - parents)
 
 
 class Store:
@@ -112,13 +173,41 @@ class Store:
             store.migrate()
         return store
 
+    def stored_revisions(self) -> frozenset[str]:
+        """The revisions the database says it is at (empty for a new database): one query."""
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return frozenset()
+            return frozenset(r[0] for r in conn.execute(text("SELECT version_num FROM alembic_version")))
+
     def migrate(self) -> None:
-        """Bring the schema to every branch head; safe to run on every open."""
+        """Bring the schema to every branch head; one query when it is there already.
+
+        A database written by a newer tracker (a revision this one does not ship) is refused: an
+        older schema reader would misread it, and downgrading would lose the newer data. Safe from
+        several processes at once: the upgrade runs under a lock (a file beside a SQLite database,
+        an advisory lock on PostgreSQL), so a second first run waits, then finds nothing to do.
+        """
+        known, heads = packaged_revisions()
+        try:
+            stored = self.stored_revisions()
+        except (OperationalError, DatabaseError) as exc:
+            err = store_error(exc)
+            if err is None:
+                raise
+            raise StoreError(f"无法连接或升级数据库：{err.message}", hint=err.hint) from None
+        if stored - known:
+            raise StoreError(f"数据库来自更新版本的 tracker（架构版本 {', '.join(sorted(stored - known))} 本版本不认识）",
+                             hint="升级 tracker（pip install -U …）后再打开；已保存的数据没有改动")
+        if stored == heads:
+            return
         from alembic import command
 
         cfg = alembic_config(self.url)
         try:
-            with self.engine.begin() as conn:
+            with _migration_file_lock(self.url), self.engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "heads")
         except (OperationalError, DatabaseError) as exc:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import JSON, Column, Index, String, Text, and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import JSON, Column, Index, String, Text, and_, bindparam, func, or_, select, update
 from sqlalchemy import false as sa_false
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
@@ -199,8 +199,25 @@ def add_flags(findings: Iterable[Finding], *, html_by_pid: dict[int, str], detec
              "status": "open"} for f in findings]
     if not rows:
         return []
-    result = session.connection().execute(insert(flag_t).returning(flag_t, sort_by_parameter_order=True), rows)
-    return [flag_from_row(m) for m in result.mappings()]
+    # ON CONFLICT DO NOTHING: two detections racing on one new database (six first crawls with
+    # --detect at once) store each finding once, and neither fails on the other's key.
+    conn = session.connection()
+    stmt = _dialect_insert(conn.dialect.name, flag_t).on_conflict_do_nothing(index_elements=["key"])
+    result = conn.execute(stmt.returning(flag_t), rows)
+    order = {r["key"]: i for i, r in enumerate(rows)}
+    flags = [flag_from_row(m) for m in result.mappings()]
+    return sorted(flags, key=lambda f: order.get(f.key, len(order)))
+
+
+def _dialect_insert(dialect: str, table: Any) -> Any:
+    """``INSERT`` with ON CONFLICT support, on SQLite and PostgreSQL (the two backends we run on)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
 
 
 def list_flags(*, session: Session, status: str | None = None) -> list[Flag]:
@@ -327,8 +344,9 @@ def mark_scanned(marks: Sequence[ScanMark], *, context_key: str, at: datetime, s
     try:
         if updates:
             conn.execute(update(scan_t).where(scan_t.c.pid == bindparam("b_pid")), updates)
-        if inserts:
-            conn.execute(insert(scan_t), inserts)
+        if inserts:  # another detection may have marked the same post meanwhile: keep its mark
+            conn.execute(_dialect_insert(conn.dialect.name, scan_t).on_conflict_do_nothing(
+                index_elements=["pid"]), inserts)
     except IntegrityError as exc:
         raise StoreError(f"无法保存检测进度：{exc.orig}") from None
     return len(rows)

@@ -71,10 +71,21 @@ def acquire_lock(session: Session, *, name: str, holder: str, host: str, pid: in
         raise WatchLockedError("另一个 watch 刚刚取得了锁", hint="稍后再试") from None
 
 
-def heartbeat(session: Session, *, name: str, host: str, pid: int, now: datetime) -> None:
-    session.execute(update(WatchLockRow)
-                    .where(col(WatchLockRow.name) == name, col(WatchLockRow.host) == host, col(WatchLockRow.pid) == pid)
-                    .values(heartbeat_at=now))
+def heartbeat(session: Session, *, name: str, host: str, pid: int, now: datetime) -> bool:
+    """Renew our lock; False when the lock is no longer ours (taken over after a long silence)."""
+    res = session.execute(update(WatchLockRow)
+                          .where(col(WatchLockRow.name) == name, col(WatchLockRow.host) == host,
+                                 col(WatchLockRow.pid) == pid)
+                          .values(heartbeat_at=now))
+    return bool(getattr(res, "rowcount", 0) == 1)
+
+
+def holds_lock(session: Session, *, name: str, host: str, pid: int) -> bool:
+    """Whether this watcher still holds the game's lock (checked right before writing or posting)."""
+    row = session.get(WatchLockRow, name)
+    if row is not None:
+        session.refresh(row)
+    return row is not None and row.host == host and row.pid == pid
 
 
 def release_lock(session: Session, *, name: str, host: str, pid: int) -> None:

@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui.literal import append_literal, literal
+
 COLORS = (("蓝牌", "blue"), ("黄牌", "yellow"), ("红牌", "red"))
 
 _CSS = """
@@ -88,11 +90,11 @@ class CardForm(ModalScreen[CardChoice | None]):
 
     def compose(self) -> ComposeResult:
         head = Text("发牌给 ", "bold")
-        head.append(self.player, "bold cyan")
+        append_literal(head, self.player, "bold cyan")  # a player's name may carry escapes or bidi marks
         with Vertical():
             yield Static(head)
             if self.why:
-                yield Static(Text(self.why, "dim"))
+                yield Static(literal(self.why, "dim"))
             yield Label("颜色")
             yield Select(COLORS, value=self.color, allow_blank=False, id="color")
             yield Label("条款")
@@ -104,7 +106,8 @@ class CardForm(ModalScreen[CardChoice | None]):
                 yield Button("确认发牌", id="ok", variant="error")
 
     def on_mount(self) -> None:
-        self.query_one("#ok", Button).focus()
+        # Focus starts on 取消: Enter right after opening must not write game events.
+        self.query_one("#cancel", Button).focus()
 
     def _submit(self) -> None:
         color = self.query_one("#color", Select).value
@@ -148,7 +151,8 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.ok_label, id="ok", variant="error")
 
     def on_mount(self) -> None:
-        self.query_one("#ok", Button).focus()
+        # Focus starts on 取消: Enter right after opening must not write game events.
+        self.query_one("#cancel", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "ok")

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 KEYS: tuple[tuple[str, str, str], ...] = (
-    ("全局", "1–7", "切换界面：概览 票型 违规 判罚 潜水 玩家 帖子"),
+    ("全局", "1–8", "切换界面：概览 票型 违规 判罚 潜水 玩家 帖子 夜晚"),
     ("全局", "r", "立即抓取（后台进行，界面不卡）"),
     ("全局", "ctrl+p", "命令面板"),
     ("全局", "?", "本帮助"),

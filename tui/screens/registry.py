@@ -14,6 +14,7 @@ PANES: dict[str, tuple[str, str]] = {
     "lurkers": ("tui.screens.lurkers", "LurkersPane"),
     "players": ("tui.screens.players", "PlayersPane"),
     "posts": ("tui.screens.posts", "PostsPane"),
+    "night": ("tui.screens.night", "NightPane"),
 }
 
 

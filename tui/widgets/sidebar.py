@@ -1,4 +1,4 @@
-"""The screen list 1–7 with a badge of what waits on each (open flags, players under the minimum).
+"""The screen list 1–8 with a badge of what waits on each (open flags, players under the minimum).
 
 Narrow terminals collapse it to the numbers and badges (``compact``). Clicking a line asks the app
 to switch: messages up, the app decides.
@@ -22,6 +22,7 @@ SCREENS: tuple[tuple[str, str], ...] = (
     ("lurkers", "潜水"),
     ("players", "玩家"),
     ("posts", "帖子"),
+    ("night", "夜晚"),
 )
 
 

@@ -1,0 +1,102 @@
+"""8 夜晚, driven by Pilot on the toy ruleset: type submissions with completion, watch the preview
+follow, withdraw one, and confirm through a dialog whose focus starts on 取消."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from night_toy_hooks import toy_game
+from textual.widgets import Button, DataTable, Input, Static
+
+from tracker.clock import SHANGHAI, FrozenClock
+from tracker.engine.night.games import MODULES
+from tracker.service import Service
+from tui.app import TrackerApp
+from tui.screens.dialogs import ConfirmDialog
+from tui.screens.night import NightPane
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Service]:
+    monkeypatch.setitem(MODULES, "toy-night", "night_toy_hooks")
+    svc = Service.open(toy_game(tmp_path), clock=FrozenClock(datetime(2025, 3, 4, 23, 0, tzinfo=SHANGHAI)))
+    yield svc
+    svc.close()
+
+
+def preview(app: TrackerApp) -> str:
+    return str(app.query_one("#night-preview", Static).content)
+
+
+async def settle(app: TrackerApp) -> None:
+    await app.workers.wait_for_complete()
+    await app.workers.wait_for_complete()
+
+
+async def test_enter_preview_withdraw_and_confirm(service: Service) -> None:
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("8")
+        await settle(app)
+        pane = app.query_one(NightPane)
+        assert pane.night == 1 and "还没有提交的行动" in preview(app)
+        await pilot.press("right_square_bracket")
+        await settle(app)
+        assert pane.night == 2
+        box = app.query_one("#night-input", Input)
+        await pilot.press("a")
+        assert app.focused is box
+        # completion: 饺 → 饺子, 守 → 守护
+        await pilot.press(*"饺")
+        await pilot.pause()
+        await pilot.press("right")
+        assert box.value == "饺子"
+        await pilot.press("space", *"守")
+        await pilot.pause()
+        await pilot.press("right")
+        assert box.value == "饺子 守护"
+        await pilot.press("space", *"包子", "enter")
+        await settle(app)
+        for line in ("狼群(银鸦) 杀人 包子", "狼群(银鸦) 杀人 栗子"):
+            box.value = line
+            await pilot.press("enter")
+            await settle(app)
+        assert app.query_one(DataTable).row_count == 3
+        assert "栗子出局" in preview(app)
+        # withdraw the pack's last submission: the earlier one (包子, guarded) stands again
+        app.query_one(DataTable).move_cursor(row=2)
+        app.query_one(DataTable).focus()
+        await pilot.press("d")
+        await settle(app)
+        assert app.query_one(DataTable).row_count == 2
+        assert "包子存活" in preview(app) and "无人出局" in preview(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert app.focused is app.screen.query_one("#cancel", Button)
+        await pilot.press("enter")  # Enter on 取消 writes nothing
+        await settle(app)
+        assert pane.preview.confirmed is None
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(app)
+        assert pane.preview.confirmed is not None
+        assert "已确认" in str(app.query_one("#night-title", Static).content)
+
+
+async def test_a_typo_is_explained_not_crashed(service: Service) -> None:
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("8")
+        await settle(app)
+        box = app.query_one("#night-input", Input)
+        await pilot.press("a")
+        box.value = "饺子 守卫 包子"
+        await pilot.press("enter")
+        await settle(app)
+        assert box.value == "饺子 守卫 包子"  # kept for the director to fix
+        assert app.query_one(DataTable).row_count == 0

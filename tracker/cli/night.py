@@ -1,0 +1,191 @@
+"""``tracker night``: settle a night or a day phase with the engine, explained step by step.
+
+``tracker night simulate --ruleset ID SCENARIO.json`` reads the scenario format (the table before
+the phase and the submitted actions), validates it against its JSON Schema and prints the
+settlement: refusals with their clause, deaths, survivals, feedback, the 公示 draft, the win check
+and the log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tracker.cli.common import db_option, echo, emit_json, json_option
+
+
+class NightGroup(click.Group):
+    """``tracker night simulate …`` or ``tracker night GAME.toml --night N [add|remove|setup|confirm …]``.
+
+    The second form puts the game file first, like every other command; anything that is not a
+    subcommand's name goes to the desk.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["desk", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(name="night", cls=NightGroup)
+def night_group() -> None:
+    """夜晚与技能结算：按规则帖的结算顺序结算提交的行动。
+
+    \b
+    tracker night GAME.toml --night 2                      预览第2夜的结算（拒绝、步骤、出局、反馈、公示草稿）
+    tracker night GAME.toml --night 2 add 银鸦 守护 饺子    提交一个行动（团队：狼群(甲,乙) 杀人 丙）
+    tracker night GAME.toml --night 2 remove 银鸦 守护      撤回
+    tracker night GAME.toml --night 2 confirm             确认结算并写入事件（只能一次）
+    tracker night GAME.toml setup 英雄 饺子 --player 泡泡    开局设定（英雄、设计目标、情侣、座次 …）
+    tracker night GAME.toml --day 3 --phase 晨曦 …          白天技能，同上
+    tracker night simulate --ruleset ID SCENARIO.json     结算一个情景文件
+    """
+
+
+@night_group.command(name="simulate")
+@click.option("--ruleset", "ruleset_id", required=True, metavar="ID", help="规则 id 或规则文件路径")
+@click.argument("scenario_path", metavar="SCENARIO.json", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--seed", default=0, show_default=True, help="随机选择的种子（同一种子结果相同）")
+@click.option("--decide", "decisions", multiple=True, metavar="KEY=VALUE",
+              help="导演对待定事项的决定（键见输出的 questions），可重复")
+@json_option
+def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tuple[str, ...],
+                 as_json: bool) -> None:
+    """结算一个情景文件（结算前的局面与提交的行动）。"""
+    from tracker.engine.night import load_catalog, settle
+    from tracker.engine.night.scenario import load, read
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.errors import ConfigError
+
+    ruleset = load_ruleset(ruleset_id, Path.cwd())
+    catalog = load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
+    data = read(scenario_path)
+    game = data.get("game")
+    if game is not None and catalog.scenario_game is not None and game != catalog.scenario_game:
+        raise ConfigError(f"情景文件写的规则帖是 {game}，与 --ruleset {ruleset.id} 不符",
+                          hint=f"{ruleset.id} 的规则帖是 {catalog.scenario_game}")
+    table, actions = load(data)
+    roles = {r.name for r in ruleset.roles}
+    for seat in table.players.values():
+        if seat.role not in roles:
+            import difflib
+
+            near = difflib.get_close_matches(seat.role, sorted(roles), n=3, cutoff=0.3)
+            raise ConfigError(f"{seat.name} 的身份 {seat.role!r} 不在规则 {ruleset.id} 中",
+                              hint=f"最接近的：{'、'.join(near)}" if near else f"可用的身份：{'、'.join(sorted(roles))}")
+    chosen = _decisions(decisions)
+    result = settle(catalog, table, actions, seed=seed, decisions=chosen)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    from tracker.reports.night import render
+
+    echo(f"{table.when} 结算（{ruleset.name}）")
+    echo(render(result))
+
+
+_VERBS = ("add", "remove", "confirm", "setup")
+
+
+@night_group.command(name="desk", hidden=True)
+@click.argument("game_path", metavar="GAME.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("words", nargs=-1)
+@click.option("--night", type=int, default=None, help="第几夜")
+@click.option("--day", type=int, default=None, help="第几天（白天技能）")
+@click.option("--phase", default=None, help="白天的阶段：晨曦 / 正午 / 黄昏")
+@click.option("--choice", default=None, help="add：行动的选择（如 抉择、猜测身份）")
+@click.option("--player", default=None, help="setup：设定属于哪位玩家（不写则为全局状态）")
+@click.option("--seed", default=0, show_default=True, help="随机选择的种子")
+@click.option("--decide", "decisions", multiple=True, metavar="KEY=VALUE", help="导演对待定事项的决定，可重复")
+@db_option
+@json_option
+def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: int | None, phase: str | None,
+             choice: str | None, player: str | None, seed: int, decisions: tuple[str, ...], db_url: str | None,
+             as_json: bool) -> None:
+    """夜晚工作台：提交、撤回、预览、确认。"""
+    from tracker.cli.common import service
+    from tracker.engine.night.desk import phase_key, table_json
+
+    verb, rest = (words[0], list(words[1:])) if words else ("preview", [])
+    if verb not in (*_VERBS, "preview"):
+        raise click.UsageError(f"不认识的操作 {verb!r}；可用：{' / '.join(_VERBS)}（不写则预览）")
+    chosen = _decisions(decisions)
+    with service(game_path, db_url) as svc:
+        desk = svc.night_desk()
+        if verb == "setup":
+            if len(rest) != 2:
+                raise click.UsageError("setup 写成：setup 字段 值 [--player 玩家]，例如 setup 英雄 饺子 --player 泡泡")
+            ev = desk.setup(rest[0], _value(rest[1]), player)
+            echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{rest[0]} = {rest[1]}")
+            return
+        key = phase_key(night, day, phase)
+        if verb == "add":
+            if len(rest) < 2:
+                raise click.UsageError("add 写成：add 行动者 技能 [目标…]")
+            ev = desk.add(key, rest[0], rest[1], rest[2:], choice=choice)
+            echo(f"已提交（事件 {ev.seq}）：{rest[0]}<{ev.data['skill']}> {'、'.join(rest[2:]) or ''}".rstrip())
+            return
+        if verb == "remove":
+            if len(rest) != 2:
+                raise click.UsageError("remove 写成：remove 行动者 技能")
+            ev = desk.remove(key, rest[0], rest[1])
+            echo(f"已撤回（事件 {ev.seq}）：{rest[0]}<{rest[1]}>")
+            return
+        if verb == "confirm":
+            preview, recorded = desk.confirm(key, seed=seed, decisions=chosen)
+            if as_json:
+                emit_json({"phase": key, "recorded": [e.seq for e in recorded], **preview.result.to_json()})
+                return
+            _show(preview)
+            echo(f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件（{recorded[0].seq}–{recorded[-1].seq}）")
+            return
+        preview = desk.preview(key, seed=seed, decisions=chosen)
+        if as_json:
+            emit_json({"phase": key, "confirmed": preview.confirmed is not None,
+                       "submitted": [{"seq": e.seq, **{k: e.data[k] for k in ("actor", "skill", "targets") if k in e.data},
+                                      **({"choice": e.data["choice"]} if "choice" in e.data else {})}
+                                     for e in preview.submitted],
+                       "table": table_json(preview.table), **preview.result.to_json()})
+            return
+        _show(preview)
+
+
+def _show(preview: Any) -> None:
+    """The preview as the director reads it: submissions, then the settlement (tracker.reports.night)."""
+    from tracker.reports.night import render
+
+    state = "（已确认）" if preview.confirmed is not None else "（预览，未确认）"
+    echo(f"{preview.words}结算{state}")
+    echo(f"已提交 {len(preview.submitted)} 个行动：")
+    for e in preview.submitted:
+        targets = "、".join(e.data.get("targets", ())) or "—"
+        extra = f"（{e.data['choice']}）" if e.data.get("choice") else ""
+        echo(f"  [{e.seq}] {e.data['actor']}<{e.data['skill']}> → {targets}{extra}")
+    echo(render(preview.result))
+
+
+def _decisions(pairs: tuple[str, ...]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for d in pairs:
+        key, sep, value = d.partition("=")
+        if not sep:
+            raise click.BadParameter("写成 KEY=VALUE", param_hint="--decide")
+        chosen[key] = value
+    return chosen
+
+
+def _value(text: str) -> Any:
+    """A setup value: JSON when it parses (a number, true, an object such as 情侣), else the text."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def register(group: click.Group) -> None:
+    """Add this module's commands to the `tracker` group."""
+    group.add_command(night_group)

@@ -1,0 +1,14 @@
+"""Night and day-skill settlement: from submitted actions to deaths, feedback and the 公示.
+
+Data flows one way: a :class:`~tracker.engine.night.model.Table` (the state when the phase
+begins) and the submitted :class:`~tracker.engine.night.model.Action`\\ s go in; the generic
+refusals of :mod:`.checks` (read from the ruleset's skill data, :mod:`.catalog`) run first; then
+the game's hook module (:mod:`.games`) walks its post's settlement order over a :class:`.board.Board`;
+a :class:`~tracker.engine.night.model.Settlement` comes out. Pure: no store, no network.
+"""
+
+from tracker.engine.night.catalog import Catalog, Skill, load_catalog
+from tracker.engine.night.model import Action, Seat, Settlement, Table
+from tracker.engine.night.settle import settle
+
+__all__ = ["Action", "Catalog", "Seat", "Settlement", "Skill", "Table", "load_catalog", "settle"]

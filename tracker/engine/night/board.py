@@ -1,0 +1,194 @@
+"""The working table of one settlement: the only mutable thing in the night engine.
+
+A game's hook module walks its post's settlement order over a :class:`Board` and says what
+happens through these few verbs (``kill``, ``survive``, ``tell``, ``note``, ``move_tag`` …), so that
+every result lands in one :class:`Settlement` in the order it happened and the log explains it.
+The board starts from a deep copy of the table: settling never changes its input, and the same
+table, actions and seed always give the same result.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from tracker.engine.night.catalog import Catalog, Skill
+from tracker.engine.night.model import (
+    Action,
+    Conversion,
+    Death,
+    Feedback,
+    Outcome,
+    Pending,
+    Question,
+    Rejection,
+    Seat,
+    Settlement,
+    Survival,
+    Table,
+    TagMove,
+)
+
+
+class SettlementOver(Exception):
+    """Raised by :meth:`Board.win` where the post stops settlement at once (立即终止结算)."""
+
+
+class Board:
+    """The table being settled, and the result being written."""
+
+    def __init__(self, table: Table, catalog: Catalog, *, seed: int = 0,
+                 decisions: Mapping[str, str] | None = None) -> None:
+        self.table = copy.deepcopy(table)
+        self.catalog = catalog
+        self.result = Settlement()
+        self.decisions = dict(decisions or {})
+        self._rng = random.Random(seed)
+        #: Death listeners a hook registers (殉情, 遇难, 接刀 …): called after every death, in order.
+        self.on_death: list[Callable[[Board, Seat, str], None]] = []
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def night(self) -> int | None:
+        return self.table.night
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.table.state
+
+    def seat(self, name: str) -> Seat:
+        return self.table.players[name]
+
+    def has(self, name: str) -> bool:
+        return name in self.table.players
+
+    def living(self) -> list[Seat]:
+        return self.table.living()
+
+    def holders(self, tag: str) -> list[Seat]:
+        return [p for p in self.table.players.values() if tag in p.tags]
+
+    def skill(self, name: str) -> Skill:
+        return self.catalog.skill(name)
+
+    # -- writing -------------------------------------------------------------------------------
+    def note(self, line: str) -> None:
+        """One step of the narrated settlement (the post's step number first where it has one)."""
+        self.result.log.append(line)
+
+    def tell(self, to: str, content: str) -> None:
+        """Private feedback, in the post's wording."""
+        self.result.feedback.append(Feedback(to, content))
+
+    def announce(self, line: str) -> None:
+        """A line of the morning 公示 (besides the out list)."""
+        self.result.lines.append(line)
+
+    def reject(self, action: Action, reason: str, clause: str = "") -> None:
+        self.result.rejected.append(Rejection(action.actor, action.skill, reason, clause))
+        self.note(f"拒绝：{action.actor}<{action.skill}> —— {reason}")
+
+    def survive(self, player: str, reason: str) -> None:
+        self.result.survivals.append(Survival(player, reason))
+        self.note(f"{player}存活：{reason}")
+
+    def kill(self, player: str, cause: str, *, announce: bool = True, life: str | None = None) -> bool:
+        """Take a player out (M160: ``life="死亡"`` marks 死亡, not 出局). False if already gone.
+
+        A second death of the same player is refused here, whatever the hooks ask, so no order of
+        effects can kill anyone twice. Death listeners (cascades) run right after, in order.
+        """
+        seat = self.seat(player)
+        if not seat.alive:
+            self.note(f"{player}已不在场，{cause}不再生效")
+            return False
+        seat.alive = False
+        if life is not None:
+            seat.life = life
+        elif seat.life is not None:
+            seat.life = "出局"
+        self.result.deaths.append(Death(player, cause))
+        if announce:
+            self.result.out_order.append(player)
+        self.note(f"{player}{seat.life or '出局'}（{cause}）")
+        for listener in list(self.on_death):
+            listener(self, seat, cause)
+        return True
+
+    def use(self, seat: Seat, skill: Skill | str) -> None:
+        """Spend one use of a counted skill (a one-shot bool becomes False)."""
+        key = skill if isinstance(skill, str) else (skill.uses or skill.name)
+        left = seat.uses.get(key)
+        if isinstance(left, bool):
+            seat.uses[key] = False
+        elif isinstance(left, int):
+            seat.uses[key] = max(0, left - 1)
+        self.result.state_after[f"{seat.name}.{key}"] = seat.uses.get(key)
+
+    def set_state(self, key: str, value: Any) -> None:
+        self.state[key] = value
+        self.result.state_after[key] = value
+
+    def move_tag(self, tag: str, frm: str | None, to: str | None, via: str) -> None:
+        if frm is not None and tag in self.seat(frm).tags:
+            self.seat(frm).tags.remove(tag)
+        if to is not None and tag not in self.seat(to).tags:
+            self.seat(to).tags.append(tag)
+        self.result.tags_moved.append(TagMove(tag, frm, to, via))
+        if tag in self.state or tag in ("神眷者", "警长", "牧首", "恶徒首领", "告死者"):
+            self.set_state(tag, to)
+        self.note(f"{tag}：{frm or '无人'} → {to or '无人（移出游戏）'}（{via}）")
+
+    def convert(self, player: str, role: str | None, faction: str | None, cause: str) -> None:
+        seat = self.seat(player)
+        before = (seat.role, seat.faction)
+        seat.role = role or seat.role
+        seat.faction = faction or seat.faction
+        self.result.conversions.append(Conversion(player, before[0], seat.role, before[1], seat.faction, cause))
+        self.note(f"{player}：{before[0]}（{before[1]}）→ {seat.role}（{seat.faction}）（{cause}）")
+
+    def later(self, effect: str, player: str | None, when: str, clause: str = "") -> None:
+        self.result.pending.append(Pending(effect, player, when, clause))
+
+    def ask(self, key: str, question: str, options: Sequence[str]) -> str:
+        """A choice the post leaves open: the director's answer if given, else a seeded pick.
+
+        Never a silent guess: every question is listed in the result with what was taken and by whom.
+        """
+        opts = tuple(options)
+        if not opts:
+            raise ValueError(f"question {key!r} has no options")
+        if key in self.decisions and self.decisions[key] in opts:
+            taken, by = self.decisions[key], "director"
+        else:
+            taken, by = self._rng.choice(opts), "seed"
+        self.result.questions.append(Question(key, question, opts, taken, by))
+        self.note(f"待定：{question} → {taken}（{'导演指定' if by == 'director' else '随机，导演可改'}）")
+        return taken
+
+    def chance(self, key: str, question: str, probability: float) -> bool:
+        """A yes/no left to chance (M160's 90% wrong information), seeded and overridable."""
+        if key in self.decisions:
+            yes = self.decisions[key] in ("是", "yes", "true", "1")
+            by = "director"
+        else:
+            yes = self._rng.random() < probability
+            by = "seed"
+        self.result.questions.append(Question(key, question, ("是", "否"), "是" if yes else "否", by))
+        return yes
+
+    def win(self, winner: str, reason: str, clause: str, *, stop: bool = False) -> None:
+        """Record the outcome; ``stop`` ends settlement here (the post's 立即终止结算)."""
+        if self.result.outcome is None:
+            self.result.outcome = Outcome(winner, reason, clause)
+            self.note(f"胜负：{winner}获胜（{reason}）")
+        if stop:
+            raise SettlementOver(winner)
+
+
+def first(actions: Iterable[Action], skill: str) -> Action | None:
+    """The effective submission of a skill: the last legal one (a resubmission replaces)."""
+    found = [a for a in actions if a.skill == skill]
+    return found[-1] if found else None

@@ -1,0 +1,110 @@
+"""The refusals every post states the same way, read from the skill's data keys.
+
+One function, :func:`refusal`, decides whether a submission may enter settlement at all: a dead or
+benched actor, a skill the actor's role does not have, the wrong phase, no uses left, a "*" skill
+on the first night, the same target twice running, a cooldown, a self-target the post forbids,
+a target who is not in the game. Anything the post decides later in its order (a skill blocked by
+another, an effect cancelled) is not a refusal: the game's hooks settle it and the log says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from tracker.engine.night.catalog import Skill
+from tracker.engine.night.model import Action, Seat, Table
+
+PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "passive": "（被动）", "any": "任意时刻"}
+
+
+def holds(seat: Seat, skill: Skill) -> bool:
+    """The role has it, a counter says the player got it (拓印, 超度 …), a mark carries it (107's
+    亡灵圣物), or it is a skill of the role the player ``believes`` he has (M160 附体 and 迷失: he
+    submits them; the game's hooks decide their effect)."""
+    return (seat.role in skill.roles or skill.name in seat.uses or (skill.tag is not None and skill.tag in seat.tags)
+            or seat.fields.get("believes") in skill.roles)
+
+
+def _phase_of(table: Table, action: Action) -> str:
+    if action.phase:
+        return action.phase
+    return "night" if table.night is not None else (table.phase or "day")
+
+
+def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = ()) -> str | None:
+    """Why this submission cannot be settled, in Chinese, or None if it may enter settlement.
+
+    ``granted``: skills the actor may use this phase beyond his role's (the hook's ``grants``, e.g.
+    M65 <技能掠夺>: "下一夜晚你可以使用该角色的任一非强制技能"). A lent skill skips the role and
+    phase checks — the grant itself says when it may be used — and keeps every other check.
+    """
+    lent = skill.name in granted
+    members = action.members
+    team = action.team
+    if not members and skill.team is None:
+        return f"{action.actor}不是玩家，不能发动<{skill.name}>"
+    if team is not None and skill.team is not None and team != skill.team:
+        return f"{skill.name}是{skill.team}的团队技能"
+    for m in members:
+        if m not in table.players:
+            return f"没有玩家 {m}"
+        seat = table.players[m]
+        if not seat.alive and not skill.actor_may_be_dead:
+            return f"{m}已{seat.life or '出局'}，不能发动技能"
+        if seat.benched:
+            return f"{m}处于挂机状态，不能发动技能"
+        if skill.team is None and not skill.gained and not holds(seat, skill) and not lent:
+            return f"{m}（{seat.role}）没有技能<{skill.name}>"
+    if skill.team is not None and team is None and not skill.gained \
+            and not any(holds(table.players[m], skill) for m in members):
+        return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
+    phase = _phase_of(table, action)
+    if skill.phase not in ("passive", "any") and phase not in skill.allowed_phases and not lent:
+        want = "/".join(PHASE_WORDS.get(p, p) for p in skill.allowed_phases)
+        return f"<{skill.name}>只能在{want}发动（本次为{PHASE_WORDS.get(phase, phase)}）"
+    night = table.night
+    if night is not None:
+        if skill.not_first_night and night == 1:
+            return f"<{skill.name}>首夜不能发动"
+        if skill.first_night_only and night != 1:
+            return f"<{skill.name}>只能在第一夜发动"
+        if skill.from_night is not None and night < skill.from_night:
+            return f"<{skill.name}>第{skill.from_night}夜起才能发动"
+    if skill.uses is not None and members:
+        left = table.players[members[0]].uses.get(skill.uses)
+        if left is not None and (left is False or (not isinstance(left, bool) and left <= 0)):
+            return f"<{skill.name}>已没有使用次数"
+    n = len(action.targets)
+    if not skill.min_targets <= n <= skill.max_targets:
+        want = (str(skill.min_targets) if skill.min_targets == skill.max_targets
+                else f"{skill.min_targets}–{skill.max_targets}")
+        return f"<{skill.name}>需要 {want} 个目标（提交了 {n} 个）"
+    if len(set(action.targets)) != n:
+        return f"<{skill.name}>的目标重复"
+    for t in action.targets:
+        if t not in table.players:
+            return f"没有玩家 {t}"
+        target = table.players[t]
+        if skill.target_dead and target.alive:
+            return f"<{skill.name}>只能选择已出局的玩家（{t}仍存活）"
+        if not skill.target_dead and not skill.target_alive_or_dead and not target.alive:
+            return f"{t}已{target.life or '出局'}，不能成为<{skill.name}>的目标"
+        if t in members:
+            if skill.self_target == "never":
+                return f"<{skill.name}>不能选择自己"
+            if skill.self_target == "first_night" and night != 1:
+                return f"<{skill.name}>仅第一晚可以选择自己"
+        elif skill.self_target == "only":
+            return f"<{skill.name}>只能选择自己"
+    if skill.no_repeat and night is not None:
+        last = table.state.get(skill.no_repeat)
+        if isinstance(last, dict) and last.get("night") == night - 1 and last.get("target") in action.targets:
+            return f"<{skill.name}>不能连续两晚选择同一名玩家（第{night - 1}夜已选{last.get('target')}）"
+    if skill.cooldown and skill.cooldown_key:
+        last = table.state.get(skill.cooldown_key)
+        when = table.night if table.night is not None else table.day
+        key = "night" if table.night is not None else "day"
+        if isinstance(last, dict) and isinstance(last.get(key), int) and when is not None \
+                and when - last[key] < skill.cooldown:
+            return f"<{skill.name}>每{skill.cooldown}{'夜' if key == 'night' else '天'}只能发动一次（上次：第{last[key]}{'夜' if key == 'night' else '天'}）"
+    return None

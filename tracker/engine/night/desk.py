@@ -1,0 +1,161 @@
+"""The director's night desk, pure: submissions, setup and settled nights as events, and back.
+
+A real game keeps everything in the event log, like the day: each submission is a ``night_action``
+event (removing one is an ``undo``), a setup fact the post fixes before the game (英雄, 设计目标,
+情侣, a seat, an M65 抉择) is a ``night_setup`` event, and a confirmed settlement is recorded as the
+ordinary events the day engine already folds (出局, 死亡, 身份, 标记, 判负) plus one ``night_settled``
+event holding the table after it. The next night's table is then the fold (who is alive, roles,
+factions, tags: one answer for day and night) plus the last settled table for what only nights use
+(uses left, statuses, last targets, counters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from tracker.engine.events import EventDraft, EventKind, effective
+from tracker.engine.night.catalog import Catalog
+from tracker.engine.night.model import Action, Seat, Settlement, Table
+from tracker.engine.state import GameState
+from tracker.errors import GameRuleError
+
+#: Marks held by one player that the scenario vocabulary also keeps as a state key.
+HOLDER_KEYS = ("神眷者", "恶徒首领", "告死者", "警长", "牧首")
+LIFE_WORDS = {"alive": "存活", "dead": "死亡", "out": "出局"}
+
+
+def phase_key(night: int | None = None, day: int | None = None, phase: str | None = None) -> str:
+    """``night:2``, or ``day:3:晨曦`` for a day phase (``day:3`` for the day itself)."""
+    if (night is None) == (day is None):
+        raise GameRuleError("要结算的是夜晚还是白天？", hint="写 --night N 或 --day N（白天技能可加 --phase 晨曦/正午/黄昏）")
+    if night is not None:
+        return f"night:{night}"
+    return f"day:{day}" + (f":{phase}" if phase else "")
+
+
+def phase_words(key: str) -> str:
+    parts = key.split(":")
+    return f"第{parts[1]}夜" if parts[0] == "night" else f"第{parts[1]}天" + (parts[2] if len(parts) > 2 else "")
+
+
+def _live(events: Sequence[Any]) -> list[Any]:
+    live, _ = effective(events)
+    return live
+
+
+def submission_events(events: Sequence[Any], key: str) -> list[Any]:
+    """The submissions of a phase that still count, in the order they were made."""
+    subs = [e for e in _live(events) if e.kind == EventKind.NIGHT_ACTION and e.data.get("phase") == key]
+    return sorted(subs, key=lambda e: e.seq)
+
+
+def submissions(events: Sequence[Any], key: str) -> list[Action]:
+    return [Action(actor=str(e.data["actor"]), skill=str(e.data["skill"]),
+                   targets=tuple(str(t) for t in e.data.get("targets", ())), choice=e.data.get("choice"),
+                   phase=e.data.get("in_phase"), index=i)
+            for i, e in enumerate(submission_events(events, key))]
+
+
+def settled_event(events: Sequence[Any], key: str) -> Any | None:
+    """The confirmation of this phase, if it stands (an undone one does not)."""
+    found = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED and e.data.get("phase") == key]
+    return found[-1] if found else None
+
+
+def last_table(events: Sequence[Any], key: str) -> Mapping[str, Any] | None:
+    """The table after the latest settled phase other than ``key`` (events in game order)."""
+    found = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED and e.data.get("phase") != key]
+    return found[-1].data["table"] if found else None
+
+
+def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: str) -> Table:
+    """The table when phase ``key`` begins: the fold's players, the last settled table's night facts."""
+    parts = key.split(":")
+    before = last_table(events, key) or {}
+    seats_before = {p["name"]: p for p in before.get("players", ())}
+    setup = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETUP]
+    three_way = state.ruleset.voting.dead_last_vote  # M160: 存活 / 死亡 / 出局
+    players: dict[str, Seat] = {}
+    for name, p in state.players.items():
+        prev = seats_before.get(name)
+        if prev is not None:
+            uses = dict(prev.get("uses", {}))
+            status = [s for s in prev.get("status", ()) if s != "挂机"]
+            fields = {k: v for k, v in prev.items()
+                      if k not in ("name", "role", "faction", "alive", "state", "tags", "status", "uses")}
+        else:
+            uses = {s.uses: s.count for s in catalog.skills_of(p.role or "") if s.uses and s.count is not None}
+            status, fields = [], {}
+        if p.benched:
+            status.append("挂机")
+        for e in setup:
+            if e.player == name:
+                fields[str(e.data["field"])] = e.data.get("value")
+        players[name] = Seat(name=name, role=p.role or "未知", faction=p.faction or "未知", alive=p.life == "alive",
+                             life=LIFE_WORDS[p.life] if three_way else None, tags=sorted(p.tags), status=status,
+                             uses=uses, fields=fields)
+    game_state: dict[str, Any] = dict(before.get("state", {}))
+    for e in setup:
+        if e.player is None:
+            game_state[str(e.data["field"])] = e.data.get("value")
+    for tag in HOLDER_KEYS:
+        holders = [n for n, s in players.items() if tag in s.tags]
+        if holders or tag in game_state:
+            game_state[tag] = holders[0] if holders else None
+    game_state["存活"] = [n for n, s in players.items() if s.alive]
+    if state.lost:
+        game_state["判负阵营"] = sorted(state.lost)
+    night = int(parts[1]) if parts[0] == "night" else None
+    day = int(parts[1]) if parts[0] == "day" else None
+    return Table(players=players, state=game_state, night=night, day=day, phase=parts[2] if len(parts) > 2 else None)
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    return {"players": [s.to_json() for s in table.players.values()], "state": table.state}
+
+
+def record(result: Settlement, before: Table, key: str, *, at: datetime, recorded_by: str, seed: int,
+           decisions: Mapping[str, str]) -> list[EventDraft]:
+    """The events that make a settled phase part of the game, in the order it happened.
+
+    Deaths become 出局 (or M160's 死亡), conversions 身份, marks moved 标记 events, factions newly judged
+    lost 判负 — the events the day's fold already understands, so wins, lurk counts and the 公示 see
+    the night — then one ``night_settled`` event with the table the next night starts from.
+    """
+    after = result.table_after or before
+    data_base = {"phase": key, "via": "night"}
+    out: list[EventDraft] = []
+    for d in result.deaths:
+        died = after.players[d.player].life == "死亡"
+        kind = EventKind.DIED if died else EventKind.ELIMINATED
+        out.append(EventDraft(at=at, kind=kind.value, player=d.player, data={**data_base, "cause": d.cause},
+                              recorded_by=recorded_by))
+    for c in result.conversions:
+        out.append(EventDraft(at=at, kind=EventKind.ROLE_SET.value, player=c.player,
+                              data={**data_base, "role": c.role_to, "faction": c.faction_to, "cause": c.cause},
+                              recorded_by=recorded_by))
+    for t in result.tags_moved:
+        if t.from_player and t.to_player:
+            out.append(EventDraft(at=at, kind=EventKind.TAG_PASSED.value, player=t.from_player,
+                                  data={**data_base, "tag": t.tag, "to": t.to_player, "cause": t.via},
+                                  recorded_by=recorded_by))
+        elif t.to_player:
+            out.append(EventDraft(at=at, kind=EventKind.TAG_GIVEN.value, player=t.to_player,
+                                  data={**data_base, "tag": t.tag, "cause": t.via}, recorded_by=recorded_by))
+        elif t.from_player:
+            out.append(EventDraft(at=at, kind=EventKind.TAG_REMOVED.value, player=t.from_player,
+                                  data={**data_base, "tag": t.tag, "gone": True, "cause": t.via},
+                                  recorded_by=recorded_by))
+    lost_before = set(before.state.get("判负阵营", ()))
+    for faction in after.state.get("判负阵营", ()):
+        if faction not in lost_before:
+            out.append(EventDraft(at=at, kind=EventKind.FACTION_LOST.value, player=None,
+                                  data={**data_base, "faction": faction, "reason": f"{phase_words(key)}结算"},
+                                  recorded_by=recorded_by))
+    out.append(EventDraft(at=at, kind=EventKind.NIGHT_SETTLED.value, player=None,
+                          data={"phase": key, "table": table_json(after), "seed": seed,
+                                "decisions": dict(decisions), "result": result.to_json()},
+                          recorded_by=recorded_by))
+    return out

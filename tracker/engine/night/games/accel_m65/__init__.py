@@ -1,0 +1,225 @@
+"""M65 加速世界 (accel-m65): a night or a day phase settled in the post's 优先级判定.
+
+The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割
+2、绿王绝对防御 3、紫王天璇紫后、银鸦飞行头槌 4、红王最后一枪 5、蓝王天枢剑圣、深桩深青之桩
+X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" The 增益 and information skills the list leaves
+out follow in submission order ("增益技能生效时间按照私聊导演的具体时间先后为准"); then the
+morning (<四眼预知>) and the win check. 2 and X act inside every step that casts a skill on a
+player (:func:`.cast.land`); 判负 is judged silently on every death (:mod:`.verdict`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.checks import holds
+from tracker.engine.night.model import Action, Seat, Table
+
+from . import steps, verdict
+from .cast import Ctx
+from .rules import (
+    BLOCKS,
+    C_OUT,
+    CUT,
+    MARKS,
+    REACTIONS,
+    catalog,
+    exhaust_active,
+    game_day,
+    holds_gun_skill,
+    options,
+    parse_role,
+    stealable,
+)
+
+__all__ = ["grants", "refuse", "resolve"]
+
+_BUFFS = {
+    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "数据收集": steps.data_collect,
+    "缥缈永恒": steps.eternal, "机械制造": steps.make_gun, "技能掠夺": steps.steal, "票权掠夺": steps.vote_steal,
+}
+_PASSIVE = ("绝对防御", "四眼预知", "天罡护体")
+
+
+def grants(table: Table) -> dict[str, tuple[str, ...]]:
+    """<技能掠夺>: "如果猜测正确……下一夜晚你可以使用该角色的任一非强制技能" — lent to the 掠夺者
+    on the night after a right guess (state 技能掠夺上次), and only then."""
+    last = table.state.get("技能掠夺上次")
+    if table.night is None or not isinstance(last, dict) or not last.get("成功") \
+            or last.get("night") != table.night - 1 or last.get("target") not in table.players:
+        return {}
+    skills = stealable(catalog(), table.players[str(last["target"])].role)
+    return {p.name: skills for p in table.players.values() if p.role == "掠夺者"}
+
+
+def _declaring(action: Action) -> bool:
+    text = action.choice or ""
+    return "枯竭" in text and "反弹" not in text and not action.targets
+
+
+def refuse(table: Table, action: Action) -> str | None:
+    """The limits the post states for one skill only (the generic ones are data: checks.py)."""
+    members = action.members
+    if not members or members[0] not in table.players:
+        return None
+    seat = table.players[members[0]]
+    skill, targets, choice = action.skill, action.targets, action.choice or ""
+    day = game_day(table)
+    target: Seat | None = table.players.get(targets[0]) if targets else None
+    if skill in MARKS and targets and targets[0] in (table.state.get(f"{skill}已选择") or []):
+        return f"每名玩家仅可以被选择一次（{targets[0]}已被<{skill}>选择过）"
+    if skill in BLOCKS and not seat.alive:
+        out = seat.fields.get("出局")
+        if table.night is None or action.phase != "day" or not isinstance(out, dict) or out.get("day") != day:
+            return f"{seat.name}已出局，不能发动技能"
+    if skill in BLOCKS and targets:
+        last = table.state.get(f"{skill}上次")
+        if isinstance(last, dict) and last.get("day") == day - 1 and last.get("target") == targets[0]:
+            return f"<{skill}>不可对同一目标连续使用（第{day - 1}天已选{targets[0]}）"
+    if skill == "技能掠夺":
+        if parse_role(choice) is None:
+            return "<技能掠夺>需说明猜测的具体身份（choice，如“猜测身份：黄王”）"
+        if targets and targets[0] in (seat.fields.get("掠夺成功") or []):
+            return f"技能掠夺成功后不可再次对该角色使用（{targets[0]}已掠夺成功）"
+    if skill == "时间回溯" and not choice:
+        return "<时间回溯>需要说明指定目标的几号技能（choice）"
+    if skill == "空之瞭望":
+        opts = options(seat, skill)
+        want = {2} if opts == {"枯竭"} else ({1} if opts == {"持续"} else {1, 2})
+        if len(targets) not in want:
+            return f"<空之瞭望>（{'枯竭' if 2 in want and len(want) == 1 else '持续'}）需要选定{'或'.join(map(str, sorted(want)))}个目标"
+    if skill == "缥缈永恒" and target is not None:
+        out = target.fields.get("出局")
+        if target.faction != seat.faction:
+            return f"<缥缈永恒>只能指定自己阵营的玩家（{target.name}不属于{seat.faction}）"
+        if not isinstance(out, dict) or out.get("cause") != "投票" or "day" not in out:
+            return f"<缥缈永恒>只能指定白天被投票出局的玩家（{target.name}不是）"
+    if skill in REACTIONS:
+        if _declaring(action):
+            if table.night is None:
+                return f"<{skill}>（枯竭）需在提前一天的夜晚向导演说明"
+            if "枯竭" not in options(seat, skill):
+                return f"{seat.name}没有枯竭型<{skill}>"
+            if seat.uses.get(skill) in (0, False):
+                return f"<{skill}>（枯竭）只能使用一次，已没有使用次数"
+        elif not exhaust_active(table.state, seat.name, day):
+            if options(seat, skill) == {"持续"}:
+                return f"<{skill}>（持续）无需发动"
+            return f"<{skill}>（枯竭）未在本游戏日生效（需提前一天夜晚向导演说明）"
+        elif skill == "净化之焰" and "反弹" not in choice:
+            return "<净化之焰>（枯竭）的应对只有反弹（choice 写“反弹”）"
+        elif skill == "辐射炫惑" and not targets:
+            return "<辐射炫惑>（枯竭）需给出新的施放目标"
+    if skill == "抉择":
+        if seat.fields.get("choice"):
+            return f"{seat.name}已完成抉择（{seat.fields['choice']}）"
+        if not any(o in choice for o in ("持续", "枯竭")):
+            return "抉择需选择持续或枯竭（choice）"
+    return None
+
+
+def _effective(ctx: Ctx, actions: Sequence[Action]) -> list[Action]:
+    """Once a day per skill ("每天限一次"; night skills likewise, as <时间回溯>'s "当日次数" implies),
+    plus the <时间回溯> extra use; and one stolen skill ("任一非强制技能")."""
+    b = ctx.board
+    last = b.state.get("时间回溯上次")
+    count: Counter[tuple[str, str]] = Counter()
+    stolen = False
+    out: list[Action] = []
+    for act in actions:
+        if act.skill in REACTIONS or act.skill in _PASSIVE or act.skill in ("抉择", "最后一枪"):
+            out.append(act)
+            continue
+        if not holds(b.seat(act.members[0]), ctx.cat.skill(act.skill)):
+            if stolen:
+                b.reject(act, "技能掠夺所得：下一夜晚只能使用该角色的任一非强制技能（已使用一个）",
+                         ctx.cat.skill("技能掠夺").clause)
+                continue
+            stolen = True
+        key = (act.actor, act.skill)
+        extra = int(isinstance(last, dict) and last.get("target") == act.members[0]
+                    and last.get("技能") == act.skill and last.get("night") == ctx.day - 1)
+        if count[key] >= 1 + extra:
+            b.reject(act, f"<{act.skill}>当日已使用（每天限一次；时间回溯的额外一次也已用完）" if extra
+                     else f"<{act.skill}>当日已使用（每天限一次）", ctx.cat.skill(act.skill).clause)
+            continue
+        if count[key] == 1:
+            ctx.extra.add(act.index)
+            b.note(f"<时间回溯>：{act.members[0]}今天额外使用<{act.skill}>一次，不计入原本的使用次数")
+        count[key] += 1
+        out.append(act)
+    return out
+
+
+def resolve(board: Board, actions: Sequence[Action]) -> None:
+    ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
+
+    def on_death(b: Board, seat: Seat, cause: str) -> None:
+        b.tell(seat.name, "出局通知")
+        b.note(f"{seat.name}收到出局通知（{C_OUT}遗言数量等于0）")
+        ctx.death_at[seat.name] = ctx.current
+        if holds_gun_skill(seat):
+            ctx.guns.append((seat.name, cause, ctx.current))
+        verdict.judge_losses(b)
+
+    board.on_death.append(on_death)
+    acts = _effective(ctx, actions)
+
+    def of(*names: str) -> list[Action]:
+        return [a for a in acts if a.skill in names]
+
+    for a in of("抉择"):
+        steps.choose(ctx, a)
+    if any(a.phase == "setup" for a in acts):
+        steps.foresee(ctx, 2, "游戏开始时")
+    for a in of(*REACTIONS):
+        if _declaring(a):
+            steps.declare(ctx, a)
+        else:
+            ctx.reactions.append(a)
+    for a in of("最后一枪"):
+        ctx.gun_orders[a.members[0]] = a.targets[0]
+        seat = board.seat(a.members[0])
+        out = seat.fields.get("出局")
+        if not seat.alive and isinstance(out, dict) and out.get("day") == ctx.day:
+            # went out in the day (投票 …) before this settlement: the shot is taken now, as of then
+            ctx.guns.append((seat.name, str(out.get("cause", "出局")), -1))
+    # Blocks cast in the day happened before the night began: their targets are fixed (and
+    # perceive, reflect, redirect) as they stood then, before any death of this night.
+    daytime_blocks = [a for a in of(*BLOCKS) if a.phase == "day" or not ctx.night]
+    for a in daytime_blocks:
+        steps.block(ctx, a)
+    cuts = of(CUT)
+    for a in cuts:
+        if not steps.lent(ctx, a):
+            steps.cut(ctx, a, "(0)")
+    for a in cuts:
+        if steps.lent(ctx, a):
+            steps.cut(ctx, a, "(1)")
+    if any(p.alive and p.role == "绿王" for p in board.living()):
+        board.note("(2) 绿王<绝对防御>（强制）：对自己使用的技能无效，不包括<绝对切割>（在以下各步中判定）")
+    for a in of(*BLOCKS):
+        if a not in daytime_blocks:
+            steps.block(ctx, a)
+    for a in of("机械制造"):
+        if ctx.stopped(a.members[0], a.skill) is None:
+            ctx.made_guns[a.members[0]] = a.index
+    steps.guns(ctx)
+    for a in of(*MARKS):
+        steps.mark(ctx, a)
+    for a in acts:
+        if a.skill in _BUFFS:
+            _BUFFS[a.skill](ctx, a)
+    steps.passive(ctx, of(*_PASSIVE))
+    for seat_name, shooter in ctx.gun_orders.items():
+        if board.seat(seat_name).alive:
+            board.note(f"<最后一枪>：{seat_name}未出局，预先选择的{shooter}不触发")
+    if ctx.marks:
+        board.result.state_after[f"第{ctx.day + 1}天暗记"] = {
+            p: "被投票数加倍" if len(s) == 1 else f"被投票数加倍（{'、'.join(s)}，各加倍一次）"
+            for p, s in ctx.marks.items()}
+    if ctx.night and not any(a.phase == "setup" for a in acts):
+        steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
+    verdict.check(board)

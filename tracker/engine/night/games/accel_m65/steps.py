@@ -1,0 +1,376 @@
+"""The steps of an M65 settlement, one function per line of the 优先级判定 and per 增益 skill.
+
+Each function takes the context and the submissions of its step; the order they are called in
+is the post's (see :func:`tracker.engine.night.games.accel_m65.resolve`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.engine.night.checks import holds
+from tracker.engine.night.model import Action
+
+from .cast import Ctx, land, perceive
+from .rules import (
+    C_BUFF,
+    C_NO_PRIVILEGE,
+    CUT,
+    named_skill,
+    options,
+    parse_role,
+    role_skills,
+    stealable,
+)
+
+
+def lent(ctx: Ctx, act: Action) -> bool:
+    """A skill used through <技能掠夺> (the actor's role does not hold it)."""
+    return not holds(ctx.board.seat(act.members[0]), ctx.cat.skill(act.skill))
+
+
+def spend(ctx: Ctx, act: Action) -> None:
+    """Count a use, unless it is the 时间回溯 extra ("不计入该技能原本的使用次数") or a stolen one."""
+    skill = ctx.cat.skill(act.skill)
+    if skill.uses and act.index not in ctx.extra and not lent(ctx, act):
+        ctx.board.use(ctx.board.seat(act.members[0]), skill)
+
+
+def can_act(ctx: Ctx, act: Action, step: str, *, buff: bool = False) -> bool:
+    """The actor is still in the game and not blocked. A 增益 skill submitted before the actor's
+    death still takes effect ("增益技能生效时间按照私聊导演的具体时间先后为准")."""
+    b = ctx.board
+    actor = act.members[0]
+    if not b.seat(actor).alive:
+        died = ctx.death_at.get(actor)
+        if not (buff and died is not None and act.index < died):
+            b.note(f"{step} {actor}已出局，<{act.skill}>不再生效（{C_NO_PRIVILEGE}）")
+            return False
+        b.note(f"{step} {actor}在出局前已提交<{act.skill}>，仍然生效（{C_BUFF}）")
+    by = ctx.stopped(actor, act.skill)
+    if by is not None:
+        b.note(f"{step} {actor}被<{by}>封锁，当晚无法使用<{act.skill}>")
+        return False
+    return True
+
+
+def cut(ctx: Ctx, act: Action, step: str) -> None:
+    """(0) 黑王<绝对切割> / (1) 掠夺者技能掠夺得到的<绝对切割>: kill ignoring every skill."""
+    b = ctx.board
+    actor, target = act.members[0], act.targets[0]
+    ctx.current = act.index
+    stolen = lent(ctx, act)
+    label = f"{step} {'掠夺者技能掠夺得到的' if stolen else '黑王'}<绝对切割>"
+    if not b.seat(actor).alive:
+        b.note(f"{label}：{actor}已出局，不再生效（{C_NO_PRIVILEGE}）")
+        return
+    seat = b.seat(target)
+    if not seat.alive:
+        b.note(f"{label}：{target}已出局，不再生效")
+        return
+    b.note(f"{label}：{actor}对{target}使用，直接无视任何技能杀死该角色")
+    if seat.role == "绿王" or seat.uses.get("绝对防御") is True:
+        b.note(f"(2) {target}<绝对防御>不包括<绝对切割>，{'优先级1先于2' if stolen else '优先级0最高'}")
+    perceive(ctx, actor, CUT, target, daytime=not ctx.night or act.phase == "day")
+    spend(ctx, act)
+    role = seat.role
+    b.kill(target, f"绝对切割（掠夺者{actor}，技能掠夺所得）" if stolen else f"绝对切割（{actor}）")
+    b.tell(actor, f"{target}的身份：{role}")
+    b.note(f"{label}：{actor}立即得知{target}的身份：{role}")
+    b.announce(f"{target}被击杀")
+
+
+def block(ctx: Ctx, act: Action) -> None:
+    """(3) 紫王<天璇紫后>、银鸦<飞行头槌>: cast in the day, the target cannot use skills that night."""
+    b = ctx.board
+    actor, target = act.members[0], act.targets[0]
+    daytime = act.phase == "day" or not ctx.night
+    if not daytime and not can_act(ctx, act, "(3)"):
+        return
+    b.set_state(f"{act.skill}上次", {"target": target, "day": ctx.day})
+    if not b.seat(target).alive:
+        b.note(f"(3) <{act.skill}>：{target}已出局，不再生效")
+        return
+    final = land(ctx, actor, act.skill, target, daytime=daytime)
+    if daytime and not ctx.night:
+        b.tell(actor, f"已执行<{act.skill}>")
+    if final is None:
+        return
+    spared = "被动技能和<绝对切割>" if act.skill == "飞行头槌" else "强制技能和<绝对切割>"
+    if ctx.night:
+        ctx.blocked[final] = act.skill
+        when = "白天已施放，入夜前生效" if daytime else "夜晚使用（技能掠夺所得）"
+        b.note(f"(3) <{act.skill}>（{actor}，{when}）：{final}当晚无法使用任何技能，不包括{spared}")
+    else:
+        b.note(f"(3) <{act.skill}>（{actor}）：{final}第{ctx.day}夜无法使用任何技能，不包括{spared}")
+        b.later(f"{act.skill}：当晚无法使用任何技能，不包括{spared}", final, f"第{ctx.day}夜",
+                ctx.cat.skill(act.skill).clause)
+
+
+def armed(ctx: Ctx, player: str, at: int) -> bool:
+    """<最后一枪> is unlocked and not yet expired: "该技能只保存到使用机械制造后的下一个夜晚，
+    第二个游戏日白天往后技能失效" — made on night M, it holds through night M+1; made tonight, it
+    holds for a death after the 机械制造 was submitted."""
+    made = ctx.made_guns.get(player)
+    if made is not None and made < at:
+        return True
+    last = ctx.board.state.get("机械制造上次")
+    m = last.get("night") if isinstance(last, dict) else None
+    return isinstance(m, int) and m == ctx.day - 1
+
+
+def guns(ctx: Ctx) -> None:
+    """(4) 红王<最后一枪>, for every holder who went out in this phase, cascades included."""
+    b = ctx.board
+    while ctx.guns:
+        player, cause, at = ctx.guns.pop(0)
+        if "红牌" in cause:
+            b.note(f"(4) {player}因红牌出局，<最后一枪>不触发")
+            continue
+        if not armed(ctx, player, at if at >= 0 else -1):
+            b.note(f"(4) {player}的<最后一枪>未解锁或已失效，不触发")
+            continue
+        by = ctx.stopped(player, "最后一枪") if at >= 0 else None
+        if by is not None:
+            b.note(f"(4) {player}被<{by}>封锁，当晚无法使用<最后一枪>")
+            continue
+        target = ctx.gun_orders.get(player)
+        if target is None or not b.seat(target).alive:
+            pool = [p.name for p in b.living()]
+            if not pool:
+                continue
+            target = b.ask(f"最后一枪.{player}", f"{player}<最后一枪>：选择一名玩家带走（或放弃）", ["放弃", *pool])
+        if target == "放弃":
+            b.note(f"(4) {player}放弃<最后一枪>")
+            continue
+        b.note(f"(4) {player}<最后一枪>：选择{target}带走")
+        ctx.current = at
+        final = land(ctx, player, "最后一枪", target, daytime=not ctx.night)
+        if final is None:
+            continue
+        seat = b.seat(final)
+        if not seat.alive:
+            b.note(f"(4) {final}已出局，<最后一枪>不再生效")
+        elif seat.role == "预知者" and ctx.day == 1:
+            b.survive(final, "天罡护体：游戏日第一日，不会因为除<绝对切割>外的其他技能和投票而出局")
+        else:
+            b.kill(final, f"最后一枪（{player}）")
+
+
+def mark(ctx: Ctx, act: Action) -> None:
+    """(5) 蓝王<天枢剑圣>、骑士<深青之桩>: doubled votes the next day, 暗记, not announced."""
+    b = ctx.board
+    if not can_act(ctx, act, "(5)"):
+        return
+    actor, target = act.members[0], act.targets[0]
+    key = f"{act.skill}已选择"
+    chosen = [str(x) for x in b.state.get(key) or []]
+    b.set_state(key, [*chosen, target])
+    if not b.seat(target).alive:
+        b.note(f"(5) <{act.skill}>：{target}已出局，不再生效")
+        return
+    final = land(ctx, actor, act.skill, target)
+    if final is None:
+        return
+    ctx.marks.setdefault(final, []).append(act.skill)
+    b.note(f"(5) <{act.skill}>（{actor}）：{final}第{ctx.day + 1}天被投票数加倍（暗记，不公示）；"
+           f"{target}此前未被选择过")
+
+
+def time_rewind(ctx: Ctx, act: Action) -> None:
+    """<时间回溯>: the target's named skill may be used once more the next 游戏日."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor, target = act.members[0], act.targets[0]
+    final = land(ctx, actor, "时间回溯", target)
+    last: dict[str, object] = {"target": target, "night": ctx.day}
+    if final is None:
+        b.set_state("时间回溯上次", last)
+        return
+    seat = b.seat(final)
+    named = None
+    for s in role_skills(ctx.cat, seat.role) + [ctx.cat.skills[k] for k in seat.uses if k in ctx.cat.skills]:
+        if s.name in (act.choice or ""):
+            named = s.name
+    if named is None:
+        named = named_skill(ctx.cat, seat, act.choice)
+    if seat.role == "掠夺者":
+        b.note(f"(增益) <时间回溯>（{actor}→{final}）：对掠夺者无效")
+    elif named is None or not holds(seat, ctx.cat.skill(named)):
+        b.note(f"(增益) <时间回溯>（{actor}→{final}）：{final}没有所说明的技能（{act.choice}），不成立")
+    else:
+        last = {"target": final, "night": ctx.day, "技能": named}
+        b.note(f"(增益) <时间回溯>（{actor}）：{final}次日<{named}>可以额外使用一次，不计入原本的使用次数")
+        b.tell(final, f"时间回溯：次日<{named}>可以额外使用一次（限当天使用）")
+    b.set_state("时间回溯上次", last)
+
+
+def watch(ctx: Ctx, act: Action) -> None:
+    """<空之瞭望>: the 风行 watches 1 (持续) or 2 (枯竭) players' own skill use the whole next day."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor = act.members[0]
+    seen = [t for t in act.targets if land(ctx, actor, "空之瞭望", t) is not None]
+    spend(ctx, act)
+    if not seen:
+        b.note(f"(增益) <空之瞭望>（{actor}）：没有可观测的目标")
+        return
+    who = "、".join(seen)
+    b.note(f"(增益) <空之瞭望>（{actor}）：第{ctx.day + 1}天全天可获知{who}之间的个人技能情况")
+    b.tell(actor, f"空之瞭望：次日全天可获知{who}之间的个人技能情况")
+    b.later(f"空之瞭望：{actor}可随时获知{who}之间的个人技能的主动被动使用情况", actor, f"第{ctx.day + 1}天全天",
+            ctx.cat.skill("空之瞭望").clause)
+
+
+def data_collect(ctx: Ctx, act: Action) -> None:
+    """<数据收集>: the identity of whoever was voted out in the day before this night."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor = act.members[0]
+    out = [p for p in b.table.players.values()
+           if isinstance(p.fields.get("出局"), dict) and p.fields["出局"].get("day") == ctx.day
+           and p.fields["出局"].get("cause") == "投票"]
+    if not out:
+        b.tell(actor, f"数据收集：第{ctx.day}天白天无人被投票出局")
+    for p in out:
+        b.tell(actor, f"数据收集：第{ctx.day}天被投票出局的{p.name}的身份：{p.role}")
+    b.note(f"(增益) <数据收集>（{actor}）：" + ("、".join(f"{p.name}={p.role}" for p in out) or "白天无人被投票出局"))
+
+
+def eternal(ctx: Ctx, act: Action) -> None:
+    """<缥缈永恒>: the 白王 holds every skill of a voted-out ally's role, both 抉择 options."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor, target = act.members[0], act.targets[0]
+    seat, role = b.seat(actor), b.seat(target).role
+    gained = []
+    for s in role_skills(ctx.cat, role):
+        value: int | bool = 1 if (s.kind == "限定" or s.name in ("辐射炫惑", "净化之焰", "空之瞭望")) else True
+        seat.uses[s.name] = value
+        b.result.state_after[f"{actor}.{s.name}"] = value
+        gained.append(s.name)
+    spend(ctx, act)
+    b.note(f"(增益) <缥缈永恒>（{actor}）：拥有{target}（{role}）身份模板的全部技能：{'、'.join(gained)}")
+    b.tell(actor, f"缥缈永恒：你拥有<{role}>身份模板的全部技能：{'、'.join(gained)}")
+
+
+def make_gun(ctx: Ctx, act: Action) -> None:
+    """<机械制造>: unlocks <最后一枪> (until the next night; see :func:`armed`)."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor = act.members[0]
+    spend(ctx, act)
+    b.set_state("机械制造上次", {"night": ctx.day})
+    b.note(f"(增益) <机械制造>（{actor}）：解锁<最后一枪>，保存到第{ctx.day + 1}夜，第{ctx.day + 2}天白天往后失效")
+    b.tell(actor, f"机械制造：已解锁<最后一枪>（保存到第{ctx.day + 1}夜）")
+
+
+def steal(ctx: Ctx, act: Action) -> None:
+    """<技能掠夺>: guess a living player's role; right → his non-强制 skills usable the next night."""
+    b = ctx.board
+    actor, target = act.members[0], act.targets[0]
+    if not b.seat(actor).alive:
+        b.note(f"(增益) {actor}已出局，<技能掠夺>不再生效")
+        return
+    guess = parse_role(act.choice)
+    seat = b.seat(target)
+    before = b.state.get("技能掠夺上次")
+    if isinstance(before, dict) and before.get("target"):
+        b.note(f"(增益) <技能掠夺>：上次为第{before.get('night')}夜对{before.get('target')}，"
+               f"本次对{target}，不违反“不可连续两日对同一个角色使用”")
+    perceive(ctx, actor, "技能掠夺", target, daytime=False)
+    ok = guess == seat.role and seat.role != "预知者" and target != actor
+    b.set_state("技能掠夺上次", {"target": target, "night": ctx.day, "猜测": guess, "成功": ok})
+    thief = b.seat(actor)
+    won = [str(x) for x in thief.fields.get("掠夺成功", []) or []]
+    if ok:
+        won = [*won, target]
+        thief.fields["掠夺成功"] = won
+    b.result.state_after[f"{actor}.掠夺成功"] = won
+    usable = list(stealable(ctx.cat, seat.role)) if ok else []
+    b.result.state_after[f"{actor}.可用掠夺技能"] = usable
+    why = "猜测正确" if ok else ("猜测对象为预知者" if seat.role == "预知者" and guess == seat.role
+                                else ("猜测对象为自己" if target == actor else f"{target}实际为{seat.role}"))
+    b.note(f"(增益) <技能掠夺>（{actor}）：猜测{target}为{guess} → {why}，反馈猜测{'成功' if ok else '失败'}；"
+           f"成功掠夺的不同角色{len(won)}个")
+    b.tell(actor, f"技能掠夺：猜测{'成功' if ok else '失败'}")
+
+
+def vote_steal(ctx: Ctx, act: Action) -> None:
+    """<票权掠夺>: the target's votes count as invalid from now on (暗记, not announced)."""
+    b = ctx.board
+    actor, target = act.members[0], act.targets[0]
+    if not b.seat(actor).alive:
+        b.note(f"(增益) {actor}已出局，<票权掠夺>不再生效")
+        return
+    perceive(ctx, actor, "票权掠夺", target, daytime=not ctx.night)
+    spend(ctx, act)
+    b.result.state_after[f"{target}.票权掠夺"] = "仍可投票，但投票算无效票（暗记，不公示）"
+    b.later("票权掠夺：该玩家仍可投票，但投票算无效票", target, f"第{ctx.day + (1 if ctx.night else 0)}天起",
+            ctx.cat.skill("票权掠夺").clause)
+    b.note(f"<票权掠夺>（{actor}）：剥夺{target}的投票权（暗记，不公示；不会受到任何干扰和反弹）")
+    b.tell(actor, "已执行<票权掠夺>")
+
+
+def declare(ctx: Ctx, act: Action) -> None:
+    """枯竭 <净化之焰>/<辐射炫惑>: "游戏日提前一天夜晚向导演说明下一游戏日使用该技能"."""
+    b = ctx.board
+    if not can_act(ctx, act, "(增益)", buff=True):
+        return
+    actor = act.members[0]
+    seat = b.seat(actor)
+    b.use(seat, act.skill)
+    on = dict(b.state.get("枯竭生效") or {})
+    on[actor] = ctx.day + 1
+    b.set_state("枯竭生效", on)
+    b.note(f"<{act.skill}>（枯竭）：{actor}说明第{ctx.day + 1}个游戏日使用该技能")
+    b.tell(actor, f"{act.skill}（枯竭）：第{ctx.day + 1}个游戏日生效")
+
+
+def choose(ctx: Ctx, act: Action) -> None:
+    """抉择: "分发身份完毕后，拿到该角色的演员进行抉择" — 持续 or 枯竭, with its uses."""
+    b = ctx.board
+    actor = act.members[0]
+    seat = b.seat(actor)
+    pick = "枯竭" if "枯竭" in (act.choice or "") else "持续"
+    skill = {"风行": "空之瞭望", "劫火": "净化之焰", "黄王": "辐射炫惑"}[seat.role]
+    value = "持续(3)" if (seat.role == "风行" and pick == "持续") else pick
+    seat.fields["choice"] = value
+    b.result.state_after[f"{actor}.choice"] = value
+    uses = 3 if value == "持续(3)" else (1 if pick == "枯竭" else None)
+    if uses is not None:
+        seat.uses[skill] = uses
+        b.result.state_after[f"{actor}.{skill}"] = uses
+    b.note(f"抉择：{actor}（{seat.role}）<{skill}>选择{value}")
+    b.tell(actor, f"抉择：<{skill}>·{value}")
+
+
+def foresee(ctx: Ctx, count: int, when: str) -> None:
+    """<四眼预知>（强制）: identities of ``count`` other players, picked at random (seeded)."""
+    b = ctx.board
+    for seer in [p for p in b.table.players.values() if p.role == "预知者" and p.alive]:
+        pool = [p.name for p in b.living() if p.name != seer.name]
+        picks: list[str] = []
+        for i in range(min(count, len(pool))):
+            picks.append(b.ask(f"四眼预知.{seer.name}.{i + 1}", f"{when}<四眼预知>：随机告知{seer.name}的第{i + 1}名角色",
+                               [p for p in pool if p not in picks]))
+        if picks:
+            text = "；".join(f"{t}的身份：{b.seat(t).role}" for t in picks)
+            b.tell(seer.name, f"四眼预知：{text}")
+            b.note(f"{when}<四眼预知>（{seer.name}）：{text}")
+
+
+def passive(ctx: Ctx, acts: Sequence[Action]) -> None:
+    for act in acts:
+        ctx.board.note(f"<{act.skill}>（{act.members[0]}）是强制/被动技能，无需发动，按其触发条件结算")
+
+
+def reaction_note(ctx: Ctx, act: Action) -> None:
+    seat = ctx.board.seat(act.members[0])
+    if "枯竭" not in options(seat, act.skill):
+        ctx.board.note(f"<{act.skill}>（{act.members[0]}）：持续型无需发动")

@@ -1,0 +1,57 @@
+"""107 地下城与勇士: the night's steps (1)–(17) and the day's (18)–(20), as the post orders them.
+
+``resolve`` settles a night (:mod:`.night`) or a day (:mod:`.day`); ``refuse`` holds the refusals
+only this post states (藏匿 on the first day, 牵制 once every two days counted in days, 夜之牙's
+one dead and one living target, 推选首领 among the 恶徒). The shared flows — 翻转身份, the relic, the
+出局 effects, the win check — are in :mod:`.common`; the 致死伤害结算流程 in :mod:`.flow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.dnf_107.day import resolve_day
+from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
+from tracker.engine.night.model import Action, Table
+
+
+def resolve(board: Board, actions: Sequence[Action]) -> None:
+    if board.night is not None:
+        resolve_night(board, list(actions))
+    else:
+        resolve_day(board, list(actions))
+
+
+def prepare(board: Board, actions: Sequence[Action]) -> None:
+    """Step (1) <诅咒> happens "游戏日夜晚开始时", before the skills are chosen."""
+    if board.night is not None:
+        prepare_night(board, list(actions))
+
+
+def refuse(table: Table, action: Action) -> str | None:
+    """Refusals the generic keys cannot say; None lets the submission into settlement."""
+    day = table.day if table.day is not None else table.night
+    skill = action.skill
+    if skill == "藏匿":
+        if day != 1:
+            return "<藏匿>在游戏第一日白天结束时发动"
+        if table.players[action.targets[0]].role == "恶徒":
+            return "<藏匿>须选择一名恶徒以外的角色"
+    if skill == "当选神眷者" and day != 1:
+        return "神眷者在第一天讨论日结束时选出"
+    if skill == "投票出局" and day == 1:
+        return "第一天白天的投票选出神眷者，不是放逐"
+    if skill == "推选首领" and table.players[action.targets[0]].role != "恶徒":
+        return "首领由恶徒推选，须为恶徒"
+    if skill == "牵制" and day is not None:
+        last = table.state.get("牵制上次")
+        if isinstance(last, dict) and isinstance(last.get("day"), int) and day - last["day"] < 2:
+            return f"<牵制>每两个游戏日最多发动一次（上次：第{last['day']}天）"
+    if skill == "夜之牙":
+        gone, living = (table.players[t] for t in action.targets)
+        if gone.alive or not living.alive:
+            return "<夜之牙>须依次选择一名已出局的角色和一名存活角色"
+    if skill in ("陷阱", "诡辩", "潜行") and table.night is None and action.phase != "night":
+        return f"<{skill}>是夜晚技能；白天结算时写 phase = \"night\" 表示前一夜的提交"
+    return None

@@ -1,0 +1,284 @@
+"""What every phase of 107 shares: 翻转身份, the relic's moves, 出局 effects and the win check.
+
+The post defines one mechanism, 翻转身份 ("每种人类身份都对应了亡灵身份"), used by 诅咒, 初拥, 死灵咒,
+拓印, 暗日, 腐化, 圣光天启, 夜之躯 and 夜之心; it lives here once so each skill only says *when* it
+flips someone. Likewise the relic (亡灵圣物) changes hands through seven skills and always keeps
+the same ``state`` record (holder, 诅咒剩余次数, since) that 认主 counts from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.model import Action, Seat
+
+UNDEAD = "亡灵"
+RELIC = "亡灵圣物"
+
+#: 身份与阵营: the 亡灵 identity each human identity flips to ("村长[恶灵]" …, "守夜人（夜行怪）").
+FLIP = {"村长": "恶灵", "神启者": "天谴者", "民兵": "活尸", "村民": "腐尸", "剑士": "活尸", "游荡者": "腐尸",
+        "慰魂师": "告死者", "贵族": "血族", "学者": "恶灵", "恶徒": "活尸", "守夜人": "夜行怪"}
+HOME = {"村长": "莱恩", "神启者": "莱恩", "民兵": "莱恩", "村民": "莱恩", "剑士": "圣殿", "游荡者": "圣殿",
+        "慰魂师": "圣殿", "贵族": "环蛇", "学者": "环蛇", "恶徒": "环蛇", "守夜人": "中立"}
+#: 限定 skills a new 亡灵 identity brings with it, one use each.
+BIRTH_USES = {"告死者": {"死灵咒": 1}, "血族": {"初拥": 1}, "天谴者": {"暗日": 1}}
+#: Roles that have a group (民兵、恶徒、活尸+天谴者): "已经出局的有群的角色从自已所在的群中立即移除。"
+GROUPS = {"民兵": "民兵群", "恶徒": "恶徒群", "活尸": "活尸群", "天谴者": "活尸群"}
+FACTIONS = ("莱恩", "圣殿", "环蛇", "亡灵", "中立")
+#: state key: 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2" (7 when absent).
+NEUTRAL_NEED = "中立判胜人数"
+
+CL_FLIP = "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能，失去的技能效果全部终止，并获得对应身份的身份技能。"
+CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
+CL_LAST_WORDS = "（14）夜晚出局的角色可以遗言，得到通知<馈赠>以及<传承>。夜晚或白天出局的贵族可以发动<权势>。"
+
+
+def is_undead(seat: Seat) -> bool:
+    """亡灵阵营; "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营" so a 夜行怪 always counts."""
+    return seat.faction == UNDEAD or seat.role == "夜行怪"
+
+
+def is_human(seat: Seat) -> bool:
+    return not is_undead(seat)
+
+
+def counts_in(seat: Seat, faction: str) -> bool:
+    if seat.faction == faction:
+        return True
+    return seat.role == "夜行怪" and faction in (UNDEAD, str(seat.fields.get("守夜人阵营", "中立")))
+
+
+def names(seats: list[Seat]) -> str:
+    return "、".join(s.name for s in seats) or "无"
+
+
+def relic(board: Board) -> dict[str, Any] | None:
+    r = board.state.get(RELIC)
+    return r if isinstance(r, dict) else None
+
+
+def relic_holder(board: Board) -> str | None:
+    r = relic(board)
+    return str(r["holder"]) if r and r.get("holder") else None
+
+
+def move_relic(board: Board, to: str, by: str, *, when: dict[str, int] | None = None) -> None:
+    """The relic changes hands: the tag moves, ``since`` restarts (认主 counts from it)."""
+    r = dict(relic(board) or {"诅咒剩余次数": 3})
+    frm = r.get("holder")
+    if frm == to:
+        return
+    since = dict(when or ({"night": board.night} if board.night is not None else {"day": board.table.day or 0}))
+    since["by"] = by  # type: ignore[assignment]
+    board.move_tag(RELIC, frm, to, by)
+    r["holder"] = to
+    r["since"] = since
+    board.set_state(RELIC, r)
+
+
+def add_curse(board: Board, n: int, why: str) -> None:
+    r = relic(board)
+    if r is None:
+        board.note(f"{why}：场上尚无[亡灵圣物]，诅咒次数无从增加")
+        return
+    r = dict(r)
+    r["诅咒剩余次数"] = int(r.get("诅咒剩余次数", 0)) + n
+    board.set_state(RELIC, r)
+    board.note(f"{why}：[亡灵圣物]的<诅咒>次数+{n}（现为{r['诅咒剩余次数']}）")
+
+
+def soul_link(board: Board, who: Seat, what: str) -> None:
+    """灵魂链接: the other 圣殿 players who still hold the skill are told."""
+    for s in board.living():
+        if s.name != who.name and s.role in ("剑士", "游荡者", "慰魂师") and s.faction == "圣殿":
+            board.tell(s.name, f"灵魂链接：圣殿阵营角色{who.name}{what}")
+
+
+def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
+    """翻转身份 of one player, with what a new identity brings (告死者, 灵能, 夜之眼, 天谴 …).
+
+    Human → its 亡灵 identity; 亡灵 → back to its 原身份 (圣光天启 ``strip``: "并失去所有技能").
+    """
+    seat = board.seat(name)
+    was_temple = seat.faction == "圣殿"
+    if is_human(seat):
+        old = seat.role
+        new = FLIP.get(old)
+        if new is None:
+            board.note(f"{name}（{old}）没有对应的亡灵身份，不翻转")
+            return
+        if old == "守夜人":
+            seat.fields["守夜人阵营"] = seat.faction
+        seat.fields["原身份"] = old
+        seat.uses = dict(BIRTH_USES.get(new, {}))
+        board.convert(name, new, UNDEAD, cause)
+        board.tell(name, f"翻转身份：你成为{new}（亡灵阵营），失去{old}的所有身份技能")
+        board.result.state_after[f"{name}.原身份"] = old
+        _born(board, seat)
+    else:
+        back = seat.fields.get("原身份")
+        if not isinstance(back, str) or back not in HOME:
+            options = [h for h, u in FLIP.items() if u == seat.role]
+            back = board.ask(f"翻转.{name}", f"{name}（{seat.role}）翻转回哪个人类身份（原身份未记录）", options)
+        faction = str(seat.fields.get("守夜人阵营", HOME[back])) if back == "守夜人" else HOME[back]
+        seat.uses = {} if strip else seat.uses
+        board.convert(name, back, faction, cause)
+        if strip:
+            board.result.state_after[f"{name}.技能"] = "全部失去（圣光天启）"
+            board.tell(name, f"翻转身份：你成为{back}（{faction}阵营），并失去所有技能")
+        else:
+            board.tell(name, f"翻转身份：你成为{back}（{faction}阵营）")
+        if seat.role == "守夜人":
+            board.result.state_after[f"{name}.夜之隐"] = seat.uses.get("夜之隐", 0)
+    if was_temple or seat.faction == "圣殿":
+        soul_link(board, seat, "翻转身份")
+
+
+def _born(board: Board, seat: Seat) -> None:
+    """What a 亡灵 identity does the moment it is born (灵能, 告死者, 天谴, 夜之眼)."""
+    if seat.role == "恶灵":
+        add_curse(board, 1, f"<灵能>（{seat.name}成为恶灵）")
+    elif seat.role == "告死者":
+        board.set_state("告死者", seat.name)
+    elif seat.role == "天谴者":
+        pending = board.state.setdefault("_天谴待定", [])
+        pending.append(seat.name)
+        board.tell(seat.name, "天谴：你可以选定一个阵营，随机一名当前存活的该阵营角色于当夜结束时出局")
+    elif seat.role == "夜行怪":
+        holder = relic_holder(board)
+        if holder is not None:
+            board.tell(seat.name, f"夜之眼：[亡灵圣物]持有者{holder}的身份为{board.seat(holder).role}")
+        else:
+            board.tell(seat.name, "夜之眼：场上尚无[亡灵圣物]")
+
+
+def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) -> None:
+    """Step (14)/(20): 遗言, 馈赠 (or 权术), 传承, 权势, 恶徒首领's count, leaving the group."""
+    name = seat.name
+    board.tell(name, "出局通知；可以提交遗言")
+    group = GROUPS.get(seat.role)
+    if group:
+        board.note(f"{name}从{group}中移除（已经出局的有群的角色从自已所在的群中立即移除）")
+    if seat.role == "恶徒":
+        out = [p.name for p in board.table.players.values() if p.role == "恶徒" and not p.alive]
+        leader = board.state.get("恶徒首领")
+        if leader:
+            board.result.state_after[f"恶徒首领{leader}的投票数量"] = f"+{len(out)}（已出局恶徒{len(out)}名：{'、'.join(out)}）"
+            board.note(f"每出局一名恶徒，恶徒首领{leader}的投票数量+1（已出局恶徒{len(out)}名）")
+    if RELIC in seat.tags:
+        taker = next((a for a in actions if a.skill == "权术" and a.targets and a.targets[0] == name
+                      and board.seat(a.members[0]).alive), None)
+        if taker is not None:
+            noble = taker.members[0]
+            board.note(f"(14) 权术：{noble}的投票或流言对象{name}出局时持有[亡灵圣物]，{noble}选择获得之")
+            move_relic(board, noble, "权术")
+            board.tell(noble, "权术：你获得了[亡灵圣物]")
+        else:
+            living = [p.name for p in board.living()]
+            if living:
+                to = board.ask("馈赠", f"馈赠：{name}出局，导演随机一名角色获得[亡灵圣物]", living)
+                board.note(f"(14) 馈赠：{name}出局 → {to}获得[亡灵圣物]")
+                move_relic(board, to, "馈赠")
+                board.tell(to, "馈赠：你获得了[亡灵圣物]")
+    if "神眷者" in seat.tags:
+        living = [p.name for p in board.living()]
+        chosen = next((a.targets[0] for a in actions if a.skill == "传承" and a.members == (name,) and a.targets
+                       and a.targets[0] in living), None)
+        board.tell(name, f"传承：存活角色名单：{'、'.join(living)}；请选择一名角色成为神眷者")
+        if chosen is None and living:
+            chosen = board.ask("传承", f"传承：由出局的神眷者{name}选择新的神眷者（未提交）", living)
+        if chosen is not None:
+            if board.seat(chosen).role == "神启者":
+                board.note(f"(14) 传承：{name}选择了神启者{chosen} → 神眷者消失（神启者不能成为神眷者）")
+                board.move_tag("神眷者", name, None, "传承（神启者不能成为神眷者，神眷者消失）")
+            else:
+                board.note(f"(14) 传承：{name}选择{chosen}成为神眷者")
+                board.move_tag("神眷者", name, chosen, "传承")
+                board.tell(chosen, "传承：你成为神眷者")
+    if seat.role == "贵族":
+        power = next((a for a in actions if a.skill == "权势" and a.members == (name,)), None)
+        if power is not None:
+            board.note(f"(14) 权势：出局的贵族{name}指定{'、'.join(power.targets) or '无人'}")
+            if power.targets:
+                board.announce(f"权势：{'、'.join(power.targets)}（原本有投票权者仅限当天失去投票权，原本没有投票权者仅限当天获得投票权）")
+
+
+def undead_can_return(board: Board) -> bool:
+    """"场上无法产生新的亡灵" is false while the relic can still curse or a 守夜人 can take 夜之躯."""
+    r = relic(board)
+    if r is not None and int(r.get("诅咒剩余次数", 0)) > 0:
+        return True
+    if r is None:
+        return True  # before 藏匿 the relic (and its 3 curses) is still to come
+    return any(s.role == "守夜人" for s in board.living())
+
+
+def watchman_joins(board: Board, alive: dict[str, list[Seat]], lost: set[str]) -> bool:
+    """夜之躯："当首个非亡灵阵营角色全部出局时，守夜人加入该阵营。" — once, for the first such faction."""
+    if any(f in lost for f in ("莱恩", "圣殿", "环蛇")):
+        return False
+    wiped = next((f for f in ("莱恩", "圣殿", "环蛇") if not alive[f]), None)
+    if wiped is None:
+        return False
+    joined = False
+    for s in board.living():
+        if s.role == "守夜人" and s.faction == "中立":
+            board.convert(s.name, None, wiped, f"夜之躯：首个非亡灵阵营（{wiped}）角色全部出局，守夜人加入该阵营")
+            joined = True
+        elif s.role == "夜行怪" and s.fields.get("守夜人阵营", "中立") == "中立":
+            s.fields["守夜人阵营"] = wiped
+            board.result.state_after[f"{s.name}.守夜人阵营"] = wiped
+            board.note(f"夜之躯：首个非亡灵阵营（{wiped}）角色全部出局，守夜人（现为夜行怪{s.name}）加入该阵营")
+            joined = True
+    return joined
+
+
+def check_win(board: Board, step: str) -> None:
+    """胜负判定: losers first, then the winners; the later faction wins alone, 中立 may share."""
+    living = board.living()
+    alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
+    lost = set(board.state.get("判负阵营", []) or [])
+    if watchman_joins(board, alive, lost):
+        alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
+    for f in ("莱恩", "圣殿", "环蛇", "中立"):
+        if not alive[f]:
+            lost.add(f)
+    if not alive[UNDEAD] and not undead_can_return(board):
+        lost.add(UNDEAD)
+    if lost != set(board.state.get("判负阵营", []) or []):
+        board.set_state("判负阵营", [f for f in FACTIONS if f in lost])
+    owner = board.state.get("亡灵圣物认主")
+    owner_faction = board.seat(owner).faction if isinstance(owner, str) and board.has(owner) else None
+    wins: dict[str, str] = {}
+    if not alive["环蛇"] and not alive[UNDEAD]:
+        wins["莱恩"] = "不存在存活的环蛇阵营角色与亡灵阵营角色"
+    if owner_faction == "圣殿":
+        wins["圣殿"] = "亡灵圣物认主圣殿阵营角色"
+    if owner_faction == "环蛇":
+        wins["环蛇"] = "亡灵圣物认主环蛇阵营角色"
+    if alive[UNDEAD]:
+        few = (sum(1 for s in living if counts_in(s, "圣殿")) <= 1 and sum(1 for s in living if s.role == "恶徒") <= 1
+               and sum(1 for s in living if s.role == "村民") <= 1)
+        if not alive["莱恩"] or few:
+            wins[UNDEAD] = "不存在存活的莱恩阵营角色" if not alive["莱恩"] else "场上存活的圣殿阵营角色、恶徒、村民均不大于1"
+    need = int(board.state.get(NEUTRAL_NEED, 7))
+    if not alive[UNDEAD] and len(living) <= need:
+        wins["中立"] = f"不存在存活的亡灵阵营角色，且场上存活人数小于等于{need}"
+    wins = {f: r for f, r in wins.items() if f not in lost}
+    standing = [f for f in FACTIONS if f not in lost]
+    clause = "某未判负阵营满足其全部胜利条件，或场上仅有一个阵营尚未被判负时，宣布此阵营胜利。"
+    if not wins and len(standing) == 1:
+        board.win(standing[0], "场上仅有一个阵营尚未被判负", clause)
+        return
+    if not wins:
+        board.note(f"{step} 胜负判定：无阵营获胜")
+        return
+    order = [f for f in FACTIONS if f in wins]
+    main = [f for f in order if f != "中立"]
+    if main and "中立" in wins:
+        board.win(main[-1], f"{wins[main[-1]]}；中立阵营（{wins['中立']}）共同宣言胜利",
+                  "允许与其他阵营共同宣言胜利。")
+    else:
+        board.win(order[-1], wins[order[-1]],
+                  "若多个阵营同时满足了全部的胜利条件，则顺序靠后的阵营单独获胜。" if len(order) > 1 else clause)

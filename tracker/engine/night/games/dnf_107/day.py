@@ -1,0 +1,168 @@
+"""A day of 107: (18) at its start, the day skills, the vote and (19)–(20) after it.
+
+The vote's result comes in as a submission of 放逐投票 (投票出局 / 当选神眷者) so that what it
+triggers — 诡辩 replacing the exiled player, 陷阱, 腐化, 虚体, 权术, 馈赠, 传承, 权势 — is settled
+here in the post's order instead of in the order the director happens to type events. The night
+skills that act on this day (陷阱, 诡辩 of the night before, and a 潜行 that voided them) are given
+as submissions with ``phase = "night"``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.dnf_107.common import (
+    RELIC,
+    check_win,
+    exit_effects,
+    flip,
+    is_undead,
+    move_relic,
+    relic,
+    relic_holder,
+    soul_link,
+)
+from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
+from tracker.engine.night.model import Action
+
+
+def _one(actions: list[Action], skill: str, phase: str | None = None) -> Action | None:
+    found = [a for a in actions if a.skill == skill and (phase is None or a.phase == phase)]
+    return found[-1] if found else None
+
+
+def resolve_day(board: Board, actions: list[Action]) -> None:
+    b = board
+    day = b.table.day or 0
+    b.on_death.append(lambda bb, seat, cause: soul_link(bb, seat, "出局") if seat.faction == "圣殿" else None)
+    if day > 1 and b.table.phase in (None, "晨曦"):
+        step18(b)
+    if day == 1 and b.table.phase in (None, "晨曦"):
+        temple = [s.name for s in b.living() if s.faction == "圣殿"]
+        for s in b.living():
+            if s.role == "慰魂师":  # 灵魂链接："游戏开始时，慰魂师得知其他圣殿阵营角色"
+                b.tell(s.name, f"灵魂链接：其他圣殿阵营角色：{'、'.join(t for t in temple if t != s.name) or '无'}")
+    for a in actions:
+        if a.skill == "推选首领":
+            leader = a.targets[0]
+            old = b.state.get("恶徒首领")
+            b.move_tag("恶徒首领", old if isinstance(old, str) else None, leader, "推选首领")
+        elif a.skill == "当选神眷者":
+            god = a.targets[0]
+            if b.seat(god).role == "神启者":
+                b.note(f"第1天 {god}获得最多投票，但神启者不能成为神眷者 → 神眷者消失")
+                b.set_state("神眷者", None)
+            else:
+                b.move_tag("神眷者", None, god, "第一天竞选")
+        elif a.skill == "牵制":
+            b.set_state("牵制上次", {"target": a.targets[0], "day": day})
+            b.note(f"第{day}天 牵制：民兵共同选择{a.targets[0]} → 其当晚发动的非团队的<普通>和<限定>技能无效")
+            b.later("牵制", a.targets[0], f"第{day}夜", b.skill("牵制").clause)
+        elif a.skill == "教化":
+            teach(b, a, day)
+        elif a.skill == "夜之躯":
+            b.note(f"第{day}天 夜之躯：守夜人{a.actor}宣言 → 即时翻转身份")
+            flip(b, a.members[0], "夜之躯")
+    vote = _one(actions, "投票出局")
+    if vote is not None:
+        exile(b, actions, vote, day)
+    hide = _one(actions, "藏匿")
+    if hide is not None:
+        t = hide.targets[0]
+        r = relic(b) or {"诅咒剩余次数": 3}
+        b.note(f"第1天白天结束时 藏匿：恶徒选择{t} → {t}获得[亡灵圣物]（诅咒次数{r.get('诅咒剩余次数', 3)}）")
+        b.state[RELIC] = dict(r)
+        move_relic(b, t, "藏匿", when={"day": day})
+    pending = b.state.pop("_天谴待定", [])
+    for name in pending:
+        b.later("天谴", name, f"第{day}夜结束时", b.skill("天谴").clause)
+    check_win(b, f"第{day}天")
+
+
+def step18(b: Board) -> None:
+    """(18) 夜之心 and 追踪, at the start of the day."""
+    for s in list(b.living()):
+        if s.role == "夜行怪" and not any(is_undead(p) and p.role != "夜行怪" for p in b.living()):
+            b.note(f"(18) 夜之心：场上不存在除夜行怪以外的亡灵阵营角色 → {s.name}翻转身份")
+            flip(b, s.name, "夜之心")
+    holder = relic_holder(b)
+    thugs = [s for s in b.living() if s.role == "恶徒"]
+    if holder is None:
+        return
+    h = b.seat(holder)
+    ours = h.role == "恶徒" or (h.role == "活尸" and h.fields.get("原身份") == "恶徒")
+    if len(thugs) <= 1:
+        b.note("(18) 追踪：恶徒只存活一人 → 追踪失效")
+    elif ours:
+        b.note("(18) 追踪：[亡灵圣物]的持有者是恶徒或恶徒群内的活尸 → 不结算")
+    else:
+        b.note(f"(18) 追踪：恶徒得知[亡灵圣物]的持有者（{holder}）")
+        for s in thugs:
+            b.tell(s.name, f"追踪：[亡灵圣物]的持有者为{holder}")
+
+
+def teach(b: Board, a: Action, day: int) -> None:
+    t = a.targets[0]
+    b.set_state("教化上次", {"target": t, "day": day})
+    if b.seat(t).faction != "圣殿":
+        b.note(f"第{day}天 教化：{t}不属于圣殿阵营 → 无效果")
+        return
+    b.note(f"第{day}天 教化：{t}属于圣殿阵营 → 当夜免疫诅咒")
+    b.later("教化", t, f"第{day}夜：免疫诅咒", b.skill("教化").clause)
+    m = re.search(r"P\d{2}", a.choice or "")
+    if m and RELIC in b.seat(t).tags and b.has(m.group(0)) and m.group(0) != t and b.seat(m.group(0)).alive:
+        b.note(f"第{day}天 教化：{t}将持有的[亡灵圣物]转交给{m.group(0)}")
+        move_relic(b, m.group(0), "教化")
+        b.tell(m.group(0), "教化：你获得了[亡灵圣物]")
+
+
+def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
+    """The vote's exile, with 诡辩 first ("替代该角色被投票出局"), then (19) and (20)."""
+    out = vote.targets[0]
+    sophist = _one(actions, "诡辩", "night")
+    if sophist is not None and sophist.targets[0] == out and b.seat(sophist.members[0]).alive:
+        sub = _one(actions, "诡辩替代")
+        if sub is not None and sub.targets[0] != out:
+            b.note(f"第{day}天 诡辩：{out}即将被投票出局 → 学者{sophist.actor}选择{sub.targets[0]}替代其被投票出局")
+            out = sub.targets[0]
+        else:
+            b.note(f"第{day}天 诡辩：{out}即将被投票出局，学者未选择替代者")
+    start = len(b.result.deaths)
+    b.kill(out, "投票出局")
+    seat = b.seat(out)
+    phantom = _one(actions, "虚体")
+    if seat.role == "恶灵" and phantom is not None and phantom.members == (out,):
+        b.note(f"第{day}天 虚体：恶灵{out}明示身份 → 视为出局，但仍保留发言权和投票权")
+        b.result.state_after[f"{out}.虚体"] = "视为出局，保留发言权和投票权"
+        b.announce(f"虚体：{out}明示身份（恶灵）")
+    g = Guards()
+    trap = _one(actions, "陷阱", "night")
+    stealth = _one(actions, "潜行", "night")
+    # a 潜行 entry of that night voids the trap even when refused here for its spent use
+    hid = (stealth is not None and stealth.members == (out,)) or any(
+        r.actor == out and r.skill == "潜行" for r in b.result.rejected)
+    if trap is not None and trap.members == (out,) and seat.role != "游荡者" and "陷阱" not in seat.uses:
+        b.note(f"陷阱：{out}已翻转身份，失去<陷阱>，其效果终止")
+    elif trap is not None and trap.members == (out,):
+        if hid:
+            b.note(f"陷阱：{out}被投票出局，但其设置陷阱的夜晚发动了<潜行>，陷阱已失效")
+        else:
+            b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")
+            Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, False, "(19)"))
+    rot = _one(actions, "腐化")
+    if seat.role == "腐尸" and rot is not None and rot.members == (out,):
+        t = rot.targets[0]
+        others = [s for s in b.living() if is_undead(s) and s.role != "夜行怪"]
+        if not others:
+            if is_undead(b.seat(t)):
+                b.note(f"(19) 腐化：{out}是亡灵阵营最后一名存活角色；{t}属于亡灵阵营 → 无效果")
+            else:
+                b.note(f"(19) 腐化：{out}是亡灵阵营最后一名存活角色（不计夜行怪） → {t}翻转身份")
+                flip(b, t, "腐化")
+        else:
+            b.note(f"(19) 腐化：{out}不是最后一名亡灵阵营角色 → {t}同腐尸一起出局")
+            b.kill(t, f"腐化（{out}）")
+    for d in list(b.result.deaths[start:]):
+        exit_effects(b, b.seat(d.player), d.cause, actions)
+        b.note(f"(20) {d.player}得到出局通知，可以遗言")

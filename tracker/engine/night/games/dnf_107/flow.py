@@ -1,0 +1,162 @@
+"""致死伤害结算流程: one lethal damage through the post's five checks, then 长寿/夜之隐, then 出局.
+
+"（1）如果该角色是告死者，此次致死伤害无效。（2）……<祝福>……（3）……<防反>……（4）……<初拥>……
+（5）……<死灵咒>……当角色出局后，如果该角色发动了<陷阱>，则<陷阱>的目标立即受到一次致死伤害。"
+
+The same walk serves step (11) (a dry run: who is still to go out after check (4), the 告死 list)
+and step (13) (the real one), so the list the 告死者 sees is computed by the very rules that
+settle the night. 长寿 and 夜之隐 ("免疫自身受到的第一次致死伤害") come after the five checks: a
+damage the flow already cancelled was never suffered (the shared example N01 reads it so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.dnf_107.common import add_curse, flip, is_human
+
+CL_FLOW = "致死伤害结算流程："
+CL_TRAP = "当角色出局后，如果该角色发动了<陷阱>，则<陷阱>的目标立即受到一次致死伤害。"
+CL_GODGIFT = "当神启者被亡灵阵营角色击杀时，亡灵圣物诅咒次数+1"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One [致死伤害]: on whom, by which skill, from whom (a player or a team's name)."""
+
+    target: str
+    skill: str
+    source: str
+    source_undead: bool = False
+    step: str = "(13)"
+
+    @property
+    def cause(self) -> str:
+        return f"{self.skill}（{self.source}）"
+
+
+@dataclass(slots=True)
+class Guards:
+    """What stands between a hit and 出局 this phase; the dry run works on a copy."""
+
+    blessed: str | None = None
+    counter: dict[str, str] = field(default_factory=dict)   # 剑士/学者 → <防反> target
+    traps: dict[str, str] = field(default_factory=dict)     # 游荡者 → <陷阱> target
+    stealth: str | None = None                                # the 游荡者 under <潜行>
+    necro: str | None = None                                  # the <死灵咒> target
+    out: set[str] = field(default_factory=set)
+    flipped: set[str] = field(default_factory=set)
+
+    def copy(self) -> Guards:
+        return Guards(self.blessed, dict(self.counter), dict(self.traps), self.stealth, self.necro,
+                      set(self.out), set(self.flipped))
+
+
+class Flow:
+    """Walks hits through the flow. ``dry``: only record who would go out (step (11))."""
+
+    def __init__(self, board: Board, guards: Guards, *, dry: bool = False) -> None:
+        self.board = board
+        self.g = guards
+        self.dry = dry
+        self.would_go: list[str] = []
+
+    def _note(self, line: str) -> None:
+        if not self.dry:
+            self.board.note(line)
+
+    def _undead_now(self, name: str) -> bool:
+        return name in self.g.flipped or not is_human(self.board.seat(name))
+
+    def hit(self, h: Hit) -> None:
+        b, g, t = self.board, self.g, h.target
+        seat = b.seat(t)
+        if not seat.alive or t in g.out:
+            self._note(f"{h.step} {t}已出局，{h.cause}不再生效")
+            return
+        if g.stealth == t and h.source != t:
+            if not self.dry:
+                b.survive(t, f"<潜行>：当晚不受任何其他角色的技能效果影响（{h.skill}无效）")
+            return
+        role = seat.role
+        if role == "告死者":
+            if not self.dry:
+                b.survive(t, f"致死伤害结算流程（1）：告死者受到的致死伤害无效（<不朽>；{h.skill}）")
+            return
+        if g.blessed == t:
+            g.blessed = None
+            if not self.dry:
+                b.survive(t, f"致死伤害结算流程（2）：当夜受到<祝福>作用，{h.skill}无效，<祝福>效应终止")
+            return
+        if t in g.counter:
+            to = g.counter.pop(t)
+            self._note(f"{h.step} 致死伤害结算流程（3）：{t}发动了<防反> → {h.skill}改为对{to}结算，<防反>消耗")
+            if not self.dry:
+                b.use(seat, "防反")
+                b.survive(t, f"致死伤害结算流程（3）：<防反>由{to}代为承担{h.skill}")
+            self.hit(Hit(to, h.skill, h.source, h.source_undead, h.step))
+            return
+        human = not self._undead_now(t)
+        if human and h.skill == "初拥":
+            g.flipped.add(t)
+            if not self.dry:
+                b.note(f"{h.step} 致死伤害结算流程（4）：{t}属于人类，此次伤害为<初拥>造成 → 不出局且翻转身份")
+                b.survive(t, "致死伤害结算流程（4）：<初拥>使其不出局并翻转身份")
+                flip(b, t, "初拥")
+            return
+        if self.dry:
+            self.would_go.append(t)
+            g.out.add(t)
+            trap = g.traps.pop(t, None)
+            if trap is not None:
+                self.hit(Hit(trap, "陷阱", t, False, h.step))
+            return
+        if human and g.necro == t:
+            g.flipped.add(t)
+            b.note(f"{h.step} 致死伤害结算流程（5）：{t}属于人类且为当夜<死灵咒>目标 → 不出局且翻转身份")
+            b.survive(t, "致死伤害结算流程（5）：<死灵咒>使其不出局并翻转身份")
+            flip(b, t, "死灵咒")
+            return
+        if self._spare(t, h):
+            return
+        self._out(h)
+
+    def _spare(self, t: str, h: Hit) -> bool:
+        """长寿 (村长) / 夜之隐 (守夜人): the first 致死伤害 the player suffers is absorbed."""
+        b = self.board
+        seat = b.seat(t)
+        for role, key, clause in (("村长", "长寿", "村长免疫自身受到的第一次致死伤害"),
+                                  ("守夜人", "夜之隐", "守夜人免疫自身受到的第一次致死伤害")):
+            if seat.role != role:
+                continue
+            left = seat.uses.get(key, 1 if not (key == "长寿" and b.state.get("长寿上次")) else 0)
+            if left in (0, False):
+                continue
+            b.note(f"{h.step} {t}（{h.skill}）：致死伤害结算流程（1）–（5）均不适用；这是{role}受到的第一次致死伤害 → "
+                   f"<{key}>免疫，就此用掉")
+            seat.uses[key] = left
+            b.use(seat, key)
+            if key == "长寿":
+                b.set_state("长寿上次", {"night": b.night} if b.night is not None else {"day": b.table.day})
+            b.survive(t, f"<{key}>：{clause}（{h.skill}）")
+            return True
+        return False
+
+    def _out(self, h: Hit) -> None:
+        b, t = self.board, h.target
+        seat = b.seat(t)
+        b.note(f"{h.step} {t}（{h.skill}）：非告死者、无祝福、非发动防反者、非初拥、非死灵咒目标 → 出局")
+        self.g.out.add(t)
+        b.kill(t, h.cause)
+        if seat.role == "神启者" and h.source_undead:
+            add_curse(b, 1, f"<神恩>：神启者{t}被亡灵阵营角色击杀")
+        trap = self.g.traps.pop(t, None)
+        if trap is not None:
+            b.note(f"{h.step} 陷阱：{t}出局 → <陷阱>目标{trap}立即受到一次致死伤害")
+            self.hit(Hit(trap, "陷阱", t, False, h.step))
+
+    def dry_run(self, hits: list[Hit]) -> list[str]:
+        for h in hits:
+            self.hit(h)
+        return self.would_go

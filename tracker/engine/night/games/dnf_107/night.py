@@ -1,0 +1,437 @@
+"""A night of 107, in the post's order "2、进入夜晚，所有身份选择发动技能。（1）……（17）".
+
+Each step is one method, named by the post's step number, reading the submissions that reached
+it. Voiding (失效 / 无效) is decided in one place, :meth:`Night.live`, from the sentences that void
+a player's skills (翻转身份, 牵制, 潜行, 超度, 拓印, 蓄力斩's 剑痕), so no step forgets one.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Skill
+from tracker.engine.night.checks import holds
+from tracker.engine.night.games.dnf_107.common import (
+    NEUTRAL_NEED,
+    RELIC,
+    UNDEAD,
+    check_win,
+    counts_in,
+    exit_effects,
+    flip,
+    is_undead,
+    move_relic,
+    relic,
+    relic_holder,
+    soul_link,
+)
+from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
+from tracker.engine.night.games.dnf_107.skills import bless, deliver, mastery, morning, revelation, rubbing
+from tracker.engine.night.model import Action, Seat
+
+#: A private flag in the working state: prepare() has settled (1) already.
+CURSED = "_诅咒已结算"
+#: Skills whose effect falls on the next day, not "当晚": 潜行 does not shield against them.
+NEXT_DAY = {"流言", "诡辩"}
+#: Submissions that void the actor's other skills that night, with the post's sentence.
+SOLO = {"潜行": "发动<潜行>的夜晚游荡者发动其他技能失效",
+        "超度": "此技能发动的当晚，慰魂师发动其他技能失效",
+        "拓印": "<拓印>发动的当晚学者发动其他技能失效"}
+
+
+class Night:
+    def __init__(self, board: Board, actions: list[Action]) -> None:
+        self.b = board
+        self.n = board.night or 0
+        self.actions = actions
+        self.g = Guards()
+        self.void: set[int] = set()
+        self.role_at_start = {s.name: s.role for s in board.table.players.values()}
+        self.blocked: str | None = None
+        self.taught: str | None = None
+        self.hits: list[Hit] = []
+        self.rumours: list[tuple[bool, str]] = []
+        self.scar: Action | None = None
+        self.whispered = False
+        self.deaths_from = len(board.result.deaths)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def of(self, skill: str) -> list[Action]:
+        """Legal submissions of a skill, the original holders first ("学者拓印的技能在原版之后结算")."""
+        sk = self.b.skill(skill)
+        found = [a for a in self.actions if a.skill == skill and (a.phase in (None, "night"))]
+        return sorted(found, key=lambda a: (self.role_at_start.get(a.members[0] if a.members else "", "")
+                                            not in sk.roles, a.index))
+
+    def actor(self, a: Action) -> Seat:
+        return self.b.seat(a.members[0])
+
+    def submitted(self, actor: str, skill: str) -> bool:
+        return any(a.skill == skill and a.members == (actor,) and a.phase in (None, "night") for a in self.actions)
+
+    def live(self, a: Action, step: str) -> bool:
+        """Whether the submission still takes effect when its step comes; why not, logged once."""
+        if a.index in self.void:
+            return False
+        why = self._why_void(a, self.b.skill(a.skill))
+        if why is None:
+            return True
+        self.void.add(a.index)
+        target = f"{'、'.join(a.targets)}" if a.targets else ""
+        self.b.note(f"{step} {a.actor}<{a.skill}>{target}：{why}")
+        return False
+
+    def _why_void(self, a: Action, skill: Skill) -> str | None:
+        if skill.team is not None:
+            return None
+        name = a.members[0]
+        seat = self.b.seat(name)
+        if seat.role != self.role_at_start.get(name) and not holds(seat, skill):
+            return f"失效（{name}已翻转身份，失去<{skill.name}>：失去的技能效果全部终止）"
+        if self.blocked == name and skill.kind in ("普通", "限定"):
+            return "无效（<牵制>：该角色当晚发动的非团队的<普通>和<限定>技能无效）"
+        for solo, sentence in SOLO.items():
+            if (skill.name != solo and self.submitted(name, solo) and self.b.seat(name).role in self.b.skill(solo).roles
+                    and (solo != "潜行" or self.g.stealth == name)):
+                return f"失效（{sentence}）"
+        if skill.name == "剑痕" and self.submitted(name, "蓄力斩"):
+            return "失效（发动此技能的当夜，剑士发动的<剑痕>失效），次日不公告"
+        if (self.g.stealth is not None and self.g.stealth in a.targets and name != self.g.stealth
+                and not skill.lethal and skill.name not in NEXT_DAY and len(a.targets) == 1):
+            return f"对{self.g.stealth}无效（<潜行>：当晚游荡者不受任何其他角色的技能效果影响）"
+        return None
+
+    def reach(self, targets: tuple[str, ...], who: str, step: str) -> list[str]:
+        """Targets of a multi-target skill the effect may touch (not the 游荡者 under 潜行)."""
+        out = []
+        for t in targets:
+            if t == self.g.stealth and t != who:
+                self.b.note(f"{step} 对{t}无效（<潜行>）")
+            else:
+                out.append(t)
+        return out
+
+    def spend(self, a: Action) -> None:
+        """A 限定 skill is spent when it is 发动, even if its effect then fails (N02: 偷袭 on 潜行)."""
+        sk = self.b.skill(a.skill)
+        if sk.uses and a.members and self.b.has(a.members[0]):
+            seat = self.actor(a)
+            if sk.uses in seat.uses or (sk.kind == "限定" and seat.role in sk.roles):
+                seat.uses.setdefault(sk.uses, 1)
+                self.b.use(seat, sk)
+
+    # -- the day actions that belong to this night ------------------------------------------------
+    def day_actions(self) -> None:
+        for a in self.actions:
+            if a.skill == "牵制":
+                self.blocked = a.targets[0]
+                self.b.note(f"第{self.n}天 牵制：民兵共同选择{self.blocked} → 其当晚发动的非团队的<普通>和<限定>技能无效")
+                self.b.set_state("牵制上次", {"target": self.blocked, "day": self.n})
+            elif a.skill == "教化":
+                t = a.targets[0]
+                self.b.set_state("教化上次", {"target": t, "day": self.n})
+                if self.b.seat(t).faction == "圣殿":
+                    self.taught = t
+                    self.b.note(f"第{self.n}天 教化：{t}属于圣殿阵营 → 当夜免疫诅咒")
+                else:
+                    self.b.note(f"第{self.n}天 教化：{t}不属于圣殿阵营 → 无效果")
+
+    # -- (1) ---------------------------------------------------------------------------------------
+    def step1_curse(self) -> None:
+        if self.b.state.pop(CURSED, False):
+            return  # settled by prepare() before the submissions were checked
+        curse(self.b, self.taught)
+
+    # -- (2)(3) ------------------------------------------------------------------------------------
+    def step2_stealth(self) -> None:
+        for a in self.of("潜行"):
+            self.spend(a)
+            if self.live(a, "(2)"):
+                self.g.stealth = a.members[0]
+                self.b.note(f"(2) {a.actor}发动<潜行>（限定，用掉）：当晚{a.actor}不受任何其他角色的技能效果影响；"
+                            "当晚其发动的其他技能失效")
+
+    def step3(self) -> None:
+        b = self.b
+        for a in self.of("夜之语"):
+            if self.live(a, "(3)"):
+                t = a.targets[0]
+                if is_undead(b.seat(t)):
+                    b.note(f"(3) 夜之语：{t}属于亡灵阵营 → 不能发送消息")
+                else:
+                    b.note(f"(3) 夜之语：{a.actor}对{t}发送消息 → 次日公告“昨夜有夜之低语”")
+                    b.tell(t, f"夜之语：{a.choice or '（消息）'}")
+                    self.whispered = True
+        for a in self.of("安葬"):
+            if self.live(a, "(3)"):
+                t = a.targets[0]
+                role = b.seat(t).role
+                b.note(f"(3) 安葬：{a.actor}选择已出局的{t} → 获知其出局时的身份（{role}）")
+                b.tell(a.actor, f"安葬：{t}出局时的身份为{role}")
+        for a in self.of("神启"):
+            self.live(a, "(3)")  # its answer comes once the night is settled
+        for a in self.of("拓印"):
+            self.spend(a)
+            if self.live(a, "(3)"):
+                rubbing(self, a)
+        for a in self.of("探查"):
+            if self.live(a, "(3)"):
+                t = a.targets[0]
+                if a.choice and "2" in a.choice:
+                    if RELIC in b.seat(t).tags:
+                        b.note(f"(3) 探查（效果2）：{t}持有[亡灵圣物] → {a.actor}获得之")
+                        move_relic(b, a.actor, "探查")
+                        b.tell(a.actor, f"探查：你从{t}处获得了[亡灵圣物]")
+                    else:
+                        b.note(f"(3) 探查（效果2）：{t}不持有[亡灵圣物] → 无事发生")
+                else:
+                    b.note(f"(3) 探查（效果1）：{a.actor}获知{t}当前阵营（{b.seat(t).faction}）")
+                    b.tell(a.actor, f"探查：{t}当前属于{b.seat(t).faction}阵营")
+
+    # -- (4) ---------------------------------------------------------------------------------------
+    def step4(self) -> None:
+        bless(self)
+        b = self.b
+        for a in self.of("防反"):
+            if self.live(a, "(4)"):
+                self.g.counter[a.members[0]] = a.targets[0]
+                b.note(f"(4) 防反：{a.actor}选择{a.targets[0]}（若该夜{a.actor}受到致死伤害，由其代为承担）")
+        for a in self.of("剑痕"):
+            if self.live(a, "(4)"):
+                self.scar = a
+                b.note(f"(4) 剑士{a.actor}提交<剑痕>留言")
+        for a in self.of("陷阱"):
+            if self.live(a, "(4)"):
+                self.g.traps[a.members[0]] = a.targets[0]
+                b.note(f"(4) 陷阱：{a.actor}选择{a.targets[0]}")
+                b.later("陷阱", a.targets[0], f"第{self.n + 1}天白天：若{a.actor}被投票出局，对{a.targets[0]}造成一次致死伤害",
+                        b.skill("陷阱").clause)
+        for a in self.of("超度"):
+            self.spend(a)
+            if self.live(a, "(4)"):
+                deliver(self, a)
+        for a in self.of("流言"):
+            if self.live(a, "(4)"):
+                original = self.role_at_start.get(a.members[0]) in b.skill("流言").roles
+                self.rumours.append((not original, a.targets[0]))
+                b.note(f"(4) 流言：{a.actor}选择{a.targets[0]} → 下个白天被公告记有2票")
+        for a in self.of("诡辩"):
+            if self.live(a, "(4)"):
+                b.note(f"(4) 诡辩：{a.actor}选择{a.targets[0]}（次日投票阶段生效）")
+                b.later("诡辩", a.targets[0], f"第{self.n + 1}天投票：若{a.targets[0]}即将被投票出局，由{a.actor}选择替代者",
+                        b.skill("诡辩").clause)
+        for a in self.of("诈骗"):
+            self.spend(a)
+            if self.live(a, "(4)"):
+                holder = relic_holder(b)
+                ts = self.reach(a.targets, a.members[0], "(4)")
+                if holder in ts and holder != a.members[0]:
+                    b.note(f"(4) 诈骗：{holder}持有[亡灵圣物] → 学者{a.actor}获得之")
+                    move_relic(b, a.members[0], "诈骗")
+                    b.tell(a.actor, "诈骗：你获得了[亡灵圣物]")
+                else:
+                    b.note(f"(4) 诈骗：{'、'.join(a.targets)}均不持有[亡灵圣物]")
+        for a in self.of("圣光天启"):
+            self.spend(a)
+            if self.live(a, "(4)"):
+                t = a.targets[0]
+                if is_undead(b.seat(t)):
+                    b.note(f"(4) 圣光天启：{t}属于亡灵阵营 → 翻转身份并失去所有技能")
+                    flip(b, t, "圣光天启", strip=True)
+                else:
+                    b.note(f"(4) 圣光天启：{t}不属于亡灵阵营 → 无效果")
+        for a in self.of("暗日"):
+            self.spend(a)
+            if self.live(a, "(4)"):
+                for t in self.reach(a.targets, a.members[0], "(4)"):
+                    seat = b.seat(t)
+                    if is_undead(seat) and seat.role != "活尸":
+                        b.note(f"(4) 暗日：{t}属于亡灵阵营 → 身份转变为活尸")
+                        seat.uses = {}
+                        b.convert(t, "活尸", UNDEAD, "暗日")
+                        b.tell(t, "暗日：你的身份转变为活尸")
+                    else:
+                        b.note(f"(4) 暗日：{t}{'已是活尸' if is_undead(seat) else '不属于亡灵阵营'} → 无变化")
+
+    # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
+    def lethal(self) -> None:
+        b = self.b
+        for step, skill in (("(5)", "突击"), ("(6)", "蓄力斩"), ("(7)", "偷袭"), ("(8)", "夜之牙"), ("(9)", "啃咬"),
+                            ("(10)", "初拥")):
+            acts = self.of(skill)
+            if skill == "偷袭" and len(acts) > 1:
+                for more in acts[1:]:
+                    b.reject(more, "<偷袭>每晚仅限发动一次", b.skill("偷袭").clause)
+                acts = acts[:1]
+            if skill == "啃咬":
+                allowed = 2 if sum(1 for s in b.living() if s.role == "活尸") >= 3 else 1
+                for more in acts[allowed:]:
+                    b.reject(more, f"<啃咬>当晚最多发动{allowed}次（存活的活尸数量大于等于3时，每晚可额外发动一次）",
+                             b.skill("集群").clause)
+                acts = acts[:allowed]
+            for a in acts:
+                self.spend(a)
+                if skill == "蓄力斩":
+                    b.set_state("蓄力斩上次", {"target": a.targets[0], "night": self.n})
+                if not self.live(a, step):
+                    continue
+                undead = skill == "啃咬" or is_undead(self.actor(a))
+                source = "活尸" if skill == "啃咬" else a.actor
+                if skill == "夜之牙":
+                    gone, victim = a.targets
+                    if not is_undead(b.seat(gone)):
+                        b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
+                        continue
+                    b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
+                    self.hits.append(Hit(victim, skill, source, True, step))
+                    continue
+                t = a.targets[0]
+                extra = "；当夜剑痕失效" if skill == "蓄力斩" else ""
+                used = f"；{a.actor}的<{skill}>消耗" if b.skill(skill).kind == "限定" else ""
+                b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}{extra}")
+                self.hits.append(Hit(t, skill, source, undead, step))
+
+    # -- (11)–(13) ---------------------------------------------------------------------------------
+    def step11_13(self) -> None:
+        b = self.b
+        reaper = next((s for s in b.living() if s.role == "告死者"), None)
+        if reaper is None:
+            b.note("(11) 场上没有告死者 → 无<告死>反馈，无<死灵咒>")
+        else:
+            going = Flow(b, self.g.copy(), dry=True).dry_run(self.hits)
+            b.note(f"(11) 初步结算：即将出局者 {'、'.join(going) or '无'}；告死者{reaper.name}得到<告死>反馈")
+            b.tell(reaper.name, f"告死：即将出局者名单：{'、'.join(going) or '无'}")
+            for a in self.of("死灵咒"):
+                if a.members[0] != reaper.name:
+                    continue
+                if a.targets[0] not in going:
+                    b.reject(a, f"{a.targets[0]}不在当晚即将出局者名单中（<死灵咒>只能选择一名在当晚出局的角色）",
+                             b.skill("死灵咒").clause)
+                    continue
+                self.spend(a)
+                if self.live(a, "(12)"):
+                    t = a.targets[0]
+                    if is_undead(b.seat(t)):
+                        b.note(f"(12) 死灵咒：{t}不属于人类 → 无效果")
+                    else:
+                        self.g.necro = t
+                        b.note(f"(12) 死灵咒：告死者选择{t}")
+        if not self.hits:
+            b.note("(11)-(13) 没有有效的致死伤害 → 无人出局")
+        flow = Flow(b, self.g)
+        for h in self.hits:
+            flow.hit(Hit(h.target, h.skill, h.source, h.source_undead, "(13)"))
+        self.doom(flow)
+
+    def doom(self, flow: Flow) -> None:
+        """天谴: a 天谴者 who joined tonight names a faction; one of its living players goes out at night's end."""
+        b = self.b
+        for name in list(b.state.pop("_天谴待定", [])):
+            act = next((a for a in self.actions if a.skill == "天谴" and a.members == (name,)), None)
+            factions = [f for f in ("莱恩", "圣殿", "环蛇", "中立", UNDEAD) if any(counts_in(s, f) for s in b.living())]
+            chosen = act.choice.strip() if act is not None and act.choice else None
+            if chosen not in factions:
+                chosen = b.ask(f"天谴.{name}", f"天谴：{name}选定的阵营（未提交）", factions)
+            members = [s.name for s in b.living() if counts_in(s, chosen)]
+            if not members:
+                continue
+            victim = b.ask(f"天谴.{name}.出局", f"天谴：随机一名当前存活的{chosen}阵营角色于当夜结束时出局", members)
+            b.note(f"(13) 天谴：{name}选定{chosen}阵营 → {victim}于当夜结束时出局")
+            flow.g.out.add(victim)
+            b.kill(victim, f"天谴（{name}）")
+            trap = flow.g.traps.pop(victim, None)
+            if trap is not None:
+                flow.hit(Hit(trap, "陷阱", victim, False, "(13)"))
+
+    # -- (14)–(17) ---------------------------------------------------------------------------------
+    def step14_17(self) -> None:
+        b = self.b
+        for d in list(b.result.deaths[self.deaths_from:]):
+            seat = b.seat(d.player)
+            exit_effects(b, seat, d.cause, self.actions)
+            b.note(f"(14) {d.player}得到出局通知，可以遗言")
+            if d.cause.startswith("夜之牙") and is_undead(seat):
+                need = int(b.state.get(NEUTRAL_NEED, 7)) + 2
+                b.set_state(NEUTRAL_NEED, need)
+                b.note(f"夜之牙使亡灵阵营角色{d.player}出局 → 中立阵营判胜所需人数+2（现为{need}）")
+        holder = relic_holder(b)
+        if holder is not None and b.seat(holder).alive and is_undead(b.seat(holder)):
+            living = "、".join(s.name for s in b.living())
+            act = next((a for a in self.actions if a.skill == "灾厄" and a.members == (holder,)), None)
+            to = act.targets[0] if act is not None and act.targets else None
+            if to is not None and to != holder and b.seat(to).alive:
+                b.note(f"(15) 灾厄：持有者{holder}属于亡灵 → 得到存活角色名单，将[亡灵圣物]转交给{to}")
+                move_relic(b, to, "灾厄")
+                b.tell(holder, f"灾厄：存活角色名单：{living}；可转交亡灵圣物（转交给{to}）")
+            else:
+                b.note(f"(15) 灾厄：持有者{holder}属于亡灵 → 得到存活角色名单，选择不转交")
+                b.tell(holder, f"灾厄：存活角色名单：{living}；可转交亡灵圣物（选择不转交）")
+        elif holder is not None:
+            b.note(f"(15) 灾厄：持有者{holder}不属于亡灵阵营 → 不结算")
+        for s in b.living():
+            if s.role == "慰魂师":
+                n = sum(1 for p in b.living() if is_undead(p))
+                b.note(f"(16) 虔诚：慰魂师{s.name}得知亡灵阵营存活人数（{n}）")
+                b.tell(s.name, f"虔诚：亡灵阵营存活人数 {n}")
+        mastery(self)
+
+
+def curse(b: Board, taught: str | None) -> None:
+    """(1) 诅咒, at "游戏日夜晚开始时": before anyone chooses, so a flipped holder chooses as his new identity."""
+    r = relic(b)
+    holder = relic_holder(b)
+    if r is None or holder is None:
+        b.note("(1) 诅咒：场上尚无[亡灵圣物]")
+        return
+    seat = b.seat(holder)
+    left = int(r.get("诅咒剩余次数", 0))
+    if is_undead(seat):
+        b.note(f"(1) 诅咒：持有者{holder}属于亡灵阵营 → 不生效，剩余次数仍为{left}")
+        return
+    if left <= 0:
+        b.note(f"(1) 诅咒：次数为0，不再生效（持有者{holder}）")
+        return
+    immune = None
+    if seat.role == "神启者":
+        immune = "<神恩>：神启者不受<诅咒>技能影响"
+    elif seat.role == "慰魂师":
+        immune = "<虔诚>：慰魂师不受<诅咒>技能影响"
+    elif "神眷者" in seat.tags:
+        immune = "<神恩>：神眷者免疫<诅咒>技能"
+    elif taught == holder:
+        immune = "<教化>：当夜免疫诅咒"
+    if immune:
+        b.note(f"(1) 诅咒：持有者{holder}免疫（{immune}）→ 不生效，剩余次数仍为{left}")
+        return
+    b.note(f"(1) 诅咒：持有者{holder}不属于亡灵阵营 → 翻转其身份，剩余次数{left}→{left - 1}")
+    r = dict(r)
+    r["诅咒剩余次数"] = left - 1
+    b.set_state(RELIC, r)
+    flip(b, holder, "诅咒")
+
+
+def resolve_night(board: Board, actions: list[Action]) -> None:
+    night = Night(board, actions)
+    board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
+    night.day_actions()
+    night.step1_curse()
+    night.step2_stealth()
+    night.step3()
+    night.step4()
+    night.lethal()
+    night.step11_13()
+    night.step14_17()
+    revelation(night)
+    morning(night)
+    check_win(board, "(17)")
+
+
+def prepare_night(board: Board, actions: list[Action]) -> None:
+    """(1) before the refusals: the curse is known at night start, so a new 血族 may 初拥 that night."""
+    taught = None
+    for a in actions:
+        if a.skill == "教化" and a.targets and board.has(a.targets[0]) and a.members and board.has(a.members[0]):
+            teacher = board.seat(a.members[0])
+            if teacher.alive and teacher.role == "慰魂师" and board.seat(a.targets[0]).faction == "圣殿":
+                taught = a.targets[0]
+    curse(board, taught)
+    board.state[CURSED] = True

@@ -1,0 +1,183 @@
+"""The information, blessing and conversion skills of a 107 night, and its morning.
+
+Split from :mod:`.night` only for length: each function is one skill of steps (3)–(4), (17) or
+the morning 公示, and reads the same :class:`~.night.Night` state (voids, stealth, guards).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from tracker.engine.night.games.dnf_107.common import RELIC, UNDEAD, flip, is_undead, relic, relic_holder
+from tracker.engine.night.model import Action
+
+if TYPE_CHECKING:
+    from tracker.engine.night.games.dnf_107.night import Night
+
+
+def bless(nt: Night) -> None:
+    """祝福 tally (a unique top of at least 2; a tie protects nobody; not twice running) and 恩典."""
+    b = nt.b
+    counts: Counter[str] = Counter()
+    first_to_prophet: str | None = None
+    for a in nt.of("祝福"):
+        if not nt.live(a, "(4)"):
+            continue
+        t = a.targets[0]
+        counts[t] += 1
+        if b.seat(t).role == "神启者":
+            b.tell(a.actor, "恩典：神启者")
+            first_to_prophet = first_to_prophet or a.actor
+    if first_to_prophet and not b.state.get("恩典首次"):
+        prophet = next(s.name for s in b.table.players.values() if s.role == "神启者")
+        b.set_state("恩典首次", {"player": first_to_prophet, "night": nt.n})
+        b.tell(prophet, f"恩典：第一个对你使用祝福的村民是{first_to_prophet}")
+    if not counts:
+        return
+    tally = "、".join(f"{t}得{c}" for t, c in counts.items())
+    top = max(counts.values())
+    leaders = [t for t, c in counts.items() if c == top]
+    if top < 2:
+        b.note(f"(4) 祝福：{tally}，没有角色至少得到2 → 当晚无人受<祝福>庇护")
+    elif len(leaders) > 1:
+        b.note(f"(4) 祝福：{tally}，{'、'.join(leaders)}同样多 → 当晚无人能受到祝福的庇佑")
+    else:
+        t = leaders[0]
+        last = b.state.get("祝福上次")
+        if isinstance(last, dict) and last.get("target") == t and last.get("night") == nt.n - 1:
+            b.note(f"(4) 祝福：{tally} → {t}最多，但第{nt.n - 1}夜已受<祝福>效果影响（同一名角色不能连续两夜受到<祝福>效果影响）"
+                   " → 无效果")
+        else:
+            nt.g.blessed = t
+            b.set_state("祝福上次", {"target": t, "night": nt.n})
+            b.note(f"(4) 祝福：{tally} → {t}得到的祝福最多且至少为2，当晚免疫一次致死伤害")
+
+
+def rubbing(nt: Night, a: Action) -> None:
+    """拓印: two humans → learn and take one skill; human + 亡灵 → a skill or flip; two 亡灵 → flip."""
+    b, me = nt.b, a.members[0]
+    ts = nt.reach(a.targets, me, "(3)")
+    humans = [t for t in ts if not is_undead(b.seat(t))]
+    dead = [t for t in ts if is_undead(b.seat(t))]
+    if not ts:
+        return
+    if humans:
+        told = "；".join(f"{t}的身份技能：{'、'.join(skills_of(nt, b.seat(t).role))}" for t in humans)
+        b.tell(me, f"拓印：{told}")
+    offered = [s for t in humans for s in skills_of(nt, b.seat(t).role)]
+    if dead and not humans:
+        b.note(f"(3) 拓印：{'、'.join(ts)}均属于亡灵阵营 → 学者{me}翻转身份")
+        flip(b, me, "拓印")
+        return
+    b.note(f"(3) 拓印：{me}选择{'、'.join(ts)}（人类：{'、'.join(humans) or '无'}；亡灵：{'、'.join(dead) or '无'}）")
+    choice = (a.choice or "").strip()
+    if dead and choice == "翻转":
+        b.note(f"(4) 拓印：学者{me}选择翻转自身身份")
+        flip(b, me, "拓印")
+    elif choice in offered:
+        sk = b.skill(choice)
+        b.seat(me).uses[choice] = 1 if sk.kind == "限定" else True
+        b.result.state_after[f"{me}.拓印获得"] = choice
+        b.note(f"(4) 拓印：学者{me}选择获得<{choice}>（在原版之后结算）")
+        b.tell(me, f"拓印：你获得了<{choice}>")
+    else:
+        b.note(f"(4) 拓印：学者{me}未选择可获得的技能（可选：{'、'.join(offered) or '无'}{'、翻转' if dead else ''}）")
+
+
+def skills_of(nt: Night, role: str) -> list[str]:
+    return [s.name for s in nt.b.catalog.skills_of(role) if s.team is None]
+
+
+def deliver(nt: Night, a: Action) -> None:
+    """超度: a dead non-亡灵 player's non-team skill, chosen by the 慰魂师."""
+    b, t = nt.b, a.targets[0]
+    seat = b.seat(t)
+    if seat.faction == UNDEAD:
+        b.note(f"(4) 超度：{t}属于亡灵阵营 → 不能获得技能")
+        b.tell(a.actor, f"超度：{t}属于亡灵阵营，无法获得其技能")
+        return
+    offered = skills_of(nt, seat.role)
+    choice = (a.choice or "").strip()
+    if choice in offered:
+        b.seat(a.members[0]).uses[choice] = 1 if b.skill(choice).kind == "限定" else True
+        b.result.state_after[f"{a.actor}.超度获得"] = choice
+        b.note(f"(4) 超度：{a.actor}选择{t}的<{choice}>获得之")
+        b.tell(a.actor, f"超度：你获得了{t}的<{choice}>")
+    else:
+        b.note(f"(4) 超度：{a.actor}未选择{t}的技能（可选：{'、'.join(offered)}）")
+        b.tell(a.actor, f"超度：{t}的非团队技能：{'、'.join(offered)}")
+
+
+def mastery(nt: Night) -> None:
+    b = nt.b
+    r = relic(b)
+    holder = relic_holder(b)
+    if r is None or holder is None:
+        return
+    seat = b.seat(holder)
+    if is_undead(seat) or not seat.alive:
+        b.note(f"(17) 认主：持有者{holder}不是人类身份 → 不结算")
+        return
+    since = r.get("since") or {}
+    if "night" in since:
+        first_full = int(since["night"]) + 1
+    elif "day" in since:
+        first_full = int(since["day"])
+    else:
+        b.note(f"(17) 认主：[亡灵圣物]何时到{holder}手中未记录 → 不结算")
+        return
+    complete = nt.n - first_full + 1
+    if complete >= 2:
+        b.note(f"(17) 认主：{holder}以人类身份持有[亡灵圣物]连续度过两个完整的夜晚 → [亡灵圣物]认其为主")
+        b.set_state("亡灵圣物认主", holder)
+        if "亡灵圣物认主" not in seat.tags:
+            seat.tags.append("亡灵圣物认主")
+        b.tell(holder, "认主：[亡灵圣物]认你为主")
+    else:
+        b.note(f"(17) 认主：{holder}以人类身份持有[亡灵圣物]已度过{max(complete, 0)}个完整的夜晚 → 尚未认主")
+
+
+def revelation(nt: Night) -> None:
+    """神启: the target's non-team, non-锁定 skills of the night and their feedback."""
+    b = nt.b
+    for a in nt.of("神启"):
+        if a.index in nt.void:
+            continue
+        t = a.targets[0]
+        cast: list[str] = []
+        for x in nt.actions:
+            if x.members != (t,) or x.phase not in (None, "night"):
+                continue
+            sk = b.skill(x.skill)
+            if sk.team is None and sk.kind != "锁定" and sk.name not in cast:
+                cast.append(sk.name)
+        fb = [f.content for f in b.result.feedback if f.to == t and f.content.split("：")[0] in cast]
+        text = f"神启：{t}当晚发动的技能：{'、'.join(cast) or '无'}"
+        if fb:
+            text += f"；反馈：{' / '.join(fb)}"
+        b.note(f"(3) 神启：{a.actor}获知{t}当晚发动的非团队且非锁定技能（{'、'.join(cast) or '无'}）及其反馈")
+        b.tell(a.actor, text)
+
+
+def morning(nt: Night) -> None:
+    b = nt.b
+    day_out = [s.name for s in b.table.players.values()
+               if isinstance(s.fields.get("出局"), dict) and s.fields["出局"].get("day") == nt.n]
+    night_out = list(b.result.out_order)
+    b.announce(f"前一天白天出局：{'、'.join(day_out) or '无'}")
+    b.announce(f"夜晚出局：{'、'.join(night_out) or '无'}")
+    god = b.state.get("神眷者")
+    b.announce(f"神眷者：{god or '无'}")
+    if nt.scar is not None and nt.scar.index not in nt.void:
+        b.announce(f"剑痕：{nt.scar.choice or ''}")
+    for _, t in sorted(nt.rumours, key=lambda x: x[0]):
+        b.announce(f"流言：{t}被公告记有2票")
+    if nt.whispered:
+        b.announce("昨夜有夜之低语")
+    words = night_out + day_out
+    if words:
+        b.announce(f"遗言：{'、'.join(words)}（若提交）")
+    r = relic(b)
+    if r is not None:
+        b.result.state_after[RELIC] = dict(r)

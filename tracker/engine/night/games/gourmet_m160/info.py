@@ -1,0 +1,209 @@
+"""The information skills of M160's nights: what a player learns, in the post's words.
+
+"信息类技能则大概率（90%）获取错误信息": while 醉酒 or 中毒 (and not 清醒) every answer here passes
+through :meth:`~.table.Night.wrong`, a seeded chance the director may override.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.gourmet_m160.skills import _each, _say
+from tracker.engine.night.games.gourmet_m160.table import (
+    DEMONS,
+    MINIONS,
+    OUTSIDERS,
+    VILLAGERS,
+    Night,
+    kept_skills,
+    names,
+)
+from tracker.engine.night.model import Action
+
+QUESTIONS = ("他们表面阵营是否属于同一阵营", "他们相邻玩家是否有表面阵营为恶魔的玩家", "他们当中是否有表面阵营为恶魔")
+
+
+def divine(night: Night) -> None:
+    """【占卜】: one of three yes/no questions, never the same one twice within a pair of nights."""
+    board = night.board
+    asked = board.state.get("占卜问题") if isinstance(board.state.get("占卜问题"), dict) else {}
+    record = dict(asked or {})
+    for a in _each(night, "占卜"):
+        x, y = night.targets(a)
+        before = (asked or {}).get(a.actor)
+        paired = isinstance(before, dict) and night.n % 2 == 0 and before.get("night") == night.n - 1
+        options = [q for q in QUESTIONS if not (paired and before and before.get("问题") == q)]
+        q = board.ask(f"占卜.问题.{a.actor}", f"<占卜>：{a.actor}今晚得到哪个问题的答案", options)
+        if q == QUESTIONS[0]:
+            yes = night.looks_evil(x) == night.looks_evil(y)
+        elif q == QUESTIONS[1]:
+            yes = any(night.side(n) == "恶魔" for t in (x, y) for n in night.neighbours(t) if n not in (x, y))
+        else:
+            yes = night.side(x) == "恶魔" or night.side(y) == "恶魔"
+        if night.wrong(a):
+            yes = not yes
+            _say(night, f"占卜：{a.actor}醉酒/中毒，信息错误")
+        text = f"占卜：{'是' if yes else '否'}"
+        if paired and before:
+            text += f"（这两夜的答案可能对应的问题：{before.get('问题')}；{q}）"
+        record[a.actor] = {"night": night.n, "问题": q}
+        _say(night, f"占卜：{a.actor}选中{x}、{y}，问题“{q}” → {'是' if yes else '否'}")
+        night.tell(a.actor, text)
+    if record != (asked or {}):
+        board.result.state_after["占卜问题"] = record
+
+
+def interview(night: Night) -> None:
+    """【访谈】: with the target's consent both learn whether one of them looks like a 恶魔."""
+    for a in _each(night, "访谈"):
+        t = night.targets(a)[0]
+        agree = a.choice if a.choice in ("同意", "不同意") else night.board.ask(
+            f"访谈.同意.{t}", f"<访谈>：{t}是否同意{a.actor}的访谈", ["同意", "不同意"])
+        if agree != "同意":
+            _say(night, f"访谈：{t}不同意")
+            night.tell(a.actor, f"访谈：{t}不同意访谈")
+            continue
+        yes = night.side(a.actor) == "恶魔" or night.side(t) == "恶魔"
+        if night.wrong(a):
+            yes = not yes
+        word = "有" if yes else "没有"
+        _say(night, f"访谈：{a.actor}与{t} → 彼此之间{word}表面阵营为恶魔的玩家")
+        for p in (a.actor, t):
+            night.tell(p, f"访谈：你们之间{word}表面阵营为恶魔的玩家")
+
+
+def travel(night: Night) -> None:
+    """【游历】: how many players the two chose tonight up to this step (人次)."""
+    here = night.here
+    for a in _each(night, "游历"):
+        count = sum(len(b.targets) for b in night.actions
+                    if b.members and b.members[0] in night.targets(a) and night.step_of.get(b.index, 99) < here)
+        shown = count
+        if night.wrong(a):
+            shown = int(night.board.ask(f"游历.错误.{a.actor}", "醉酒的<游历>给出的错误数字",
+                                        [str(i) for i in range(0, 9) if i != count]))
+        _say(night, f"游历：截至{a.actor}行动时，{names(list(night.targets(a)))}共选择了{count}人次"
+                    + (f"（醉酒，告知{shown}）" if shown != count else ""))
+        night.tell(a.actor, f"游历：{shown}")
+
+
+def graves(night: Night) -> None:
+    """【守墓】: remembered now; told tonight for a death tonight, kept pending until the next 黄昏."""
+    for a in _each(night, "守墓"):
+        _say(night, f"守墓：{a.actor}守着{names(list(night.targets(a)))}")
+
+
+def graves_told(night: Night, died: list[str]) -> None:
+    roles = VILLAGERS + OUTSIDERS + MINIONS + DEMONS
+    for a in _each(night, "守墓"):
+        for t in night.targets(a):
+            if t in died:
+                role = night.seat(t).role
+                if night.wrong(a):
+                    role = night.board.ask(f"守墓.错误.{a.actor}", "醉酒的<守墓>给出的错误身份",
+                                           [r for r in roles if r != role])
+                night.board.note(f"守墓结算：{t}在下个黄昏前死去 → {a.actor}得知其实际身份")
+                night.tell(a.actor, f"守墓：{t}的实际身份是{role}")
+            elif night.seat(t).alive:
+                night.board.later(f"守墓：若{t}在下个黄昏前死去，{a.actor}当晚得知其实际身份", t,
+                                  f"至第{night.n}天黄昏", night.board.skill("守墓").clause)
+
+
+def torture(night: Night) -> None:
+    """【拷问】: is there a 表面 邪恶 player among the two; one fixed other player, and the 审讯官
+    himself, may be mistaken for one (never the other way round)."""
+    board = night.board
+    for a in _each(night, "拷问"):
+        ts = night.targets(a)
+        yes = any(night.looks_evil(t) for t in ts)
+        if not yes:
+            herring = board.ask("拷问.误认对象", "审讯官之外始终可能被误认的那名玩家（开局由导演定下）",
+                                [p for p in board.table.players if p != a.actor])
+            suspects = [t for t in ts if t in (a.actor, herring)]
+            if suspects and board.ask(f"拷问.误认.{a.actor}", f"<拷问>：是否把{names(suspects)}误认为邪恶",
+                                      ["否", "是"]) == "是":
+                yes = True
+        if night.wrong(a):
+            yes = not yes
+        word = "存在" if yes else "不存在"
+        _say(night, f"拷问：{a.actor}选中{names(list(ts))} → {word}表面阵营为邪恶阵营的玩家")
+        night.tell(a.actor, f"拷问：{names(list(ts))}中{word}表面阵营为邪恶阵营的玩家")
+
+
+def demon_choices(night: Night) -> list[str]:
+    """The players the 恶魔 chose tonight: the targets of the skills he believes he has (附体)."""
+    out: list[str] = []
+    for d in [p.name for p in night.board.table.players.values() if night.is_demon(p.name)]:
+        out.extend(t for t in night.chosen_by(d) if t not in out)
+    return out
+
+
+def insight(night: Night) -> None:
+    """【洞悉】: the 幕后黑手 learns the players the 恶魔 chose tonight."""
+    for p in night.board.table.players.values():
+        if p.role != "幕后黑手" or not kept_skills(p) or night.is_demon(p.name):
+            continue
+        if p.name in night.jailed:
+            _say(night, f"洞悉：{p.name}今晚被禁锢，失去技能")
+            continue
+        chosen = demon_choices(night)
+        fake = Action(p.name, "洞悉")
+        if night.wrong(fake):
+            others = [q.name for q in night.board.living() if q.name not in chosen]
+            chosen = [night.board.ask(f"洞悉.错误.{i}", "醉酒的<洞悉>给出的错误玩家", others)
+                      for i in (1, 2) if others]
+        text = f"洞悉：恶魔今晚选择了{names(chosen)}" if chosen else "洞悉：恶魔今晚没有选择玩家"
+        _say(night, f"{text}（告知{p.name}）")
+        night.tell(p.name, text)
+
+
+def seek(night: Night) -> None:
+    """【寻觅】 at 晨曦: not the 恶魔's victim → 清醒 and 表面身份 煤气灯人; then learn whether the target's
+    表面身份 is 煤气灯人. The 村民 who only believes he is 煤气灯人 has no such skill (【迷失】)."""
+    for a in _each(night, "寻觅"):
+        seat = night.seat(a.actor)
+        t = night.targets(a)[0]
+        if seat.role != "煤气灯人":
+            answer = night.board.ask(f"寻觅.迷失.{a.actor}", f"{a.actor}只是认为自己是煤气灯人，导演给他的答复",
+                                     ["是", "不是"])
+            _say(night, f"寻觅：{a.actor}并非煤气灯人（迷失），不是他的技能；导演答复“{answer}”")
+            night.tell(a.actor, f"寻觅：{t}的表面身份{answer}煤气灯人")
+            continue
+        if a.actor in night.jailed:
+            _say(night, f"寻觅：{a.actor}今晚被禁锢，失去技能")
+            continue
+        if a.actor not in night.demon_victims:
+            night.sober.add(a.actor)
+            night.gaslit_dawn.add(a.actor)
+            _say(night, f"寻觅：{a.actor}未成为恶魔击杀的对象 → 清醒，表面身份变为煤气灯人（天亮后恢复）")
+        yes = night.apparent_role(t) == "煤气灯人"
+        if night.wrong(a):
+            yes = not yes
+        word = "是" if yes else "不是"
+        _say(night, f"寻觅：{a.actor}选中{t} → {word}煤气灯人")
+        night.tell(a.actor, f"寻觅：{t}的表面身份{word}煤气灯人")
+
+
+def diagnose(night: Night) -> None:
+    """(4.10)【诊断】 the choice; the answer comes at 晨曦 (4.27)."""
+    for a in _each(night, "诊断"):
+        _say(night, f"诊断：{a.actor}选中{night.targets(a)[0]}（反馈在晨曦）")
+
+
+def diagnose_dawn(night: Night) -> None:
+    """(4.27) 晨曦: whom the target chose and what he learnt; then a 表面 恶魔 learns he is 恶魔."""
+    for a in _each(night, "诊断"):
+        t = night.targets(a)[0]
+        subject = t
+        if night.wrong(a):
+            subject = night.board.ask(f"诊断.错误.{a.actor}", "醉酒的<诊断>改报哪名玩家的行动",
+                                      [p.name for p in night.board.living() if p.name != t] or [t])
+        chose = [x for b in night.actions if b.members and b.members[0] == subject for x in b.targets]
+        heard = night.heard.get(subject, [])
+        what = f"得知了“{'；'.join(heard)}”" if heard else "未得知任何信息"
+        text = (f"诊断：{t}今晚选择了{names(chose)}，{what}" if chose else f"诊断：{t}今晚没有选择任何玩家，{what}")
+        night.board.note(f"({night.step}) 晨曦 诊断反馈：{text[3:]}")
+        night.tell(a.actor, text)
+        if night.side(t) == "恶魔" and not night.impaired(a.actor):
+            night.board.note(f"({night.step}) 诊断：{t}表面阵营为恶魔 → 他得知自己是恶魔")
+            night.tell(t, "诊断：你是【恶魔】")
+
+

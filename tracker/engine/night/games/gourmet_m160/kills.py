@@ -1,0 +1,264 @@
+"""The killing end of M160's night: 愚者, 唆使, 夺刀, 凶杀 with 毒害/狂乱/夺魂, and the deaths at night's end.
+
+"致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
+turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
+清醒 ("免受恶魔侵害") and 彷徨 have their say.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.gourmet_m160.skills import _say
+from tracker.engine.night.games.gourmet_m160.table import (
+    LETHAL,
+    SOBER,
+    Night,
+    group_of,
+    kept_skills,
+    kind,
+    names,
+)
+
+KILL = "【凶杀】每个夜晚*，你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】。"
+POSSESS = "1、【附体】：该剧本的恶魔[]内的文字代表他会附身的身份类型，被附身的玩家均获得以下技能：你认为你是一名[]内的对应身份，尽管你不是，但你拥有他的技能。从第二夜开始，一名被你选择的非恶魔非爪牙（附魂灵除外）的玩家会被你杀害。若恶魔选择的玩家中没有可被击杀的玩家，则会出现平安夜。"
+SOUL = ("缚魂灵", "附魂灵")
+
+
+def fool(night: Night) -> None:
+    """(4.18)【愚者】: a 丑角 only *tries* two players; nothing happens unless he is the 恶魔 (see kill)."""
+    for a in night.of("愚者"):
+        if night.is_demon(a.actor):
+            _say(night, f"愚者：恶魔{a.actor}（丑角）尝试操作{names(list(a.targets))}，见凶杀")
+        else:
+            _say(night, f"愚者：{a.actor}尝试操作{names(list(a.targets))} → 丑角在夜晚不能进行任何操作，无效果")
+
+
+def _whisperer(night: Night) -> str | None:
+    """The 告死邪魔 who *can* use 【唆使】 tonight (alive or kept by 夺魂, not 禁锢, not 醉酒/中毒)."""
+    if night.n < 2:
+        return None
+    for p in night.board.table.players.values():
+        if p.role == "告死邪魔" and kept_skills(p) and p.name not in night.jailed and not night.impaired(p.name):
+            return p.name
+    return None
+
+
+def incite(night: Night) -> None:
+    """(4.19)【唆使】: one of the players the target chose tonight takes lethal damage from the 告死邪魔."""
+    who = _whisperer(night)
+    dead = [p.name for p in night.board.table.players.values() if p.role == "告死邪魔" and not kept_skills(p)]
+    if who is None:
+        if dead:
+            _say(night, f"唆使：告死邪魔{names(dead)}已死亡、失去技能 → 不能发动，恶魔<凶杀>可以发动")
+        return
+    for a in night.of("唆使"):
+        if a.actor != who:
+            continue
+        t = night.targets(a)[0]
+        pool = list(dict.fromkeys(x for b in night.actions if b.members and b.members[0] == t
+                                  for x in night.targets(b) if night.seat(x).alive))
+        if not pool:
+            _say(night, f"唆使：{t}今晚没有选择存活的玩家 → 无人受到伤害")
+            continue
+        hit = pool[0] if len(pool) == 1 else night.board.ask(
+            f"唆使.{who}", f"<唆使>：{t}今晚选择的玩家中谁受到致死伤害", pool)
+        _say(night, f"唆使：{t}今晚选择了{names(pool)} → {hit}受到来源于告死邪魔{who}的致死伤害")
+        night.harm(hit, f"唆使（告死邪魔{who}）", by_demon=False, clause=night.board.skill("唆使").clause)
+
+
+def seize(night: Night) -> None:
+    """(4.21)【夺刀】<限定>: the 幕后黑手 becomes the 恶魔; the old 恶魔 becomes the 善良 role he believed."""
+    board = night.board
+    for a in night.of("夺刀"):
+        if a.choice != "夺刀":
+            _say(night, f"夺刀：{a.actor}不夺刀")
+            continue
+        board.use(night.seat(a.actor), "夺刀")
+        why = night.disabled(a)
+        if why:
+            _say(night, f"夺刀：{why}（限定技能已消耗）")
+            continue
+        for p in list(board.table.players.values()):
+            if night.is_demon(p.name) and p.name != a.actor:
+                role = night.believed(p.name)
+                board.convert(p.name, role, "善良", "夺刀：当前的恶魔变为他自己认为的身份对应的善良玩家")
+                p.fields["type"] = group_of(role)
+        night.seat(a.actor).fields["type"] = "恶魔"
+        board.result.state_after[f"{a.actor}.type"] = "恶魔"
+        _say(night, f"夺刀：{a.actor}成为恶魔，获得<凶杀>（改为主动选择一人）")
+
+
+def _eligible(night: Night, demon: str, t: str) -> bool:
+    seat = night.seat(t)
+    minion_ok = night.seat(demon).role in SOUL
+    # 挂机 "有群的角色从自已所在的群中立即移除": a benched 群内 爪牙 is no longer 群内
+    grouped = "群内" in seat.tags and not seat.benched
+    return (seat.alive and not grouped and t not in night.sober and not night.is_demon(t)
+            and (kind(seat) != "爪牙" or minion_ok))
+
+
+def kill(night: Night) -> None:
+    """(4.22)【凶杀】: one living, non-群内, non-清醒 player the 恶魔 chose (非恶魔非爪牙, 缚魂灵 may take
+    爪牙); none → 平安夜. Not while the 告死邪魔 can 唆使; one victim a night for 双生暗影."""
+    board = night.board
+    if night.n < 2:
+        return
+    who = _whisperer(night)
+    if who is not None:
+        _say(night, f"凶杀：告死邪魔{who}能发动唆使 → 恶魔的凶杀不能发动")
+        return
+    pairs: list[tuple[str, str]] = []
+    for d in [p.name for p in board.living() if night.is_demon(p.name)]:
+        seized = night.seat(d).role == "幕后黑手"
+        own = [a for a in night.actions if a.actor == d and a.skill in ("凶杀", "夺刀") and a.targets]
+        if seized:
+            chosen = list(own[-1].targets[:1]) if own else []
+        elif night.clown(d):
+            tried = [a for a in night.of("愚者") if a.actor == d]
+            if night.impaired(d):
+                chosen = list(night.targets(tried[-1])) if tried else []
+                if not tried:
+                    _say(night, f"凶杀：恶魔{d}是丑角，醉酒/中毒且没有尝试操作 → 无人因凶杀死亡")
+            else:
+                pool = [p.name for p in board.living() if _eligible(night, d, p.name)]
+                chosen = [board.ask(f"凶杀.丑角.{d}", "恶魔丑角产生的杀害随机决定", pool)] if pool else []
+        else:
+            chosen = night.chosen_by(d)
+        pairs.extend((d, t) for t in chosen if _eligible(night, d, t))
+        _say(night, f"凶杀：恶魔{d}选择的玩家{names(chosen)}，可被击杀："
+                    + names([t for dd, t in pairs if dd == d]))
+    if not pairs:
+        _say(night, "凶杀：恶魔选择的玩家中没有可被击杀的玩家 → 平安夜")
+        return
+    if len(pairs) == 1:
+        demon, victim = pairs[0]
+    else:
+        pick = board.ask("凶杀", "恶魔选择的玩家中谁受到致死杀害（每晚只会有一名玩家被杀害）",
+                         [f"{d}:{t}" for d, t in pairs])
+        demon, victim = pick.split(":")
+    night.victim = (demon, victim)
+    night.demon_victims.add(victim)
+    _say(night, f"凶杀：{victim}受到来源于恶魔{demon}的致死杀害")
+
+
+def _first(night: Night, role: str, key: str, group: str) -> bool:
+    if night.victim is None:
+        return False
+    demon, victim = night.victim
+    seat = night.seat(demon)
+    # "第一次": spent when uses says 0, or (for 毒害) when the state records the night it took effect
+    spent = seat.uses.get(key, 1) in (0, False) or (key == "毒害" and night.board.state.get("毒害上次") is not None)
+    return seat.role == role and kind(night.seat(victim)) == group and not spent
+
+
+def poison_harm(night: Night) -> None:
+    """(4.23)【毒害】: the 狂煞's first 村民 kill becomes 中毒, and a neighbour takes lethal damage."""
+    if night.victim is None or night.seat(night.victim[0]).role != "狂煞":
+        return
+    demon, victim = night.victim
+    if not _first(night, "狂煞", "毒害", "村民"):
+        if kind(night.seat(victim)) == "村民":
+            _say(night, "毒害：已在之前的夜晚触发，不再替换")
+        return
+    board = night.board
+    board.use(night.seat(demon), "毒害")
+    board.set_state("毒害上次", {"target": victim, "night": night.n})
+    night.victim = None
+    night.poison(victim, "毒害：狂煞第一次杀害村民时改为使其中毒")
+    board.survive(victim, "<毒害>：狂煞第一次杀害村民时改为使其中毒")
+    _say(night, f"毒害：{victim}是村民 → 改为中毒，并对一名与他相邻的玩家造成致死伤害")
+    _neighbour_harm(night, demon, victim, "毒害")
+
+
+def frenzy(night: Night) -> None:
+    """(4.24)【狂乱】: the 厉鬼's first 外来者 kill becomes lethal damage to a neighbour instead."""
+    if not _first(night, "厉鬼", "狂乱", "外来者") or night.victim is None:
+        return
+    demon, victim = night.victim
+    night.board.use(night.seat(demon), "狂乱")
+    night.victim = None
+    night.board.survive(victim, "<狂乱>：厉鬼第一次杀害外来者时改为对一名与他相邻的玩家造成致死伤害")
+    _say(night, f"狂乱：{victim}是外来者 → 改为对一名与他相邻的玩家造成致死伤害")
+    _neighbour_harm(night, demon, victim, "狂乱")
+
+
+def _neighbour_harm(night: Night, demon: str, victim: str, skill: str) -> None:
+    near = night.neighbours(victim)
+    if not near:
+        _say(night, f"{skill}：{victim}没有相邻的存活玩家")
+        return
+    hit = near[0] if len(near) == 1 else night.board.ask(
+        f"{skill}.相邻", f"<{skill}>：与{victim}相邻的{names(near)}中谁受到致死伤害（规则未写由谁决定）", near)
+    night.demon_victims.add(hit)  # a target of the 恶魔's killing: no 清醒 from 【寻觅】 for him
+    night.harm(hit, f"{skill}（{night.seat(demon).role}{demon}）：对与{victim}相邻的一名玩家造成致死伤害",
+               by_demon=True, clause=night.board.skill(skill).clause)
+
+
+def soul(night: Night) -> None:
+    """(4.25)【夺魂】 and the kill itself: a 爪牙 the 缚魂灵 kills keeps his skills and learns who he is."""
+    if night.victim is None:
+        return
+    demon, victim = night.victim
+    role = night.seat(demon).role
+    if role in SOUL and kind(night.seat(victim)) == "爪牙":
+        _say(night, f"夺魂：爪牙{victim}被{role}杀害，保留技能并得知{demon}是恶魔")
+        night.tell(victim, f"夺魂：你被{role}杀害，你保留技能；恶魔是{demon}")
+        cause = f"夺魂（{role}{demon}）"
+    else:
+        cause = f"凶杀（{role}{demon}）"
+    night.harm(victim, cause, by_demon=True, clause=KILL)
+    night.victim = None
+
+
+def deaths(night: Night) -> list[str]:
+    """Night's end: lethal damage becomes 死亡 in the order it was dealt, unless 自保 or 清醒 stop it;
+    彷徨 may send the 虚无主义者 in the target's place."""
+    board = night.board
+    died: list[str] = []
+    board.note("夜晚结束：结算致死伤害")
+    for hit in night.lethal:
+        t = hit.target
+        if not board.seat(t).alive:
+            continue
+        if t in night.coward_safe:
+            board.survive(t, "<自保>：懦夫选中了表面阵营为恶魔的玩家，当晚不会死亡")
+            continue
+        if hit.by_demon and t in night.sober:
+            board.survive(t, f"清醒：免受恶魔侵害（{SOBER}）")
+            continue
+        if night.wander is not None and t in night.wander[1]:
+            nihilist = night.wander[0]
+            if board.seat(nihilist).alive and nihilist not in night.coward_safe and board.ask(
+                    f"彷徨.{t}", f"<彷徨>：{nihilist}是否代替{t}死亡", ["否", "是"]) == "是":
+                board.survive(t, f"<彷徨>：虚无主义者{nihilist}代替他而死亡")
+                t = nihilist
+        if board.kill(t, hit.cause, life="死亡"):
+            died.append(t)
+            seat = board.seat(t)
+            seat.fields["死亡"] = {"night": night.n, "cause": hit.cause}
+            board.result.state_after[f"{t}.死亡"] = seat.fields["死亡"]  # the player field later nights read
+    if not died:
+        board.note(f"夜晚结束：无人死亡（{LETHAL[:12]}…）")
+    return died
+
+
+def win_check(night: Night) -> None:
+    """胜负判定 after the night: 善良 when every 实际 恶魔 is 出局; 邪恶 when every 善良 is 出局 or the living
+    恶魔 are at least half the living."""
+    board = night.board
+    players = list(board.table.players.values())
+    demons = [p for p in players if kind(p) == "恶魔"]
+    living = [p for p in players if p.alive]
+    if demons and all(p.life == "出局" for p in demons):
+        board.win("善良阵营", "所有实际阵营为恶魔的玩家出局", "1、善良阵营：所有【实际阵营】为【恶魔】的玩家出局")
+        return
+    good = [p for p in players if p.faction == "善良"]
+    clause = "2、邪恶阵营：所有【实际阵营】为【善良阵营】角色全部出局或场上【实际阵营】为【恶魔】的玩家不小于存活玩家的一半。"
+    if good and all(p.life == "出局" for p in good):
+        board.win("邪恶阵营", "所有实际阵营为善良阵营的角色全部出局", clause)
+        return
+    alive_demons = [p for p in demons if p.alive]
+    if alive_demons and 2 * len(alive_demons) >= len(living):
+        board.win("邪恶阵营", f"场上恶魔{len(alive_demons)}人不小于存活玩家{len(living)}人的一半", clause)
+        return
+    board.note(f"胜负：恶魔未全部出局；存活{len(living)}人中恶魔{len(alive_demons)}人 → 无人获胜")
+

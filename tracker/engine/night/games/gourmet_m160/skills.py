@@ -1,0 +1,307 @@
+"""The steps of M160's nights that choose and learn: one function per line of the post's order.
+
+Each function settles the submissions of one skill at its place in the order (``night.step``),
+asking :class:`~.table.Night` whether the actor is blocked, drunk or poisoned at that moment, and
+writes the private feedback in the post's words. Kills are in :mod:`.kills`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tracker.engine.night.games.gourmet_m160.table import (
+    OUTSIDERS,
+    VILLAGERS,
+    Night,
+    kind,
+    names,
+)
+from tracker.engine.night.model import Action
+
+Step = Callable[[Night], None]
+
+
+def _say(night: Night, line: str) -> None:
+    night.board.note(f"({night.step}) {line}")
+
+
+def _each(night: Night, skill: str) -> list[Action]:
+    return night.of(skill)
+
+
+# -- 首夜：游戏开始时 -----------------------------------------------------------------------------
+def peek(night: Night) -> None:
+    """【窥天】: the 群内 爪牙 learn three 村民/外来者 roles not on the table (picked by the director)."""
+    board = night.board
+    group = [p.name for p in board.table.players.values() if "群内" in p.tags and kind(p) == "爪牙"]
+    if not group:
+        return
+    present = {p.role for p in board.table.players.values()}
+    absent = [r for r in VILLAGERS + OUTSIDERS if r not in present]
+    shown: list[str] = []
+    for i in range(min(3, len(absent))):
+        shown.append(board.ask(f"窥天.{i + 1}", f"<窥天>告知群内爪牙的第{i + 1}个不在场的村民/外来者身份",
+                               [r for r in absent if r not in shown]))
+    _say(night, f"窥天：群内爪牙{names(group)}得知本局不存在的身份：{names(shown)}")
+    for p in group:
+        night.tell(p, f"窥天：本局不存在于场上的村民/外来者身份：{names(shown)}")
+
+
+def foretell(night: Night) -> None:
+    """【预告】: one 善良 player learns that a 告死邪魔 is in the game."""
+    board = night.board
+    if not any(p.role == "告死邪魔" for p in board.table.players.values()):
+        return
+    good = [p.name for p in board.table.players.values() if p.faction == "善良"]
+    who = board.ask("预告", "<预告>：哪名善良阵营玩家得知本局存在告死邪魔", good)
+    _say(night, f"预告：{who}得知本局存在告死邪魔")
+    night.tell(who, "预告：本局存在【告死邪魔】")
+
+
+# -- 其他夜 (4.1)–(4.2) ---------------------------------------------------------------------------
+def votes(night: Night) -> None:
+    """(4.1) the vote's 死亡 and the 出局 after a last vote happened in the day: read from the table."""
+    day = night.n - 1
+    dead = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("死亡"), day)]
+    out = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("出局"), day)]
+    _say(night, f"结算投票导致的死亡及出局：第{day}天死亡{names(dead)}；投出最后一票而出局{names(out)}")
+
+
+def _on_day(when: object, day: int) -> bool:
+    return isinstance(when, dict) and when.get("day") == day
+
+
+def lost(night: Night) -> None:
+    """(4.2)【迷失】: the 村民 who believes he is 煤气灯人 regains his skill once the 煤气灯人 died by 处决 or 投票."""
+    state = night.board.state.get("迷失")
+    if not isinstance(state, dict) or state.get("寻回"):
+        return
+    gas, villager = state.get("煤气灯人"), state.get("村民")
+    if not isinstance(gas, str) or not isinstance(villager, str) or not night.board.has(gas):
+        return
+    died = night.seat(gas).fields.get("死亡")
+    cause = died.get("cause", "") if isinstance(died, dict) else ""
+    if not night.seat(gas).alive and any(w in cause for w in ("处决", "投票")):
+        night.board.set_state("迷失", {**state, "寻回": True})
+        _say(night, f"迷失：煤气灯人{gas}因{cause}死亡 → {villager}寻回他的技能")
+        night.tell(villager, f"迷失：你寻回了你的技能，你的身份是{night.seat(villager).role}")
+    else:
+        _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
+
+
+# -- effect skills -------------------------------------------------------------------------------
+def jail(night: Night) -> None:
+    """【禁锢】: an 实际 爪牙 among the targets loses his skills tonight."""
+    for a in _each(night, "禁锢"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"禁锢：{why}")
+            continue
+        hit = [t for t in night.targets(a) if kind(night.seat(t)) == "爪牙"]
+        night.jailed.update(hit)
+        _say(night, f"禁锢：{a.actor}选中{names(list(night.targets(a)))} → "
+                    + (f"爪牙{names(hit)}今晚失去技能" if hit else "都不是爪牙，无效果"))
+
+
+def protest(night: Night) -> None:
+    """【抗议】: tonight every skill naming these two may have the 无政府主义者 put in their place."""
+    for a in _each(night, "抗议"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"抗议：{why}")
+            continue
+        night.protest = (a.actor, frozenset(a.targets))
+        _say(night, f"抗议：{a.actor}选中{names(list(a.targets))}，指定他们的技能可能改以{a.actor}为目标")
+
+
+def potion(night: Night) -> None:
+    """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
+    time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
+    board = night.board
+    history = [h for h in board.state.get("药剂历史", []) or [] if isinstance(h, dict)]
+    for a in _each(night, "药剂"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"药剂：{why}")
+            continue
+        x, y = night.targets(a)
+        options = [{"清醒": x, "醉酒": y}, {"清醒": y, "醉酒": x}]
+        last = next((h for h in history if h.get("night") == night.n - 1), None)
+        legal = [o for o in options if not last or all(last.get(k) != v for k, v in o.items())]
+        reason = ""
+        if len(legal) == 1:
+            reason = "同一名玩家不会连续两天因药剂而清醒或醉酒"
+            pick = legal[0]
+        elif a.actor in (x, y) and not any(a.actor in (h.get("清醒"), h.get("醉酒")) for h in history):
+            pick = next(o for o in legal if o["清醒"] == a.actor)
+            reason = "第一次选中药师自己，优先获得清醒"
+        else:
+            scored = sorted(legal, key=lambda o: -_nearest_repeat(history, o, night.n))
+            if _nearest_repeat(history, scored[0], night.n) != _nearest_repeat(history, scored[-1], night.n):
+                pick, reason = scored[0], "尽可能相近的两次内不会均因药剂而清醒或醉酒"
+            else:
+                sober = board.ask(f"药剂.{night.n}", f"<药剂>：{x}、{y}中谁清醒（规则不限定）", [x, y])
+                pick = next(o for o in legal if o["清醒"] == sober)
+        night.sober.add(pick["清醒"])
+        night.drunk.add(pick["醉酒"])
+        entry = {"night": night.n, "清醒": pick["清醒"], "醉酒": pick["醉酒"]}
+        board.set_state("药剂历史", [*history, entry])
+        _say(night, f"药剂：{pick['清醒']}清醒、{pick['醉酒']}醉酒，持续到第{night.n}天黄昏"
+                    + (f"（{reason}）" if reason else ""))
+
+
+def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n: int) -> float:
+    """How many nights back the nearest same-kind potion of either target lies (inf: none)."""
+    best = float("inf")
+    for kind_, who in option.items():
+        for h in history:
+            if h.get(kind_) == who and isinstance(h.get("night"), int):
+                best = min(best, n - int(h["night"]))  # type: ignore[call-overload]
+    return best
+
+
+def coward(night: Night) -> None:
+    """【自保】: a target whose 表面阵营 is 恶魔 (at this step) keeps the 懦夫 alive tonight."""
+    for a in _each(night, "自保"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"自保：{why}")
+            continue
+        hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
+        if hit:
+            night.coward_safe.add(a.actor)
+        _say(night, f"自保：{a.actor}选中{names(list(night.targets(a)))} → "
+                    + (f"{names(hit)}表面阵营为恶魔，{a.actor}当晚不会死亡" if hit else "表面阵营都不是恶魔，没有自保"))
+
+
+def wander(night: Night) -> None:
+    """【彷徨】: if one of the two dies tonight, the 虚无主义者 may die instead (asked at the death)."""
+    for a in _each(night, "彷徨"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"彷徨：{why}")
+            continue
+        night.wander = (a.actor, frozenset(night.targets(a)))
+        _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
+
+
+def mask(night: Night) -> None:
+    """【面具】: the target's 表面阵营 is 恶魔 tonight, for every skill settled after this step."""
+    for a in _each(night, "面具"):
+        t = night.targets(a)[0]
+        night.board.set_state("面具上次", {"target": a.targets[0], "night": night.n})
+        why = night.disabled(a)
+        if why:
+            _say(night, f"面具：{why}")
+            continue
+        night.masked = t
+        _say(night, f"面具：{t}今晚表面阵营为恶魔")
+
+
+def clarity(night: Night) -> None:
+    """【明晰】: tonight the two show their 实际角色 (a 面具 or a belief no longer shows)."""
+    for a in _each(night, "明晰"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"明晰：{why}")
+            continue
+        night.clarified.update(night.targets(a))
+        _say(night, f"明晰：{names(list(night.targets(a)))}今晚表面角色为实际角色")
+
+
+def deceive(night: Night) -> None:
+    """【欺诈】: a target whose 表面阵营 is 恶魔 has the skills he believes he has 中毒 from now on."""
+    for a in _each(night, "欺诈"):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"欺诈：{why}")
+            continue
+        hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
+        for t in hit:
+            night.poison(t, "欺诈：他认为自己拥有的技能从现在开始按中毒处理")
+        _say(night, f"欺诈：{a.actor}选中{names(list(night.targets(a)))} → "
+                    + (f"{names(hit)}表面阵营为恶魔，其技能从现在开始按中毒处理" if hit else "表面阵营都不是恶魔，无效果"))
+
+
+def plot(night: Night) -> None:
+    """【密谋】: naming every 实际 邪恶 player still 存活 wins for 善良 at once; otherwise "密谋失败".
+
+    The shared examples count only the living evil ("未选中P11", with P13 死亡 left out)."""
+    board = night.board
+    evil = sorted(p.name for p in board.table.players.values() if p.faction == "邪恶" and p.alive)
+    clause = board.skill("密谋").clause
+    for a in _each(night, "密谋"):
+        chosen = set(night.targets(a))
+        why = night.disabled(a)
+        missed = [e for e in evil if e not in chosen]
+        if why or missed:
+            _say(night, f"密谋：{why or '未选中' + names(missed)} → 密谋失败")
+            night.tell(a.actor, "密谋失败")
+            continue
+        _say(night, f"密谋：{a.actor}选中了所有实际阵营为邪恶阵营的玩家（{names(evil)}）")
+        board.win("善良阵营", "阴谋论者<密谋>选中了所有实际阵营为邪恶阵营的玩家", clause, stop=True)
+
+
+def clone(night: Night) -> None:
+    """(1.7)【克隆】: a 善良 target and no 醉酒 → the 模仿者 becomes that role (unknowingly); else 中毒."""
+    board = night.board
+    for a in _each(night, "克隆"):
+        t = night.targets(a)[0]
+        target = night.seat(t)
+        if night.is_demon(a.actor):
+            _say(night, f"克隆：{a.actor}是恶魔（自认模仿者），克隆的身份由导演记录；凶杀落在其选择的名单里")
+            continue
+        if target.faction == "善良" and not night.impaired(a.actor):
+            board.convert(a.actor, target.role, None, "克隆成功（模仿者不知道）")
+            night.seat(a.actor).fields["believes"] = "模仿者"
+            night.seat(a.actor).fields["type"] = kind(target)
+            board.result.state_after[f"{a.actor}.believes"] = "模仿者"
+            _say(night, f"克隆：{t}属于善良阵营且{a.actor}没有醉酒 → 成功，{a.actor}变为{target.role}")
+        else:
+            why = "属于邪恶阵营" if target.faction != "善良" else "模仿者已经醉酒"
+            night.poison(a.actor, "克隆发动失败")
+            _say(night, f"克隆：{t}{why} → 克隆发动失败，{a.actor}中毒")
+
+
+def pointers_of_failed_clone(night: Night) -> None:
+    """③ a failed 模仿者 still hands in 指向: random feedback each day unless 清醒 (then none)."""
+    for a in night.of("指向"):
+        if night.seat(a.actor).role != "模仿者" or night.is_demon(a.actor):
+            continue
+        if a.actor in night.sober:
+            _say(night, f"模仿者{a.actor}：克隆失败，今晚清醒 → 不获得任何反馈")
+            continue
+        fb = night.board.ask(f"模仿者.反馈.{a.actor}", "克隆失败的模仿者今天随机获得的反馈",
+                             ["无反馈", "密谋失败", "是", "否", "0", "1", "2", "3", "4"])
+        _say(night, f"模仿者{a.actor}：克隆失败 → 随机反馈“{fb}”")
+        if fb != "无反馈":
+            night.tell(a.actor, fb)
+
+
+def dream_walk(night: Night, alive_after: list[str]) -> None:
+    """【神游】: while the 漫步者 lives, one other living player (never twice) must be 疯狂 about him
+    today; a cloned 漫步者 brings two more, from a list of its own."""
+    board = night.board
+    before = board.state.get("神游已选择") if isinstance(board.state.get("神游已选择"), dict) else {}
+    record = dict(before or {})
+    for p in board.table.players.values():
+        if p.role != "漫步者" or p.name not in alive_after:
+            continue
+        cloned = night.believed(p.name) == "模仿者"
+        walkers = {q.name for q in board.table.players.values() if q.role == "漫步者"}
+        used = list(record.get(p.name, []))
+        pool = [q for q in alive_after if q not in walkers and q not in used]
+        if not pool:
+            _say(night, f"神游：除漫步者外的玩家都成为过神游的目标 → {p.name}失去神游")
+            continue
+        for i in range(2 if cloned else 1):
+            pool = [q for q in pool if q not in used]
+            if not pool:
+                break
+            who = board.ask(f"神游.{p.name}.{i + 1}", "神游：今天需要对漫步者疯狂的玩家（导演随机指定）", pool)
+            used.append(who)
+            _say(night, f"神游：{who}今天需要对【漫步者】【疯狂】")
+            night.tell(who, "神游：今天你需要对【漫步者】【疯狂】，否则你可能被处决")
+        record[p.name] = used
+    if record:
+        board.result.state_after["神游已选择"] = record

@@ -1,0 +1,225 @@
+"""Who is what at M160's table tonight: 实际 vs 表面 identity, 醉酒/中毒/清醒, seats, lethal damage.
+
+The post separates what a player is (【实际阵营】, 【实际角色】) from what skills see
+(【表面阵营】, 【表面角色】), and what he believes (附体, 迷失: ``believes``). Statuses change in
+the post's order, so every question ("is P drunk?", "does P look like a 恶魔?") is asked of this
+object at the step being settled, never of the input table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.model import Action, Seat
+
+DEMONS = ("缚魂灵", "附魂灵", "狂煞", "厉鬼", "双生暗影")
+MINIONS = ("煤气灯人", "告死天使", "告死邪魔", "幕后黑手")
+OUTSIDERS = ("无政府主义者", "虚无主义者", "漫步者", "丑角")
+VILLAGERS = ("护士长", "心理学家", "阴谋论者", "化梦师", "药师", "安保人员", "末日传道士", "通灵师",
+             "模仿者", "说谎者", "懦夫", "冰恋者", "审讯官")
+#: "信息类技能则大概率（90%）获取错误信息"; every other skill is 无效 while 醉酒.
+INFO = frozenset({"诊断", "访谈", "占卜", "游历", "守墓", "拷问", "洞悉", "寻觅"})
+WRONG = 0.9
+
+DRUNK = "2、【醉酒】：【醉酒】的玩家失去技能，但他们仍然以为自己拥有技能，并且能够发动技能。【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗），信息类技能则大概率（90%）获取错误信息。"
+SOBER = "4、【清醒】：免疫【醉酒】与【中毒】，并免受恶魔侵害，优先级高于【醉酒】与【中毒】。"
+LETHAL = "某些技能的效应会使角色受到致死伤害，如果没有特殊说明，该角色在夜晚或白天结束时【死亡】。"
+DEAD = "当一名玩家被【杀害】、【处决】或【投票】导致【死亡】后，其依旧可以在场上发言并投票，但其失去技能（被【附魂灵】刀死的【爪牙】除外），且再不能成为被选择的目标（【阴谋论者】和【煤气灯人】除外）。"
+
+
+def kind(seat: Seat) -> str:
+    """村民 / 外来者 / 爪牙 / 恶魔: the scenario's ``type``, else the role's group in the post."""
+    t = seat.fields.get("type")
+    return t if isinstance(t, str) else group_of(seat.role)
+
+
+def group_of(role: str) -> str:
+    """The post's group of a role: 恶魔 / 爪牙 / 外来者 / 村民."""
+    for group, names_ in (("恶魔", DEMONS), ("爪牙", MINIONS), ("外来者", OUTSIDERS)):
+        if role in names_:
+            return group
+    return "村民"
+
+
+def kept_skills(seat: Seat) -> bool:
+    """A 死亡 爪牙 the 缚魂灵 killed keeps his skills (【夺魂】); every other dead player loses them."""
+    if seat.alive:
+        return True
+    died = seat.fields.get("死亡")
+    cause = died.get("cause", "") if isinstance(died, dict) else ""
+    return seat.life == "死亡" and kind(seat) == "爪牙" and any(w in cause for w in ("夺魂", "缚魂灵", "附魂灵"))
+
+
+@dataclass
+class Lethal:
+    target: str
+    cause: str
+    by_demon: bool
+    clause: str
+
+
+@dataclass
+class Night:
+    """Tonight's changing facts, read by each step at its place in the order."""
+
+    board: Board
+    actions: list[Action]
+    step: str = ""
+    sober: set[str] = field(default_factory=set)       # 清醒 (药剂, 寻觅)
+    drunk: set[str] = field(default_factory=set)       # 醉酒 (药剂)
+    jailed: set[str] = field(default_factory=set)      # 爪牙 who lost their skills tonight (禁锢)
+    masked: str | None = None                           # 面具: 表面阵营 恶魔 tonight
+    clarified: set[str] = field(default_factory=set)   # 明晰: 表面角色 = 实际角色 tonight
+    gaslit_dawn: set[str] = field(default_factory=set)  # 寻觅: 表面身份 煤气灯人 at 晨曦
+    protest: tuple[str, frozenset[str]] | None = None  # 抗议
+    coward_safe: set[str] = field(default_factory=set)  # 自保
+    wander: tuple[str, frozenset[str]] | None = None   # 彷徨
+    lethal: list[Lethal] = field(default_factory=list)
+    demon_victims: set[str] = field(default_factory=set)
+    heard: dict[str, list[str]] = field(default_factory=dict)  # feedback each player got tonight
+    substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
+    victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
+    here: float = 0.0                                   # the place in the order being settled
+
+    # -- identity ---------------------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.board.night or 0
+
+    def seat(self, name: str) -> Seat:
+        return self.board.seat(name)
+
+    def believed(self, name: str) -> str:
+        seat = self.seat(name)
+        b = seat.fields.get("believes")
+        return b if isinstance(b, str) else seat.role
+
+    def side(self, name: str) -> str:
+        """【表面阵营】 as the post's skills ask it (恶魔 / 爪牙 / 村民 / 外来者), at this step."""
+        if name in self.clarified:
+            return kind(self.seat(name))
+        if name == self.masked:
+            return "恶魔"
+        return kind(self.seat(name))
+
+    def looks_evil(self, name: str) -> bool:
+        return self.side(name) in ("恶魔", "爪牙")
+
+    def apparent_role(self, name: str) -> str:
+        """【表面身份】/【表面角色】: what the player believes, 实际 under 明晰, 煤气灯人 after 寻觅."""
+        if name in self.gaslit_dawn:
+            return "煤气灯人"
+        if name in self.clarified:
+            return self.seat(name).role
+        return self.believed(name)
+
+    def is_demon(self, name: str) -> bool:
+        return kind(self.seat(name)) == "恶魔"
+
+    def clown(self, name: str) -> bool:
+        seat = self.seat(name)
+        return seat.role == "丑角" or "丑角" in seat.status or self.believed(name) == "丑角"
+
+    # -- statuses ---------------------------------------------------------------------------------
+    def impaired(self, name: str) -> bool:
+        """醉酒 or 中毒, unless 清醒 ("优先级高于【醉酒】与【中毒】")."""
+        if name in self.sober:
+            return False
+        return name in self.drunk or "中毒" in self.seat(name).status
+
+    def poison(self, name: str, why: str) -> None:
+        seat = self.seat(name)
+        if "中毒" not in seat.status:
+            seat.status.append("中毒")
+        self.board.result.state_after[f"{name}.status"] = list(seat.status)
+        self.board.note(f"{name}中毒（{why}）")
+
+    def disabled(self, action: Action) -> str | None:
+        """Why an effect-type skill does nothing at this step (blocked, drunk), or None."""
+        actor = action.members[0]
+        if actor in self.jailed:
+            return f"{actor}今晚被禁锢，失去技能"
+        if self.impaired(actor):
+            return f"{actor}{'醉酒' if actor in self.drunk else '中毒'}，技能无效"
+        return None
+
+    def wrong(self, action: Action) -> bool:
+        """An information skill's answer is wrong: 90% while 醉酒/中毒 (seeded, the director may override)."""
+        actor = action.members[0]
+        if not self.impaired(actor):
+            return False
+        return self.board.chance(f"醉酒错误.{actor}.{action.skill}",
+                                 f"{actor}醉酒/中毒，<{action.skill}>获取错误信息？", WRONG)
+
+    # -- targets ----------------------------------------------------------------------------------
+    def targets(self, action: Action) -> tuple[str, ...]:
+        """The targets after 【抗议】: each protested target may be replaced by the 无政府主义者."""
+        if action.index in self.substituted:
+            return self.substituted[action.index]
+        out = tuple(action.targets)
+        if self.protest is not None and action.members[0] != self.protest[0]:
+            anarchist, marked = self.protest
+            for t in out:
+                if t in marked and anarchist not in out:
+                    yes = self.board.ask(f"抗议.{action.members[0]}.{action.skill}",
+                                         f"<抗议>：{action.members[0]}<{action.skill}>的目标{t}是否被{anarchist}替换",
+                                         ["否", "是"])
+                    if yes == "是":
+                        out = tuple(anarchist if x == t else x for x in out)
+                        self.board.note(f"抗议：{action.members[0]}<{action.skill}>的目标{t}替换为{anarchist}")
+                    break
+        self.substituted[action.index] = out
+        return out
+
+    def chosen_by(self, player: str) -> list[str]:
+        """Everyone ``player`` chose tonight (after 抗议), first choice first: a 恶魔's "你选择的玩家"."""
+        out: list[str] = []
+        for a in self.actions:
+            if a.members and a.members[0] == player and a.skill != "夺刀":
+                out.extend(t for t in self.targets(a) if t not in out)
+        return out
+
+    def of(self, skill: str) -> list[Action]:
+        return [a for a in self.actions if a.skill == skill]
+
+    def tell(self, to: str, content: str) -> None:
+        self.board.tell(to, content)
+        self.heard.setdefault(to, []).append(content)
+
+    # -- seats ------------------------------------------------------------------------------------
+    def neighbours(self, name: str) -> list[str]:
+        """The nearest 存活 player on each side by ``seat`` (round table unless 座次环形 is false)."""
+        seated = sorted((p for p in self.board.table.players.values() if isinstance(p.fields.get("seat"), int)),
+                        key=lambda p: p.fields["seat"])
+        names = [p.name for p in seated]
+        if name not in names:
+            return []
+        ring = self.board.state.get("座次环形", True) is not False
+        i = names.index(name)
+        out: list[str] = []
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(names) or ring:
+                j %= len(names)
+                if j == i:
+                    break
+                if self.seat(names[j]).alive:
+                    out.append(names[j])
+                    break
+                j += step
+                if not ring and not 0 <= j < len(names):
+                    break
+        return list(dict.fromkeys(out))
+
+    # -- lethal damage ----------------------------------------------------------------------------
+    def harm(self, target: str, cause: str, *, by_demon: bool, clause: str) -> None:
+        """Lethal damage now; the player 死亡 at the end of the night ("在夜晚或白天结束时【死亡】")."""
+        self.lethal.append(Lethal(target, cause, by_demon, clause))
+        self.board.note(f"{target}受到致死伤害（{cause}），夜晚结束时结算")
+
+
+def names(players: Sequence[str]) -> str:
+    return "、".join(players) if players else "无"

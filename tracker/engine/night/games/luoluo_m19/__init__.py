@@ -1,0 +1,43 @@
+"""M19『少年落落之烦恼』(luoluo-m19): the night and day settlement in the post's order.
+
+The skills and their generic limits are data (``rulesets/night/luoluo-m19.toml``); this package
+says what data cannot: the 结算顺序 (1)–(7) of 总体流程第4步 (:mod:`.night`), the setup choices
+and day exits (:mod:`.day`), every exit's cascades and the win check (:mod:`.cascade`), the
+morning 公示 and exit notices (:mod:`.report`), and the refusals only this post states
+(:mod:`.refusals`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board, SettlementOver
+from tracker.engine.night.games.luoluo_m19 import cascade, day, night, report
+from tracker.engine.night.games.luoluo_m19.common import Ctx
+from tracker.engine.night.games.luoluo_m19.refusals import refuse
+from tracker.engine.night.model import Action
+
+__all__ = ["refuse", "resolve"]
+
+
+def resolve(board: Board, actions: Sequence[Action]) -> None:
+    """Setup choices first (总体流程 1–2), then the night's steps or the day's exits, then the
+    cascades' leftovers, the 公示 and the notices. A win stops the settlement where it happens
+    ("宣布阵营获得胜利会立即终止一切结算"); the notices of the exits so far are still written."""
+    ctx = Ctx(board=board, actions=list(actions),
+              dead_at_start=[p.name for p in board.table.players.values() if not p.alive])
+    cascade.install(ctx)
+    try:
+        day.setup(ctx)
+        day.red_cards(ctx)
+        if board.night is not None:
+            night.run(ctx)
+        else:
+            day.run(ctx)
+        day.wills_and_designs(ctx)
+        day.leftovers(ctx)
+        cascade.check_win(ctx, final=True)
+    except SettlementOver:
+        report.finish(ctx)
+        raise
+    report.finish(ctx)

@@ -1,0 +1,227 @@
+"""Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
+
+Registered as :attr:`Board.on_death` listeners in the post's words: 殉情 (the 忠犬 waits), 遇难
+then 遗志, 激励, the 绑匪's <设计> freed, 警长<殉职>, and last the win check, which the post runs
+after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.luoluo_m19.common import (
+    FACTIONS,
+    GODS,
+    WOLVES,
+    Ctx,
+    is_lover,
+    lovers,
+    partner,
+    role_in_pair,
+)
+from tracker.engine.night.model import Seat
+
+WIN_CLAUSE = "游戏状态满足某阵营胜利条件之一，游戏立即结束，宣布此阵营胜利。"
+LAST_CLAUSE = "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。"
+RED = "红牌"
+
+
+def is_red(cause: str) -> bool:
+    return cause.startswith(RED)
+
+
+def install(ctx: Ctx) -> None:
+    b = ctx.board
+    b.on_death.extend([
+        lambda _b, seat, cause: _record(ctx, seat, cause),
+        lambda _b, seat, cause: _lovers(ctx, seat, cause),
+        lambda _b, seat, cause: _hostage(ctx, seat, cause),
+        lambda _b, seat, cause: _cub(ctx, seat, cause),
+        lambda _b, seat, cause: _design(ctx, seat),
+        lambda _b, seat, cause: _sheriff(ctx, seat, cause),
+        lambda _b, seat, cause: check_win(ctx),
+    ])
+
+
+def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
+    """When and how: the 忠犬's last night and the 遗言 count read it later."""
+    b = ctx.board
+    when: dict[str, object] = {"night": b.night} if b.night is not None else {"day": b.table.day}
+    when["cause"] = cause
+    seat.fields["出局"] = when
+
+
+def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
+    """殉情<强制>: the other lover goes out at once, red card included ("但情侣会触发<殉情>") —
+    except a 忠犬 whose 主人 went out: it lives to the end of the next discussion day's night."""
+    b = ctx.board
+    other = partner(ctx.table, seat.name)
+    if other is None or not b.seat(other).alive:
+        return
+    if role_in_pair(ctx.table, seat.name) == "主人":
+        n = (b.night + 1) if b.night is not None else ((b.table.day or 0) + 1)
+        b.note(f"忠犬：主人{seat.name}出局，忠犬{other}存活至第{n}夜结束方发动<殉情>出局，并在第{n}夜获得<杀人>")
+        b.later(f"忠犬{other}在第{n}夜获得<杀人>，第{n}夜结束时<殉情>出局", other, f"第{n}夜结束",
+                ctx.clause("忠犬"))
+        b.tell(other, f"忠犬：主人{seat.name}已出局；你存活至第{n}夜结束，第{n}夜可以发动<杀人>；"
+                      "此后只能用汪、呜以及小镇表情代替发言")
+        return
+    b.kill(other, f"殉情（{seat.name}出局）")
+
+
+def _hostage(ctx: Ctx, seat: Seat, cause: str) -> None:
+    """遇难<强制>: the 英雄 out for any reason but a red card takes the 人质 with it; then <遗志>.
+    A 人质 who became a lover has lost both (逃脱)."""
+    b = ctx.board
+    if is_red(cause):
+        return
+    for h in ctx.table.players.values():
+        if h.role != "人质" or not h.alive or h.fields.get("英雄") != seat.name:
+            continue
+        if is_lover(h):
+            b.note(f"逃脱：人质{h.name}是情侣，已失去<遇难>，英雄{seat.name}出局不连锁")
+            continue
+        ctx.hostage_out.append(h.name)
+        b.kill(h.name, f"遇难（英雄{seat.name}出局）")
+        will(ctx, h.name)
+
+
+def will(ctx: Ctx, hostage: str) -> None:
+    """遗志: the 人质's choice, if submitted, settles at once; otherwise it waits for the 人质."""
+    b = ctx.board
+    mine = [a for a in ctx.actions if a.skill == "遗志" and a.members == (hostage,) and a.index not in ctx.used]
+    if not mine:
+        b.later(f"人质{hostage}<遗志>：可以选择一名角色（收到出局通知后30分钟内）", hostage, "人质出局后",
+                ctx.clause("遗志"))
+        b.tell(hostage, "遇难：你的英雄已出局，你随之出局；可以发动<遗志>选择一名角色")
+        return
+    act = mine[-1]
+    ctx.used.add(act.index)
+    t = act.targets[0]
+    target = b.seat(t)
+    if target.alive and target.faction == "狼人":
+        b.note(f"遗志：人质{hostage}选择{t}，{t}存活且为狼人阵营 → 身份立即公示（{target.role}），失去所有技能")
+        ctx.extra_lines.append(f"遗志：{t}的身份是{target.role}")
+        for key in list(target.uses):
+            ctx.lose_skill(target, key)
+        if "狼群" in target.tags:
+            target.tags.remove("狼群")
+        target.fields["遗志"] = True
+        b.result.state_after[f"{t}.技能"] = "已失去（遗志）"
+    else:
+        why = "已出局" if not target.alive else "不属于狼人阵营"
+        b.note(f"遗志：人质{hostage}选择{t}，{t}{why} → 没有效果")
+
+
+def _cub(ctx: Ctx, seat: Seat, cause: str) -> None:
+    """激励<强制>: the 幼狼 out but not by a red card → the next night the wolves kill once more."""
+    b = ctx.board
+    if seat.role != "幼狼" or is_red(cause):
+        return
+    n = (b.night + 1) if b.night is not None else (b.table.day or 0)
+    b.set_state("激励", {"night": n})
+    b.note(f"激励：幼狼{seat.name}出局（非红牌），第{n}夜狼人可以再使用一次<杀人>")
+    for p in ctx.table.players.values():
+        if p.alive and p.faction == "狼人" and "狼群" in p.tags:
+            b.tell(p.name, f"激励：幼狼已出局，第{n}夜狼人可以再使用一次<杀人>")
+
+
+def _design(ctx: Ctx, seat: Seat) -> None:
+    """设计: "当目标因任何原因出局时，可以重新选择目标"."""
+    b = ctx.board
+    for k in ctx.table.players.values():
+        if k.role == "绑匪" and k.alive and k.fields.get("设计目标") == seat.name and "已失去设计" not in k.fields:
+            text = f"目标{seat.name}已出局，可以重新选择"
+            b.result.state_after[f"{k.name}.设计"] = text
+            b.note(f"设计：绑匪{k.name}的{text}")
+            b.tell(k.name, f"设计：{text}目标")
+
+
+def _sheriff(ctx: Ctx, seat: Seat, cause: str) -> None:
+    """殉职<强制>; red card: "警长因红牌罚下而出局后，下任警长将被随机指定"."""
+    b = ctx.board
+    if "警长" not in seat.tags and b.state.get("警长") != seat.name:
+        return
+    living = [p.name for p in ctx.table.living()]
+    if not living:
+        return
+    if is_red(cause):
+        to = b.ask(f"警长.{seat.name}", f"警长{seat.name}红牌罚下，随机指定下任警长", living)
+        b.move_tag("警长", seat.name, to, "红牌罚下后随机指定")
+        return
+    ctx.sheriff_out.append((seat.name, cause))
+
+
+def settle_sheriffs(ctx: Ctx) -> None:
+    """The fallen sheriffs' <殉职> choices, once the deaths of the step are known."""
+    b = ctx.board
+    for old, _cause in ctx.sheriff_out:
+        acts = [a for a in ctx.actions if a.skill == "殉职" and a.members == (old,) and a.index not in ctx.used]
+        act = next((a for a in reversed(acts) if b.seat(a.targets[0]).alive), None)
+        for a in acts:
+            ctx.used.add(a.index)
+            if a is not act:
+                b.reject(a, f"{a.targets[0]}已出局，<殉职>须选择一名未出局的角色", ctx.clause("殉职"))
+        if act is None:
+            b.later(f"警长{old}<殉职>：须选择一名未出局的角色继任警长", old, "出局后", ctx.clause("殉职"))
+            b.tell(old, "殉职：请选择一名未出局的角色继任警长")
+            continue
+        b.move_tag("警长", old, act.targets[0], "殉职")
+        ctx.extra_lines.append(f"警长<殉职>：{old}将警徽移交给{act.targets[0]}")
+    ctx.sheriff_out.clear()
+
+
+def lose_faction(ctx: Ctx, faction: str, reason: str, clause: str) -> None:
+    """优先判负: recorded, not announced ("阵营被判负后，不予公示，且属于该阵营的角色并不会出局")."""
+    b = ctx.board
+    lost = list(b.state.get("判负阵营") or [])
+    if faction in lost:
+        return
+    lost.append(faction)
+    b.set_state("判负阵营", lost)
+    b.note(f"判负：{faction}阵营优先判负（{reason}；不公示）")
+    if faction == "狼人":
+        widows = [p for p in ctx.table.players.values() if p.faction == "黑情侣" and is_lover(p)]
+        if widows:
+            names = "、".join(p.name for p in widows)
+            b.note(f"寡妇刀：狼人阵营判负，黑情侣阵营的情侣{names}获得技能<杀人>")
+            for p in ctx.table.players.values():
+                if p.faction == "黑情侣":
+                    b.tell(p.name, "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>")
+
+
+def check_win(ctx: Ctx, *, final: bool = False) -> None:
+    """The post's 胜负判定 after a change: losses first (优先判负), then 狼人胜1, then the last
+    faction standing. A win stops settlement."""
+    b = ctx.board
+    players = list(ctx.table.players.values())
+    in_play = [f for f in FACTIONS if any(p.faction == f for p in players)]
+
+    def all_out(ps: list[Seat]) -> bool:
+        return bool(ps) and not any(p.alive for p in ps)
+
+    if "狼人" in in_play and all_out([p for p in players if p.faction == "狼人" and p.role in WOLVES]):
+        lose_faction(ctx, "狼人", "公狼、老狼、幼狼全部出局", "1、狼人阵营的公狼、老狼、幼狼全部出局；")
+    if "村民" in in_play:
+        if all_out([p for p in players if p.faction == "村民" and p.role in GODS]):
+            lose_faction(ctx, "村民", "预言家、女巫、医生出局", "1、村民阵营的预言家、女巫、医生出局；")
+        if all_out([p for p in players if p.faction == "村民" and p.role == "村民"]):
+            lose_faction(ctx, "村民", "村民全部出局", "2、村民阵营的村民全部出局。")
+    if "黑情侣" in in_play and all_out([p for p in players if p.faction == "黑情侣"]):
+        lose_faction(ctx, "黑情侣", "黑情侣阵营的角色全部出局", "1、黑情侣阵营的角色全部出局。")
+    lost = set(b.state.get("判负阵营") or [])
+    living = [p for p in players if p.alive]
+    wolves = [p for p in living if p.faction == "狼人"]
+    if "狼人" not in lost and living and 2 * len(wolves) >= len(living):
+        b.win("狼人", f"狼人阵营存活{len(wolves)}人，占总存活{len(living)}人的一半或一半以上",
+              "1、狼人阵营存活的人数占总存活人数的一半或一半以上。", stop=True)
+    standing = [f for f in in_play if f not in lost]
+    if len(standing) == 1:
+        b.win(standing[0], f"场上仅有{standing[0]}阵营尚未被判负", LAST_CLAUSE, stop=True)
+    if final:
+        b.note(f"胜负判定：存活{len(living)}人中狼人阵营{len(wolves)}人，不足一半；"
+               f"尚未判负的阵营：{'、'.join(standing) or '无'} → 无人获胜")
+
+
+def lovers_type(b: Board) -> str | None:
+    lv = lovers(b.table)
+    return None if lv is None else str(lv.get("类型"))

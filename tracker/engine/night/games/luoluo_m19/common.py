@@ -1,0 +1,166 @@
+"""What every step of M19's settlement reads: who is a wolf, who the lovers are, who bears what.
+
+Kept apart from the steps so the refusals (which see only the table) and the settlement (which
+works on the board) read the lovers, the pack and the 忠犬's last night the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.model import Action, Seat, Table
+
+#: "三狼：公狼、老狼、幼狼" (1L). 绑匪 is 狼人阵营 but 群外 and no 狼人 in this sense.
+WOLVES = ("公狼", "老狼", "幼狼")
+#: "三大特：预言、女巫、医生"; 村民阵营负1 names the same three.
+GODS = ("预言家", "女巫", "医生")
+FACTIONS = ("狼人", "村民", "黑情侣")
+LOVER_TAGS = ("情侣:攻", "情侣:受", "情侣:主人", "情侣:忠犬")
+LOST = "已失去"
+
+
+def lovers(table: Table) -> dict[str, Any] | None:
+    lv = table.state.get("情侣")
+    return lv if isinstance(lv, dict) else None
+
+
+def is_lover(seat: Seat) -> bool:
+    return any(t in seat.tags for t in LOVER_TAGS)
+
+
+def lover_names(table: Table) -> tuple[str, ...]:
+    lv = lovers(table)
+    if lv is None:
+        return tuple(p.name for p in table.players.values() if is_lover(p))
+    if lv.get("类型") == "基佬情深":
+        return (lv["攻"], lv["受"])
+    return (lv["主人"], lv["忠犬"])
+
+
+def partner(table: Table, name: str) -> str | None:
+    pair = lover_names(table)
+    if len(pair) == 2 and name in pair:
+        return pair[1] if pair[0] == name else pair[0]
+    return None
+
+
+def role_in_pair(table: Table, name: str) -> str | None:
+    """攻 / 受 / 主人 / 忠犬 for a lover, from ``state.情侣`` (or the player's tag)."""
+    lv = lovers(table)
+    if lv is not None:
+        for key in ("攻", "受", "主人", "忠犬"):
+            if lv.get(key) == name:
+                return key
+    seat = table.players.get(name)
+    if seat is not None:
+        for t in seat.tags:
+            if t in LOVER_TAGS:
+                return t.split(":", 1)[1]
+    return None
+
+
+def in_pack(seat: Seat) -> bool:
+    """A member of the 狼群: a 狼人阵营 wolf, or whoever joined it (绑匪 via 恋爱) with the tag.
+
+    A wolf whose lover is not a wolf "失去<杀人>技能，且不与其他狼人阵营的角色互知共群"; after
+    私奔 it is 黑情侣 and so outside. "已经出局的狼群中的角色仍然留在狼群。"
+    """
+    if seat.faction != "狼人":
+        return False
+    return "狼群" in seat.tags or seat.role in WOLVES
+
+
+def held(seat: Seat, key: str) -> bool:
+    """A skill counted in ``uses``: held unless the count is 0 or False (absent: held)."""
+    v = seat.uses.get(key, True)
+    return v is not False and v != 0
+
+
+def time_index(when: Any) -> int | None:
+    """Day D then night D: a sortable index for an ``出局`` record."""
+    if not isinstance(when, dict):
+        return None
+    if isinstance(when.get("day"), int):
+        return 2 * int(when["day"])
+    if isinstance(when.get("night"), int):
+        return 2 * int(when["night"]) + 1
+    return None
+
+
+def dog_night_of(table: Table) -> int | None:
+    """The night the 忠犬 holds <杀人> and ends by <殉情>: the night of the discussion day after
+    the 主人's exit ("忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局，并在下一讨论日夜晚获得<杀人>").
+
+    主人 out on night M → day M+1 → night M+1; out on day D → the next discussion day D+1 →
+    night D+1 (the literal reading, see docs). None when not 人狗情未了, 主人 alive, or unknown.
+    """
+    lv = lovers(table)
+    if lv is None or lv.get("类型") != "人狗情未了":
+        return None
+    master = table.players.get(lv["主人"])
+    if master is None or master.alive:
+        return None
+    out = master.fields.get("出局")
+    if isinstance(out, dict):
+        if isinstance(out.get("night"), int):
+            return int(out["night"]) + 1
+        if isinstance(out.get("day"), int):
+            return int(out["day"]) + 1
+    return None
+
+
+@dataclass
+class Ctx:
+    """One settlement of M19: the board and what its steps hand on to later steps."""
+
+    board: Board
+    actions: list[Action]
+    dead_at_start: list[str] = field(default_factory=list)
+    blocked: set[str] = field(default_factory=set)
+    #: 指杀 of step (1): (effective target, who killed) in order.
+    strikes: list[tuple[str, str]] = field(default_factory=list)
+    treated: str | None = None      # 救治 target (after 主人 bears it)
+    antidote: str | None = None     # 救药 target
+    poison: tuple[str, str] | None = None   # (target, witch)
+    silence: tuple[str, str] | None = None  # 灭口 (target, 绑匪)
+    extra_lines: list[str] = field(default_factory=list)
+    sheriff_out: list[tuple[str, str]] = field(default_factory=list)  # (old sheriff, cause)
+    hostage_out: list[str] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # indexes of actions settled
+
+    @property
+    def table(self) -> Table:
+        return self.board.table
+
+    def clause(self, skill: str) -> str:
+        return self.board.skill(skill).clause
+
+    def of(self, skill: str) -> list[Action]:
+        return [a for a in self.actions if a.skill == skill]
+
+    def lose_skill(self, seat: Seat, key: str) -> None:
+        """A skill the post says the holder 失去: kept as 0 / False, shown as 已失去."""
+        seat.uses[key] = False if isinstance(seat.uses.get(key), bool) else 0
+        self.board.result.state_after[f"{seat.name}.{key}"] = LOST
+
+    def spend(self, seat: Seat, key: str) -> None:
+        """One use of a 限定 / counted skill; the count left goes to ``state_after``."""
+        left = seat.uses.get(key, 1)
+        seat.uses[key] = max(0, int(left) - 1)
+        self.board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
+
+    def bearer(self, target: str, skill: str) -> str:
+        """主人: "夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受"."""
+        b = self.board
+        if b.night is None:
+            return target
+        lv = lovers(self.table)
+        if lv is None or lv.get("类型") != "人狗情未了" or lv.get("忠犬") != target:
+            return target
+        master = lv["主人"]
+        if not b.seat(master).alive:
+            return target
+        b.note(f"主人：行使于忠犬{target}身上的<{skill}>由主人{master}承受")
+        return str(master)

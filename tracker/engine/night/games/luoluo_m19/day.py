@@ -1,0 +1,182 @@
+"""Before the game and by day: the setup choices, red cards, surrender, the exile vote, 殉职, 遗志,
+and a new <设计> target — with the same exit cascades as the night.
+
+总体流程 1–2: "游戏开始时，变异丘比特选择情侣，人质选择<遇难>对象，绑匪选择<设计>对象。"
+"所有角色的阵营确定，单身狼人共群，情侣共群。" By day: "白天红牌罚下在被投票出局之前。"
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.luoluo_m19.cascade import check_win, lose_faction, settle_sheriffs, will
+from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx
+from tracker.engine.night.model import Action
+
+PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
+
+
+def setup(ctx: Ctx) -> None:
+    """双歧之箭, 遇难, 设计 in the post's order, then the factions: 恋爱, 私奔, 逃脱, 背叛."""
+    b = ctx.board
+    arrows = [a for a in ctx.of("双歧之箭") if a.index not in ctx.used]
+    for act in arrows[-1:]:
+        ctx.used.add(act.index)
+        kind = act.choice or ""
+        first, second = act.targets
+        k1, k2 = PAIRS[kind]
+        b.set_state("情侣", {"类型": kind, k1: first, k2: second})
+        for name, key in ((first, k1), (second, k2)):
+            b.seat(name).tags.append(f"情侣:{key}")
+            b.tell(name, f"恋爱：你与{second if name == first else first}成为情侣（{kind}，你是{key}）")
+        b.note(f"游戏开始前：变异丘比特{act.actor}选择{kind}：{k1}{first}、{k2}{second}")
+        _factions(ctx, act.actor, first, second)
+    for act in [a for a in ctx.of("遇难") if a.index not in ctx.used]:
+        ctx.used.add(act.index)
+        h = b.seat(act.members[0])
+        h.fields["英雄"] = act.targets[0]
+        b.result.state_after[f"{h.name}.英雄"] = act.targets[0]
+        b.note(f"游戏开始前：人质{h.name}选择{act.targets[0]}成为英雄")
+    for act in [a for a in ctx.of("设计") if a.index not in ctx.used and a.phase == "setup"]:
+        design(ctx, act)
+
+
+def design(ctx: Ctx, act: Action) -> None:
+    b = ctx.board
+    ctx.used.add(act.index)
+    k = b.seat(act.members[0])
+    old = k.fields.get("设计目标")
+    k.fields["设计目标"] = act.targets[0]
+    b.result.state_after[f"{k.name}.设计目标"] = act.targets[0]
+    b.result.state_after[f"{k.name}.设计"] = f"目标{act.targets[0]}"
+    b.note(f"设计：绑匪{k.name}选择{act.targets[0]}成为目标" + (f"（原目标{old}已出局）" if old else ""))
+
+
+def _factions(ctx: Ctx, cupid: str, a: str, c: str) -> None:
+    b = ctx.board
+    sa, sc = b.seat(a), b.seat(c)
+    pair = (sa, sc)
+    wolves = [s for s in pair if s.role in WOLVES]
+    kidnapper = next((s for s in pair if s.role == "绑匪"), None)
+    for s in pair:
+        if s.role == "人质":
+            b.note(f"逃脱：人质{s.name}成为情侣 → 失去<遇难><遗志>，并得知绑匪马甲")
+            for k in ctx.table.players.values():
+                if k.role == "绑匪":
+                    b.tell(s.name, f"逃脱：绑匪是{k.name}")
+        if s.role == "绑匪":
+            b.note(f"背叛：绑匪{s.name}成为情侣 → 失去<设计><灭口><绑架>，并得知人质马甲")
+            s.fields["已失去设计"] = True
+            b.result.state_after[f"{s.name}.设计"] = "已失去"
+            for key in ("灭口", "绑架"):
+                ctx.lose_skill(s, key)
+            for h in ctx.table.players.values():
+                if h.role == "人质":
+                    b.tell(s.name, f"背叛：人质是{h.name}")
+    if kidnapper is not None and len(wolves) == 1:
+        b.note(f"恋爱：绑匪{kidnapper.name}和{wolves[0].role}成为情侣 → 绑匪加入狼群，丘比特加入狼人阵营"
+               "（狼人阵营角色全部出局之后不接刀）")
+        kidnapper.tags.append("狼群")
+        b.convert(cupid, None, "狼人", "恋爱：绑匪和狼成为情侣")
+        return
+    if sa.faction == sc.faction:
+        word = {"村民": "变民", "狼人": "变狼"}.get(sa.faction, "")
+        if b.seat(cupid).faction != sa.faction:
+            b.convert(cupid, None, sa.faction, f"情侣同属{sa.faction}阵营，丘比特{word}")
+        if sa.faction == "狼人" and len(wolves) == 2:
+            b.note("恋爱：双狼情侣 → 丘比特变狼，狼人全部出局后接刀")
+        return
+    b.note(f"私奔：情侣{a}（{sa.faction}）、{c}（{sc.faction}）不属于同一个阵营 → 均脱离各自的阵营，形成黑情侣阵营")
+    for s in pair:
+        b.convert(s.name, None, "黑情侣", "私奔")
+    if b.seat(cupid).faction != "黑情侣":
+        b.convert(cupid, None, "黑情侣", "私奔：丘比特随情侣")
+    for s in wolves:
+        if "狼群" in s.tags:
+            s.tags.remove("狼群")
+        b.note(f"恋爱：情侣中有且只有一名狼人{s.name} → 失去<杀人>，且不与其他狼人阵营的角色互知共群")
+
+
+def red_cards(ctx: Ctx) -> None:
+    """红牌罚下: out without 遗言, 长寿/最后一枪/殉职 (警徽随机移交), but 殉情 still; two reds in a
+    faction, or the director's word, and the faction loses."""
+    b = ctx.board
+    for act in [a for a in ctx.of("红牌罚下") if a.index not in ctx.used]:
+        ctx.used.add(act.index)
+        t = act.targets[0]
+        seat = b.seat(t)
+        faction = seat.faction
+        reds = dict(b.state.get("红牌") or {})
+        reds[faction] = int(reds.get(faction, 0)) + 1
+        b.set_state("红牌", reds)
+        b.note(f"红牌：{t}（{faction}阵营）红牌罚下（该阵营累计{reds[faction]}张红牌）")
+        if seat.alive:
+            b.kill(t, "红牌罚下")
+        else:
+            b.note(f"红牌：{t}已出局（已出局角色仍可被判罚），不再出局")
+        if reds[faction] >= 2:
+            lose_faction(ctx, faction, "同一阵营累计两张红牌", "同一阵营的角色累计获得两张或以上红牌时，阵营判负。")
+        elif act.choice == "判负":
+            lose_faction(ctx, faction, "导演判负红牌玩家所在阵营", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营。")
+        check_win(ctx)
+    settle_sheriffs(ctx)
+
+
+def surrender(ctx: Ctx) -> None:
+    """投降: "该阵营优先判负，不公示"."""
+    for act in [a for a in ctx.of("投降") if a.index not in ctx.used]:
+        ctx.used.add(act.index)
+        lose_faction(ctx, act.choice or "", "投降有效", ctx.clause("投降"))
+        check_win(ctx)
+
+
+def exile(ctx: Ctx) -> None:
+    """The vote's exile: announced at once, with the 殉职 and 殉情 it sets off."""
+    b = ctx.board
+    for act in [a for a in ctx.of("投票出局") if a.index not in ctx.used]:
+        ctx.used.add(act.index)
+        t = act.targets[0]
+        before = len(b.result.deaths)
+        b.note(f"第{b.table.day}天投票：{t}得票最多 → 出局")
+        b.kill(t, "投票出局")
+        for d in b.result.deaths[before:]:
+            line = f"投票出局：{d.player}" if d.player == t else f"{d.cause.split('（')[0]}：{d.player}"
+            ctx.extra_lines.append(line)
+        settle_sheriffs(ctx)
+
+
+def wills_and_designs(ctx: Ctx) -> None:
+    """A 遗志 or a new <设计> target submitted after the exit that allows it."""
+    b = ctx.board
+    for act in [a for a in ctx.of("遗志") if a.index not in ctx.used]:
+        h = b.seat(act.members[0])
+        out = h.fields.get("出局")
+        cause = out.get("cause", "") if isinstance(out, dict) else ""
+        if not h.alive and str(cause).startswith("遇难"):
+            will(ctx, h.name)
+        else:
+            ctx.used.add(act.index)
+            b.reject(act, f"人质{h.name}没有因<遇难>出局，不能发动<遗志>", ctx.clause("遗志"))
+    for act in [a for a in ctx.of("设计") if a.index not in ctx.used]:
+        k = b.seat(act.members[0])
+        old = k.fields.get("设计目标")
+        if isinstance(old, str) and b.seat(old).alive:
+            ctx.used.add(act.index)
+            b.reject(act, f"设计目标{old}仍存活，不能重新选择", ctx.clause("设计"))
+            continue
+        design(ctx, act)
+
+
+def leftovers(ctx: Ctx) -> None:
+    """A 殉职 by a sheriff who did not go out is refused, not silently dropped."""
+    b = ctx.board
+    for act in ctx.actions:
+        if act.index in ctx.used:
+            continue
+        if act.skill == "殉职":
+            ctx.used.add(act.index)
+            b.reject(act, f"{act.actor}没有作为警长出局，不能发动<殉职>", ctx.clause("殉职"))
+
+
+def run(ctx: Ctx) -> None:
+    surrender(ctx)
+    exile(ctx)
+    wills_and_designs(ctx)

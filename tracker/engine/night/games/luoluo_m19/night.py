@@ -1,0 +1,293 @@
+"""The night in the post's order, 总体流程第4步（1）–（7）, step numbers in every log line.
+
+"以下身份如未出局、未失去技能，依次选择发动技能" — each step reads who is still in and what is still
+held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 and 灭口 at (7).
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.luoluo_m19.cascade import settle_sheriffs
+from tracker.engine.night.games.luoluo_m19.common import (
+    Ctx,
+    dog_night_of,
+    held,
+    in_pack,
+    lovers,
+    role_in_pair,
+)
+from tracker.engine.night.model import Action
+
+
+def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
+    """A single actor blocked by <算计> is refused (its skill cannot be used that night); one gone
+    out earlier in the order simply does not act ("如未出局、未失去技能")."""
+    b = ctx.board
+    if act.index in ctx.used:
+        return False
+    ctx.used.add(act.index)
+    if len(act.members) == 1 and act.team is None and act.members[0] in ctx.blocked:
+        b.reject(act, f"{act.members[0]}被老狼<算计>，当晚无法发动任何技能", ctx.clause("算计"))
+        return False
+    gone = [m for m in act.members if not b.seat(m).alive]
+    if gone and len(gone) == len(act.members):
+        b.note(f"{step} {act.actor}已出局，<{act.skill}>不再发动")
+        return False
+    return True
+
+
+def _alert(ctx: Ctx, target: str, act: Action, step: str) -> bool:
+    """警觉<强制>: <算计><灭口><觅食> on the 女巫 who holds it have no effect, and she learns who."""
+    b = ctx.board
+    seat = b.seat(target)
+    if seat.role != "女巫" or not held(seat, "警觉"):
+        return False
+    user = act.members[0] if act.members else act.actor
+    b.note(f"{step} 警觉：{target}成为<{act.skill}>的目标 → 此技能无效，女巫得知使用者是{user}")
+    b.tell(target, f"警觉：{user}对你使用了<{act.skill}>（无效）")
+    return True
+
+
+def step1(ctx: Ctx) -> None:
+    """（1）狼人/黑情侣/情侣行动。其中因为主人出局获得技能的忠犬可以行使<杀人>."""
+    b = ctx.board
+    for act in ctx.of("算计"):
+        if not _live_actor(ctx, act, "(1)"):
+            continue
+        ctx.spend(b.seat(act.members[0]), "算计")
+        t = ctx.bearer(act.targets[0], "算计")
+        if _alert(ctx, t, act, "(1)"):
+            continue
+        ctx.blocked.add(t)
+        b.note(f"(1) 老狼{act.actor}<算计>{t}（限定，用掉）：{t}当晚无法发动任何技能")
+    _kills(ctx)
+    for act in ctx.of("觅食"):
+        if not _live_actor(ctx, act, "(1)"):
+            continue
+        t = ctx.bearer(act.targets[0], "觅食")
+        if _alert(ctx, t, act, "(1)"):
+            continue
+        yes = b.seat(t).role == "村民"
+        b.note(f"(1) 公狼{act.actor}<觅食>{t} → {'是' if yes else '不是'}村民")
+        b.tell(act.actor, f"觅食：{t}的身份{'是' if yes else '不是'}村民")
+    for act in ctx.of("牺牲"):
+        if not _live_actor(ctx, act, "(1)"):
+            continue
+        b.note(f"(1) 幼狼{act.actor}<牺牲>：主动出局")
+        b.kill(act.actor, f"牺牲（{act.actor}主动出局）")
+
+
+def _kills(ctx: Ctx) -> None:
+    """Each killer's 指杀: the pack once (twice on its 激励 night), the 黑情侣 after 寡妇刀, the 忠犬
+    on its night, the 丘比特 who 接刀; a later submission of the same killer replaces the earlier."""
+    b = ctx.board
+    by_killer: dict[str, list[Action]] = {}
+    for act in ctx.of("杀人"):
+        if not _live_actor(ctx, act, "(1)"):
+            continue
+        killer = "狼群" if act.team == "狼群" or all(in_pack(b.seat(m)) for m in act.members) else "+".join(act.members)
+        by_killer.setdefault(killer, []).append(act)
+    spur = b.state.get("激励")
+    for killer, acts in by_killer.items():
+        n = 2 if killer == "狼群" and isinstance(spur, dict) and spur.get("night") == b.night else 1
+        if len(acts) > n:
+            b.note(f"(1) {killer}提交了{len(acts)}次<杀人>，以最后{n}次为准")
+        if n == 2:
+            b.note("(1) 激励：本夜狼人可以再使用一次<杀人>")
+        for act in acts[-n:]:
+            t = ctx.bearer(act.targets[0], "杀人")
+            who = _killer_word(ctx, killer)
+            ctx.strikes.append((t, who))
+            b.note(f"(1) {who}指杀{t}")
+
+
+def _killer_word(ctx: Ctx, killer: str) -> str:
+    if killer == "狼群":
+        return "狼群"
+    names = killer.split("+")
+    if len(names) == 1 and role_in_pair(ctx.table, names[0]) == "忠犬":
+        return f"忠犬{names[0]}"
+    if len(names) == 1 and ctx.board.seat(names[0]).role == "变异丘比特":
+        return f"丘比特{names[0]}"
+    return f"黑情侣{killer}"
+
+
+def step2(ctx: Ctx) -> None:
+    """（2）医生行动，选择<救治>的目标."""
+    b = ctx.board
+    for act in ctx.of("救治"):
+        if not _live_actor(ctx, act, "(2)"):
+            continue
+        ctx.treated = ctx.bearer(act.targets[0], "救治")
+        b.note(f"(2) 医生{act.actor}救治{ctx.treated}")
+    if ctx.treated is None:
+        b.note("(2) 没有救治目标，也不累计空救")
+
+
+def step3(ctx: Ctx) -> None:
+    """（3）女巫行动，收到通灵反馈，可以发动救药、毒药。但是被毒药的目标出局结算不在此时."""
+    b = ctx.board
+    witches = [p for p in ctx.table.players.values() if p.role == "女巫" and p.alive]
+    for w in witches:
+        if w.name in ctx.blocked:
+            b.note(f"(3) 女巫{w.name}被<算计>，当晚没有<通灵>反馈")
+        elif held(w, "通灵"):
+            struck = list(dict.fromkeys(t for t, _ in ctx.strikes))
+            text = "、".join(struck) if struck else "无"
+            b.note(f"(3) 女巫{w.name}通灵：被指杀的是{text}")
+            b.tell(w.name, f"通灵：被指杀的角色是{text}" if struck else "通灵：当晚没有角色被指杀")
+        else:
+            b.note(f"(3) 女巫{w.name}已失去<通灵>，没有指杀反馈")
+    potion_used: dict[str, str] = {}
+    for act in [a for a in ctx.actions if a.skill in ("救药", "毒药")]:
+        if not _live_actor(ctx, act, "(3)"):
+            continue
+        w = b.seat(act.members[0])
+        if w.name in potion_used:
+            first = potion_used[w.name]
+            b.reject(act, f"<{first}>发动后，在该夜晚不可发动技能<{act.skill}>", ctx.clause(first))
+            continue
+        potion_used[w.name] = act.skill
+        t = ctx.bearer(act.targets[0], act.skill)
+        if act.skill == "救药":
+            ctx.antidote = t
+            ctx.lose_skill(w, "救药")
+            ctx.lose_skill(w, "通灵")
+            b.note(f"(3) 女巫{w.name}对{t}使用救药 → 失去<救药>，随之失去<通灵>；当夜不可再用毒药")
+        else:
+            ctx.poison = (t, w.name)
+            ctx.lose_skill(w, "毒药")
+            b.note(f"(3) 女巫{w.name}对{t}使用毒药（失去<毒药>），出局结算不在此时")
+
+
+def step4(ctx: Ctx) -> None:
+    """（4）预言家行动: <村民阵营> or <非村民阵营>."""
+    b = ctx.board
+    for act in ctx.of("预言"):
+        if not _live_actor(ctx, act, "(4)"):
+            continue
+        t = ctx.bearer(act.targets[0], "预言")
+        word = "<村民阵营>" if b.seat(t).faction == "村民" else "<非村民阵营>"
+        b.note(f"(4) 预言{t} → {word}")
+        b.tell(act.actor, f"预言：{t} {word}")
+
+
+def step5(ctx: Ctx) -> None:
+    """（5）绑匪行动，选择是否发动<灭口><绑架>: only on the <设计> target still alive."""
+    b = ctx.board
+    for act in [a for a in ctx.actions if a.skill in ("灭口", "绑架")]:
+        if not _live_actor(ctx, act, "(5)"):
+            continue
+        k = b.seat(act.members[0])
+        ctx.spend(k, act.skill)
+        t = ctx.bearer(act.targets[0], act.skill)
+        if not b.seat(t).alive:
+            b.note(f"(5) 绑匪{k.name}发动<{act.skill}>：目标{t}已出局 → 没有效果")
+            continue
+        if act.skill == "灭口":
+            if _alert(ctx, t, act, "(5)"):
+                continue
+            ctx.silence = (t, k.name)
+            b.note(f"(5) 绑匪{k.name}发动<灭口>：设计目标{t}仍存活 → 将在第(7)步出局")
+        else:
+            day = (b.night or 0) + 1
+            if "绑架" not in b.seat(t).status:
+                b.seat(t).status.append("绑架")
+            b.result.state_after[f"{t}.status"] = list(b.seat(t).status)
+            b.note(f"(5) 绑匪{k.name}发动<绑架>：{t}进入绑架状态，直到第{day}天结束")
+            b.later(f"{t}被绑架：第{day}天不得主动发表观点，只能用动物叫声或小镇表情回答提问", t,
+                    f"第{day}天结束", ctx.clause("绑架"))
+            b.tell(t, f"绑架：你被绑架，第{day}天不得主动发表观点，只能发出动物叫声或使用小镇的表情")
+            ctx.extra_lines.append(f"{t}被绑架（第{day}天只能用动物叫声或小镇表情回答提问）")
+        if not held(k, "灭口") and not held(k, "绑架"):
+            k.fields["已失去设计"] = True
+            b.result.state_after[f"{k.name}.设计"] = "已失去"
+            b.note(f"(5) 绑匪{k.name}的<灭口><绑架>都已发动 → 失去<设计>")
+
+
+def step6(ctx: Ctx) -> None:
+    """（6）指杀结算 一、救治目标或攻：无效；二、救药目标：有效但不出局；三、出局. 受 dies through
+    any protection; then the 救治 target not 指杀 counts one 空救, two put it out at once."""
+    b = ctx.board
+    lv = lovers(ctx.table) or {}
+    for t, who in ctx.strikes:
+        seat = b.seat(t)
+        if not seat.alive:
+            b.note(f"(6) {t}已出局，{who}的指杀不再结算")
+            continue
+        if lv.get("受") == t:
+            b.note(f"(6) 指杀结算：{t}是受 → 弱受：不论受到任何防卫性技能的保护都将立即出局")
+            b.kill(t, f"杀人（{who}指杀）")
+            continue
+        if t == ctx.treated or lv.get("攻") == t:
+            why = "医生<救治>：指杀无效" if t == ctx.treated else "强攻：攻成为指杀目标时不会出局"
+            b.note(f"(6) 指杀结算：一、{t}是{'救治目标' if t == ctx.treated else '攻'} → 指杀无效")
+            b.survive(t, why)
+            continue
+        if t == ctx.antidote:
+            b.note(f"(6) 指杀结算：一、{t}不是救治目标也不是攻 → 指杀有效；二、{t}是<救药>的目标 → "
+                   "此次有效指杀不会导致其出局")
+            b.survive(t, "女巫<救药>：有效指杀不导致出局")
+            continue
+        b.note(f"(6) 指杀结算：一、{t}不是救治目标、不是攻 → 有效；二、不是救药目标；三、{t}出局")
+        b.kill(t, f"杀人（{who}指杀）")
+    settle_sheriffs(ctx)
+    counts = dict(b.state.get("空救") or {})
+    if ctx.treated is not None and ctx.treated not in {t for t, _ in ctx.strikes}:
+        t = ctx.treated
+        counts[t] = int(counts.get(t, 0)) + 1
+        b.set_state("空救", counts)
+        if counts[t] >= 2:
+            b.note(f"(6) 救治目标{t}没有成为指杀目标 → 累计{counts[t]}次空救 → 立即出局")
+            b.kill(t, "救治（累计两次空救）")
+            settle_sheriffs(ctx)
+        else:
+            b.note(f"(6) 救治目标{t}没有成为指杀目标 → {t}累计一次空救（{counts[t]}次，不足两次）")
+    b.set_state("空救", counts)
+
+
+def step7(ctx: Ctx) -> None:
+    """（7）毒药和灭口结算: 毒药 first, as the post names them; 救治 and 救药 stop only 指杀."""
+    b = ctx.board
+    if ctx.poison is not None:
+        t, w = ctx.poison
+        b.note(f"(7) 毒药结算：{t}出局")
+        b.kill(t, f"毒药（{w}）")
+    if ctx.silence is not None:
+        t, k = ctx.silence
+        b.note(f"(7) 灭口结算：{t}出局" + ("（救治只令指杀无效，不挡灭口）" if t == ctx.treated else ""))
+        b.kill(t, f"灭口（{k}）")
+    settle_sheriffs(ctx)
+
+
+def dog_end(ctx: Ctx) -> None:
+    """忠犬: "存活至下一讨论日夜晚结束方发动<殉情>出局" — after (7), on its night."""
+    b = ctx.board
+    lv = lovers(ctx.table)
+    if lv is None or lv.get("类型") != "人狗情未了":
+        return
+    dog, master = lv["忠犬"], lv["主人"]
+    if not b.seat(dog).alive or b.seat(master).alive:
+        return
+    n = dog_night_of(ctx.table)
+    if n is None:
+        n = int(b.ask("忠犬.殉情夜", f"主人{master}已出局（时间未记录）：忠犬{dog}在哪一夜结束时<殉情>出局？",
+                      [str(b.night), str((b.night or 0) + 1)]))
+    if n == b.night:
+        b.note(f"夜晚结束：忠犬{dog}发动<殉情>出局（主人{master}已出局）")
+        b.kill(dog, f"殉情（主人{master}出局）")
+        settle_sheriffs(ctx)
+
+
+def dusk(ctx: Ctx) -> None:
+    """绑架: "执行上述效果直到下一个游戏日结束" — a 绑架 still on the table at nightfall is over."""
+    b = ctx.board
+    for p in ctx.table.players.values():
+        if "绑架" in p.status:
+            p.status.remove("绑架")
+            b.result.state_after[f"{p.name}.status"] = list(p.status)
+            b.note(f"{p.name}的绑架状态已于第{b.night}天结束时结束")
+
+
+def run(ctx: Ctx) -> None:
+    for step in (dusk, step1, step2, step3, step4, step5, step6, step7, dog_end):
+        step(ctx)

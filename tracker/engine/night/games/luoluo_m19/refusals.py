@@ -1,0 +1,154 @@
+"""Refusals only M19 states, decided from the table before settlement starts.
+
+Who holds <杀人> now (the pack; a lone wolf lover lost it; the 黑情侣 after 寡妇刀; the 忠犬 on its
+night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
+<设计> target and lost by 背叛, 救药 and 毒药 not the same night, a new <设计> target only once the
+old one is out, 殉职 only by the 警长. What is decided later in the order (a block by <算计>) is
+not here: the settlement refuses it at its step.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.luoluo_m19.common import (
+    WOLVES,
+    dog_night_of,
+    in_pack,
+    is_lover,
+    lovers,
+    role_in_pair,
+)
+from tracker.engine.night.model import Action, Table
+
+ARROWS = ("基佬情深", "人狗情未了")
+
+
+def refuse(table: Table, action: Action) -> str | None:
+    if len(action.members) == 1 and action.skill not in ("殉职",):
+        lost = _revealed(table, action.members[0])
+        if lost is not None:
+            return lost
+    check = _CHECKS.get(action.skill)
+    return check(table, action) if check is not None else None
+
+
+def _revealed(table: Table, name: str) -> str | None:
+    """遗志: a wolf shown by the 人质 "失去所有技能". The vocabulary has no word for it, so the
+    settlement takes the 狼群 tag away; a 狼人阵营 wolf without it, at a table that uses the tag
+    (an out wolf keeps it: "已经出局的狼群中的角色仍然留在狼群"), has no skill left."""
+    seat = table.players[name]
+    if seat.role not in WOLVES or seat.faction != "狼人" or "狼群" in seat.tags:
+        return None
+    if any("狼群" in p.tags for p in table.players.values()):
+        return f"{name}已因<遗志>公示身份，失去所有技能"
+    return None
+
+
+def _kill(table: Table, action: Action) -> str | None:
+    seats = [table.players[m] for m in action.members]
+    lost = table.state.get("判负阵营") or []
+    if action.team == "狼群" or all(in_pack(s) for s in seats):
+        for s in seats:
+            if s.role in WOLVES and is_lover(s) and s.faction != "狼人":
+                return f"恋爱：情侣中有且只有一名狼人，{s.name}失去<杀人>技能"
+            lost = _revealed(table, s.name) if s.alive else None
+            if lost is not None or s.fields.get("遗志"):
+                return lost or f"{s.name}已因<遗志>失去所有技能"
+            if not in_pack(s):
+                return f"{s.name}不在狼群中，不能参与狼群的<杀人>"
+        return None
+    if all(s.faction == "黑情侣" and is_lover(s) for s in seats):
+        if "狼人" in lost:
+            return None
+        return "寡妇刀：狼人阵营优先判负后，黑情侣才获得技能<杀人>"
+    if len(seats) == 1:
+        s = seats[0]
+        if role_in_pair(table, s.name) == "忠犬":
+            n = dog_night_of(table)
+            lv = lovers(table) or {}
+            master = table.players.get(str(lv.get("主人")))
+            if master is None or master.alive:
+                return "忠犬只在主人出局后获得<杀人>"
+            if n is not None and n != table.night:
+                return f"忠犬只在主人出局后的下一讨论日夜晚（第{n}夜）获得<杀人>"
+            return None
+        if s.role == "变异丘比特" and s.faction == "狼人":
+            lv = lovers(table) or {}
+            pair = [table.players[str(lv.get(k))] for k in ("攻", "受", "主人", "忠犬") if lv.get(k) in table.players]
+            if not (len(pair) == 2 and all(p.role in WOLVES for p in pair)):
+                return "丘比特只在双狼情侣时于狼人全部出局后接刀（绑匪和狼成为情侣时不接刀）"
+            wolves = [p for p in table.players.values() if p.faction == "狼人" and p.role in WOLVES]
+            if any(p.alive for p in wolves):
+                return "双狼丘比特在狼人全部出局后才接刀"
+            return None
+    return f"{action.actor}没有技能<杀人>"
+
+
+def _sacrifice(table: Table, action: Action) -> str | None:
+    me = action.members[0]
+    others = [p for p in table.players.values() if p.alive and p.name != me and in_pack(p)]
+    return None if others else "幼狼是狼群内唯一存活的角色，不能<牺牲>"
+
+
+def _kidnapper(table: Table, action: Action) -> str | None:
+    k = table.players[action.members[0]]
+    if is_lover(k):
+        return "背叛：绑匪成为情侣，失去<设计><灭口><绑架>"
+    goal = k.fields.get("设计目标")
+    if goal is None:
+        return "绑匪还没有<设计>目标"
+    if action.targets and action.targets[0] != goal:
+        return f"<{action.skill}>只能对<设计>目标（{goal}）发动"
+    return None
+
+
+def _design(table: Table, action: Action) -> str | None:
+    k = table.players[action.members[0]]
+    if is_lover(k) or k.fields.get("已失去设计"):
+        return "绑匪已失去<设计>"
+    if all(k.uses.get(s, 1) in (0, False) for s in ("灭口", "绑架")):
+        return "<灭口><绑架>技能都发动后，绑匪失去<设计>"
+    if action.phase == "setup":
+        return None
+    old = k.fields.get("设计目标")
+    # By night the old target may still go out in this settlement: the settlement decides then.
+    if isinstance(old, str) and old in table.players and table.players[old].alive and table.night is None:
+        return f"设计目标{old}仍存活，不能重新选择"
+    return None
+
+
+def _arrows(table: Table, action: Action) -> str | None:
+    if action.choice not in ARROWS:
+        return f"<双歧之箭>须在{'、'.join(ARROWS)}中选择其一（choice）"
+    if lovers(table) is not None:
+        return "情侣已经选定"
+    return None
+
+
+def _will(table: Table, action: Action) -> str | None:
+    h = table.players[action.members[0]]
+    if is_lover(h):
+        return "逃脱：人质成为情侣，失去<遇难><遗志>"
+    return None
+
+
+def _hero(table: Table, action: Action) -> str | None:
+    return "逃脱：人质成为情侣，失去<遇难><遗志>" if is_lover(table.players[action.members[0]]) else None
+
+
+def _sheriff(table: Table, action: Action) -> str | None:
+    s = table.players[action.members[0]]
+    if "警长" not in s.tags and table.state.get("警长") != s.name:
+        return f"{s.name}不是警长，没有<殉职>"
+    return None
+
+
+def _surrender(table: Table, action: Action) -> str | None:
+    if action.choice not in ("狼人", "黑情侣"):
+        return "只有狼人阵营、黑情侣阵营可以投降（choice 写阵营）"
+    return None
+
+
+_CHECKS = {
+    "杀人": _kill, "牺牲": _sacrifice, "灭口": _kidnapper, "绑架": _kidnapper, "设计": _design,
+    "双歧之箭": _arrows, "遗志": _will, "遇难": _hero, "殉职": _sheriff, "投降": _surrender,
+}

@@ -1,0 +1,84 @@
+"""What the morning (or the vote's end) publishes, and the private notices of those who went out.
+
+"每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长。" —
+in that order; "公示出局名单时按角色出局的顺序排序"; "游戏进行期间以任何方式出局的角色均不公示其身份".
+遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。"
+"""
+
+from __future__ import annotations
+
+from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, time_index
+from tracker.engine.night.model import Seat
+
+
+def _no_words(seat: Seat, cause: str) -> str | None:
+    """Why an exit leaves no 遗言 and takes no place: 红牌罚下, or 难言 of the 忠犬."""
+    if cause.startswith("红牌"):
+        return "红牌罚下的角色没有遗言权利"
+    if "情侣:忠犬" in seat.tags:
+        return "难言：忠犬出局时没有遗言，且不消耗遗言数量"
+    return None
+
+
+def last_words(ctx: Ctx) -> dict[str, bool]:
+    """Who among all exits so far has the right, in exit order; the quota is the wolves at the start
+    (公狼、老狼、幼狼 on the roster — the reading in docs: 1L "三狼")."""
+    b = ctx.board
+    quota = sum(1 for p in ctx.table.players.values() if p.role in WOLVES)
+    earlier: list[tuple[int, int, Seat]] = []
+    for i, name in enumerate(ctx.dead_at_start):
+        seat = b.seat(name)
+        earlier.append((time_index(seat.fields.get("出局")) or -1, i, seat))
+    earlier.sort(key=lambda x: (x[0], x[1]))
+    order: list[tuple[Seat, str]] = []
+    for _t, _i, seat in earlier:
+        out = seat.fields.get("出局")
+        order.append((seat, str(out.get("cause", "")) if isinstance(out, dict) else ""))
+    order += [(b.seat(d.player), d.cause) for d in b.result.deaths]
+    rights: dict[str, bool] = {}
+    for seat, cause in order:
+        if _no_words(seat, cause) is not None:
+            rights[seat.name] = False
+            continue
+        rights[seat.name] = quota > 0
+        quota = max(0, quota - 1)
+    return rights
+
+
+def finish(ctx: Ctx) -> None:
+    b = ctx.board
+    rights = last_words(ctx)
+    for d in b.result.deaths:
+        seat = b.seat(d.player)
+        why = _no_words(seat, d.cause)
+        if why is not None:
+            b.tell(d.player, f"出局通知（{why}）")
+        elif rights.get(d.player):
+            b.tell(d.player, "出局通知；可以留下遗言")
+        else:
+            b.tell(d.player, "出局通知（遗言数量已用完）")
+    lines: list[str] = []
+    if b.night is not None:
+        day = b.night
+        voted = [p.name for p in ctx.table.players.values()
+                 if p.name in ctx.dead_at_start and isinstance(p.fields.get("出局"), dict)
+                 and p.fields["出局"].get("day") == day and p.fields["出局"].get("cause") == "投票"]
+        if voted:
+            lines.append(f"第{day}天因投票出局：{'、'.join(voted)}")
+        out = b.result.out_order
+        lines.append(f"第{b.night}夜出局：{'、'.join(out)}" if out else f"第{b.night}夜无人出局")
+        sheriff = b.state.get("警长") or next((p.name for p in ctx.table.players.values() if "警长" in p.tags), None)
+        if sheriff and b.seat(sheriff).alive:
+            lines.append(f"当日警长：{sheriff}")
+        elif sheriff:
+            lines.append(f"当日警长：待{sheriff}<殉职>选择继任者")
+        words = [n for n in voted + out if rights.get(n)]
+        if words:
+            lines.append(f"遗言：{'、'.join(words)}（若提交）")
+    for line in lines + ctx.extra_lines:
+        b.announce(line)
+    b.set_state("存活", [p.name for p in ctx.table.players.values() if p.alive])
+    after = b.result.state_after
+    for p in ctx.table.players.values():
+        for key, value in p.uses.items():
+            after.setdefault(f"{p.name}.{key}", value)

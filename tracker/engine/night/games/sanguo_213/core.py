@@ -1,0 +1,332 @@
+"""What every phase of 213 shares: the strength ladder, taking a player out and its cascades, the win.
+
+The post compares every harm with every defence on one ladder (用语定义·出局)::
+
+    红牌罚下 > [不死] > [致死伤害] > [坚韧] > [穿透] > [守护] > [指杀]
+
+so a harm is cancelled only by a defence ranked above it: [守护] stops [指杀] and nothing else,
+[不死] (恶魔's <主宰黑夜>) stops everything but a red card. Deaths keep the skills that caused
+them (:attr:`Ctx.causes`), because later effects read them: <报复> only after 投票/<杀人>/<报复>,
+<殉道> effect 2 only after a 狼人阵营 skill, <村镇之殇> only after 投票 or a 村民阵营 skill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.model import Action, Seat
+
+LADDER = ("指杀", "守护", "穿透", "坚韧", "致死伤害", "不死", "红牌罚下")
+WOLF_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔", "石像鬼", "隐狼"})
+GOD_ROLES = ("预言家", "通灵师", "女巫", "守卫", "骑士", "长老", "赏金猎人", "猎人")
+FOLK_ROLES = ("村民", "中箭勇者")
+LONGEVITY = "守护(长寿之命)"
+PURIFIED = "净化"
+PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
+
+CLAUSE_LADDER = "伤害强度与防御状态的比较：红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]。"
+CLAUSE_STRONG = ("坚强<强制>——因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局"
+                 "（若未满5贴则在关门前三小时出局）。")
+CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
+                "角色永久获得状态[净化]。")
+CLAUSE_SURRENDER = "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"
+CLAUSE_WIN = "每次进行出局结算时，进行胜负判定。若两个阵营同时达成胜利条件，则狼人阵营获胜。"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One harm aimed at a player: its strength on the ladder, the skill, who used it, their side.
+
+    ``faction`` is the user's 实际阵营 (what <主宰黑夜> and <殉道> read); ``judged`` is the side
+    a 以实际阵营判断 skill of the 村民 takes them for (隐狼 with <伪装>（4） counts as 村民).
+    """
+
+    strength: str
+    skill: str
+    actor: str
+    faction: str
+    judged: str
+
+    @property
+    def text(self) -> str:
+        if self.strength in LADDER:
+            return f"{self.skill}（{self.actor}），[{self.strength}]"
+        return self.skill
+
+
+@dataclass(slots=True)
+class Ctx:
+    """What one settlement has learnt so far (who went out of what), beside the board itself."""
+
+    phase: str                                   # night | 晨曦 | 正午 | 黄昏
+    causes: dict[str, list[Hit]] = field(default_factory=dict)
+    died: list[str] = field(default_factory=list)
+    noon_out: list[str] = field(default_factory=list)
+    voted: list[str] = field(default_factory=list)
+    red: set[str] = field(default_factory=set)
+    guards: dict[str, str] = field(default_factory=dict)
+    last_words: list[str] = field(default_factory=list)
+    vote_void: bool = False
+    offered: set[str] = field(default_factory=set)
+
+
+# -- reading a seat ------------------------------------------------------------------------------
+def purified(seat: Seat) -> bool:
+    """[净化]: "该状态下不能发动任何技能，[强制]技能也会失效"."""
+    return PURIFIED in seat.status
+
+
+def disguises(seat: Seat) -> list[dict[str, Any]]:
+    raw = seat.fields.get("伪装")
+    return [d for d in raw if isinstance(d, dict)] if isinstance(raw, list) else []
+
+
+def chose(seat: Seat, option: int) -> bool:
+    return any(d.get("option") == option for d in disguises(seat))
+
+
+def surface_faction(seat: Seat) -> str:
+    """[表面阵营]: the actual one unless <伪装>（2） set another."""
+    for d in reversed(disguises(seat)):
+        if d.get("option") == 2 and d.get("表面阵营"):
+            return str(d["表面阵营"]).removesuffix("阵营")
+    return seat.faction
+
+
+def surface_role(seat: Seat) -> str:
+    """[表面身份]: the actual role unless <伪装>（2） set another."""
+    for d in reversed(disguises(seat)):
+        if d.get("option") == 2 and d.get("表面身份"):
+            return str(d["表面身份"])
+    return seat.role
+
+
+def in_pack(seat: Seat) -> bool:
+    """[群内]: marked on the role (狼人、觉醒狼王、恶魔[群内]), so a table that lists no tags still knows it."""
+    return "群内" in seat.tags or seat.role in PACK_ROLES
+
+
+def knife_heir_mark(seat: Seat) -> bool:
+    """[接刀]: 石像鬼 by role, 隐狼 once <伪装>（1） gave the tag."""
+    return "接刀" in seat.tags or seat.role == "石像鬼"
+
+
+def pack_alive(players: Iterable[Seat]) -> bool:
+    return any(p.alive and in_pack(p) for p in players)
+
+
+def heirs_in_order(players: Sequence[Seat]) -> list[Seat]:
+    """The living [接刀] players in 接刀 order: 石像鬼 first, then 隐狼 (接刀顺序为石像鬼出局后)."""
+    found = [(i, p) for i, p in enumerate(players) if p.alive and knife_heir_mark(p)]
+    return [p for _, p in sorted(found, key=lambda ip: (ip[1].role != "石像鬼", ip[0]))]
+
+
+def judged_faction(seat: Seat) -> str:
+    """The side a 村民 skill that judges by [实际阵营] sees: <伪装>（4） makes 隐狼 村民 there."""
+    return "村民" if seat.role == "隐狼" and chose(seat, 4) else seat.faction
+
+
+def elevator(board: Board, name: str) -> int:
+    """The 电梯楼 rank (公示出局名单时按出局角色的电梯楼顺序排序); roster order if not given."""
+    value = board.seat(name).fields.get("elevator")
+    if isinstance(value, int):
+        return value
+    return 1000 + list(board.table.players).index(name)
+
+
+def names(players: Iterable[str]) -> str:
+    return "、".join(players) or "无"
+
+
+def hit_by(board: Board, action: Action, strength: str, actor_text: str | None = None) -> Hit:
+    """The harm of an action, with its users' side (a team's side is its members')."""
+    seats = [board.seat(m) for m in action.members if board.has(m)]
+    faction = seats[0].faction if seats else "狼人"
+    judged = "村民" if seats and all(judged_faction(s) == "村民" for s in seats) else faction
+    actor = actor_text or (action.team or action.actor)
+    return Hit(strength, action.skill, actor, faction, judged)
+
+
+# -- harm against defence -------------------------------------------------------------------------
+def _defence(board: Board, ctx: Ctx, seat: Seat, hit: Hit) -> str | None:
+    """The defence that cancels ``hit`` on ``seat`` (and is spent, for 长寿之命), or None."""
+    if (seat.role == "恶魔" and ctx.phase in ("night", "晨曦") and hit.faction == "村民"
+            and not purified(seat) and LADDER.index(hit.strength) < LADDER.index("不死")):
+        return f"恶魔<主宰黑夜>：[不死]>[{hit.strength}]"
+    if hit.strength != "指杀":
+        return None
+    guard = ctx.guards.get(seat.name)
+    if guard is not None:
+        return f"{guard}：[守护]>[指杀]"
+    if LONGEVITY in seat.status and not purified(seat):
+        seat.status.remove(LONGEVITY)
+        board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+        return "长老<长寿之命>：[守护]>[指杀]（该守护状态抵消一次指杀后即失效）"
+    return None
+
+
+def strike(board: Board, ctx: Ctx, target: str, hits: Sequence[Hit], step: str) -> bool:
+    """Settle every harm aimed at ``target`` at once; True if the target went out.
+
+    A target dies when any harm is left uncancelled. A 中箭勇者 whom only harms other than
+    [指杀] and 投票 would take out stays in (<坚强>), and goes out at the next discussion day.
+    """
+    seat = board.seat(target)
+    if not seat.alive:
+        board.note(f"{step} {target}已出局，{names(h.text for h in hits)}不再生效")
+        return False
+    saved: list[str] = []
+    passed: list[Hit] = []
+    for h in hits:
+        why = _defence(board, ctx, seat, h)
+        if why is None:
+            passed.append(h)
+        elif why not in saved:
+            saved.append(why)
+    if not passed:
+        board.survive(target, "；".join(saved))
+        return False
+    if seat.role == "中箭勇者" and not purified(seat) and not any(h.strength in ("指杀", "投票") for h in passed):
+        board.survive(target, f"中箭勇者<坚强>：因{names(h.text for h in passed)}即将出局，改为下一讨论日发言满5贴时出局")
+        board.later("坚强出局", target, "下一讨论日发言满5贴时（若未满5贴则在关门前三小时）", CLAUSE_STRONG)
+        board.tell(target, "坚强：你不出局，改为下一讨论日发言满5贴时出局（若未满5贴则在关门前三小时出局）")
+        return False
+    out(board, ctx, target, passed, step)
+    return True
+
+
+def has_last_words(board: Board, ctx: Ctx, seat: Seat, red: bool) -> bool:
+    """首夜出局和白天出局的角色以及非因红牌罚下出局的牧首可以留下遗言。"""
+    if red:
+        return False
+    if "牧首" in seat.tags:
+        return True
+    if ctx.phase in ("正午", "黄昏"):
+        return True
+    return board.night == 1
+
+
+def out(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], step: str, *, red: bool = False) -> None:
+    """Take ``player`` out for ``causes``, notify them, then the post's cascades and the record."""
+    seat = board.seat(player)
+    lw = has_last_words(board, ctx, seat, red)
+    board.note(f"{step} {player}（{seat.role}）出局")
+    if not board.kill(player, "；".join(h.text for h in causes)):
+        return
+    ctx.died.append(player)
+    ctx.causes[player] = list(causes)
+    if red:
+        ctx.red.add(player)
+    when: dict[str, Any] = {"night": board.night} if board.night is not None else {"day": board.table.day}
+    when["cause"] = causes[0].skill
+    seat.fields["出局"] = when
+    board.result.state_after[f"{player}.出局"] = when
+    if lw:
+        ctx.last_words.append(player)
+    board.tell(player, f"出局通知（{'有' if lw else '无'}遗言）")
+    if seat.role == "长老" and not purified(seat):
+        grief = [h for h in causes if h.skill == "投票" or h.judged == "村民"]
+        if grief:
+            _grief(board, grief[0])
+    if in_pack(seat) and not pack_alive(board.table.players.values()):
+        heir = knife_heir(board)
+        if heir is not None:
+            board.later("接刀", heir.name, "下一个<杀人>可以发动的时机通知",
+                        "所有[群内]狼出局时，[接刀]的角色获得<杀人>技能并可使用。角色接刀将在<杀人>可以发动的时机得到通知。")
+            board.note(f"所有[群内]狼已出局：{heir.name}（{heir.role}）[接刀]，将在<杀人>可以发动的时机得到通知")
+
+
+def _grief(board: Board, hit: Hit) -> None:
+    """<村镇之殇>: every 实际阵营 村民 (and a 隐狼 of <伪装>（4）) is 净化 for good."""
+    board.note(f"长老<村镇之殇>：长老因{hit.text}出局，所有[实际阵营]为村民阵营的角色永久获得状态[净化]")
+    for p in board.table.players.values():
+        if judged_faction(p) == "村民" and PURIFIED not in p.status:
+            p.status.append(PURIFIED)
+            board.result.state_after[f"{p.name}.status"] = list(p.status)
+            if p.alive:
+                board.tell(p.name, "村镇之殇：你永久获得状态[净化]，不能发动任何技能，[强制]技能也会失效")
+
+
+def knife_heir(board: Board) -> Seat | None:
+    """The [接刀] player who holds <杀人> once no [群内] wolf is left: 石像鬼 first, then 隐狼."""
+    heirs = heirs_in_order(list(board.table.players.values()))
+    return heirs[0] if heirs else None
+
+
+def red_card(board: Board, ctx: Ctx, action: Action, step: str) -> None:
+    """A red card: out at once if still in (no 遗言, no <殉职>), counted for the card's faction."""
+    target = action.targets[0]
+    seat = board.seat(target)
+    board.note(f"{step} 导演判罚{target}红牌")
+    if seat.alive:
+        out(board, ctx, target, [Hit("红牌罚下", "红牌", "导演", "", "")], step, red=True)
+    else:
+        board.note(f"{target}已出局，仍可被判罚：红牌计入{seat.faction}阵营")
+    cards = dict(board.state.get("红牌") or {})
+    cards[seat.faction] = int(cards.get(seat.faction, 0)) + 1
+    board.set_state("红牌", cards)
+    lose = cards[seat.faction] >= 2
+    if not lose:
+        lose = board.chance(f"红牌判负.{target}", f"判罚{target}红牌时，导演是否判负{seat.faction}阵营", 0.0)
+    if lose:
+        lost = list(board.state.get("判负阵营") or [])
+        if seat.faction not in lost:
+            lost.append(seat.faction)
+            board.set_state("判负阵营", lost)
+        board.note(f"{seat.faction}阵营判负（红牌）")
+
+
+def sort_out(board: Board, ctx: Ctx) -> None:
+    """公示出局名单时按出局角色的电梯楼顺序排序 — a day lists 投票出局 apart, and noon outs as they came."""
+    announced = [p for p in board.result.out_order]
+    noon = [p for p in ctx.noon_out if p in announced]
+    voted = [p for p in ctx.voted if p in announced and p not in noon]
+    rest = sorted((p for p in announced if p not in noon and p not in voted), key=lambda p: elevator(board, p))
+    board.result.out_order[:] = noon + voted + rest
+
+
+def check_win(board: Board, ctx: Ctx) -> None:
+    """胜利条件, checked 每次进行出局结算时; the game ends (and settlement stops) on a win."""
+    players = board.table.players.values()
+    lost = set(board.state.get("判负阵营") or [])
+    gods_out = not any(p.alive and p.faction == "村民" and p.role in GOD_ROLES for p in players)
+    folk_out = not any(p.alive and p.faction == "村民" and p.role in FOLK_ROLES for p in players)
+    wolves_out = not any(p.alive and p.faction == "狼人" for p in players)
+    wolves: list[str] = []
+    if gods_out:
+        wolves.append("村民阵营的预言家、通灵师、女巫、守卫、骑士、长老、赏金猎人、猎人全部出局")
+    if folk_out:
+        wolves.append("村民阵营的村民、中箭勇者全部出局")
+    if "村民" in lost:
+        wolves.append("村民阵营判负")
+    village: list[str] = []
+    if wolves_out:
+        village.append("狼人阵营的角色全部出局")
+    if "狼人" in lost:
+        village.append("狼人阵营判负")
+    if not wolves and not village:
+        board.note("胜负判定：无人获胜")
+        return
+    sort_out(board, ctx)
+    if wolves:
+        both = "（两个阵营同时达成胜利条件，狼人阵营获胜）" if village else ""
+        board.win("狼人阵营", "；".join(wolves) + both, CLAUSE_WIN, stop=True)
+    board.win("村民阵营", "；".join(village), CLAUSE_WIN, stop=True)
+
+
+def surrender(board: Board, ctx: Ctx, act: Action) -> None:
+    """投降: 所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"""
+    pack = [p.name for p in board.table.players.values() if in_pack(p)]
+    missing = [p for p in pack if p not in act.members]
+    if missing:
+        board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", CLAUSE_SURRENDER)
+        return
+    lost = list(board.state.get("判负阵营") or [])
+    if "狼人" not in lost:
+        lost.append("狼人")
+        board.set_state("判负阵营", lost)
+    board.note("所有狼人阵营共群角色同意投降 → 狼人阵营判负")
+    check_win(board, ctx)

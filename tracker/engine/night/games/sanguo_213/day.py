@@ -1,0 +1,140 @@
+"""A day of 213: 正午 (<决斗>, the 中箭勇者's delayed exit, red cards), then 黄昏 (总体流程 2 (1)–(5)).
+
+A day scenario may hold both: 正午 actions settle first, and a successful <决斗> voids 当天所进行的
+放逐投票 at 黄昏. A scenario that starts at 晨曦 settles 晨曦 (2)–(4) for the night before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board, first
+from tracker.engine.night.games.sanguo_213 import heirs
+from tracker.engine.night.games.sanguo_213.core import (
+    Ctx,
+    Hit,
+    check_win,
+    hit_by,
+    judged_faction,
+    names,
+    out,
+    red_card,
+    sort_out,
+    strike,
+    surrender,
+)
+from tracker.engine.night.games.sanguo_213.night import bounty_feedback
+from tracker.engine.night.model import Action
+
+DUSK = ("黄昏", "关门")
+
+
+def _phase(board: Board, a: Action) -> str:
+    return a.phase or board.table.phase or "正午"
+
+
+def resolve_day(board: Board, actions: Sequence[Action]) -> None:
+    ctx = Ctx("正午")
+    start = board.table.phase or "正午"
+    if start == "晨曦":
+        ctx.phase = "晨曦"
+        for a in actions:
+            if a.skill == "红牌":
+                red_card(board, ctx, a, "晨曦")
+                check_win(board, ctx)
+            elif a.skill == "投降":
+                surrender(board, ctx, a)
+        heirs.revenge(board, ctx, actions, "晨曦(2)")
+        bounty_feedback(board, board.table.day)
+        heirs.successions(board, ctx, actions, "晨曦(3)")
+        heirs.last_words(board, ctx, "晨曦(4)")
+        sort_out(board, ctx)
+        heirs.titles(board)
+        return
+    noon = [a for a in actions if _phase(board, a) == "正午"]
+    dusk = [a for a in actions if _phase(board, a) in DUSK]
+    for a in noon:
+        if a.skill == "红牌":
+            red_card(board, ctx, a, "正午")
+            ctx.noon_out.extend(p for p in ctx.died if p not in ctx.noon_out)
+            check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
+        elif a.skill == "决斗":
+            knight = board.seat(a.actor)
+            if not knight.alive or knight.fields.get("已翻牌"):
+                board.reject(a, "骑士的实际身份已经公开，无法发动[翻牌]技能<决斗>", board.skill("决斗").clause)
+                continue
+            duel(board, ctx, a)
+        elif a.skill == "坚强出局":
+            t = a.targets[0]
+            out(board, ctx, t, [Hit("坚强", "坚强", "中箭勇者", "", "")], "正午")
+            if t in ctx.died and t not in ctx.noon_out:
+                ctx.noon_out.append(t)
+            check_win(board, ctx)
+    if ctx.noon_out and not dusk:
+        for p in ctx.noon_out:
+            tags = [t for t in ("警长", "牧首") if t in board.seat(p).tags]
+            if tags:
+                board.later("殉职" if tags[0] == "警长" else "殉道", p, "黄昏（出局后下一个可发动技能的时间点）")
+    if dusk or start in DUSK:
+        dusk_phase(board, ctx, dusk)
+    else:
+        sort_out(board, ctx)
+
+
+def duel(board: Board, ctx: Ctx, act: Action) -> None:
+    """<决斗>[翻牌]: the knight shows his card; a wolf takes [穿透] and the day's vote is void,
+    a villager (by 实际阵营) costs the knight a [致死伤害]."""
+    knight = board.seat(act.actor)
+    t = act.targets[0]
+    knight.fields["已翻牌"] = True
+    board.result.state_after[f"{knight.name}.已翻牌"] = True
+    board.announce(f"{knight.name}翻牌：骑士，发动<决斗>，指定{t}")
+    before = list(ctx.died)
+    if judged_faction(board.seat(t)) == "狼人":
+        board.note(f"正午 骑士{knight.name}<决斗>{t}：实际阵营为狼人阵营 → 对其造成[穿透]，当天所进行的放逐投票无效")
+        ctx.vote_void = True
+        board.announce("当天所进行的放逐投票无效")
+        strike(board, ctx, t, [hit_by(board, act, "穿透", knight.name)], "正午")
+    else:
+        board.note(f"正午 骑士{knight.name}<决斗>{t}：实际阵营为村民阵营 → 骑士受到[致死伤害]")
+        strike(board, ctx, knight.name, [hit_by(board, act, "致死伤害", knight.name)], "正午")
+    ctx.noon_out.extend(p for p in ctx.died if p not in before)
+    if len(ctx.died) > len(before):
+        check_win(board, ctx)
+
+
+def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
+    """黄昏 (1)–(5); a red card at the day's end is settled before the vote."""
+    ctx.phase = "黄昏"
+    for a in acts:
+        if a.skill == "红牌":
+            red_card(board, ctx, a, "黄昏(1)前")
+            check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
+    vote = first(acts, "投票")
+    if vote is not None and ctx.vote_void:
+        board.note("黄昏(1) 当天所进行的放逐投票无效（骑士<决斗>），无人因投票出局")
+    elif vote is not None and vote.targets:
+        t = vote.targets[0]
+        ctx.voted.append(t)
+        out(board, ctx, t, [Hit("投票", "投票", "放逐投票", "", "")], "黄昏(1)")
+        check_win(board, ctx)
+    elif vote is not None:
+        board.note("黄昏(1) 放逐投票平票（或无人得票最高），无人出局")
+    for a in acts:
+        if a.skill == "坚强出局":
+            out(board, ctx, a.targets[0], [Hit("坚强", "坚强", "中箭勇者", "", "")], "黄昏")
+            check_win(board, ctx)
+    heirs.revenge(board, ctx, acts, "黄昏(2)")
+    voted = [p for p in ctx.voted if p in ctx.died]
+    others = [p for p in ctx.died if p not in voted and p not in ctx.noon_out]
+    sort_out(board, ctx)
+    board.announce(f"投票出局：{names(voted)}")
+    board.announce(f"其他原因出局：{names(p for p in board.result.out_order if p in others)}")
+    board.note("黄昏(3) 公示投票出局和其他原因出局的角色，分开列出")
+    heirs.teach(board, acts, "黄昏(4)")
+    heirs.successions(board, ctx, acts, "黄昏(4)")
+    heirs.last_words(board, ctx, "黄昏(5)")

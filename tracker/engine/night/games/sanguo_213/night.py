@@ -1,0 +1,290 @@
+"""A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
+
+Nothing dies before (9): the steps before it only gather protections ([守护] from <守护> and
+<救药>) and harms ([指杀], [穿透]) and give the checks' feedback, so a check made after the
+kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on
+the post's ladder, in 电梯楼 order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tracker.engine.night.board import Board, first
+from tracker.engine.night.games.sanguo_213 import heirs
+from tracker.engine.night.games.sanguo_213.core import (
+    GOD_ROLES,
+    LONGEVITY,
+    WOLF_ROLES,
+    Ctx,
+    Hit,
+    check_win,
+    disguises,
+    elevator,
+    hit_by,
+    knife_heir,
+    names,
+    pack_alive,
+    purified,
+    red_card,
+    sort_out,
+    strike,
+    surface_faction,
+    surface_role,
+    surrender,
+)
+from tracker.engine.night.model import Action
+
+CLAUSE_BOTH = "若一名角色在同一晚被[救药]和[守护]指定，则[救药]和[守护]均无效。"
+
+
+def resolve_night(board: Board, actions: Sequence[Action]) -> None:
+    ctx = Ctx("night")
+    n = board.night
+    hits: dict[str, list[Hit]] = {}
+    knifed: list[str] = []
+    night_acts = [a for a in actions if a.phase in (None, "night", "夜晚")]
+    if n == 1:
+        _seed_longevity(board)
+    for a in night_acts:
+        if a.skill == "红牌":
+            red_card(board, ctx, a, "夜")
+            check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
+
+    heir = knife_heir(board)
+    if heir is not None and not pack_alive(board.table.players.values()):
+        board.tell(heir.name, "接刀：所有[群内]狼已出局，你获得<杀人>技能并可使用")
+        board.note(f"夜(5)前 {heir.name}（{heir.role}）接刀，获得<杀人>")
+
+    # (1) 隐狼<伪装>
+    act = first(night_acts, "伪装")
+    if act is not None:
+        disguise(board, act)
+    # (2) 守卫<守护>
+    guarded: dict[str, list[str]] = {}
+    act = first(night_acts, "守护")
+    if act is not None:
+        t = act.targets[0]
+        guarded.setdefault(t, []).append("守卫<守护>")
+        board.set_state("守护上次", {"target": t, "night": n})
+        board.note(f"夜(2) {act.actor}守护{t} → {t}当晚获得[守护]")
+    # (3) 石像鬼<查验>
+    act = first(night_acts, "查验")
+    if act is not None:
+        t = act.targets[0]
+        board.tell(act.actor, f"查验：{t} 的身份是 {board.seat(t).role}")
+        board.note(f"夜(3) {act.actor}查验{t} → {board.seat(t).role}")
+    # (4) 预言家<预言>、通灵师<通灵>
+    act = first(night_acts, "预言")
+    if act is not None:
+        t = act.targets[0]
+        word = "<村民阵营>" if surface_faction(board.seat(t)) == "村民" else "<非村民阵营>"
+        board.tell(act.actor, f"预言：{t} {word}")
+        board.note(f"夜(4) 预言{t} → {word}")
+    act = first(night_acts, "通灵")
+    if act is not None:
+        t = act.targets[0]
+        board.tell(act.actor, f"通灵：{t} 的表面身份是 {surface_role(board.seat(t))}")
+        board.note(f"夜(4) 通灵{t} → {surface_role(board.seat(t))}")
+    # (5) 狼队<杀人>
+    act = first(night_acts, "杀人")
+    if act is not None:
+        t = act.targets[0]
+        hits.setdefault(t, []).append(hit_by(board, act, "指杀", "狼群"))
+        knifed.append(t)
+        board.note(f"夜(5) 狼群杀人 → 对{t}造成[指杀]")
+    # (6) 赏金猎人<悬赏><捕杀>
+    bounty = first(night_acts, "悬赏")
+    if bounty is not None:
+        board.set_state("悬赏上次", {"target": bounty.targets[0], "night": n, "成功": False})
+        board.note(f"夜(6) {bounty.actor}悬赏{bounty.targets[0]}")
+    act = first(night_acts, "捕杀")
+    if act is not None:
+        t = act.targets[0]
+        if bounty is not None and bounty.targets[0] == t:
+            board.reject(act, f"<捕杀>需选择与当晚[悬赏]不重复的角色（当晚悬赏{t}）", board.skill("捕杀").clause)
+        else:
+            hits.setdefault(t, []).append(hit_by(board, act, "指杀", act.actor))
+            knifed.append(t)
+            board.note(f"夜(6) {act.actor}捕杀 → 对{t}造成[指杀]")
+    # (7) 女巫<灵通><救药><毒药>
+    witch(board, night_acts, knifed, guarded, hits)
+    for t, sources in guarded.items():
+        if "守卫<守护>" in sources and "女巫<救药>" in sources:
+            board.note(f"夜(7) {t}同一晚被[救药]和[守护]指定 → [救药]和[守护]均无效（同守同救，奶穿）")
+        else:
+            ctx.guards[t] = sources[0]
+    # (8) 恶魔<恶魔之眼>
+    act = first(night_acts, "恶魔之眼")
+    if act is not None:
+        t = act.targets[0]
+        kind = demon_class(surface_role(board.seat(t)), surface_faction(board.seat(t)))
+        board.tell(act.actor, f"恶魔之眼：{t} 属于 {kind}")
+        board.note(f"夜(8) 恶魔之眼{t} → {kind}")
+    # (9) 结算夜晚出局名单
+    for t in sorted(hits, key=lambda p: elevator(board, p)):
+        strike(board, ctx, t, hits[t], "夜(9)")
+    if not ctx.died:
+        board.note("夜(9) 没有角色出局")
+    check_win(board, ctx)
+    # 4. 竞选（仅游戏的第一天）
+    polls = {(a.choice or "").strip(): a for a in night_acts if a.skill == "竞选"}  # the last result counts
+    for a in polls.values():
+        election(board, a)
+    dawn(board, ctx, actions)
+
+
+def _seed_longevity(board: Board) -> None:
+    """长寿之命: "长老获得状态[守护]，持续至游戏结束" — held from the start, so a first-night table
+    that does not list it yet (a new game's desk) gets it; nothing can have spent it before night 1."""
+    for seat in board.table.players.values():
+        if seat.role == "长老" and seat.alive and LONGEVITY not in seat.status and not purified(seat):
+            seat.status.append(LONGEVITY)
+            board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+            board.note(f"夜(0) 长老{seat.name}<长寿之命>：获得状态[守护]，持续至游戏结束")
+
+
+def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
+    """晨曦 (1)–(4), then what the next day's 公示 adds (警长、牧首).
+
+    A night scenario with no 晨曦 submission at all has not reached 晨曦 (2)–(3) yet (the desk
+    confirms a night before the dead choose): <报复>, <殉职> and <殉道> are left pending, to be
+    settled as that day's 晨曦, rather than torn up or drawn at random before anyone could choose.
+    """
+    ctx.phase = "晨曦"
+    board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
+    later = [a for a in actions if a.phase == "晨曦"]
+    for a in later:
+        if a.skill == "红牌":
+            red_card(board, ctx, a, "晨曦")
+            check_win(board, ctx)
+        elif a.skill == "投降":
+            surrender(board, ctx, a)
+    if later:
+        heirs.revenge(board, ctx, later, "晨曦(2)")
+    bounty_feedback(board, board.night)
+    if later:
+        heirs.successions(board, ctx, later, "晨曦(3)")
+    else:
+        heirs.pending(board, ctx, "晨曦(2)–(3)")
+    heirs.last_words(board, ctx, "晨曦(4)")
+    sort_out(board, ctx)
+    heirs.titles(board)
+
+
+def bounty_feedback(board: Board, night: int | None) -> None:
+    """悬赏: "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>" (night and 晨曦 outs alike)."""
+    bounty = board.state.get("悬赏上次")
+    if not (isinstance(bounty, dict) and night is not None and bounty.get("night") == night):
+        return
+    if bounty.get("target") in board.result.out_order and not bounty.get("成功"):
+        board.set_state("悬赏上次", {**bounty, "成功": True})
+        hunter = next((p for p in board.table.players.values() if p.role == "赏金猎人"), None)
+        if hunter is not None:
+            board.tell(hunter.name, "悬赏成功")
+        board.note(f"晨曦 悬赏{bounty.get('target')}公示出局 → <悬赏成功>")
+
+
+def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict[str, list[str]],
+          hits: dict[str, list[Hit]]) -> None:
+    """(7) 女巫: <灵通> first (she learns whom to save), then <救药> or <毒药>, never both."""
+    seat = next((p for p in board.table.players.values() if p.role == "女巫" and p.alive), None)
+    if seat is None:
+        return
+    if seat.uses.get("灵通", True) is not False and not purified(seat):
+        line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
+        board.tell(seat.name, line)
+        board.note(f"夜(7) 女巫{line}")
+    save, poison = first(acts, "救药"), first(acts, "毒药")
+    if save is not None and poison is not None:
+        later, done = (poison, "救药") if save.index < poison.index else (save, "毒药")
+        board.reject(later, f"<{done}>发动后，在该夜晚不可发动技能<{later.skill}>", board.skill(later.skill).clause)
+        save, poison = (save, None) if done == "救药" else (None, poison)
+    if save is not None:
+        t = save.targets[0]
+        board.use(seat, "救药")
+        guarded.setdefault(t, []).append("女巫<救药>")
+        seat.uses["灵通"] = False
+        board.note(f"夜(7) 女巫对{t}使用救药 → {t}当晚获得[守护]；<救药>使用后失去<灵通>")
+    if poison is not None:
+        t = poison.targets[0]
+        board.use(seat, "毒药")
+        hits.setdefault(t, []).append(hit_by(board, poison, "穿透", seat.name))
+        board.note(f"夜(7) 女巫对{t}使用毒药 → [穿透]（当夜不能再用救药）")
+    for key in ("救药", "毒药", "灵通"):
+        if key in seat.uses:
+            board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
+
+
+def demon_class(role: str, faction: str) -> str:
+    """<恶魔之眼>: 狼人/神职/村民 of the [表面身份] (中箭勇者视为村民)."""
+    if role in WOLF_ROLES:
+        return "狼人"
+    if role in GOD_ROLES:
+        return "神职"
+    if role in ("村民", "中箭勇者"):
+        return "村民"
+    return "狼人" if faction == "狼人" else "村民"
+
+
+_OPTION = re.compile(r"^\s*[（(]?([1-5])[)）]?\s*[:：/,，\s]*(.*)$")
+
+
+def parse_disguise(choice: str | None) -> tuple[int, list[str]] | None:
+    """``"2 村民 预言家"`` → (2, ["村民", "预言家"]); None if no option 1–5 is given."""
+    m = _OPTION.match(choice or "")
+    if m is None:
+        return None
+    rest = [w for w in re.split(r"[\s:：/,，]+", m.group(2)) if w]
+    return int(m.group(1)), rest
+
+
+def disguise(board: Board, act: Action) -> None:
+    """(1) 隐狼<伪装>: one of five lasting effects (each chosen once; refusals in ``refuse``)."""
+    seat = board.seat(act.actor)
+    parsed = parse_disguise(act.choice)
+    assert parsed is not None  # refuse() guarantees it
+    option, words = parsed
+    entry: dict[str, object] = {"option": option, "night": board.night}
+    wolves = [p.name for p in board.table.players.values() if p.faction == seat.faction]
+    if option == 1:
+        board.move_tag("接刀", None, seat.name, "伪装（1）")
+        board.tell(seat.name, "伪装：你获得[接刀]标签，接刀顺序为石像鬼出局后")
+    elif option == 2:
+        entry["表面阵营"], entry["表面身份"] = words[0].removesuffix("阵营"), words[1]
+        board.tell(seat.name, f"伪装：你的表面阵营为{entry['表面阵营']}阵营，表面身份为{entry['表面身份']}")
+    elif option == 3:
+        board.tell(seat.name, f"伪装：和你实际阵营相同的角色：{names(wolves)}")
+    elif option == 4:
+        board.tell(seat.name, "伪装：在实际阵营为[村民阵营]的以[实际阵营]判断的技能中，你以村民阵营进行判定")
+    else:
+        for w in wolves:
+            if w != seat.name and board.seat(w).alive:
+                board.tell(w, f"伪装：隐狼是{seat.name}")
+    chosen = [*disguises(seat), entry]
+    seat.fields["伪装"] = chosen
+    left = [o for o in seat.fields.get("伪装未选", [1, 2, 3, 4, 5]) if o != option]
+    seat.fields["伪装未选"] = left
+    board.result.state_after[f"{seat.name}.伪装"] = chosen
+    board.result.state_after[f"{seat.name}.伪装未选"] = left
+    board.note(f"夜(1) 隐狼{seat.name}<伪装>（{option}）")
+
+
+def election(board: Board, act: Action) -> None:
+    """4. 竞选: the sole top of each poll becomes 警长 / 牧首; a tie leaves none."""
+    title = (act.choice or "").strip()
+    winner = act.targets[0] if act.targets else None
+    if winner is not None and not board.seat(winner).alive:
+        board.reject(act, f"{winner}已出局，不能当选{title}", board.skill("竞选").clause)
+        return
+    if winner is None:
+        board.note(f"竞选 {title}竞选投票平票：本局游戏没有{title}")
+        board.set_state(title, None)
+        return
+    board.move_tag(title, None, winner, f"{title}竞选")
+    board.tell(winner, f"你成为{title}")
+    board.note(f"竞选 {winner}当选{title}")
+

@@ -1,0 +1,57 @@
+"""Settling a night (or a day phase): refuse what the rules forbid, then the post's order.
+
+Pure: the same table, actions, seed and decisions give the same :class:`Settlement`, and nothing
+outside the returned value changes. The order of the steps is the post's; the order in which the
+director typed the submissions matters only where the post says it does (a resubmission after a
+refusal replaces the first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from tracker.engine.night.board import Board, SettlementOver
+from tracker.engine.night.catalog import Catalog
+from tracker.engine.night.checks import refusal
+from tracker.engine.night.games import hooks_for
+from tracker.engine.night.model import Action, Settlement, Table
+
+
+def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: int = 0,
+           decisions: Mapping[str, str] | None = None) -> Settlement:
+    """Settle one phase of a game whose skills are ``catalog``.
+
+    Unknown skills raise :class:`~tracker.errors.RulesetError` (the nearest names in its hint)
+    before anything is settled: a typo must not become a silent refusal.
+    """
+    hooks = hooks_for(catalog.ruleset)
+    skills = [catalog.skill(a.skill) for a in actions]
+    # A team may be named bare (恶徒, 放逐投票): the catalog's team names, when no player is called so.
+    teams = {s.team for s in catalog.skills.values() if s.team is not None}
+    actions = [replace(a, bare_team=True) if a.actor in teams and a.actor not in table.players else a
+               for a in actions]
+    board = Board(table, catalog, seed=seed, decisions=decisions)
+    prepare = getattr(hooks, "prepare", None)
+    if prepare is not None:  # what the post settles before anyone chooses (107's (1) 诅咒 at night start)
+        prepare(board, list(actions))
+    special = getattr(hooks, "refuse", None)
+    grants = getattr(hooks, "grants", None)
+    lent = grants(board.table) if grants is not None else {}
+    legal: list[Action] = []
+    for action, skill in zip(actions, skills, strict=True):
+        action = action if action.skill == skill.name else replace(action, skill=skill.name)
+        why = refusal(board.table, action, skill, lent.get(action.actor, ()))
+        if why is None and special is not None:
+            why = special(board.table, action)
+        if why is not None:
+            board.reject(action, why, skill.clause)
+        else:
+            legal.append(action)
+    try:
+        hooks.resolve(board, legal)
+    except SettlementOver:
+        board.note("胜负已分，立即终止结算")
+    board.result.table_after = board.table
+    return board.result
+
