@@ -271,6 +271,7 @@ def test_an_expired_login_in_the_cookie_file(tmp_path: Path, baseline: Baseline,
         "# Netscape HTTP Cookie File\n"
         "127.0.0.1\tFALSE\t/\tFALSE\t0\tq3Zx_2132_saltkey\tabcdEFGH\n"
         "127.0.0.1\tFALSE\t/\tFALSE\t0\tq3Zx_2132_auth\tbogus%2Fauth%3D\n", encoding="utf-8")
+    (tmp_path / "cookies.txt").chmod(0o600)  # a login: readable by the owner only (else a 注意： line first)
     game = copy_game(baseline, tmp_path, forum_url=forum.base_url,
                      edit=lambda t: t.replace("[crawl]", '[login]\ncookie_file = "cookies.txt"\n\n[crawl]', 1))
     code, _, err = run(capsys, "crawl", str(game))

@@ -233,3 +233,44 @@ def test_store_still_reads_thread_4_after_everything(tmp_path: Path, capsys: pyt
     with store.session() as s:
         assert len(posts_for_thread(s, 4)) == 21
     store.close()
+
+
+def test_a_crawl_killed_before_its_end_is_recorded_failed_by_the_next(tmp_path: Path) -> None:
+    """SIGKILL or the OOM killer leave a 'running' record; past any deadline, the next crawl closes it."""
+    from datetime import UTC, datetime, timedelta
+
+    from tracker.store.posts import start_crawl
+
+    with HostileForum(vote_thread) as forum:
+        game = load_game(game_file(tmp_path, forum.base_url, crawl="mobile_api = false"))
+        store = Store.open(f"sqlite:///{tmp_path / 'game.db'}")
+        now = datetime.now(UTC)
+        with store.session() as s:
+            killed = start_crawl(s, [4], started_at=now - timedelta(hours=3))
+            alive = start_crawl(s, [4], started_at=now - timedelta(minutes=1))  # another crawl, running now
+        asyncio.run(crawl_game(game, store))
+        with store.session() as s:
+            by_id = {c.id: c for c in crawls(s)}
+        store.close()
+    assert by_id[killed].status == "failed" and "被终止" in by_id[killed].errors[0]
+    assert by_id[alive].status == "running"
+
+
+@pytest.mark.parametrize("step", [1, 7, 65536])
+@pytest.mark.parametrize("enc", ["gzip", "deflate", "raw-deflate", ""])
+def test_bodies_are_unpacked_whole_however_they_are_chunked(enc: str, step: int) -> None:
+    import zlib
+
+    from tracker.scraper.fetch import _BoundedBody
+
+    data = "投票对象：栗子\n".encode() * 500
+    wbits = {"gzip": 31, "deflate": 15, "raw-deflate": -15}.get(enc)
+    if wbits is None:
+        packed = data
+    else:
+        z = zlib.compressobj(6, zlib.DEFLATED, wbits)
+        packed = z.compress(data) + z.flush()
+    body = _BoundedBody("deflate" if enc == "raw-deflate" else enc, 1 << 20)
+    for i in range(0, len(packed), step):
+        body.add(packed[i:i + step])
+    assert body.finish() == data

@@ -86,3 +86,19 @@ def test_setup_facts_reach_the_table(game: Path, capsys: pytest.CaptureFixture[s
     table = json.loads(out)["table"]
     seats = {p["name"]: p for p in table["players"]}
     assert seats["包子"]["座次"] == 3 and table["state"]["座次环形"] is True
+
+
+def test_a_post_that_plays_the_first_night_before_day_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """213: "若此时为游戏的第一天，则进入竞选阶段" comes after the first night, so night 1's deaths
+    happen before day 1 opens (night_precedes_day in its night file), not after day 1's close."""
+    game = tmp_path / "g.toml"
+    assert run(capsys, "init", "--ruleset", "sanguo-213", "--out", str(game),
+               "--opens", "2025-03-03T10:00:00+08:00")[0] == 0
+    g = str(game)
+    wolves = [p["name"] for p in json.loads(run(capsys, "state", g, "--json")[1])["players"] if p["role"] == "狼人"]
+    seer = next(p["name"] for p in json.loads(run(capsys, "state", g, "--json")[1])["players"] if p["role"] == "预言家")
+    assert run(capsys, "night", g, "--night", "1", "add", f"狼群({','.join(wolves[:2])})", "杀人", seer)[0] == 0
+    assert run(capsys, "night", g, "--night", "1", "confirm")[0] == 0
+    events = json.loads(run(capsys, "state", g, "--json", "--events")[1])["events"]
+    out = next(e for e in events if e["kind"] == "eliminated")
+    assert out["player"] == seer and out["at"] < "2025-03-03T02:00:00+00:00"  # day 1 opens 10:00 +08:00

@@ -120,3 +120,12 @@ def test_markdown_escapes_player_html_and_markdown() -> None:
                                    lurk=lurk, tally=tally, cards=cards, notes=(evil,)))
     assert "<img" not in md and "&lt;img src=x onerror=alert(1)&gt;" in md
     assert "![](" not in md and "!\\[\\](http://evil.example/p.png)\\|" in md
+
+
+def test_html_and_markdown_show_a_look_alike_name_visibly() -> None:
+    alike = "银鸦\u200b"
+    lurk = LurkSection(rows=(LurkRow(alike, 0, 5, False),), penalties=())
+    report = DayReport(game="演示局", ruleset="luoluo-m19", day=2, closes_at=T, generated_at=T, final=True,
+                       lurk=lurk)
+    for text in (render_html(report), render_markdown(report)):
+        assert "\u200b" not in text and "U+200B" in text

@@ -7,6 +7,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import BACKENDS
 from tracker.penalties.findings import Finding
 from tracker.store.db import Store
 from tracker.store.penalties import add_flags, list_flags
@@ -14,8 +17,16 @@ from tracker.store.penalties import add_flags, list_flags
 OPEN = "import sys; from tracker.store.db import Store; Store.open(sys.argv[1]).close(); print('ok')"
 
 
-def test_six_concurrent_first_opens_all_migrate_cleanly(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'new.db'}"
+@pytest.fixture(params=BACKENDS)
+def new_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend (PostgreSQL when TRACKER_TEST_PG_URL is set)."""
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return f"sqlite:///{tmp_path / 'new.db'}"
+
+
+def test_six_concurrent_first_opens_all_migrate_cleanly(new_db: str) -> None:
+    url = new_db
     procs = [subprocess.Popen([sys.executable, "-c", OPEN, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True) for _ in range(6)]
     results = [p.communicate(timeout=120) for p in procs]

@@ -64,7 +64,8 @@ async def test_card_from_flag_writes_ledger_and_closes_flag(service: Service) ->
         await settle(pilot)
         assert isinstance(app.screen, CardForm)
         assert app.screen.query_one("#clause").value == suggestion.clause  # type: ignore[attr-defined]
-        await pilot.press("enter")  # the confirm button has focus
+        assert app.focused is app.screen.query_one("#cancel")  # Enter right away must not issue a card
+        await pilot.click("#ok")
         await settle(pilot)
         assert not isinstance(app.screen, CardForm)
     issued = [e for e in service.ledger() if e.action == "issue"]

@@ -123,7 +123,12 @@ async def test_y_confirms_once_and_a_second_time_is_refused(service: Service) ->
         assert vote_events(service, tid) == []
         await pilot.press("y")
         await settle(pilot)
-        await pilot.press("enter")
+        await pilot.press("enter")  # focus starts on 取消: Enter writes nothing
+        await settle(pilot)
+        assert vote_events(service, tid) == []
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.press("y")  # the dialog's own key for 确认
         await settle(pilot)
         recorded = vote_events(service, tid)
         assert [(e["kind"], e["player"]) for e in recorded] == [("eliminated", expected.player)]
@@ -131,7 +136,7 @@ async def test_y_confirms_once_and_a_second_time_is_refused(service: Service) ->
         assert "已确认" in plain(app, "#tally-outcome")
         await pilot.press("y")
         await settle(pilot)
-        await pilot.press("enter")
+        await pilot.press("y")
         await settle(pilot)
         assert len(vote_events(service, tid)) == 1
         notes = [n.message for n in app._notifications]

@@ -203,3 +203,24 @@ def test_a_watcher_whose_lock_was_taken_writes_nothing(store: Store) -> None:
 
         holder = lock_holder(s, "game")
         assert holder is not None and holder.pid == 31  # the new holder's lock is left alone
+
+
+def test_a_watcher_whose_heartbeat_finds_the_lock_taken_stops_with_exit_8(store: Store) -> None:
+    from sqlalchemy import text
+
+    from tracker.watch import LockLostError
+
+    clock = FrozenClock(at(2, 12))
+    h = Harness(store, clock, stop_at=None, pid=40)
+    h.watcher.beat_every = 0.01
+
+    async def taken_over_during_a_long_crawl() -> None:
+        with store.session() as s:
+            s.execute(text("UPDATE watch_lock SET pid = 41"))
+        await asyncio.sleep(0.2)  # the heartbeat notices meanwhile
+
+    h.watcher.crawl = taken_over_during_a_long_crawl
+    with pytest.raises(LockLostError) as err:
+        h.run()
+    assert err.value.exit_code == 8 and h.writes == []
+    assert any("已被另一个 watch 接管" in line for line in h.watcher.log.lines)

@@ -38,6 +38,12 @@ class TrackerError(Exception):
         return self.message if not self.hint else f"{self.message}\n提示：{self.hint}"
 
 
+class TrackerWarning(UserWarning):
+    """Something the director should fix but that does not stop the command (a readable cookie file).
+
+    The CLI prints it as ``注意：…`` on stderr (visible characters only), once per message."""
+
+
 class ConfigError(TrackerError):
     exit_code = 2
 
@@ -118,7 +124,7 @@ _TOML_WORDS = (
 )
 
 
-def toml_syntax_words(exc: Exception, text: str) -> str:
+def toml_syntax_words(exc: Exception, text: str, *, quote_line: bool = True) -> str:
     """A TOML syntax error as the director reads it: where (行/列), what in Chinese when known, the line.
 
     ``exc`` is a ``tomllib.TOMLDecodeError``; Python 3.11's carries the place only in its message
@@ -134,7 +140,9 @@ def toml_syntax_words(exc: Exception, text: str) -> str:
     if place:
         n = int(place.group(1))
         lines = text.splitlines()
-        shown = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        # quote_line=False for files named on the director's behalf (a ruleset path may be any file)
+        shown = lines[n - 1].strip() if quote_line and 0 < n <= len(lines) else ""
+        shown = shown if len(shown) <= 80 else shown[:80] + "…"
         out = f"第 {n} 行第 {place.group(2)} 列：{out}" + (f"：{shown}" if shown else "")
     elif "end of document" in msg:
         out = f"文件末尾：{out}"

@@ -88,6 +88,8 @@ class Watcher:
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
+        self.holding = False  # True once run() holds the game's lock: then it is checked before every write
+        self.lost = False  # the heartbeat found the lock taken over
 
     def _refresh(self) -> None:
         if self.refresh_days is None:
@@ -106,6 +108,7 @@ class Watcher:
     async def run(self, stop: asyncio.Event) -> None:
         with self.store.session() as s:
             acquire_lock(s, name=self.name, holder=self.holder, host=self.host, pid=self.pid, now=self.clock.now())
+        self.holding = True
         self.log(f"开始监视（{self.holder}@{self.host}，进程 {self.pid}）")
         beat = asyncio.create_task(self._beat(stop))
         try:
@@ -115,6 +118,8 @@ class Watcher:
                     self.log("所有日程已完成，退出监视")
                     return
                 await self.sleep((wake - self.clock.now()).total_seconds(), stop)
+            if self.lost:
+                self._check_owner()  # raises LockLostError (exit 8): the takeover is not a clean stop
         finally:
             beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -131,10 +136,13 @@ class Watcher:
                 ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=self.clock.now())
             if not ours:
                 self.log("监视锁已被另一个 watch 接管，本进程停止（不再写报告或发帖）")
+                self.lost = True
                 stop.set()
                 return
 
     def _check_owner(self) -> None:
+        if not self.holding:
+            return  # step() driven without run(): no lock was taken, none to lose
         with self.store.session() as s:
             ours = holds_lock(s, name=self.name, host=self.host, pid=self.pid)
         if not ours:
@@ -149,7 +157,7 @@ class Watcher:
             ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=now)
             done = written_slots(s)
         if not ours:
-            self._check_owner()  # raises LockLostError: someone took the game over
+            self._check_owner()  # raises LockLostError when someone took the game over
         pending = due_slots(self.slots, done, now)
         needs_fresh = any(self.last_crawl is None or self.last_crawl < slot.due for slot in pending)
         if needs_fresh or crawl_due(self.days, self.schedule, now, self.last_crawl):

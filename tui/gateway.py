@@ -215,15 +215,14 @@ class Gateway:
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
         from tracker.reports.announce_tally import announce_tally_bbcode
+        from tracker.safefile import write_atomic
 
         dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
         text = "\n\n".join(announce_tally_bbcode(dt.tally, tz=self.game.tz) for dt in dts)
         out_dir = Path(self.service.reports_dir())
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"day{day}-tally.bbcode"
-        tmp = path.with_suffix(".bbcode.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, text)  # through an O_EXCL temporary: a planted .tmp symlink is never followed
         return text, path
 
     def day_status(self, day: int) -> Any:

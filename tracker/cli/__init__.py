@@ -18,7 +18,7 @@ from tracker.errors import TrackerError
 #: (and what that imports), so `tracker state` never loads the crawler, jieba or Textual.
 COMMANDS: dict[str, str] = {
     "crawl": "crawl", "posts": "crawl", "tally": "votes", "confirm": "votes",
-    "rulesets": "state", "init": "state", "event": "state", "state": "state",
+    "rulesets": "state", "init": "state", "event": "state", "state": "state", "players": "players",
     "flags": "penalties", "lurkers": "penalties", "cards": "penalties", "card": "penalties",
     "report": "reports", "watch": "reports", "post": "reports", "elevator": "reports", "announce": "reports",
     "night": "night", "demo": "demo", "tui": "tui_cmd",
@@ -51,10 +51,30 @@ def _register_all() -> None:
         cli.get_command(click.Context(cli), name)
 
 
+def _show_warnings_as_notes() -> None:
+    """TrackerWarnings (a cookie file others can read …) as one Chinese line on stderr, not a Python warning."""
+    import warnings
+
+    from tracker.errors import TrackerWarning
+
+    original = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: object = None, line: str | None = None) -> None:
+        if issubclass(category, TrackerWarning):
+            click.echo(f"注意：{printable(str(message))}", err=True)
+            return
+        original(message, category, filename, lineno, file, line)  # type: ignore[arg-type]
+
+    warnings.showwarning = show
+    warnings.simplefilter("default", TrackerWarning)
+
+
 def main(argv: list[str] | None = None) -> int:
     from tracker.cli.usage import install_help_words
 
     install_help_words()
+    _show_warnings_as_notes()
     try:
         rv = cli.main(args=argv, prog_name="tracker", standalone_mode=False)
     except TrackerError as exc:

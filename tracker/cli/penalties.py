@@ -126,18 +126,23 @@ def register(group: click.Group) -> None:
                     metavar="[verify | announce --day N | history ID]")
     @click.argument("card_id", required=False, type=int, metavar="")
     @click.option("--day", "day", type=int, default=None, help="announce：第几日")
+    @click.option("--anchor", "anchors", multiple=True, metavar="N:HASH",
+                  help="verify：核对判罚公示末尾的账本锚点（第 N 条 + 哈希开头；可重复）")
     @db_option
     @json_option
-    def cards(game_path: Path, action: str | None, card_id: int | None, day: int | None, db_url: str | None,
-              as_json: bool) -> None:
+    def cards(game_path: Path, action: str | None, card_id: int | None, day: int | None,
+              anchors: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
         """记牌账本与每位玩家的当前判罚。
 
-        `verify` 校验账本的哈希链（任何在工具之外的改动或删除都会被发现，损坏时退出码为 1）；
-        `announce --day N` 输出当日判罚公示（BBCode）；`history ID` 一张牌的完整记录。
+        `verify` 校验账本的哈希链，并核对账本锚点（--anchor、进程帖里导演贴出的判罚公示）和本地密钥封印；
+        损坏时退出码为 1。`announce --day N` 输出当日判罚公示（BBCode，末尾带账本锚点）；
+        `history ID` 一张牌的完整记录。
         """
         if action == "verify":
-            _verify(game_path, db_url, as_json)
+            _verify(game_path, db_url, as_json, anchors)
             return
+        if anchors:
+            raise click.UsageError("--anchor 只用于 verify")
         if action == "announce":
             if day is None:
                 raise click.UsageError("公示需要 --day N")
@@ -173,19 +178,50 @@ def register(group: click.Group) -> None:
             echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
                  f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
 
-    def _verify(game_path: Path, db_url: str | None, as_json: bool) -> None:
+    def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...]) -> None:
+        from tracker.errors import LedgerBrokenError
+        from tracker.penalties.anchor import anchors_in, check_anchor, check_seals, parse_anchor
+        from tracker.store.posts import posts_for_thread
+
+        wanted = [parse_anchor(a) for a in given]
         with service(game_path, db_url) as svc:
             v = svc.verify_ledger()
+            entries = svc.ledger()
+            game = svc.game
+            posted = []
+            if game.process_thread is not None:
+                # the anchors the directors posted (a player's post may not vouch for the ledger)
+                with svc.store.session() as s:
+                    posts = posts_for_thread(s, game.process_thread)
+                posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
+        problems = [] if v.ok else [f"{v.problem}（第 {v.broken_at} 条）"]
+        problems += [p for a in (*wanted, *posted) if (p := check_anchor(entries, a)) is not None]
+        sealed, seal_problem = (check_seals(game.ledger.key_file, entries) if game.ledger.key_file is not None
+                                else (0, None))
+        if seal_problem:
+            problems.append(seal_problem)
+        anchored = len(wanted) + len(posted)
         if as_json:
-            emit_json({"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at})
-        elif v.ok:
+            doc: dict[str, Any] = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
+            if anchored or game.ledger.key_file is not None:  # the original three keys stay as they were
+                doc.update({"anchors_checked": anchored, "anchors_in_process_thread": len(posted),
+                            "seals_checked": sealed, "problems": problems})
+            emit_json(doc)
+        elif not problems:
             echo(f"账本完好：共 {v.entries} 条记录。")
+            if anchored:
+                echo(f"已核对账本锚点 {anchored} 个（进程帖中 {len(posted)} 个）：锚点记录的历史都还在账本里。")
+            if sealed:
+                echo(f"已核对本地密钥封印 {sealed} 条。")
+            if not anchored and not sealed:
+                echo("注意：没有核对任何锚点，这只证明账本自身前后一致；能写数据库的人可以整体改写账本而不被发现。"
+                     "用 --anchor 核对判罚公示末尾的“账本锚点”（见 README）。")
         else:
-            echo(f"账本已损坏：{v.problem}（第 {v.broken_at} 条）。共 {v.entries} 条记录。")
-        if not v.ok:
-            from tracker.errors import LedgerBrokenError
-
-            raise LedgerBrokenError(f"记牌账本校验失败：{v.problem}（第 {v.broken_at} 条）",
+            for p in problems:
+                echo(f"账本已损坏：{p}")
+            echo(f"共 {v.entries} 条记录。")
+        if problems:
+            raise LedgerBrokenError(f"记牌账本校验失败：{problems[0]}",
                                     hint="账本在记牌工具之外被改动；请从备份恢复数据库")
 
     # ----------------------------------------------------------------------------------- card

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,12 @@ def _toml_value(v: Any) -> str:
     return str(v)
 
 
-def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime) -> str:
-    """A game file for a ruleset: an example role assignment that passes the check, day 1's times."""
+def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime,
+                     players: Sequence[tuple[str, int | None]] | None = None) -> str:
+    """A game file for a ruleset: an example role assignment that passes the check, day 1's times.
+
+    ``players`` (name, uid) — the posters of a sign-up thread — replace the example names; the example
+    roles are given to the first of them, in order, for the director to change."""
     from tracker.engine.days import planned_close
     from tracker.engine.roster import example_assignment
     from tracker.engine.ruleset import load_ruleset
@@ -56,6 +61,8 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
     ref = ruleset_id if rs.path is None or rs.path.parent.name == "rulesets" else str(rs.path)
     lines = [f"# 由 `tracker init --ruleset {ruleset_id}` 生成：{rs.source}",
              "# 填好论坛地址、帖子 tid、玩家名和身份后使用；身份配置用 `tracker state GAME.toml` 检查。",
+             "# 玩家名填好后运行 `tracker players GAME.toml --from-thread 报名帖tid` 从论坛补全 uid：",
+             "# 按 uid 认人，名字形近的账号（如多一个不可见字符）就不能冒充玩家投票。",
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
              f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
              "# process_thread = 3"]
@@ -66,10 +73,16 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
         pairs = ", ".join(f"{o.key} = {_toml_value(o.default)}" for o in rs.options)
         lines.append(f"# options = {{ {pairs} }}")
     lines.append("")
-    for i, role in enumerate(example_assignment(rs), 1):
-        r = rs.role(role)
-        lines += ["[[players]]", f'name = "玩家{i:02d}"', f"role = {_toml_str(role)}",
-                  f"faction = {_toml_str(r.faction if r else '')}", ""]
+    roles = example_assignment(rs)
+    people = list(players) if players is not None else [(f"玩家{i:02d}", None) for i in range(1, len(roles) + 1)]
+    for i, (pname, uid) in enumerate(people):
+        lines += ["[[players]]", f"name = {_toml_str(pname)}"]
+        if uid is not None:
+            lines.append(f"uid = {uid}")
+        if i < len(roles):
+            r = rs.role(roles[i])
+            lines += [f"role = {_toml_str(roles[i])}", f"faction = {_toml_str(r.faction if r else '')}"]
+        lines.append("")
     lines += ["[[days]]", "day = 1", "# discussion = 4", "# vote = 5" if len(rs.voting.day1) < 2 else "# vote = [5, 6]",
               f"opens = {opens.isoformat()}", f"closes = {close.isoformat()}", ""]
     return "\n".join(lines)
@@ -84,9 +97,11 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
 @click.option("--director", default="导演A", show_default=True, help="导演的论坛用户名")
 @click.option("--opens", "opens", default=None, metavar="ISO", help="第一日开门时间（默认明天 10:00）")
 @click.option("--force", is_flag=True, help="覆盖已有文件")
+@click.option("--from-thread", "from_thread", type=int, default=None, metavar="TID",
+              help="从报名帖抓取玩家：发帖人（导演除外）按首帖顺序成为玩家，并填好论坛 uid（需要 --out）")
 def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, director: str,
-             opens: str | None, force: bool) -> None:
-    """按规则生成游戏文件（身份配置示例已通过检查）。"""
+             opens: str | None, force: bool, from_thread: int | None) -> None:
+    """按规则生成游戏文件（身份配置示例已通过检查）；--from-thread 从报名帖填入玩家和 uid。"""
     from tracker.clock import SHANGHAI
     from tracker.config import load_game
     from tracker.engine.roster import check_assignment
@@ -103,10 +118,15 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
         start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=SHANGHAI)
     text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start)
     if out is None:
+        if from_thread is not None:
+            raise click.UsageError("--from-thread 需要 --out（抓到的帖子存在游戏文件旁的数据库里）")
         echo(text)
         return
     if out.exists() and not force:
         raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
+    if from_thread is not None:
+        text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start,
+                                players=_posters(text, out, from_thread, director))
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
@@ -114,8 +134,40 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     game = load_game(out)
     problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
                 if p.level == "error"]
-    assert not problems, problems
+    if from_thread is None:
+        assert not problems, problems
+    for p in problems:  # the sign-up thread's posters are rarely exactly the ruleset's count
+        echo(f"注意：{p.message}", err=True)
     echo(f"已生成 {out}（{len(game.players)} 名玩家，规则 {ruleset_id}）", err=True)
+
+
+def _posters(text: str, out: Path, tid: int, director: str) -> list[tuple[str, int | None]]:
+    """Crawl the sign-up thread into the new game's database; its posters, in order, with their uids."""
+    import tomllib
+
+    from tracker.config import parse_game
+    from tracker.scraper.crawl import crawl_game_sync
+    from tracker.store.db import Store
+    from tracker.store.posts import posts_for_thread
+
+    game = parse_game(tomllib.loads(text), out.resolve())
+    store = Store.open(f"sqlite:///{out.with_suffix('.db')}")
+    try:
+        report = crawl_game_sync(game, store, tids=[tid])
+        if report.errors:
+            raise report.errors[0]
+        with store.session() as s:
+            posts = posts_for_thread(s, tid)
+    finally:
+        store.close()
+    seen: dict[str, int | None] = {}
+    for p in sorted(posts, key=lambda p: (p.floor, p.pid)):
+        if p.author != director and p.author not in seen and not p.deleted:
+            seen[p.author] = p.uid
+    if not seen:
+        raise ConfigError(f"帖 {tid} 里没有导演以外的发帖人", hint="--from-thread 应是玩家报名的帖子")
+    echo(f"从帖 {tid} 取得 {len(seen)} 名玩家（含 uid）", err=True)
+    return list(seen.items())
 
 
 def _value(raw: str) -> Any:

@@ -28,11 +28,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tracker.engine.normalize import name_key, normalize
 from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post
+from tracker.visible import visible
+
+if TYPE_CHECKING:
+    from tracker.engine.identity import Authors
 
 #: Every ballot form needs one of these (投票/改票对象, 理由, 弃权 …; 选/象/像/目 cover the look-alike
 #: labels the parser accepts). Kept here, beside the rules that use them, so a new form updates both.
@@ -115,7 +119,8 @@ class _Label:
     has_colon: bool
 
 
-def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable[str] = ()) -> Ballot | None:
+def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable[str] = (),
+                 authors: Authors | None = None) -> Ballot | None:
     """Read one post; ``None`` when it is not a ballot and not an attempt at one.
 
     ``directors``: only they may post 代投, and their other posts (the opening post with the format,
@@ -126,10 +131,21 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
     text = normalize(post.text or "")
     if not text:
         return None
-    is_director = name_key(post.author) in _keys(tuple(directors))
+    who = authors.identify(post.author, post.uid) if authors is not None else None
+    if who is not None:
+        # The author is who the forum says: a director by their exact name, a player by uid or exact
+        # name (tracker.engine.identity), never by a look-alike of either.
+        is_director = post.author in directors and who.lookalike is None
+    else:
+        is_director = name_key(post.author) in _keys(tuple(directors))
     name_tuple = _prepared_names(tuple(names))
 
-    voter = post.author
+    voter = who.player if who is not None and who.player else post.author
+    lookalike: tuple[Verdict, ...] = ()
+    if who is not None and who.lookalike:
+        lookalike = (Verdict(Code.VOTER_LOOKALIKE, who.reason),)
+        # never the player's own name, even for an account with that exact name and another uid
+        voter = f"{visible(post.author)}（uid {post.uid}）" if post.uid is not None else visible(post.author)
     proxy_by: str | None = None
     errors: list[Verdict] = []
     first, _, rest = text.partition("\n")
@@ -161,7 +177,7 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
                       posted_at=post.posted_at, voter=voter, kind=kind, change=change, target=target,
                       reason_text=reason, proxy_by=proxy_by,
                       quoted_pids=tuple(q.pid for q in post.quotes if q.pid is not None),
-                      edited_at=post.edited_at, errors=tuple(errors),
+                      edited_at=post.edited_at, errors=(lookalike if proxy_by is None else ()) + tuple(errors),
                       quoted_unlinked=tuple((q.posted_at, q.text) for q in post.quotes
                                             if q.pid is None and q.posted_at is not None),
                       said=quote_key(post.text or ""))

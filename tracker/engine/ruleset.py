@@ -55,6 +55,7 @@ from tracker.engine.ruleset_schema import (
     WinRule,
 )
 from tracker.errors import RulesetError, os_error_words, toml_syntax_words
+from tracker.safefile import read_bounded
 
 # The schema and the reader live in ruleset_schema / ruleset_reader; this module stays the one
 # import the rest of the code uses, so every name they define is re-exported here.
@@ -103,9 +104,15 @@ def _bundled() -> dict[str, Path]:
     return {p.stem: p for p in sorted(BUNDLED_DIR.glob("*.toml"))}
 
 
+MAX_RULESET_BYTES = 1024 * 1024  # the largest bundled ruleset is ~30 KB
+
+
 def _read(path: Path) -> dict[str, Any]:
+    """A ruleset file's TOML. Only a regular file of bounded size is read (``/dev/zero`` hung the tool),
+    and only a ``.toml`` file's bad line is quoted in a syntax error (``ruleset = "/etc/shadow"``
+    printed the file's first line): any other file's content is never echoed."""
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_RULESET_BYTES)
     except FileNotFoundError:
         raise RulesetError(f"找不到规则文件 {path}", hint="用 `tracker rulesets` 查看内置规则的 id") from None
     except OSError as exc:
@@ -116,7 +123,8 @@ def _read(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise RulesetError(f"规则文件 {path} 不是 UTF-8 编码", hint="用 UTF-8 保存") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{toml_syntax_words(exc, text)}",
+        words = toml_syntax_words(exc, text, quote_line=path.suffix == ".toml")
+        raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{words}",
                            hint="检查引号、方括号和等号") from None
 
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import copy
 import difflib
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
+
+from pydantic import Field, TypeAdapter, ValidationError
 
 from tracker.engine.ruleset_schema import (
     AccelChanges,
@@ -48,7 +51,21 @@ from tracker.engine.ruleset_schema import (
 from tracker.errors import RulesetError
 
 # ---------------------------------------------------------------------------------------------
-# Parsing: one small reader per table, each naming the dotted key in its errors.
+# Parsing: one small reader per table, each naming the dotted key in its errors. Every value goes
+# through a pydantic v2 schema in strict mode, with bounds (no negative count or minute, a player
+# count of at least one): the reader only says, in the director's words, which key and what fix.
+
+_MAX_INT = 1_000_000
+_KINDS: dict[str, Any] = {"str": str, "int": int, "float": float, "bool": bool, "strs": list[str]}
+
+
+@lru_cache(maxsize=64)
+def _adapter(kind: str, ge: float | None, le: float | None) -> TypeAdapter[Any]:
+    base = _KINDS[kind]
+    if ge is None and le is None:
+        return TypeAdapter(base)
+    return TypeAdapter(Annotated[base, Field(ge=ge, le=le)])  # type: ignore[arg-type]
+
 
 class _Reader:
     """Typed access to one TOML table with errors that name the key and show an example."""
@@ -68,6 +85,20 @@ class _Reader:
         return RulesetError(f"{self.src}: {self.where}.{key} 应为{want}，实际是 {self.data.get(key)!r}",
                             hint=f"例如：{key} = {example}")
 
+    def _valid(self, key: str, v: Any, kind: str, want: str, example: str, ge: float | None = None,
+               le: float | None = None) -> Any:
+        """``v`` through the pydantic schema for ``kind`` (strict: ``"3"`` is no number, ``1`` no bool)."""
+        try:
+            return _adapter(kind, ge, le).validate_python(v, strict=True)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            bound = {"greater_than_equal": f"不能小于 {ge:g}" if ge is not None else "",
+                     "less_than_equal": f"不能大于 {le:g}" if le is not None else ""}.get(first["type"])
+            if bound:
+                raise RulesetError(f"{self.src}: {self.where}.{key} 的值 {v!r} {bound}",
+                                   hint=f"例如：{key} = {example}") from None
+            raise self._err(key, want, example) from None
+
     def need(self, key: str, example: str) -> Any:
         if key not in self.data:
             raise RulesetError(f"{self.src}: 缺少 {self.where}.{key}", hint=f"加一行：{key} = {example}")
@@ -75,51 +106,39 @@ class _Reader:
 
     def str_(self, key: str, default: str | None = None, *, example: str = '"…"') -> str:
         v = self.need(key, example) if default is None else self.data.get(key, default)
-        if not isinstance(v, str):
-            raise self._err(key, "文字", example)
-        return v
+        return cast(str, self._valid(key, v, "str", "文字", example))
 
     def opt_str(self, key: str, example: str = '"…"') -> str | None:
         v = self.data.get(key)
         if v is None or v == "":
             return None
-        if not isinstance(v, str):
-            raise self._err(key, "文字", example)
-        return v
+        return cast(str, self._valid(key, v, "str", "文字", example))
 
-    def int_(self, key: str, default: int | None = None, *, example: str = "1") -> int:
+    def int_(self, key: str, default: int | None = None, *, example: str = "1", ge: int = 0,
+             le: int = _MAX_INT) -> int:
         v = self.need(key, example) if default is None else self.data.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self._err(key, "整数", example)
-        return v
+        return cast(int, self._valid(key, v, "int", "整数", example, ge, le))
 
-    def opt_int(self, key: str, example: str = "1") -> int | None:
+    def opt_int(self, key: str, example: str = "1", *, ge: int = 0, le: int = _MAX_INT) -> int | None:
         v = self.data.get(key)
         if v is None or v is False:
             return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self._err(key, "整数（或省略）", example)
-        return v
+        return cast(int, self._valid(key, v, "int", "整数（或省略）", example, ge, le))
 
-    def num(self, key: str, default: float | None = None, *, example: str = "1.5") -> float:
+    def num(self, key: str, default: float | None = None, *, example: str = "1.5", ge: float | None = None,
+            le: float | None = None) -> float:
         v = self.need(key, example) if default is None else self.data.get(key, default)
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self._err(key, "数字", example)
-        return float(v)
+        return float(self._valid(key, v, "float", "数字", example, ge, le))
 
     def bool_(self, key: str, default: bool) -> bool:
         v = self.data.get(key, default)
-        if not isinstance(v, bool):
-            raise self._err(key, "true 或 false", "true")
-        return v
+        return cast(bool, self._valid(key, v, "bool", "true 或 false", "true"))
 
     def strs(self, key: str, default: Sequence[str] = ()) -> tuple[str, ...]:
         v = self.data.get(key, list(default))
         if isinstance(v, str):
             v = [v]
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise self._err(key, "文字列表", '["警长"]')
-        return tuple(v)
+        return tuple(self._valid(key, v, "strs", "文字列表", '["警长"]'))
 
     def choice(self, key: str, choices: Sequence[str], default: str) -> str:
         v = self.data.get(key, default)
@@ -174,11 +193,11 @@ def _condition(raw: Any, where: str, src: str) -> Condition:
     if kind == "share_of_living_at_least":
         r = _Reader(val, w, {"of", "fraction"}, src)
         return Condition(kind=kind, sets=_sets(r.need("of", '[{ factions = ["狼人"] }]'), f"{w}.of", src),
-                         fraction=r.num("fraction", 0.5))
+                         fraction=r.num("fraction", 0.5, ge=0, le=1))
     if kind == "each_alive_at_most":
         r = _Reader(val, w, {"of", "n"}, src)
         return Condition(kind=kind, sets=_sets(r.need("of", '[{ roles = ["村民"] }]'), f"{w}.of", src),
-                         n=r.int_("n", 1))
+                         n=r.int_("n", 1, ge=1))
     if kind == "living_at_most":
         if isinstance(val, dict):
             r = _Reader(val, w, {"n", "plus", "per_action"}, src)
@@ -317,7 +336,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     weights = []
     for i, w in enumerate(vr.tables("weights"), 1):
         r = _Reader(w, f"voting.weights[{i}]", {"tag", "role", "weight", "hidden", "clause"}, src)
-        wr = WeightRule(weight=r.num("weight"), tag=r.opt_str("tag"), role=r.opt_str("role"),
+        wr = WeightRule(weight=r.num("weight", ge=0), tag=r.opt_str("tag"), role=r.opt_str("role"),
                         hidden=r.bool_("hidden", False), clause=r.str_("clause", ""))
         if (wr.tag is None) == (wr.role is None):
             raise RulesetError(f"{src}: voting.weights[{i}] 要写 tag 或 role 之一", hint='例如：tag = "警长"')
@@ -350,7 +369,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
             clause=r.str_("clause", ""), once_per_player=r.bool_("once_per_player", False)))
     eligible = vr.data.get("eligible_voter_roles")
     voting = VotingRules(
-        change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0),
+        change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0, le=24 * 60),
         freeze_blocks_proxy=vr.bool_("freeze_blocks_proxy", False),
         proxy_deadline_minutes=vr.int_("proxy_deadline_minutes", 0),
         accelerated_changes=cast(AccelChanges, vr.choice("accelerated_changes",
@@ -379,7 +398,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         "clause_three_day", "clause_no_vote"}, src)
     lurk = LurkRules(
         min_posts=lr.int_("min_posts", 5), three_day_min=lr.int_("three_day_min", 10),
-        three_day_span=lr.int_("three_day_span", 3), no_vote_penalty=lr.bool_("no_vote_penalty", False),
+        three_day_span=lr.int_("three_day_span", 3, ge=1), no_vote_penalty=lr.bool_("no_vote_penalty", False),
         dead_not_out_exempt_from_vote=lr.bool_("dead_not_out_exempt_from_vote", False),
         kidnapped_exempt_from_min_posts=lr.bool_("kidnapped_exempt_from_min_posts", False),
         accelerated_suspends=lr.bool_("accelerated_suspends", True),
@@ -391,7 +410,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                                                "red_turns_role", "faction_loses_at_reds", "red_settled",
                                                "out_players_carded", "clause"}, src)
     cards = CardRules(
-        blue_to_yellow=cr.int_("blue_to_yellow", 3), yellow_to_red=cr.int_("yellow_to_red", 3),
+        blue_to_yellow=cr.int_("blue_to_yellow", 3, ge=1), yellow_to_red=cr.int_("yellow_to_red", 3, ge=1),
         red_consequence=cast(RedConsequence, cr.choice("red_consequence", ("benched", "out"), "benched")),
         red_turns_role=cr.opt_str("red_turns_role"), faction_loses_at_reds=cr.opt_int("faction_loses_at_reds"),
         red_settled=cast(RedSettled, cr.choice("red_settled", ("before_vote", "after_vote"), "before_vote")),
@@ -416,7 +435,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     except ValueError:
         raise RulesetError(f"{src}: days.close_time {close_time!r} 不是时刻", hint='例如："22:00"') from None
     days = DayRules(
-        length_days=dr.int_("length_days", 2), weekend_extension=dr.int_("weekend_extension", 1),
+        length_days=dr.int_("length_days", 2, ge=1), weekend_extension=dr.int_("weekend_extension", 1),
         first_day_extended=dr.bool_("first_day_extended", True),
         first_day_accelerated=dr.bool_("first_day_accelerated", False),
         auto_accelerate_at_living=dr.opt_int("auto_accelerate_at_living"),
@@ -502,7 +521,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
 
     _check_names(roles, groups, fnames, voting, cards, wins, hooks, src)
     rs = Ruleset(
-        id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14"),
+        id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14", ge=1, le=1000),
         factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
         win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
         forbidden_categories=tuple(forbidden), substitutes_per_role=top.opt_int("substitutes_per_role"),

@@ -257,7 +257,9 @@ def _nearest(written: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
 
 def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
            runs: dict[str, _VoterRun], void_changes: bool) -> CountedBallot:
-    voter_p = roster.find(b.voter)
+    # A look-alike author is not the player it looks like (tracker.engine.identity), however loosely alike.
+    lookalike = bool(b.errors) and b.errors[0].code == Code.VOTER_LOOKALIKE
+    voter_p = None if lookalike else roster.find(b.voter)
     voter = voter_p.name if voter_p else b.voter
     target_p = roster.find(b.target) if b.target else None
     target = ABSTAIN if b.abstain else (target_p.name if target_p else b.target)

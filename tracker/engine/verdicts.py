@@ -27,6 +27,7 @@ class Code(StrEnum):
     TARGET_NOT_ALIVE = "target_not_alive"
     # voter
     VOTER_NOT_PLAYER = "voter_not_player"
+    VOTER_LOOKALIKE = "voter_lookalike"
     VOTER_NOT_ALIVE = "voter_not_alive"
     VOTER_BENCHED = "voter_benched"
     # time
@@ -67,6 +68,7 @@ WORDS: dict[Code, str] = {
     Code.UNKNOWN_TARGET: "投票对象不是本局玩家",
     Code.TARGET_NOT_ALIVE: "投票对象已出局，不能被投票",
     Code.VOTER_NOT_PLAYER: "投票者不是本局玩家",
+    Code.VOTER_LOOKALIKE: "发帖账号不是该玩家（名字形近或 uid 不符），此票无效，请导演核对",
     Code.VOTER_NOT_ALIVE: "投票者已出局，不能投票",
     Code.VOTER_BENCHED: "投票者处于挂机状态，不能投票",
     Code.POSTED_BEFORE_OPEN: "投票在当日开门之前发出",

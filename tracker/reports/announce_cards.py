@@ -63,8 +63,9 @@ class RedOff:
 def cards_bbcode(day: int, entries: Sequence[Entry], standings: Mapping[str, Standing], *,
                  reds: Sequence[RedOff] = (), lost_factions: Sequence[str] = (),
                  floors: Mapping[int, int] | None = None, tz: tzinfo | None = None,
-                 title: str | None = None) -> str:
-    """The day's 判罚公示: each decision of the day, then everyone's cards, then the reds' effect."""
+                 title: str | None = None, anchor: str | None = None) -> str:
+    """The day's 判罚公示: each decision of the day, then everyone's cards, then the reds' effect,
+    then the ledger's ``anchor`` (tracker.penalties.anchor): posted, the forum keeps the head public."""
     lines = [f"[b]{safe(title) if title else f'第 {day} 日 判罚公示'}[/b]", ""]
     if entries:
         lines.append("[list=1]")
@@ -85,6 +86,8 @@ def cards_bbcode(day: int, entries: Sequence[Entry], standings: Mapping[str, Sta
                      f"（红牌罚下）。")
     for f in lost_factions:
         lines.append(f"{safe(f)}阵营累计获得两张或以上{_card('red')}，阵营判负。")
+    if anchor:
+        lines += ["", f"[size=2]{anchor}（核对：tracker cards GAME.toml verify）[/size]"]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -10,6 +10,7 @@ from html import escape
 
 from tracker.reports.markdown import COLOR_NAMES
 from tracker.reports.model import CardsSection, DayReport, LurkSection, TallySection
+from tracker.visible import visible
 
 _CSS = """
 body{font-family:"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;margin:2em auto;max-width:980px;
@@ -21,7 +22,8 @@ th{background:#f0f0f0}td.n{text-align:right}.bad{color:#b00020;font-weight:bold}
 
 
 def _e(x: object) -> str:
-    return escape(str(x), quote=True)
+    # escaped, and invisible/bidi characters shown (<U+200B>): a look-alike name reads as one here too
+    return escape(visible(str(x)), quote=True)
 
 
 def _bar_chart(rows: list[tuple[str, float, float | None]], *, line: float | None, title: str,

@@ -17,6 +17,7 @@ import os
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from tracker.config import CrawlConfig, GameConfig
-from tracker.errors import ConfigError, LoginError, os_error_words
+from tracker.errors import ConfigError, LoginError, TrackerWarning, os_error_words
+from tracker.safefile import readable_by_others, write_atomic
 from tracker.scraper.fetch import Fetched, Fetcher
 
 LOGIN_PAGE = "member.php?mod=logging&action=login"
@@ -144,6 +146,9 @@ def load_cookie_file(path: Path, base_url: str) -> httpx.Cookies:
     except OSError as exc:
         raise ConfigError(f"无法读取 cookie 文件 {path}：{os_error_words(exc)}",
                           hint="检查 game.toml 中 cookie_file 的路径") from None
+    if readable_by_others(path):
+        warnings.warn(TrackerWarning(
+            f"cookie 文件 {path} 其他用户也能读取（它等于你的登录）；建议执行 chmod 600 {path}"), stacklevel=2)
     cookies = parse_cookie_text(text, base_url)
     if not list(cookies.jar):
         raise ConfigError(f"cookie 文件 {path} 里没有可用的 cookie",
@@ -161,11 +166,9 @@ def save_cookies(cookies: httpx.Cookies, path: Path) -> None:
             "TRUE" if c.secure else "FALSE", str(int(c.expires)) if c.expires else "0", c.name, c.value or "",
         ]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + "\n")
-    os.replace(tmp, path)
+    # A fresh O_EXCL temporary, 0600 from its creation: a pre-existing world-readable
+    # game.session.tmp (or a symlink by that name) is never written through.
+    write_atomic(path, "\n".join(lines) + "\n", secret=True)
 
 
 def cookie_prefix(cookies: httpx.Cookies) -> str | None:
@@ -292,6 +295,9 @@ async def open_session(fetcher: Fetcher, game: GameConfig, *,
                        cookie_prefix=cookie_prefix(fetcher.cookies))
     if crawl.username:
         if path.exists():
+            if readable_by_others(path):
+                warnings.warn(TrackerWarning(
+                    f"保存的登录 {path} 其他用户也能读取；建议执行 chmod 600 {path}（或删除它重新登录）"), stacklevel=2)
             saved = parse_cookie_text(path.read_text(encoding="utf-8"), fetcher.base_url)
             fetcher.cookies.update(saved)
             if has_login(fetcher.cookies):

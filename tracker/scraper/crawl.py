@@ -30,7 +30,7 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -64,6 +64,7 @@ from tracker.scraper.plan import (
 from tracker.store.db import Store
 from tracker.store.posts import (
     ThreadState,
+    close_stale_crawls,
     content_key,
     finish_crawl,
     mark_deleted,
@@ -79,6 +80,8 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_LISTING_PAGES = 200
+# What a parser may still raise on a hostile page: a parse error naming the page (exit 3), never a traceback.
+_UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
 MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply count, the walk stops here
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
@@ -331,7 +334,10 @@ class _Crawler:
             got = await self.fetcher.get(mobile_url(tid, page, ppp), kind="json")
             data = self._mobile_doc(got, first=page == 1)
             raws.append(got)
-            doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+            try:
+                doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+            except _UNPARSABLE as exc:
+                raise ParseError(f"移动版接口的回应无法解析（{type(exc).__name__}）", page=got.url) from None
             self.counted(rep, got)
             self.emit("document", tid, f"列表第 {page} 页")
             first_doc = first_doc or doc
@@ -458,6 +464,8 @@ class _Crawler:
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
         try:
             tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
+        except _UNPARSABLE as exc:
+            raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
         except NoPermissionError:
             if self.session.expect_member and is_logged_in(got.body, content_type=got.content_type) is None:
                 raise _LoginExpired from None
@@ -547,14 +555,16 @@ async def crawl_game(
     wanted = list(dict.fromkeys(tids if tids is not None else game.thread_ids()))
     if not wanted:
         raise ConfigError("游戏文件里没有要抓取的帖子", hint="在 [[days]] 中写 discussion / vote，或在 [game] 写 process_thread")
+    minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
     with store.session() as s:
+        # a crawl older than any deadline and still 'running' was killed: record it as failed
+        close_stale_crawls(s, started_before=clock.now() - timedelta(minutes=minutes + 10), finished_at=clock.now())
         crawl_id = start_crawl(s, wanted, started_at=clock.now())
     reports: list[ThreadReport] = []
     status: Literal["ok", "partial", "failed"] = "failed"
     errors: list[str] = []
     fetcher = Fetcher(game.forum, policy or FetchPolicy.from_config(game.crawl), transport=transport)
     crawler: _Crawler | None = None
-    minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
     try:
         try:
             async with fetcher, asyncio.timeout(minutes * 60):

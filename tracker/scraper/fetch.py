@@ -97,6 +97,7 @@ class _BoundedBody:
         self._first = True
         self._z: zlib._Decompress | None = None
         self._enc = enc
+        self._head = b""
 
     def _decompressor(self, head: bytes) -> zlib._Decompress | None:
         if self._enc in ("gzip", "x-gzip"):
@@ -109,6 +110,10 @@ class _BoundedBody:
 
     def add(self, chunk: bytes) -> None:
         if self._first and chunk:
+            if self._enc == "deflate" and len(self._head + chunk) < 2:
+                self._head += chunk  # a trickled first byte: the zlib header needs two
+                return
+            chunk, self._head = self._head + chunk, b""
             self._first = False
             self._z = self._decompressor(chunk) if self.raw else None
         if self._z is None:
@@ -134,6 +139,8 @@ class _BoundedBody:
             self.parts.append(data)
 
     def finish(self) -> bytes:
+        if self._head:  # a deflate body of one byte: no valid stream is that short
+            raise httpx.DecodingError("zlib: truncated")
         if self._z is not None:
             self._keep(self._z.flush())
         return b"".join(self.parts)

@@ -50,15 +50,15 @@ class Service(CrawlOps, VoteOps, StateOps, PenaltyOps, ReportOps, BrowseOps, Ser
             with self.store.session() as session:
                 return [append_event(session, d, recorded_at=self.clock.now()) for d in drafts]
 
-        def closes(day: int) -> datetime:
+        def window(day: int) -> tuple[datetime, datetime]:
             found = [d for d in self.effective_days() if d.day == day]
             if not found:
                 raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
-            return found[0].closes
+            return found[0].opens, found[0].closes
 
         return NightDesk(self.ruleset, log=self.all_events,
                          fold=lambda events: fold(self.ruleset, self.game.players, events, self.game.days),
-                         append=append, closes=closes, now=self.clock.now, director=self.director())
+                         append=append, window=window, now=self.clock.now, director=self.director())
 
 
 __all__ = ["Service"]

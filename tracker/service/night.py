@@ -46,12 +46,13 @@ class NightDesk:
 
     def __init__(self, ruleset: Ruleset, *, log: Callable[[], list[Event]],
                  fold: Callable[[Sequence[Event]], GameState], append: Callable[[Sequence[EventDraft]], list[Event]],
-                 closes: Callable[[int], datetime], now: Callable[[], datetime], director: str) -> None:
+                 window: Callable[[int], tuple[datetime, datetime]], now: Callable[[], datetime],
+                 director: str) -> None:
         self.ruleset = ruleset
         self._log = log
         self._fold = fold
         self._append = append
-        self._closes = closes
+        self._window = window
         self._now = now
         self.director = director
 
@@ -60,13 +61,16 @@ class NightDesk:
         return load_catalog(self.ruleset.id, self.ruleset.night_path, tuple(r.name for r in self.ruleset.roles))
 
     def at(self, key: str) -> datetime:
-        """When a phase's results happen in the game: a night just after its day's close (after the
-        day's own vote results, before the next day opens); a day phase now, within its day."""
+        """When a phase's results happen in the game: night N just after day N's close (after the
+        day's own vote results), or just before day N opens where the post plays night N first
+        (213's 首夜); a day phase now, within its day."""
         parts = key.split(":")
-        closes = self._closes(int(parts[1]))
+        opens, closes = self._window(int(parts[1]))
         if parts[0] == "night":
+            if self.catalog.night_precedes_day:
+                return opens - timedelta(seconds=1)
             return closes + timedelta(seconds=1)
-        return min(self._now(), closes)
+        return max(opens, min(self._now(), closes))
 
     def preview(self, key: str, *, seed: int = 0, decisions: Mapping[str, str] | None = None) -> NightPreview:
         events = self._log()

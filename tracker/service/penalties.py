@@ -207,6 +207,13 @@ class PenaltyOps(ServiceBase):
         drafts = make(before)
         written = L.chain(drafts, after=before[-1] if before else None)
         append_entries(written, session=s)
+        if self.game.ledger.key_file is not None:  # the keyed local seal, once the append is committed
+            from sqlalchemy import event
+
+            from tracker.penalties.anchor import seal
+
+            key_file, last = self.game.ledger.key_file, written[-1]
+            event.listen(s, "after_commit", lambda _s: seal(key_file, last), once=True)
         main = next(e for e in written if e.action == primary)
         if after is not None:
             after(main)
@@ -441,8 +448,9 @@ class PenaltyOps(ServiceBase):
         from dataclasses import replace
         from datetime import timedelta
 
+        from tracker.engine.identity import Authors
         from tracker.penalties.lurk import lurk_reports
-        from tracker.store.posts import author_post_counts
+        from tracker.store.posts import author_uid_post_counts
 
         self.game.day(day)
         # one scope: the event log read once, day 1's count shared with day 2's provisional election
@@ -451,10 +459,11 @@ class PenaltyOps(ServiceBase):
         # The store counts (an indexed GROUP BY per day): no post row crosses into Python, so the
         # TUI's 潜水 worker does not hold the GIL for a 30k-post game. The window's close is
         # inclusive (a post at 22:00:00 counts), the query's end exclusive: one microsecond past.
+        authors = Authors(self.game.players)  # posts are a player's by uid, never by a look-alike name
         with self.store.session() as s:
-            inputs = [replace(i, counts=author_post_counts(
+            inputs = [replace(i, counts=authors.count_by_player(author_uid_post_counts(
                 s, i.window.discussion_tid, i.window.opens, i.window.closes + timedelta(microseconds=1),
-                include_deleted=False)) if i.window.discussion_tid is not None else i for i in inputs]
+                include_deleted=False))) if i.window.discussion_tid is not None else i for i in inputs]
         reports = lurk_reports(inputs, (), self.ruleset.lurk)
         return next(r for r in reports if r.day == day)
 
@@ -492,6 +501,7 @@ class PenaltyOps(ServiceBase):
 
     def cards_announcement(self, day: int) -> str:
         """判罚公示 for one day: the decisions between the day's opening and the next day's."""
+        from tracker.penalties.anchor import anchor_line
         from tracker.reports.announce_cards import RedOff, cards_bbcode
 
         d = self.game.day(day)
@@ -508,7 +518,8 @@ class PenaltyOps(ServiceBase):
         lost = [c.faction for c in cons if c.kind == "faction_lost" and c.faction]
         names = [self._account(p) for p in self.game.player_names]
         return cards_bbcode(day, todays, L.standings(upto, names), reds=reds, lost_factions=lost,
-                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz)
+                            floors=self._floors([e.post for e in todays if e.post is not None]), tz=self.game.tz,
+                            anchor=anchor_line(entries))
 
     def lurkers_announcement(self, day: int) -> str:
         from tracker.reports.announce_cards import LurkLine, lurkers_bbcode

@@ -170,6 +170,7 @@ class ReportOps(ServiceBase):
             raise _unwritable(out_dir, exc) from None
         from tracker.reports.html import render_html
         from tracker.reports.markdown import render_markdown
+        from tracker.safefile import write_atomic
 
         written: list[Path] = []
         for kind in kinds:
@@ -179,10 +180,8 @@ class ReportOps(ServiceBase):
                                      ".bbcode": self.report_bbcode(day, kind)}
             for ext, text in files.items():
                 path = out_dir / f"{stem}{ext}"
-                tmp = path.with_suffix(path.suffix + ".tmp")
                 try:
-                    tmp.write_text(text, encoding="utf-8")
-                    tmp.replace(path)  # atomic: a reader never sees half a report
+                    write_atomic(path, text)  # atomic, through an O_EXCL temporary: never a planted .tmp
                 except OSError as exc:
                     raise _unwritable(path, exc) from None
                 written.append(path)

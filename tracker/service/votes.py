@@ -19,6 +19,7 @@ from typing import Any
 from tracker.config import DayConfig
 from tracker.engine.ballots import Ballot, cannot_be_ballot, parse_ballot
 from tracker.engine.events import Event, EventDraft, EventKind, from_config
+from tracker.engine.identity import Authors
 from tracker.engine.ruleset import Election, Ruleset, load_ruleset
 from tracker.engine.state import GameState, fold
 from tracker.engine.tally import (
@@ -131,18 +132,20 @@ class VoteOps(StateOps):
 
         names = tuple(self.game.player_names)
         directors = tuple(self.game.directors)
-        memo = self._ballot_memo_for(directors, names)
+        authors = Authors(self.game.players)
+        memo = self._ballot_memo_for(directors, names + tuple(f"uid:{p.uid}" for p in self.game.players))
         ballots: list[Ballot] = []
         earlier: dict[int, str] = {}
         with self.store.session() as session:
             for row in ballot_rows(session, tid):
-                key = (row.pid, row.content_key, row.tid, row.floor, row.author, row.posted_at, row.edited_at)
+                key = (row.pid, row.content_key, row.tid, row.floor, row.author, row.uid, row.posted_at,
+                       row.edited_at)
                 hit = memo.get(key, _MISS) if memo is not None else _MISS
                 if hit is _MISS:
                     if memo is not None and cannot_be_ballot(row.text):
                         b = None
                     else:
-                        b = parse_ballot(row.to_post(), directors=directors, names=names)
+                        b = parse_ballot(row.to_post(), directors=directors, names=names, authors=authors)
                     if memo is not None:
                         self._remember_ballot(memo, key, b)
                 else:

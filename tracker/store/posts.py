@@ -501,9 +501,10 @@ class BallotRow(NamedTuple):
     content_key: str
     text: str
     quotes: tuple[Quote, ...]
+    uid: int | None = None
 
     def to_post(self) -> Post:
-        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=None,
+        return Post(pid=self.pid, tid=self.tid, floor=self.floor, author=self.author, uid=self.uid,
                     posted_at=self.posted_at, html="", text=self.text, edited_at=self.edited_at,
                     quotes=self.quotes, source="store")
 
@@ -512,9 +513,10 @@ def ballot_rows(session: Session, tid: int) -> list[BallotRow]:
     """A vote thread's visible posts in pid order, with only the columns a ballot is read from."""
     c = post_t.c
     q = (select(c.pid, c.tid, c.floor, c.author, c.posted_at, c.edited_at, c.versions, c.content_key, c.text,
-                c.quotes)
+                c.quotes, c.uid)
          .where(c.tid == tid, c.deleted.is_(False)).order_by(c.pid))
-    return [BallotRow(*row[:9], _quotes_from(row[9]) if row[9] else ()) for row in session.connection().execute(q)]
+    return [BallotRow(*row[:9], _quotes_from(row[9]) if row[9] else (), row[10])
+            for row in session.connection().execute(q)]
 
 
 def posts_for_thread(session: Session, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
@@ -551,6 +553,19 @@ def author_post_counts(session: Session, tids: int | Collection[int], start: dat
     if not include_blocked:
         q = q.where(post_t.c.blocked.is_(False))
     return {author: int(n) for author, n in session.connection().execute(q)}
+
+
+def author_uid_post_counts(session: Session, tids: int | Collection[int], start: datetime, end: datetime, *,
+                           include_deleted: bool = True) -> dict[tuple[str, int | None], int]:
+    """:func:`author_post_counts` per (author, uid): who posted is decided by uid, not by a name."""
+    tid_list = [tids] if isinstance(tids, int) else list(tids)
+    q = (select(post_t.c.author, post_t.c.uid, func.count())
+         .where(post_t.c.tid.in_(tid_list), post_t.c.posted_at >= _aware(start, "start"),
+                post_t.c.posted_at < _aware(end, "end"))
+         .group_by(post_t.c.author, post_t.c.uid))
+    if not include_deleted:
+        q = q.where(post_t.c.deleted.is_(False))
+    return {(author, uid): int(n) for author, uid, n in session.connection().execute(q)}
 
 
 # --- crawls ----------------------------------------------------------------------------------------
@@ -591,6 +606,21 @@ def start_crawl(session: Session, threads: Iterable[int], *, started_at: datetim
     pk = res.inserted_primary_key
     assert pk is not None
     return int(pk[0])
+
+
+def close_stale_crawls(session: Session, *, started_before: datetime, finished_at: datetime) -> int:
+    """Mark crawls still 'running' that started before ``started_before`` as failed.
+
+    A crawl stops itself at its deadline, so one still 'running' long after was killed (SIGKILL, the
+    kernel's OOM killer, a power cut) before it could record its end; its record says so now.
+    """
+    res = session.connection().execute(
+        update(crawl_t).where(crawl_t.c.status == "running",
+                              crawl_t.c.started_at < _aware(started_before, "started_before"))
+        .values(status="failed", finished_at=_aware(finished_at, "finished_at"),
+                errors=["抓取进程在记录结束前被终止（被杀死、内存耗尽或断电）"]))
+    session.commit()
+    return int(res.rowcount or 0)
 
 
 def finish_crawl(session: Session, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,

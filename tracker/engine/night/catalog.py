@@ -109,6 +109,8 @@ class Catalog:
     skills: Mapping[str, Skill]
     order: tuple[str, ...] = ()
     scenario_game: str | None = None
+    #: True where night N comes before day N (213: 首夜, then 第1天 the 竞选日); else night N follows day N.
+    night_precedes_day: bool = False
 
     def skill(self, name: str) -> Skill:
         found = self.skills.get(name)
@@ -192,9 +194,9 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
     rid = data.get("ruleset")
     if not isinstance(rid, str):
         raise RulesetError(f"{src}: 缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
-    unknown = sorted(set(data) - {"ruleset", "order", "skills", "scenario_game"})
+    unknown = sorted(set(data) - {"ruleset", "order", "skills", "scenario_game", "night_precedes_day"})
     if unknown:
-        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint="可用的键：ruleset, order, skills, scenario_game")
+        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint="可用的键：ruleset, order, skills, scenario_game, night_precedes_day")
     skills: dict[str, Skill] = {}
     for i, raw in enumerate(data.get("skills", []), 1):
         s = _skill(raw, f"skills[{i}]", src)
@@ -207,7 +209,8 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
                                    hint=f"是不是想写 `{near[0]}`？" if near else None)
         skills[s.name] = s
     return Catalog(ruleset=rid, skills=skills, order=tuple(data.get("order", ())),
-                   scenario_game=data.get("scenario_game"))
+                   scenario_game=data.get("scenario_game"),
+                   night_precedes_day=bool(data.get("night_precedes_day", False)))
 
 
 @cache
