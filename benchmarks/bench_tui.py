@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from tui_demo import DEMO_GAME, FROZEN_AT  # noqa: E402
 
 from tracker.clock import FrozenClock  # noqa: E402
+from tracker.demo.nights import play_nights  # noqa: E402
 from tracker.records import Post  # noqa: E402
 from tracker.service import Service  # noqa: E402
 
@@ -244,6 +245,7 @@ async def keys_during_big_crawl(tmp: Path, paints: Paints, gap: float = 0.12,
     drawn: list[float] = []
     try:
         service = Service.open(path, db_url=f"sqlite:///{tmp / 'synth.db'}", clock=FrozenClock(FROZEN_AT))
+        play_nights(service)  # night 1, as the demo settles it: 阿狸 and 老王 out
         app = TrackerApp(service, crawl_interval=0)
         async with app.run_test(size=(120, 36)) as pilot:
             await settle(app, pilot)
@@ -359,6 +361,7 @@ def main() -> None:
                 return
         shutil.copy(DEMO_GAME, tmp / "game.toml")
         service = Service.open(tmp / "game.toml", db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(FROZEN_AT))
+        play_nights(service)  # night 1, as the demo settles it: 阿狸 and 老王 out
         t0 = time.perf_counter()
         generate(service, args.posts)
         print(f"generated {service.search_posts().total} posts in {time.perf_counter() - t0:.2f} s")

@@ -1,4 +1,4 @@
-"""DESIGN.md's command-line contract on the demo game, as a director and a script meet it.
+"""docs/cli.md's command-line contract on the demo game, as a director and a script meet it.
 
 Each `--json` command prints one JSON document and nothing else, with the contract's keys; the
 same commands without `--json` print Chinese with the rule posts' words and none of the English
@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tracker.cli import main
+from tracker.demo.nights import play_demo_nights
 from tracker.demo.run import prepare
 from tracker.demo.server import DEMO_PAGES, ReplayForum
 
@@ -29,6 +30,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with ReplayForum(DEMO_PAGES) as forum:
         path = prepare(tmp_path_factory.mktemp("contract"), forum.base_url)
         assert main(["crawl", str(path)]) == 0
+        play_demo_nights(path)  # night 1, as the demo settles it: 阿狸 and 老王 out
         yield path
 
 

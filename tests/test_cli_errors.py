@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from tracker.cli import main
+from tracker.demo.nights import play_demo_nights
 from tracker.demo.run import DEMO_DATA, prepare
 from tracker.demo.server import DEMO_PAGES, ReplayForum
 
@@ -54,6 +55,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory, forum: ReplayForum) -> Ba
     root = tmp_path_factory.mktemp("crawled")
     game = prepare(root, forum.base_url)
     assert main(["crawl", str(game), "--json"]) == 0
+    play_demo_nights(game)  # night 1, as the demo settles it: 阿狸 and 老王 out
     posts: dict[int, list[int]] = {}
     for tid in (2, 3, 4, 5, 6):
         posts[tid] = sorted(p["pid"] for p in _posts_json(game, tid))

@@ -1,4 +1,4 @@
-"""`tracker crawl` and `tracker posts`: the JSON contract of DESIGN.md, stdout clean, exit codes."""
+"""`tracker crawl` and `tracker posts`: the JSON contract of docs/cli.md, stdout clean, exit codes."""
 
 from __future__ import annotations
 

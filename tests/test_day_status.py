@@ -18,6 +18,7 @@ import pytest
 from tracker.cli import main
 from tracker.cli.state import render_game_file
 from tracker.clock import SHANGHAI, FrozenClock
+from tracker.demo.nights import play_nights
 from tracker.engine.verdicts import Code
 from tracker.records import Post, Quote
 from tracker.schedule import FINAL_GRACE, Slot
@@ -55,6 +56,7 @@ def demo(tmp_path: Path) -> Iterator[Service]:
     svc = Service.open(path, clock=FrozenClock(at(4, 12)))
     for name in ("process-p1", "day1-vote-p1", "day1-vote-p2", "day1-vote-p3", "day2-vote-p1", "day2-vote-p2"):
         store_posts(svc, parse_thread_page((PAGES / f"{name}.html").read_bytes()).posts)
+    play_nights(svc)  # night 1, as the demo settles it: 阿狸 and 老王 out
     try:
         yield svc
     finally:
@@ -121,7 +123,7 @@ def test_a_delay_moves_the_close_for_the_tally_the_lurk_count_and_the_state(demo
     assert t.window.closes == at(5, 22)
     late = next(cb for cb in t.ballots if cb.ballot.pid == 9200)
     assert late.valid and t.final[late_voter] == target
-    assert demo._lurk_input(2).window.closes == at(5, 22)
+    assert demo.lurking.lurk_input(2).window.closes == at(5, 22)
     assert [d.closes for d in demo.effective_days()] == [at(2, 22), at(5, 22)]
 
     assert main(["state", str(demo.game.path), "--json"]) == 0
@@ -208,7 +210,7 @@ def test_213_accelerates_by_itself_at_16_not_out(tmp_path: Path, out: int, autom
         change = next(cb for cb in t.ballots if cb.ballot.pid == 8002)
         # 执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚 — the tally and the 潜水 count agree
         assert (change.reason is not None and change.reason.startswith(Code.CHANGE_ACCELERATED.value)) is automatic
-        lurk_window = svc._lurk_input(2).window
+        lurk_window = svc.lurking.lurk_input(2).window
         assert t.window.accelerated == lurk_window.accelerated == status.accelerated
         assert t.window.closes == lurk_window.closes == status.closes
         report = svc.lurkers(2)

@@ -100,3 +100,74 @@ def test_cron_report_exit_code_says_the_director_is_needed(demo: dict) -> None:
     code, text = _cli("report", "lurkers", game, "--day", "2", "--json")
     doc = json.loads(text)
     assert code == 10 and doc["needs_director"] and any("银鸦" in i for i in doc["items"])
+
+
+def test_the_demo_settles_night_one_into_the_recorded_deaths(demo: dict) -> None:
+    """Night 1 is settled by the engine from the submitted actions (data/nights.toml), not typed in:
+    the pack strikes 阿狸, who is 受 — "不论受到任何防卫性技能的保护（如<救药>、<救治>等）都将立即出局" —
+    so 青铃's 救治 does not save her, and her lover 老王 follows by 殉情. The process thread's 公示 order."""
+    scenario = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    night1, _ = demo["nights"]
+    assert night1["night"] == 1 and night1["confirmed"] and night1["rejected"] == []
+    assert [d["player"] for d in night1["deaths"]] == scenario["deaths"]["night1"] == ["阿狸", "老王"]
+    assert night1["deaths"] == [{"player": "阿狸", "cause": "杀人（狼群指杀）"},
+                                {"player": "老王", "cause": "殉情（阿狸出局）"}]
+    assert night1["out_order"] == ["阿狸", "老王"]
+    assert night1["announcement"] == ["第1夜出局：阿狸、老王", "当日警长：饺子", "遗言：阿狸、老王（若提交）"]
+    # 通灵 to the witch, 预言 to the seer, an exit notice to each of the two
+    assert night1["feedback"] == 4
+
+
+def test_the_demo_settles_night_two_after_the_exile_without_ending_the_game(demo: dict) -> None:
+    """Night 2 follows day 2's confirmed exile of 栗子: the witch's 救药 saves the seer from the
+    pack (after 通灵 told her), the doctor's 救治 on an unstruck 饺子 is one 空救, 小白 is kidnapped."""
+    night2 = demo["nights"][1]
+    assert night2["night"] == 2 and night2["confirmed"] and night2["rejected"] == []
+    assert night2["deaths"] == [] and night2["out_order"] == []
+    assert night2["survivals"] == [{"player": "泡泡", "reason": "女巫<救药>：有效指杀不导致出局"}]
+    assert night2["announcement"] == [
+        "第2天因投票出局：栗子", "第2夜无人出局", "当日警长：饺子", "遗言：栗子（若提交）",
+        "小白被绑架（第3天只能用动物叫声或小镇表情回答提问）"]
+    assert night2["feedback"] == 4 and night2["outcome"] is None
+    assert demo["outcome"] is None
+
+
+def test_the_desk_shows_the_demo_nights_confirmed_with_their_feedback(demo: dict) -> None:
+    game = str(Path(str(demo["workdir"])) / "demo.toml")
+    code, text = _cli("night", game, "--night", "1")
+    assert code == 0
+    assert "第1夜结算（已确认）" in text and "已提交 3 个行动" in text
+    assert "狼群(银鸦,栗子,风行)<杀人> → 阿狸" in text and "弱受" in text
+    code, text = _cli("night", game, "--night", "2", "--json")
+    doc = json.loads(text)
+    assert code == 0 and doc["confirmed"] is True
+    assert {"to": "花千树", "content": "通灵：被指杀的角色是泡泡"} in doc["feedback"]
+    assert {"to": "泡泡", "content": "预言：银鸦 <非村民阵营>"} in doc["feedback"]
+    assert doc["state_after"]["空救"] == {"饺子": 1}
+    # confirmed once: the desk refuses a second confirmation of a demo night
+    code, _ = _cli("night", game, "--night", "1", "confirm")
+    assert code == 7
+
+
+def test_the_demo_summary_shows_each_night_after_its_day(demo: dict) -> None:
+    from tracker.demo.run import summary_text
+
+    text = summary_text(demo)
+    day2 = text.index("第2日 投票帖")
+    night1 = text.index("第1夜（3 个行动，已确认）：出局 阿狸（杀人（狼群指杀））、老王（殉情（阿狸出局））")
+    night2 = text.index("第2夜（6 个行动，已确认）：无人出局")
+    assert night1 < day2 < night2
+    assert "公示草稿：第1夜出局：阿狸、老王；当日警长：饺子" in text
+    assert "存活：泡泡（女巫<救药>：有效指杀不导致出局）" in text
+
+
+def test_the_demo_roster_is_a_legal_m19_assignment(demo: dict) -> None:
+    """14 roles as the post deals them, 丘比特 变民 by his lovers; the fold sees night 1's exits."""
+    game = str(Path(str(demo["workdir"])) / "demo.toml")
+    code, text = _cli("state", game, "--json")
+    doc = json.loads(text)
+    assert code == 0 and doc["roster_problems"] == [] and doc["warnings"] == []
+    players = {p["name"]: p for p in doc["players"]}
+    assert sorted(p["role"] for p in players.values() if p["faction"] == "狼人") == ["公狼", "幼狼", "绑匪", "老狼"]
+    assert players["劫火"]["faction"] == "村民"
+    assert [n for n, p in players.items() if p["status"] == "out"] == ["栗子", "阿狸", "老王"]

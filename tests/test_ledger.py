@@ -42,7 +42,7 @@ class Book:
                                  ladder=self.ladder, **kw))  # type: ignore[arg-type]
 
     def standing(self, player: str) -> tuple[int, int, int]:
-        s = L.fold(self.entries).standing(player)
+        s = L.replay(self.entries).standing(player)
         return (s.blue, s.yellow, s.red)
 
     def head(self) -> L.Head:

@@ -141,4 +141,4 @@ def test_cards_on_an_out_player_are_allowed() -> None:
     assert t.player("甲").status == "out"
     t.card("甲", "blue")
     name = t.names["甲"]
-    assert L.fold(t.entries).standing(name) == L.Standing(name, 1, 0, 1)
+    assert L.replay(t.entries).standing(name) == L.Standing(name, 1, 0, 1)

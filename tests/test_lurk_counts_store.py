@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tui_demo import open_demo
 
-from tracker.penalties.lurk import DayWindow, count_posts
+from tracker.penalties.lurk import LurkWindow, count_posts
 from tracker.records import Post
 from tracker.store.posts import posts_for_thread, upsert_posts
 
@@ -30,7 +30,7 @@ def test_store_counts_equal_counting_posts_including_a_post_at_the_close(tmp_pat
             status = svc.day_status(d.day, requests=False)
             with svc.store.session() as s:
                 posts = [p.to_post() for p in posts_for_thread(s, d.discussion or 0, include_deleted=False)]
-            window = DayWindow(day=d.day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes)
+            window = LurkWindow(day=d.day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes)
             assert rep.posts == count_posts(posts, window, list(rep.posts))
         # the post at 22:00:00 counts, the one a second later does not
         assert svc.lurkers(2).posts[who] == before + 1

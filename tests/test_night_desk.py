@@ -102,3 +102,16 @@ def test_a_post_that_plays_the_first_night_before_day_one(tmp_path: Path, capsys
     events = json.loads(run(capsys, "state", g, "--json", "--events")[1])["events"]
     out = next(e for e in events if e["kind"] == "eliminated")
     assert out["player"] == seer and out["at"] < "2025-03-03T02:00:00+00:00"  # day 1 opens 10:00 +08:00
+
+
+def test_the_announcement_draft_names_the_outs_once() -> None:
+    """Where a post's hooks write the out list in its own words (M19 "第N夜出局：…"), the draft does
+    not repeat it; where they do not (213's night lines are 遗言/警长/牧首), the draft leads with it."""
+    from tracker.engine.night.model import Settlement
+    from tracker.reports.night import announcement_lines
+
+    own = Settlement(out_order=["甲"], lines=["第2夜出局：甲", "遗言：甲（若提交）"], outs_in_lines=True)
+    assert announcement_lines(own) == ["第2夜出局：甲", "遗言：甲（若提交）"]
+    bare = Settlement(out_order=["甲", "乙"], lines=["警长：丙"])
+    assert announcement_lines(bare) == ["出局：甲、乙", "警长：丙"]
+    assert announcement_lines(Settlement(lines=["警长：丙"])) == ["平安夜", "警长：丙"]

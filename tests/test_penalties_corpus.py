@@ -22,7 +22,7 @@ from tracker.engine.tally import DayWindow as TallyWindow
 from tracker.engine.tally import PlayerView, Roster, TallyRules, tally
 from tracker.penalties.detect import DetectContext, detect_posts
 from tracker.penalties.findings import Finding
-from tracker.penalties.lurk import DayWindow, LurkDayInput, PlayerDay, lurk_report, lurk_reports
+from tracker.penalties.lurk import LurkDayInput, LurkWindow, PlayerDay, lurk_report, lurk_reports
 from tracker.penalties.presence import StatusChange, ThreadKind
 from tracker.records import Post
 from tracker.scraper.desktop import parse_thread_page
@@ -33,7 +33,7 @@ PLAYERS = [u["name"] for u in SCENARIO["users"] if u["role"] == "player"]
 DIRECTORS = [u["name"] for u in SCENARIO["users"] if u["role"] == "director"]
 DEAD = SCENARIO["deaths"]["night1"]
 THREADS = {t["key"]: t for t in SCENARIO["threads"]}
-# scenario.json's label for 诈尸 → the flag kind (DESIGN.md)
+# scenario.json's label for 诈尸 → the flag kind (docs/cli.md)
 LABELS = {"dead_player_post": "posted_while_out"}
 
 
@@ -162,7 +162,7 @@ def voters(key: str, day: int) -> tuple[set[str], set[str]]:
 
 def day_input(day: int) -> LurkDayInput:
     talk = THREADS[f"d{day}talk"]
-    window = DayWindow(day=day, discussion_tid=talk["tid"], opens=datetime.fromisoformat(talk["opens"]),
+    window = LurkWindow(day=day, discussion_tid=talk["tid"], opens=datetime.fromisoformat(talk["opens"]),
                        closes=datetime.fromisoformat(talk["closes"]))
     players = [PlayerDay(n, "out" if day >= 2 and n in DEAD else "alive") for n in PLAYERS]
     valid, invalid = voters(f"d{day}vote", day)
@@ -212,7 +212,7 @@ def test_missed_votes_under_a_ruleset_that_cards_them() -> None:
 
 def test_acceleration_suspends_everything() -> None:
     d = day_input(2)
-    accelerated = DayWindow(2, d.window.discussion_tid, d.window.opens, d.window.closes, accelerated=True)
+    accelerated = LurkWindow(2, d.window.discussion_tid, d.window.opens, d.window.closes, accelerated=True)
     rep = lurk_report(window=accelerated, posts=corpus(), players=d.players,
                       rules=load_ruleset("luoluo-m19").lurk, valid_voters=d.valid_voters)
     assert rep.penalties == [] and rep.posts["银鸦"] == 0
@@ -220,7 +220,7 @@ def test_acceleration_suspends_everything() -> None:
 
 def test_day_window_bounds_the_count() -> None:
     d = day_input(1)
-    early_close = DayWindow(1, d.window.discussion_tid, d.window.opens, d.window.opens + timedelta(hours=6))
+    early_close = LurkWindow(1, d.window.discussion_tid, d.window.opens, d.window.opens + timedelta(hours=6))
     rep = lurk_report(window=early_close, posts=corpus(), players=d.players, rules=DEMO_RULES)
     full = lurk_report(window=d.window, posts=corpus(), players=d.players, rules=DEMO_RULES)
     assert sum(rep.posts.values()) < sum(full.posts.values())

@@ -6,15 +6,15 @@ from datetime import datetime, timedelta
 
 from tracker.clock import SHANGHAI
 from tracker.engine.ruleset import LurkRules, load_ruleset
-from tracker.penalties.lurk import DayWindow, LurkDayInput, PlayerDay, lurk_report, lurk_reports
+from tracker.penalties.lurk import LurkDayInput, LurkWindow, PlayerDay, lurk_report, lurk_reports
 from tracker.records import Post
 
 D0 = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
 
 
-def window(day: int, *, accelerated: bool = False) -> DayWindow:
+def window(day: int, *, accelerated: bool = False) -> LurkWindow:
     opens = D0 + timedelta(days=2 * (day - 1))
-    return DayWindow(day, 100 + day, opens, opens + timedelta(hours=36), accelerated)
+    return LurkWindow(day, 100 + day, opens, opens + timedelta(hours=36), accelerated)
 
 
 def posts_for(day: int, counts: dict[str, int], *, tid: int | None = None) -> list[Post]:

@@ -176,4 +176,8 @@ async def test_r_crawls_the_replay_forum_and_new_posts_appear(tmp_path: Path) ->
 def open_demo_at(tmp: Path) -> Service:
     from tui_demo import FROZEN_AT
 
-    return Service.open(tmp / "game.toml", db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(FROZEN_AT))
+    from tracker.demo.nights import play_nights
+
+    service = Service.open(tmp / "game.toml", db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(FROZEN_AT))
+    play_nights(service)  # night 1, as the demo settles it: 阿狸 and 老王 out
+    return service

@@ -129,3 +129,21 @@ async def test_revoke_card_with_reason_and_audit_trail(service: Service) -> None
     revokes = [e for e in service.ledger() if e.action == "revoke"]
     assert len(revokes) == 1 and revokes[0].ref == card.id and revokes[0].reason == "统计有误"
     assert service.standing()["泡泡"].yellow == 0
+
+
+async def test_a_failing_service_call_is_told_in_chinese_and_the_screen_stays(service: Service,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from tracker.errors import LedgerBrokenError
+    from tui.screens.cards import CardsPane
+
+    def broken() -> Any:
+        raise LedgerBrokenError("记牌账本校验失败：第 2 条被改动", hint="从备份恢复")
+
+    monkeypatch.setattr(service, "ledger", broken)
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("4")
+        await settle(pilot)
+        assert app.query_one(CardsPane).display
+        told = [n.message for n in app._notifications]
+        assert any("记牌账本校验失败" in m and "从备份恢复" in m for m in told), told

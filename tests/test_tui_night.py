@@ -100,3 +100,36 @@ async def test_a_typo_is_explained_not_crashed(service: Service) -> None:
         await settle(app)
         assert box.value == "饺子 守卫 包子"  # kept for the director to fix
         assert app.query_one(DataTable).row_count == 0
+
+
+async def test_the_demo_nights_on_screen_8(tmp_path: Path) -> None:
+    """The demo store as `tracker demo` leaves it (both days confirmed, both nights settled through
+    the desk): 8 opens on the last night, confirmed, and `[` goes back to night 1's settlement."""
+    from tui_demo import open_demo
+
+    from tracker.demo.nights import play_nights
+
+    service = open_demo(tmp_path, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))  # night 1 played
+    try:
+        for day in (1, 2):
+            service.tally_day(day)
+            service.confirm_day(day, recorded_by="演示")
+        play_nights(service, (2,))
+        app = TrackerApp(service, crawl_interval=0)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("8")
+            await settle(app)
+            pane = app.query_one(NightPane)
+            title = str(app.query_one("#night-title", Static).content)
+            assert pane.night == 2 and "已确认" in title
+            assert app.query_one(DataTable).row_count == 6
+            text = preview(app)
+            assert "泡泡存活" in text and "第2天因投票出局：栗子" in text and "第2夜无人出局" in text
+            assert "通灵：被指杀的角色是泡泡" in text  # the feedback to paste
+            await pilot.press("left_square_bracket")
+            await settle(app)
+            assert pane.night == 1 and app.query_one(DataTable).row_count == 3
+            text = preview(app)
+            assert "第1夜出局：阿狸、老王" in text and "殉情（阿狸出局）" in text
+    finally:
+        service.close()

@@ -49,3 +49,13 @@ def test_help_snapshot(tmp_path: Path, snap_compare: Any) -> None:
                             terminal_size=(120, 36), run_before=_settle)
     finally:
         service.close()
+
+
+def test_night_snapshot(tmp_path: Path, snap_compare: Any) -> None:
+    """8 夜晚 on the demo's night 1 as the desk settled it (screen 8 opens on night 2, still open)."""
+    service = open_demo(tmp_path)
+    try:
+        assert snap_compare(TrackerApp(service, crawl_interval=0), press=["8", "left_square_bracket"],
+                            terminal_size=(120, 36), run_before=_settle)
+    finally:
+        service.close()

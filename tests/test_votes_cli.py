@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tracker.cli import main
+from tracker.demo.nights import play_demo_nights
 from tracker.scraper.desktop import parse_thread_page
 from tracker.store.db import Store
 from tracker.store.posts import upsert_posts
@@ -32,6 +33,7 @@ def game(tmp_path: Path) -> Path:
                     upsert_posts(s, page.posts, seen_at=datetime(2025, 3, 5, tzinfo=UTC))
     finally:
         store.close()
+    play_demo_nights(path, db_url=f"sqlite:///{tmp_path / 'game.db'}")  # night 1: 阿狸 and 老王 out
     return path
 
 

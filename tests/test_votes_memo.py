@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from tui_demo import FROZEN_AT, open_demo
 
 import tracker.service.votes as votes_mod
+from tracker.cli.json_docs import tally_to_json
 from tracker.engine.ballots import cannot_be_ballot, parse_ballot
 from tracker.records import Post
 from tracker.service import Service
-from tracker.service.votes import tally_to_json
 from tracker.store.posts import posts_for_thread, upsert_posts
 
 
@@ -67,7 +67,7 @@ def test_memo_bounded_still_same(tmp_path: Path) -> None:
     tiny = _demo(tmp_path / "tiny")
     tiny.ballot_memo_size = 3  # evicts all the time
     assert _answers(tiny) == _answers(plain)
-    assert len(tiny._ballot_memo[1]) <= 3  # type: ignore[attr-defined]
+    assert tiny.votes._ballot_memo is not None and len(tiny.votes._ballot_memo[1]) <= 3
 
 
 def _edit_a_ballot(svc: Service) -> tuple[int, str]:

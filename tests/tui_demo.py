@@ -1,8 +1,10 @@
 """The demo game for the TUI tests and benchmark: a game file beside a store filled from the real pages.
 
 Until a crawl runs, the store is filled the way a crawl would fill it: every saved desktop page of
-the game's threads parsed (tracker.scraper.desktop) and upserted (tracker.store.posts). The clock is
-frozen on day 2, 18:47:20, so countdowns and snapshots are the same on every run.
+the game's threads parsed (tracker.scraper.desktop) and upserted (tracker.store.posts). Night 1 is
+settled as the demo settles it (tracker.demo.nights: submitted through the night desk and confirmed),
+so 阿狸 and 老王 are out on day 2. The clock is frozen on day 2, 18:47:20, so countdowns and
+snapshots are the same on every run.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tracker.clock import SHANGHAI, FrozenClock
+from tracker.demo.nights import play_nights
 from tracker.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +46,7 @@ def open_demo(tmp: Path, *, filled: bool = True, at: datetime = FROZEN_AT) -> Se
     game = tmp / "game.toml"
     shutil.copy(DEMO_GAME, game)
     service = Service.open(game, db_url=f"sqlite:///{tmp / 'game.db'}", clock=FrozenClock(at))
+    play_nights(service)  # night 1: 阿狸 and 老王 out
     if filled:
         fill_store(service)
         service.detect_flags()  # as `tracker crawl --detect` (the TUI's crawl) does after storing

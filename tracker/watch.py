@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable, Sequence
@@ -33,6 +34,7 @@ from tracker.store.schedule import (
 )
 
 Sleeper = Callable[[float, asyncio.Event], Awaitable[None]]
+_log = logging.getLogger(__name__)
 # The lock counts as abandoned after STALE_AFTER without a heartbeat: beat well inside it, on a timer
 # of its own, whatever the crawl interval and however long a crawl takes.
 HEARTBEAT_EVERY = STALE_AFTER.total_seconds() / 5
@@ -52,13 +54,15 @@ async def sleep_or_stop(seconds: float, stop: asyncio.Event) -> None:
 
 @dataclass
 class WatchLog:
-    """What the watcher did, in order: the CLI prints it, the tests read it."""
+    """What the watcher did, in order: the tests read it, and the ``tracker`` log (the systemd
+    journal under ``tracker watch``) gets every line at its level."""
 
     lines: list[str] = field(default_factory=list)
     echo: Callable[[str], None] | None = None
 
-    def __call__(self, msg: str) -> None:
+    def __call__(self, msg: str, level: int = logging.INFO) -> None:
         self.lines.append(msg)
+        _log.log(level, msg)
         if self.echo is not None:
             self.echo(msg)
 
@@ -97,7 +101,7 @@ class Watcher:
         try:
             days = list(self.refresh_days())
         except TrackerError as exc:
-            self.log(f"读取日程失败：{exc}（沿用上次的关门时间）")
+            self.log(f"读取日程失败：{exc}（沿用上次的关门时间）", logging.WARNING)
             return
         moved = [d for d in days for old in self.days if old.day == d.day and old.closes != d.closes]
         for d in moved:
@@ -135,7 +139,7 @@ class Watcher:
             with self.store.session() as s:
                 ours = heartbeat(s, name=self.name, host=self.host, pid=self.pid, now=self.clock.now())
             if not ours:
-                self.log("监视锁已被另一个 watch 接管，本进程停止（不再写报告或发帖）")
+                self.log("监视锁已被另一个 watch 接管，本进程停止（不再写报告或发帖）", logging.WARNING)
                 self.lost = True
                 stop.set()
                 return
@@ -173,9 +177,10 @@ class Watcher:
         try:
             await asyncio.wait_for(self.crawl(), timeout=self.crawl_deadline)
         except TimeoutError:
-            self.log(f"抓取超过 {self.crawl_deadline / 60:g} 分钟仍未完成，已放弃本次抓取（报告基于已存数据）")
+            self.log(f"抓取超过 {self.crawl_deadline / 60:g} 分钟仍未完成，已放弃本次抓取（报告基于已存数据）",
+                     logging.WARNING)
         except TrackerError as exc:
-            self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）")
+            self.log(f"抓取失败：{exc}（下次按时重试，报告基于已存数据）", logging.WARNING)
         else:
             self.log(f"抓取完成 {now.isoformat(timespec='minutes')}")
         self.last_crawl = now

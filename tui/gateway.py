@@ -11,17 +11,28 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from tracker.clock import Clock
 from tracker.config import GameConfig
-from tracker.errors import TrackerError
+from tracker.engine.days import DayStatus
+from tracker.engine.night.desk import phase_key, settled_event
+from tracker.errors import GameRuleError, TrackerError
+from tracker.penalties.ledger import Entry as LedgerEntry
+from tracker.penalties.review import CardSuggestion, Flag
+from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
+from tracker.service.browsing import StoredPost
+from tracker.service.night import NightPreview
+from tracker.service.penalties import CardDecision
+from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
 from tui.tally_view import TallyView, sheet_from
 from tui.timing import current_day
 from tui.views import Overview, PlayerRow, PostPage, PostQuery, StandingRow
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +80,7 @@ class Gateway:
             return self.game.ruleset
 
     # -- crawling -------------------------------------------------------------------------------------
-    async def crawl(self, progress: Callable[[Any], None]) -> None:
+    async def crawl(self, progress: Callable[[CrawlProgress | _Progress], None]) -> None:
         """Crawl in a child process (`python -m tracker crawl`), following its JSON progress lines.
 
         Parsing pages, writing them and the violation detectors after them (``--detect``) run in
@@ -121,29 +132,20 @@ class Gateway:
         return d.day if d is not None else None
 
     def players(self) -> tuple[PlayerRow, ...]:
-        """The roster with status and cards from the game state; the game file's roster before it lands."""
-        state_of = getattr(self.service, "state", None)  # StateOps: the game file's roster until it lands
-        if state_of is None:
-            standing = self.service.standing()
-            out = []
-            for p in self.game.players:
-                s = standing.get(p.name)
-                out.append(PlayerRow(p.name, s.status if s else "alive", p.role, p.faction, p.tags,
-                                     s.blue if s else 0, s.yellow if s else 0, s.red if s else 0))
-            return tuple(out)
-        state = state_of()
-        return tuple(player_row(p) for p in _field(state, "players", ()))
+        """The roster with status and cards from the game state."""
+        s = self.service.state()
+        return tuple(PlayerRow(name=p.name, status=p.status, role=p.role, faction=p.faction, tags=tuple(sorted(p.tags)),
+                               blue=s.cards[name].blue, yellow=s.cards[name].yellow, red=s.cards[name].red)
+                     for name, p in s.state.players.items())
 
     def overview(self) -> Overview:
         problems: list[str] = []
 
-        def attempt(fn: Callable[[], Any]) -> Any:
+        def attempt(fn: Callable[[], T]) -> T | None:
             try:
                 return fn()
             except TrackerError as exc:
                 problems.append(exc.message)
-            except AttributeError as exc:  # a service area not merged yet: say so, do not hide it
-                problems.append(f"服务尚未提供：{exc.name}")
             return None
 
         players = attempt(self.players) or ()
@@ -156,7 +158,7 @@ class Gateway:
                                           text=query.text, offset=offset, limit=limit)
         return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
 
-    def post(self, pid: int) -> Any:
+    def post(self, pid: int) -> StoredPost | None:
         return self.service.post(pid)
 
     def open_flag_count(self) -> int:
@@ -184,20 +186,16 @@ class Gateway:
 
     def tally(self, day: int) -> TallyView:
         """The day's vote thread(s) as the screen draws them (the count is kept until the store changes)."""
-        dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-        confirmed = self.confirmed_tids()
-        closes = self.day_status(day).closes
+        with self.service.request():  # one read of the event log for the count, the day and what is confirmed
+            dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
+            confirmed = self.confirmed_tids()
+            closes = self.day_status(day).closes
         sheets = tuple(sheet_from(dt, confirmed=confirmed, floor_of=self._floor) for dt in dts)
         return TallyView(day=day, sheets=sheets, closed=self.clock.now() >= closes)
 
     def confirmed_tids(self) -> frozenset[int]:
         """Vote threads whose result is recorded as game events (and not undone)."""
-        out: set[int] = set()
-        for e in self.service.events_json():
-            tid = (e.get("data") or {}).get("vote_tid")
-            if tid is not None and not e.get("undone"):
-                out.add(int(tid))
-        return frozenset(out)
+        return frozenset(self.service.confirmed_tids())
 
     def _floor(self, pid: int) -> int | None:
         post = self.service.post(pid)
@@ -210,35 +208,29 @@ class Gateway:
                 results = self.service.confirm_day(day)
         finally:
             self.invalidate()
-        return [str(r.get("explanation") or r.get("tally_outcome") or "") for r in results]
+        return [r.explanation or r.tally_outcome or "" for r in results]
 
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
-        from tracker.reports.announce_tally import announce_tally_bbcode
-        from tracker.safefile import write_atomic
-
         dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-        text = "\n\n".join(announce_tally_bbcode(dt.tally, tz=self.game.tz) for dt in dts)
-        out_dir = Path(self.service.reports_dir())
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / f"day{day}-tally.bbcode"
-        write_atomic(path, text)  # through an O_EXCL temporary: a planted .tmp symlink is never followed
-        return text, path
+        text = tally_bbcode(dts, self.game.tz)
+        return text, self.service.write_report_file(f"day{day}-tally.bbcode", text)
 
-    def day_status(self, day: int) -> Any:
-        """Effective open/close and 加速 in force (StateOps.day_status; the 进程帖 is not read)."""
+    def day_status(self, day: int) -> DayStatus:
+        """Effective open/close and 加速 in force (GameLog.day_status; the 进程帖 is not read)."""
         return self.memo.get(("status", day), lambda: self.service.day_status(day, requests=False))
 
     # -- 潜水 ---------------------------------------------------------------------------------------
     def lurkers(self, day: int) -> LurkView:
-        rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
-        status = self.day_status(day)
+        with self.service.request():  # one read of the event log for the count and the day
+            rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
+            status = self.day_status(day)
         d = self.game.day(day)
         return lurk_view(rep, status=status, discussion=d.discussion, has_vote=bool(d.vote),
                          rules=self.service.ruleset.lurk)
 
     # -- flags and cards ------------------------------------------------------------------------------
-    def flags(self) -> list[Any]:
+    def flags(self) -> list[Flag]:
         """Open flags first (the queue), then the decided ones, each group in forum order.
 
         Only reads: detection runs in the crawl's child process (``tracker crawl --detect``), so
@@ -247,35 +239,33 @@ class Gateway:
         flags = self.service.flags(detect=False)
         return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
 
-    def suggest_card(self, flag_id: int) -> Any:
+    def suggest_card(self, flag_id: int) -> CardSuggestion:
         return self.service.suggest_card(flag_id)
 
-    def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> Any:
+    def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> CardDecision:
         with self.lock:
             return self.service.card_from_flag(flag_id, color=color, clause=clause, reason=reason)
 
-    def dismiss_flag(self, flag_id: int, reason: str) -> Any:
+    def dismiss_flag(self, flag_id: int, reason: str) -> Flag:
         with self.lock:
             return self.service.dismiss_flag(flag_id, reason)
 
-    def cards(self) -> tuple[list[Any], list[StandingRow]]:
+    def cards(self) -> tuple[list[LedgerEntry], list[StandingRow]]:
         ledger = self.service.ledger()
         standing = self.service.standing()
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
-    def card_history(self, card_id: int) -> list[Any]:
+    def card_history(self, card_id: int) -> list[LedgerEntry]:
         return self.service.card_history(card_id)
 
-    def revoke_card(self, card_id: int, reason: str) -> Any:
+    def revoke_card(self, card_id: int, reason: str) -> CardDecision:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
 
     # -- 夜晚 ---------------------------------------------------------------------------------------
     def night_default(self) -> int:
         """The night to open on: the first not yet confirmed, else the last the game file allows."""
-        from tracker.engine.night.desk import phase_key, settled_event
-
         events = self.service.all_events()
         last = max((d.day for d in self.game.days), default=1)
         for n in range(1, last + 1):
@@ -288,16 +278,11 @@ class Gateway:
         desk = self.service.night_desk()
         return tuple(p.name for p in self.game.players), tuple(desk.catalog.names())
 
-    def night_preview(self, night: int) -> Any:
-        from tracker.engine.night.desk import phase_key
-
+    def night_preview(self, night: int) -> NightPreview:
         return self.service.night_desk().preview(phase_key(night=night))
 
     def night_add(self, night: int, line: str) -> str:
         """``行动者 技能 目标…`` (a choice after ``--``: ``掠夺者 技能掠夺 P04 -- 黄王``)."""
-        from tracker.engine.night.desk import phase_key
-        from tracker.errors import GameRuleError
-
         words, _, choice = line.partition(" -- ")
         parts = words.split()
         if len(parts) < 2:
@@ -308,34 +293,13 @@ class Gateway:
         return f"已提交（事件 {ev.seq}）：{parts[0]}<{ev.data['skill']}> {'、'.join(parts[2:])}".rstrip()
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
-        from tracker.engine.night.desk import phase_key
-
         with self.lock:
             ev = self.service.night_desk().remove(phase_key(night=night), actor, skill)
         return f"已撤回（事件 {ev.seq}）：{actor}<{skill}>"
 
     def night_confirm(self, night: int) -> str:
-        from tracker.engine.night.desk import phase_key
-
         with self.lock:
             preview, recorded = self.service.night_desk().confirm(phase_key(night=night))
         self.invalidate()
         return f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件"
-
-
-def _field(obj: Any, name: str, default: Any = None) -> Any:
-    """Read a field from a service answer whether it is a dataclass or the CLI's JSON-shaped dict."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def player_row(p: Any) -> PlayerRow:
-    cards = _field(p, "cards", None) or {}
-    return PlayerRow(
-        name=str(_field(p, "name", "")), status=str(_field(p, "status", "alive")),
-        role=_field(p, "role"), faction=_field(p, "faction"), tags=tuple(_field(p, "tags", ()) or ()),
-        blue=int(_field(cards, "blue", 0) or 0), yellow=int(_field(cards, "yellow", 0) or 0),
-        red=int(_field(cards, "red", 0) or 0),
-    )
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tracker.engine.days import DayStatus
+    from tracker.engine.ruleset import LurkRules
+    from tracker.penalties.lurk import LurkReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +60,9 @@ class LurkView:
         return sum(1 for r in self.rows if self.under(r))
 
 
-def lurk_view(rep: Any, *, status: Any, discussion: int | None, has_vote: bool, rules: Any) -> LurkView:
-    """``rep``: tracker.penalties.lurk.LurkReport; ``status``: tracker.engine.days.DayStatus."""
+def lurk_view(rep: LurkReport, *, status: DayStatus, discussion: int | None, has_vote: bool,
+              rules: LurkRules) -> LurkView:
+    """The screen's rows from the service's report and the day as it stands."""
     by_player: dict[str, list[str]] = {}
     for p in rep.penalties:
         by_player.setdefault(p.player, []).append(p.words)
@@ -66,6 +72,6 @@ def lurk_view(rep: Any, *, status: Any, discussion: int | None, has_vote: bool, 
                  for name, n in rep.posts.items())
     pens = tuple(PenaltyLine(p.player, p.words, p.clause, p.detail, p.card) for p in rep.penalties)
     return LurkView(day=rep.day, discussion=discussion, opens=status.opens, closes=status.closes,
-                    accelerated=bool(rep.accelerated), accelerated_cause=getattr(status, "accelerated_cause", None),
+                    accelerated=bool(rep.accelerated), accelerated_cause=status.accelerated_cause,
                     min_posts=int(rules.min_posts), three_day_min=int(rules.three_day_min),
                     three_day_span=int(rules.three_day_span), rows=rows, penalties=pens)

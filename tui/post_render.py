@@ -187,7 +187,7 @@ class _Walk:
                 out.append(LARGE_MARK, "bold magenta")
             self.children(node, _Ctx(style, ctx.quote), depth)
             return
-        extra = _TAG_STYLES.get(tag)
+        extra = _TAG_STYLES.get(tag) if tag is not None else None
         if extra is not None:
             self.children(node, _Ctx(ctx.style + extra, ctx.quote), depth)
             return

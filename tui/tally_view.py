@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+from tracker.engine.tally_model import CountedBallot
+
+if TYPE_CHECKING:
+    from tracker.service.votes import DayTally
 
 PURPOSE_WORDS = {"exile": "放逐投票", "election": "竞选投票"}
 
@@ -94,7 +99,7 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-def _notes(counted: Iterable[Any]) -> dict[str, str]:
+def _notes(counted: Iterable[CountedBallot]) -> dict[str, str]:
     """Per target: the final ballots that weigh other than one vote, with the public weight if it differs."""
     out: dict[str, list[str]] = {}
     for cb in counted:
@@ -108,8 +113,8 @@ def _notes(counted: Iterable[Any]) -> dict[str, str]:
     return {k: "、".join(v) for k, v in out.items()}
 
 
-def sheet_from(dt: Any, *, confirmed: Collection[int], floor_of: Callable[[int], int | None]) -> TallySheet:
-    """``dt``: a :class:`tracker.service.votes.DayTally`; ``floor_of`` maps a quoted pid to its floor."""
+def sheet_from(dt: DayTally, *, confirmed: Collection[int], floor_of: Callable[[int], int | None]) -> TallySheet:
+    """``floor_of`` maps a quoted pid to its floor (a ballot quoting an earlier post)."""
     t = dt.tally
     w = t.window
     floors = {cb.ballot.pid: cb.ballot.floor for cb in t.ballots}

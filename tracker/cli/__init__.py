@@ -41,8 +41,16 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="forum-game-tracker", message="%(prog)s %(version)s", help="显示版本并退出。")
-def cli() -> None:
+@click.option("--log-level", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False),
+              default=None, help="诊断日志级别（默认 WARNING，watch 为 INFO；也可用环境变量 TRACKER_LOG_LEVEL）")
+@click.option("--log-file", type=click.Path(dir_okay=False), default=None,
+              help="诊断日志写入此文件（默认 stderr；也可用环境变量 TRACKER_LOG_FILE）")
+@click.pass_context
+def cli(ctx: click.Context, log_level: str | None, log_file: str | None) -> None:
     """版杀导演助手：抓取 Discuz! 游戏帖，计票、数帖、记牌。"""
+    from tracker.logs import configure
+
+    configure(log_level, log_file, default="INFO" if ctx.invoked_subcommand == "watch" else "WARNING")
 
 
 def _register_all() -> None:

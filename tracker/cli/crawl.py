@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
+from tracker.cli.json_docs import post_json
 from tracker.visible import visible_line
 
 if TYPE_CHECKING:
@@ -140,7 +141,8 @@ def register(group: click.Group) -> None:
     def posts(game_path: Path, tid: int, db_url: str | None, as_json: bool) -> None:
         """列出数据库里某帖的全部帖子（含已删除、已屏蔽的，并标出）。"""
         with service(game_path, db_url) as svc:
-            rows = svc.posts_json(tid)
+            tz = svc.game.tz
+            rows = [post_json(p, tz) for p in svc.posts(tid)]
         if as_json:
             emit_json(rows)
             return

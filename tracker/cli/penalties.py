@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
+from tracker.cli.json_docs import cards_json, decision_json, entry_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
@@ -152,8 +153,6 @@ def register(group: click.Group) -> None:
         if action == "history":
             if card_id is None:
                 raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
-            from tracker.service.penalties import entry_json
-
             with service(game_path, db_url) as svc:
                 items = [entry_json(e) for e in svc.card_history(card_id)]
                 tz = svc.game.tz
@@ -164,7 +163,7 @@ def register(group: click.Group) -> None:
                     echo(_entry_line(e, tz))
             return
         with service(game_path, db_url) as svc:
-            doc = svc.cards()
+            doc = cards_json(svc.ledger(), svc.standing())
             tz = svc.game.tz
         if as_json:
             emit_json(doc)
@@ -233,8 +232,6 @@ def register(group: click.Group) -> None:
         ctx.obj = {"game_path": game_path}
 
     def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
-        from tracker.service.penalties import decision_json
-
         with service(obj["game_path"], db_url) as svc:
             d = decision_json(call(svc))
             tz = svc.game.tz

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +39,8 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
         att = svc.attention(day, kind)
         written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
         if as_json:
-            doc = svc.report_json(day, kind)
-            doc["written"] = written
+            doc = {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
+                   "bbcode": svc.report_bbcode(day, kind), "written": written}
             emit_json(doc)
         else:
             echo(_render(svc, day, kind, fmt), nl=False)
@@ -91,11 +90,13 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         return [p.name for p in paths]
 
     # the effective days (延时 / day_extended move a close), re-read each pass
+    # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd journal),
+    # or --log-file / --log-level (tracker.logs)
     watcher = Watcher(days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
                       crawl=svc.crawl_async, write=write, name=game.name, refresh_days=svc.effective_days,
                       # the crawl stops itself at its deadline; this is the backstop for the reports
                       crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60,
-                      log=WatchLog(echo=lambda m: echo(f"[{time.strftime('%H:%M:%S')}] {m}", err=True)))
+                      log=WatchLog())
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -140,10 +141,10 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
         tid = resolve_thread(svc.game, thread)
         try:
             text = file.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from exc
         except OSError as exc:
-            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from None
+            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from exc
         if not yes:
             if not sys.stdin.isatty():
                 raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")

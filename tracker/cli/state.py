@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
+from tracker.cli.json_docs import state_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
 
@@ -110,8 +111,8 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     if opens:
         try:
             start = datetime.fromisoformat(opens)
-        except ValueError:
-            raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from None
+        except ValueError as exc:
+            raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from exc
         start = start if start.tzinfo else start.replace(tzinfo=SHANGHAI)
     else:
         tomorrow = (datetime.now(SHANGHAI) + timedelta(days=1)).date()
@@ -130,7 +131,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"无法写入 {out}：{os_error_words(exc)}", hint="检查 --out 的目录是否存在、可写") from None
+        raise ConfigError(f"无法写入 {out}：{os_error_words(exc)}", hint="检查 --out 的目录是否存在、可写") from exc
     game = load_game(out)
     problems = [p for p in check_assignment(load_ruleset(game.ruleset, base_dir=out.parent), game.players)
                 if p.level == "error"]
@@ -223,8 +224,8 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         if at:
             try:
                 when = datetime.fromisoformat(at)
-            except ValueError:
-                raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from None
+            except ValueError as exc:
+                raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from exc
             when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
         e = svc.record_event(kind, player, data, at=when, recorded_by=by)
         s = svc.game_state()
@@ -269,7 +270,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
 
     svc = open_service(game_path, db_url)
     try:
-        doc = svc.state()
+        doc = state_json(svc.state())
         problems = check_assignment(svc.ruleset, svc.game.players)
         if as_json:
             doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]

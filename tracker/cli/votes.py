@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
+from tracker.cli.json_docs import confirm_json, tally_to_json
 
 
 @click.command("tally")
@@ -21,7 +22,6 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
               db_url: str | None, as_json: bool) -> None:
     """计票：列出每一张票（有效/无效及原因）、最终投票、票数和结果。"""
     from tracker.reports.announce_tally import announce_tally_bbcode
-    from tracker.service.votes import tally_to_json
 
     svc = open_service(game_path, db_url)
     try:
@@ -80,13 +80,13 @@ def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str 
     try:
         results = svc.confirm_day(day, recorded_by=recorded_by)
         if as_json:
-            emit_json({"day": day, "votes": results})
+            emit_json({"day": day, "votes": [confirm_json(r) for r in results]})
             return
         for r in results:
-            if r.get("already_confirmed"):
-                echo(r["explanation"])
+            if r.already_confirmed:
+                echo(r.explanation)
                 continue
-            echo(f"{r['explanation']}（依据：{r['clause']}），已记录 {len(r['events'])} 条事件")
+            echo(f"{r.explanation}（依据：{r.clause}），已记录 {len(r.events)} 条事件")
     finally:
         svc.close()
 

@@ -2,7 +2,8 @@
 
 A loopback server replays real Discuz! X3.5 pages (package data, so a plain install has them);
 a temporary game file points at it; then the same service the director uses crawls, tallies and
-confirms both days, detects flags, counts lurkers and writes the reports. The summary is what a
+confirms both days, settles each day's night from the submitted actions (data/nights.toml, through
+the night desk, confirmed), detects flags, counts lurkers and writes the reports. The summary is what a
 newcomer should see working; the TUI opens on the same service unless ``--no-tui``.
 """
 
@@ -40,15 +41,19 @@ def prepare(workdir: Path, forum_url: str) -> Path:
 
 
 def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
-    """Crawl, tally and confirm each day, detect, count lurkers, write reports: the director's day."""
+    """Crawl, tally and confirm each day then settle its night, detect, count lurkers, write reports:
+    the director's job in the game's order (day 1 → night 1 → day 2 → night 2)."""
+    from tracker.cli.json_docs import tally_to_json
+    from tracker.demo.nights import load_nights, night_summary, play_night
     from tracker.service import Service
-    from tracker.service.votes import tally_to_json
 
     started = time.perf_counter()
     svc = Service.open(game_path)
     try:
         crawl = svc.crawl(progress=progress)
         days: list[dict[str, Any]] = []
+        nights: list[dict[str, Any]] = []
+        scripted = load_nights()
         for d in svc.game.days:
             tallies = [tally_to_json(t) for t in svc.tally_day(d.day)]
             confirmed = svc.confirm_day(d.day, recorded_by="演示")
@@ -59,20 +64,23 @@ def run_job(game_path: Path, *, progress: Any = None) -> dict[str, Any]:
                            "totals": t["totals"], "outcome": t["outcome"]["message"],
                            "invalid": sum(1 for b in t["ballots"] if not b["valid"]),
                            "ballots": len(t["ballots"])} for t in tallies],
-                "confirmed": [c["explanation"] for c in confirmed],
+                "confirmed": [c.explanation for c in confirmed],
                 "lurkers": [{"player": p.player, "rule": p.rule, "words": p.words, "clause": p.clause}
                             for p in lurk.penalties],
                 "posts": dict(lurk.posts),
             })
+            if d.day in scripted:  # night N follows day N in M19 (总体流程: 讨论日 → 夜晚)
+                nights.append(night_summary(play_night(svc, d.day)))
         flags = svc.flags(detect=True)
         reports = [str(p) for d in svc.game.days for p in svc.write_reports(d.day, final=True)]
         state = svc.state()
         return {
             "game": svc.game.name, "ruleset": svc.ruleset.id, "forum": svc.game.forum,
             "database": svc.store.url, "crawl": crawl.to_json(), "days": days,
+            "nights": nights,
             "flags": {"open": sum(1 for f in flags if f.status == "open"),
                       "by_kind": dict(Counter(f.kind for f in flags))},
-            "outcome": state.get("outcome"),
+            "outcome": state.state.outcome.to_json() if state.state.outcome else None,
             "reports": reports, "seconds": round(time.perf_counter() - started, 2),
         }
     finally:
@@ -104,8 +112,25 @@ def summary_text(s: dict[str, Any]) -> str:
             lines.append(f"  已确认：{text}")
         lurkers = "、".join(f"{p['player']}（{p['words']}）" for p in d["lurkers"]) or "无"
         lines.append(f"  潜水：{lurkers}")
+        for n in s.get("nights", ()):
+            if n["night"] == d["day"]:
+                lines += night_lines(n)
     kinds = "，".join(f"{KIND_WORDS.get(k, k)} {n}" for k, n in sorted(s["flags"]["by_kind"].items()))
     lines.append(f"违规待审：{s['flags']['open']} 条（{kinds}）")
     lines.append(f"报告：{len(s['reports'])} 个文件，在 {Path(s['reports'][0]).parent if s['reports'] else '-'}")
     lines.append(f"数据库：{s['database']}；用时 {s['seconds']} 秒")
     return "\n".join(lines)
+
+
+def night_lines(n: dict[str, Any]) -> list[str]:
+    """A settled night as the summary shows it: deaths with cause, survivals, the 公示 draft."""
+    state = "已确认" if n["confirmed"] else "未确认"
+    deaths = "、".join(f"{d['player']}（{d['cause']}）" for d in n["deaths"])
+    lines = [f"第{n['night']}夜（{n['submitted']} 个行动，{state}）：" + (f"出局 {deaths}" if deaths else "无人出局")]
+    for s in n["survivals"]:
+        lines.append(f"  存活：{s['player']}（{s['reason']}）")
+    for r in n["rejected"]:
+        lines.append(f"  拒绝：{r['actor']}<{r['skill']}>（{r['reason']}）")
+    lines.append(f"  公示草稿：{'；'.join(n['announcement'])}")
+    lines.append(f"  私信反馈：{n['feedback']} 条（tracker night GAME.toml --night {n['night']} 查看）")
+    return lines

@@ -68,7 +68,7 @@ def canonical(path_query: str) -> Key:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class ReplayEntry:
     file: str
     status: int
     content_type: str
@@ -81,9 +81,9 @@ class Capture:
 
     root: Path
     base_url: str = CAPTURE_BASE
-    pages: dict[Key, Entry] = field(default_factory=dict)
-    redirects: dict[Key, Entry] = field(default_factory=dict)
-    missing: dict[str, Entry] = field(default_factory=dict)
+    pages: dict[Key, ReplayEntry] = field(default_factory=dict)
+    redirects: dict[Key, ReplayEntry] = field(default_factory=dict)
+    missing: dict[str, ReplayEntry] = field(default_factory=dict)
 
     @classmethod
     def load(cls, root: Path) -> Capture:
@@ -94,7 +94,7 @@ class Capture:
             if url is None or not str(item.get("as", "guest")).startswith("guest"):
                 continue  # derived files and logged-in views are not what a guest gets
             key = canonical(url)
-            entry = Entry(file=item["file"], status=int(item.get("status", 200)),
+            entry = ReplayEntry(file=item["file"], status=int(item.get("status", 200)),
                           content_type=item.get("content_type", "text/html; charset=utf-8"),
                           location=item.get("location"))
             parts = urlsplit(url)
@@ -269,7 +269,7 @@ class ReplayForum:
             return Answer(404, "text/html; charset=utf-8", "<html><body>未录制的页面</body></html>".encode())
         return self._serve(cap, entry)
 
-    def _serve(self, cap: Capture, entry: Entry) -> Answer:
+    def _serve(self, cap: Capture, entry: ReplayEntry) -> Answer:
         body = (cap.root / entry.file).read_bytes()
         headers: tuple[tuple[str, str], ...] = ()
         if entry.location:
@@ -282,10 +282,10 @@ class ReplayForum:
         return location
 
     @staticmethod
-    def _pages_of(cap: Capture, path: str, q: dict[str, str]) -> dict[int, Entry]:
+    def _pages_of(cap: Capture, path: str, q: dict[str, str]) -> dict[int, ReplayEntry]:
         """Every captured page of the same view (same parameters but ``page``)."""
         rest = {k: v for k, v in q.items() if k != "page"}
-        found: dict[int, Entry] = {}
+        found: dict[int, ReplayEntry] = {}
         for (p, items), entry in cap.pages.items():
             if p != path or entry.status != 200:
                 continue
@@ -295,7 +295,7 @@ class ReplayForum:
                 found[int(page)] = entry
         return found
 
-    def _last_page(self, cap: Capture, path: str, q: dict[str, str]) -> Entry | None:
+    def _last_page(self, cap: Capture, path: str, q: dict[str, str]) -> ReplayEntry | None:
         pages = self._pages_of(cap, path, q)
         page = q.get("page", "1")
         if not pages or not page.isdigit():
@@ -336,9 +336,9 @@ class ReplayForum:
         return Answer(whole.status, whole.content_type, body)
 
     @staticmethod
-    def _whole_thread(cap: Capture, q: dict[str, str]) -> Entry | None:
+    def _whole_thread(cap: Capture, q: dict[str, str]) -> ReplayEntry | None:
         """The capture holding the whole thread (the largest-ppp document captured for it)."""
-        best: tuple[int, Entry] | None = None
+        best: tuple[int, ReplayEntry] | None = None
         for (path, items), entry in cap.pages.items():
             other = dict(items)
             if other.get("module") != "viewthread" or other.get("tid") != q.get("tid"):

@@ -53,7 +53,7 @@ class EventKind(StrEnum):
     NIGHT_SETTLED = "night_settled"      # data: phase, table (the table after settlement), seed, decisions
 
 
-# Game-file shorthands from DESIGN.md's example: `kind = "sheriff"` gives the 警长 tag.
+# Game-file shorthands (docs/game-file.md): `kind = "sheriff"` gives the 警长 tag.
 ALIASES: Mapping[str, tuple[EventKind, Mapping[str, Any]]] = {
     "sheriff": (EventKind.TAG_GIVEN, {"tag": "警长"}),
     "patriarch": (EventKind.TAG_GIVEN, {"tag": "牧首"}),

@@ -40,7 +40,7 @@ FLAG_KINDS: tuple[FlagKind, ...] = (
 EXCERPT_CHARS = 60
 
 
-#: Short Chinese names of the flag kinds (DESIGN.md's kinds), for every list the director reads.
+#: Short Chinese names of the flag kinds (docs/cli.md's kinds), for every list the director reads.
 KIND_WORDS: dict[str, str] = {
     "red_text": "红字", "large_font": "大字", "keyword": "违禁词", "posted_while_out": "出局发言",
     "posted_while_benched": "挂机发言", "chat_log_evidence": "贴证", "kidnapped_speech": "绑架发言",

@@ -196,7 +196,7 @@ def verify(entries: Sequence[Entry], head: Head | None) -> Verification:
     return Verification(True, n, None)
 
 
-# ------------------------------------------------------------------------------------------ fold
+# ---------------------------------------------------------------------------------------- replay
 
 
 @dataclass(slots=True)
@@ -243,7 +243,7 @@ class Standing:
 
 @dataclass
 class LedgerState:
-    """The fold of the entries: every card and conversion with its fate."""
+    """The ledger replayed: every card and conversion with its fate."""
 
     entries: list[Entry] = field(default_factory=list)
     cards: dict[int, CardState] = field(default_factory=dict)
@@ -272,7 +272,7 @@ class LedgerState:
         return list(dict.fromkeys(c.player for c in self.cards.values()))
 
 
-def fold(entries: Iterable[Entry]) -> LedgerState:
+def replay(entries: Iterable[Entry]) -> LedgerState:
     """Replay the ledger. Entries are trusted here; :func:`verify` is what checks them."""
     st = LedgerState()
     for e in sorted(entries, key=lambda x: x.id):
@@ -352,7 +352,7 @@ def _undo_merges(st: LedgerState, card: CardState, issuer: str, at: datetime, wh
 
 
 def _working_copy(entries: Sequence[Entry]) -> LedgerState:
-    return fold(entries)
+    return replay(entries)
 
 
 def _card(st: LedgerState, card_id: int) -> CardState:
@@ -461,8 +461,8 @@ def consequences(before: Sequence[Entry], after: Sequence[Entry], *,
 
     Only live reds matter: a red merged from yellows counts, a revoked or reverted one no longer does.
     """
-    old = {c.id: c for c in fold(before).live_reds()}
-    new = {c.id: c for c in fold(after).live_reds()}
+    old = {c.id: c for c in replay(before).live_reds()}
+    new = {c.id: c for c in replay(after).live_reds()}
     out: list[Consequence] = []
     old_players = {c.player for c in old.values()}
     new_players = {c.player for c in new.values()}
@@ -500,6 +500,6 @@ def consequences(before: Sequence[Entry], after: Sequence[Entry], *,
 
 def standings(entries: Iterable[Entry], players: Iterable[str] = ()) -> dict[str, Standing]:
     """Every listed player (with zeros) plus anyone who ever had a card."""
-    st = fold(entries)
+    st = replay(entries)
     names = list(dict.fromkeys([*players, *st.players()]))
     return {p: st.standing(p) for p in names}

@@ -26,8 +26,7 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from tracker.engine.ruleset import LurkRules
-
-PlayerStatus = Literal["alive", "dead_not_out", "out", "benched"]
+from tracker.penalties.presence import Status as PlayerStatus  # one vocabulary with the 诈尸 checks
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
 
@@ -47,7 +46,7 @@ RULE_WORDS: dict[str, str] = {"min_posts": "发言不足", "three_day_min": "连
 
 
 @dataclass(frozen=True, slots=True)
-class DayWindow:
+class LurkWindow:
     """One game day as the game file gives it."""
 
     day: int
@@ -95,7 +94,7 @@ class LurkReport:
     exempt: dict[str, str] = field(default_factory=dict)  # player -> why a rule was not applied
 
     def to_json(self) -> dict[str, object]:
-        """The `tracker lurkers --json` shape (DESIGN.md), plus invalid_only and exemptions."""
+        """The `tracker lurkers --json` shape (docs/cli.md), plus invalid_only and exemptions."""
         return {
             "day": self.day,
             "accelerated": self.accelerated,
@@ -117,7 +116,7 @@ def _clause(rules: LurkRules, rule: LurkRule) -> str:
     return rules.clause_no_vote or "潜水：在未执行加速的讨论日未投票"
 
 
-def count_posts(posts: Iterable[Stamped], window: DayWindow, players: Collection[str]) -> dict[str, int]:
+def count_posts(posts: Iterable[Stamped], window: LurkWindow, players: Collection[str]) -> dict[str, int]:
     """Posts per player in the day's discussion thread between open and close."""
     counts = dict.fromkeys(players, 0)
     if window.discussion_tid is None:
@@ -130,7 +129,7 @@ def count_posts(posts: Iterable[Stamped], window: DayWindow, players: Collection
 
 def lurk_report(
     *,
-    window: DayWindow,
+    window: LurkWindow,
     posts: Iterable[Stamped],
     players: Sequence[PlayerDay],
     rules: LurkRules,
@@ -197,7 +196,7 @@ def lurk_report(
 
 @dataclass(frozen=True, slots=True)
 class LurkDayInput:
-    window: DayWindow
+    window: LurkWindow
     players: Sequence[PlayerDay]
     valid_voters: Collection[str] = ()
     invalid_voters: Collection[str] = ()

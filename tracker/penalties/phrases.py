@@ -43,7 +43,7 @@ _FOLD.update({c: c - 0xFEE0 + (0x20 if 0xFF21 <= c <= 0xFF3A else 0) for c in ra
 _FOLD[0x3000] = 0x20
 
 
-def fold(text: str) -> str:
+def fold_text(text: str) -> str:
     """Case- and width-folded text of the same length (ＭＶＰ → mvp)."""
     return text.translate(_FOLD)
 
@@ -56,7 +56,7 @@ _PUA = 0xE000  # syllable i is written as chr(_PUA + i) in the pinyin rendering
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class LexiconEntry:
     category: str
     section: str
     clause: str
@@ -70,7 +70,7 @@ class Entry:
 class Lexicon:
     """Every category's entries, plus innocent phrases and segmenter vocabulary."""
 
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[LexiconEntry] = field(default_factory=list)
     exceptions: list[str] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
     sections: dict[str, tuple[str, str]] = field(default_factory=dict)  # category -> (section, clause)
@@ -136,24 +136,24 @@ def load_lexicon(extra: Sequence[Path] = (), *, builtin: bool = True) -> Lexicon
                 line, own_clause = (s.strip() for s in line.split(" | ", 1))
             where = f"{path.name}:{lineno}"
             if line.startswith("!"):
-                lex.exceptions.append(fold(line[1:].strip()))
+                lex.exceptions.append(fold_text(line[1:].strip()))
             elif line.startswith("re:"):
                 try:
                     re.compile(line[3:])
                 except re.error as exc:
                     raise ConfigError(f"词表 {where} 的正则表达式无效：{exc}") from exc
-                lex.entries.append(Entry(category, section, own_clause, line[3:], "regex", source=where))
+                lex.entries.append(LexiconEntry(category, section, own_clause, line[3:], "regex", source=where))
             else:
                 homo = line.startswith("~")
-                phrase = fold(line.lstrip("~").strip())
+                phrase = fold_text(line.lstrip("~").strip())
                 if phrase:
-                    lex.entries.append(Entry(category, section, own_clause, phrase, "literal", homo, where))
+                    lex.entries.append(LexiconEntry(category, section, own_clause, phrase, "literal", homo, where))
     return lex
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    entry: Entry
+    entry: LexiconEntry
     start: int
     end: int
     matched: str
@@ -278,7 +278,7 @@ class PhraseMatcher:
         self.lexicon = lexicon
         self.segmenter = Segmenter(list(names), lexicon.terms, backend=segmenter)
         self._literal = ahocorasick.Automaton()
-        buckets: dict[str, list[tuple[Entry, str]]] = {}
+        buckets: dict[str, list[tuple[LexiconEntry, str]]] = {}
         for e in lexicon.entries:
             if e.kind == "literal":
                 buckets.setdefault(e.text, []).append((e, ""))
@@ -313,7 +313,7 @@ class PhraseMatcher:
             return [_toneless(r) for r in raw.split(",")] if raw else []
 
         wanted: set[str] = set()
-        per_entry: list[tuple[Entry, list[list[str]]]] = []
+        per_entry: list[tuple[LexiconEntry, list[list[str]]]] = []
         for e in self._homo_entries:
             rs = [list(dict.fromkeys(readings(c))) for c in e.text]
             if len(e.text) < 2 or not all(rs):
@@ -327,7 +327,7 @@ class PhraseMatcher:
             if first in syllables:
                 table[cp] = syllables[first]
         auto = ahocorasick.Automaton()
-        keys: dict[str, list[Entry]] = {}
+        keys: dict[str, list[LexiconEntry]] = {}
         for e, rs in per_entry:
             for combo in itertools.islice(itertools.product(*rs), 64):
                 keys.setdefault("".join(syllables[s] for s in combo), []).append(e)
@@ -352,7 +352,7 @@ class PhraseMatcher:
 
     def candidates(self, text: str) -> list[Hit]:
         """Every raw occurrence before the segmenter has its say."""
-        norm = fold(text)
+        norm = fold_text(text)
         hits: list[Hit] = []
         if self._has_literal:
             for end_idx, (length, items) in self._literal.iter(norm):
@@ -406,7 +406,7 @@ class PhraseMatcher:
         raw = self.candidates(text)
         if not raw:
             return []
-        norm = fold(text)
+        norm = fold_text(text)
         if self._exceptions:
             blocked = [(m.start(), m.start() + len(x)) for x in self._exceptions
                        for m in re.finditer(re.escape(x), norm)]

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from tracker.errors import GameRuleError
-from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, fold
+from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, replay
 
 if TYPE_CHECKING:
     from tracker.penalties.findings import Finding
@@ -79,7 +79,7 @@ class Flag:
     """The ledger entry the flag became (status ``carded``)."""
 
     def as_json(self) -> dict[str, object]:
-        """The CLI contract's flag object (DESIGN.md: ``tracker flags``), plus the review details."""
+        """The CLI contract's flag object (docs/cli.md: ``tracker flags``), plus the review details."""
         return {
             "id": self.id, "pid": self.pid, "floor": self.floor, "tid": self.tid, "author": self.author,
             "kind": self.kind, "category": self.category, "clause": self.clause, "excerpt": self.excerpt,
@@ -180,7 +180,7 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False)
     elif _YELLOW_START.search(flag.clause):
         color, why = "yellow", "条款规定黄牌起步"
     else:
-        st = fold(ledger)
+        st = replay(ledger)
         repeats = [c for c in st.cards.values()
                    if c.player == flag.author and c.entry.action != "convert" and c.revoked_by is None
                    and c.reverted_by is None and c.amended_by is None and c.entry.clause == clause]

@@ -34,9 +34,12 @@ def deaths_line(result: Settlement) -> str:
 
 
 def announcement_lines(result: Settlement) -> list[str]:
-    """The 公示 draft: who is out (or 死亡) in the announced order, then the post's other lines."""
+    """The 公示 draft: the post's lines, led by who is out (or 死亡) in the announced order unless
+    the game's hooks wrote that list in the post's own words."""
     out: list[str] = []
-    if result.out_order:
+    if result.outs_in_lines:
+        pass  # the hooks' own words (夜晚出局 …) are among result.lines
+    elif result.out_order:
         groups: dict[str, list[str]] = {}
         for p in result.out_order:
             groups.setdefault(life_word(result, p), []).append(p)

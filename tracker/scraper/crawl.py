@@ -121,6 +121,8 @@ class ThreadReport:
     posts_deleted: int = 0
     pending_desktop: list[int] = field(default_factory=list)
     error: str | None = None
+    cause: TrackerError | None = field(default=None, repr=False, compare=False)
+    """The error itself, raised as is (its hint and page kept) when the command ends."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -297,6 +299,7 @@ class _Crawler:
                 raise
             rep.status = _status_of(exc)
             rep.error = str(exc)
+            rep.cause = exc
         self.threads_done += 1
         self.emit("thread_done", tid, rep.status)
         return rep
@@ -606,6 +609,8 @@ async def crawl_game(
 
 
 def _error_for(rep: ThreadReport) -> TrackerError:
+    if rep.cause is not None:
+        return rep.cause
     message = rep.error or ""
     kinds: dict[Status, type[TrackerError]] = {
         "missing": ThreadMissingError, "no_permission": NoPermissionError, "not_a_thread": NotAThreadError,

@@ -45,6 +45,7 @@ import asyncio
 import email.utils
 import html
 import json
+import logging
 import random
 import time
 import zlib
@@ -59,6 +60,8 @@ import httpx
 from tracker.config import DEFAULT_USER_AGENT, CrawlConfig
 from tracker.errors import ForumError, NetworkError, ResponseTooLargeError
 from tracker.scraper.charset import decode_body
+
+_log = logging.getLogger(__name__)
 
 Kind = Literal["html", "json", "any"]
 Sleep = Callable[[float], Awaitable[None]]
@@ -361,6 +364,7 @@ class Fetcher:
                 await self._sleep(wait)
             self.stats.requests += 1
             self.stats.log.append(f"{method} {url}")
+            _log.debug("请求 %d：%s %s", self.stats.requests, method, url)  # the URL only: never a form or a cookie
             if self._on_request is not None:
                 self._on_request(url)
             try:
@@ -483,11 +487,14 @@ class Fetcher:
             except _Retry as exc:
                 last = exc
             if not retry or attempts > self.policy.retries:
+                # INFO: the error itself is raised and told (the watcher logs it as a WARNING)
+                _log.info("放弃请求 %s %s：%s（共 %d 次）", method, original, last.reason, attempts)
                 raise self._give_up(original, last, attempts)
             if last.after is not None and last.after > self.policy.max_retry_after:
                 raise NetworkError(
                     f"论坛要求等待 {last.after:.0f} 秒后再访问（{original}），超过上限 {self.policy.max_retry_after:.0f} 秒",
                     hint="稍后再运行 tracker crawl")
+            _log.info("重试 %s %s：%s（第 %d 次失败）", method, original, last.reason, attempts)
             await self._backoff(attempts, last.after)
 
     def _is_one_time_redirect(self, original: str, location: str) -> bool:

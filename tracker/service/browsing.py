@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from tracker.service.base import ServiceBase
+from tracker.service.context import GameContext
+from tracker.store.post_search import post_by_pid, search_posts
+from tracker.store.posts import StoredPost, posts_for_thread
 
-if TYPE_CHECKING:
-    from tracker.store.posts import StoredPost
+__all__ = ["Browsing", "PostSearch", "StoredPost"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,25 +18,29 @@ class PostSearch:
     posts: tuple[StoredPost, ...]
 
 
-class BrowseOps(ServiceBase):
+class Browsing:
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+
     def search_posts(self, *, author: str | None = None, tid: int | None = None, day: int | None = None,
                      text: str | None = None, offset: int = 0, limit: int = 50) -> PostSearch:
         """One page of posts in forum order; ``day`` means the posts of that day's threads."""
-        from tracker.store.post_search import search_posts
-
         tids: set[int] | None = None
         if day is not None:
-            d = self.game.day(day)
+            d = self.ctx.game.day(day)
             tids = {*(t for t in (d.discussion,) if t is not None), *d.vote}
         if tid is not None:
             tids = {tid} if tids is None else tids & {tid}
-        with self.store.session() as s:
+        with self.ctx.store.session() as s:
             total, page = search_posts(s, author=author or None, tids=tids, text=text or None,
                                        offset=offset, limit=limit)
         return PostSearch(total=total, offset=offset, posts=tuple(page))
 
     def post(self, pid: int) -> StoredPost | None:
-        from tracker.store.post_search import post_by_pid
-
-        with self.store.session() as s:
+        with self.ctx.store.session() as s:
             return post_by_pid(s, pid)
+
+    def posts(self, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
+        """A thread's stored posts in posting order (pid), deleted ones included and marked."""
+        with self.ctx.store.session() as s:
+            return posts_for_thread(s, tid, include_deleted=include_deleted)

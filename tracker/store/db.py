@@ -149,8 +149,8 @@ class Store:
     def open(cls, url: str, *, migrate: bool = True) -> Store:
         try:
             parsed = make_url(url)
-        except ArgumentError:
-            raise StoreError(f"数据库地址无效：{url}", hint="例如 sqlite:///game.db 或 postgresql+psycopg://user:pw@host/db") from None
+        except ArgumentError as exc:
+            raise StoreError(f"数据库地址无效：{url}", hint="例如 sqlite:///game.db 或 postgresql+psycopg://user:pw@host/db") from exc
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             db = parsed.database
@@ -160,12 +160,12 @@ class Store:
                     parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
                     raise StoreError(f"无法创建数据库所在的目录 {parent}：{os_error_words(exc)}",
-                                     hint="检查路径和写权限，或用 --db 指定另一个位置") from None
+                                     hint="检查路径和写权限，或用 --db 指定另一个位置") from exc
             kwargs["connect_args"] = {"timeout": 10}
         try:
             engine = create_engine(url, **kwargs)
         except (ArgumentError, ImportError, SQLAlchemyError) as exc:
-            raise StoreError(f"无法打开数据库 {parsed.render_as_string(hide_password=True)}：{exc}") from None
+            raise StoreError(f"无法打开数据库 {parsed.render_as_string(hide_password=True)}：{exc}") from exc
         if parsed.get_backend_name() == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         store = cls(engine, url)
@@ -214,7 +214,7 @@ class Store:
             err = store_error(exc)
             if err is None:
                 raise
-            raise StoreError(f"无法连接或升级数据库：{err.message}", hint=err.hint) from None
+            raise StoreError(f"无法连接或升级数据库：{err.message}", hint=err.hint) from exc
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -229,7 +229,7 @@ class Store:
                     s.rollback()
                 err = store_error(exc)
                 if err is not None:
-                    raise err from None
+                    raise err from exc
                 raise
 
     def close(self) -> None:

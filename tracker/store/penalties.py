@@ -176,9 +176,9 @@ def append_entries(entries: Sequence[Entry], *, session: Session) -> None:
     session.add(head)
     try:
         session.flush()
-    except IntegrityError:
+    except IntegrityError as exc:
         raise GameRuleError("记牌账本刚被更新过（可能是另一位导演），本次操作未写入",
-                            hint="请重新执行该命令") from None
+                            hint="请重新执行该命令") from exc
 
 
 # --------------------------------------------------------------------------------------- flags
@@ -348,5 +348,5 @@ def mark_scanned(marks: Sequence[ScanMark], *, context_key: str, at: datetime, s
             conn.execute(_dialect_insert(conn.dialect.name, scan_t).on_conflict_do_nothing(
                 index_elements=["pid"]), inserts)
     except IntegrityError as exc:
-        raise StoreError(f"无法保存检测进度：{exc.orig}") from None
+        raise StoreError(f"无法保存检测进度：{exc.orig}") from exc
     return len(rows)

@@ -66,9 +66,9 @@ def acquire_lock(session: Session, *, name: str, holder: str, host: str, pid: in
     session.add(WatchLockRow(name=name, holder=holder, host=host, pid=pid, acquired_at=now, heartbeat_at=now))
     try:
         session.flush()
-    except IntegrityError:
+    except IntegrityError as exc:
         session.rollback()
-        raise WatchLockedError("另一个 watch 刚刚取得了锁", hint="稍后再试") from None
+        raise WatchLockedError("另一个 watch 刚刚取得了锁", hint="稍后再试") from exc
 
 
 def heartbeat(session: Session, *, name: str, host: str, pid: int, now: datetime) -> bool:

@@ -21,7 +21,7 @@ from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import ReasonDialog
 from tui.screens.overview import cards_text, status_text
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.views import StandingRow
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
@@ -77,12 +77,9 @@ class CardsPane(Pane):
         self.load()
 
     @work(thread=True, exclusive=True, group="cards", exit_on_error=False)
+    @reported
     def load(self) -> None:
-        try:
-            ledger, standing = self.gateway.cards()
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        ledger, standing = self.gateway.cards()
         self.deliver(self.show, ledger, standing)
 
     def show(self, ledger: list[Any], standing: list[StandingRow]) -> None:
@@ -115,12 +112,9 @@ class CardsPane(Pane):
             self.load_trail(e.id)
 
     @work(thread=True, exclusive=True, group="card-trail", exit_on_error=False)
+    @reported
     def load_trail(self, card_id: int) -> None:
-        try:
-            trail = self.gateway.card_history(card_id)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        trail = self.gateway.card_history(card_id)
         self.app.call_from_thread(self.show_trail, card_id, trail)
 
     def show_trail(self, card_id: int, trail: list[Any]) -> None:
@@ -153,10 +147,7 @@ class CardsPane(Pane):
             self.write_revoke(card_id, reason)
 
     @work(thread=True, exclusive=True, group="card-decision", exit_on_error=False)
+    @reported
     def write_revoke(self, card_id: int, reason: str) -> None:
-        try:
-            self.gateway.revoke_card(card_id, reason)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        self.gateway.revoke_card(card_id, reason)
         self.post_message(DataChanged("revoke"))

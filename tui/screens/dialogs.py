@@ -7,7 +7,7 @@ written until the director confirms, and the screen that opened it does the writ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,6 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from tui.literal import append_literal, literal
+
+T = TypeVar("T")
 
 COLORS = (("蓝牌", "blue"), ("黄牌", "yellow"), ("红牌", "red"))
 
@@ -30,8 +32,30 @@ _CSS = """
 """
 
 
-class ReasonDialog(ModalScreen[str | None]):
+class _Form(ModalScreen[T]):
+    """What every form shares: Enter in a field or the ok button submits, escape or cancel dismisses
+    with None; each form says in ``_submit`` what its answer is."""
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消")]
+
+    def _submit(self) -> None:
+        raise NotImplementedError
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ok":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReasonDialog(_Form[str | None]):
     DEFAULT_CSS = _CSS.format(name="ReasonDialog")
 
     def __init__(self, title: Text, *, placeholder: str = "理由（必填）") -> None:
@@ -57,18 +81,6 @@ class ReasonDialog(ModalScreen[str | None]):
             return
         self.dismiss(value)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._submit()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +90,9 @@ class CardChoice:
     reason: str
 
 
-class CardForm(ModalScreen[CardChoice | None]):
+class CardForm(_Form[CardChoice | None]):
     """The `c` key's form: colour, clause and reason prefilled from the flag, changed if need be."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消")]
     DEFAULT_CSS = _CSS.format(name="CardForm")
 
     def __init__(self, *, player: str, color: str, clause: str, reason: str, why: str = "") -> None:
@@ -117,19 +128,6 @@ class CardForm(ModalScreen[CardChoice | None]):
             self.notify("请填写理由", severity="warning", timeout=3)
             return
         self.dismiss(CardChoice(str(color), clause, reason))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._submit()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "ok":
-            self._submit()
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class ConfirmDialog(ModalScreen[bool]):

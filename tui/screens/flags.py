@@ -21,7 +21,7 @@ from tracker.penalties.findings import KIND_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import CardChoice, CardForm, ReasonDialog
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
 
@@ -73,13 +73,10 @@ class FlagsPane(Pane):
         self.load()
 
     @work(thread=True, exclusive=True, group="flags", exit_on_error=False)
+    @reported
     def load(self) -> None:
-        try:
-            flags = self.gateway.flags()
-            lines = compose(COLUMNS, [flag_cells(f) for f in flags])  # here, off the UI thread
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        flags = self.gateway.flags()
+        lines = compose(COLUMNS, [flag_cells(f) for f in flags])  # here, off the UI thread
         self.deliver(self.show, flags, lines)
 
     def show(self, flags: list[Any], lines: Lines) -> None:
@@ -146,12 +143,9 @@ class FlagsPane(Pane):
         self.open_card_form(f.id)
 
     @work(thread=True, exclusive=True, group="flag-decision", exit_on_error=False)
+    @reported
     def open_card_form(self, flag_id: int) -> None:
-        try:
-            sug = self.gateway.suggest_card(flag_id)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        sug = self.gateway.suggest_card(flag_id)
 
         def push() -> None:
             form = CardForm(player=sug.player, color=sug.color, clause=sug.clause, reason=sug.reason, why=sug.why)
@@ -164,12 +158,9 @@ class FlagsPane(Pane):
             self.write_card(flag_id, choice)
 
     @work(thread=True, exclusive=True, group="flag-decision", exit_on_error=False)
+    @reported
     def write_card(self, flag_id: int, choice: CardChoice) -> None:
-        try:
-            decision = self.gateway.card_from_flag(flag_id, choice.color, choice.clause, choice.reason)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        decision = self.gateway.card_from_flag(flag_id, choice.color, choice.clause, choice.reason)
         extra = "；".join(decision.events)
         msg = f"已发牌给 {decision.entry.player}" + (f"；{extra}" if extra else "")
         self.app.call_from_thread(self.notify, msg, title="发牌", timeout=4, markup=False)
@@ -189,12 +180,9 @@ class FlagsPane(Pane):
             self.write_dismissal(flag_id, reason)
 
     @work(thread=True, exclusive=True, group="flag-decision", exit_on_error=False)
+    @reported
     def write_dismissal(self, flag_id: int, reason: str) -> None:
-        try:
-            self.gateway.dismiss_flag(flag_id, reason)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        self.gateway.dismiss_flag(flag_id, reason)
         self.post_message(DataChanged("flag"))
 
 

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 
 from tui.literal import literal
 from tui.lurk_view import LurkerRow, LurkView
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.widgets.countdown import Countdown
 
 
@@ -119,12 +119,9 @@ class LurkersPane(Pane):
         self.load(self.day)
 
     @work(thread=True, exclusive=True, group="lurkers", exit_on_error=False)
+    @reported
     def load(self, day: int) -> None:
-        try:
-            view = self.gateway.lurkers(day)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        view = self.gateway.lurkers(day)
         self.deliver(self.show, view)
 
     def show(self, view: LurkView) -> None:

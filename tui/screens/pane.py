@@ -6,8 +6,9 @@ workers and receive plain values back, so a slow read never freezes the keyboard
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from rich.text import Text
 from textual.containers import Vertical
@@ -19,6 +20,22 @@ from tracker.errors import TrackerError
 if TYPE_CHECKING:
     from tui.app import TrackerApp
     from tui.gateway import Gateway
+
+
+P = ParamSpec("P")
+PaneT = TypeVar("PaneT", bound="Pane")
+
+
+def reported(work: Callable[Concatenate[PaneT, P], None]) -> Callable[Concatenate[PaneT, P], None]:
+    """A thread worker's failure is told on the UI thread (:meth:`Pane.failed`), never a crash:
+    every screen's worker asks the service and shows the answer, or says why it could not."""
+    @functools.wraps(work)
+    def run(pane: PaneT, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            work(pane, *args, **kwargs)
+        except Exception as exc:
+            pane.app.call_from_thread(pane.failed, exc)
+    return run
 
 
 class Pane(Vertical):
@@ -65,6 +82,10 @@ class Pane(Vertical):
         if isinstance(old, Text) and (old.plain, old.spans, old.style) == (text.plain, text.spans, text.style):
             return
         static.update(text)
+
+    def failed(self, exc: BaseException) -> None:
+        """A worker's failure (see :func:`reported`); a pane with a status line says it there too."""
+        self.fail(exc)
 
     def fail(self, exc: BaseException) -> None:
         """A service error in the director's words, never a traceback on the screen."""

@@ -9,7 +9,7 @@ from textual.widgets import DataTable, Static
 
 from tui.literal import literal
 from tui.screens.overview import cards_text, status_text
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.views import PlayerRow
 from tui.widgets.lines import Col, compose, fill
 
@@ -41,12 +41,9 @@ class PlayersPane(Pane):
         self.load()
 
     @work(thread=True, exclusive=True, group="players", exit_on_error=False)
+    @reported
     def load(self) -> None:
-        try:
-            rows = self.gateway.players()
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        rows = self.gateway.players()
         self.deliver(self.show, rows)
 
     def show(self, rows: tuple[PlayerRow, ...]) -> None:

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.views import PostPage, PostQuery
 from tui.widgets.lines import Lines
 from tui.widgets.post_table import PostTable, post_rows
@@ -80,13 +80,10 @@ class PostsPane(Pane):
         self.load(self.query_, self.start)
 
     @work(thread=True, exclusive=True, group="posts", exit_on_error=False)
+    @reported
     def load(self, query: PostQuery, offset: int) -> None:
-        try:
-            page = self.gateway.search_posts(query, offset, PAGE)
-            rows = post_rows(page.posts)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        page = self.gateway.search_posts(query, offset, PAGE)
+        rows = post_rows(page.posts)
         self.deliver(self.show, page, rows)
 
     def show(self, page: PostPage, rows: Lines | None = None) -> None:

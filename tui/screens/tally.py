@@ -20,7 +20,7 @@ from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.ballot_detail import BallotDetail
 from tui.screens.dialogs import ConfirmDialog
-from tui.screens.pane import Pane
+from tui.screens.pane import Pane, reported
 from tui.tally_view import BallotRow, TallyView
 from tui.widgets.ballot_table import BallotTable
 from tui.widgets.tally_totals import TallyTotals
@@ -104,7 +104,7 @@ class TallyPane(Pane):
     def load(self, day: int) -> None:
         try:
             view = self.gateway.tally(day)
-        except Exception as exc:
+        except Exception as exc:  # the count failed: said on the status line too
             self.app.call_from_thread(self.fail_status, exc)
             return
         self.deliver(self.show, view)
@@ -153,12 +153,9 @@ class TallyPane(Pane):
             self.open_ballot(b, self.view)
 
     @work(thread=True, exclusive=True, group="tally-post", exit_on_error=False)
+    @reported
     def open_ballot(self, b: BallotRow, view: TallyView) -> None:
-        try:
-            post = self.gateway.post(b.pid)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        post = self.gateway.post(b.pid)
         self.app.call_from_thread(self.app.push_screen, BallotDetail(b, view.history(b.voter), post))
 
     def action_confirm(self) -> None:
@@ -196,12 +193,9 @@ class TallyPane(Pane):
             self.write_bbcode(self.day)
 
     @work(thread=True, exclusive=True, group="tally-bbcode", exit_on_error=False)
+    @reported
     def write_bbcode(self, day: int) -> None:
-        try:
-            text, path = self.gateway.tally_bbcode(day)
-        except Exception as exc:
-            self.app.call_from_thread(self.fail, exc)
-            return
+        text, path = self.gateway.tally_bbcode(day)
 
         def done() -> None:
             self.app.copy_to_clipboard(text)

@@ -82,9 +82,12 @@ class Board:
         """Private feedback, in the post's wording."""
         self.result.feedback.append(Feedback(to, content))
 
-    def announce(self, line: str) -> None:
-        """A line of the morning 公示 (besides the out list)."""
+    def announce(self, line: str, *, outs: bool = False) -> None:
+        """A line of the morning 公示; ``outs``: this line is the post's own out list (then the
+        structured ``out_order`` is not repeated as a generic line when the 公示 is rendered)."""
         self.result.lines.append(line)
+        if outs:
+            self.result.outs_in_lines = True
 
     def reject(self, action: Action, reason: str, clause: str = "") -> None:
         self.result.rejected.append(Rejection(action.actor, action.skill, reason, clause))

@@ -90,6 +90,8 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
             status, fields = [], {}
         if p.benched:
             status.append("挂机")
+        if p.life != "alive":
+            _exit_when(fields, name, events)
         for e in setup:
             if e.player == name:
                 fields[str(e.data["field"])] = e.data.get("value")
@@ -110,6 +112,35 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
     night = int(parts[1]) if parts[0] == "night" else None
     day = int(parts[1]) if parts[0] == "day" else None
     return Table(players=players, state=game_state, night=night, day=day, phase=parts[2] if len(parts) > 2 else None)
+
+
+#: The day events' causes in the scenario vocabulary's words (``when.cause``: 投票 / 红牌 / 最后一票).
+CAUSE_WORDS = {"vote": "投票", "red_card": "红牌"}
+
+
+def _exit_when(fields: dict[str, Any], name: str, events: Sequence[Any]) -> None:
+    """``出局`` / ``死亡`` = {day|night, cause} for an exit the fold knows but no settled table
+    recorded: the day's vote confirmed by ``tracker confirm`` (data day, cause vote), or an exit the
+    director typed. The hooks read it (the morning 公示's "因投票出局", 遗言 order, 忠犬's night …)."""
+    for e in reversed(_live(events)):
+        if e.player != name or e.kind not in (EventKind.ELIMINATED, EventKind.DIED):
+            continue
+        key = "死亡" if e.kind == EventKind.DIED else "出局"
+        if key in fields:
+            return
+        phase = str(e.data.get("phase", ""))
+        when: dict[str, Any]
+        if phase.startswith("night:"):
+            when = {"night": int(phase.split(":")[1])}
+        elif isinstance(e.data.get("day"), int):
+            when = {"day": int(e.data["day"])}
+        else:
+            return
+        cause = e.data.get("cause")
+        if cause:
+            when["cause"] = CAUSE_WORDS.get(str(cause), str(cause))
+        fields[key] = when
+        return
 
 
 def table_json(table: Table) -> dict[str, Any]:

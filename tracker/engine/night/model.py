@@ -222,6 +222,9 @@ class Settlement:
     log: list[str] = field(default_factory=list)
     #: The whole table once settled (not part of the JSON contract): what the next night starts from.
     table_after: Table | None = None
+    #: True when the game's hooks wrote the out list into ``lines`` in the post's own words
+    #: (107 夜晚出局, M19 第N夜出局, M160 夜晚【死亡】); a rendering then adds no generic one.
+    outs_in_lines: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -166,7 +166,7 @@ def morning(nt: Night) -> None:
                if isinstance(s.fields.get("出局"), dict) and s.fields["出局"].get("day") == nt.n]
     night_out = list(b.result.out_order)
     b.announce(f"前一天白天出局：{'、'.join(day_out) or '无'}")
-    b.announce(f"夜晚出局：{'、'.join(night_out) or '无'}")
+    b.announce(f"夜晚出局：{'、'.join(night_out) or '无'}", outs=True)
     god = b.state.get("神眷者")
     b.announce(f"神眷者：{god or '无'}")
     if nt.scar is not None and nt.scar.index not in nt.void:

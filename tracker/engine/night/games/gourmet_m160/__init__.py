@@ -165,6 +165,6 @@ def _morning(night: Night, died: list[str]) -> None:
     if night.n > 1:
         board.announce(f"前一天白天【死亡】及被【处决】的角色：{names(by_day)}")
         board.announce(f"失去最后一票的【出局】角色：{names(out)}")
-    board.announce(f"夜晚【死亡】角色：{names(died)}" if died else "夜晚【死亡】角色：无（平安夜）")
+    board.announce(f"夜晚【死亡】角色：{names(died)}" if died else "夜晚【死亡】角色：无（平安夜）", outs=True)
     board.set_state("存活", [p.name for p in players if p.alive])
     board.set_state("死亡未出局", [p.name for p in players if p.life == "死亡"])

@@ -77,6 +77,8 @@ def finish(ctx: Ctx) -> None:
             lines.append(f"遗言：{'、'.join(words)}（若提交）")
     for line in lines + ctx.extra_lines:
         b.announce(line)
+    if b.night is not None:
+        b.result.outs_in_lines = True  # 第N夜出局 above is the post's own out list
     b.set_state("存活", [p.name for p in ctx.table.players.values() if p.alive])
     after = b.result.state_after
     for p in ctx.table.players.values():

@@ -133,7 +133,7 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
     others = [p for p in ctx.died if p not in voted and p not in ctx.noon_out]
     sort_out(board, ctx)
     board.announce(f"投票出局：{names(voted)}")
-    board.announce(f"其他原因出局：{names(p for p in board.result.out_order if p in others)}")
+    board.announce(f"其他原因出局：{names(p for p in board.result.out_order if p in others)}", outs=True)
     board.note("黄昏(3) 公示投票出局和其他原因出局的角色，分开列出")
     heirs.teach(board, acts, "黄昏(4)")
     heirs.successions(board, ctx, acts, "黄昏(4)")

@@ -1,0 +1,240 @@
+"""The game log: the event log (game file + store) read once and folded once per request.
+
+Every other service asks this one "is this player out?", "what did the day look like at its
+close?", so there is one answer. Why a request: a 潜水 count for day 2 needs day 1's tally and
+day 2's, whose provisional election is day 1's count again, and each needs the state at the same
+few instants; inside one :meth:`GameLog.request` the log is read from the store once, each distinct
+set of events is folded once (keyed by the events' ``seq``s, their identity in the log), and any
+other answer computed from them is kept (:meth:`GameLog.remember`). Recording an event ends the
+snapshot: what follows in the same request reads the log afresh.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlmodel import Session
+
+from tracker.config import DayConfig
+from tracker.engine.days import DayStatus, day_status
+from tracker.engine.events import Event, EventDraft, effective, event_to_json, from_config, make_draft
+from tracker.engine.ruleset import Ruleset
+from tracker.engine.state import GameState, check_event, fold
+from tracker.penalties.kidnap import Kidnap
+from tracker.penalties.presence import FROM_ENGINE, StatusChange
+from tracker.records import Post
+from tracker.service.context import GameContext
+from tracker.store.events import append_event, load_events
+from tracker.store.posts import posts_for_thread
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Request:
+    """One request's snapshot: the events as read, their folds, and answers computed from them."""
+
+    events: list[Event] | None = None
+    folds: dict[Hashable, GameState] = field(default_factory=dict)
+    answers: dict[Hashable, Any] = field(default_factory=dict)
+
+
+class _PerThread(threading.local):
+    """TUI workers call on several threads: each has its own request (None outside one)."""
+
+    request: _Request | None = None
+
+
+class GameLog:
+    def __init__(self, ctx: GameContext) -> None:
+        self.ctx = ctx
+        self._local = _PerThread()
+
+    # -- the request ------------------------------------------------------------------------------
+    @contextmanager
+    def request(self) -> Iterator[None]:
+        """Within the block (on this thread) the log is read once and each fold done once; nested
+        requests join the outer one. Outside a request every call reads the store afresh."""
+        if self._local.request is not None:
+            yield
+            return
+        self._local.request = _Request()
+        try:
+            yield
+        finally:
+            self._local.request = None
+
+    def _current(self) -> _Request:
+        current = self._local.request
+        return current if current is not None else _Request()
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """An answer computed from this request's events, computed once per request."""
+        req = self._current()
+        if key not in req.answers:
+            req.answers[key] = compute()
+        value: T = req.answers[key]
+        return value
+
+    def _changed(self) -> None:
+        """The log grew: later reads in this request see the new events."""
+        if self._local.request is not None:
+            self._local.request = _Request()
+
+    # -- reading and folding ----------------------------------------------------------------------
+    def events(self) -> list[Event]:
+        """Game-file ``[[events]]`` (seq < 0) then the store's log (seq > 0)."""
+        req = self._current()
+        if req.events is None:
+            events = from_config(self.ctx.game.events)
+            with self.ctx.store.session() as session:
+                events.extend(load_events(session))
+            req.events = events
+        return list(req.events)
+
+    def fold(self, events: Sequence[Event], ruleset: Ruleset | None = None) -> GameState:
+        """The state after ``events`` (the one place the service folds): once per distinct set of
+        events and ruleset in a request."""
+        rs = ruleset or self.ctx.ruleset
+        key = (rs.id, tuple(e.seq for e in events))
+        req = self._current()
+        state = req.folds.get(key)
+        if state is None:
+            state = req.folds[key] = fold(rs, self.ctx.game.players, events, self.ctx.game.days)
+        return state
+
+    def state(self, at: datetime | None = None) -> GameState:
+        """The state now, or as it was at ``at`` (events that happened at or before it)."""
+        events = self.events()
+        return self.fold(events if at is None else [e for e in events if e.at <= at])
+
+    def state_before(self, until: datetime, events: Sequence[Event] | None = None,
+                     ruleset: Ruleset | None = None) -> GameState:
+        """The state from the events strictly before ``until`` (a day's opening)."""
+        log = self.events() if events is None else events
+        return self.fold([e for e in log if e.at < until], ruleset)
+
+    def statuses(self) -> dict[str, str]:
+        return {n: p.status for n, p in self.state().players.items()}
+
+    def substitutes(self) -> dict[str, str]:
+        """substitute's name → the account (game-file player) they play: cards stay with the account
+        (M65: "替补玩家……继承前任玩家受到的一切判罚")."""
+        return {sub: n for n, p in self.state().players.items() for sub in p.substitutes}
+
+    def account(self, name: str) -> str:
+        return self.substitutes().get(name, name)
+
+    # -- days ---------------------------------------------------------------------------------------
+    def day_status(self, day: int, *, ruleset: Ruleset | None = None, requests: bool = True,
+                   events: Sequence[Event] | None = None) -> DayStatus:
+        """Day ``day`` as it stands: effective opens/closes, acceleration in force, the request count.
+
+        The one answer the tally's window, the 潜水 count and the watcher's schedule share (see
+        :func:`tracker.engine.days.day_status` for what is automatic and what is a suggestion).
+        ``ruleset`` recounts under another ruleset (``tally --ruleset``); ``requests=False`` skips
+        reading the 进程帖 (acceleration in force never depends on it); ``events`` replaces the log.
+        """
+        log = self.events() if events is None else list(events)
+        return self._day_status(day, ruleset or self.ctx.ruleset, log, self._process_posts() if requests else None)
+
+    def day_statuses(self, *, requests: bool = True) -> list[DayStatus]:
+        """Every day of the game file, the log and the 进程帖 read once."""
+        log = self.events()
+        posts = self._process_posts() if requests else None
+        return [self._day_status(d.day, self.ctx.ruleset, log, posts) for d in self.ctx.game.days]
+
+    def effective_days(self) -> list[DayConfig]:
+        """The game file's days with the effective opens and closes (a delayed day closes later)."""
+        by_day = {s.day: s for s in self.day_statuses(requests=False)}
+        return [replace(d, opens=by_day[d.day].opens, closes=by_day[d.day].closes) for d in self.ctx.game.days]
+
+    def _day_status(self, day: int, rs: Ruleset, log: Sequence[Event], posts: Sequence[Post] | None) -> DayStatus:
+        game = self.ctx.game
+        d = game.day(day)
+        recorded = self.fold(log, rs).day(day)
+        opens = recorded.opens if recorded is not None and recorded.opens is not None else d.opens
+        at_open = self.state_before(opens, log, rs)
+        ref = game.path.name if game.path is not None else "GAME.toml"
+        return day_status(rs, d, recorded, at_open=at_open, process_posts=posts, game_ref=ref)
+
+    def _process_posts(self) -> list[Post] | None:
+        """The 进程帖's posts as stored (deleted ones left out: the forum no longer shows them)."""
+        tid = self.ctx.game.process_thread
+        if tid is None:
+            return None
+        with self.ctx.store.session() as session:
+            return [sp.to_post() for sp in posts_for_thread(session, tid, include_deleted=False)]
+
+    # -- what the detectors ask of the state -----------------------------------------------------
+    def timeline(self) -> list[StatusChange]:
+        """When each player became out / benched / dead-not-out / alive again (for 诈尸 checks)."""
+        live, _ = effective(self.events())
+        # presence, not status: 107 恶灵·虚体 "视为出局，但仍保留发言权" posts as the living do
+        before = {n: p.presence for n, p in self.fold([]).players.items()}
+        changes: list[StatusChange] = []
+        for i, e in enumerate(live):
+            if i + 1 < len(live) and live[i + 1].at == e.at:
+                continue
+            now = {n: p.presence for n, p in self.fold(live[:i + 1]).players.items()}
+            for n, st in now.items():
+                if st != before.get(n):
+                    changes.append(StatusChange(player=n, status=FROM_ENGINE[st], at=e.at, reason=e.kind))
+            before = now
+        return changes
+
+    def kidnaps(self) -> list[Kidnap]:
+        """M19 绑架: from the event to the end of the day it names (or of the next game day)."""
+        days = self.ctx.game.days
+        live, _ = effective(self.events())
+        out = []
+        for e in live:
+            if e.kind != "tag_given" or e.get("tag") != "绑架" or not e.player:
+                continue
+            day = e.get("day")
+            ends = None
+            if day is not None:
+                ends = next((d.closes for d in days if d.day == int(day)), None)
+            if ends is None:
+                ends = next((d.closes for d in days if d.opens > e.at), e.at + timedelta(days=2))
+            out.append(Kidnap(player=e.player, starts=e.at, ends=ends))
+        return out
+
+    # -- recording --------------------------------------------------------------------------------
+    def record_event(self, kind: str, player: str | None = None, data: Mapping[str, Any] | None = None, *,
+                     at: datetime | None = None, recorded_by: str | None = None) -> Event:
+        """Check the event against the current state (GameRuleError with the fix), then append it."""
+        data = dict(data or {})
+        now = self.ctx.clock.now()
+        check_event(self.state(), kind, player, data)
+        draft = make_draft(kind, at=at or now, player=player, data=data,
+                           recorded_by=recorded_by or self.ctx.director())
+        with self.ctx.store.session() as session:
+            return self.append(session, [draft])[0]
+
+    def undo_event(self, seq: int, reason: str = "", *, recorded_by: str | None = None) -> Event:
+        return self.record_event("undo", data={"seq": seq, "reason": reason}, recorded_by=recorded_by)
+
+    def append(self, session: Session, drafts: Sequence[EventDraft]) -> list[Event]:
+        """Append events in the caller's transaction (a red card's consequence goes with its ledger
+        entry); the request's snapshot is dropped, so the next read sees them."""
+        recorded = [append_event(session, d, recorded_at=self.ctx.clock.now()) for d in drafts]
+        self._changed()
+        return recorded
+
+    def events_in(self, session: Session) -> list[Event]:
+        """The log as the caller's transaction sees it (before its own appends are committed)."""
+        return from_config(self.ctx.game.events) + load_events(session)
+
+    def events_json(self) -> list[dict[str, Any]]:
+        events = self.events()
+        _, undone = effective(events)
+        out = [event_to_json(e) for e in events]
+        for e in out:
+            e["undone"] = e["seq"] in undone
+        return out

@@ -1,0 +1,49 @@
+"""The game at a glance: the fold of the log, each day as it stands, and each player's cards.
+
+What `tracker state` prints and the TUI's 玩家 screen draws, as one typed answer; the CLI turns it
+into its JSON document (:func:`tracker.cli.json_docs.state_json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tracker.engine.days import DayStatus
+from tracker.engine.state import GameState
+
+if TYPE_CHECKING:  # the services a summary is drawn from (tracker.service composes them)
+    from tracker.service.gamelog import GameLog
+    from tracker.service.penalties import Penalties, PlayerStanding
+
+
+@dataclass(frozen=True, slots=True)
+class CardCount:
+    blue: int
+    yellow: int
+    red: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    state: GameState
+    days: tuple[DayStatus, ...]
+    """The game file's days as :meth:`GameLog.day_status` sees them (effective closes, acceleration
+    in force, the 进程帖's request count, suggestions)."""
+    cards: Mapping[str, CardCount]
+    """Cards held per player: the ledger's standing, or the reds the state counted without it."""
+
+
+def summary(log: GameLog, penalties: Penalties) -> GameSummary:
+    state = log.state()
+    standing: Mapping[str, PlayerStanding]
+    try:
+        standing = penalties.standing()
+    except Exception:  # the ledger is its own area: the state still answers without it
+        standing = {}
+    cards = {}
+    for name, p in state.players.items():
+        s = standing.get(name)
+        cards[name] = CardCount(s.blue, s.yellow, s.red) if s is not None else CardCount(0, 0, p.reds)
+    return GameSummary(state=state, days=tuple(log.day_statuses()), cards=cards)
