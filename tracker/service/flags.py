@@ -175,12 +175,11 @@ class Flags:
                                           post=sug.post, by=by, flag=flag_id)
         if sug.count < 2:
             return first
-        from tracker.service.penalties import CardDecision  # runtime: flags is imported by penalties' users
-
         second = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause,
                                            f"{reason or sug.reason}（被举报者加倍判罚）", post=sug.post, by=by)
-        return CardDecision(first.entry, first.written + second.written, first.consequences + second.consequences,
-                            first.events + second.events, first.recorded + second.recorded)
+        return replace(first, written=first.written + second.written,
+                       consequences=first.consequences + second.consequences,
+                       events=first.events + second.events, recorded=first.recorded + second.recorded)
 
 
 def run_detectors(posts: list[Post], context: DetectContext, *, neighbours: list[Post] | None = None,
