@@ -28,10 +28,10 @@ FRI = datetime(2025, 3, 7, 10, 0, tzinfo=SHANGHAI)
 
 def test_two_days_and_one_more_over_a_weekend() -> None:
     rules = load_ruleset("sanguo-213").days
-    # 一般讨论日持续两天，逢周末延时一天
-    assert planned_close(MON, rules) == datetime(2025, 3, 4, 22, 0, tzinfo=SHANGHAI)
-    assert planned_close(THU, rules) == datetime(2025, 3, 7, 22, 0, tzinfo=SHANGHAI)
-    assert planned_close(FRI, rules) == datetime(2025, 3, 9, 22, 0, tzinfo=SHANGHAI)
+    # 一般讨论日持续两天，逢周末延时一天; 关门 21:00 ("讨论日结束三个小时前（一般为最后一个自然日的18:00）")
+    assert planned_close(MON, rules) == datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI)
+    assert planned_close(THU, rules) == datetime(2025, 3, 7, 21, 0, tzinfo=SHANGHAI)
+    assert planned_close(FRI, rules) == datetime(2025, 3, 9, 21, 0, tzinfo=SHANGHAI)
 
 
 def test_m19_first_day_not_extended_and_m160_one_day() -> None:
@@ -40,7 +40,7 @@ def test_m19_first_day_not_extended_and_m160_one_day() -> None:
     assert planned_close(FRI, m19, first_day=True) == datetime(2025, 3, 8, 22, 0, tzinfo=SHANGHAI)
     assert planned_close(FRI, m19) == datetime(2025, 3, 9, 22, 0, tzinfo=SHANGHAI)
     m160 = load_ruleset("gourmet-m160").days
-    assert planned_close(FRI, m160) == datetime(2025, 3, 7, 22, 0, tzinfo=SHANGHAI)
+    assert planned_close(FRI, m160) == datetime(2025, 3, 7, 21, 0, tzinfo=SHANGHAI)
 
 
 def test_thresholds() -> None:

@@ -324,7 +324,8 @@ def test_m160_the_dead_keep_one_last_vote() -> None:
     r = roster(PlayerView("甲", status="dead"), PlayerView("乙", status="dead"))
     result = tally(t.ballots, rules=rules, roster=r, window=EXILE)
     assert codes(result) == [None, "target_not_alive"]
-    assert result.last_votes_used == ("甲",)
+    # 乙's automatic 弃权 is their vote: it uses up the last one too (issue 12)
+    assert result.last_votes_used == ("甲", "乙")
     assert result.auto_abstain == ("乙",) and result.final["乙"] == "弃权"
     assert "乙" not in result.no_vote and "丙" in result.no_vote
 

@@ -192,13 +192,14 @@ def test_red_consequence_appears_once_per_player_and_is_undone_with_the_red() ->
     b.issue("栗子", "yellow")
     cons = L.consequences(before, b.entries)
     assert [(c.kind, c.player, c.card) for c in cons] == [("red_card", "栗子", 4)]
-    # a second red on the same player changes nothing in the game
+    # a second red on the same player is not a second 罚下, but it counts for the faction (213/M19
+    # "同一阵营的角色累计获得两张或以上红牌时，阵营判负"), and its revocation uncounts it
     before = list(b.entries)
     b.issue("栗子", "red")
-    assert L.consequences(before, b.entries) == []
+    assert [(c.kind, c.player, c.card) for c in L.consequences(before, b.entries)] == [("red_card_again", "栗子", 5)]
     before = list(b.entries)
     b.revoke(5)
-    assert L.consequences(before, b.entries) == []
+    assert [(c.kind, c.card) for c in L.consequences(before, b.entries)] == [("red_card_again_undone", 5)]
     before = list(b.entries)
     b.revoke(1)
     assert [(c.kind, c.player) for c in L.consequences(before, b.entries)] == [("red_card_undone", "栗子")]

@@ -114,16 +114,24 @@ def test_two_reds_in_one_faction(ruleset: str, loses: bool) -> None:
     assert not lost_by_reds(faction)
 
 
-def test_a_second_red_on_the_same_player_records_nothing_more() -> None:
-    t = Table("luoluo-m19")
+@pytest.mark.parametrize("ruleset", ["luoluo-m19", "sanguo-213"])
+def test_a_second_red_on_the_same_player_counts_for_the_faction(ruleset: str) -> None:
+    """M19/213 "同一阵营的角色累计获得两张或以上红牌时，阵营判负": a second red to a player already carded
+    off changes nothing for them but is the faction's second red, in the game state (not only in the
+    判罚公示's words); revoking either red lifts the loss, revoking both brings the player back."""
+    t = Table(ruleset)
+    faction = t.state.player(t.names["甲"]).faction
     t.card("甲", "red")
+    assert faction not in t.state.lost
     t.card("甲", "red")
-    assert [e.kind for e in t.events] == ["card_consequence"]
-    t.revoke(1)
-    assert [e.kind for e in t.events] == ["card_consequence"]
+    assert [e.kind for e in t.events] == ["card_consequence", "card_consequence"]
+    assert faction in t.state.lost and t.state.faction_reds[faction or ""] == 2
     assert t.player("甲").status == "out"
+    t.revoke(1)
+    assert [e.kind for e in t.events] == ["card_consequence", "card_consequence", "undo"]
+    assert t.player("甲").status == "out" and faction not in t.state.lost
     t.revoke(2)
-    assert [e.kind for e in t.events] == ["card_consequence", "undo"]
+    assert [e.kind for e in t.events] == ["card_consequence", "card_consequence", "undo", "undo"]
     assert t.player("甲").status == "alive"
 
 

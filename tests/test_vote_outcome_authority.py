@@ -116,7 +116,13 @@ def test_recorded_events_follow_the_tallys_outcome(rid: str, day: int, purpose: 
     if o.kind == "exiled":
         assert o.player is not None and after.players[o.player].life in ("dead", "out")
     elif o.kind == "elected":
-        assert o.player is not None and o.office in after.players[o.player].tags
+        assert o.player is not None and o.office is not None
+        rule = rs.tag_rule(o.office)
+        if rule is not None and after.players[o.player].role in rule.vanishes_for:
+            # 107 神恩 "当神启者成为神眷者时，神眷者消失"
+            assert o.office in after.gone_tags and after.holder(o.office) is None
+        else:
+            assert o.office in after.players[o.player].tags
     else:
         assert [n for n, p in after.players.items() if p.life != "alive"] == []
 

@@ -334,14 +334,19 @@ def register(group: click.Group) -> None:
     @click.option("--day", "day", type=int, default=None,
                   help="违规发生在第几日（默认：证据帖所在的那一日，没有证据帖则为当前这一日）")
     @click.option("--by", default=None, help="发牌的导演（默认游戏文件中的第一位导演）")
+    @click.option("--at", "at", default=None, metavar="ISO",
+                  help="判罚结算的时间（默认现在）；关门后补发当天的红牌时写关门时刻")
     @db_option
     @json_option
     @click.pass_obj
     def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: str | None,
-              day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+              day: int | None, by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
         """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
-        _decision(obj, db_url, as_json, lambda svc: svc.issue_card(player, color, clause, reason, post=post,
-                                                                   by=by, day=day))
+        def call(svc: Any) -> Any:
+            return svc.issue_card(player, color, clause, reason, post=post, by=by, day=day,
+                                  at=_when(at, svc.game.tz))
+
+        _decision(obj, db_url, as_json, call)
 
     @card.command("revoke")
     @click.argument("card_id", type=int, metavar="ID")
@@ -376,14 +381,15 @@ def register(group: click.Group) -> None:
     @click.option("--reason", default=None, help="理由（默认取自违规记录）")
     @click.option("--day", "day", type=int, default=None, help="违规发生在第几日（默认：帖子所在的那一日）")
     @click.option("--by", default=None, help="发牌的导演")
+    @click.option("--reported", is_flag=True, help="由其他演员举报（条款规定“被举报者加倍判罚”时发两张）")
     @db_option
     @json_option
     @click.pass_obj
     def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
-                  day: int | None, by: str | None, db_url: str | None, as_json: bool) -> None:
+                  day: int | None, by: str | None, reported: bool, db_url: str | None, as_json: bool) -> None:
         """把一条违规记录转为判罚（牌色、条款按违规记录预填）。"""
         _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
-                                                               reason=reason, by=by, day=day))
+                                                               reason=reason, by=by, day=day, reported=reported))
 
     @card.command("from-lurker")
     @click.argument("players", nargs=-1, metavar="[玩家…]")
@@ -406,3 +412,18 @@ def register(group: click.Group) -> None:
         for d in out:
             _print_decision(d, tz)
         echo(f"第 {day} 日潜水：发牌 {len(out)} 张。" if out else f"第 {day} 日没有待判罚的潜水。")
+
+
+def _when(at: str | None, tz: Any) -> Any:
+    """``--at``: an ISO time, in the game's zone when it names none; None = now."""
+    if not at:
+        return None
+    from datetime import datetime
+
+    from tracker.errors import ConfigError
+
+    try:
+        when = datetime.fromisoformat(at)
+    except ValueError:
+        raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-02T21:00:00+08:00") from None
+    return when if when.tzinfo else when.replace(tzinfo=tz)

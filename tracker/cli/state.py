@@ -352,7 +352,8 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         else:
             echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
         for t in doc["pending_tags"]:
-            echo(f"待处理：{t['from']} 的{t['tag']}等待移交")
+            how = f"（{t['how']}）" if t.get("how") else ""
+            echo(f"待处理：{t['from']} 的{t['tag']}等待移交{how}")
         for p in problems:
             echo(f"{'配置错误' if p.level == 'error' else '注意'}：{p.message}", err=True)
         for w in doc["warnings"]:

@@ -50,15 +50,37 @@ class Outcome:
                 "seq": self.seq, "at": self.at.isoformat() if self.at else None}
 
 
-def matches(ps: PlayerSet, p: PlayerState) -> bool:
-    return ((not ps.factions or p.faction in ps.factions)
-            and (not ps.roles or p.role in ps.roles)
+def matches(ps: PlayerSet, p: PlayerState, also: tuple[str, ...] = (), as_roles: tuple[str, ...] = ()) -> bool:
+    """``also``: the factions the player's role also counts in (107 夜行怪: 亡灵 and 守夜人's 中立);
+    ``as_roles``: the roles it counts as (M19 变异丘比特 linking two of a kind)."""
+    return ((not ps.factions or p.faction in ps.factions or any(f in ps.factions for f in also))
+            and (not ps.roles or p.role in ps.roles or any(r in ps.roles for r in as_roles))
             and (not ps.tags or bool(p.tags & set(ps.tags)))
             and (not ps.groups or p.group in ps.groups))
 
 
+def _also(state: GameState, p: PlayerState) -> tuple[str, ...]:
+    role = state.ruleset.role(p.role) if p.role else None
+    return role.also_factions if role is not None else ()
+
+
+def _as_roles(state: GameState, p: PlayerState) -> tuple[str, ...]:
+    """M19 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": the set both lovers' roles fall in."""
+    role = state.ruleset.role(p.role) if p.role else None
+    if role is None or not role.couple_sets:
+        return ()
+    lovers = [q.role for n, q in state.players.items() if n != p.name and role.couple_tag in q.tags]
+    if len(lovers) != 2:
+        return ()
+    return next((s for s in role.couple_sets if all(r in s for r in lovers)), ())
+
+
+def _in(sets: tuple[PlayerSet, ...], state: GameState, p: PlayerState) -> bool:
+    return any(matches(s, p, _also(state, p), _as_roles(state, p)) for s in sets)
+
+
 def members(sets: tuple[PlayerSet, ...], state: GameState) -> list[PlayerState]:
-    return [p for p in state.players.values() if any(matches(s, p) for s in sets)]
+    return [p for p in state.players.values() if _in(sets, state, p)]
 
 
 def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
@@ -74,15 +96,18 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
         living = [p for p in state.players.values() if p.life == "alive"]
         if not living:
             return False
-        mine = [p for p in living if any(matches(s, p) for s in cond.sets)]
+        mine = [p for p in living if _in(cond.sets, state, p)]
         return len(mine) >= cond.fraction * len(living)
     if k == "each_alive_at_most":
-        return all(sum(1 for p in state.players.values() if p.life == "alive" and matches(s, p)) <= cond.n
+        return all(sum(1 for p in state.players.values() if p.life == "alive" and _in((s,), state, p)) <= cond.n
                    for s in cond.sets)
     if k == "living_at_most":
-        return sum(1 for p in state.players.values() if p.life == "alive") <= cond.n
+        n = cond.n
+        if cond.plus and cond.name:
+            n += cond.plus * sum(1 for a in state.actions if a.name == cond.name and a.success)
+        return sum(1 for p in state.players.values() if p.life == "alive") <= n
     if k == "tag_holder_in":
-        return any(cond.tag in p.tags and p.life != "out" and any(matches(s, p) for s in cond.sets)
+        return any(cond.tag in p.tags and p.life != "out" and _in(cond.sets, state, p)
                    for p in state.players.values())
     if k == "declared":
         return cond.name in state.declared

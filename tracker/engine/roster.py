@@ -38,10 +38,17 @@ def check_assignment(ruleset: Ruleset, roster: Sequence[PlayerConfig]) -> list[R
         if not r.count <= n <= r.upper:
             want = str(r.count) if r.max_count is None else f"{r.count}–{r.upper}"
             out.append(RosterProblem("error", f"{r.name} 有 {n} 人，规则为 {want} 人"))
+        elif r.counts and n not in r.counts:
+            out.append(RosterProblem("error", f"{r.name} 有 {n} 人，规则只允许 {' 或 '.join(map(str, r.counts))} 人"))
     for g in ruleset.role_groups:
-        n = sum(c for name, c in roles.items() if (ruleset.role(name) or _NONE).group == g.name)
+        members = {name: c for name, c in roles.items()
+                   if (name in g.roles if g.roles else (ruleset.role(name) or _NONE).group == g.name)}
+        n = sum(members.values())
         if not g.min <= n <= g.max:
             out.append(RosterProblem("error", f"{g.name} 共 {n} 人，规则为 {g.min}–{g.max} 人"))
+        if g.kinds_max is not None and len(members) > g.kinds_max:
+            out.append(RosterProblem("error", f"{g.name} 有 {len(members)} 种身份（{'、'.join(sorted(members))}），"
+                                              f"规则只选 {g.kinds_max} 种"))
     factions: Counter[str] = Counter()
     for p in roster:
         role = ruleset.role(p.role or "")

@@ -158,7 +158,8 @@ class _Reader:
 
 
 _TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication", "night"}
+        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication", "night",
+        "substitutes_per_role"}
 
 
 def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
@@ -198,6 +199,10 @@ def _condition(raw: Any, where: str, src: str) -> Condition:
         return Condition(kind=kind, sets=_sets(r.need("of", '[{ roles = ["村民"] }]'), f"{w}.of", src),
                          n=r.int_("n", 1, ge=1))
     if kind == "living_at_most":
+        if isinstance(val, dict):
+            r = _Reader(val, w, {"n", "plus", "per_action"}, src)
+            return Condition(kind=kind, n=r.int_("n", example="7"), plus=r.int_("plus", 0),
+                             name=r.str_("per_action", ""))
         if isinstance(val, bool) or not isinstance(val, int):
             raise RulesetError(f"{src}: {w} 应为整数", hint="例如：living_at_most = 7")
         return Condition(kind=kind, n=val)
@@ -282,11 +287,28 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     roles: list[Role] = []
     for i, ro in enumerate(top.tables("roles"), 1):
         r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description"}, src)
+                                        "description", "counts", "also_factions", "couple", "immune_to"}, src)
+        counts = r.data.get("counts", [])
+        if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
+            raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
+        couple_tag = ""
+        couple_sets: tuple[tuple[str, ...], ...] = ()
+        if "couple" in r.data:
+            c = _Reader(r.data["couple"], f"roles[{i}].couple", {"tag", "sets"}, src)
+            raw_sets = c.need("sets", '[["村民"], ["公狼", "老狼", "幼狼"]]')
+            if not isinstance(raw_sets, list) or not all(isinstance(x, list) and all(isinstance(y, str) for y in x)
+                                                         for x in raw_sets):
+                raise RulesetError(f"{src}: roles[{i}].couple.sets 应是身份列表的列表",
+                                   hint='例如：sets = [["村民"], ["预言家", "女巫", "医生"]]')
+            couple_tag, couple_sets = c.str_("tag", example='"情侣"'), tuple(tuple(x) for x in raw_sets)
         role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
+                    couple_tag=couple_tag, couple_sets=couple_sets,
                     count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
-                    tags=r.strs("tags"), description=r.str_("description", ""))
+                    tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts),
+                    also_factions=r.strs("also_factions"), immune_to=r.strs("immune_to"))
         _faction_ok(role.faction, f"roles[{i}]")
+        for extra in role.also_factions:
+            _faction_ok(extra, f"roles[{i}].also_factions")
         if role.max_count is not None and role.max_count < role.count:
             raise RulesetError(f"{src}: roles[{i}] 的 max_count 小于 count", hint="max_count 是人数上限")
         roles.append(role)
@@ -296,14 +318,21 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         raise RulesetError(f"{src}: 身份重复：{', '.join(dupes)}", hint="每个 [[roles]] 的 name 唯一")
     groups = []
     for i, g in enumerate(top.tables("role_groups"), 1):
-        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max"}, src)
-        groups.append(RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99)))
+        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max", "roles", "kinds_max"}, src)
+        group = RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99), roles=r.strs("roles"),
+                          kinds_max=r.opt_int("kinds_max"))
+        unknown = [n for n in group.roles if n not in rnames]
+        if unknown:
+            raise RulesetError(f"{src}: role_groups[{i}].roles 里的身份不存在：{'、'.join(unknown)}",
+                               hint=f"可用：{', '.join(rnames)}")
+        groups.append(group)
 
     vr = _Reader(top.table("voting"), "voting", {
         "change_limit", "freeze_minutes", "freeze_blocks_proxy", "proxy_deadline_minutes",
         "accelerated_changes", "tie", "threshold", "weights", "eligible_voter_roles", "eligible_voter_tags",
         "eligible_voter_factions", "per_dead_bonus", "day1", "dead_last_vote", "noon_exception",
-        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed"}, src)
+        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed", "proxy_window",
+        "noon_exception_accelerated", "received_add_needs_votes"}, src)
     weights = []
     for i, w in enumerate(vr.tables("weights"), 1):
         r = _Reader(w, f"voting.weights[{i}]", {"tag", "role", "weight", "hidden", "clause"}, src)
@@ -328,7 +357,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                              nobody_out_if_top=r.opt_str("nobody_out_if_top"), clause=r.str_("clause", "")))
     mods = []
     for i, m in enumerate(vr.tables("modifiers"), 1):
-        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause"}, src)
+        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause",
+                                                  "once_per_player"}, src)
         mods.append(ModifierSpec(
             name=r.str_("name"),
             effect=cast(ModifierEffect, r.choice("effect", ("received_add", "received_multiply", "void_voter",
@@ -336,7 +366,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                                                  "received_add")),
             value=r.num("value", 0.0), public=r.bool_("public", False),
             duration=cast(Literal["day", "game"], r.choice("duration", ("day", "game"), "day")),
-            clause=r.str_("clause", "")))
+            clause=r.str_("clause", ""), once_per_player=r.bool_("once_per_player", False)))
     eligible = vr.data.get("eligible_voter_roles")
     voting = VotingRules(
         change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0, le=24 * 60),
@@ -354,7 +384,12 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         noon_exception=vr.bool_("noon_exception", False),
         hidden_modifiers=tuple(m.name for m in mods if not m.public),
         modifiers=tuple(mods), exile_needs_unique_top=vr.bool_("exile_needs_unique_top", True),
-        public_votes=vr.bool_("public_votes", False), edits_allowed=vr.bool_("edits_allowed", False),
+        public_votes=vr.bool_("public_votes", False),
+        edits_allowed=vr.bool_("edits_allowed", False) if "edits_allowed" in vr.data else None,
+        proxy_window=cast(Literal["freeze", "thirty_minutes"],
+                          vr.choice("proxy_window", ("freeze", "thirty_minutes"), "freeze")),
+        noon_exception_accelerated=vr.bool_("noon_exception_accelerated", False),
+        received_add_needs_votes=vr.bool_("received_add_needs_votes", False),
     )
 
     lr = _Reader(top.table("lurk"), "lurk", {
@@ -411,13 +446,13 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         close_time=close_time, clause=dr.str_("clause", ""))
 
     pr = _Reader(top.table("publication"), "publication", {"elevator", "elevator_shuffle", "out_order", "titles",
-                                                           "clause"}, src)
+                                                           "clause", "last_words"}, src)
     publication = PublicationRules(
         elevator=cast(Literal["author", "posts"], pr.choice("elevator", ("author", "posts"), "author")),
         elevator_shuffle=pr.bool_("elevator_shuffle", False),
         out_order=cast(Literal["settlement", "elevator", "chronological"],
                        pr.choice("out_order", ("settlement", "elevator", "chronological"), "chronological")),
-        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""))
+        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""), last_words=pr.bool_("last_words", True))
 
     wins = []
     for i, w in enumerate(top.tables("win"), 1):
@@ -458,15 +493,23 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
                          kidnap_smilies_allowed=sr.bool_("kidnap_smilies_allowed", True), clause=sr.str_("clause", ""))
     tags = []
     for i, t in enumerate(top.tables("tags"), 1):
-        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause"}, src)
+        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause", "vanishes_for"}, src)
         tags.append(TagRule(name=r.str_("name"), transfer=r.opt_str("transfer"),
                             on_red=cast(Literal["pass", "random", "lost"],
                                         r.choice("on_red", ("pass", "random", "lost"), "pass")),
-                            unique=r.bool_("unique", True), clause=r.str_("clause", "")))
+                            unique=r.bool_("unique", True), clause=r.str_("clause", ""),
+                            vanishes_for=r.strs("vanishes_for")))
     forbidden = []
     for i, f in enumerate(top.tables("forbidden"), 1):
-        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items"}, src)
-        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=r.strs("items")))
+        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items", "lexicons"}, src)
+        items = r.strs("items")
+        lex = r.data.get("lexicons", {})
+        if not isinstance(lex, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                                and 1 <= v <= len(items) for k, v in lex.items()):
+            raise RulesetError(f"{src}: forbidden[{i}].lexicons 应是“词表 = 条目序号”的表，序号在 1 到 {len(items)} 之间",
+                               hint="例如：lexicons = { emotion = 1, insult = 3 }")
+        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=items,
+                                           lexicons=tuple(sorted(lex.items()))))
     night = top.opt_str("night", '"night/my-game.toml"')
     night_path = (path.parent / night) if (night is not None and path is not None) else None
     hooks = top.opt_str("hooks")
@@ -481,7 +524,8 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14", ge=1, le=1000),
         factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
         win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
-        forbidden_categories=tuple(forbidden), hooks=hooks, options=options, option_values=values,
+        forbidden_categories=tuple(forbidden), substitutes_per_role=top.opt_int("substitutes_per_role"),
+        hooks=hooks, options=options, option_values=values,
         path=path, raw=raw, night_path=night_path)
     _check_counts(rs, src)
     return rs

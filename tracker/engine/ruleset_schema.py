@@ -48,6 +48,16 @@ class Role:
     group: str | None = None         # M160: 村民 / 外来者 / 爪牙 / 恶魔
     tags: tuple[str, ...] = ()       # e.g. "can_vote" (107), "群内"
     description: str = ""
+    # The only counts the post allows, when not a range: M160 双生暗影 "两名玩家为双生暗影" → (0, 2).
+    counts: tuple[int, ...] = ()
+    # Modifiers that do not take on this role: M65 绿王 <绝对防御> "游戏日任意时刻，对自己使用的技能无效".
+    immune_to: tuple[str, ...] = ()
+    # Factions the role also counts in for win checks: 107 夜行怪 "在结算时同时计入亡灵阵营与守夜人所属阵营".
+    also_factions: tuple[str, ...] = ()
+    # M19 变异丘比特 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": when both holders of ``couple_tag``
+    # have roles in one of these sets, this role counts as that set's roles in win checks.
+    couple_tag: str = ""
+    couple_sets: tuple[tuple[str, ...], ...] = ()
 
     @property
     def upper(self) -> int:
@@ -56,9 +66,16 @@ class Role:
 
 @dataclass(frozen=True, slots=True)
 class RoleGroup:
+    """How many players the roles of a group may have together (min–max), and how many different
+    roles of it may be dealt (``kinds_max``: M160 恶魔 "4选1"). Members are the roles whose ``group``
+    is the name, or those named in ``roles`` (M160 强神 "50%概率有一个，50%概率有两个": 护士长, 心理学家;
+    邪恶 爪牙+恶魔 "总和为4")."""
+
     name: str
     min: int
     max: int
+    roles: tuple[str, ...] = ()
+    kinds_max: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +126,7 @@ class ModifierSpec:
     public: bool = False
     duration: Literal["day", "game"] = "day"
     clause: str = ""
+    once_per_player: bool = False   # M65 深青之桩/天枢剑圣 "每名玩家仅可以被选择一次"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +150,18 @@ class VotingRules:
     modifiers: tuple[ModifierSpec, ...] = ()
     exile_needs_unique_top: bool = True
     public_votes: bool = False
-    edits_allowed: bool = False           # M19: 修改错别字不算做改票
+    # What an edited ballot counts as. None: the post says nothing — count what the forum shows and
+    # flag it for the director. True (M19 "修改错别字不算做改票"): an edit that keeps the target counts,
+    # one that changes it does not. False (213 "无效票须通过重新发帖来更正"): no edit counts; the
+    # ballot as first recorded does.
+    edits_allowed: bool | None = None
+    # M65 (option): "freeze" = "关门前一小时不允许改票或代投" bars every 代投 in the last hour;
+    # "thirty_minutes" = 玩家须知 9: a first 代投 may come until 30 minutes before, a 代投改票 needs 1 hour.
+    proxy_window: Literal["freeze", "thirty_minutes"] = "freeze"
+    # 213 (option): the noon exception ("即使在禁止改票的时间内也可以进行一次改票") also on an accelerated day.
+    noon_exception_accelerated: bool = False
+    # M19 (option): 基佬情深's hidden ±2 ("投到攻身上的票数暗记+2") only for a player with at least one vote.
+    received_add_needs_votes: bool = False
 
     def modifier(self, name: str) -> ModifierSpec | None:
         return next((m for m in self.modifiers if m.name == name), None)
@@ -180,6 +209,7 @@ class PublicationRules:
     out_order: Literal["settlement", "elevator", "chronological"] = "chronological"
     titles: tuple[str, ...] = ()
     clause: str = ""
+    last_words: bool = True   # M160 "本局游戏没有遗言": no 遗言 line in the 公示
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +247,9 @@ class Condition:
     tag: str = ""
     name: str = ""
     parts: tuple[Condition, ...] = ()
+    # living_at_most only: ``n`` grows by ``plus`` for each successful recorded action ``name``
+    # (107 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2").
+    plus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +289,7 @@ class TagRule:
     on_red: Literal["pass", "random", "lost"] = "pass"
     unique: bool = True                         # one holder at a time (情侣 has two)
     clause: str = ""
+    vanishes_for: tuple[str, ...] = ()          # roles that cannot hold it: given to one, it is gone (107 神启者)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,9 +301,23 @@ class SpeechRules:
 
 @dataclass(frozen=True, slots=True)
 class ForbiddenCategory:
+    """One section of the post's 判罚依据 (1、发言 … 7、作弊) and its numbered items.
+
+    ``lexicons``: the forbidden-phrase lists (``tracker/penalties/lexicons``, by category) that flag
+    an item of this section, as category → item number. A ruleset that maps any list uses only the
+    lists it maps, and its flags cite the item as the post words it (so "黄牌起步" in an item makes
+    the suggested card yellow): 107 relaxes 马甲 ("提及【仅限场上存在马甲】的历史场次"), so it maps
+    no 提及过去场次 list.
+    """
+
     section: int
     name: str
     items: tuple[str, ...] = ()
+    lexicons: tuple[tuple[str, int], ...] = ()
+
+    def clause(self, item: int) -> str:
+        """``2、贴脸（7）以违背阵营转变后利益的……（黄牌起步）``: what a flag cites."""
+        return f"{self.section}、{self.name}（{item}）{self.items[item - 1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +351,14 @@ class Ruleset:
     tags: tuple[TagRule, ...] = ()
     role_groups: tuple[RoleGroup, ...] = ()
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
+    # 107/213/M160 "每名角色仅限更换一次替补": how many 替补 one role may have; None = no limit written.
+    substitutes_per_role: int | None = None
+
+    def phrase_clauses(self) -> dict[str, str] | None:
+        """Forbidden-phrase category → the clause its flags cite; None when the ruleset maps no list
+        (every bundled list then applies, citing its own generic clause)."""
+        out = {cat: f.clause(n) for f in self.forbidden_categories for cat, n in f.lexicons}
+        return out or None
     hooks: str | None = None
     options: tuple[Option, ...] = ()
     option_values: Mapping[str, Any] = field(default_factory=dict)

@@ -51,6 +51,7 @@ class PlayerState:
     last_vote_used: bool = False
     substitutes: tuple[str, ...] = ()
     day_tags: tuple[tuple[str, int], ...] = ()
+    original_role: str | None = None  # the role dealt at the start (107: a 恶徒 turned 活尸 is still a 恶徒 out)
 
     @property
     def status(self) -> Status:
@@ -59,6 +60,14 @@ class PlayerState:
         if self.benched:
             return "benched"
         return self.life
+
+    @property
+    def presence(self) -> Status:
+        """The status 诈尸 is judged by: an out player who kept the right to speak (107 恶灵·虚体
+        "其视为出局，但仍保留发言权和投票权", recorded as ``vote_right`` granted) posts as the living do."""
+        if self.life == "out" and self.vote_right is True and not self.benched:
+            return "alive"
+        return self.status
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "role": self.role, "faction": self.faction, "group": self.group,
@@ -193,6 +202,21 @@ class GameState:
                     out.append((t.name, n))
         return out
 
+    def transfer_of(self, tag: str, holder: str) -> str:
+        """How a title left by ``holder`` passes on, in the post's words, for the director.
+
+        ``on_red = "random"``: a holder carded off does not choose (M19 "警长因红牌罚下而出局后，下任警长将被
+        随机指定"; 213 "牧首<殉道>对象和效果随机选择"); ``"pass"``: a red changes nothing, the title passes
+        as it always does (``transfer``); ``"lost"`` titles never wait (see :meth:`pending_tags`).
+        """
+        rule = next((t for t in self.ruleset.tags if t.name == tag), None)
+        p = self.players.get(holder)
+        if rule is None:
+            return ""
+        if rule.on_red == "random" and p is not None and p.cause == "red_card":
+            return f"红牌罚下：随机指定（{rule.clause or rule.transfer or ''}）"
+        return rule.transfer or ""
+
     # -- days -------------------------------------------------------------------------------
     def day(self, n: int) -> DayState | None:
         return next((d for d in self.days if d.day == n), None)
@@ -261,7 +285,9 @@ class GameState:
                 w = max(w, rule.weight)
         b = v.per_dead_bonus
         if b is not None and b.tag in p.tags:
-            w += b.bonus * sum(1 for q in self.players.values() if q.role == b.per_role and q.life == "out")
+            # 107 "每出局一名恶徒": a 恶徒 who became 活尸 and then went out counts (the role dealt)
+            w += b.bonus * sum(1 for q in self.players.values()
+                               if b.per_role in (q.role, q.original_role) and q.life == "out")
         for m in self.modifiers(day):
             if m.player == name and m.effect == "voter_add" and (include_hidden or m.public):
                 w += m.value
@@ -274,7 +300,7 @@ class GameState:
                 "lost": [x.to_json() for x in self.lost.values()],
                 "modifiers": [m.to_json() for m in self._modifiers],
                 "declared": sorted(self.declared),
-                "pending_tags": [{"tag": t, "from": n} for t, n in self.pending_tags()],
+                "pending_tags": [{"tag": t, "from": n, "how": self.transfer_of(t, n)} for t, n in self.pending_tags()],
                 "warnings": list(self.warnings)}
 
 
@@ -295,7 +321,7 @@ class _Fold:
             faction = self._faction(pc.faction) if pc.faction else (role.faction if role else None)
             self.players[pc.name] = PlayerState(
                 name=pc.name, role=pc.role, faction=faction, group=role.group if role else None, life="alive",
-                benched=False, tags=frozenset(pc.tags), vote_right=None)
+                benched=False, tags=frozenset(pc.tags), vote_right=None, original_role=pc.role)
         self.days: dict[int, DayState] = {}
         for d in days:
             self.days[d.day] = DayState(day=d.day, opens=d.opens, closes=d.closes, accelerated=d.accelerated,
@@ -346,6 +372,11 @@ class _Fold:
             for n, q in self.players.items():
                 if tag in q.tags and n != name:
                     self._set(n, tags=q.tags - {tag})
+        if rule is not None and self.players[name].role in rule.vanishes_for:
+            # 107 神恩: "神启者不能成为神眷者，当神启者成为神眷者时，神眷者消失" — elected or 传承, nobody holds it
+            self.gone.add(tag)
+            self.warnings.append(f"{name}（{self.players[name].role}）不能成为{tag}：{tag}消失（{rule.clause or '规则帖'}）")
+            return
         self.gone.discard(tag)
         self._set(name, tags=self.players[name].tags | {tag})
 
@@ -425,6 +456,12 @@ class _Fold:
             assert p is not None
             mname = str(data["name"])
             spec = self.rs.voting.modifier(mname)
+            role = self.rs.role(p.role) if p.role else None
+            if role is not None and mname in role.immune_to:
+                # M65 绿王 <绝对防御>: "游戏日任意时刻，对自己使用的技能无效"
+                self.warnings.append(f"事件 {e.seq}：{p.name}（{role.name}）不受 {mname} 影响，未计入")
+                self.applied.append(e)
+                return
             day = data.get("day")
             self.mods.append(Modifier(
                 kind=mname, player=p.name,
@@ -459,7 +496,8 @@ class _Fold:
         elif kind == K.ACTION:
             day = data.get("day")
             self.actions.append(ActionRecord(
-                name=str(data["name"]), player=name, actor=data.get("actor"),
+                name=str(data["name"]), player=str(data["target"]) if data.get("target") else name,
+                actor=data.get("actor") or (name if data.get("target") else None),
                 success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
         elif kind in (K.DAY_OPENED, K.DAY_CLOSED, K.DAY_EXTENDED, K.ACCELERATED, K.DELAYED):
             self._day(kind, data, e)
@@ -473,6 +511,11 @@ class _Fold:
         consequence = str(data.get("consequence") or cards.red_consequence)
         faction = p.faction
         self._set(p.name, reds=p.reds + 1)
+        if _truthy(data.get("again", False)) or p.life == "out":
+            # A further red to a player already carded off changes nothing for them, but counts for
+            # the faction: "同一阵营的角色累计获得两张或以上红牌时，阵营判负" (213, M19).
+            self._count_faction_red(faction, seq)
+            return
         if consequence == "out":
             self._out(p.name, "red_card")
         else:
@@ -483,12 +526,17 @@ class _Fold:
             if t.name in self.players[p.name].tags and consequence == "out" and t.on_red == "lost":
                 self._set(p.name, tags=self.players[p.name].tags - {t.name})
                 self.gone.add(t.name)
-        if faction:
-            self.reds[faction] += 1
-            limit = cards.faction_loses_at_reds
-            if limit is not None and self.reds[faction] >= limit:
-                self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
-                           cards.clause or "判罚制度【红牌】", seq)
+        self._count_faction_red(faction, seq)
+
+    def _count_faction_red(self, faction: str | None, seq: int) -> None:
+        if not faction:
+            return
+        cards = self.rs.cards
+        self.reds[faction] += 1
+        limit = cards.faction_loses_at_reds
+        if limit is not None and self.reds[faction] >= limit:
+            self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
+                       cards.clause or "判罚制度【红牌】", seq)
 
     def _day(self, kind: str, data: Mapping[str, Any], e: Event) -> None:
         n = int(data["day"])
@@ -583,6 +631,10 @@ def check_event(state: GameState, kind: str, player: str | None, data: Mapping[s
             if str(d["tag"]) not in p.tags:
                 raise GameRuleError(f"{player} 没有 {d['tag']}", hint="tag_passed 的 --player 是原持有者")
             state.player(str(d["to"]))
+        limit = state.ruleset.substitutes_per_role
+        if real == K.SUBSTITUTED and limit is not None and len(p.substitutes) >= limit:
+            raise GameRuleError(f"{player} 已经更换过替补（{'、'.join(p.substitutes)}）",
+                                hint=f"规则帖：每名角色仅限更换{'一' if limit == 1 else limit}次替补")
         if real == K.ROLE_SET and state.ruleset.role(str(d["role"])) is None:
             raise GameRuleError(f"身份 {d['role']!r} 不在规则 {state.ruleset.id} 中",
                                 hint=f"可用：{', '.join(r.name for r in state.ruleset.roles)}")
@@ -595,6 +647,12 @@ def check_event(state: GameState, kind: str, player: str | None, data: Mapping[s
         target = int(d["seq"])
         if target not in state.seqs or target in state.undone:
             raise GameRuleError(f"没有可撤销的事件 {target}", hint="用 `tracker state GAME.toml --events` 查看事件序号")
+    if real == K.MODIFIER and player is not None:
+        spec = state.ruleset.voting.modifier(str(d["name"]))
+        if spec is not None and spec.once_per_player and any(
+                m.kind == spec.name and m.player == player for m in state.modifiers()):
+            raise GameRuleError(f"{player} 已经被选择过 {spec.name}",
+                                hint=f"规则帖：每名玩家仅可以被选择一次（{spec.clause or spec.name}）")
     if real == K.MODIFIER and "day" not in d:
         spec = state.ruleset.voting.modifier(str(d["name"]))
         if spec is not None and spec.duration == "day":

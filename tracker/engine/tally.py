@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from tracker.engine.ballots import ABSTAIN, Ballot, quote_matches
+from tracker.engine.ballots import ABSTAIN, Ballot, parse_ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
     CountedBallot,
@@ -41,6 +41,8 @@ from tracker.engine.tally_model import (
     Tie,
     WeightRuleLike,
     apply_modifiers,
+    day_benched_times,
+    day_out_times,
     election_window,
     roster_from_states,
     rules_for_vote,
@@ -48,6 +50,7 @@ from tracker.engine.tally_model import (
 )
 from tracker.engine.tally_outcome import FirstToTop, Outcome, decide, decide_counts
 from tracker.engine.verdicts import Code, Verdict
+from tracker.records import Post, Quote
 
 __all__ = [
     "CountedBallot",
@@ -66,6 +69,8 @@ __all__ = [
     "TallyRules",
     "Tie",
     "WeightRuleLike",
+    "day_benched_times",
+    "day_out_times",
     "decide",
     "election_window",
     "nearest_names",
@@ -116,13 +121,17 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     earlier = earlier_versions or {}
     void_changes = window.accelerated and rules.accelerated_changes == "void_all"
 
-    for b in ordered:
+    names = tuple(p.name for p in roster.players)
+    for shown in ordered:
+        b, edit_flag = _as_the_rules_count_edits(shown, earlier.get(shown.pid), rules, names)
         cb = _judge(b, rules=rules, roster=roster, window=window, runs=runs, void_changes=void_changes)
         if b.edited_at is not None or b.pid in earlier:
             flags = list(cb.flags)
             if b.edited_at is not None:
                 flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
                                      f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"))
+            if edit_flag is not None:
+                flags.append(edit_flag)
             cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
@@ -154,19 +163,53 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
             p = roster.find(cb.voter)
             if rules.dead_last_vote and p is not None and p.status == "dead":
                 last_votes.append(cb.voter)
-    if rules.dead_last_vote:
+    if rules.dead_last_vote and not window.accelerated:
+        # M160 "【死亡】但未【出局】玩家在未执行加速的讨论日若未投票，自动视为【弃权】": a 弃权 is their
+        # vote, so it uses up the last one ("在使用此票后该玩家【出局】") — else a silent dead player
+        # would never leave and the faction counts would never move.
         for p in voters:
             if p.status == "dead" and final.get(p.name) is None:
                 auto_abstain.append(p.name)
+                last_votes.append(p.name)
     no_vote = tuple(n for n, t in final.items() if t is None and n not in auto_abstain)
     for n in auto_abstain:
         final[n] = ABSTAIN
 
-    totals, public = _sum(out, roster, window)
+    totals, public = _sum(out, roster, window, needs_votes=rules.received_add_needs_votes)
     outcome = decide_counts(out, totals, public, rules=rules, roster=roster, window=window)
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
                  auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes))
+
+
+def _as_the_rules_count_edits(b: Ballot, first_text: str | None, rules: TallyRules,
+                              names: tuple[str, ...]) -> tuple[Ballot, Verdict | None]:
+    """The ballot an edited post counts as, under the ruleset's ``edits_allowed``.
+
+    None (the post is silent): what the forum shows now, flagged for the director (unchanged).
+    True (M19 "修改错别字不算做改票"): an edit that keeps the target is a typo fix and counts; one that
+    changes the target would be a change without the 引用 a change needs, so the first text counts.
+    False (213 "无效票须通过重新发帖来更正"): no edit counts; the first recorded text does.
+    """
+    if rules.edits_allowed is None or first_text is None:
+        return b, None
+    first = _reparse(b, first_text, names)
+    if first is None:
+        first = replace(b, target=None, reason_text=None, errors=(Verdict(Code.MISSING_LABEL, "最初的内容不是投票"),))
+    same_target = (first.target is not None and b.target is not None
+                   and name_key(first.target) == name_key(b.target))
+    if rules.edits_allowed and same_target:
+        return b, Verdict(Code.EDIT_TYPO, f"最初写的是：{first.target}")
+    return first, Verdict(Code.EDIT_NOT_COUNTED, f"现在显示：{b.target or '（无法识别）'}")
+
+
+def _reparse(b: Ballot, text: str, names: tuple[str, ...]) -> Ballot | None:
+    """``b``'s post as first recorded, read again (the same author, time, quotes and edit time)."""
+    post = Post(pid=b.pid, tid=b.tid, floor=b.floor, author=b.author, uid=None, posted_at=b.posted_at, html="",
+                text=text, edited_at=b.edited_at, source="store",
+                quotes=tuple(Quote(pid=pid, author=None, posted_at=None, text="") for pid in b.quoted_pids)
+                + tuple(Quote(pid=None, author=None, posted_at=at, text=q) for at, q in b.quoted_unlinked))
+    return parse_ballot(post, directors=(b.author,) if b.proxy_by else (), names=names)
 
 
 def _dedupe(ballots: Sequence[Ballot]) -> list[Ballot]:
@@ -191,7 +234,7 @@ def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
 
 def _may_vote_today(p: PlayerView, rules: TallyRules) -> bool:
     """Who is expected to vote today (the `final` map lists them, with None when they did not)."""
-    if p.status == "alive":
+    if p.status == "alive" or (p.status == "out" and p.vote_right is True):  # 107 恶灵·虚体
         return True
     return p.status == "dead" and rules.dead_last_vote
 
@@ -239,6 +282,8 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
     if at > window.closes:
         return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
     vstatus = status_at(voter_p, at)
+    if vstatus == "out" and voter_p.vote_right is True:
+        vstatus = "alive"  # 107 恶灵·虚体: "其视为出局，但仍保留发言权和投票权"
     if vstatus == "benched":
         return bad(Code.VOTER_BENCHED, voter)
     if vstatus == "out" or (vstatus == "dead" and not rules.dead_last_vote):
@@ -248,7 +293,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             hint = nearest_names(b.target or "", [p.name for p in roster.players])
             detail = f"写的是“{b.target}”" + (f"，最接近的玩家：{'、'.join(hint)}" if hint else "")
             return bad(Code.UNKNOWN_TARGET, detail)
-        tstatus = status_at(target_p, at)
+        tstatus = "dead" if target_p.dead and status_at(target_p, at) != "out" else status_at(target_p, at)
         if tstatus in ("out", "dead"):
             return bad(Code.TARGET_NOT_ALIVE, f"{target_p.name}{'已死亡' if tstatus == 'dead' else '已出局'}")
 
@@ -261,8 +306,11 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
         if rules.proxy_deadline_minutes and at > deadline:
             return bad(Code.PROXY_TOO_LATE, f"须在关门前 {rules.proxy_deadline_minutes} 分钟发出")
         if rules.freeze_blocks_proxy and rules.freeze_minutes and \
-                at >= window.closes - timedelta(minutes=rules.freeze_minutes):
-            return bad(Code.PROXY_TOO_LATE, f"关门前 {rules.freeze_minutes} 分钟内不允许代投")
+                at >= window.closes - timedelta(minutes=rules.freeze_minutes) and \
+                (rules.proxy_window == "freeze" or current is not None):
+            # proxy_window "thirty_minutes" (M65 玩家须知 9): only a 代投改票 needs the hour
+            return bad(Code.PROXY_TOO_LATE, f"关门前 {rules.freeze_minutes} 分钟内不允许代投"
+                       + ("改票" if rules.proxy_window != "freeze" else ""))
     if not is_change:
         if current is not None:
             return bad(Code.SECOND_VOTE, f"原投票在 {current.ballot.floor} 楼")
@@ -277,13 +325,13 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
         if not quotes_own:
             return bad(Code.CHANGE_QUOTES_OTHER, f"原投票在 {current.ballot.floor} 楼")
+    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, ABSTAIN)
+            and _target_out_before(roster, current.target, at))
     accelerated_now = window.accelerated and (window.accelerated_at is None or at >= window.accelerated_at)
-    if accelerated_now and rules.accelerated_changes == "forbidden":
+    if accelerated_now and rules.accelerated_changes == "forbidden" and not (noon and rules.noon_exception_accelerated):
         return bad(Code.CHANGE_ACCELERATED)
     if void_changes:
         return bad(Code.CHANGE_VOIDED_BY_ACCELERATION)
-    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, ABSTAIN)
-            and _target_out_before(roster, current.target, at))
     if noon:
         run.noon_used = True
         return CountedBallot(ballot=b, voter=voter, target=target, valid=True, final=False, verdict=None,
@@ -377,7 +425,7 @@ def _has_vote_right(p: PlayerView, rules: TallyRules) -> bool:
             or (p.faction is not None and p.faction in rules.eligible_voter_factions))
 
 
-def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
+def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow, *, needs_votes: bool = False,
          ) -> tuple[dict[str, float], dict[str, float]]:
     true: dict[str, float] = {}
     public: dict[str, float] = {}
@@ -388,8 +436,8 @@ def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow,
         if cb.weight or cb.public_weight:
             true[cb.target] = true.get(cb.target, 0.0) + cb.weight
             public[cb.target] = public.get(cb.target, 0.0) + cb.public_weight
-    apply_modifiers(true, roster, hidden_too=True)
-    apply_modifiers(public, roster, hidden_too=False)
+    apply_modifiers(true, roster, hidden_too=True, needs_votes=needs_votes)
+    apply_modifiers(public, roster, hidden_too=False, needs_votes=needs_votes)
     return _ordered(true), _ordered(public)
 
 

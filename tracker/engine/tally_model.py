@@ -8,12 +8,13 @@ Every public name is re-exported by :mod:`tracker.engine.tally`, the module call
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from tracker.engine.ballots import Ballot, BallotKind
+from tracker.engine.events import Event, EventKind, effective
 from tracker.engine.normalize import name_key
 from tracker.engine.verdicts import Verdict
 
@@ -83,6 +84,10 @@ class TallyRules:
     dead_last_vote: bool = False
     noon_exception: bool = False
     nobody_out_if_top: str | None = None  # a role: M65 预知者 top-voted on day 1 = nobody out
+    edits_allowed: bool | None = None  # see VotingRules.edits_allowed
+    proxy_window: Literal["freeze", "thirty_minutes"] = "freeze"  # see VotingRules.proxy_window
+    noon_exception_accelerated: bool = False
+    received_add_needs_votes: bool = False
 
 
 def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
@@ -110,6 +115,10 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
         dead_last_vote=voting.dead_last_vote,
         noon_exception=voting.noon_exception,
         nobody_out_if_top=election.nobody_out_if_top if election is not None else None,
+        edits_allowed=voting.edits_allowed,
+        proxy_window=voting.proxy_window,
+        noon_exception_accelerated=voting.noon_exception_accelerated,
+        received_add_needs_votes=voting.received_add_needs_votes,
     )
 
 
@@ -135,6 +144,11 @@ class PlayerView:
     faction: str | None = None
     tags: frozenset[str] = frozenset()
     vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
+    # 挂机 during the day (a red card in 107/M160, the director's 挂机): no ballot from then on.
+    benched_at: datetime | None = None
+    # M160 【死亡】 and 挂机 at once: ``status`` says "benched", but the player is not living
+    # ("场上存活角色") and "再不能成为被选择的目标".
+    dead: bool = False
 
 
 ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -215,11 +229,19 @@ class CountedBallot:
 def status_at(p: PlayerView, at: datetime) -> Status:
     if p.out_at is not None and at >= p.out_at:
         return "out"
+    if p.benched_at is not None and at >= p.benched_at and p.status == "alive":
+        return "benched"
     return p.status
 
 
-def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool) -> None:
-    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2)."""
+def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: bool,
+                    needs_votes: bool = False) -> None:
+    """×N received first ("被投票数加倍"), then the ±N received (暗记 ±2, 流言's announced +2).
+
+    ``needs_votes`` (M19 option ``received_add_needs_votes``): a hidden ±N only adds to a player who
+    received at least one vote ("投到攻身上的票数" read as the votes actually cast on them).
+    """
+    voted = {k for k, v in totals.items() if v}
     mods = [m for m in roster.modifiers if hidden_too or m.public or m.kind == "announced_add"]
     for m in mods:
         if m.kind == "received_multiply":
@@ -231,11 +253,14 @@ def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: boo
         if m.kind in ("received_add", "announced_add"):
             p = roster.find(m.player)
             name = p.name if p else m.player
+            if needs_votes and m.kind == "received_add" and name not in voted:
+                continue
             totals[name] = totals.get(name, 0.0) + m.value
 
 
 def roster_from_states(at_open: GameState, at_close: GameState, day: int,
-                       out_times: Mapping[str, datetime] | None = None) -> Roster:
+                       out_times: Mapping[str, datetime] | None = None,
+                       benched_times: Mapping[str, datetime] | None = None) -> Roster:
     """The day's roster from two folds of the event log: at the opening, and at the close.
 
     A player alive at the opening and out at the close left during the day (正午出局, a red card):
@@ -248,15 +273,77 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         out_at = None
         if p.status != "out" and later is not None and later.status == "out":
             out_at = (out_times or {}).get(name)
+        benched_at = None
+        if not p.benched and later is not None and later.benched:
+            benched_at = (benched_times or {}).get(name)
         tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
         views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
-                                tags=tags, vote_right=p.vote_right))
+                                tags=tags, vote_right=p.vote_right, benched_at=benched_at,
+                                dead=p.life == "dead"))
+    # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
+    # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
     mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
-                 for m in at_open.modifiers(day)
+                 for m in at_close.modifiers(day)
                  if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
                                  "announced_add", "voter_add"))
     dead: dict[str, int] = {}
     for p in at_open.players.values():
-        if p.life == "out" and p.role:
-            dead[p.role] = dead.get(p.role, 0) + 1
+        if p.life != "out":
+            continue
+        # 107 恶徒首领 "每出局一名恶徒，恶徒首领的投票数量+1": a 恶徒 who became 活尸 and then went out
+        # was dealt a 恶徒, so they count under the role they were dealt as well as the one they had.
+        for role in {r for r in (p.role, p.original_role) if r}:
+            dead[role] = dead.get(role, 0) + 1
     return Roster(players=tuple(views), modifiers=mods, dead_by_role=dead)
+
+
+_AFTER = timedelta(seconds=1)  # "after the vote": later than the close, so the count never sees it
+_OUT_KINDS = frozenset({EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value,
+                        EventKind.CARD_CONSEQUENCE.value})
+
+
+def day_out_times(events: Sequence[Event], window: DayWindow, *,
+                  red_settled: Literal["before_vote", "after_vote"] = "before_vote") -> dict[str, datetime]:
+    """When each player left the game during the day, as the day's vote must see it.
+
+    Events in force (undone ones ignored) between the opening and the close, inclusive. A red card's
+    出局 is placed by the ruleset's ``red_settled``:
+
+    * ``before_vote`` (213 "白天结束时红牌罚下的出局结算在投票结算之前执行", M19 "白天红牌罚下在被投票出局之前"):
+      the player is out for the whole count, from the opening: their ballots and the votes on them are void,
+      even when the card is settled at the close (``tracker card issue --at``);
+    * ``after_vote`` (M65 "白天红牌罚下导致的出局结算在投票结算之后执行"): the day's vote is counted as
+      if it had not happened: no time is given, so the player votes and is voted on all day.
+    """
+    live, _ = effective(list(events))
+    out: dict[str, datetime] = {}
+    for e in sorted(live, key=lambda x: (x.at, x.seq)):
+        if not e.player or e.kind not in _OUT_KINDS or not window.opens <= e.at <= window.closes:
+            continue
+        if e.kind == EventKind.CARD_CONSEQUENCE.value:
+            if str(e.data.get("color", "red")) != "red":
+                continue
+            if red_settled == "after_vote":
+                out.setdefault(e.player, window.closes + _AFTER)
+                continue
+            out[e.player] = min(out.get(e.player, window.opens), window.opens)
+            continue
+        out.setdefault(e.player, e.at)
+    return out
+
+
+def day_benched_times(events: Sequence[Event], window: DayWindow) -> dict[str, datetime]:
+    """When each player went 挂机 during the day (events in force between the opening and the close):
+    the director's 挂机, or a red card whose consequence is 挂机 (107, M160). From then on their
+    ballots do not count ("a player benched mid-day cannot vote later that day")."""
+    live, _ = effective(list(events))
+    out: dict[str, datetime] = {}
+    for e in sorted(live, key=lambda x: (x.at, x.seq)):
+        if not e.player or not window.opens <= e.at <= window.closes:
+            continue
+        benched = e.kind == EventKind.BENCHED.value or (
+            e.kind == EventKind.CARD_CONSEQUENCE.value and str(e.data.get("consequence")) == "benched"
+            and str(e.data.get("color", "red")) == "red")
+        if benched:
+            out.setdefault(e.player, e.at)
+    return out

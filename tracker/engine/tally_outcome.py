@@ -38,8 +38,8 @@ class Outcome:
 def _living_at_close(roster: Roster, window: DayWindow) -> list[PlayerView]:
     """Who is living when the vote closes: a player out *at* the close (the day's own result, entered
     as an event at the close) was living when the vote was decided, so is still a candidate."""
-    return [p for p in roster.players
-            if (p.status if p.out_at is not None and p.out_at >= window.closes else status_at(p, window.closes))
+    return [p for p in roster.players if not p.dead  # M160 【死亡】 and 挂机: not 存活
+            and (p.status if p.out_at is not None and p.out_at >= window.closes else status_at(p, window.closes))
             in ("alive", "benched")]
 
 
@@ -58,7 +58,8 @@ def decide_counts(ballots: Sequence[CountedBallot], totals: Mapping[str, float],
 def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, rules: TallyRules,
             roster: Roster, window: DayWindow, public: bool) -> Outcome:
     return decide(totals, rules=rules, roster=roster, window=window,
-                  first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public))
+                  first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public,
+                                                                 needs_votes=rules.received_add_needs_votes))
 
 
 FirstToTop = Callable[[tuple[str, ...], float], str | None]
@@ -115,7 +116,7 @@ def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, wi
 
 
 def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top: float,
-                    roster: Roster, *, public: bool) -> str | None:
+                    roster: Roster, *, public: bool, needs_votes: bool = False) -> str | None:
     """Replay the valid ballots in time order; the tied candidate whose running count first hit ``top``.
 
     Weights and received modifiers are those of the final count (they are the day's facts).
@@ -130,7 +131,7 @@ def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top
         for voter, t in current.items():
             if t is not None and t != ABSTAIN:
                 running[t] = running.get(t, 0.0) + final_weight.get(voter, 1.0)
-        apply_modifiers(running, roster, hidden_too=not public)
+        apply_modifiers(running, roster, hidden_too=not public, needs_votes=needs_votes)
         for t in tied:
             if running.get(t, 0.0) >= top:
                 return t

@@ -47,6 +47,8 @@ class Code(StrEnum):
     # flags (the ballot counts as the forum shows it; the director decides)
     EDITED_AFTER_CLOSE = "edited_after_close"
     EDITED = "edited"
+    EDIT_TYPO = "edit_typo"
+    EDIT_NOT_COUNTED = "edit_not_counted"
     NOON_EXCEPTION = "noon_exception"
     TARGET_OUT_BY_CLOSE = "target_out_by_close"
     NO_VOTE_RIGHT = "no_vote_right"
@@ -82,6 +84,8 @@ WORDS: dict[Code, str] = {
     Code.PROXY_TOO_LATE: "代投发出太晚",
     Code.EDITED_AFTER_CLOSE: "投票在关门之后被编辑过，按论坛现在显示的内容计，请导演核对",
     Code.EDITED: "投票被编辑过，按论坛现在显示的内容计，请导演核对",
+    Code.EDIT_TYPO: "修改错别字不算做改票：投票对象未变，按编辑后的内容计",
+    Code.EDIT_NOT_COUNTED: "编辑不算：按最初记录的内容计（改变投票对象须改票，无效票须重新发帖更正）",
     Code.NOON_EXCEPTION: "投票对象在正午已出局，允许在禁止改票的时间内改票一次",
     Code.TARGET_OUT_BY_CLOSE: "投票对象在关门前已出局，此票不计入结果",
     Code.NO_VOTE_RIGHT: "投票者没有票权（暗记），此票在真实票数中计 0",
@@ -89,7 +93,8 @@ WORDS: dict[Code, str] = {
 }
 
 # Codes that do not make a ballot invalid: the vote counts, the director is told.
-FLAG_CODES = frozenset({Code.EDITED_AFTER_CLOSE, Code.EDITED, Code.NOON_EXCEPTION,
+FLAG_CODES = frozenset({Code.EDITED_AFTER_CLOSE, Code.EDITED, Code.EDIT_TYPO, Code.EDIT_NOT_COUNTED,
+                        Code.NOON_EXCEPTION,
                         Code.TARGET_OUT_BY_CLOSE, Code.NO_VOTE_RIGHT, Code.VOTER_VOIDED})
 
 

@@ -64,7 +64,12 @@ class Detector:
     def __init__(self, context: DetectContext) -> None:
         self.context = context
         names = [*context.players, *context.directors, *context.extra_names]
-        self.matcher = PhraseMatcher(load_lexicon(list(context.lexicon_paths)), names=names)
+        # The bundled lists as the ruleset selects and cites them, then the director's own lists.
+        clauses = context.ruleset.phrase_clauses() if context.ruleset is not None else None
+        lexicon = load_lexicon().for_ruleset(clauses)
+        if context.lexicon_paths:
+            lexicon = lexicon.merged(load_lexicon(list(context.lexicon_paths), builtin=False))
+        self.matcher = PhraseMatcher(lexicon, names=names)
         self._directors = frozenset(context.directors)
 
     def run(self, posts: Iterable[Post]) -> list[Finding]:

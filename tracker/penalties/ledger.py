@@ -452,10 +452,14 @@ class Consequence:
     """What a red card (or its undoing) does to the game, for the service to record as an event.
 
     ``kind``: ``red_card`` (apply the ruleset's consequence to ``player``), ``red_card_undone`` (the
-    red that caused it is gone), ``faction_lost`` / ``faction_loss_undone`` (213/M19: two reds).
+    red that caused it is gone), ``red_card_again`` / ``red_card_again_undone`` (a further red to a
+    player already carded off: nothing more happens to the player, but it counts towards the faction's
+    "同一阵营的角色累计获得两张或以上红牌时，阵营判负" in the game state), ``faction_lost`` /
+    ``faction_loss_undone`` (213/M19: two reds, as the announcement words it).
     """
 
-    kind: Literal["red_card", "red_card_undone", "faction_lost", "faction_loss_undone"]
+    kind: Literal["red_card", "red_card_undone", "red_card_again", "red_card_again_undone",
+                  "faction_lost", "faction_loss_undone"]
     card: int
     """The entry of the red card (made, or undone)."""
     player: str | None = None
@@ -475,12 +479,19 @@ def consequences(before: Sequence[Entry], after: Sequence[Entry], *,
     out: list[Consequence] = []
     old_players = {c.player for c in old.values()}
     new_players = {c.player for c in new.values()}
+    carded = set(old_players)
     for cid, c in sorted(new.items()):
-        if cid not in old and c.player not in old_players:
-            out.append(Consequence("red_card", cid, player=c.player))
+        if cid not in old:
+            out.append(Consequence("red_card_again" if c.player in carded else "red_card", cid, player=c.player))
+            carded.add(c.player)
+    cleared: set[str] = set()
     for cid, c in sorted(old.items()):
-        if cid not in new and c.player not in new_players:
-            out.append(Consequence("red_card_undone", cid, player=c.player))
+        if cid not in new:
+            if c.player in new_players:
+                out.append(Consequence("red_card_again_undone", cid, player=c.player))
+            elif c.player not in cleared:
+                out.append(Consequence("red_card_undone", cid, player=c.player))
+                cleared.add(c.player)
     if faction_loses_at_reds and factions is not None:
         def per_faction(reds: Mapping[int, CardState]) -> dict[str, list[int]]:
             acc: dict[str, list[int]] = {}

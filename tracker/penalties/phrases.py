@@ -24,8 +24,8 @@ import logging
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,21 @@ class Lexicon:
     @property
     def categories(self) -> list[str]:
         return sorted({e.category for e in self.entries})
+
+    def for_ruleset(self, clauses: Mapping[str, str] | None) -> Lexicon:
+        """Only the categories a ruleset maps (see ``Ruleset.phrase_clauses``), each citing the
+        ruleset's own clause; ``None`` keeps everything as is. The selection is the post's: 107 relaxes
+        mentions of past games, so its 上一场 is no violation."""
+        if clauses is None:
+            return self
+        entries = [replace(e, clause=clauses[e.category]) for e in self.entries if e.category in clauses]
+        sections = {c: (sec, clauses[c]) for c, (sec, _) in self.sections.items() if c in clauses}
+        return Lexicon(entries=entries, exceptions=list(self.exceptions), terms=list(self.terms), sections=sections)
+
+    def merged(self, other: Lexicon) -> Lexicon:
+        """This lexicon plus another's (the director's own lists, which a ruleset never filters)."""
+        return Lexicon(entries=[*self.entries, *other.entries], exceptions=[*self.exceptions, *other.exceptions],
+                       terms=[*self.terms, *other.terms], sections={**self.sections, **other.sections})
 
 
 def _files(paths: Iterable[Path]) -> list[Path]:

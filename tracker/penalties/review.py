@@ -158,9 +158,14 @@ class CardSuggestion:
     evidence: str
     why: str
     """Why this colour (in Chinese), shown next to the choice."""
+    count: int = 1
+    """How many such cards: 2 where the clause doubles it for a reported player (213 "被举报者会加倍判罚")."""
 
 
-def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
+_DOUBLED_IF_REPORTED = re.compile(r"被举报者(?:会)?加倍")  # 213 作弊(1) 注："被举报者会加倍判罚"
+
+
+def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False) -> CardSuggestion:
     """Prefill a card from a flag.
 
     The rule posts: 蓝牌 is for a first offence from not knowing the rule; 黄牌 for a serious one or
@@ -183,7 +188,13 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry]) -> CardSuggestion:
             color, why = "yellow", f"同一条款已有 {len(repeats)} 张牌，提醒后再犯"
         else:
             color, why = "blue", "该玩家此条款首次违规"
+    count = 1
+    if _DOUBLED_IF_REPORTED.search(flag.clause):
+        if reported:
+            count, why = 2, f"{why}；他人举报，被举报者加倍判罚（两张）"
+        else:
+            why = f"{why}（若为他人举报，被举报者加倍判罚）"
     what = KIND_WORDS.get(flag.kind, flag.kind)
     reason = f"{what}：{flag.excerpt}"  # 帖 and 楼 are the card's place, named once beside it
     return CardSuggestion(player=flag.author, color=color, clause=clause, reason=reason, post=flag.pid,
-                          flag=flag.id, evidence=flag.html_hash, why=f"建议{COLOR_WORDS[color]}：{why}")
+                          flag=flag.id, evidence=flag.html_hash, why=f"建议{COLOR_WORDS[color]}：{why}", count=count)

@@ -254,8 +254,8 @@ class Service:
     @_one_request
     def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
                    post: int | str | None = None, by: str | None = None, flag: int | None = None,
-                   day: int | None = None) -> CardDecision:
-        return self.penalties.issue_card(player, color, clause, reason, post=post, by=by, flag=flag, day=day)
+                   day: int | None = None, at: datetime | None = None) -> CardDecision:
+        return self.penalties.issue_card(player, color, clause, reason, post=post, by=by, flag=flag, day=day, at=at)
 
     @_one_request
     def revoke_card(self, card_id: int, reason: str, *, by: str | None = None) -> CardDecision:
@@ -291,13 +291,15 @@ class Service:
     def dismiss_flag(self, flag_id: int, reason: str, *, by: str | None = None) -> Flag:
         return self.flag_review.dismiss_flag(flag_id, reason, by=by)
 
-    def suggest_card(self, flag_id: int) -> CardSuggestion:
-        return self.flag_review.suggest_card(flag_id)
+    def suggest_card(self, flag_id: int, *, reported: bool = False) -> CardSuggestion:
+        return self.flag_review.suggest_card(flag_id, reported=reported)
 
     @_one_request
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None, day: int | None = None) -> CardDecision:
-        return self.flag_review.card_from_flag(flag_id, color=color, clause=clause, reason=reason, by=by, day=day)
+                       reason: str | None = None, by: str | None = None, day: int | None = None,
+                       reported: bool = False) -> CardDecision:
+        return self.flag_review.card_from_flag(flag_id, color=color, clause=clause, reason=reason, by=by, day=day,
+                                               reported=reported)
 
     # -- reports ------------------------------------------------------------------------------------
     def reports_dir(self) -> Path:

@@ -160,18 +160,27 @@ class Flags:
             return decide_flag(flag_id, status="dismissed", by=self.ctx.director(by), at=self.ctx.clock.now(),
                                reason=why, session=s)
 
-    def suggest_card(self, flag_id: int) -> CardSuggestion:
+    def suggest_card(self, flag_id: int, *, reported: bool = False) -> CardSuggestion:
         """The TUI's `c` key: colour, clause and reason prefilled from the flag and the player's record."""
         fl = self.flag(flag_id)
         check_card(fl)
-        return suggest_card(fl, self.penalties.ledger())
+        return suggest_card(fl, self.penalties.ledger(), reported=reported)
 
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
-                       reason: str | None = None, by: str | None = None, day: int | None = None) -> CardDecision:
-        """Turn a flag into a card (the director confirmed the suggestion, perhaps changed)."""
-        sug = self.suggest_card(flag_id)
-        return self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
-                                         post=sug.post, by=by, flag=flag_id, day=day)
+                       reason: str | None = None, by: str | None = None, day: int | None = None,
+                       reported: bool = False) -> CardDecision:
+        """Turn a flag into a card (the director confirmed the suggestion, perhaps changed); a clause that
+        doubles the penalty for a reported player (``reported``, 213 "被举报者会加倍判罚") gives the second card too."""
+        sug = self.suggest_card(flag_id, reported=reported)
+        first = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
+                                          post=sug.post, by=by, flag=flag_id, day=day)
+        if sug.count < 2:
+            return first
+        second = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause,
+                                           f"{reason or sug.reason}（被举报者加倍判罚）", post=sug.post, by=by, day=day)
+        return replace(first, written=first.written + second.written,
+                       consequences=first.consequences + second.consequences,
+                       events=first.events + second.events, recorded=first.recorded + second.recorded)
 
 
 def run_detectors(posts: list[Post], context: DetectContext, *, neighbours: list[Post] | None = None,

@@ -175,7 +175,8 @@ class GameLog:
     def timeline(self) -> list[StatusChange]:
         """When each player became out / benched / dead-not-out / alive again (for 诈尸 checks)."""
         live, _ = effective(self.events())
-        before = {n: p.status for n, p in self.fold([]).players.items()}
+        # presence, not status: 107 恶灵·虚体 "视为出局，但仍保留发言权" posts as the living do
+        before = {n: p.presence for n, p in self.fold([]).players.items()}
         changes: list[StatusChange] = []
         tz = self.ctx.game.tz
         start = 0
@@ -183,7 +184,7 @@ class GameLog:
             if i + 1 < len(live) and live[i + 1].at == e.at:
                 continue
             batch, start = live[start:i + 1], i + 1  # simultaneous events (a settled night's deaths) at once
-            now = {n: p.status for n, p in self.fold(live[:i + 1]).players.items()}
+            now = {n: p.presence for n, p in self.fold(live[:i + 1]).players.items()}
             for n, st in now.items():
                 if st != before.get(n):
                     # the reason in the rule posts' words (the 诈尸 evidence quotes it), not the event's kind

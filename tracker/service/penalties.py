@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlmodel import Session
@@ -105,18 +105,22 @@ class Penalties:
 
     def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
                    post: int | str | None = None, by: str | None = None, flag: int | None = None,
-                   day: int | None = None) -> CardDecision:
+                   day: int | None = None, at: datetime | None = None) -> CardDecision:
         """Give a card; the ladder's conversions and the red card's consequence follow as their own entries.
 
         ``post`` is a pid or ``TID#FLOOR``; the card's ``day`` is the violation's (given, else the
-        post's thread's day, else the day open now), so the 公示 of that day announces it."""
+        post's thread's day, else the day open now), so the 公示 of that day announces it.
+        ``at``: when the violation is settled (default now). A red's consequence takes effect then, and
+        the ruleset's ``red_settled`` places it before or after that day's vote: a director settling a
+        day's red after its close dates it at the close (213: "白天结束时红牌罚下的出局结算在投票结算之前执行").
+        """
         from tracker.service.card_place import locate
 
         account = self.known_player(player)
         if color not in L.COLORS:
             raise GameRuleError(f"牌色 {color!r} 无效", hint="可选：blue（蓝牌）、yellow（黄牌）、red（红牌）")
         issuer = self.ctx.director(by)
-        at = self.ctx.clock.now()
+        at = at or self.ctx.clock.now()
         with self.ctx.store.session() as s:
             after: Callable[[L.Entry], object] | None = None
             flag_hash: str | None = None
@@ -181,7 +185,8 @@ class Penalties:
         if not cons:
             return CardDecision(main, tuple(written))
         lost_before, _ = self._lost_by_reds(session=s)
-        recorded = self._record_consequences(cons, session=s)
+        # at the decision's own time (a card settled `--at` the close takes effect at the close)
+        recorded = self._record_consequences(cons, session=s, at=max(e.at for e in written))
         lost_after, reds = self._lost_by_reds(session=s)
         words = [*self._consequence_words(cons),
                  *(f"{f}阵营累计 {reds.get(f, 0)} 张红牌：阵营判负" for f in sorted(lost_after - lost_before)),
@@ -194,16 +199,19 @@ class Penalties:
         state = self.log.fold(events)
         return _red_losses(state, events), state.faction_reds
 
-    def _record_consequences(self, cons: Sequence[L.Consequence], *, session: Session) -> list[str]:
+    def _record_consequences(self, cons: Sequence[L.Consequence], *, session: Session,
+                             at: datetime | None = None) -> list[str]:
         """A red card's effect on the game, recorded in the ledger's own transaction, so the ledger
         and the game state move together or not at all."""
         rules = self.ctx.ruleset.cards
         drafts = consequence_drafts(cons, events=self.log.events_in(session), red_consequence=rules.red_consequence,
-                                    at=self.ctx.clock.now(), by=self.ctx.director())
+                                    at=at or self.ctx.clock.now(), by=self.ctx.director())
         out = []
         for e in self.log.append(session, drafts):
             if e.kind == "undo":
                 out.append(f"事件 #{e.seq}：撤销事件 #{e.get('seq')}（{e.get('reason') or '红牌已撤销'}）")
+            elif e.get("again"):
+                out.append(f"事件 #{e.seq}：{e.player} 再获红牌，计入阵营红牌数")
             else:
                 what = STATUS_WORDS.get(str(e.get("consequence")), str(e.get("consequence")))
                 turn = f"，成为{rules.red_turns_role}" if rules.red_turns_role else ""
@@ -221,6 +229,10 @@ class Penalties:
                 words.append(f"{c.player} 红牌罚下：{what}{extra}")
             elif c.kind == "red_card_undone":
                 words.append(f"{c.player} 的红牌已撤销：恢复为红牌前的状态")
+            elif c.kind == "red_card_again":
+                words.append(f"{c.player} 再获红牌（已罚下）：计入阵营红牌数")
+            elif c.kind == "red_card_again_undone":
+                words.append(f"{c.player} 的又一张红牌已撤销：阵营红牌数减一")
         return words
 
     # --------------------------------------------------------------------------------- helpers
@@ -298,10 +310,22 @@ def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Event]
     """
     live, _ = effective(list(events))
     out: list[EventDraft] = []
+    undone: set[int] = set()
     for c in cons:
-        if c.kind == "red_card" and c.player is not None:
+        if c.kind in ("red_card", "red_card_again") and c.player is not None:
+            data: dict[str, Any] = {"color": "red", "consequence": red_consequence, "ledger_id": c.card}
+            if c.kind == "red_card_again":
+                data["again"] = True  # counted for the faction (两张红牌判负); the player is already carded off
             out.append(make_draft(EventKind.CARD_CONSEQUENCE.value, at=at, player=c.player, recorded_by=by,
-                                  data={"color": "red", "consequence": red_consequence, "ledger_id": c.card}))
+                                  data=data))
+        elif c.kind == "red_card_again_undone" and c.player is not None:
+            again = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
+                     and e.data.get("again") and e.seq not in undone]
+            same = [e for e in again if e.data.get("ledger_id") == c.card]
+            for e in (same or again)[-1:]:
+                undone.add(e.seq)
+                out.append(make_draft(EventKind.UNDO.value, at=at, recorded_by=by,
+                                      data={"seq": e.seq, "reason": f"红牌（记牌账本第 {c.card} 条）已撤销"}))
         elif c.kind == "red_card_undone" and c.player is not None:
             mine = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
                     and str(e.data.get("color", "red")) == "red"]

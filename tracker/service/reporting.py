@@ -19,7 +19,7 @@ from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, os_error_words
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER
-from tracker.reports.announce_day import OutEntry, announce_day_bbcode
+from tracker.reports.announce_day import OutEntry, announce_day_bbcode, announced_changes
 from tracker.reports.announce_tally import PURPOSE_WORDS, announce_tally_bbcode
 from tracker.reports.elevator import ElevatorEntry, elevator_bbcode, elevator_order
 from tracker.reports.html import render_html
@@ -250,14 +250,14 @@ class Reports:
         elevator: list[str] = []
         if prev is not None:
             before = self.log.state(at=prev.opens)
-            gone = [n for n, p in now_state.players.items()
-                    if p.status == "out" and before.players[n].status != "out"]
             events = [e for e in self.log.events() if prev.opens < e.at <= d.opens]
-            for name in gone:
-                ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq)) if e.player == name), None)
+            # 出局, or (M160) 【死亡】 too: "公示前一天白天【死亡】……失去最后一票的【出局】……夜晚【死亡】角色名单"
+            for name, kind in announced_changes(before, now_state):
+                ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq))
+                           if e.player == name and (kind == "out" or e.kind == "died")), None)
                 cause = str(ev.get("cause", "")) if ev is not None else ""
                 night = cause == "night" or (ev is not None and ev.at > prev.closes and cause != "vote")
-                out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0))
+                out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0, kind))
             if prev.discussion is not None:
                 _, entries = self._elevator_entries(prev.day)
                 elevator = [e.name for e in elevator_order(entries, shuffle=pub.elevator_shuffle,
@@ -268,7 +268,8 @@ class Reports:
         return announce_day_bbcode(day=day, out=out, order=pub.out_order, elevator=elevator, titles=titles,
                                    accelerated=now_state.accelerated(day), living=len(now_state.living()),
                                    night_known=night_known(self.log.events(), day - 1,
-                                                           any(e.phase == "night" for e in out)))
+                                                           any(e.phase == "night" for e in out)),
+                                   dead_lists=self.ctx.ruleset.voting.dead_last_vote, last_words=pub.last_words)
 
 
 def tally_bbcode(tallies: Sequence[DayTally], tz: tzinfo) -> str:

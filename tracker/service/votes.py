@@ -25,6 +25,8 @@ from tracker.engine.state import GameState
 from tracker.engine.tally import (
     DayWindow,
     Tally,
+    day_benched_times,
+    day_out_times,
     roster_from_states,
     rules_for_vote,
     tally,
@@ -43,7 +45,6 @@ _MEMO_LOCK = threading.Lock()
 #: days): above any seq the store hands out, so it sorts after every recorded event of its instant.
 PROVISIONAL_SEQ = 10**9
 
-_OUT_KINDS = {EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.value, EventKind.CARD_CONSEQUENCE.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,11 +189,9 @@ class Votes:
         window = self._window(d, ruleset, events, election)
         at_open = self._fold(ruleset, events, window.opens, inclusive=False)
         at_close = self._fold(ruleset, events, window.closes, inclusive=True)
-        out_times: dict[str, datetime] = {}
-        for e in sorted(events, key=lambda x: (x.at, x.seq)):
-            if e.player and window.opens <= e.at <= window.closes and e.kind in _OUT_KINDS:
-                out_times.setdefault(e.player, e.at)
-        roster = roster_from_states(at_open, at_close, d.day, out_times)
+        # red_settled places a day's red before (M19, 213) or after (M65) the vote; 挂机 mid-day stops voting
+        out_times = day_out_times(events, window, red_settled=ruleset.cards.red_settled)
+        roster = roster_from_states(at_open, at_close, d.day, out_times, day_benched_times(events, window))
         ballots, earlier = self.vote_ballots(tid)
         result = tally(ballots, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
                        earlier_versions=earlier)
