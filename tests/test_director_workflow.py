@@ -256,7 +256,9 @@ def test_options_in_the_game_file_set_the_rulesets_readings_and_state_and_tally_
     assert code == 0 and out.startswith('规则读法：village_gods = "any"（游戏文件 [options]）')
     code, out, _ = run(capsys, "state", str(game), "--json")
     assert json.loads(out)["readings"] == [{"key": "village_gods", "value": "any", "default": "all",
-                                            "from_game_file": True}]
+                                            "from_game_file": True},
+                                           {"key": "gay_bonus_needs_votes", "value": False, "default": False,
+                                            "from_game_file": False}]
 
     game.write_text(game.read_text(encoding="utf-8").replace('village_gods = "any"', 'village_gods = "some"'),
                     encoding="utf-8")

@@ -157,12 +157,13 @@ async def test_a_roster_the_ruleset_contradicts_shows_in_the_overview_and_stops_
 
     svc = open_demo(tmp_path)
     try:
-        svc.game = replace(svc.game, players=svc.game.players[:-1])  # 13 players for a 14-player ruleset
+        svc.ctx.game = replace(svc.game, players=svc.game.players[:-1])  # 13 players for a 14-player ruleset
         app = TrackerApp(svc, crawl_interval=0)
         async with app.run_test(size=(140, 40)) as pilot:
             await pilot.press("1")
             await settle(pilot)
-            assert "胜负：不判定（配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局）" in \
+            # the demo's last player is the cupid: the role count is wrong too
+            assert "胜负：不判定（配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局；变异丘比特 有 0 人" in \
                 shown(app, "#overview-summary").replace("\n", "")
             await pilot.press("2")
             await settle(pilot)
