@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from tracker.config import PlayerConfig
 from tracker.engine.normalize import name_key
@@ -40,16 +41,22 @@ _LOOKALIKE = str.maketrans({
     "ㅡ": "一", "―": "一", "—": "一", "〇": "○", "⼝": "口", "⼀": "一", "⼈": "人", "⼊": "入",
     "入": "人", "未": "末", "己": "已", "巳": "已", "戊": "戌", "曰": "日", "冫": "氵",
 })
-# Characters that are never seen: dropped. name_key() already drops the common ones (ZWSP, bidi …).
-_UNSEEN = dict.fromkeys(c for c in range(0x10000)
-                        if unicodedata.category(chr(c)) in ("Cf", "Mn", "Me") or chr(c).isspace())
-_UNSEEN.update(dict.fromkeys((0x115F, 0x1160, 0x3164, 0xFFA0)))  # Hangul fillers: look blank
+@cache
+def _unseen() -> dict[int, None]:
+    """Characters that are never seen: dropped. name_key() already drops the common ones (ZWSP, bidi …).
+
+    Built on first use, not at import: walking the BMP costs ~40 ms, which every read-only command
+    (that never compares a name) would otherwise pay at start-up."""
+    out: dict[int, None] = dict.fromkeys(c for c in range(0x10000)
+                                         if unicodedata.category(chr(c)) in ("Cf", "Mn", "Me") or chr(c).isspace())
+    out.update(dict.fromkeys((0x115F, 0x1160, 0x3164, 0xFFA0)))  # Hangul fillers: look blank
+    return out
 
 
 def skeleton(name: str) -> str:
     """The form two names share when a reader could take one for the other."""
-    key = name_key(name).translate(_UNSEEN)
-    return unicodedata.normalize("NFKC", key).casefold().translate(_UNSEEN).translate(_LOOKALIKE)
+    key = name_key(name).translate(_unseen())
+    return unicodedata.normalize("NFKC", key).casefold().translate(_unseen()).translate(_LOOKALIKE)
 
 
 @dataclass(frozen=True, slots=True)
