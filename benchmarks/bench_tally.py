@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from tracker.clock import SHANGHAI
 from tracker.engine.ballots import Ballot, parse_ballot
 from tracker.engine.ruleset import load_ruleset
-from tracker.engine.tally import DayWindow, PlayerView, Roster, rules_for_vote, tally
+from tracker.engine.tally import PlayerView, Roster, VoteWindow, rules_for_vote, tally
 from tracker.records import Post, Quote
 
 PLAYERS = [f"玩家{i:02d}" for i in range(24)]
@@ -61,7 +61,7 @@ def bench(ruleset_id: str) -> None:
     rules = rules_for_vote(ruleset.voting)
     roster = Roster(players=tuple(PlayerView(p, tags=frozenset({"警长"}) if p == "玩家00" else frozenset())
                                   for p in PLAYERS))
-    window = DayWindow(day=2, opens=OPENS, closes=CLOSES)
+    window = VoteWindow(day=2, opens=OPENS, closes=CLOSES)
     posts = day_posts(3000)
 
     def parse_all() -> list[Ballot]:

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from tracker.clock import SHANGHAI
 from tracker.engine.ballots import Ballot
-from tracker.engine.tally import DayWindow, Modifier, PlayerView, Roster, TallyRules, tally
+from tracker.engine.tally import PlayerView, Roster, TallyRules, VoteModifier, VoteWindow, tally
 
 OPENS = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
 CLOSES = datetime(2025, 3, 2, 22, 0, tzinfo=SHANGHAI)
-EXILE = DayWindow(day=2, opens=OPENS, closes=CLOSES)
-ELECTION = DayWindow(day=1, opens=OPENS, closes=CLOSES, purpose="election", office="警长")
+EXILE = VoteWindow(day=2, opens=OPENS, closes=CLOSES)
+ELECTION = VoteWindow(day=1, opens=OPENS, closes=CLOSES, purpose="election", office="警长")
 NAMES = ["甲", "乙", "丙", "丁", "戊", "己"]
 
 
@@ -66,7 +66,7 @@ class Thread:
         return pid
 
 
-def roster(*views: PlayerView, modifiers: tuple[Modifier, ...] = (), dead_by_role: dict[str, int] | None = None,
+def roster(*views: PlayerView, modifiers: tuple[VoteModifier, ...] = (), dead_by_role: dict[str, int] | None = None,
            ) -> Roster:
     named = {v.name: v for v in views}
     players = tuple(named.get(n, PlayerView(n)) for n in NAMES) + tuple(v for v in views if v.name not in NAMES)
@@ -149,7 +149,7 @@ def test_without_the_noon_clause_the_freeze_holds() -> None:
 def test_m65_no_changes_while_accelerated() -> None:
     """M65 投票规则："执行加速时不允许改票。" """
     rules = TallyRules(change_limit=1, freeze_minutes=60, accelerated_changes="forbidden")
-    day = DayWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True)
+    day = VoteWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True)
     t = Thread()
     t.vote("甲", "乙", 1)
     t.vote("甲", "丙", 2, change=True)
@@ -160,7 +160,7 @@ def test_m65_no_changes_while_accelerated() -> None:
 
 def test_acceleration_from_a_moment_only_forbids_later_changes() -> None:
     rules = TallyRules(change_limit=None, freeze_minutes=0, accelerated_changes="forbidden")
-    day = DayWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True,
+    day = VoteWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True,
                     accelerated_at=OPENS + timedelta(hours=10))
     t = Thread()
     t.vote("甲", "乙", 1)
@@ -172,7 +172,7 @@ def test_acceleration_from_a_moment_only_forbids_later_changes() -> None:
 def test_m19_acceleration_voids_every_change() -> None:
     """M19："进程加速后不允许改票，所有改票作废。" — a change made before the acceleration is void too."""
     rules = TallyRules(change_limit=1, freeze_minutes=60, accelerated_changes="void_all")
-    day = DayWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True, accelerated_at=OPENS + timedelta(hours=20))
+    day = VoteWindow(day=2, opens=OPENS, closes=CLOSES, accelerated=True, accelerated_at=OPENS + timedelta(hours=20))
     t = Thread()
     t.vote("甲", "乙", 1)
     t.vote("甲", "丙", 2, change=True)
@@ -340,7 +340,7 @@ def test_dead_players_may_not_vote_where_the_clause_is_absent() -> None:
 def test_m65_day1_top_voted_seer_means_nobody_out() -> None:
     """M65 预知者<天罡护体>："若成为得票数最高的角色，则当日无人出局（仅限游戏日第一日）。" """
     rules = TallyRules(nobody_out_if_top="预知者")
-    day1 = DayWindow(day=1, opens=OPENS, closes=CLOSES)
+    day1 = VoteWindow(day=1, opens=OPENS, closes=CLOSES)
     t = Thread()
     t.vote("甲", "丙", 1)
     result = tally(t.ballots, rules=rules, roster=roster(PlayerView("丙", role="预知者")), window=day1)
@@ -363,7 +363,7 @@ def test_213_sheriff_weighs_one_and_a_half_publicly() -> None:
 
 def test_m19_lovers_hidden_plus_and_minus_two() -> None:
     """M19 基佬情深："强攻：投到攻身上的票数暗记+2"；"弱受：投到受身上的票数暗记-2"."""
-    mods = (Modifier("received_add", "丙", 2), Modifier("received_add", "丁", -2))
+    mods = (VoteModifier("received_add", "丙", 2), VoteModifier("received_add", "丁", -2))
     t = Thread()
     for v, tgt in (("甲", "丙"), ("乙", "丁"), ("戊", "丁"), ("己", "丁")):
         t.vote(v, tgt, 1)
@@ -375,7 +375,7 @@ def test_m19_lovers_hidden_plus_and_minus_two() -> None:
 
 def test_m65_doubled_votes_received_are_hidden() -> None:
     """M65 <深青之桩>/<天枢剑圣>："使其第二天被投票数加倍（暗记），被选中的玩家不公示。" """
-    mods = (Modifier("received_multiply", "丙", 2),)
+    mods = (VoteModifier("received_multiply", "丙", 2),)
     t = Thread()
     t.vote("甲", "丙", 1)
     t.vote("乙", "丁", 2)
@@ -388,7 +388,7 @@ def test_m65_doubled_votes_received_are_hidden() -> None:
 
 def test_m65_vote_right_taken_counts_publicly_but_not_truly() -> None:
     """M65 <票权掠夺>："剥夺他的投票权，暗记并不公示，该玩家仍可投票，但投票算无效票。" """
-    mods = (Modifier("void_voter", "甲"),)
+    mods = (VoteModifier("void_voter", "甲"),)
     t = Thread()
     t.vote("甲", "丙", 1)
     result = tally(t.ballots, rules=TallyRules(), roster=roster(modifiers=mods), window=EXILE)
@@ -400,7 +400,7 @@ def test_m65_vote_right_taken_counts_publicly_but_not_truly() -> None:
 
 def test_107_rumour_is_announced_with_two_votes() -> None:
     """107 流言："该角色在下个白天被公告记有2票。" — announced, so in both counts."""
-    mods = (Modifier("announced_add", "丁", 2, public=True),)
+    mods = (VoteModifier("announced_add", "丁", 2, public=True),)
     t = Thread()
     t.vote("甲", "丙", 1)
     result = tally(t.ballots, rules=TallyRules(), roster=roster(modifiers=mods), window=EXILE)
@@ -437,7 +437,7 @@ def test_107_gang_leader_votes_one_more_per_dead_thug() -> None:
 def test_107_influence_toggles_a_vote_right_for_the_day() -> None:
     """107 权势："对于这些角色的每个，如果原本有投票权，仅限当天失去投票权；如果原本没有投票权，仅限当天获得投票权。" """
     rules = TallyRules(eligible_voter_roles=frozenset({"村民"}))
-    mods = (Modifier("toggle_vote_right", "甲", public=True), Modifier("toggle_vote_right", "乙", public=True))
+    mods = (VoteModifier("toggle_vote_right", "甲", public=True), VoteModifier("toggle_vote_right", "乙", public=True))
     r = roster(PlayerView("甲", role="村民"), PlayerView("乙", role="刺客"), modifiers=mods)
     t = Thread()
     t.vote("甲", "丙", 1)

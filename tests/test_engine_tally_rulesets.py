@@ -104,12 +104,12 @@ def test_announcement_lists_public_count_invalid_ballots_and_outcome() -> None:
 
 
 def test_hidden_modifiers_never_reach_the_announcement() -> None:
-    from tracker.engine.tally import Modifier, Roster
+    from tracker.engine.tally import Roster, VoteModifier
 
     rs = load_ruleset("accel-m65")
     ballots, _ = ballots_of("d2vote")
     base = roster(2)
-    hidden = Roster(players=base.players, modifiers=(Modifier("received_multiply", "包子", 2),))
+    hidden = Roster(players=base.players, modifiers=(VoteModifier("received_multiply", "包子", 2),))
     t = tally(ballots, rules=rules_for_vote(rs.voting), roster=hidden, window=window("d2vote"))
     assert t.totals == {"栗子": 6, "包子": 6} and t.outcome.kind == "nobody"
     assert t.public_totals == {"栗子": 6, "包子": 3}

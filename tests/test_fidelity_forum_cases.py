@@ -9,14 +9,14 @@ import pytest
 
 from tracker.clock import SHANGHAI
 from tracker.engine.ballots import Ballot, parse_ballot
-from tracker.engine.tally import DayWindow, PlayerView, Roster, TallyRules, tally
+from tracker.engine.tally import PlayerView, Roster, TallyRules, VoteWindow, tally
 from tracker.errors import ForumError
 from tracker.scraper.fetch import Fetcher, FetchPolicy
 from tracker.scraper.mobile import parse_viewthread
 
 OPENS = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
 CLOSES = datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI)
-EXILE = DayWindow(day=2, opens=OPENS, closes=CLOSES)
+EXILE = VoteWindow(day=2, opens=OPENS, closes=CLOSES)
 
 
 def _vote(pid: int, voter: str, target: str, at: datetime) -> Ballot:
@@ -138,7 +138,7 @@ def _mobile_thread(*posts: dict[str, str]) -> list[Ballot]:
 
 
 VOTE_AT = datetime(2025, 4, 12, 12, 14, 37, tzinfo=SHANGHAI)
-DAY = DayWindow(day=1, opens=datetime(2025, 4, 12, 10, 0, tzinfo=SHANGHAI),
+DAY = VoteWindow(day=1, opens=datetime(2025, 4, 12, 10, 0, tzinfo=SHANGHAI),
                 closes=datetime(2025, 4, 12, 21, 0, tzinfo=SHANGHAI))
 PLAYERS = Roster(players=(PlayerView("花千树"), PlayerView("包子"), PlayerView("取酒")))
 

@@ -45,7 +45,7 @@ def _edited(ruleset: str, first: str, now: str):  # type: ignore[no-untyped-def]
     from tracker.clock import SHANGHAI
     from tracker.engine.ballots import parse_ballot
     from tracker.engine.ruleset import load_ruleset
-    from tracker.engine.tally import DayWindow, PlayerView, Roster, rules_for_vote, tally
+    from tracker.engine.tally import PlayerView, Roster, VoteWindow, rules_for_vote, tally
     from tracker.records import Post
 
     opens = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
@@ -56,7 +56,7 @@ def _edited(ruleset: str, first: str, now: str):  # type: ignore[no-untyped-def]
     assert ballot is not None
     rules = rules_for_vote(load_ruleset(ruleset).voting)
     return tally([ballot], rules=rules, roster=Roster(players=tuple(PlayerView(n) for n in names)),
-                 window=DayWindow(day=2, opens=opens, closes=opens + timedelta(hours=35)),
+                 window=VoteWindow(day=2, opens=opens, closes=opens + timedelta(hours=35)),
                  earlier_versions={100: first})
 
 
@@ -89,7 +89,7 @@ def test_a_ruleset_silent_on_edits_counts_what_the_forum_shows() -> None:
 
     from tracker.clock import SHANGHAI
     from tracker.engine.ballots import parse_ballot
-    from tracker.engine.tally import DayWindow, PlayerView, Roster, TallyRules, tally
+    from tracker.engine.tally import PlayerView, Roster, TallyRules, VoteWindow, tally
     from tracker.records import Post
 
     opens = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
@@ -99,7 +99,7 @@ def test_a_ruleset_silent_on_edits_counts_what_the_forum_shows() -> None:
     assert ballot is not None
     result = tally([ballot], rules=replace(TallyRules(), edits_allowed=None),
                    roster=Roster(players=tuple(PlayerView(n) for n in ("泡泡", "栗子", "包子"))),
-                   window=DayWindow(day=2, opens=opens, closes=opens + timedelta(hours=35)),
+                   window=VoteWindow(day=2, opens=opens, closes=opens + timedelta(hours=35)),
                    earlier_versions={100: "投票对象：包子"})
     assert result.final["泡泡"] == "栗子"
     assert [f.code.value for f in result.ballots[0].flags] == ["edited"]
@@ -143,10 +143,10 @@ def _day(accelerated: bool = False):  # type: ignore[no-untyped-def]
     from datetime import datetime
 
     from tracker.clock import SHANGHAI
-    from tracker.engine.tally import DayWindow
+    from tracker.engine.tally import VoteWindow
 
     opens = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
-    return DayWindow(day=2, opens=opens, closes=datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI), accelerated=accelerated)
+    return VoteWindow(day=2, opens=opens, closes=datetime(2025, 3, 2, 21, 0, tzinfo=SHANGHAI), accelerated=accelerated)
 
 
 def _ballot(pid: int, voter: str, target: str, at, *, change: bool = False, quoted: tuple[int, ...] = (),  # type: ignore[no-untyped-def]
@@ -215,11 +215,11 @@ def test_213_default_reading_is_the_posts_literal_one() -> None:
 @pytest.mark.parametrize(("needs_votes", "exiled"), [(False, "甲"), (True, "乙")])
 def test_m19_gay_bonus_with_no_votes_option(needs_votes: bool, exiled: str) -> None:
     """M19 基佬情深 "投到攻身上的票数暗记+2": 攻 (甲) has no vote, 乙 has one."""
-    from tracker.engine.tally import Modifier, PlayerView, Roster, tally
+    from tracker.engine.tally import PlayerView, Roster, VoteModifier, tally
 
     day = _day()
     roster = Roster(players=tuple(PlayerView(n) for n in ("甲", "乙", "丙", "丁")),
-                    modifiers=(Modifier(kind="received_add", player="甲", value=2.0),))
+                    modifiers=(VoteModifier(kind="received_add", player="甲", value=2.0),))
     ballots = [_ballot(100, "丙", "乙", day.opens)]
     result = tally(ballots, rules=_rules("luoluo-m19", gay_bonus_needs_votes=needs_votes), roster=roster, window=day)
     assert result.outcome.player == exiled

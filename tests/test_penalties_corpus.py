@@ -18,8 +18,8 @@ import pytest
 
 from tracker.engine.ballots import parse_ballot
 from tracker.engine.ruleset import LurkRules, load_ruleset
-from tracker.engine.tally import DayWindow as TallyWindow
 from tracker.engine.tally import PlayerView, Roster, TallyRules, tally
+from tracker.engine.tally import VoteWindow as TallyWindow
 from tracker.penalties.detect import DetectContext, detect_posts
 from tracker.penalties.findings import Finding
 from tracker.penalties.lurk import LurkDayInput, LurkWindow, PlayerDay, lurk_report, lurk_reports

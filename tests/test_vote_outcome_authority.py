@@ -22,7 +22,7 @@ from tracker.engine.events import EventKind
 from tracker.engine.roster import example_assignment
 from tracker.engine.ruleset import Election, Ruleset, load_ruleset
 from tracker.engine.state import GameState, fold
-from tracker.engine.tally import DayWindow, Tally, election_window, roster_from_states, rules_for_vote, tally
+from tracker.engine.tally import Tally, VoteWindow, election_window, roster_from_states, rules_for_vote, tally
 
 RULESETS = ["dnf-107", "sanguo-213", "luoluo-m19", "gourmet-m160", "accel-m65"]
 OPENS = datetime(2025, 3, 5, 10, 0, tzinfo=SHANGHAI)
@@ -66,7 +66,7 @@ def scenarios(voters: Sequence[str], a: str, b: str) -> dict[str, list[tuple[str
 def count(rs: Ruleset, state: GameState, day: int, election: Election | None,
           pairs: Sequence[tuple[str, str]]) -> Tally:
     purpose, office = election_window(election)
-    window = DayWindow(day=day, opens=OPENS, closes=CLOSES, purpose=purpose, office=office)
+    window = VoteWindow(day=day, opens=OPENS, closes=CLOSES, purpose=purpose, office=office)
     ballots = [ballot(i, voter, target) for i, (voter, target) in enumerate(pairs)]
     return tally(ballots, rules=rules_for_vote(rs.voting, election), roster=roster_from_states(state, state, day),
                  window=window)

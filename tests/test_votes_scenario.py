@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tracker.engine.ballots import Ballot, parse_ballot
-from tracker.engine.tally import DayWindow, PlayerView, Roster, Tally, TallyRules, tally
+from tracker.engine.tally import PlayerView, Roster, Tally, TallyRules, VoteWindow, tally
 from tracker.records import Post
 from tracker.scraper.desktop import parse_thread_page
 
@@ -39,10 +39,10 @@ def vote_posts(key: str) -> list[Post]:
     return posts
 
 
-def window(key: str) -> DayWindow:
+def window(key: str) -> VoteWindow:
     t = thread(key)
     purpose = "election" if t.get("vote_purpose") == "sheriff" else "exile"
-    return DayWindow(day=t["day"], opens=datetime.fromisoformat(t["opens"]),
+    return VoteWindow(day=t["day"], opens=datetime.fromisoformat(t["opens"]),
                      closes=datetime.fromisoformat(t["closes"]), purpose=purpose,
                      office="警长" if purpose == "election" else None)
 

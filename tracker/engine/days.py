@@ -8,7 +8,7 @@ only when the director confirms.
 Who decides what:
 
 * A vote's result is decided once, by the tally (:func:`tracker.engine.tally.decide`);
-  :func:`confirm_vote` only turns that :class:`~tracker.engine.tally.Outcome` into events.
+  :func:`confirm_vote` only turns that :class:`~tracker.engine.tally.VoteOutcome` into events.
 * A day's times and acceleration are decided once, by :func:`day_status`; the tally's window, the
   潜水 count and the watcher's schedule all read it.
 """
@@ -27,14 +27,14 @@ from tracker.engine.events import EventDraft, EventKind
 from tracker.engine.ruleset import DayRules, Election, Ruleset
 from tracker.engine.state import DayState, GameState
 from tracker.engine.tally import (
-    DayWindow,
     Tally,
+    VoteOutcome,
+    VoteWindow,
     decide,
     election_window,
     roster_from_states,
     rules_for_vote,
 )
-from tracker.engine.tally import Outcome as VoteOutcome
 from tracker.errors import GameRuleError
 from tracker.records import Post
 
@@ -213,10 +213,10 @@ class DayStatus:
     def extended(self) -> bool:
         return self.closes != self.planned_closes
 
-    def window(self, election: Election | None = None) -> DayWindow:
+    def window(self, election: Election | None = None) -> VoteWindow:
         """The tally's window for one vote thread of this day (``election``: a day-1 Election or None)."""
         purpose, office = election_window(election)
-        return DayWindow(day=self.day, opens=self.opens, closes=self.closes, accelerated=self.accelerated,
+        return VoteWindow(day=self.day, opens=self.opens, closes=self.closes, accelerated=self.accelerated,
                          accelerated_at=self.accelerated_at, purpose=purpose, office=office)
 
     def to_json(self) -> dict[str, Any]:
@@ -302,7 +302,7 @@ def day_status(ruleset: Ruleset, config: DayConfig, recorded: DayState | None, *
 class VoteResult:
     """One vote's result as the tally decided it, with what its consequences need.
 
-    ``outcome`` is the tally's :class:`~tracker.engine.tally.Outcome`, the only decision of the
+    ``outcome`` is the tally's :class:`~tracker.engine.tally.VoteOutcome`, the only decision of the
     vote. ``purpose`` is "exile" or a day-1 election's purpose (sheriff, patriarch, god_chosen);
     ``last_votes_used`` are the dead-not-out players whose last ballot counted (M160: "在使用此票后
     该玩家【出局】").
@@ -343,7 +343,7 @@ def outcome_for_totals(ruleset: Ruleset, state: GameState, *, day: int, purpose:
     election = _election(ruleset, day, purpose)
     when = at or datetime(2000, 1, 1, tzinfo=UTC)  # no one leaves mid-day here: any instant will do
     purpose_kind, office = election_window(election)
-    window = DayWindow(day=day, opens=when, closes=when, purpose=purpose_kind, office=office)
+    window = VoteWindow(day=day, opens=when, closes=when, purpose=purpose_kind, office=office)
     roster = roster_from_states(state, state, day)
     return decide(totals, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
                   first_to_top=first_to_top)

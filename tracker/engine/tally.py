@@ -28,8 +28,6 @@ from tracker.engine.ballots import ABSTAIN, Ballot, parse_ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
     CountedBallot,
-    DayWindow,
-    Modifier,
     ModifierKind,
     OutcomeKind,
     PerDeadBonusLike,
@@ -39,6 +37,8 @@ from tracker.engine.tally_model import (
     Status,
     TallyRules,
     Tie,
+    VoteModifier,
+    VoteWindow,
     WeightRuleLike,
     apply_modifiers,
     day_benched_times,
@@ -48,17 +48,14 @@ from tracker.engine.tally_model import (
     rules_for_vote,
     status_at,
 )
-from tracker.engine.tally_outcome import FirstToTop, Outcome, decide, decide_counts
+from tracker.engine.tally_outcome import FirstToTop, VoteOutcome, decide, decide_counts
 from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post, Quote
 
 __all__ = [
     "CountedBallot",
-    "DayWindow",
     "FirstToTop",
-    "Modifier",
     "ModifierKind",
-    "Outcome",
     "OutcomeKind",
     "PerDeadBonusLike",
     "PlayerView",
@@ -68,6 +65,9 @@ __all__ = [
     "Tally",
     "TallyRules",
     "Tie",
+    "VoteModifier",
+    "VoteOutcome",
+    "VoteWindow",
     "WeightRuleLike",
     "day_benched_times",
     "day_out_times",
@@ -84,12 +84,12 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Tally:
     day: int
-    window: DayWindow
+    window: VoteWindow
     ballots: tuple[CountedBallot, ...]
     final: Mapping[str, str | None]
     totals: Mapping[str, float]
     public_totals: Mapping[str, float]
-    outcome: Outcome
+    outcome: VoteOutcome
     abstained: tuple[str, ...] = ()
     no_vote: tuple[str, ...] = ()
     auto_abstain: tuple[str, ...] = ()
@@ -112,7 +112,7 @@ class _VoterRun:
     noon_used: bool = False
 
 
-def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, window: DayWindow,
+def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, window: VoteWindow,
           earlier_versions: Mapping[int, str] | None = None) -> Tally:
     """Count one vote thread's day. Pure: the same ballots in any order give the same Tally."""
     ordered = sorted(_dedupe(ballots), key=lambda b: b.order_key)
@@ -255,7 +255,7 @@ def _nearest(written: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
     return tuple(keys[h] for h in hits)
 
 
-def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: DayWindow,
+def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
            runs: dict[str, _VoterRun], void_changes: bool) -> CountedBallot:
     # A look-alike author is not the player it looks like (tracker.engine.identity), however loosely alike.
     lookalike = bool(b.errors) and b.errors[0].code == Code.VOTER_LOOKALIKE
@@ -370,7 +370,7 @@ def _target_out_before(roster: Roster, target: str | None, at: datetime, *, stri
     return p.out_at < at if strictly else p.out_at <= at
 
 
-def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: DayWindow) -> CountedBallot:
+def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: VoteWindow) -> CountedBallot:
     """The final ballot's weight in both views, with the hidden reasons as flags for the director."""
     p = roster.find(cb.voter)
     flags = list(cb.flags)
@@ -425,7 +425,7 @@ def _has_vote_right(p: PlayerView, rules: TallyRules) -> bool:
             or (p.faction is not None and p.faction in rules.eligible_voter_factions))
 
 
-def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: DayWindow, *, needs_votes: bool = False,
+def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: VoteWindow, *, needs_votes: bool = False,
          ) -> tuple[dict[str, float], dict[str, float]]:
     true: dict[str, float] = {}
     public: dict[str, float] = {}

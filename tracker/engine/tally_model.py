@@ -156,7 +156,7 @@ ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggl
 
 
 @dataclass(frozen=True, slots=True)
-class Modifier:
+class VoteModifier:
     """A director-recorded effect on one day's count (the ruleset's ``voting.modifiers`` effects).
 
     received_add (基佬情深 ±2, hidden), announced_add (流言 +2, public), received_multiply
@@ -172,7 +172,7 @@ class Modifier:
 
 
 @dataclass(frozen=True, slots=True)
-class DayWindow:
+class VoteWindow:
     """One vote thread's day: when it opens and closes, whether accelerated, what it decides."""
 
     day: int
@@ -187,7 +187,7 @@ class DayWindow:
 @dataclass(frozen=True, slots=True)
 class Roster:
     players: tuple[PlayerView, ...]
-    modifiers: tuple[Modifier, ...] = ()
+    modifiers: tuple[VoteModifier, ...] = ()
     dead_by_role: Mapping[str, int] = field(default_factory=dict)
     _index: dict[str, PlayerView] = field(init=False, repr=False, compare=False)
 
@@ -282,7 +282,7 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
                                 dead=p.life == "dead"))
     # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
     # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
-    mods = tuple(Modifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
+    mods = tuple(VoteModifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
                  for m in at_close.modifiers(day)
                  if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
                                  "announced_add", "voter_add"))
@@ -302,7 +302,7 @@ _OUT_KINDS = frozenset({EventKind.ELIMINATED.value, EventKind.LAST_VOTE_USED.val
                         EventKind.CARD_CONSEQUENCE.value})
 
 
-def day_out_times(events: Sequence[Event], window: DayWindow, *,
+def day_out_times(events: Sequence[Event], window: VoteWindow, *,
                   red_settled: Literal["before_vote", "after_vote"] = "before_vote") -> dict[str, datetime]:
     """When each player left the game during the day, as the day's vote must see it.
 
@@ -332,7 +332,7 @@ def day_out_times(events: Sequence[Event], window: DayWindow, *,
     return out
 
 
-def day_benched_times(events: Sequence[Event], window: DayWindow) -> dict[str, datetime]:
+def day_benched_times(events: Sequence[Event], window: VoteWindow) -> dict[str, datetime]:
     """When each player went 挂机 during the day (events in force between the opening and the close):
     the director's 挂机, or a red card whose consequence is 挂机 (107, M160). From then on their
     ballots do not count ("a player benched mid-day cannot vote later that day")."""

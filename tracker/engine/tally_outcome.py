@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from tracker.engine.ballots import ABSTAIN
 from tracker.engine.tally_model import (
     CountedBallot,
-    DayWindow,
     OutcomeKind,
     PlayerView,
     Roster,
     TallyRules,
+    VoteWindow,
     apply_modifiers,
     status_at,
 )
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class VoteOutcome:
     kind: OutcomeKind
     player: str | None
     reason: str  # code
@@ -35,7 +35,7 @@ class Outcome:
     public_differs: bool = False
 
 
-def _living_at_close(roster: Roster, window: DayWindow) -> list[PlayerView]:
+def _living_at_close(roster: Roster, window: VoteWindow) -> list[PlayerView]:
     """Who is living when the vote closes: a player out *at* the close (the day's own result, entered
     as an event at the close) was living when the vote was decided, so is still a candidate."""
     return [p for p in roster.players if not p.dead  # M160 【死亡】 and 挂机: not 存活
@@ -44,7 +44,7 @@ def _living_at_close(roster: Roster, window: DayWindow) -> list[PlayerView]:
 
 
 def decide_counts(ballots: Sequence[CountedBallot], totals: Mapping[str, float], public: Mapping[str, float], *,
-                  rules: TallyRules, roster: Roster, window: DayWindow) -> Outcome:
+                  rules: TallyRules, roster: Roster, window: VoteWindow) -> VoteOutcome:
     """The decision on the true count, flagged ``public_differs`` when the public count decides otherwise."""
     decided = _decide(ballots, totals, rules=rules, roster=roster, window=window, public=False)
     other = _decide(ballots, public, rules=rules, roster=roster, window=window, public=True)
@@ -56,7 +56,7 @@ def decide_counts(ballots: Sequence[CountedBallot], totals: Mapping[str, float],
 
 
 def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, rules: TallyRules,
-            roster: Roster, window: DayWindow, public: bool) -> Outcome:
+            roster: Roster, window: VoteWindow, public: bool) -> VoteOutcome:
     return decide(totals, rules=rules, roster=roster, window=window,
                   first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public,
                                                                  needs_votes=rules.received_add_needs_votes))
@@ -65,8 +65,8 @@ def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, ru
 FirstToTop = Callable[[tuple[str, ...], float], str | None]
 
 
-def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, window: DayWindow,
-           first_to_top: FirstToTop | str | None = None) -> Outcome:
+def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, window: VoteWindow,
+           first_to_top: FirstToTop | str | None = None) -> VoteOutcome:
     """The result of one vote from its totals: THE decision, which ``confirm_vote`` only records.
 
     Exile: the unique top goes (平票则无人出局, or 最先获得最高票 where the tie rule says so), unless
@@ -81,7 +81,7 @@ def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, wi
     office = window.office
     if not scores:
         what = f"无人当选{office or ''}" if election else "无人出局"
-        return Outcome("nobody", None, "no_votes", f"没有有效票，{what}", office=office)
+        return VoteOutcome("nobody", None, "no_votes", f"没有有效票，{what}", office=office)
     top = max(scores.values())
     tied = tuple(sorted(t for t, v in scores.items() if v == top))
     winner: str | None = tied[0] if len(tied) == 1 else None
@@ -91,27 +91,27 @@ def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, wi
             winner = first if first in tied else None
         if winner is None:
             what = f"本局没有{office or '当选者'}" if election else "无人出局"
-            return Outcome("nobody", None, "tie", f"{'、'.join(tied)} 平票（{_fmt(top)} 票），{what}",
+            return VoteOutcome("nobody", None, "tie", f"{'、'.join(tied)} 平票（{_fmt(top)} 票），{what}",
                            top=top, tied=tied, office=office)
         how = "最先获得最高票"
     else:
         how = "票数最高"
     if election:
-        return Outcome("elected", winner, "top_votes" if len(tied) == 1 else "first_to_top",
+        return VoteOutcome("elected", winner, "top_votes" if len(tied) == 1 else "first_to_top",
                        f"{winner} {how}（{_fmt(top)} 票），当选{office or ''}", top=top, tied=tied,
                        office=office)
     if rules.threshold == "half_living" and top < len(living) / 2:
-        return Outcome("nobody", None, "threshold",
+        return VoteOutcome("nobody", None, "threshold",
                        f"{winner} 票数最高（{_fmt(top)} 票）但未达到存活角色（{len(living)} 人）的一半，无人死亡",
                        top=top, tied=tied)
     wp = roster.find(winner)
     if rules.nobody_out_if_top and wp is not None and wp.role == rules.nobody_out_if_top:
-        return Outcome("nobody", None, "day1_immunity",
+        return VoteOutcome("nobody", None, "day1_immunity",
                        f"{winner} 成为得票数最高的角色（{_fmt(top)} 票），当日无人出局",
                        top=top, tied=tied)
     # M160: 该玩家【死亡】 — dead, not out: the last vote is still theirs
     what = "【死亡】（仍保留最后一票）" if rules.dead_last_vote else "被投票出局"
-    return Outcome("exiled", winner, "top_votes" if len(tied) == 1 else "first_to_top",
+    return VoteOutcome("exiled", winner, "top_votes" if len(tied) == 1 else "first_to_top",
                    f"{winner} {how}（{_fmt(top)} 票），{what}", top=top, tied=tied)
 
 

@@ -23,8 +23,8 @@ from tracker.engine.identity import Authors
 from tracker.engine.ruleset import Election, Ruleset
 from tracker.engine.state import GameState
 from tracker.engine.tally import (
-    DayWindow,
     Tally,
+    VoteWindow,
     day_benched_times,
     day_out_times,
     roster_from_states,
@@ -146,7 +146,7 @@ class Votes:
         memo[key] = ballot
 
     def _window(self, d: DayConfig, ruleset: Ruleset, events: Sequence[Event],
-                election: Election | None) -> DayWindow:
+                election: Election | None) -> VoteWindow:
         """The vote's window from :meth:`GameLog.day_status`, the answer the 潜水 count uses too:
         effective close (延时 / day_extended), acceleration in force (blocks or voids 改票)."""
         return self.log.day_status(d.day, ruleset=ruleset, requests=False, events=events).window(election)

@@ -20,7 +20,7 @@ from tracker.engine.night.model import (
     Conversion,
     Death,
     Feedback,
-    Outcome,
+    NightWin,
     Pending,
     Question,
     Rejection,
@@ -185,7 +185,7 @@ class Board:
     def win(self, winner: str, reason: str, clause: str, *, stop: bool = False) -> None:
         """Record the outcome; ``stop`` ends settlement here (the post's 立即终止结算)."""
         if self.result.outcome is None:
-            self.result.outcome = Outcome(winner, reason, clause)
+            self.result.outcome = NightWin(winner, reason, clause)
             self.note(f"胜负：{winner}获胜（{reason}）")
         if stop:
             raise SettlementOver(winner)

@@ -182,7 +182,7 @@ class Feedback:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class NightWin:
     winner: str
     reason: str
     clause: str
@@ -217,7 +217,7 @@ class Settlement:
     feedback: list[Feedback] = field(default_factory=list)
     out_order: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
-    outcome: Outcome | None = None
+    outcome: NightWin | None = None
     questions: list[Question] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     #: The whole table once settled (not part of the JSON contract): what the next night starts from.
