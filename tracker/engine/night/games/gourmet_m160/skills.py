@@ -7,7 +7,7 @@ writes the private feedback in the post's words. Kills are in :mod:`.kills`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tracker.engine.night.games.gourmet_m160.table import (
     OUTSIDERS,
@@ -27,6 +27,17 @@ def _say(night: Night, line: str) -> None:
 
 def _each(night: Night, skill: str) -> list[Action]:
     return night.of(skill)
+
+
+def _able(night: Night, skill: str) -> Iterator[Action]:
+    """The submissions of an effect skill that take effect at this step; for the others (禁锢, 醉酒,
+    中毒: :meth:`Night.disabled`) the log says why, in the skill's own step."""
+    for a in night.of(skill):
+        why = night.disabled(a)
+        if why:
+            _say(night, f"{skill}：{why}")
+            continue
+        yield a
 
 
 # -- 首夜：游戏开始时 -----------------------------------------------------------------------------
@@ -92,11 +103,7 @@ def lost(night: Night) -> None:
 # -- effect skills -------------------------------------------------------------------------------
 def jail(night: Night) -> None:
     """【禁锢】: an 实际 爪牙 among the targets loses his skills tonight."""
-    for a in _each(night, "禁锢"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"禁锢：{why}")
-            continue
+    for a in _able(night, "禁锢"):
         hit = [t for t in night.targets(a) if kind(night.seat(t)) == "爪牙"]
         night.jailed.update(hit)
         _say(night, f"禁锢：{a.actor}选中{names(list(night.targets(a)))} → "
@@ -105,11 +112,7 @@ def jail(night: Night) -> None:
 
 def protest(night: Night) -> None:
     """【抗议】: tonight every skill naming these two may have the 无政府主义者 put in their place."""
-    for a in _each(night, "抗议"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"抗议：{why}")
-            continue
+    for a in _able(night, "抗议"):
         night.protest = (a.actor, frozenset(a.targets))
         _say(night, f"抗议：{a.actor}选中{names(list(a.targets))}，指定他们的技能可能改以{a.actor}为目标")
 
@@ -119,11 +122,7 @@ def potion(night: Night) -> None:
     time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
     board = night.board
     history = [h for h in board.state.get("药剂历史", []) or [] if isinstance(h, dict)]
-    for a in _each(night, "药剂"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"药剂：{why}")
-            continue
+    for a in _able(night, "药剂"):
         x, y = night.targets(a)
         options = [{"清醒": x, "醉酒": y}, {"清醒": y, "醉酒": x}]
         last = next((h for h in history if h.get("night") == night.n - 1), None)
@@ -162,11 +161,7 @@ def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n:
 
 def coward(night: Night) -> None:
     """【自保】: a target whose 表面阵营 is 恶魔 (at this step) keeps the 懦夫 alive tonight."""
-    for a in _each(night, "自保"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"自保：{why}")
-            continue
+    for a in _able(night, "自保"):
         hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
         if hit:
             night.coward_safe.add(a.actor)
@@ -176,11 +171,7 @@ def coward(night: Night) -> None:
 
 def wander(night: Night) -> None:
     """【彷徨】: if one of the two dies tonight, the 虚无主义者 may die instead (asked at the death)."""
-    for a in _each(night, "彷徨"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"彷徨：{why}")
-            continue
+    for a in _able(night, "彷徨"):
         night.wander = (a.actor, frozenset(night.targets(a)))
         _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
 
@@ -200,22 +191,14 @@ def mask(night: Night) -> None:
 
 def clarity(night: Night) -> None:
     """【明晰】: tonight the two show their 实际角色 (a 面具 or a belief no longer shows)."""
-    for a in _each(night, "明晰"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"明晰：{why}")
-            continue
+    for a in _able(night, "明晰"):
         night.clarified.update(night.targets(a))
         _say(night, f"明晰：{names(list(night.targets(a)))}今晚表面角色为实际角色")
 
 
 def deceive(night: Night) -> None:
     """【欺诈】: a target whose 表面阵营 is 恶魔 has the skills he believes he has 中毒 from now on."""
-    for a in _each(night, "欺诈"):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"欺诈：{why}")
-            continue
+    for a in _able(night, "欺诈"):
         hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
         for t in hit:
             night.poison(t, "欺诈：他认为自己拥有的技能从现在开始按中毒处理")
