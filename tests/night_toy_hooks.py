@@ -6,17 +6,17 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from tracker.engine.night.board import Board, first
+from tracker.engine.night.board import Board, latest
 from tracker.engine.night.model import Action
 
 
 def resolve(board: Board, actions: Sequence[Action]) -> None:
-    guard = first(actions, "守护")
+    guard = latest(actions, "守护")
     guarded = guard.targets[0] if guard else None
     if guard:
         board.note(f"(1) {guard.actor}守护{guarded}")
         board.set_state("守护上次", {"target": guarded, "night": board.night})
-    kill = first(actions, "杀人")
+    kill = latest(actions, "杀人")
     if kill:
         victim = kill.targets[0]
         board.note(f"(2) 狼群杀害{victim}")

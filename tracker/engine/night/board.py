@@ -191,7 +191,8 @@ class Board:
             raise SettlementOver(winner)
 
 
-def first(actions: Iterable[Action], skill: str) -> Action | None:
-    """The effective submission of a skill: the last legal one (a resubmission replaces)."""
-    found = [a for a in actions if a.skill == skill]
+def latest(actions: Iterable[Action], skill: str, phase: str | None = None) -> Action | None:
+    """The effective submission of a skill (in ``phase`` when given): the last legal one, since a
+    resubmission replaces the earlier one."""
+    found = [a for a in actions if a.skill == skill and (phase is None or a.phase == phase)]
     return found[-1] if found else None

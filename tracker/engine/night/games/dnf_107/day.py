@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tracker.engine.night.board import Board
+from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.dnf_107.common import (
     RELIC,
     check_win,
@@ -25,11 +25,6 @@ from tracker.engine.night.games.dnf_107.common import (
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.model import Action
-
-
-def _one(actions: list[Action], skill: str, phase: str | None = None) -> Action | None:
-    found = [a for a in actions if a.skill == skill and (phase is None or a.phase == phase)]
-    return found[-1] if found else None
 
 
 def resolve_day(board: Board, actions: list[Action]) -> None:
@@ -64,10 +59,10 @@ def resolve_day(board: Board, actions: list[Action]) -> None:
         elif a.skill == "夜之躯":
             b.note(f"第{day}天 夜之躯：守夜人{a.actor}宣言 → 即时翻转身份")
             flip(b, a.members[0], "夜之躯")
-    vote = _one(actions, "投票出局")
+    vote = latest(actions, "投票出局")
     if vote is not None:
         exile(b, actions, vote, day)
-    hide = _one(actions, "藏匿")
+    hide = latest(actions, "藏匿")
     if hide is not None:
         t = hide.targets[0]
         r = relic(b) or {"诅咒剩余次数": 3}
@@ -120,9 +115,9 @@ def teach(b: Board, a: Action, day: int) -> None:
 def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
     """The vote's exile, with 诡辩 first ("替代该角色被投票出局"), then (19) and (20)."""
     out = vote.targets[0]
-    sophist = _one(actions, "诡辩", "night")
+    sophist = latest(actions, "诡辩", "night")
     if sophist is not None and sophist.targets[0] == out and b.seat(sophist.members[0]).alive:
-        sub = _one(actions, "诡辩替代")
+        sub = latest(actions, "诡辩替代")
         if sub is not None and sub.targets[0] != out:
             b.note(f"第{day}天 诡辩：{out}即将被投票出局 → 学者{sophist.actor}选择{sub.targets[0]}替代其被投票出局")
             out = sub.targets[0]
@@ -131,14 +126,14 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
     start = len(b.result.deaths)
     b.kill(out, "投票出局")
     seat = b.seat(out)
-    phantom = _one(actions, "虚体")
+    phantom = latest(actions, "虚体")
     if seat.role == "恶灵" and phantom is not None and phantom.members == (out,):
         b.note(f"第{day}天 虚体：恶灵{out}明示身份 → 视为出局，但仍保留发言权和投票权")
         b.result.state_after[f"{out}.虚体"] = "视为出局，保留发言权和投票权"
         b.announce(f"虚体：{out}明示身份（恶灵）")
     g = Guards()
-    trap = _one(actions, "陷阱", "night")
-    stealth = _one(actions, "潜行", "night")
+    trap = latest(actions, "陷阱", "night")
+    stealth = latest(actions, "潜行", "night")
     # a 潜行 entry of that night voids the trap even when refused here for its spent use
     hid = (stealth is not None and stealth.members == (out,)) or any(
         r.actor == out and r.skill == "潜行" for r in b.result.rejected)
@@ -150,7 +145,7 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
         else:
             b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")
             Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, False, "(19)"))
-    rot = _one(actions, "腐化")
+    rot = latest(actions, "腐化")
     if seat.role == "腐尸" and rot is not None and rot.members == (out,):
         t = rot.targets[0]
         others = [s for s in b.living() if is_undead(s) and s.role != "夜行怪"]

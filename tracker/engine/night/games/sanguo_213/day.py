@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracker.engine.night.board import Board, first
+from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     Ctx,
@@ -114,7 +114,7 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
             check_win(board, ctx)
         elif a.skill == "投降":
             surrender(board, ctx, a)
-    vote = first(acts, "投票")
+    vote = latest(acts, "投票")
     if vote is not None and ctx.vote_void:
         board.note("黄昏(1) 当天所进行的放逐投票无效（骑士<决斗>），无人因投票出局")
     elif vote is not None and vote.targets:

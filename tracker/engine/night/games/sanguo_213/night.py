@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tracker.engine.night.board import Board, first
+from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     GOD_ROLES,
@@ -60,48 +60,48 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
         board.note(f"夜(5)前 {heir.name}（{heir.role}）接刀，获得<杀人>")
 
     # (1) 隐狼<伪装>
-    act = first(night_acts, "伪装")
+    act = latest(night_acts, "伪装")
     if act is not None:
         disguise(board, act)
     # (2) 守卫<守护>
     guarded: dict[str, list[str]] = {}
-    act = first(night_acts, "守护")
+    act = latest(night_acts, "守护")
     if act is not None:
         t = act.targets[0]
         guarded.setdefault(t, []).append("守卫<守护>")
         board.set_state("守护上次", {"target": t, "night": n})
         board.note(f"夜(2) {act.actor}守护{t} → {t}当晚获得[守护]")
     # (3) 石像鬼<查验>
-    act = first(night_acts, "查验")
+    act = latest(night_acts, "查验")
     if act is not None:
         t = act.targets[0]
         board.tell(act.actor, f"查验：{t} 的身份是 {board.seat(t).role}")
         board.note(f"夜(3) {act.actor}查验{t} → {board.seat(t).role}")
     # (4) 预言家<预言>、通灵师<通灵>
-    act = first(night_acts, "预言")
+    act = latest(night_acts, "预言")
     if act is not None:
         t = act.targets[0]
         word = "<村民阵营>" if surface_faction(board.seat(t)) == "村民" else "<非村民阵营>"
         board.tell(act.actor, f"预言：{t} {word}")
         board.note(f"夜(4) 预言{t} → {word}")
-    act = first(night_acts, "通灵")
+    act = latest(night_acts, "通灵")
     if act is not None:
         t = act.targets[0]
         board.tell(act.actor, f"通灵：{t} 的表面身份是 {surface_role(board.seat(t))}")
         board.note(f"夜(4) 通灵{t} → {surface_role(board.seat(t))}")
     # (5) 狼队<杀人>
-    act = first(night_acts, "杀人")
+    act = latest(night_acts, "杀人")
     if act is not None:
         t = act.targets[0]
         hits.setdefault(t, []).append(hit_by(board, act, "指杀", "狼群"))
         knifed.append(t)
         board.note(f"夜(5) 狼群杀人 → 对{t}造成[指杀]")
     # (6) 赏金猎人<悬赏><捕杀>
-    bounty = first(night_acts, "悬赏")
+    bounty = latest(night_acts, "悬赏")
     if bounty is not None:
         board.set_state("悬赏上次", {"target": bounty.targets[0], "night": n, "成功": False})
         board.note(f"夜(6) {bounty.actor}悬赏{bounty.targets[0]}")
-    act = first(night_acts, "捕杀")
+    act = latest(night_acts, "捕杀")
     if act is not None:
         t = act.targets[0]
         if bounty is not None and bounty.targets[0] == t:
@@ -118,7 +118,7 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
         else:
             ctx.guards[t] = sources[0]
     # (8) 恶魔<恶魔之眼>
-    act = first(night_acts, "恶魔之眼")
+    act = latest(night_acts, "恶魔之眼")
     if act is not None:
         t = act.targets[0]
         kind = demon_class(surface_role(board.seat(t)), surface_faction(board.seat(t)))
@@ -198,7 +198,7 @@ def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict
         line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
         board.tell(seat.name, line)
         board.note(f"夜(7) 女巫{line}")
-    save, poison = first(acts, "救药"), first(acts, "毒药")
+    save, poison = latest(acts, "救药"), latest(acts, "毒药")
     if save is not None and poison is not None:
         later, done = (poison, "救药") if save.index < poison.index else (save, "毒药")
         board.reject(later, f"<{done}>发动后，在该夜晚不可发动技能<{later.skill}>", board.skill(later.skill).clause)
