@@ -28,25 +28,22 @@ class Located:
 
 def find_post(ref: int | str, *, session: Session) -> tuple[int, int, datetime, str]:
     """(pid, tid, posted_at, html hash) of the post named by a pid or ``TID#FLOOR``."""
-    from sqlalchemy import select
-
-    from tracker.store.tables import PostRow
+    from tracker.store.posts import post_at_floor, post_by_pid
 
     r = PostRef(pid=ref) if isinstance(ref, int) else parse_post_ref(ref)
     if r.pid is not None:
-        row = session.get(PostRow, r.pid)
-        if row is None:
+        found = post_by_pid(session, r.pid)
+        if found is None:
             raise UnknownIdError(f"数据库里没有帖子 pid {r.pid}",
                                 hint="先运行 `tracker crawl GAME.toml` 抓取，或用 帖子编号#楼层（如 3#17）")
-    else:
-        rows = session.execute(select(PostRow).where(PostRow.tid == r.tid, PostRow.floor == r.floor)  # type: ignore[arg-type]
-                               .order_by(PostRow.deleted)).scalars().all()  # type: ignore[arg-type]
-        if not rows:
-            raise UnknownIdError(f"数据库里没有帖 {r.tid} 第 {r.floor} 楼",
-                                hint="先运行 `tracker crawl GAME.toml` 抓取；`tracker posts GAME.toml --thread "
-                                     f"{r.tid}` 列出这个帖子的楼层")
-        row = rows[0]
-    return int(row.pid), int(row.tid), row.posted_at, str(row.html_hash)
+        return found
+    assert r.tid is not None and r.floor is not None
+    found = post_at_floor(session, r.tid, r.floor)
+    if found is None:
+        raise UnknownIdError(f"数据库里没有帖 {r.tid} 第 {r.floor} 楼",
+                            hint="先运行 `tracker crawl GAME.toml` 抓取；`tracker posts GAME.toml --thread "
+                                 f"{r.tid}` 列出这个帖子的楼层")
+    return found
 
 
 def locate(game: GameConfig, *, post: int | str | None, day: int | None, now: datetime,
@@ -67,14 +64,6 @@ def locate(game: GameConfig, *, post: int | str | None, day: int | None, now: da
 
 def places(pids: list[int], *, session: Session) -> dict[int, tuple[int, int, datetime]]:
     """pid → (tid, floor, posted_at), in one query."""
-    from sqlalchemy import select
+    from tracker.store.posts import places_of
 
-    from tracker.store.tables import PostRow
-
-    post_t = PostRow.__table__  # type: ignore[attr-defined]
-    from datetime import UTC
-
-    rows = session.connection().execute(select(post_t.c.pid, post_t.c.tid, post_t.c.floor, post_t.c.posted_at)
-                                        .where(post_t.c.pid.in_(pids)))
-    return {int(r[0]): (int(r[1]), int(r[2]), r[3] if r[3].tzinfo is not None else r[3].replace(tzinfo=UTC))
-            for r in rows}
+    return places_of(session, pids)

@@ -13,19 +13,13 @@ from tracker.engine.roster_names import RosterCheck, check_names
 
 def roster_check(svc: Any) -> RosterCheck | None:
     """None when nothing is stored yet (a first crawl that failed says nothing about names)."""
-    from sqlalchemy import func, select
+    from tracker.store.posts import posts_per_author
 
-    from tracker.store.tables import PostRow
-
-    post_t = PostRow.__table__  # type: ignore[attr-defined]
     tids = list(svc.game.thread_ids())
     if not tids:
         return None
     with svc.store.session() as s:
-        rows = s.connection().execute(
-            select(post_t.c.author, func.count()).where(post_t.c.tid.in_(tids), post_t.c.deleted.is_(False))
-            .group_by(post_t.c.author))
-        counts = {str(r[0]): int(r[1]) for r in rows}
+        counts = posts_per_author(s, tids)
     if not counts:
         return None
     others = [*svc.game.directors, *svc.log.substitutes()]
@@ -35,18 +29,12 @@ def roster_check(svc: Any) -> RosterCheck | None:
 def stored_uids(svc: Any, names: list[str]) -> dict[str, int]:
     """name → uid from any stored post of that account (any thread): the 电梯楼 at a day's opening
     links players who have not posted in the new thread yet."""
-    from sqlalchemy import select
-
-    from tracker.store.tables import PostRow
+    from tracker.store.posts import uids_by_author
 
     if not names:
         return {}
-    post_t = PostRow.__table__  # type: ignore[attr-defined]
     with svc.store.session() as s:
-        rows = s.connection().execute(
-            select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(names), post_t.c.uid.is_not(None))
-            .group_by(post_t.c.author, post_t.c.uid))
-        return {str(r[0]): int(r[1]) for r in rows}
+        return uids_by_author(s, names)
 
 
 def roster_errors(svc: Any) -> list[str]:

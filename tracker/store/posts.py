@@ -729,3 +729,50 @@ def floors_of(session: Session, pids: Sequence[int]) -> dict[int, int]:
         return {}
     rows = session.connection().execute(select(post_t.c.pid, post_t.c.floor).where(post_t.c.pid.in_(list(pids))))
     return {int(r[0]): int(r[1]) for r in rows}
+
+
+# -- lookups for cards and the roster check (the service asks; only the store reads the tables) -----
+
+def post_by_pid(session: Session, pid: int) -> tuple[int, int, datetime, str] | None:
+    """(pid, tid, posted_at, html hash) of a stored post, or None."""
+    row = session.get(PostRow, pid)
+    return None if row is None else (int(row.pid), int(row.tid), _utc(row.posted_at), str(row.html_hash))
+
+
+def post_at_floor(session: Session, tid: int, floor: int) -> tuple[int, int, datetime, str] | None:
+    """The post a page shows at ``tid#floor`` (a visible one before a deleted one), or None."""
+    rows = session.connection().execute(
+        select(post_t.c.pid, post_t.c.tid, post_t.c.posted_at, post_t.c.html_hash)
+        .where(post_t.c.tid == tid, post_t.c.floor == floor).order_by(post_t.c.deleted)).all()
+    if not rows:
+        return None
+    r = rows[0]
+    return int(r[0]), int(r[1]), _utc(r[2]), str(r[3])
+
+
+def places_of(session: Session, pids: Sequence[int]) -> dict[int, tuple[int, int, datetime]]:
+    """pid → (tid, floor, posted_at), in one query: a card's 帖 and 楼."""
+    rows = session.connection().execute(select(post_t.c.pid, post_t.c.tid, post_t.c.floor, post_t.c.posted_at)
+                                        .where(post_t.c.pid.in_(list(pids))))
+    return {int(r[0]): (int(r[1]), int(r[2]), _utc(r[3])) for r in rows}
+
+
+def uids_by_author(session: Session, names: Sequence[str]) -> dict[str, int]:
+    """name → uid from any stored post of that account (any thread)."""
+    rows = session.connection().execute(
+        select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(list(names)), post_t.c.uid.is_not(None))
+        .group_by(post_t.c.author, post_t.c.uid))
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def posts_per_author(session: Session, tids: Sequence[int]) -> dict[str, int]:
+    """author → visible posts in ``tids`` (one GROUP BY): who posts in the game's threads."""
+    rows = session.connection().execute(
+        select(post_t.c.author, func.count()).where(post_t.c.tid.in_(list(tids)), post_t.c.deleted.is_(False))
+        .group_by(post_t.c.author))
+    return {str(r[0]): int(r[1]) for r in rows}
+
+
+def _utc(at: datetime) -> datetime:
+    """SQLite gives back naive datetimes for what was stored in UTC."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
