@@ -152,3 +152,16 @@ def test_actors_with_forum_names_are_players_not_teams() -> None:
     assert Action("狼群(银鸦,饺子)", "杀人").members == ("银鸦", "饺子")
     assert Action("狼群", "杀人").team == "狼群" and Action("狼群", "杀人").members == ()
     assert Action("P03+P04", "决斗").members == ("P03", "P04")
+
+
+def test_a_night_file_naming_a_missing_exit_skill_is_refused() -> None:
+    """``exile_skill`` / ``red_card_skill`` must name a skill of the file: a typo would otherwise
+    make `tracker confirm` record exits without what they set off."""
+    from tracker.engine.night.catalog import parse_catalog
+    from tracker.errors import RulesetError
+
+    skills = [{"name": "投票出局", "team": "放逐投票", "phase": "day", "targets": 1}]
+    cat = parse_catalog({"ruleset": "t", "skills": skills, "exile_skill": "投票出局"}, "t.toml")
+    assert cat.exile_skill == "投票出局" and cat.red_card_skill is None
+    with pytest.raises(RulesetError, match="red_card_skill"):
+        parse_catalog({"ruleset": "t", "skills": skills, "red_card_skill": "红牌"}, "t.toml")

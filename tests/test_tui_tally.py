@@ -131,13 +131,15 @@ async def test_y_confirms_once_and_a_second_time_is_refused(service: Service) ->
         await pilot.press("y")  # the dialog's own key for 确认
         await settle(pilot)
         recorded = vote_events(service, tid)
-        assert [(e["kind"], e["player"]) for e in recorded] == [("eliminated", expected.player)]
+        # the exile, settled at the night desk with what it sets off (here nothing more)
+        assert [(e["kind"], e["player"]) for e in recorded] == [
+            ("night_action", None), ("eliminated", expected.player), ("night_settled", None)]
         assert service.game_state().players[expected.player or ""].status == "out"
         assert "已确认" in plain(app, "#tally-outcome")
         await pilot.press("y")  # confirmed already: no dialog is offered, a notice says so
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmDialog)
-        assert len(vote_events(service, tid)) == 1
+        assert len(vote_events(service, tid)) == 3
         notes = [n.message for n in app._notifications]
         assert any("已确认过" in m for m in notes), notes
         assert app.query_one(TallyPane).is_mounted  # no traceback, the app still runs

@@ -105,4 +105,8 @@ def test_confirm_day2_exiles_and_the_state_follows(game: Path, capsys: pytest.Ca
     doc = run_json(capsys, "confirm", str(game), "--day", "2", "--json")
     (vote,) = doc["votes"]
     assert vote["chosen"] == "栗子"
-    assert [(e["kind"], e["player"]) for e in vote["events"]] == [("eliminated", "栗子")]
+    # the exile is submitted to the night desk and settled with what it sets off (nothing, here)
+    assert [(e["kind"], e["player"]) for e in vote["events"]] == [
+        ("night_action", None), ("eliminated", "栗子"), ("night_settled", None)]
+    assert vote["settlement"]["phase"] == "day:2"
+    assert vote["settlement"]["deaths"] == [{"player": "栗子", "cause": "投票出局"}]

@@ -226,7 +226,15 @@ class Gateway:
                 results = self.service.confirm_day(day)
         finally:
             self.invalidate()
-        return [r.explanation or r.tally_outcome or "" for r in results]
+        from tracker.engine.night.desk import phase_words
+        from tracker.reports.night import exit_lines
+
+        lines: list[str] = []
+        for r in results:
+            lines.append(r.explanation or r.tally_outcome or "")
+            if r.settlement is not None and r.phase is not None:  # what the exile set off (殉情 …)
+                lines += [f"  {line}" for line in exit_lines(phase_words(r.phase), r.settlement)]
+        return lines
 
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""

@@ -108,8 +108,11 @@ def confirm_json(r: ConfirmResult) -> dict[str, Any]:
     """One vote thread of `tracker confirm --json`."""
     if r.already_confirmed:
         return {"tid": r.tid, "already_confirmed": True, "explanation": r.explanation, "events": []}
-    return {"tid": r.tid, "purpose": r.purpose, "explanation": r.explanation, "clause": r.clause,
-            "chosen": r.chosen, "tally_outcome": r.tally_outcome, "events": [event_to_json(e) for e in r.events]}
+    doc: dict[str, Any] = {"tid": r.tid, "purpose": r.purpose, "explanation": r.explanation, "clause": r.clause,
+                           "chosen": r.chosen, "tally_outcome": r.tally_outcome, "events": [event_to_json(e) for e in r.events]}
+    if r.settlement is not None:  # the exile settled with what it set off (tracker night simulate's names)
+        doc["settlement"] = {"phase": r.phase, **r.settlement.to_json()}
+    return doc
 
 
 def state_json(s: GameSummary) -> dict[str, Any]:

@@ -76,3 +76,15 @@ def render(result: Settlement) -> str:
         lines.append(f"{s.title}：")
         lines.extend(f"  {line}" for line in s.lines)
     return "\n".join(lines)
+
+
+def exit_lines(words: str, result: Settlement) -> list[str]:
+    """A day's exit settled with what it set off, in a few lines under the command that caused it
+    (`tracker confirm`, `tracker card issue`): who went out and why, who survived, open questions, the win."""
+    lines = [f"{words}结算：{deaths_line(result)}"]
+    lines += [f"{s.player}存活：{s.reason}" for s in result.survivals]
+    lines += [f"待定：{q.question} → {q.taken}（{'导演指定' if q.by == 'director' else '随机，导演可撤销后改'}）"
+              for q in result.questions]
+    if result.outcome is not None:
+        lines.append(f"胜负：{result.outcome.winner}获胜（{result.outcome.reason}）")
+    return lines

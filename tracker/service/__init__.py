@@ -52,6 +52,8 @@ from tracker.store.db import Store
 from tracker.store.posts import StoredPost
 
 if TYPE_CHECKING:  # the crawler is loaded by the commands that crawl (tracker.service.crawling)
+    from sqlmodel import Session
+
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
 
 P = ParamSpec("P")
@@ -74,8 +76,8 @@ class Service:
                  ruleset: Ruleset | None = None) -> None:
         ctx = self.ctx = GameContext(game, store, clock, ruleset=ruleset)
         self.log = GameLog(ctx)
-        self.votes = Votes(ctx, self.log)
-        self.penalties = Penalties(ctx, self.log)
+        self.votes = Votes(ctx, self.log, desk=self._desk_in)
+        self.penalties = Penalties(ctx, self.log, desk=self._desk_in)
         self.flag_review = Flags(ctx, self.log, self.penalties)
         self.lurking = Lurking(ctx, self.log, self.votes)
         self.reports = Reports(ctx, self.log, self.votes, self.lurking, self.penalties, self.flag_review)
@@ -125,13 +127,21 @@ class Service:
             with self.store.session() as session:
                 return log.append(session, drafts)
 
-        def window(day: int) -> tuple[datetime, datetime]:
-            found = [d for d in log.effective_days() if d.day == day]
-            if not found:
-                raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
-            return found[0].opens, found[0].closes
+        return NightDesk(self.ruleset, log=log.events, fold=log.fold, append=append, window=self._day_window,
+                         now=self.clock.now, director=self.director())
 
-        return NightDesk(self.ruleset, log=log.events, fold=log.fold, append=append, window=window,
+    def _day_window(self, day: int) -> tuple[datetime, datetime]:
+        found = [d for d in self.log.effective_days() if d.day == day]
+        if not found:
+            raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
+        return found[0].opens, found[0].closes
+
+    def _desk_in(self, session: Session) -> NightDesk:
+        """The night desk inside a caller's transaction (a vote's or a red card's exit settles with
+        the events that record it, all or nothing)."""
+        log = self.log
+        return NightDesk(self.ruleset, log=lambda: log.events_in(session), fold=log.fold,
+                         append=lambda drafts: log.append(session, drafts), window=self._day_window,
                          now=self.clock.now, director=self.director())
 
     # -- crawling and posts -----------------------------------------------------------------------

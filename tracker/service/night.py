@@ -8,7 +8,7 @@ without knowing how the rest of it is built. Everything it decides is the engine
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,17 +16,23 @@ from typing import Any
 from tracker.engine.events import Event, EventDraft, EventKind, make_draft
 from tracker.engine.night import Catalog, Settlement, Table, load_catalog, settle
 from tracker.engine.night.desk import (
+    exit_drafts,
+    key_parts,
+    open_key,
     phase_key,
     phase_words,
     record,
     settled_event,
+    shown_key,
     submission_events,
     submissions,
     table_for,
+    unsettled_elsewhere,
 )
+from tracker.engine.night.model import Action
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState
-from tracker.errors import GameRuleError
+from tracker.errors import GameRuleError, RulesetError
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +45,18 @@ class NightPreview:
     submitted: list[Event]
     result: Settlement
     confirmed: Event | None
+
+
+@dataclass(frozen=True, slots=True)
+class DayExit:
+    """A day's exit (the vote's, a red card's) settled with what it sets off, ready to record:
+    ``drafts`` hold the submission of the exit as its skill, then the settlement's events."""
+
+    key: str
+    words: str
+    table: Table
+    result: Settlement
+    drafts: list[EventDraft]
 
 
 class NightDesk:
@@ -64,9 +82,9 @@ class NightDesk:
         """When a phase's results happen in the game: night N just after day N's close (after the
         day's own vote results), or just before day N opens where the post plays night N first
         (213's 首夜); a day phase now, within its day."""
-        parts = key.split(":")
-        opens, closes = self._window(int(parts[1]))
-        if parts[0] == "night":
+        kind, number, _ = key_parts(key)
+        opens, closes = self._window(number)
+        if kind == "night":
             if self.catalog.night_precedes_day:
                 return opens - timedelta(seconds=1)
             return closes + timedelta(seconds=1)
@@ -74,6 +92,7 @@ class NightDesk:
 
     def preview(self, key: str, *, seed: int = 0, decisions: Mapping[str, str] | None = None) -> NightPreview:
         events = self._log()
+        key = shown_key(events, key)
         state = self._fold([e for e in events if e.at < self.at(key)])
         table = table_for(state, self.catalog, events, key)
         result = settle(self.catalog, table, submissions(events, key), seed=seed, decisions=decisions)
@@ -85,7 +104,9 @@ class NightDesk:
         """Record one submission. The skill's name is checked now (the nearest names if misspelt);
         whether the rules allow it is the settlement's to say, with the reason, in the preview."""
         name = self.catalog.skill(skill).name
-        state = self._fold(self._log())
+        events = self._log()
+        key = open_key(events, key)
+        state = self._fold(events)
         for who in (*_members(actor), *targets):
             state.player(who)  # GameRuleError naming the players, for a typo
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": list(targets)}
@@ -99,13 +120,65 @@ class NightDesk:
     def remove(self, key: str, actor: str, skill: str) -> Event:
         """Withdraw the latest standing submission of ``skill`` by ``actor`` (an undo event)."""
         name = self.catalog.skill(skill).name
-        found = [e for e in submission_events(self._log(), key)
+        events = self._log()
+        found = [e for e in submission_events(events, open_key(events, key))
                  if e.data.get("actor") == actor and e.data.get("skill") == name]
         if not found:
             raise GameRuleError(f"{phase_words(key)}没有 {actor} 提交的<{name}>", hint="用 tracker night GAME.toml --night N 查看已提交的行动")
         draft = make_draft(EventKind.UNDO.value, at=self._now(), data={"seq": found[-1].seq, "reason": "撤回提交"},
                            recorded_by=self.director)
         return self._append([draft])[0]
+
+    def has_exit_skill(self, kind: str) -> bool:
+        """Whether this game's night file names the skill a day's exit is settled as (``exile`` /
+        ``red_card``); a ruleset without a night file has none."""
+        try:
+            catalog = self.catalog
+        except RulesetError:
+            return False
+        return (catalog.exile_skill if kind == "exile" else catalog.red_card_skill) is not None
+
+    def settle_exit(self, kind: str, day: int, target: str, *, at: datetime, own_exit: EventDraft | None = None,
+                    without: Collection[int] = (), via: str) -> DayExit:
+        """Settle a day's exit as the post orders what follows it (殉情, 遇难, 接刀, 报复, 诡辩, a
+        决斗 voiding the vote, the win check), with the day's other standing submissions.
+
+        ``kind``: ``exile`` (the vote's result, ``own_exit`` its 出局 event) or ``red_card`` (the
+        ledger has recorded the 出局: ``without`` names those events, so the table sees the player
+        as they were just before). The phase is ``day:N``, or ``day:N#k`` when earlier results of the
+        day were settled already. Nothing is written: the caller appends ``drafts`` in its own
+        transaction (the vote's or the ledger's).
+        """
+        cat = self.catalog
+        name = cat.exile_skill if kind == "exile" else cat.red_card_skill
+        if name is None:
+            raise GameRuleError(f"规则 {cat.ruleset} 的技能文件没有写明{'投票出局' if kind == 'exile' else '红牌罚下'}对应的技能")
+        skill = cat.skill(name)
+        events = [e for e in self._log() if e.seq not in set(without)]
+        in_phase = skill.phase if skill.phase in ("晨曦", "正午", "黄昏", "关门") else None
+        key = open_key(events, phase_key(day=day, phase=in_phase if kind == "exile" else None))
+        waiting = unsettled_elsewhere(events, key)
+        if waiting:
+            first = waiting[0].data
+            where = phase_words(str(first["phase"]))
+            raise GameRuleError(f"{where}还有未确认的提交（{first['actor']}<{first['skill']}>），本次出局须在其后结算",
+                                hint=f"先预览并确认{where}的结算：tracker night GAME.toml --day {day}"
+                                     + (f" --phase {key_parts(str(first['phase']))[2]}" if key_parts(str(first['phase']))[2] else "")
+                                     + " confirm；或撤回这些提交")
+        table = table_for(self._fold([e for e in events if e.at <= at]), cat, events, key)
+        actor = skill.team or "导演"
+        data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
+        if in_phase is not None:
+            data["in_phase"] = in_phase
+        standing = submissions(events, key)
+        action = Action(actor=actor, skill=name, targets=(target,), phase=in_phase, index=len(standing))
+        result = settle(cat, table, [*standing, action])
+        _refused(result, name, target)
+        known_lost = set(self._fold(self._log()).lost) if own_exit is None else set()
+        drafts = [make_draft(EventKind.NIGHT_ACTION.value, at=at, data=data, recorded_by=self.director),
+                  *exit_drafts(result, table, key, at=at, recorded_by=self.director, target=target,
+                               own_exit=own_exit, known_lost=known_lost)]
+        return DayExit(key, phase_words(key), table, result, drafts)
 
     def setup(self, field: str, value: Any, player: str | None = None) -> Event:
         """A fact the post fixes before the game (英雄, 设计目标, 情侣, a seat, a 抉择)."""
@@ -126,10 +199,16 @@ class NightDesk:
         return preview, self._append(drafts)
 
 
-def _members(actor: str) -> tuple[str, ...]:
-    from tracker.engine.night.model import Action
+def _refused(result: Settlement, skill: str, target: str) -> None:
+    """The exit must settle: a refusal here would drop a vote's result or a red card silently."""
+    for r in result.rejected:
+        if r.skill == skill:
+            raise GameRuleError(f"{target} 的<{skill}>未能结算：{r.reason}",
+                                hint="检查游戏文件中该玩家的身份与存活状态；结算未记录任何事件")
 
+
+def _members(actor: str) -> tuple[str, ...]:
     return Action(actor, "").members
 
 
-__all__ = ["NightDesk", "NightPreview", "phase_key"]
+__all__ = ["DayExit", "NightDesk", "NightPreview", "phase_key"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +28,9 @@ from tracker.service.context import GameContext
 from tracker.store.penalties import append_entries, decide_flag, get_flag, load_entries, load_head
 from tracker.store.posts import html_hash_of
 
-if TYPE_CHECKING:  # the service this one is given (tracker.service composes them)
+if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
     from tracker.service.gamelog import GameLog
+    from tracker.service.night import NightDesk
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,11 @@ class PlayerStanding:
 class Penalties:
     """The card ledger: every decision a new hash-chained entry, a red card's effect a game event."""
 
-    def __init__(self, ctx: GameContext, log: GameLog) -> None:
+    def __init__(self, ctx: GameContext, log: GameLog, desk: Callable[[Session], NightDesk] | None = None) -> None:
         self.ctx = ctx
         self.log = log
+        #: The night desk over a transaction: a red card's 出局 settles there with what it sets off.
+        self._desk = desk
 
     # ------------------------------------------------------------------------------ the ledger
 
@@ -206,17 +209,59 @@ class Penalties:
         rules = self.ctx.ruleset.cards
         drafts = consequence_drafts(cons, events=self.log.events_in(session), red_consequence=rules.red_consequence,
                                     at=at or self.ctx.clock.now(), by=self.ctx.director())
+        appended = self.log.append(session, drafts)
+        appended += self._cascades(appended, session=session)
         out = []
-        for e in self.log.append(session, drafts):
+        for e in appended:
             if e.kind == "undo":
                 out.append(f"事件 #{e.seq}：撤销事件 #{e.get('seq')}（{e.get('reason') or '红牌已撤销'}）")
             elif e.get("again"):
                 out.append(f"事件 #{e.seq}：{e.player} 再获红牌，计入阵营红牌数")
-            else:
+            elif e.kind == EventKind.CARD_CONSEQUENCE:
                 what = STATUS_WORDS.get(str(e.get("consequence")), str(e.get("consequence")))
                 turn = f"，成为{rules.red_turns_role}" if rules.red_turns_role else ""
                 out.append(f"事件 #{e.seq}：{e.player} 红牌罚下，{what}{turn}")
+            elif e.kind in (EventKind.ELIMINATED, EventKind.DIED):
+                out.append(f"事件 #{e.seq}：{e.player} {'死亡' if e.kind == EventKind.DIED else '出局'}"
+                           f"（{e.get('cause')}，随红牌罚下结算）")
+            elif e.kind == EventKind.FACTION_LOST:
+                out.append(f"事件 #{e.seq}：{e.get('faction')}阵营判负（{e.get('reason')}）")
+            elif e.kind == EventKind.NIGHT_SETTLED:
+                from tracker.engine.night.desk import phase_words
+
+                win = (e.get("result") or {}).get("outcome")
+                out.append(f"事件 #{e.seq}：{phase_words(str(e.get('phase')))}结算，随红牌罚下"
+                           + (f"：{win['winner']}获胜（{win['reason']}）" if win else ""))
         return out
+
+    def _cascades(self, appended: Sequence[Event], *, session: Session) -> list[Event]:
+        """What a red card's 出局 sets off (殉情, 遇难, 殉职's random successor, the win check),
+        settled at the night desk in the same transaction, where the game's night file names its
+        red-card skill; undoing the red card undoes them with it. The ledger's consequence event
+        stays the one record of the carded player's own exit."""
+        if self._desk is None:
+            return []
+        desk = self._desk(session)
+        if not desk.has_exit_skill("red_card"):
+            return []
+        live, _ = effective(self.log.events_in(session))
+        drafts: list[EventDraft] = []
+        for e in appended:
+            if e.kind == EventKind.UNDO:  # the red is gone: so is what it set off
+                drafts += [make_draft(EventKind.UNDO.value, at=e.at, recorded_by=e.recorded_by,
+                                      data={"seq": c.seq, "reason": f"红牌（事件 #{e.get('seq')}）已撤销，其连锁随之撤销"})
+                           for c in live if c.get("cascade_of") == e.get("seq")]
+            elif e.kind == EventKind.CARD_CONSEQUENCE and e.get("consequence") == "out" and not e.get("again") \
+                    and e.player is not None:
+                settled = desk.settle_exit("red_card", self._day_at(e.at), e.player, at=e.at, without={e.seq},
+                                           via=f"tracker card（记牌账本第 {e.get('ledger_id')} 条）")
+                drafts += [replace(d, data={**d.data, "cascade_of": e.seq}) for d in settled.drafts]
+        return self.log.append(session, drafts) if drafts else []
+
+    def _day_at(self, at: datetime) -> int:
+        """The game day a red card's 出局 happens in: the last day opened by then."""
+        opened = [d.day for d in self.log.effective_days() if d.opens <= at]
+        return max(opened) if opened else 1
 
     def _consequence_words(self, cons: Sequence[L.Consequence]) -> list[str]:
         """What the red cards did, in the rule posts' words (for the director's confirmation)."""

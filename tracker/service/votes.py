@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -35,8 +35,12 @@ from tracker.errors import ConfigError, GameRuleError
 from tracker.service.context import GameContext
 from tracker.store.posts import ballot_rows, post_versions
 
-if TYPE_CHECKING:  # the service this one is given (tracker.service composes them)
+if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from sqlmodel import Session
+
+    from tracker.engine.night import Settlement
     from tracker.service.gamelog import GameLog
+    from tracker.service.night import DayExit, NightDesk
 
 _MISS = object()
 _MEMO_LOCK = threading.Lock()
@@ -71,6 +75,10 @@ class ConfirmResult:
     clause: str | None = None
     chosen: str | None = None
     tally_outcome: str | None = None
+    #: The day phase the exile was settled in with what it set off (None: this game's night file has
+    #: no exile skill, the 出局 alone was recorded), and that settlement.
+    phase: str | None = None
+    settlement: Settlement | None = None
 
 
 class Votes:
@@ -79,9 +87,12 @@ class Votes:
     # Parsed ballots per post, kept across requests; 0 turns the memo (and the cheap skip) off.
     ballot_memo_size: int = 50_000
 
-    def __init__(self, ctx: GameContext, log: GameLog) -> None:
+    def __init__(self, ctx: GameContext, log: GameLog,
+                 desk: Callable[[Session], NightDesk] | None = None) -> None:
         self.ctx = ctx
         self.log = log
+        #: The night desk over a transaction: where an exile is settled with what it sets off.
+        self._desk = desk
         self._ballot_memo: tuple[tuple[tuple[str, ...], tuple[str, ...]], dict[Any, Any]] | None = None
 
     # ------------------------------------------------------------------ inputs
@@ -267,7 +278,28 @@ class Votes:
                                      data={"vote_tid": dt.tid, "day": day, "text": conf.explanation},
                                      recorded_by=who)]
             with self.ctx.store.session() as session:
+                drafts, settled = self._settle_exile(session, day, dt.tid, conf.chosen, drafts, at=t.window.closes)
                 recorded = self.log.append(session, drafts)
-            results.append(ConfirmResult(dt.tid, conf.explanation, tuple(recorded), purpose=purpose,
-                                         clause=conf.clause, chosen=conf.chosen, tally_outcome=t.outcome.message))
+            explanation = conf.explanation
+            if settled is not None and conf.chosen not in {d.player for d in settled.result.deaths}:
+                why = next((s.reason for s in settled.result.survivals if s.player == conf.chosen), None)
+                explanation += f"；结算：{conf.chosen} 未出局" + (f"（{why}）" if why else "（见结算过程）")
+            results.append(ConfirmResult(dt.tid, explanation, tuple(recorded), purpose=purpose,
+                                         clause=conf.clause, chosen=conf.chosen, tally_outcome=t.outcome.message,
+                                         phase=settled.key if settled else None,
+                                         settlement=settled.result if settled else None))
         return results
+
+    def _settle_exile(self, session: Session, day: int, tid: int, chosen: str | None,
+                      drafts: list[EventDraft], *, at: datetime) -> tuple[list[EventDraft], DayExit | None]:
+        """The vote's 出局 settled at the night desk with what it sets off (殉情, 诡辩, a 决斗 that
+        voids the vote, the win check …), where the game's night file names its exile skill: the
+        tally decided who; the settlement decides what follows, in the post's order."""
+        exile = next((d for d in drafts if d.player == chosen and d.data.get("cause") == "vote"
+                      and d.kind in (EventKind.ELIMINATED.value, EventKind.DIED.value)), None)
+        desk = self._desk(session) if self._desk is not None and exile is not None else None
+        if desk is None or exile is None or chosen is None or not desk.has_exit_skill("exile"):
+            return drafts, None
+        settled = desk.settle_exit("exile", day, chosen, at=at, own_exit=exile, via=f"tracker confirm（投票帖 {tid}）")
+        tagged = [replace(d, data={"day": day, **d.data, "vote_tid": tid}) for d in settled.drafts]
+        return [d for d in drafts if d is not exile] + tagged, settled

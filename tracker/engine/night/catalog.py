@@ -11,6 +11,8 @@ A night file::
 
     ruleset = "luoluo-m19"
     order = ["杀人", "救治", "救药", "预言", "灭口", "毒药"]   # the post's 结算顺序, for the log
+    exile_skill = "投票出局"      # tracker confirm submits the vote's exile as this skill
+    red_card_skill = "红牌罚下"   # tracker card issue submits a red card's 出局 as this skill
 
     [[skills]]
     name = "救治"
@@ -111,6 +113,13 @@ class Catalog:
     scenario_game: str | None = None
     #: True where night N comes before day N (213: 首夜, then 第1天 the 竞选日); else night N follows day N.
     night_precedes_day: bool = False
+    #: The skills the day's own results are submitted as, so what an exit sets off (殉情, 遇难, 接刀,
+    #: 报复, 诡辩, a 决斗 voiding the vote, the win check) is settled by the same engine in the post's
+    #: order: ``tracker confirm``'s exile (``exile_skill``) and a red card's 出局 (``red_card_skill``).
+    #: None: the post settles that exit elsewhere (M160's vote deaths open the next night) or the
+    #: director records what follows it.
+    exile_skill: str | None = None
+    red_card_skill: str | None = None
 
     def skill(self, name: str) -> Skill:
         found = self.skills.get(name)
@@ -194,9 +203,10 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
     rid = data.get("ruleset")
     if not isinstance(rid, str):
         raise RulesetError(f"{src}: 缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
-    unknown = sorted(set(data) - {"ruleset", "order", "skills", "scenario_game", "night_precedes_day"})
+    top = ("ruleset", "order", "skills", "scenario_game", "night_precedes_day", "exile_skill", "red_card_skill")
+    unknown = sorted(set(data) - set(top))
     if unknown:
-        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint="可用的键：ruleset, order, skills, scenario_game, night_precedes_day")
+        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint=f"可用的键：{', '.join(top)}")
     skills: dict[str, Skill] = {}
     for i, raw in enumerate(data.get("skills", []), 1):
         s = _skill(raw, f"skills[{i}]", src)
@@ -208,9 +218,15 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) 
                 raise RulesetError(f"{src}: skills[{i}]（{s.name}）的身份 {r!r} 不在规则的 [[roles]] 中",
                                    hint=f"是不是想写 `{near[0]}`？" if near else None)
         skills[s.name] = s
+    for key in ("exile_skill", "red_card_skill"):
+        named = data.get(key)
+        if named is not None and named not in skills:
+            raise RulesetError(f"{src}: {key} = {named!r} 不是本文件的技能",
+                               hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
     return Catalog(ruleset=rid, skills=skills, order=tuple(data.get("order", ())),
                    scenario_game=data.get("scenario_game"),
-                   night_precedes_day=bool(data.get("night_precedes_day", False)))
+                   night_precedes_day=bool(data.get("night_precedes_day", False)),
+                   exile_skill=data.get("exile_skill"), red_card_skill=data.get("red_card_skill"))
 
 
 @cache

@@ -12,6 +12,7 @@ factions, tags: one answer for day and night) plus the last settled table for wh
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -35,9 +36,51 @@ def phase_key(night: int | None = None, day: int | None = None, phase: str | Non
     return f"day:{day}" + (f":{phase}" if phase else "")
 
 
+def key_parts(key: str) -> tuple[str, int, str | None]:
+    """``day:3:黄昏#2`` → ("day", 3, "黄昏"): a ``#k`` suffix marks the k-th settlement of the same
+    phase (a red card, then the vote, each settled when it happens)."""
+    parts = key.split("#")[0].split(":")
+    return parts[0], int(parts[1]), parts[2] if len(parts) > 2 else None
+
+
 def phase_words(key: str) -> str:
-    parts = key.split(":")
-    return f"第{parts[1]}夜" if parts[0] == "night" else f"第{parts[1]}天" + (parts[2] if len(parts) > 2 else "")
+    kind, n, phase = key_parts(key)
+    words = f"第{n}夜" if kind == "night" else f"第{n}天" + (phase or "")
+    return words + (f"（第{key.split('#')[1]}次）" if "#" in key else "")
+
+
+def open_key(events: Sequence[Any], key: str) -> str:
+    """Where a phase's next submissions settle. A night settles once; a day may settle several times
+    (a red card at noon, then the vote), each from the table the last one left: ``day:N`` until it
+    is settled, then ``day:N#2`` …"""
+    if key.startswith("night:"):
+        return key
+    settled = {e.data.get("phase") for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED}
+    base = key.split("#")[0]
+    found, k = base, 1
+    while found in settled:
+        k += 1
+        found = f"{base}#{k}"
+    return found
+
+
+def shown_key(events: Sequence[Any], key: str) -> str:
+    """The settlement a preview of ``key`` shows: the open one when it has submissions or nothing
+    of that phase was settled yet, else the last one confirmed."""
+    found = open_key(events, key)
+    if found == key.split("#")[0] or submission_events(events, found):
+        return found
+    k = int(found.split("#")[1]) - 1
+    return key.split("#")[0] + (f"#{k}" if k > 1 else "")
+
+
+def unsettled_elsewhere(events: Sequence[Any], key: str) -> list[Any]:
+    """Standing submissions of the same day in another phase that is not settled: an exit settled
+    now would be settled without them (213's 正午 <决斗> voids 黄昏's vote)."""
+    kind, number, _ = key_parts(key)
+    settled = {e.data.get("phase") for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED}
+    return [e for e in _live(events) if e.kind == EventKind.NIGHT_ACTION and e.data.get("phase") not in settled
+            and e.data.get("phase") != key and key_parts(str(e.data.get("phase")))[:2] == (kind, number)]
 
 
 def _live(events: Sequence[Any]) -> list[Any]:
@@ -72,7 +115,7 @@ def last_table(events: Sequence[Any], key: str) -> Mapping[str, Any] | None:
 
 def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: str) -> Table:
     """The table when phase ``key`` begins: the fold's players, the last settled table's night facts."""
-    parts = key.split(":")
+    kind, number, phase = key_parts(key)
     before = last_table(events, key) or {}
     seats_before = {p["name"]: p for p in before.get("players", ())}
     setup = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETUP]
@@ -109,9 +152,11 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
     game_state["存活"] = [n for n, s in players.items() if s.alive]
     if state.lost:
         game_state["判负阵营"] = sorted(state.lost)
-    night = int(parts[1]) if parts[0] == "night" else None
-    day = int(parts[1]) if parts[0] == "day" else None
-    return Table(players=players, state=game_state, night=night, day=day, phase=parts[2] if len(parts) > 2 else None)
+    if state.faction_reds:  # the fold counts red cards (the ledger's consequences); the hooks read it
+        game_state["红牌"] = dict(state.faction_reds)
+    night = number if kind == "night" else None
+    day = number if kind == "day" else None
+    return Table(players=players, state=game_state, night=night, day=day, phase=phase)
 
 
 #: The day events' causes in the scenario vocabulary's words (``when.cause``: 投票 / 红牌 / 最后一票).
@@ -131,7 +176,7 @@ def _exit_when(fields: dict[str, Any], name: str, events: Sequence[Any]) -> None
         phase = str(e.data.get("phase", ""))
         when: dict[str, Any]
         if phase.startswith("night:"):
-            when = {"night": int(phase.split(":")[1])}
+            when = {"night": key_parts(phase)[1]}
         elif isinstance(e.data.get("day"), int):
             when = {"day": int(e.data["day"])}
         else:
@@ -156,7 +201,7 @@ def record(result: Settlement, before: Table, key: str, *, at: datetime, recorde
     the night — then one ``night_settled`` event with the table the next night starts from.
     """
     after = result.table_after or before
-    data_base = {"phase": key, "via": "night"}
+    data_base = {"phase": key, "via": key_parts(key)[0]}  # night, or day (a day phase's settlement)
     out: list[EventDraft] = []
     for d in result.deaths:
         died = after.players[d.player].life == "死亡"
@@ -189,4 +234,24 @@ def record(result: Settlement, before: Table, key: str, *, at: datetime, recorde
                           data={"phase": key, "table": table_json(after), "seed": seed,
                                 "decisions": dict(decisions), "result": result.to_json()},
                           recorded_by=recorded_by))
+    return out
+
+
+def exit_drafts(result: Settlement, before: Table, key: str, *, at: datetime, recorded_by: str, target: str,
+                own_exit: EventDraft | None, known_lost: set[str]) -> list[EventDraft]:
+    """:func:`record` for a day's exit settled with what it sets off.
+
+    The exit itself keeps one home: the vote's 出局 as ``tracker confirm`` words it (``own_exit``,
+    with its count), or, for a red card, the ledger's consequence event already recorded (None).
+    Factions the fold already judges lost (by red cards) are not judged again.
+    """
+    out: list[EventDraft] = []
+    for d in record(result, before, key, at=at, recorded_by=recorded_by, seed=0, decisions={}):
+        if d.kind in (EventKind.ELIMINATED.value, EventKind.DIED.value) and d.player == target:
+            if own_exit is not None:
+                out.append(replace(own_exit, data={**own_exit.data, "phase": key, "via": key_parts(key)[0]}))
+            continue
+        if d.kind == EventKind.FACTION_LOST.value and d.data.get("faction") in known_lost:
+            continue
+        out.append(d)
     return out

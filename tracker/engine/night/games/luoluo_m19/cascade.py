@@ -42,11 +42,16 @@ def install(ctx: Ctx) -> None:
     ])
 
 
+DAY_CAUSES = {"投票出局": "投票", "红牌罚下": "红牌"}
+
+
 def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
     """When and how: the 忠犬's last night and the 遗言 count read it later."""
     b = ctx.board
     when: dict[str, object] = {"night": b.night} if b.night is not None else {"day": b.table.day}
-    when["cause"] = cause
+    # the scenario vocabulary's words for the day's own exits (when.cause: 投票 / 红牌), which the
+    # morning 公示 ("因投票出局") and the 遗言 count read
+    when["cause"] = DAY_CAUSES.get(cause, cause)
     seat.fields["出局"] = when
 
 

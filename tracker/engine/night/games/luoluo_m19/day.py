@@ -131,16 +131,20 @@ def surrender(ctx: Ctx) -> None:
 def exile(ctx: Ctx) -> None:
     """The vote's exile: announced at once, with the 殉职 and 殉情 it sets off."""
     b = ctx.board
+    exiled: list[str] = []
+    start = len(ctx.extra_lines)  # the out list goes before what the exits set off (殉职 …)
     for act in [a for a in ctx.of("投票出局") if a.index not in ctx.used]:
         ctx.used.add(act.index)
         t = act.targets[0]
-        before = len(b.result.deaths)
         b.note(f"第{b.table.day}天投票：{t}得票最多 → 出局")
-        b.kill(t, "投票出局")
-        for d in b.result.deaths[before:]:
-            line = f"投票出局：{d.player}" if d.player == t else f"{d.cause.split('（')[0]}：{d.player}"
-            ctx.extra_lines.append(line)
+        if b.kill(t, "投票出局"):
+            exiled.append(t)
         settle_sheriffs(ctx)
+    if exiled:  # the day's out list in the post's words, each exit under its cause (a red card's too)
+        ctx.extra_lines[start:start] = [
+            f"投票出局：{d.player}" if d.player in exiled else f"{d.cause.split('（')[0]}：{d.player}"
+            for d in b.result.deaths]
+        b.result.outs_in_lines = True
 
 
 def wills_and_designs(ctx: Ctx) -> None:

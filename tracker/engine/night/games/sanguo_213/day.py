@@ -95,6 +95,7 @@ def duel(board: Board, ctx: Ctx, act: Action) -> None:
     if judged_faction(board.seat(t)) == "狼人":
         board.note(f"正午 骑士{knight.name}<决斗>{t}：实际阵营为狼人阵营 → 对其造成[穿透]，当天所进行的放逐投票无效")
         ctx.vote_void = True
+        board.set_state("放逐投票无效", board.table.day)  # read at 黄昏 when it settles on its own
         board.announce("当天所进行的放逐投票无效")
         strike(board, ctx, t, [hit_by(board, act, "穿透", knight.name)], "正午")
     else:
@@ -115,6 +116,8 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
         elif a.skill == "投降":
             surrender(board, ctx, a)
     vote = latest(acts, "投票")
+    if board.state.get("放逐投票无效") == board.table.day:
+        ctx.vote_void = True  # a 决斗 at this day's 正午, settled before 黄昏 (tracker confirm after it)
     if vote is not None and ctx.vote_void:
         board.note("黄昏(1) 当天所进行的放逐投票无效（骑士<决斗>），无人因投票出局")
     elif vote is not None and vote.targets:

@@ -1,0 +1,209 @@
+"""A day's exits settle with what they set off (issue 16, item 6): the vote's 出局 confirmed by
+`tracker confirm` and a red card's 出局 from `tracker card issue` go through the same settlement as
+the night, so 遇难, 殉情, 殉职 and a 决斗 that voids the vote follow in the post's order, whatever
+order the director typed things in — and undoing the red card undoes what it set off.
+
+M19 is played on the demo game (real vote pages, day 2 exiles 栗子); 213 on a small game file,
+through the night desk the confirmation uses.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from tui_demo import open_demo
+
+from tracker.clock import SHANGHAI, FrozenClock
+from tracker.engine.events import EventDraft, EventKind
+from tracker.errors import GameRuleError
+from tracker.service import Service
+
+AFTER_DAY2 = datetime(2025, 3, 4, 23, 0, tzinfo=SHANGHAI)
+DAY2_NOON = datetime(2025, 3, 4, 12, 0, tzinfo=SHANGHAI)
+
+
+def _live(svc: Service, *kinds: str) -> list:
+    from tracker.engine.events import effective
+
+    live, _ = effective(svc.all_events())
+    return [e for e in live if not kinds or e.kind in kinds]
+
+
+def _status(svc: Service) -> dict[str, str]:
+    return {n: p.status for n, p in svc.game_state().players.items()}
+
+
+# ------------------------------------------------------------------------------------------ M19
+
+def test_the_vote_exile_sets_off_the_hostages_disaster_at_confirm(tmp_path: Path) -> None:
+    """遇难<强制>——"当英雄因为非红牌罚下原因出局，人质也随之出局"：the hostage 包子 chose 栗子 as
+    his hero; day 2's vote exiles 栗子, and confirming it takes 包子 out with him, in one settlement."""
+    svc = open_demo(tmp_path, at=AFTER_DAY2)
+    svc.night_desk().setup("英雄", "栗子", "包子")
+    [r] = svc.confirm_day(2, recorded_by="导演A")
+    assert r.chosen == "栗子" and r.phase == "day:2"
+    assert r.settlement is not None
+    assert [d.player for d in r.settlement.deaths] == ["栗子", "包子"]
+    assert r.settlement.deaths[1].cause.startswith("遇难")
+    out = {e.player: e for e in _live(svc, EventKind.ELIMINATED.value) if e.get("vote_tid") == 6}
+    # the exile keeps the confirmation's words (cause vote, the count); the hostage's is the engine's
+    assert out["栗子"].get("cause") == "vote" and out["栗子"].get("votes") == 6.0
+    assert out["包子"].get("cause").startswith("遇难") and out["包子"].get("day") == 2
+    assert _status(svc)["包子"] == "out"
+    # recorded once: a second confirmation is refused before anything is written
+    before = len(svc.all_events())
+    with pytest.raises(GameRuleError):
+        svc.confirm_day(2)
+    assert len(svc.all_events()) == before
+    # the night after starts from that settlement: both are out at the night desk
+    table = svc.night_desk().preview("night:2").table
+    assert not table.players["栗子"].alive and not table.players["包子"].alive
+    assert table.players["栗子"].fields["出局"] == {"day": 2, "cause": "投票"}
+
+
+def test_a_vote_exile_without_consequences_records_the_same_exit(tmp_path: Path) -> None:
+    """The demo's own day 2: 栗子 has no lover, no hostage — the settlement adds nobody, and the
+    出局 recorded is the confirmation's (cause vote, 6 votes), as before the desk settled it."""
+    svc = open_demo(tmp_path, at=AFTER_DAY2)
+    [r] = svc.confirm_day(2)
+    assert r.settlement is not None and [d.player for d in r.settlement.deaths] == ["栗子"]
+    exits = [e for e in r.events if e.kind == EventKind.ELIMINATED.value]
+    assert [(e.player, e.get("cause"), e.get("votes")) for e in exits] == [("栗子", "vote", 6.0)]
+    assert {e.get("vote_tid") for e in r.events} == {6}
+    assert svc.votes.confirmed_tids() >= {6}
+
+
+def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(tmp_path: Path) -> None:
+    """殉情<强制>: "情侣中的一方出局，另一方立即出局" — red card included ("但情侣会触发<殉情>");
+    the carded lover's 出局 stays the ledger's consequence, the other's is the settlement's. A
+    revoked red card undoes both."""
+    svc = open_demo(tmp_path, at=DAY2_NOON)
+    svc.night_desk().setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
+    decision = svc.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    assert any("小白 出局（殉情" in line for line in decision.recorded), decision.recorded
+    assert _status(svc)["碎碎"] == "out" and _status(svc)["小白"] == "out"
+    cascade = [e for e in _live(svc) if e.get("cascade_of") is not None]
+    assert {e.kind for e in cascade} == {"night_action", "eliminated", "night_settled"}
+    assert [e.player for e in cascade if e.kind == "eliminated"] == ["小白"]  # 碎碎's is the ledger's
+    svc.revoke_card(decision.entry.id, "误判")
+    assert _status(svc)["碎碎"] == "alive" and _status(svc)["小白"] == "alive"
+    assert [e for e in _live(svc) if e.get("cascade_of") is not None] == []
+
+
+def test_a_red_carded_hero_does_not_take_the_hostage(tmp_path: Path) -> None:
+    """遇难 fires only "当英雄因为非红牌罚下原因出局": a red card on the hero 泡泡 leaves 包子 in."""
+    svc = open_demo(tmp_path, at=DAY2_NOON)
+    svc.issue_card("泡泡", "red", "1", "辱骂", day=2)
+    status = _status(svc)
+    assert status["泡泡"] == "out" and status["包子"] == "alive"
+    assert [e.player for e in _live(svc, "eliminated") if e.get("cascade_of") is not None] == []
+
+
+def test_the_vote_after_a_red_card_settles_from_the_table_the_red_card_left(tmp_path: Path) -> None:
+    """A red card at noon settles day 2 once; the vote confirmed after it settles again (day:2#2),
+    from the table the first left — the red-carded lover's partner is already out, and stays so."""
+    svc = open_demo(tmp_path, at=DAY2_NOON)
+    svc.night_desk().setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
+    svc.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    svc.ctx.clock = FrozenClock(AFTER_DAY2)
+    [r] = svc.confirm_day(2)
+    assert r.phase == "day:2#2" and r.settlement is not None
+    assert [d.player for d in r.settlement.deaths] == ["栗子"]
+    assert not r.settlement.table_after.players["小白"].alive
+
+
+# ------------------------------------------------------------------------------------------ 213
+
+GAME_213 = """
+[game]
+name = "三国测试局"
+ruleset = "sanguo-213"
+forum = "http://127.0.0.1:9/"
+timezone = "Asia/Shanghai"
+directors = ["导演A"]
+
+{players}
+
+[[days]]
+day = 1
+discussion = 10
+vote = [11, 12]
+opens = 2025-03-03T10:00:00+08:00
+closes = 2025-03-03T21:00:00+08:00
+
+[[days]]
+day = 2
+discussion = 13
+vote = [14]
+opens = 2025-03-04T10:00:00+08:00
+closes = 2025-03-04T21:00:00+08:00
+"""
+
+ROLES_213 = [("P01", "骑士"), ("P02", "狼人"), ("P03", "狼人"), ("P04", "村民"), ("P05", "预言家"),
+             ("P06", "村民"), ("P07", "守卫"), ("P08", "女巫")]
+
+
+@pytest.fixture
+def game213(tmp_path: Path) -> Service:
+    players = "\n".join(f'[[players]]\nname = "{n}"\nrole = "{r}"\nfaction = "{"狼人" if r == "狼人" else "村民"}"\n'
+                        for n, r in ROLES_213)
+    path = tmp_path / "g213.toml"
+    path.write_text(GAME_213.format(players=players), encoding="utf-8")
+    return Service.open(path, db_url=f"sqlite:///{tmp_path / 'g213.db'}",
+                        clock=FrozenClock(datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI)))
+
+
+def _exile_draft(player: str) -> EventDraft:
+    return EventDraft(at=datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI), kind=EventKind.ELIMINATED.value,
+                      player=player, data={"cause": "vote", "day": 2, "vote_tid": 14}, recorded_by="导演A")
+
+
+def _settle_exile(svc: Service, player: str):  # type: ignore[no-untyped-def]
+    with svc.store.session() as s:
+        desk = svc._desk_in(s)
+        settled = desk.settle_exit("exile", 2, player, at=datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI),
+                                   own_exit=_exile_draft(player), via="test")
+        svc.log.append(s, settled.drafts)
+    return settled
+
+
+def test_213_a_duel_on_a_wolf_at_noon_voids_the_vote_confirmed_after_it(game213: Service) -> None:
+    """决斗[正午]："若该角色的[实际阵营]为狼人阵营，对其造成[穿透]，当天所进行的放逐投票无效" —
+    the noon 决斗 is confirmed first; the vote's exile of P04 settled at 黄昏 afterwards leaves
+    P04 in, and only the wolf the knight struck is out."""
+    desk = game213.night_desk()
+    desk.add("day:2:正午", "P01", "决斗", ["P02"])
+    desk.confirm("day:2:正午")
+    settled = _settle_exile(game213, "P04")
+    assert settled.key == "day:2:黄昏"
+    assert [d.player for d in settled.result.deaths] == []
+    assert any("放逐投票无效" in line for line in settled.result.log)
+    status = _status(game213)
+    assert status["P02"] == "out" and status["P04"] == "alive"
+    # the vote's 出局 was not written: the settlement said nobody goes out by vote
+    assert [e for e in _live(game213, "eliminated") if e.get("cause") == "vote"] == []
+
+
+def test_213_an_unconfirmed_noon_duel_stops_the_vote_from_settling_without_it(game213: Service) -> None:
+    """No result may depend on the order things were typed: with a 决斗 submitted at 正午 but not
+    settled, the vote is refused (nothing written) until the noon is confirmed."""
+    game213.night_desk().add("day:2:正午", "P01", "决斗", ["P02"])
+    before = len(game213.all_events())
+    with pytest.raises(GameRuleError, match="正午还有未确认的提交"):
+        _settle_exile(game213, "P04")
+    assert len(game213.all_events()) == before
+
+
+def test_213_a_duel_on_a_villager_costs_the_knight_and_the_vote_stands(game213: Service) -> None:
+    """决斗 (2)："若该角色的[实际阵营]为村民阵营，骑士受到[致死伤害]" — the vote is not voided."""
+    desk = game213.night_desk()
+    desk.add("day:2:正午", "P01", "决斗", ["P04"])
+    desk.confirm("day:2:正午")
+    settled = _settle_exile(game213, "P03")
+    assert [d.player for d in settled.result.deaths] == ["P03"]
+    status = _status(game213)
+    assert status["P01"] == "out" and status["P03"] == "out" and status["P04"] == "alive"
+    votes = [e for e in _live(game213, "eliminated") if e.get("cause") == "vote"]
+    assert [(e.player, e.get("phase")) for e in votes] == [("P03", "day:2:黄昏")]
