@@ -207,3 +207,64 @@ def test_213_a_duel_on_a_villager_costs_the_knight_and_the_vote_stands(game213: 
     assert status["P01"] == "out" and status["P03"] == "out" and status["P04"] == "alive"
     votes = [e for e in _live(game213, "eliminated") if e.get("cause") == "vote"]
     assert [(e.player, e.get("phase")) for e in votes] == [("P03", "day:2:黄昏")]
+
+
+# ------------------------------------------------------------------------------------------ 107
+
+GAME_107 = GAME_213.replace('ruleset = "sanguo-213"', 'ruleset = "dnf-107"').replace("三国测试局", "地下城测试局") + """
+[[days]]
+day = 3
+discussion = 15
+vote = [16]
+opens = 2025-03-05T10:00:00+08:00
+closes = 2025-03-05T21:00:00+08:00
+"""
+ROLES_107 = [("P01", "学者", "环蛇"), ("P02", "游荡者", "圣殿"), ("P03", "村民", "莱恩"), ("P04", "村民", "莱恩"),
+             ("P05", "民兵", "莱恩"), ("P06", "恶徒", "环蛇"), ("P07", "告死者", "亡灵"), ("P08", "剑士", "圣殿")]
+DAY3_CLOSE = datetime(2025, 3, 5, 21, 0, tzinfo=SHANGHAI)
+
+
+@pytest.fixture
+def game107(tmp_path: Path) -> Service:
+    players = "\n".join(f'[[players]]\nname = "{n}"\nrole = "{r}"\nfaction = "{f}"\n' for n, r, f in ROLES_107)
+    path = tmp_path / "g107.toml"
+    path.write_text(GAME_107.format(players=players), encoding="utf-8")
+    return Service.open(path, db_url=f"sqlite:///{tmp_path / 'g107.db'}", clock=FrozenClock(DAY3_CLOSE))
+
+
+def _settle_exile_107(svc: Service, player: str):  # type: ignore[no-untyped-def]
+    draft = EventDraft(at=DAY3_CLOSE, kind=EventKind.ELIMINATED.value, player=player,
+                       data={"cause": "vote", "day": 3, "votes": 4.0, "vote_tid": 16}, recorded_by="导演A")
+    with svc.store.session() as s:
+        settled = svc._desk_in(s).settle_exit("exile", 3, player, at=DAY3_CLOSE, own_exit=draft, via="test")
+        svc.log.append(s, settled.drafts)
+    return settled
+
+
+def test_107_sophistry_of_the_night_before_replaces_the_exiled_player(game107: Service) -> None:
+    """诡辩<普通>："若该角色在次日投票阶段即将被投票出局，则由学者选择一名其他角色，替代该角色被投票
+    出局" — submitted on night 2 and confirmed there, it acts in day 3's settlement without being typed
+    again (the skill's ``next_day``); the replacement is a vote exit, in the place of the one voted."""
+    desk = game107.night_desk()
+    desk.add("night:2", "P01", "诡辩", ["P05"])
+    desk.confirm("night:2")
+    desk.add("day:3", "P01", "诡辩替代", ["P04"])
+    settled = _settle_exile_107(game107, "P05")
+    assert [d.player for d in settled.result.deaths] == ["P04"]
+    status = _status(game107)
+    assert status["P05"] == "alive" and status["P04"] == "out"
+    [vote] = [e for e in _live(game107, "eliminated") if e.get("cause") == "vote"]
+    assert vote.player == "P04" and vote.get("instead_of") == "P05" and vote.get("votes") is None
+
+
+def test_107_a_trap_fires_when_the_wanderer_is_exiled_the_next_day(game107: Service) -> None:
+    """陷阱<普通>："当游荡者在该夜受到致死伤害或次日白天被投票出局后，对其造成一次[致死伤害]" —
+    the night-2 trap on P03 takes P03 out with the wanderer exiled on day 3."""
+    desk = game107.night_desk()
+    desk.add("night:2", "P02", "陷阱", ["P03"])
+    desk.confirm("night:2")
+    settled = _settle_exile_107(game107, "P02")
+    assert [d.player for d in settled.result.deaths] == ["P02", "P03"]
+    assert _status(game107)["P03"] == "out"
+    # without the night's trap the exile sets off nothing: the carried submission is what acted
+    assert "陷阱" in settled.result.deaths[1].cause

@@ -95,7 +95,7 @@ class NightDesk:
         key = shown_key(events, key)
         state = self._fold([e for e in events if e.at < self.at(key)])
         table = table_for(state, self.catalog, events, key)
-        result = settle(self.catalog, table, submissions(events, key), seed=seed, decisions=decisions)
+        result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions)
         return NightPreview(key, phase_words(key), table, submission_events(events, key), result,
                             settled_event(events, key))
 
@@ -170,7 +170,7 @@ class NightDesk:
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
         if in_phase is not None:
             data["in_phase"] = in_phase
-        standing = submissions(events, key)
+        standing = submissions(events, key, cat)
         action = Action(actor=actor, skill=name, targets=(target,), phase=in_phase, index=len(standing))
         result = settle(cat, table, [*standing, action])
         _refused(result, name, target)

@@ -282,8 +282,10 @@ class Votes:
                 recorded = self.log.append(session, drafts)
             explanation = conf.explanation
             if settled is not None and conf.chosen not in {d.player for d in settled.result.deaths}:
+                instead = [d.player for d in settled.result.deaths if d.cause.startswith("投票")]
                 why = next((s.reason for s in settled.result.survivals if s.player == conf.chosen), None)
-                explanation += f"；结算：{conf.chosen} 未出局" + (f"（{why}）" if why else "（见结算过程）")
+                explanation += (f"；结算：{'、'.join(instead)} 代替 {conf.chosen} 被投票出局" if instead else
+                                f"；结算：{conf.chosen} 未出局" + (f"（{why}）" if why else "（见结算过程）"))
             results.append(ConfirmResult(dt.tid, explanation, tuple(recorded), purpose=purpose,
                                          clause=conf.clause, chosen=conf.chosen, tally_outcome=t.outcome.message,
                                          phase=settled.key if settled else None,

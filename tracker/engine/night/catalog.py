@@ -46,7 +46,7 @@ _SKILL_KEYS = {
     "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
     "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
     "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases", "tag",
+    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases", "tag", "next_day",
 }
 
 
@@ -67,6 +67,8 @@ class Skill:
     (213's ``报复[晨曦][黄昏]``); empty means ``phase`` alone.
     ``tag``: a mark that carries the skill whoever holds it (107 亡灵圣物's 灾厄, 神眷者's 传承):
     the holder of the tag holds the skill, whatever the role.
+    ``next_day``: a night submission that also acts in the next day's settlement (107's 陷阱 "次日
+    白天被投票出局后", 诡辩 "次日投票阶段"): the desk hands it to that day with ``phase = "night"``.
     """
 
     name: str
@@ -96,6 +98,7 @@ class Skill:
     clause: str = ""
     note: str = ""
     phases: tuple[str, ...] = ()
+    next_day: bool = False
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -195,7 +198,7 @@ def _skill(raw: Any, where: str, src: str) -> Skill:
         actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
         gained=bool(raw.get("gained", False)), step=raw.get("step"), tag=raw.get("tag"),
         aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""), note=raw.get("note", ""),
-        phases=tuple(phases))
+        phases=tuple(phases), next_day=bool(raw.get("next_day", False)))
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) -> Catalog:

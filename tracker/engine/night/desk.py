@@ -94,11 +94,24 @@ def submission_events(events: Sequence[Any], key: str) -> list[Any]:
     return sorted(subs, key=lambda e: e.seq)
 
 
-def submissions(events: Sequence[Any], key: str) -> list[Action]:
+def submissions(events: Sequence[Any], key: str, catalog: Catalog | None = None) -> list[Action]:
+    """The actions a phase settles: its own submissions, led, for a day, by the night submissions
+    that also act in it (``next_day`` skills of the night before, with ``phase = "night"``)."""
+    carried = _night_before(events, key, catalog) if catalog is not None else []
+    own = submission_events(events, key)
     return [Action(actor=str(e.data["actor"]), skill=str(e.data["skill"]),
                    targets=tuple(str(t) for t in e.data.get("targets", ())), choice=e.data.get("choice"),
-                   phase=e.data.get("in_phase"), index=i)
-            for i, e in enumerate(submission_events(events, key))]
+                   phase="night" if e in carried else e.data.get("in_phase"), index=i)
+            for i, e in enumerate([*carried, *own])]
+
+
+def _night_before(events: Sequence[Any], key: str, catalog: Catalog) -> list[Any]:
+    kind, day, _ = key_parts(key)
+    if kind != "day":
+        return []
+    night = day if catalog.night_precedes_day else day - 1
+    carried = {name for name, s in catalog.skills.items() if s.next_day}
+    return [e for e in submission_events(events, phase_key(night=night)) if e.data.get("skill") in carried]
 
 
 def settled_event(events: Sequence[Any], key: str) -> Any | None:
@@ -246,10 +259,17 @@ def exit_drafts(result: Settlement, before: Table, key: str, *, at: datetime, re
     Factions the fold already judges lost (by red cards) are not judged again.
     """
     out: list[EventDraft] = []
+    via = key_parts(key)[0]
+    by_vote = {d.player for d in result.deaths if d.cause.startswith("投票")}
     for d in record(result, before, key, at=at, recorded_by=recorded_by, seed=0, decisions={}):
         if d.kind in (EventKind.ELIMINATED.value, EventKind.DIED.value) and d.player == target:
             if own_exit is not None:
-                out.append(replace(own_exit, data={**own_exit.data, "phase": key, "via": key_parts(key)[0]}))
+                out.append(replace(own_exit, data={**own_exit.data, "phase": key, "via": via}))
+            continue
+        if own_exit is not None and d.kind == own_exit.kind and d.player in by_vote:
+            # exiled by the vote in the target's place (107 诡辩): a vote exit, without the target's count
+            data = {k: v for k, v in own_exit.data.items() if k != "votes"}
+            out.append(replace(own_exit, player=d.player, data={**data, "instead_of": target, "phase": key, "via": via}))
             continue
         if d.kind == EventKind.FACTION_LOST.value and d.data.get("faction") in known_lost:
             continue
