@@ -58,9 +58,13 @@ def test_the_vote_exile_sets_off_the_hostages_disaster_at_confirm(tmp_path: Path
         svc.confirm_day(2)
     assert len(svc.all_events()) == before
     # the night after starts from that settlement: both are out at the night desk
-    table = svc.night_desk().preview("night:2").table
+    night2 = svc.night_desk().preview("night:2")
+    table = night2.table
     assert not table.players["栗子"].alive and not table.players["包子"].alive
     assert table.players["栗子"].fields["出局"] == {"day": 2, "cause": "投票"}
+    # 遗言: "靠前出局且可以留下遗言的角色" — three wolves, three words: 阿狸, 老王, then 栗子, who went
+    # out before the hostage he took with him (the roster lists 包子 first)
+    assert "遗言：栗子（若提交）" in night2.result.lines
 
 
 def test_a_vote_exile_without_consequences_records_the_same_exit(tmp_path: Path) -> None:
@@ -83,6 +87,8 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
     svc.night_desk().setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
     decision = svc.issue_card("碎碎", "red", "1", "辱骂", day=2)
     assert any("小白 出局（殉情" in line for line in decision.recorded), decision.recorded
+    # the director reads the settlement under the card: both exits with their causes
+    assert any(line.startswith("第2天") and "小白出局（殉情" in line for line in decision.events), decision.events
     assert _status(svc)["碎碎"] == "out" and _status(svc)["小白"] == "out"
     cascade = [e for e in _live(svc) if e.get("cascade_of") is not None]
     assert {e.kind for e in cascade} == {"night_action", "eliminated", "night_settled"}
@@ -268,3 +274,19 @@ def test_107_a_trap_fires_when_the_wanderer_is_exiled_the_next_day(game107: Serv
     assert _status(game107)["P03"] == "out"
     # without the night's trap the exile sets off nothing: the carried submission is what acted
     assert "陷阱" in settled.result.deaths[1].cause
+
+
+def test_an_undone_confirmation_can_be_confirmed_again(tmp_path: Path) -> None:
+    """The refusal's hint — "先用 undo 事件撤销原记录，再重新确认" — works: the undo is recorded the
+    next morning, yet the state at the close no longer holds the exile (an undo corrects the record,
+    whatever its time), so the vote settles again from a table where 栗子 is in."""
+    svc = open_demo(tmp_path, at=AFTER_DAY2)
+    [first] = svc.confirm_day(2)
+    svc.ctx.clock = FrozenClock(datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
+    for e in reversed(first.events):
+        svc.undo_event(e.seq, "重新确认")
+    close = datetime(2025, 3, 4, 22, 0, tzinfo=SHANGHAI)
+    assert svc.game_state(close).players["栗子"].status == "alive"
+    [again] = svc.confirm_day(2)
+    assert again.settlement is not None and [d.player for d in again.settlement.deaths] == ["栗子"]
+    assert [e.player for e in _live(svc, "eliminated") if e.get("vote_tid") == 6] == ["栗子"]

@@ -167,6 +167,13 @@ def event_to_json(e: Event) -> dict[str, Any]:
             "recorded_by": e.recorded_by, "recorded_at": e.recorded_at.isoformat()}
 
 
+def as_of(events: Sequence[Event], t: datetime, *, inclusive: bool = True) -> list[Event]:
+    """The log as the game stood at ``t``: what happened by then (``inclusive``: at ``t`` too), and
+    every undo whatever its time. An undo corrects the record rather than happening in the game: a
+    vote's 出局 undone the next morning never happened, at any time a fold is asked about."""
+    return [e for e in events if (e.at <= t if inclusive else e.at < t) or e.kind == EventKind.UNDO]
+
+
 def effective(events: Sequence[Event]) -> tuple[list[Event], frozenset[int]]:
     """The events that still count, in game order, and the seqs undone.
 

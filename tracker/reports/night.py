@@ -83,6 +83,7 @@ def exit_lines(words: str, result: Settlement) -> list[str]:
     (`tracker confirm`, `tracker card issue`): who went out and why, who survived, open questions, the win."""
     lines = [f"{words}结算：{deaths_line(result)}"]
     lines += [f"{s.player}存活：{s.reason}" for s in result.survivals]
+    lines += [f"{t.tag}：{t.from_player or '无人'} → {t.to_player or '无人'}（{t.via}）" for t in result.tags_moved]
     lines += [f"待定：{q.question} → {q.taken}（{'导演指定' if q.by == 'director' else '随机，导演可撤销后改'}）"
               for q in result.questions]
     if result.outcome is not None:

@@ -22,7 +22,7 @@ from sqlmodel import Session
 
 from tracker.config import DayConfig
 from tracker.engine.days import DayStatus, day_status
-from tracker.engine.events import Event, EventDraft, effective, event_to_json, from_config, make_draft
+from tracker.engine.events import Event, EventDraft, as_of, effective, event_to_json, from_config, make_draft
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event, fold
 from tracker.penalties.kidnap import Kidnap
@@ -111,13 +111,13 @@ class GameLog:
     def state(self, at: datetime | None = None) -> GameState:
         """The state now, or as it was at ``at`` (events that happened at or before it)."""
         events = self.events()
-        return self.fold(events if at is None else [e for e in events if e.at <= at])
+        return self.fold(events if at is None else as_of(events, at))
 
     def state_before(self, until: datetime, events: Sequence[Event] | None = None,
                      ruleset: Ruleset | None = None) -> GameState:
         """The state from the events strictly before ``until`` (a day's opening)."""
         log = self.events() if events is None else events
-        return self.fold([e for e in log if e.at < until], ruleset)
+        return self.fold(as_of(log, until, inclusive=False), ruleset)
 
     def statuses(self) -> dict[str, str]:
         return {n: p.status for n, p in self.state().players.items()}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from tracker.engine.events import Event, EventDraft, EventKind, make_draft
+from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draft
 from tracker.engine.night import Catalog, Settlement, Table, load_catalog, settle
 from tracker.engine.night.desk import (
     exit_drafts,
@@ -93,7 +93,7 @@ class NightDesk:
     def preview(self, key: str, *, seed: int = 0, decisions: Mapping[str, str] | None = None) -> NightPreview:
         events = self._log()
         key = shown_key(events, key)
-        state = self._fold([e for e in events if e.at < self.at(key)])
+        state = self._fold(as_of(events, self.at(key), inclusive=False))
         table = table_for(state, self.catalog, events, key)
         result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions)
         return NightPreview(key, phase_words(key), table, submission_events(events, key), result,
@@ -165,7 +165,7 @@ class NightDesk:
                                 hint=f"先预览并确认{where}的结算：tracker night GAME.toml --day {day}"
                                      + (f" --phase {key_parts(str(first['phase']))[2]}" if key_parts(str(first['phase']))[2] else "")
                                      + " confirm；或撤回这些提交")
-        table = table_for(self._fold([e for e in events if e.at <= at]), cat, events, key)
+        table = table_for(self._fold(as_of(events, at)), cat, events, key)
         actor = skill.team or "导演"
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
         if in_phase is not None:

@@ -189,11 +189,12 @@ class Penalties:
             return CardDecision(main, tuple(written))
         lost_before, _ = self._lost_by_reds(session=s)
         # at the decision's own time (a card settled `--at` the close takes effect at the close)
-        recorded = self._record_consequences(cons, session=s, at=max(e.at for e in written))
+        recorded, settled = self._record_consequences(cons, session=s, at=max(e.at for e in written))
         lost_after, reds = self._lost_by_reds(session=s)
         words = [*self._consequence_words(cons),
                  *(f"{f}阵营累计 {reds.get(f, 0)} 张红牌：阵营判负" for f in sorted(lost_after - lost_before)),
-                 *(f"{f}阵营红牌减为 {reds.get(f, 0)} 张：撤销阵营判负" for f in sorted(lost_before - lost_after))]
+                 *(f"{f}阵营红牌减为 {reds.get(f, 0)} 张：撤销阵营判负" for f in sorted(lost_before - lost_after)),
+                 *settled]
         return CardDecision(main, tuple(written), tuple(cons), tuple(words), tuple(recorded))
 
     def _lost_by_reds(self, *, session: Session) -> tuple[set[str], Mapping[str, int]]:
@@ -203,14 +204,16 @@ class Penalties:
         return _red_losses(state, events), state.faction_reds
 
     def _record_consequences(self, cons: Sequence[L.Consequence], *, session: Session,
-                             at: datetime | None = None) -> list[str]:
+                             at: datetime | None = None) -> tuple[list[str], list[str]]:
         """A red card's effect on the game, recorded in the ledger's own transaction, so the ledger
-        and the game state move together or not at all."""
+        and the game state move together or not at all: the events appended, and the settlement of
+        what the 出局 set off, in the director's words."""
         rules = self.ctx.ruleset.cards
         drafts = consequence_drafts(cons, events=self.log.events_in(session), red_consequence=rules.red_consequence,
                                     at=at or self.ctx.clock.now(), by=self.ctx.director())
         appended = self.log.append(session, drafts)
-        appended += self._cascades(appended, session=session)
+        cascade, said = self._cascades(appended, session=session)
+        appended += cascade
         out = []
         for e in appended:
             if e.kind == "undo":
@@ -221,6 +224,8 @@ class Penalties:
                 what = STATUS_WORDS.get(str(e.get("consequence")), str(e.get("consequence")))
                 turn = f"，成为{rules.red_turns_role}" if rules.red_turns_role else ""
                 out.append(f"事件 #{e.seq}：{e.player} 红牌罚下，{what}{turn}")
+            elif e.kind == EventKind.TAG_PASSED:
+                out.append(f"事件 #{e.seq}：{e.get('tag')} {e.player} → {e.get('to')}（{e.get('cause')}）")
             elif e.kind in (EventKind.ELIMINATED, EventKind.DIED):
                 out.append(f"事件 #{e.seq}：{e.player} {'死亡' if e.kind == EventKind.DIED else '出局'}"
                            f"（{e.get('cause')}，随红牌罚下结算）")
@@ -232,20 +237,23 @@ class Penalties:
                 win = (e.get("result") or {}).get("outcome")
                 out.append(f"事件 #{e.seq}：{phase_words(str(e.get('phase')))}结算，随红牌罚下"
                            + (f"：{win['winner']}获胜（{win['reason']}）" if win else ""))
-        return out
+        return out, said
 
-    def _cascades(self, appended: Sequence[Event], *, session: Session) -> list[Event]:
+    def _cascades(self, appended: Sequence[Event], *, session: Session) -> tuple[list[Event], list[str]]:
         """What a red card's 出局 sets off (殉情, 遇难, 殉职's random successor, the win check),
         settled at the night desk in the same transaction, where the game's night file names its
         red-card skill; undoing the red card undoes them with it. The ledger's consequence event
         stays the one record of the carded player's own exit."""
         if self._desk is None:
-            return []
+            return [], []
         desk = self._desk(session)
         if not desk.has_exit_skill("red_card"):
-            return []
+            return [], []
+        from tracker.reports.night import exit_lines
+
         live, _ = effective(self.log.events_in(session))
         drafts: list[EventDraft] = []
+        said: list[str] = []
         for e in appended:
             if e.kind == EventKind.UNDO:  # the red is gone: so is what it set off
                 drafts += [make_draft(EventKind.UNDO.value, at=e.at, recorded_by=e.recorded_by,
@@ -256,7 +264,8 @@ class Penalties:
                 settled = desk.settle_exit("red_card", self._day_at(e.at), e.player, at=e.at, without={e.seq},
                                            via=f"tracker card（记牌账本第 {e.get('ledger_id')} 条）")
                 drafts += [replace(d, data={**d.data, "cascade_of": e.seq}) for d in settled.drafts]
-        return self.log.append(session, drafts) if drafts else []
+                said += exit_lines(settled.words, settled.result)
+        return (self.log.append(session, drafts) if drafts else []), said
 
     def _day_at(self, at: datetime) -> int:
         """The game day a red card's 出局 happens in: the last day opened by then."""

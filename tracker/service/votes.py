@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from tracker.config import DayConfig
 from tracker.engine.ballots import Ballot, cannot_be_ballot, parse_ballot
 from tracker.engine.days import VoteResult, confirm_vote
-from tracker.engine.events import Event, EventDraft, EventKind, effective
+from tracker.engine.events import Event, EventDraft, EventKind, as_of, effective
 from tracker.engine.identity import Authors
 from tracker.engine.ruleset import Election, Ruleset
 from tracker.engine.state import GameState
@@ -163,7 +163,7 @@ class Votes:
         return self.log.day_status(d.day, ruleset=ruleset, requests=False, events=events).window(election)
 
     def _fold(self, ruleset: Ruleset, events: Sequence[Event], until: datetime, *, inclusive: bool) -> GameState:
-        upto = [e for e in events if (e.at <= until if inclusive else e.at < until)]
+        upto = as_of(events, until, inclusive=inclusive)
         return self.log.fold(upto, ruleset)
 
     # ------------------------------------------------------------------ the count

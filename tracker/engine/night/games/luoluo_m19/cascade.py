@@ -53,6 +53,8 @@ def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
     # morning 公示 ("因投票出局") and the 遗言 count read
     when["cause"] = DAY_CAUSES.get(cause, cause)
     seat.fields["出局"] = when
+    # who went out first within one day or night ("靠前出局" decides the 遗言), kept in the table
+    b.state["出局顺序"] = [*(b.state.get("出局顺序") or []), seat.name]
 
 
 def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
