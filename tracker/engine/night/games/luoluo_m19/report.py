@@ -26,11 +26,11 @@ def last_words(ctx: Ctx) -> dict[str, bool]:
     b = ctx.board
     quota = sum(1 for p in ctx.table.players.values() if p.role in WOLVES)
     earlier: list[tuple[int, int, Seat]] = []
-    order = list(b.state.get("出局顺序") or [])
+    exits = list(b.state.get("出局顺序") or [])
     for i, name in enumerate(ctx.dead_at_start):
         seat = b.seat(name)
         # within one day or night, the recorded exit order; else the roster's
-        place = order.index(name) if name in order else len(order) + i
+        place = exits.index(name) if name in exits else len(exits) + i
         earlier.append((time_index(seat.fields.get("出局")) or -1, place, seat))
     earlier.sort(key=lambda x: (x[0], x[1]))
     order: list[tuple[Seat, str]] = []
