@@ -290,3 +290,16 @@ def test_an_undone_confirmation_can_be_confirmed_again(tmp_path: Path) -> None:
     [again] = svc.confirm_day(2)
     assert again.settlement is not None and [d.player for d in again.settlement.deaths] == ["栗子"]
     assert [e.player for e in _live(svc, "eliminated") if e.get("vote_tid") == 6] == ["栗子"]
+
+
+def test_an_exit_typed_by_hand_says_it_sets_off_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tracker event … eliminated` records the exit alone: the director is told where the exits
+    that settle their consequences are recorded instead."""
+    from tracker.cli import main
+
+    svc = open_demo(tmp_path, at=DAY2_NOON)
+    svc.close()
+    code = main(["event", str(tmp_path / "game.toml"), "eliminated", "--player", "碎碎", "--cause", "skill",
+                 "--db", f"sqlite:///{tmp_path / 'game.db'}"])
+    err = capsys.readouterr().err
+    assert code == 0 and "不触发连锁" in err and "tracker confirm" in err

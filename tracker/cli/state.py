@@ -276,6 +276,10 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
             emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
             return
         echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
+        if e.kind in ("eliminated", "died") and svc.night_desk().has_exit_skill("exile"):
+            # typed by hand, the exit is recorded alone: what it sets off is the desk's to settle
+            echo("注意：手动记录的出局不触发连锁（殉情、遇难、殉职 …）；投票出局请用 tracker confirm，"
+                 "红牌用 tracker card issue，技能出局用 tracker night … add / confirm", err=True)
         if s.outcome is not None:
             echo(f"胜负：{s.outcome.reason}（{s.outcome.clause}）")
     finally:
