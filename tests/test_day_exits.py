@@ -161,16 +161,14 @@ def game213(tmp_path: Path) -> Service:
                         clock=FrozenClock(datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI)))
 
 
-def _exile_draft(player: str) -> EventDraft:
-    return EventDraft(at=datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI), kind=EventKind.ELIMINATED.value,
-                      player=player, data={"cause": "vote", "day": 2, "vote_tid": 14}, recorded_by="导演A")
-
-
-def _settle_exile(svc: Service, player: str):  # type: ignore[no-untyped-def]
+def _settle_exile(svc: Service, player: str, *, day: int = 2, tid: int = 14,
+                  at: datetime = datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI)):  # type: ignore[no-untyped-def]
+    """What `tracker confirm` does once the tally has chosen ``player``: the exile, with its count,
+    settled at the desk in the confirmation's transaction."""
+    draft = EventDraft(at=at, kind=EventKind.ELIMINATED.value, player=player,
+                       data={"cause": "vote", "day": day, "votes": 4.0, "vote_tid": tid}, recorded_by="导演A")
     with svc.store.session() as s:
-        desk = svc._desk_in(s)
-        settled = desk.settle_exit("exile", 2, player, at=datetime(2025, 3, 4, 21, 0, tzinfo=SHANGHAI),
-                                   own_exit=_exile_draft(player), via="test")
+        settled = svc._desk_in(s).settle_exit("exile", day, player, at=at, own_exit=draft, via="test")
         svc.log.append(s, settled.drafts)
     return settled
 
@@ -239,12 +237,7 @@ def game107(tmp_path: Path) -> Service:
 
 
 def _settle_exile_107(svc: Service, player: str):  # type: ignore[no-untyped-def]
-    draft = EventDraft(at=DAY3_CLOSE, kind=EventKind.ELIMINATED.value, player=player,
-                       data={"cause": "vote", "day": 3, "votes": 4.0, "vote_tid": 16}, recorded_by="导演A")
-    with svc.store.session() as s:
-        settled = svc._desk_in(s).settle_exit("exile", 3, player, at=DAY3_CLOSE, own_exit=draft, via="test")
-        svc.log.append(s, settled.drafts)
-    return settled
+    return _settle_exile(svc, player, day=3, tid=16, at=DAY3_CLOSE)
 
 
 def test_107_sophistry_of_the_night_before_replaces_the_exiled_player(game107: Service) -> None:
