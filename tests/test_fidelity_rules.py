@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from engine_log import Game, roster
+from vote_rights import weight
 
 
 def _213() -> Game:
@@ -422,7 +423,7 @@ def test_107_the_oracle_elected_god_chosen_makes_the_title_vanish() -> None:
     s, _ = g.confirm(1, "god_chosen", {"神启": 6, "村长": 3})
     assert s.holder("神眷者") is None and "神眷者" in s.gone_tags
     assert "神启" not in [n for n, p in s.players.items() if "神眷者" in p.tags]
-    assert s.weight("神启", 2) == 1.0
+    assert weight(s, "神启", 2) == 1.0
 
 
 def test_107_passing_the_title_to_the_oracle_also_makes_it_vanish() -> None:
@@ -489,7 +490,7 @@ def test_107_a_thug_turned_corpse_then_out_still_counts_for_the_leader() -> None
     g.record("tag_given", "恶徒1", tag="恶徒首领")
     g.record("role_set", "恶徒2", role="活尸", turn=True)
     s = g.record("eliminated", "恶徒2", cause="night")
-    assert s.weight("恶徒1", 3) == 2.0
+    assert weight(s, "恶徒1", 3) == 2.0
     assert roster_from_states(s, s, 3).dead_by_role.get("恶徒") == 1
 
 

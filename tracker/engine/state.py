@@ -232,67 +232,6 @@ class GameState:
             return list(self._modifiers)
         return [m for m in self._modifiers if m.day is None or m.day == day]
 
-    def _eligible(self, p: PlayerState) -> bool:
-        v = self.ruleset.voting
-        if v.eligible_voter_roles is None:
-            return True
-        return (p.role in v.eligible_voter_roles or bool(p.tags & set(v.eligible_voter_tags))
-                or p.faction in v.eligible_voter_factions)
-
-    def can_vote(self, name: str, day: int, purpose: str = "exile", *, include_hidden: bool = True) -> bool:
-        """Whether this player's vote counts (true state; ``include_hidden=False`` gives the public view).
-
-        Base: alive yes; dead-not-out only while the last vote is unused (M160); out and benched no.
-        Then the ruleset's 票权 (107), a director's ``vote_right`` events, one-day toggles (权势) and
-        hidden voids (票权掠夺).
-        """
-        p = self.player(name)
-        if p.benched:
-            return False
-        if p.life == "out":
-            right = p.vote_right is True      # e.g. 107 恶灵·虚体: 视为出局，但仍保留发言权和投票权
-        else:
-            base = p.life == "alive" or (self.ruleset.voting.dead_last_vote and not p.last_vote_used)
-            election = next((e for e in self.ruleset.voting.day1 if e.purpose == purpose), None)
-            everyone = day == 1 and election is not None and election.all_may_vote and purpose != "exile"
-            if base and not everyone and not self._eligible(p):
-                base = False
-            right = p.vote_right if p.vote_right is not None else base
-        if p.life == "out" and not right:
-            return False
-        for ch in self._vote_rights:
-            if ch.player == name and ch.day == day:
-                right = ch.granted
-        for m in self.modifiers(day):
-            if m.player != name or (not include_hidden and not m.public):
-                continue
-            if m.effect == "toggle_vote_right" and m.day == day:
-                right = not right
-            elif m.effect == "void_voter":
-                right = False
-        return right
-
-    def weight(self, name: str, day: int, *, include_hidden: bool = True) -> float:
-        """A voter's weight: the largest tag/role weight (警长 1.5) plus per-dead bonuses (107 恶徒首领)."""
-        p = self.player(name)
-        v = self.ruleset.voting
-        w = 1.0
-        for rule in v.weights:
-            if rule.hidden and not include_hidden:
-                continue
-            if (rule.tag and (rule.tag in p.tags or (rule.tag, day) in p.day_tags)) or \
-                    (rule.role and rule.role == p.role):
-                w = max(w, rule.weight)
-        b = v.per_dead_bonus
-        if b is not None and b.tag in p.tags:
-            # 107 "每出局一名恶徒": a 恶徒 who became 活尸 and then went out counts (the role dealt)
-            w += b.bonus * sum(1 for q in self.players.values()
-                               if b.per_role in (q.role, q.original_role) and q.life == "out")
-        for m in self.modifiers(day):
-            if m.player == name and m.effect == "voter_add" and (include_hidden or m.public):
-                w += m.value
-        return w
-
     def to_json(self) -> dict[str, Any]:
         return {"players": [p.to_json() for p in self.players.values()],
                 "days": [d.to_json() for d in self.days],
