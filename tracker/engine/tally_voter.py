@@ -47,6 +47,11 @@ class VoteRight:
         return self.barred is None and self.shown and not self.voided_in_public
 
 
+#: The answer without a modifier of the day, built once: the count asks once per ballot.
+_PLAIN = {(barred, granted): VoteRight(barred=barred, granted=granted, shown=True)
+          for barred in (None, Code.VOTER_BENCHED, Code.VOTER_NOT_ALIVE) for granted in (True, False)}
+
+
 @dataclass(frozen=True, slots=True)
 class VoteWeight:
     """What one counted ballot weighs, before the vote right zeroes it: (true, public)."""
@@ -73,6 +78,8 @@ def vote_right(p: PlayerView, rules: TallyRules, roster: Roster, at: datetime | 
     granted = _holds_vote_right(p, rules)
     shown = True  # 107's 票权 by role is not announced: the public count takes every ballot
     mods = _own(p, roster)
+    if not mods:
+        return _PLAIN[barred, granted]
     for m in mods:
         if m.kind == "toggle_vote_right":
             granted = not granted
@@ -115,4 +122,7 @@ def _holds_vote_right(p: PlayerView, rules: TallyRules) -> bool:
 
 
 def _own(p: PlayerView, roster: Roster) -> list[VoteModifier]:
-    return [m for m in roster.modifiers if name_key(m.player) == name_key(p.name)]
+    if not roster.modifiers:  # most days: asked once per ballot, so the common case stays cheap
+        return []
+    key = name_key(p.name)
+    return [m for m in roster.modifiers if name_key(m.player) == key]
