@@ -2,10 +2,16 @@
 
 Why: the service used to fold the whole event log once per player in ``standing()`` and several
 times per 潜水 day; issue #11 asks for one read and one fold per request. This counts, for each
-request the CLI or a TUI screen makes, how many times the engine folded the log
-(``tracker.engine.state`` builds one ``_Fold`` per fold) and how many times the store's event log
-was read (``tracker.store.events.load_events``), and how long the request took on a fresh service
-(nothing memoised from an earlier request).
+request the CLI or a TUI screen makes, how many times the store's event log was read
+(``tracker.store.events.load_events``) and how the engine folded it, on a fresh service (nothing
+memoised from an earlier request):
+
+* folds: replays that start from the roster at the first event (``tracker.engine.state`` builds
+  one ``_Fold`` per fold; a request's ``FoldPass`` is one);
+* branches: states resumed from a pass's mark (``_Fold.branch``) rather than folded from the
+  start, e.g. the log plus a provisional election resumes at the election's time;
+* events applied: every event any fold or branch applied, against the log's length, so a branch
+  that replays most of the log could not pass for free.
 
 Run: .venv/bin/python benchmarks/bench_folds.py [--posts 30000] [--runs 3]
 """
@@ -38,8 +44,9 @@ from tui.gateway import Gateway  # noqa: E402
 
 @contextmanager
 def counting() -> Iterator[dict[str, int]]:
-    """Count folds and event-log reads while the block runs (module attributes patched, restored after)."""
-    counts = {"folds": 0, "reads": 0}
+    """Count folds, branches, events applied and event-log reads while the block runs (module
+    attributes patched, restored after)."""
+    counts = {"folds": 0, "branches": 0, "applied": 0, "reads": 0}
     fold_cls = engine_state._Fold
     load = store_events.load_events
 
@@ -47,6 +54,14 @@ def counting() -> Iterator[dict[str, int]]:
         def __init__(self, *a: Any, **kw: Any) -> None:
             counts["folds"] += 1
             super().__init__(*a, **kw)
+
+        def branch(self, *a: Any, **kw: Any) -> Any:
+            counts["branches"] += 1
+            return super().branch(*a, **kw)
+
+        def apply(self, *a: Any, **kw: Any) -> Any:
+            counts["applied"] += 1
+            return super().apply(*a, **kw)
 
     def counted_load(*a: Any, **kw: Any) -> Any:
         counts["reads"] += 1
@@ -87,6 +102,9 @@ def main() -> None:
     generate(svc, args.posts)
     svc.close()
     game, db = where / "game.toml", f"sqlite:///{where / 'game.db'}"
+    counter = Service.open(game, db_url=db, clock=svc.clock)
+    logged = len(counter.log.events())
+    counter.close()
     for name, request in REQUESTS.items():
         times: list[float] = []
         per_run: list[dict[str, int]] = []
@@ -98,8 +116,10 @@ def main() -> None:
                 times.append(time.perf_counter() - t0)
             per_run.append(counted)
             fresh.close()
-        print(f"{name}: {per_run[-1]['folds']} folds, {per_run[-1]['reads']} event-log reads, "
-              f"median {statistics.median(times) * 1000:.0f} ms (runs: {', '.join(f'{t * 1000:.0f}' for t in times)})")
+        c = per_run[-1]
+        print(f"{name}: {c['folds']} folds, {c['branches']} branches, {c['applied']} events applied "
+              f"(log: {logged}), {c['reads']} event-log reads, median {statistics.median(times) * 1000:.0f} ms "
+              f"(runs: {', '.join(f'{t * 1000:.0f}' for t in times)})")
 
 
 if __name__ == "__main__":

@@ -293,6 +293,25 @@ class _Fold:
             undone=undone, seqs=seqs, warnings=tuple(self.warnings), faction_reds=dict(self.reds),
             _modifiers=tuple(self.mods), _vote_rights=tuple(self.rights))
 
+    def mark(self) -> Mark:
+        """Where this fold stands, kept cheaply: the small maps copied, the append-only lists by length."""
+        return Mark(players=dict(self.players), days=dict(self.days), lost=dict(self.lost), outcome=self.outcome,
+                    declared=frozenset(self.declared), gone=frozenset(self.gone), reds=dict(self.reds),
+                    lengths=(len(self.actions), len(self.applied), len(self.mods), len(self.rights),
+                             len(self.warnings)))
+
+    def branch(self, mark: Mark) -> _Fold:
+        """A fold standing where ``mark`` was taken, to go on over other events; this one is untouched.
+        Not a fold from the start: nothing before the mark is replayed."""
+        f = type(self).__new__(type(self))
+        actions, applied, mods, rights, warnings = mark.lengths
+        f.rs = self.rs
+        f.players, f.days, f.lost, f.outcome = dict(mark.players), dict(mark.days), dict(mark.lost), mark.outcome
+        f.declared, f.gone, f.reds = set(mark.declared), set(mark.gone), Counter(mark.reds)
+        f.actions, f.applied, f.mods = self.actions[:actions], self.applied[:applied], self.mods[:mods]
+        f.rights, f.warnings = self.rights[:rights], self.warnings[:warnings]
+        return f
+
     def _set(self, name: str, **kw: Any) -> None:
         self.players[name] = replace(self.players[name], **kw)
 
@@ -530,27 +549,60 @@ def _truthy(v: Any) -> bool:
     return bool(v)
 
 
-def fold(ruleset: Ruleset, roster: Sequence[PlayerConfig], events: Sequence[Event],
-         days: Sequence[DayConfig] = ()) -> GameState:
-    """Replay ``events`` over ``roster``; the same inputs always give the same state."""
-    live, undone = effective(events)
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A fold's place after some events (see :class:`tracker.engine.fold_pass.FoldPass`)."""
+
+    players: dict[str, PlayerState]
+    days: dict[int, DayState]
+    lost: dict[str, FactionLoss]
+    outcome: Outcome | None
+    declared: frozenset[str]
+    gone: frozenset[str]
+    reds: dict[str, int]
+    lengths: tuple[int, int, int, int, int]  # actions, applied, mods, rights, warnings
+
+
+def begin(ruleset: Ruleset, roster: Sequence[PlayerConfig], days: Sequence[DayConfig] = ()) -> _Fold:
+    """A fold at the start of the game: the roster and the game file's days, no event yet."""
     f = _Fold(ruleset, roster, days)
     if any(p.faction is None for p in f.players.values()):
         f.warnings.append("有玩家未写明身份或阵营，暂不判定胜负（在游戏文件 [[players]] 中写 role / faction）")
-    every = ruleset.win_policy.check == "every_event"
+    return f
+
+
+def replay(f: _Fold, live: Sequence[Event], marks: dict[int, Mark] | None = None) -> None:
+    """Apply ``live`` (in force, in game order) to ``f``, checking win and loss after every event or
+    every batch of simultaneous ones; ``marks`` gets ``f``'s place after each batch, by events applied."""
+    every = f.rs.win_policy.check == "every_event"
     for i, e in enumerate(live):
+        last_of_batch = i + 1 == len(live) or live[i + 1].at != e.at
         try:
             f.apply(e)
         except (GameRuleError, KeyError, TypeError, ValueError) as exc:
             msg = exc.message if isinstance(exc, GameRuleError) else repr(exc)
             f.warnings.append(f"事件 {e.seq}（{e.kind}）未能应用：{msg}")
-            continue
-        last_of_batch = i + 1 == len(live) or live[i + 1].at != e.at
-        if every or last_of_batch:
-            f.check(e)
-    if live and f.outcome is None and not every:
+        else:
+            if every or last_of_batch:
+                f.check(e)
+        if marks is not None and last_of_batch:
+            marks[i + 1] = f.mark()
+
+
+def finish(f: _Fold, live: Sequence[Event], undone: frozenset[int], seqs: frozenset[int]) -> GameState:
+    """The state once ``live`` is applied: the last check (a batch's may have been skipped), frozen."""
+    if live and f.outcome is None and f.rs.win_policy.check != "every_event":
         f.check(live[-1])
-    return f.snapshot(undone, frozenset(e.seq for e in events))
+    return f.snapshot(undone, seqs)
+
+
+def fold(ruleset: Ruleset, roster: Sequence[PlayerConfig], events: Sequence[Event],
+         days: Sequence[DayConfig] = ()) -> GameState:
+    """Replay ``events`` over ``roster``; the same inputs always give the same state."""
+    live, undone = effective(events)
+    f = begin(ruleset, roster, days)
+    replay(f, live)
+    return finish(f, live, undone, frozenset(e.seq for e in events))
 
 
 def check_event(state: GameState, kind: str, player: str | None, data: Mapping[str, Any]) -> None:
