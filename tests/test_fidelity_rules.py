@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from engine_log import Game, roster
-from vote_rights import weight
+from vote_rights import can_vote, weight
 
 
 def _213() -> Game:
@@ -459,6 +459,28 @@ def test_107_a_revealed_spectre_keeps_speaking_and_voting() -> None:
     target = tally([_ballot(101, "村民2", "村长", day.opens + timedelta(hours=1))],
                    rules=rules_for_vote(g.rs.voting), roster=roster_, window=day)
     assert not target.ballots[0].valid
+
+
+def test_a_vote_right_given_or_taken_for_one_day_counts_that_day_only() -> None:
+    """game-file.md ``vote_right`` (``granted``, ``day``): "票权 given or taken (that day, or from now
+    on)". 107's 民兵 has no 票权 by role and 村民 has one; for day 2 only, the director gives the
+    one and takes the other: day 2's count weighs them so, day 3's as the ruleset says."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import roster_from_states, rules_for_vote, tally
+
+    g = _107()
+    g.record("vote_right", "民兵一", granted=True, day=2)
+    s = g.record("vote_right", "村民1", granted=False, day=2)
+    assert can_vote(s, "民兵一", 2) and not can_vote(s, "民兵一", 3)
+    assert not can_vote(s, "村民1", 2) and can_vote(s, "村民1", 3)
+    day = _day()
+    assert day.day == 2
+    ballots = [_ballot(100, "民兵一", "剑士", day.opens + timedelta(hours=1)),
+               _ballot(101, "村民1", "游荡", day.opens + timedelta(hours=2))]
+    result = tally(ballots, rules=rules_for_vote(g.rs.voting), roster=roster_from_states(s, s, 2), window=day)
+    assert result.totals == {"剑士": 1.0}
+    assert [f.code.value for f in result.ballots[1].flags] == ["no_vote_right"]
 
 
 def test_107_the_night_fiend_keeps_the_neutral_faction_in_the_game() -> None:

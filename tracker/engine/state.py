@@ -232,6 +232,15 @@ class GameState:
             return list(self._modifiers)
         return [m for m in self._modifiers if m.day is None or m.day == day]
 
+    def vote_right_on(self, name: str, day: int) -> bool | None:
+        """A director's 票权 for ``day`` only (a ``vote_right`` event with ``day``), the last recorded;
+        None when there is none. The count reads it through the day's roster."""
+        granted = None
+        for ch in self._vote_rights:
+            if ch.player == name and ch.day == day:
+                granted = ch.granted
+        return granted
+
     def to_json(self) -> dict[str, Any]:
         return {"players": [p.to_json() for p in self.players.values()],
                 "days": [d.to_json() for d in self.days],

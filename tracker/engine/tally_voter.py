@@ -112,7 +112,9 @@ def vote_weight(p: PlayerView, rules: TallyRules, roster: Roster) -> VoteWeight:
 
 def _holds_vote_right(p: PlayerView, rules: TallyRules) -> bool:
     """107: "仅村民、学者、守夜人、慰魂师、神眷者和亡灵阵营的角色拥有票权" (roles ∪ tags ∪ factions);
-    a director's ``vote_right`` event overrides it."""
+    a director's ``vote_right`` event overrides it, and one for this day only overrides both."""
+    if p.day_vote_right is not None:
+        return p.day_vote_right
     if p.vote_right is not None:
         return p.vote_right
     if rules.eligible_voter_roles is None:
