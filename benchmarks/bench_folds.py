@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_tui import generate  # noqa: E402
-from tui_demo import open_demo  # noqa: E402
+from tui_demo import FROZEN_AT, open_demo  # noqa: E402
 
 import tracker.engine.state as engine_state  # noqa: E402
 import tracker.store.events as store_events  # noqa: E402
@@ -120,6 +120,44 @@ def main() -> None:
         print(f"{name}: {c['folds']} folds, {c['branches']} branches, {c['applied']} events applied "
               f"(log: {logged}), {c['reads']} event-log reads, median {statistics.median(times) * 1000:.0f} ms "
               f"(runs: {', '.join(f'{t * 1000:.0f}' for t in times)})")
+    long_log(args.runs)
+
+
+def long_log(runs: int, n: int = 500) -> None:
+    """The benchmark game's log is short (10 events); a long one shows what the pass costs and saves:
+    ``n`` events in batches of three, the pass against one fold, a cut from it against a fold of the cut."""
+    import random
+    from datetime import timedelta
+
+    from tracker.config import PlayerConfig
+    from tracker.engine.events import make_draft
+    from tracker.engine.fold_pass import FoldPass
+    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.state import fold
+
+    rs = load_ruleset("luoluo-m19")
+    players = [PlayerConfig(name=f"玩家{i:02d}", role="村民") for i in range(20)]
+    rnd = random.Random(1)
+    start = FROZEN_AT - timedelta(days=30)
+    log = [make_draft("action", at=start + timedelta(minutes=10 * (seq // 3)), player=f"玩家{rnd.randrange(20):02d}",
+                      data={"name": "查验"}, recorded_by="bench").to_event(seq=seq) for seq in range(1, n + 1)]
+    cuts = sorted({e.at for e in log})[::10]
+
+    def best(f: Callable[[], object]) -> float:
+        out = []
+        for _ in range(max(runs, 5)):
+            t0 = time.perf_counter()
+            f()
+            out.append(time.perf_counter() - t0)
+        return min(out) * 1000
+
+    folded = best(lambda: fold(rs, players, log))
+    passed = best(lambda: FoldPass(rs, players, log))
+    p = FoldPass(rs, players, log)
+    cut_pass = best(lambda: [p.state([e for e in log if e.at < c]) for c in cuts]) / len(cuts)
+    cut_fold = best(lambda: [fold(rs, players, [e for e in log if e.at < c]) for c in cuts]) / len(cuts)
+    print(f"a {n}-event log ({len({e.at for e in log})} batches), fastest of {max(runs, 5)}: a fold {folded:.1f} ms, "
+          f"the pass {passed:.1f} ms; a cut from the pass {cut_pass:.2f} ms, a cut folded {cut_fold:.2f} ms")
 
 
 if __name__ == "__main__":
