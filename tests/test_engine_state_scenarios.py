@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine_log import Game, roster
+from vote_rights import can_vote, weight
 
 from tracker.engine.days import auto_accelerate
 
@@ -29,7 +30,7 @@ def test_213_elections_red_cards_and_the_two_red_rule() -> None:
     # 警长/牧首竞选投票票数最高的角色如只有一个，则成为警长
     s, why = g.confirm(1, "sheriff", {"预言": 5, "骑士": 3})
     assert s.holder("警长") == "预言" and "当选警长" in why
-    assert s.weight("预言", 2) == 1.5 and s.weight("骑士", 2) == 1.0   # 带队：警长投出的票计为1.5票
+    assert weight(s, "预言", 2) == 1.5 and weight(s, "骑士", 2) == 1.0   # 带队：警长投出的票计为1.5票
     # 放逐投票票数最高的角色如只有一个，则其出局。
     s, _ = g.confirm(2, "exile", {"狼一": 6, "民1": 2})
     assert g.status("狼一") == "out" and s.outcome is None
@@ -123,11 +124,11 @@ def test_m160_executed_but_not_out_until_the_last_vote() -> None:
     p = s.players["护士"]
     assert p.status == "dead" and "最后一票" in why
     # 【死亡】的玩家……依旧可以在场上发言并投票……且再不能成为被选择的目标
-    assert s.can_vote("护士", 4) and not s.is_valid_target("护士")
+    assert can_vote(s, "护士", 4) and not s.is_valid_target("护士")
     assert "护士" not in s.living() and "护士" in s.not_out() and len(s.living()) == 13
     # 在使用最后一票后，死亡的玩家出局。
     s, _ = g.confirm(4, "exile", {"心理": 3}, voters=["护士", "心理"])
-    assert s.players["护士"].status == "out" and not s.can_vote("护士", 5)
+    assert s.players["护士"].status == "out" and not can_vote(s, "护士", 5)
     assert s.outcome is None
 
 
@@ -138,7 +139,7 @@ def test_m160_red_card_benches_and_turns_into_the_jester_keeping_the_demon() -> 
     p = s.players["狂煞"]
     assert p.status == "benched" and p.role == "丑角" and p.faction == "邪恶" and p.group == "恶魔"
     # 挂机状态的角色属于游戏范畴，允许被选为……投票的目标，但不能……投票
-    assert s.is_valid_target("狂煞") and not s.can_vote("狂煞", 2)
+    assert s.is_valid_target("狂煞") and not can_vote(s, "狂煞", 2)
     # the demon executed: dead is not out, so the good side has not won yet
     s, _ = g.confirm(2, "exile", {"狂煞": 8})
     assert s.players["狂煞"].life == "dead" and s.outcome is None
@@ -176,31 +177,31 @@ def test_107_god_chosen_vote_rights_bench_and_inheritance() -> None:
     s = g.state
     assert len(s.living()) == 21
     # 第一天白天，所有人都可以参与……投票选出神眷
-    assert s.can_vote("民兵一", 1, "god_chosen")
+    assert can_vote(s, "民兵一", 1, "god_chosen")
     # 仅村民、学者、守夜人、慰魂师、神眷者和亡灵阵营的角色拥有票权
-    assert not s.can_vote("民兵一", 2) and s.can_vote("村民1", 2) and s.can_vote("学者", 2)
+    assert not can_vote(s, "民兵一", 2) and can_vote(s, "村民1", 2) and can_vote(s, "学者", 2)
     # 第一天讨论日结束时，最先高票者当选神眷者。
     s, why = g.confirm(1, "god_chosen", {"剑士": 4, "村长": 4}, first="村长")
     assert s.holder("神眷者") == "村长" and "当选神眷者" in why
-    assert s.can_vote("村长", 2) and s.weight("村长", 2) == 1.5   # 神眷者的投票计为1.5票
+    assert can_vote(s, "村长", 2) and weight(s, "村长", 2) == 1.5   # 神眷者的投票计为1.5票
     # 恶徒首领：首领的投票计算为有效票；每出局一名恶徒，恶徒首领的投票数量+1
     s = g.record("tag_given", "恶徒1", tag="恶徒首领")
-    assert s.can_vote("恶徒1", 2) and s.weight("恶徒1", 2) == 1.0
+    assert can_vote(s, "恶徒1", 2) and weight(s, "恶徒1", 2) == 1.0
     g.record("eliminated", "恶徒2", cause="vote")
     s = g.record("eliminated", "恶徒3", cause="night")
-    assert s.weight("恶徒1", 3) == 3.0
+    assert weight(s, "恶徒1", 3) == 3.0
     # 被红牌罚下的角色自动进入挂机状态：still a valid vote target, may not vote
     s = g.record("card_consequence", "村民1", color="red")
-    assert g.status("村民1") == "benched" and s.is_valid_target("村民1") and not s.can_vote("村民1", 3)
+    assert g.status("村民1") == "benched" and s.is_valid_target("村民1") and not can_vote(s, "村民1", 3)
     assert "村民1" in s.living()   # 一名角色是否处于挂机状态与其是否存活没有关系
     # 传承：当神眷者出局时……选择一名角色，该角色成为神眷者。
     s = g.record("eliminated", "村长", cause="vote")
     assert s.holder("神眷者") is None and s.pending_tags() == [("神眷者", "村长")]
     s = g.record("tag_passed", "村长", tag="神眷者", to="民兵一", via="传承")
-    assert s.can_vote("民兵一", 4) and s.weight("民兵一", 4) == 1.5
+    assert can_vote(s, "民兵一", 4) and weight(s, "民兵一", 4) == 1.5
     # 权势：如果原本没有投票权，仅限当天获得投票权
     s = g.record("modifier", "民兵二", name="权势", day=4)
-    assert s.can_vote("民兵二", 4) and not s.can_vote("民兵二", 5)
+    assert can_vote(s, "民兵二", 4) and not can_vote(s, "民兵二", 5)
     assert s.outcome is None
 
 
@@ -208,7 +209,7 @@ def test_107_undead_flip_and_lain_victory() -> None:
     g = game_107()
     # 翻转身份：……获得对应身份的身份技能。亡灵身份属于亡灵阵营。
     s = g.record("role_set", "村民7", role="腐尸", turn=True)
-    assert s.players["村民7"].faction == "亡灵" and s.can_vote("村民7", 2)
+    assert s.players["村民7"].faction == "亡灵" and can_vote(s, "村民7", 2)
     for name in ["贵族", "学者", "恶徒1", "恶徒2", "恶徒3", "恶徒4"]:
         s = g.record("eliminated", name)
     # 环蛇 all out → 环蛇 loses; an undead is alive, so 莱恩 has not won yet
@@ -298,7 +299,7 @@ def test_m65_seer_day1_hidden_modifiers_and_red_card_out() -> None:
     assert s.modifiers(4) == []
     # 票权掠夺：该玩家仍可投票，但投票算无效票（暗记并不公示）
     s = g.record("modifier", "红王", name="票权掠夺")
-    assert not s.can_vote("红王", 3) and s.can_vote("红王", 3, include_hidden=False)
+    assert not can_vote(s, "红王", 3) and can_vote(s, "红王", 3, public=True)
     # 红牌罚下出局
     s = g.record("card_consequence", "紫王", color="red")
     assert g.status("紫王") == "out" and s.outcome is None and s.faction_reds == {"六色联军": 1}

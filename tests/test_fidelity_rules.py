@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from engine_log import Game, roster
+from vote_rights import can_vote, weight
 
 
 def _213() -> Game:
@@ -422,7 +423,7 @@ def test_107_the_oracle_elected_god_chosen_makes_the_title_vanish() -> None:
     s, _ = g.confirm(1, "god_chosen", {"神启": 6, "村长": 3})
     assert s.holder("神眷者") is None and "神眷者" in s.gone_tags
     assert "神启" not in [n for n, p in s.players.items() if "神眷者" in p.tags]
-    assert s.weight("神启", 2) == 1.0
+    assert weight(s, "神启", 2) == 1.0
 
 
 def test_107_passing_the_title_to_the_oracle_also_makes_it_vanish() -> None:
@@ -460,6 +461,28 @@ def test_107_a_revealed_spectre_keeps_speaking_and_voting() -> None:
     assert not target.ballots[0].valid
 
 
+def test_a_vote_right_given_or_taken_for_one_day_counts_that_day_only() -> None:
+    """game-file.md ``vote_right`` (``granted``, ``day``): "票权 given or taken (that day, or from now
+    on)". 107's 民兵 has no 票权 by role and 村民 has one; for day 2 only, the director gives the
+    one and takes the other: day 2's count weighs them so, day 3's as the ruleset says."""
+    from datetime import timedelta
+
+    from tracker.engine.tally import roster_from_states, rules_for_vote, tally
+
+    g = _107()
+    g.record("vote_right", "民兵一", granted=True, day=2)
+    s = g.record("vote_right", "村民1", granted=False, day=2)
+    assert can_vote(s, "民兵一", 2) and not can_vote(s, "民兵一", 3)
+    assert not can_vote(s, "村民1", 2) and can_vote(s, "村民1", 3)
+    day = _day()
+    assert day.day == 2
+    ballots = [_ballot(100, "民兵一", "剑士", day.opens + timedelta(hours=1)),
+               _ballot(101, "村民1", "游荡", day.opens + timedelta(hours=2))]
+    result = tally(ballots, rules=rules_for_vote(g.rs.voting), roster=roster_from_states(s, s, 2), window=day)
+    assert result.totals == {"剑士": 1.0}
+    assert [f.code.value for f in result.ballots[1].flags] == ["no_vote_right"]
+
+
 def test_107_the_night_fiend_keeps_the_neutral_faction_in_the_game() -> None:
     """107 夜行怪 "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营": 守夜人 turning 夜行怪 (亡灵) does not
     leave 中立 with nobody, so 中立 does not lose ("中立阵营角色全部出局") at the flip."""
@@ -489,7 +512,7 @@ def test_107_a_thug_turned_corpse_then_out_still_counts_for_the_leader() -> None
     g.record("tag_given", "恶徒1", tag="恶徒首领")
     g.record("role_set", "恶徒2", role="活尸", turn=True)
     s = g.record("eliminated", "恶徒2", cause="night")
-    assert s.weight("恶徒1", 3) == 2.0
+    assert weight(s, "恶徒1", 3) == 2.0
     assert roster_from_states(s, s, 3).dead_by_role.get("恶徒") == 1
 
 

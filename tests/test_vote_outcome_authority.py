@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import pytest
+from vote_rights import can_vote
 
 from tracker.clock import SHANGHAI
 from tracker.config import PlayerConfig
@@ -87,7 +88,7 @@ def run_case(rid: str, day: int, purpose: str, scenario: str) -> tuple[Ruleset, 
     roster = players(rs)
     state = fold(rs, roster, [])
     election = next(e for d, p, e in votes(rs) if (d, p) == (day, purpose))
-    voters = [p.name for p in roster if state.can_vote(p.name, day, purpose)]
+    voters = [p.name for p in roster if can_vote(state, p.name, day, purpose)]
     assert len(voters) >= 5, voters
     # M65: 预知者 top-voted on day 1 is 天罡护体 — put them first among the targets
     immune = election.nobody_out_if_top if election is not None else None

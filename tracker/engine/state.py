@@ -232,66 +232,14 @@ class GameState:
             return list(self._modifiers)
         return [m for m in self._modifiers if m.day is None or m.day == day]
 
-    def _eligible(self, p: PlayerState) -> bool:
-        v = self.ruleset.voting
-        if v.eligible_voter_roles is None:
-            return True
-        return (p.role in v.eligible_voter_roles or bool(p.tags & set(v.eligible_voter_tags))
-                or p.faction in v.eligible_voter_factions)
-
-    def can_vote(self, name: str, day: int, purpose: str = "exile", *, include_hidden: bool = True) -> bool:
-        """Whether this player's vote counts (true state; ``include_hidden=False`` gives the public view).
-
-        Base: alive yes; dead-not-out only while the last vote is unused (M160); out and benched no.
-        Then the ruleset's 票权 (107), a director's ``vote_right`` events, one-day toggles (权势) and
-        hidden voids (票权掠夺).
-        """
-        p = self.player(name)
-        if p.benched:
-            return False
-        if p.life == "out":
-            right = p.vote_right is True      # e.g. 107 恶灵·虚体: 视为出局，但仍保留发言权和投票权
-        else:
-            base = p.life == "alive" or (self.ruleset.voting.dead_last_vote and not p.last_vote_used)
-            election = next((e for e in self.ruleset.voting.day1 if e.purpose == purpose), None)
-            everyone = day == 1 and election is not None and election.all_may_vote and purpose != "exile"
-            if base and not everyone and not self._eligible(p):
-                base = False
-            right = p.vote_right if p.vote_right is not None else base
-        if p.life == "out" and not right:
-            return False
+    def vote_right_on(self, name: str, day: int) -> bool | None:
+        """A director's 票权 for ``day`` only (a ``vote_right`` event with ``day``), the last recorded;
+        None when there is none. The count reads it through the day's roster."""
+        granted = None
         for ch in self._vote_rights:
             if ch.player == name and ch.day == day:
-                right = ch.granted
-        for m in self.modifiers(day):
-            if m.player != name or (not include_hidden and not m.public):
-                continue
-            if m.effect == "toggle_vote_right" and m.day == day:
-                right = not right
-            elif m.effect == "void_voter":
-                right = False
-        return right
-
-    def weight(self, name: str, day: int, *, include_hidden: bool = True) -> float:
-        """A voter's weight: the largest tag/role weight (警长 1.5) plus per-dead bonuses (107 恶徒首领)."""
-        p = self.player(name)
-        v = self.ruleset.voting
-        w = 1.0
-        for rule in v.weights:
-            if rule.hidden and not include_hidden:
-                continue
-            if (rule.tag and (rule.tag in p.tags or (rule.tag, day) in p.day_tags)) or \
-                    (rule.role and rule.role == p.role):
-                w = max(w, rule.weight)
-        b = v.per_dead_bonus
-        if b is not None and b.tag in p.tags:
-            # 107 "每出局一名恶徒": a 恶徒 who became 活尸 and then went out counts (the role dealt)
-            w += b.bonus * sum(1 for q in self.players.values()
-                               if b.per_role in (q.role, q.original_role) and q.life == "out")
-        for m in self.modifiers(day):
-            if m.player == name and m.effect == "voter_add" and (include_hidden or m.public):
-                w += m.value
-        return w
+                granted = ch.granted
+        return granted
 
     def to_json(self) -> dict[str, Any]:
         return {"players": [p.to_json() for p in self.players.values()],
@@ -353,6 +301,25 @@ class _Fold:
             actions=tuple(self.actions), gone_tags=frozenset(self.gone), applied=tuple(self.applied),
             undone=undone, seqs=seqs, warnings=tuple(self.warnings), faction_reds=dict(self.reds),
             _modifiers=tuple(self.mods), _vote_rights=tuple(self.rights))
+
+    def mark(self) -> Mark:
+        """Where this fold stands, kept cheaply: the small maps copied, the append-only lists by length."""
+        return Mark(players=dict(self.players), days=dict(self.days), lost=dict(self.lost), outcome=self.outcome,
+                    declared=frozenset(self.declared), gone=frozenset(self.gone), reds=dict(self.reds),
+                    lengths=(len(self.actions), len(self.applied), len(self.mods), len(self.rights),
+                             len(self.warnings)))
+
+    def branch(self, mark: Mark) -> _Fold:
+        """A fold standing where ``mark`` was taken, to go on over other events; this one is untouched.
+        Not a fold from the start: nothing before the mark is replayed."""
+        f = type(self).__new__(type(self))
+        actions, applied, mods, rights, warnings = mark.lengths
+        f.rs = self.rs
+        f.players, f.days, f.lost, f.outcome = dict(mark.players), dict(mark.days), dict(mark.lost), mark.outcome
+        f.declared, f.gone, f.reds = set(mark.declared), set(mark.gone), Counter(mark.reds)
+        f.actions, f.applied, f.mods = self.actions[:actions], self.applied[:applied], self.mods[:mods]
+        f.rights, f.warnings = self.rights[:rights], self.warnings[:warnings]
+        return f
 
     def _set(self, name: str, **kw: Any) -> None:
         self.players[name] = replace(self.players[name], **kw)
@@ -591,27 +558,60 @@ def _truthy(v: Any) -> bool:
     return bool(v)
 
 
-def fold(ruleset: Ruleset, roster: Sequence[PlayerConfig], events: Sequence[Event],
-         days: Sequence[DayConfig] = ()) -> GameState:
-    """Replay ``events`` over ``roster``; the same inputs always give the same state."""
-    live, undone = effective(events)
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A fold's place after some events (see :class:`tracker.engine.fold_pass.FoldPass`)."""
+
+    players: dict[str, PlayerState]
+    days: dict[int, DayState]
+    lost: dict[str, FactionLoss]
+    outcome: Outcome | None
+    declared: frozenset[str]
+    gone: frozenset[str]
+    reds: dict[str, int]
+    lengths: tuple[int, int, int, int, int]  # actions, applied, mods, rights, warnings
+
+
+def begin(ruleset: Ruleset, roster: Sequence[PlayerConfig], days: Sequence[DayConfig] = ()) -> _Fold:
+    """A fold at the start of the game: the roster and the game file's days, no event yet."""
     f = _Fold(ruleset, roster, days)
     if any(p.faction is None for p in f.players.values()):
         f.warnings.append("有玩家未写明身份或阵营，暂不判定胜负（在游戏文件 [[players]] 中写 role / faction）")
-    every = ruleset.win_policy.check == "every_event"
+    return f
+
+
+def replay(f: _Fold, live: Sequence[Event], marks: dict[int, Mark] | None = None) -> None:
+    """Apply ``live`` (in force, in game order) to ``f``, checking win and loss after every event or
+    every batch of simultaneous ones; ``marks`` gets ``f``'s place after each batch, by events applied."""
+    every = f.rs.win_policy.check == "every_event"
     for i, e in enumerate(live):
+        last_of_batch = i + 1 == len(live) or live[i + 1].at != e.at
         try:
             f.apply(e)
         except (GameRuleError, KeyError, TypeError, ValueError) as exc:
             msg = exc.message if isinstance(exc, GameRuleError) else repr(exc)
             f.warnings.append(f"事件 {e.seq}（{e.kind}）未能应用：{msg}")
-            continue
-        last_of_batch = i + 1 == len(live) or live[i + 1].at != e.at
-        if every or last_of_batch:
-            f.check(e)
-    if live and f.outcome is None and not every:
+        else:
+            if every or last_of_batch:
+                f.check(e)
+        if marks is not None and last_of_batch:
+            marks[i + 1] = f.mark()
+
+
+def finish(f: _Fold, live: Sequence[Event], undone: frozenset[int], seqs: frozenset[int]) -> GameState:
+    """The state once ``live`` is applied: the last check (a batch's may have been skipped), frozen."""
+    if live and f.outcome is None and f.rs.win_policy.check != "every_event":
         f.check(live[-1])
-    return f.snapshot(undone, frozenset(e.seq for e in events))
+    return f.snapshot(undone, seqs)
+
+
+def fold(ruleset: Ruleset, roster: Sequence[PlayerConfig], events: Sequence[Event],
+         days: Sequence[DayConfig] = ()) -> GameState:
+    """Replay ``events`` over ``roster``; the same inputs always give the same state."""
+    live, undone = effective(events)
+    f = begin(ruleset, roster, days)
+    replay(f, live)
+    return finish(f, live, undone, frozenset(e.seq for e in events))
 
 
 def check_event(state: GameState, kind: str, player: str | None, data: Mapping[str, Any]) -> None:

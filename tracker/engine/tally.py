@@ -49,6 +49,7 @@ from tracker.engine.tally_model import (
     status_at,
 )
 from tracker.engine.tally_outcome import FirstToTop, VoteOutcome, decide, decide_counts
+from tracker.engine.tally_voter import VoteRight, VoteWeight, vote_right, vote_weight
 from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post, Quote
 
@@ -67,6 +68,8 @@ __all__ = [
     "Tie",
     "VoteModifier",
     "VoteOutcome",
+    "VoteRight",
+    "VoteWeight",
     "VoteWindow",
     "WeightRuleLike",
     "day_benched_times",
@@ -78,6 +81,8 @@ __all__ = [
     "roster_from_states",
     "rules_for_vote",
     "tally",
+    "vote_right",
+    "vote_weight",
 ]
 
 
@@ -150,7 +155,8 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
         else:
             out.append(cb)
 
-    voters = [p for p in roster.players if _may_vote_today(p, rules)]
+    # who is expected to vote today (`final` lists them, with None when they did not)
+    voters = [p for p in roster.players if vote_right(p, rules, roster).barred is None]
     final: dict[str, str | None] = {p.name: None for p in voters}
     abstained: list[str] = []
     auto_abstain: list[str] = []
@@ -232,13 +238,6 @@ def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
     return replace(cb, **kw)  # type: ignore[arg-type]
 
 
-def _may_vote_today(p: PlayerView, rules: TallyRules) -> bool:
-    """Who is expected to vote today (the `final` map lists them, with None when they did not)."""
-    if p.status == "alive" or (p.status == "out" and p.vote_right is True):  # 107 恶灵·虚体
-        return True
-    return p.status == "dead" and rules.dead_last_vote
-
-
 def nearest_names(written: str, names: Sequence[str], n: int = 3) -> list[str]:
     """Players whose names look like what was written: a hint for the director, never a correction."""
     return list(_nearest(written, tuple(names), n))
@@ -281,13 +280,9 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
         return bad(Code.POSTED_BEFORE_OPEN, f"发帖 {local:%m-%d %H:%M:%S}，开门 {window.opens:%m-%d %H:%M}")
     if at > window.closes:
         return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
-    vstatus = status_at(voter_p, at)
-    if vstatus == "out" and voter_p.vote_right is True:
-        vstatus = "alive"  # 107 恶灵·虚体: "其视为出局，但仍保留发言权和投票权"
-    if vstatus == "benched":
-        return bad(Code.VOTER_BENCHED, voter)
-    if vstatus == "out" or (vstatus == "dead" and not rules.dead_last_vote):
-        return bad(Code.VOTER_NOT_ALIVE, voter)
+    barred = vote_right(voter_p, rules, roster, at).barred  # 挂机, 出局 (but 107 恶灵·虚体), 死亡
+    if barred is not None:
+        return bad(barred, voter)
     if not b.abstain:
         if target_p is None:
             hint = nearest_names(b.target or "", [p.name for p in roster.players])
@@ -376,53 +371,23 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: Vote
     flags = list(cb.flags)
     if cb.target == ABSTAIN or p is None:
         return _replace(cb, final=True, flags=tuple(flags))
-    public = true = 1.0
-    for w in rules.weights:
-        if (w.tag is not None and w.tag in p.tags) or (w.role is not None and w.role == p.role):
-            true = max(true, w.weight)
-            if not w.hidden:
-                public = max(public, w.weight)
-    bonus = rules.per_dead_bonus
-    if bonus is not None and bonus.tag in p.tags:
-        true += bonus.bonus * roster.dead_by_role.get(bonus.per_role, 0)
-    mods = [m for m in roster.modifiers if name_key(m.player) == name_key(p.name)]
-    for m in mods:
-        if m.kind == "voter_add":
-            true += m.value
-            if m.public:
-                public += m.value
-    has_right = _has_vote_right(p, rules)
-    public_right = True
-    for m in mods:
-        if m.kind == "toggle_vote_right":
-            has_right = not has_right
-            if m.public:
-                public_right = has_right
-    if not public_right:
+    weight, right = vote_weight(p, rules, roster), vote_right(p, rules, roster)
+    true, public = weight.true, weight.public
+    if not right.shown:
         public = 0.0
-    if not has_right:
+    if not right.granted:
         true = 0.0
         flags.append(Verdict(Code.NO_VOTE_RIGHT, cb.voter))
-    if any(m.kind == "void_voter" for m in mods):
+    if right.voided:
         if true:
             flags.append(Verdict(Code.VOTER_VOIDED, cb.voter))
         true = 0.0
-        if any(m.kind == "void_voter" and m.public for m in mods):
+        if right.voided_in_public:
             public = 0.0
     if cb.target is not None and _target_out_before(roster, cb.target, window.closes, strictly=True):
         flags.append(Verdict(Code.TARGET_OUT_BY_CLOSE, cb.target))
         public = true = 0.0
     return _replace(cb, final=True, weight=true, public_weight=public, flags=tuple(flags))
-
-
-def _has_vote_right(p: PlayerView, rules: TallyRules) -> bool:
-    """107: "仅村民、学者、守夜人、慰魂师、神眷者和亡灵阵营的角色拥有票权" (roles ∪ tags ∪ factions)."""
-    if p.vote_right is not None:
-        return p.vote_right
-    if rules.eligible_voter_roles is None:
-        return True
-    return (p.role in rules.eligible_voter_roles or bool(p.tags & rules.eligible_voter_tags)
-            or (p.faction is not None and p.faction in rules.eligible_voter_factions))
 
 
 def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: VoteWindow, *, needs_votes: bool = False,

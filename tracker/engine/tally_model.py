@@ -144,6 +144,7 @@ class PlayerView:
     faction: str | None = None
     tags: frozenset[str] = frozenset()
     vote_right: bool | None = None  # a director's vote_right event (107 恶灵·虚体); None = as the ruleset says
+    day_vote_right: bool | None = None  # a director's vote_right for this day only; before ``vote_right``
     # 挂机 during the day (a red card in 107/M160, the director's 挂机): no ballot from then on.
     benched_at: datetime | None = None
     # M160 【死亡】 and 挂机 at once: ``status`` says "benched", but the player is not living
@@ -265,7 +266,8 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
 
     A player alive at the opening and out at the close left during the day (正午出局, a red card):
     ``out_times`` gives when (the event's time), and from then on they neither vote nor are voted.
-    Tags, day tags and the day's modifiers are those in force at the opening.
+    Tags and day tags are those in force at the opening; a 票权 given or taken for the day only
+    (``vote_right`` with ``day``) is the one recorded by the close, as the day's modifiers are.
     """
     views: list[PlayerView] = []
     for name, p in at_open.players.items():
@@ -279,7 +281,7 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
         views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
                                 tags=tags, vote_right=p.vote_right, benched_at=benched_at,
-                                dead=p.life == "dead"))
+                                dead=p.life == "dead", day_vote_right=at_close.vote_right_on(name, day)))
     # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
     # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
     mods = tuple(VoteModifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]

@@ -3,9 +3,10 @@
 Every other service asks this one "is this player out?", "what did the day look like at its
 close?", so there is one answer. Why a request: a 潜水 count for day 2 needs day 1's tally and
 day 2's, whose provisional election is day 1's count again, and each needs the state at the same
-few instants; inside one :meth:`GameLog.request` the log is read from the store once, each distinct
-set of events is folded once (keyed by the events' ``seq``s, their identity in the log), and any
-other answer computed from them is kept (:meth:`GameLog.remember`). Recording an event ends the
+few instants; inside one :meth:`GameLog.request` the log is read from the store once and folded once
+(a :class:`~tracker.engine.fold_pass.FoldPass`: every other state is resumed from its marks), each
+distinct set of events is worked out once (keyed by the events' ``seq``s, their identity in the
+log), and any other answer computed from them is kept (:meth:`GameLog.remember`). Recording an event ends the
 snapshot: what follows in the same request reads the log afresh.
 """
 
@@ -23,8 +24,9 @@ from sqlmodel import Session
 from tracker.config import DayConfig
 from tracker.engine.days import DayStatus, day_status
 from tracker.engine.events import Event, EventDraft, as_of, effective, event_to_json, from_config, make_draft
+from tracker.engine.fold_pass import FoldPass
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.state import GameState, check_event, fold
+from tracker.engine.state import GameState, check_event
 from tracker.penalties.kidnap import Kidnap
 from tracker.penalties.presence import FROM_ENGINE, StatusChange
 from tracker.records import Post
@@ -40,6 +42,7 @@ class _Request:
     """One request's snapshot: the events as read, their folds, and answers computed from them."""
 
     events: list[Event] | None = None
+    passes: dict[str, FoldPass] = field(default_factory=dict)
     folds: dict[Hashable, GameState] = field(default_factory=dict)
     answers: dict[Hashable, Any] = field(default_factory=dict)
 
@@ -98,15 +101,26 @@ class GameLog:
         return list(req.events)
 
     def fold(self, events: Sequence[Event], ruleset: Ruleset | None = None) -> GameState:
-        """The state after ``events`` (the one place the service folds): once per distinct set of
-        events and ruleset in a request."""
+        """The state after ``events`` (the one place the service folds). A request folds its log
+        once per ruleset (:class:`FoldPass`); every state it asks for — a cut in time, the log plus
+        a provisional election or minus a day's confirmation — comes from that pass, and is kept
+        per distinct set of events."""
         rs = ruleset or self.ctx.ruleset
         key = (rs.id, tuple(e.seq for e in events))
         req = self._current()
         state = req.folds.get(key)
         if state is None:
-            state = req.folds[key] = fold(rs, self.ctx.game.players, events, self.ctx.game.days)
+            state = req.folds[key] = self._pass(req, rs, events).state(events)
         return state
+
+    def _pass(self, req: _Request, rs: Ruleset, events: Sequence[Event]) -> FoldPass:
+        """The request's pass under ``rs``: over its log when read (never read here: a caller inside
+        a write transaction passes the events it sees), else over the events first asked about."""
+        found = req.passes.get(rs.id)
+        if found is None:
+            base = req.events if req.events is not None else events
+            found = req.passes[rs.id] = FoldPass(rs, self.ctx.game.players, base, self.ctx.game.days)
+        return found
 
     def state(self, at: datetime | None = None) -> GameState:
         """The state now, or as it was at ``at`` (events that happened at or before it)."""
