@@ -79,6 +79,23 @@ def _show_warnings_as_notes() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command and return its exit code.
+
+    ``argv`` None is the process's own command line (the `tracker` executable, `python -m tracker`):
+    the process ends when this returns, and Python's shutdown would run a last garbage collection
+    over every object still alive, every module, class and function the command loaded: a sixth
+    of `tracker state`'s time (~100 ms), to find no garbage. They are frozen out of the collector's
+    sight first (:func:`gc.freeze`); as at any exit, what is left is the operating system's to free.
+    """
+    code = _run(argv)
+    if argv is None:
+        import gc
+
+        gc.freeze()
+    return code
+
+
+def _run(argv: list[str] | None) -> int:
     from tracker.cli.usage import install_help_words
 
     install_help_words()
