@@ -61,3 +61,14 @@ def test_opening_the_service_loads_no_crawler_and_no_detectors() -> None:
     heavy = {m for m in mods if m.split(".")[0] in {"textual", "jieba", "rjieba", "httpx", "selectolax", "ahocorasick"}
              or m.startswith(("tracker.scraper", "tracker.penalties.detect", "tracker.penalties.phrases"))}
     assert heavy == set()
+
+
+def test_the_facade_loads_a_service_only_when_it_is_asked_for() -> None:
+    """Every command opens the service; each area's module (the night engine, the report renderers,
+    post search, the vote counter) loads when that area is first used (issue 13: start-up)."""
+    from tests.test_layering import loaded_after
+
+    mods = loaded_after("import tracker.service")
+    assert {m for m in mods if m.startswith("tracker.service.")} == {"tracker.service.context",
+                                                                      "tracker.service.gamelog"}
+    assert not {m for m in mods if m.startswith(("tracker.engine.night", "tracker.reports.html"))}

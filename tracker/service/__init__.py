@@ -12,9 +12,10 @@ Each area of the job is a service of its own, given what it needs in its constru
     Crawling, Browsing   the forum and the stored posts (ctx)
     NightDesk    night submissions and their settlement (the log's read, fold and append, the days' closes)
 
-:class:`Service` builds them and answers each call inside one :meth:`GameLog.request`, so a call
-reads the event log once and folds each state it needs once, however many services it crosses.
-Its methods only delegate: the decisions live in the services.
+:class:`Service` builds each on first use (so a command loads only the areas it asks about: `tracker
+state` no night engine, report renderers or post search) and answers each call inside one
+:meth:`GameLog.request`, so a call reads the event log once and folds each state it needs once,
+however many services it crosses. Its methods only delegate: the decisions live in the services.
 """
 
 from __future__ import annotations
@@ -23,38 +24,40 @@ import functools
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from tracker.clock import Clock
-from tracker.config import DayConfig, GameConfig
-from tracker.engine.days import DayStatus
-from tracker.engine.events import Event, EventDraft
-from tracker.engine.ruleset import Ruleset
-from tracker.engine.state import GameState
-from tracker.errors import GameRuleError
-from tracker.penalties import ledger as L
-from tracker.penalties.lurk import LurkReport
-from tracker.penalties.review import CardSuggestion, Flag
-from tracker.reports.model import DayReport
-from tracker.service.browsing import Browsing, PostSearch
 from tracker.service.context import GameContext
-from tracker.service.crawling import Crawling
-from tracker.service.flags import DetectionRun, Flags
 from tracker.service.gamelog import GameLog
-from tracker.service.lurking import Lurking
-from tracker.service.night import NightDesk
-from tracker.service.penalties import CardDecision, Penalties, PlayerStanding
-from tracker.service.reporting import Attention, Reports
-from tracker.service.status import GameSummary, summary
-from tracker.service.votes import ConfirmResult, DayTally, Votes
-from tracker.store.db import Store
-from tracker.store.posts import StoredPost
 
-if TYPE_CHECKING:  # the crawler is loaded by the commands that crawl (tracker.service.crawling)
+if TYPE_CHECKING:
+    # Each service's module is loaded when the service is first asked for (the properties below):
+    # `tracker state` pays for no night engine, no report renderers, no post search.
     from sqlmodel import Session
 
-    from tracker.scraper.crawl import CrawlProgress, CrawlReport
+    from tracker.clock import Clock
+    from tracker.config import DayConfig, GameConfig
+    from tracker.engine.days import DayStatus
+    from tracker.engine.events import Event, EventDraft
+    from tracker.engine.ruleset import Ruleset
+    from tracker.engine.state import GameState
+    from tracker.penalties import ledger as L
+    from tracker.penalties.lurk import LurkReport
+    from tracker.penalties.review import CardSuggestion, Flag
+    from tracker.reports.model import DayReport
+    from tracker.scraper.crawl import CrawlProgress, CrawlReport  # loaded by the commands that crawl
+    from tracker.service.browsing import Browsing, PostSearch
+    from tracker.service.crawling import Crawling
+    from tracker.service.flags import DetectionRun, Flags
+    from tracker.service.lurking import Lurking
+    from tracker.service.night import NightDesk
+    from tracker.service.penalties import CardDecision, Penalties, PlayerStanding
+    from tracker.service.reporting import Attention, Reports
+    from tracker.service.status import GameSummary
+    from tracker.service.votes import ConfirmResult, DayTally, Votes
+    from tracker.store.db import Store
+    from tracker.store.posts import StoredPost
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -74,15 +77,53 @@ class Service:
 
     def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None, *,
                  ruleset: Ruleset | None = None) -> None:
-        ctx = self.ctx = GameContext(game, store, clock, ruleset=ruleset)
-        self.log = GameLog(ctx)
-        self.votes = Votes(ctx, self.log, desk=self._desk_in)
-        self.penalties = Penalties(ctx, self.log, desk=self._desk_in)
-        self.flag_review = Flags(ctx, self.log, self.penalties)
-        self.lurking = Lurking(ctx, self.log, self.votes)
-        self.reports = Reports(ctx, self.log, self.votes, self.lurking, self.penalties, self.flag_review)
-        self.crawling = Crawling(ctx)
-        self.browsing = Browsing(ctx)
+        self.ctx = GameContext(game, store, clock, ruleset=ruleset)
+        self.log = GameLog(self.ctx)
+
+    # The services, each built (and its module loaded) on first use: a command pays only for the
+    # areas it asks about. Each is built once and given the same log, so one request still reads
+    # the event log once however many services it crosses.
+    @cached_property
+    def votes(self) -> Votes:
+        from tracker.service.votes import Votes
+
+        return Votes(self.ctx, self.log, desk=self._desk_in)
+
+    @cached_property
+    def penalties(self) -> Penalties:
+        from tracker.service.penalties import Penalties
+
+        return Penalties(self.ctx, self.log, desk=self._desk_in)
+
+    @cached_property
+    def flag_review(self) -> Flags:
+        from tracker.service.flags import Flags
+
+        return Flags(self.ctx, self.log, self.penalties)
+
+    @cached_property
+    def lurking(self) -> Lurking:
+        from tracker.service.lurking import Lurking
+
+        return Lurking(self.ctx, self.log, self.votes)
+
+    @cached_property
+    def reports(self) -> Reports:
+        from tracker.service.reporting import Reports
+
+        return Reports(self.ctx, self.log, self.votes, self.lurking, self.penalties, self.flag_review)
+
+    @cached_property
+    def crawling(self) -> Crawling:
+        from tracker.service.crawling import Crawling
+
+        return Crawling(self.ctx)
+
+    @cached_property
+    def browsing(self) -> Browsing:
+        from tracker.service.browsing import Browsing
+
+        return Browsing(self.ctx)
 
     @classmethod
     def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Service:
@@ -121,6 +162,8 @@ class Service:
     def night_desk(self) -> NightDesk:
         """The night desk over this game's log (``tracker night``, the TUI's 夜晚 screen): given the
         log's read, fold and append, so it plugs in as one more service."""
+        from tracker.service.night import NightDesk
+
         log = self.log
 
         def append(drafts: Sequence[EventDraft]) -> list[Event]:
@@ -131,6 +174,8 @@ class Service:
                          now=self.clock.now, director=self.director())
 
     def _day_window(self, day: int) -> tuple[datetime, datetime]:
+        from tracker.errors import GameRuleError
+
         found = [d for d in self.log.effective_days() if d.day == day]
         if not found:
             raise GameRuleError(f"游戏文件中没有第 {day} 日", hint="在 [[days]] 中加上这一天（开门、关门时间）")
@@ -139,6 +184,8 @@ class Service:
     def _desk_in(self, session: Session) -> NightDesk:
         """The night desk inside a caller's transaction (a vote's or a red card's exit settles with
         the events that record it, all or nothing)."""
+        from tracker.service.night import NightDesk
+
         log = self.log
         return NightDesk(self.ruleset, log=lambda: log.events_in(session), fold=log.fold,
                          append=lambda drafts: log.append(session, drafts), window=self._day_window,
@@ -216,6 +263,8 @@ class Service:
     @_one_request
     def state(self) -> GameSummary:
         """The game state with each player's cards (`tracker state`, the TUI's 玩家 screen)."""
+        from tracker.service.status import summary
+
         return summary(self.log, self.penalties)
 
     # -- votes -----------------------------------------------------------------------------------

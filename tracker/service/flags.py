@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,10 +64,16 @@ class DetectionRun:
 
 @dataclass(frozen=True, slots=True)
 class Scan:
-    """The detectors' context and its fingerprint (the watermark's key)."""
+    """The detectors' fingerprint (the watermark's key) and how to build their context: the detectors'
+    module (word lists, Aho-Corasick) is loaded only when some post is new or changed, not by a
+    `tracker flags` that finds nothing to scan."""
 
     key: str
-    context: DetectContext
+    build: Callable[[], DetectContext]
+
+    @property
+    def context(self) -> DetectContext:
+        return self.build()
 
 
 class Flags:
@@ -100,8 +106,6 @@ class Flags:
     def _scan(self) -> Scan:
         """The detectors' context and its fingerprint: when it changes (a player goes out, a lexicon
         file is edited, the ruleset changes), every post is scanned again under it."""
-        from tracker.penalties.detect import DetectContext
-
         game, ruleset = self.ctx.game, self.ctx.ruleset
         threads: dict[int, ThreadKind] = {}
         if game.process_thread is not None:
@@ -114,12 +118,17 @@ class Flags:
         timeline = self.log.timeline()
         kidnaps = self.log.kidnaps()
         lexicons = self._lexicon_paths()
-        context = DetectContext(players=list(game.player_names), directors=list(game.directors),
-                                threads=threads, timeline=timeline, kidnaps=kidnaps, lexicon_paths=lexicons,
-                                extra_names=list(self.log.substitutes()), ruleset=ruleset)
+        players, directors, extra = list(game.player_names), list(game.directors), list(self.log.substitutes())
+
+        def build() -> DetectContext:
+            from tracker.penalties.detect import DetectContext
+
+            return DetectContext(players=players, directors=directors, threads=threads, timeline=timeline,
+                                 kidnaps=kidnaps, lexicon_paths=lexicons, extra_names=extra, ruleset=ruleset)
+
         fingerprint = {
             "ruleset": ruleset.id, "options": {k: repr(v) for k, v in sorted(ruleset.option_values.items())},
-            "players": context.players, "directors": context.directors, "extra": list(context.extra_names),
+            "players": players, "directors": directors, "extra": list(extra),
             "threads": {str(k): v for k, v in sorted(threads.items())},
             "timeline": [[c.player, c.status, c.at.isoformat()] for c in timeline],
             "kidnaps": [[k.player, k.starts.isoformat(), k.ends.isoformat()] for k in kidnaps],
@@ -127,7 +136,7 @@ class Flags:
             "detector": _files_digest([_PENALTIES_DIR]),
         }
         raw = json.dumps(fingerprint, ensure_ascii=False, sort_keys=True)
-        return Scan(hashlib.sha256(raw.encode()).hexdigest(), context)
+        return Scan(hashlib.sha256(raw.encode()).hexdigest(), build)
 
     def _lexicon_paths(self) -> list[Path]:
         """A ``lexicons/`` folder next to the game file holds the director's own word lists."""

@@ -14,11 +14,12 @@ from typing import Any
 from sqlalchemy import JSON, String
 from sqlmodel import Field, Session, SQLModel, col, select
 
-import tracker.store.metadata  # noqa: F401  (naming convention before any table)
 from tracker.engine.events import Event, EventDraft
+from tracker.store.metadata import DEFERRED  # (naming convention before any table)
 
 
 class EventRow(SQLModel, table=True):
+    model_config = DEFERRED
     __tablename__ = "event"
 
     seq: int | None = Field(default=None, primary_key=True)

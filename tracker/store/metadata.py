@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel import SQLModel
+from sqlmodel._compat import SQLModelConfig
 
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -13,6 +14,12 @@ SQLModel.metadata.naming_convention = {
 }
 
 metadata = SQLModel.metadata
+
+#: Every table's pydantic config: its validator and serializer are built on first use, not when the
+#: class is defined. A table row is built without validation (sqlmodel's table construct) and
+#: never dumped, so no command builds them; each table's definition costs ~1 ms less (~10 ms of
+#: every command's start-up).
+DEFERRED = SQLModelConfig(defer_build=True)
 
 
 def load_all_tables() -> None:

@@ -21,10 +21,10 @@ from sqlalchemy import false as sa_false
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
-import tracker.store.metadata  # noqa: F401  (naming convention before any table)
 from tracker.errors import GameRuleError, StoreError, UnknownIdError
 from tracker.penalties.ledger import Action, Color, Entry, Head
 from tracker.penalties.review import Flag, FlagStatus, finding_key
+from tracker.store.metadata import DEFERRED  # (naming convention before any table)
 
 if TYPE_CHECKING:
     from tracker.penalties.findings import Finding
@@ -35,6 +35,7 @@ LEDGER = "cards"
 class FlagRow(SQLModel, table=True):
     """A finding as first detected, plus the director's decision on it."""
 
+    model_config = DEFERRED
     __tablename__ = "flag"
     __table_args__ = (Index("ix_flag_status_pid", "status", "pid"),)
 
@@ -65,6 +66,7 @@ class FlagRow(SQLModel, table=True):
 class CardRow(SQLModel, table=True):
     """One ledger entry, exactly the fields the hash covers plus the two hashes."""
 
+    model_config = DEFERRED
     __tablename__ = "card_ledger"
 
     id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
@@ -89,6 +91,7 @@ class CardRow(SQLModel, table=True):
 class LedgerHeadRow(SQLModel, table=True):
     """The ledger's count and last hash, moved forward in the same transaction as each append."""
 
+    model_config = DEFERRED
     __tablename__ = "card_ledger_head"
 
     name: str = Field(primary_key=True, sa_type=String(32))
@@ -101,6 +104,7 @@ class FlagScanRow(SQLModel, table=True):
     under this detection context. Compared in SQL with the post row, so an unchanged store costs
     one query that returns nothing."""
 
+    model_config = DEFERRED
     __tablename__ = "flag_scan"
 
     pid: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})

@@ -13,13 +13,14 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
-import tracker.store.metadata  # noqa: F401  (naming convention before any table)
 from tracker.errors import TrackerError
+from tracker.store.metadata import DEFERRED  # (naming convention before any table)
 
 STALE_AFTER = timedelta(minutes=10)
 
 
 class WatchLockRow(SQLModel, table=True):
+    model_config = DEFERRED
     __tablename__ = "watch_lock"
 
     name: str = Field(primary_key=True)
@@ -31,6 +32,7 @@ class WatchLockRow(SQLModel, table=True):
 
 
 class ReportSlotRow(SQLModel, table=True):
+    model_config = DEFERRED
     __tablename__ = "report_slot"
 
     key: str = Field(primary_key=True)

@@ -21,7 +21,7 @@ from sqlalchemy import Column, Dialect, ForeignKey, Index, Integer, LargeBinary,
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
-import tracker.store.metadata  # noqa: F401  (the naming convention must be set before any table)
+from tracker.store.metadata import DEFERRED  # (the naming convention must be set before any table)
 
 
 class JSONList(TypeDecorator[list[Any]]):
@@ -50,6 +50,7 @@ def _json() -> Any:
 class ThreadRow(SQLModel, table=True):
     """A thread as last listed: the counters the crawler compares to decide what to fetch."""
 
+    model_config = DEFERRED
     __tablename__ = "thread"
 
     tid: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
@@ -67,6 +68,7 @@ class ThreadRow(SQLModel, table=True):
 class PostRow(SQLModel, table=True):
     """The current state of one post (by pid; floors renumber, pids never do)."""
 
+    model_config = DEFERRED
     __tablename__ = "post"
     __table_args__ = (Index("ix_post_tid_author_posted_at", "tid", "author", "posted_at"),)
 
@@ -113,6 +115,7 @@ class PostVersion(SQLModel, table=True):
     ``kind``: ``first`` | ``edit`` | ``blocked`` | ``unblocked`` | ``restored``.
     """
 
+    model_config = DEFERRED
     __tablename__ = "post_version"
     __table_args__ = (Index("ix_post_version_pid_id", "pid", "id"),)
 
@@ -136,6 +139,7 @@ class PostVersion(SQLModel, table=True):
 class CrawlRow(SQLModel, table=True):
     """One crawl run; ``finished_at`` stays empty when the process was killed."""
 
+    model_config = DEFERRED
     __tablename__ = "crawl"
 
     id: int | None = Field(default=None, primary_key=True)
@@ -153,6 +157,7 @@ class CrawlRow(SQLModel, table=True):
 class RawPageRow(SQLModel, table=True):
     """A response body as fetched, gzip-compressed, so a parser fix can re-parse a game offline."""
 
+    model_config = DEFERRED
     __tablename__ = "raw_page"
     __table_args__ = (Index("ix_raw_page_url_fetched_at", "url", "fetched_at"),)
 
