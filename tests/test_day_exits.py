@@ -19,6 +19,7 @@ from tracker.clock import SHANGHAI, FrozenClock
 from tracker.engine.events import EventDraft, EventKind
 from tracker.errors import GameRuleError
 from tracker.service import Service
+from tracker.service.votes import _settled_words
 
 AFTER_DAY2 = datetime(2025, 3, 4, 23, 0, tzinfo=SHANGHAI)
 DAY2_NOON = datetime(2025, 3, 4, 12, 0, tzinfo=SHANGHAI)
@@ -184,6 +185,9 @@ def test_213_a_duel_on_a_wolf_at_noon_voids_the_vote_confirmed_after_it(game213:
     assert settled.key == "day:2:黄昏"
     assert [d.player for d in settled.result.deaths] == []
     assert any("放逐投票无效" in line for line in settled.result.log)
+    # what `tracker confirm` adds to the tally's explanation
+    words = _settled_words("P04", settled.result)
+    assert words.startswith("；结算：P04 未出局") and "放逐投票无效" in words
     status = _status(game213)
     assert status["P02"] == "out" and status["P04"] == "alive"
     # the vote's 出局 was not written: the settlement said nobody goes out by vote
@@ -254,6 +258,7 @@ def test_107_sophistry_of_the_night_before_replaces_the_exiled_player(game107: S
     assert status["P05"] == "alive" and status["P04"] == "out"
     [vote] = [e for e in _live(game107, "eliminated") if e.get("cause") == "vote"]
     assert vote.player == "P04" and vote.get("instead_of") == "P05" and vote.get("votes") is None
+    assert _settled_words("P05", settled.result) == "；结算：P04 代替 P05 被投票出局"
 
 
 def test_107_a_trap_fires_when_the_wanderer_is_exiled_the_next_day(game107: Service) -> None:

@@ -281,11 +281,8 @@ class Votes:
                 drafts, settled = self._settle_exile(session, day, dt.tid, conf.chosen, drafts, at=t.window.closes)
                 recorded = self.log.append(session, drafts)
             explanation = conf.explanation
-            if settled is not None and conf.chosen not in {d.player for d in settled.result.deaths}:
-                instead = [d.player for d in settled.result.deaths if d.cause.startswith("投票")]
-                why = next((s.reason for s in settled.result.survivals if s.player == conf.chosen), None)
-                explanation += (f"；结算：{'、'.join(instead)} 代替 {conf.chosen} 被投票出局" if instead else
-                                f"；结算：{conf.chosen} 未出局" + (f"（{why}）" if why else "（见结算过程）"))
+            if settled is not None and conf.chosen is not None:
+                explanation += _settled_words(conf.chosen, settled.result)
             results.append(ConfirmResult(dt.tid, explanation, tuple(recorded), purpose=purpose,
                                          clause=conf.clause, chosen=conf.chosen, tally_outcome=t.outcome.message,
                                          phase=settled.key if settled else None,
@@ -305,3 +302,16 @@ class Votes:
         settled = desk.settle_exit("exile", day, chosen, at=at, own_exit=exile, via=f"tracker confirm（投票帖 {tid}）")
         tagged = [replace(d, data={"day": day, **d.data, "vote_tid": tid}) for d in settled.drafts]
         return [d for d in drafts if d is not exile] + tagged, settled
+
+
+def _settled_words(chosen: str, result: Settlement) -> str:
+    """What the settlement did to the vote's result, when it was not simply the exile: another
+    player exiled in the chosen one's place (107 诡辩), or nobody (213 决斗 voided the vote)."""
+    if chosen in {d.player for d in result.deaths}:
+        return ""
+    instead = [d.player for d in result.deaths if d.cause.startswith("投票")]
+    if instead:
+        return f"；结算：{'、'.join(instead)} 代替 {chosen} 被投票出局"
+    why = next((s.reason for s in result.survivals if s.player == chosen), None) or \
+        next((line for line in reversed(result.log) if "放逐投票" in line or chosen in line), None)
+    return f"；结算：{chosen} 未出局" + (f"（{why}）" if why else "（见结算过程）")
