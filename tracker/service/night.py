@@ -136,7 +136,7 @@ class NightDesk:
             catalog = self.catalog
         except RulesetError:
             return False
-        return (catalog.exile_skill if kind == "exile" else catalog.red_card_skill) is not None
+        return catalog.exit_skill(kind) is not None
 
     def settle_exit(self, kind: str, day: int, target: str, *, at: datetime, own_exit: EventDraft | None = None,
                     without: Collection[int] = (), via: str) -> DayExit:
@@ -150,11 +150,12 @@ class NightDesk:
         transaction (the vote's or the ledger's).
         """
         cat = self.catalog
-        name = cat.exile_skill if kind == "exile" else cat.red_card_skill
+        name = cat.exit_skill(kind)
         if name is None:
             raise GameRuleError(f"规则 {cat.ruleset} 的技能文件没有写明{'投票出局' if kind == 'exile' else '红牌罚下'}对应的技能")
         skill = cat.skill(name)
-        events = [e for e in self._log() if e.seq not in set(without)]
+        log = self._log()
+        events = [e for e in log if e.seq not in set(without)]
         in_phase = skill.phase if skill.phase in ("晨曦", "正午", "黄昏", "关门") else None
         key = open_key(events, phase_key(day=day, phase=in_phase if kind == "exile" else None))
         waiting = unsettled_elsewhere(events, key)
@@ -174,7 +175,7 @@ class NightDesk:
         action = Action(actor=actor, skill=name, targets=(target,), phase=in_phase, index=len(standing))
         result = settle(cat, table, [*standing, action])
         _refused(result, name, target)
-        known_lost = set(self._fold(self._log()).lost) if own_exit is None else set()
+        known_lost = set(self._fold(log).lost) if own_exit is None else set()
         drafts = [make_draft(EventKind.NIGHT_ACTION.value, at=at, data=data, recorded_by=self.director),
                   *exit_drafts(result, table, key, at=at, recorded_by=self.director, target=target,
                                own_exit=own_exit, known_lost=known_lost)]

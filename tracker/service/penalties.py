@@ -251,7 +251,9 @@ class Penalties:
             return [], []
         from tracker.reports.night import exit_lines
 
-        live, _ = effective(self.log.events_in(session))
+        # the log is read again only to find what an undone red card set off
+        undoing = any(e.kind == EventKind.UNDO for e in appended)
+        live = effective(self.log.events_in(session))[0] if undoing else []
         drafts: list[EventDraft] = []
         said: list[str] = []
         for e in appended:

@@ -309,7 +309,9 @@ def _settled_words(chosen: str, result: Settlement) -> str:
     player exiled in the chosen one's place (107 诡辩), or nobody (213 决斗 voided the vote)."""
     if chosen in {d.player for d in result.deaths}:
         return ""
-    instead = [d.player for d in result.deaths if d.cause.startswith("投票")]
+    from tracker.engine.night.desk import voted_out
+
+    instead = voted_out(result)
     if instead:
         return f"；结算：{'、'.join(instead)} 代替 {chosen} 被投票出局"
     why = next((s.reason for s in result.survivals if s.player == chosen), None) or \

@@ -124,6 +124,10 @@ class Catalog:
     exile_skill: str | None = None
     red_card_skill: str | None = None
 
+    def exit_skill(self, kind: str) -> str | None:
+        """The skill a day's exit is submitted as: ``exile`` (the vote's) or ``red_card``."""
+        return self.exile_skill if kind == "exile" else self.red_card_skill
+
     def skill(self, name: str) -> Skill:
         found = self.skills.get(name)
         if found is not None:

@@ -36,10 +36,14 @@ def phase_key(night: int | None = None, day: int | None = None, phase: str | Non
     return f"day:{day}" + (f":{phase}" if phase else "")
 
 
+def _base(key: str) -> str:
+    return key.split("#")[0]
+
+
 def key_parts(key: str) -> tuple[str, int, str | None]:
     """``day:3:黄昏#2`` → ("day", 3, "黄昏"): a ``#k`` suffix marks the k-th settlement of the same
     phase (a red card, then the vote, each settled when it happens)."""
-    parts = key.split("#")[0].split(":")
+    parts = _base(key).split(":")
     return parts[0], int(parts[1]), parts[2] if len(parts) > 2 else None
 
 
@@ -55,8 +59,8 @@ def open_key(events: Sequence[Any], key: str) -> str:
     is settled, then ``day:N#2`` …"""
     if key.startswith("night:"):
         return key
-    settled = {e.data.get("phase") for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED}
-    base = key.split("#")[0]
+    settled = _settled_keys(events)
+    base = _base(key)
     found, k = base, 1
     while found in settled:
         k += 1
@@ -68,19 +72,23 @@ def shown_key(events: Sequence[Any], key: str) -> str:
     """The settlement a preview of ``key`` shows: the open one when it has submissions or nothing
     of that phase was settled yet, else the last one confirmed."""
     found = open_key(events, key)
-    if found == key.split("#")[0] or submission_events(events, found):
+    if found == _base(key) or submission_events(events, found):
         return found
     k = int(found.split("#")[1]) - 1
-    return key.split("#")[0] + (f"#{k}" if k > 1 else "")
+    return _base(key) + (f"#{k}" if k > 1 else "")
 
 
 def unsettled_elsewhere(events: Sequence[Any], key: str) -> list[Any]:
     """Standing submissions of the same day in another phase that is not settled: an exit settled
     now would be settled without them (213's 正午 <决斗> voids 黄昏's vote)."""
     kind, number, _ = key_parts(key)
-    settled = {e.data.get("phase") for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED}
+    settled = _settled_keys(events)
     return [e for e in _live(events) if e.kind == EventKind.NIGHT_ACTION and e.data.get("phase") not in settled
             and e.data.get("phase") != key and key_parts(str(e.data.get("phase")))[:2] == (kind, number)]
+
+
+def _settled_keys(events: Sequence[Any]) -> set[Any]:
+    return {e.data.get("phase") for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED}
 
 
 def _live(events: Sequence[Any]) -> list[Any]:
@@ -250,6 +258,12 @@ def record(result: Settlement, before: Table, key: str, *, at: datetime, recorde
     return out
 
 
+def voted_out(result: Settlement) -> list[str]:
+    """Who a settled day put out by the vote: the exile skills' deaths are caused 投票… (M19 and 107
+    投票出局, 213 投票), whoever the tally chose (107's 诡辩 puts another in the chosen one's place)."""
+    return [d.player for d in result.deaths if d.cause.startswith("投票")]
+
+
 def exit_drafts(result: Settlement, before: Table, key: str, *, at: datetime, recorded_by: str, target: str,
                 own_exit: EventDraft | None, known_lost: set[str]) -> list[EventDraft]:
     """:func:`record` for a day's exit settled with what it sets off.
@@ -260,7 +274,7 @@ def exit_drafts(result: Settlement, before: Table, key: str, *, at: datetime, re
     """
     out: list[EventDraft] = []
     via = key_parts(key)[0]
-    by_vote = {d.player for d in result.deaths if d.cause.startswith("投票")}
+    by_vote = set(voted_out(result))
     for d in record(result, before, key, at=at, recorded_by=recorded_by, seed=0, decisions={}):
         if d.kind in (EventKind.ELIMINATED.value, EventKind.DIED.value) and d.player == target:
             if own_exit is not None:
