@@ -205,22 +205,19 @@ def test_red_consequence_appears_once_per_player_and_is_undone_with_the_red() ->
     assert [(c.kind, c.player) for c in L.consequences(before, b.entries)] == [("red_card_undone", "栗子")]
 
 
-def test_two_reds_in_one_faction_lose_it_and_revocation_restores_it() -> None:
-    factions = {"泡泡": "狼人", "栗子": "狼人", "包子": "村民"}
+def test_the_ledger_names_reds_and_leaves_a_faction_loss_to_the_win_check() -> None:
+    """Whose red is new or gone is the ledger's; a faction's loss by two reds is the one win check's
+    ([[win]] ``red_cards_at_least``), so the ledger says nothing of factions."""
     b = Book()
     b.issue("泡泡", "red")
     b.issue("包子", "red")
     before = list(b.entries)
     b.issue("栗子", "red")
-    cons = L.consequences(before, b.entries, factions=factions, faction_loses_at_reds=2)
-    assert [(c.kind, c.faction or c.player) for c in cons] == [("red_card", "栗子"), ("faction_lost", "狼人")]
+    assert [(c.kind, c.player) for c in L.consequences(before, b.entries)] == [("red_card", "栗子")]
     before = list(b.entries)
     b.revoke(1)
-    cons = L.consequences(before, b.entries, factions=factions, faction_loses_at_reds=2)
-    assert [(c.kind, c.faction or c.player) for c in cons] == [("red_card_undone", "泡泡"),
-                                                               ("faction_loss_undone", "狼人")]
-    # without the rule (107, M160, M65) no faction ever loses by cards
-    assert all(c.kind.startswith("red") for c in L.consequences([], b.entries, factions=factions))
+    assert [(c.kind, c.player) for c in L.consequences(before, b.entries)] == [("red_card_undone", "泡泡")]
+    assert not hasattr(L.Consequence, "faction")
 
 
 # ---------------------------------------------------------------------------------- hash chain

@@ -44,9 +44,7 @@ class Table:
     def _apply(self, drafts: list[L.Draft]) -> None:
         before = list(self.entries)
         self.entries += L.chain(drafts, after=before[-1] if before else None)
-        factions: dict[str, str | None] = {p.name: p.faction for p in self.roster}
-        cons = L.consequences(before, self.entries, factions=factions,
-                              faction_loses_at_reds=self.rs.cards.faction_loses_at_reds)
+        cons = L.consequences(before, self.entries)
         for d in consequence_drafts(cons, events=self.events, red_consequence=self.rs.cards.red_consequence,
                                     at=self.t, by="导演A"):
             self.events.append(d.to_event(seq=len(self.events) + 1, recorded_at=self.t))
@@ -110,6 +108,8 @@ def test_two_reds_in_one_faction(ruleset: str, loses: bool) -> None:
     t.card("乙", "red")
     assert lost_by_reds(faction) is loses
     assert not lost_by_reds(other)
+    if loses:  # judged by the ruleset's [[win]] rule, through the one win check
+        assert t.state.lost[faction].rule == f"{faction}.红牌"
     t.revoke(3)
     assert not lost_by_reds(faction)
 

@@ -76,7 +76,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
             raise ConfigError(f"{seat.name} 的身份 {seat.role!r} 不在规则 {ruleset.id} 中",
                               hint=f"最接近的：{'、'.join(near)}" if near else f"可用的身份：{'、'.join(sorted(roles))}")
     chosen = _decisions(decisions)
-    result = settle(catalog, table, actions, seed=seed, decisions=chosen)
+    result = settle(catalog, table, actions, seed=seed, decisions=chosen, ruleset=ruleset)
     if as_json:
         emit_json(result.to_json())
         return

@@ -22,10 +22,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class FactionLoss:
+    """``rule``: the ``[[win]]`` id that judged the loss (None for a loss recorded as an event:
+    投降, 导演判负, a night's 判负)."""
+
     faction: str
     reason: str
     clause: str
     seq: int | None = None
+    rule: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"faction": self.faction, "reason": self.reason, "clause": self.clause, "seq": self.seq}
@@ -83,8 +87,9 @@ def members(sets: tuple[PlayerSet, ...], state: GameState) -> list[PlayerState]:
     return [p for p in state.players.values() if _in(sets, state, p)]
 
 
-def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
-    """Whether one condition holds now. "Alive" (存活) counts benched players: 挂机与是否存活没有关系."""
+def holds(cond: Condition, state: GameState, ruleset: Ruleset, own: str = "") -> bool:
+    """Whether one condition holds now. "Alive" (存活) counts benched players: 挂机与是否存活没有关系.
+    ``own``: the faction of the rule being checked (``red_cards_at_least`` counts its red cards)."""
     k = cond.kind
     if k == "all_out":
         return all(p.life == "out" for p in members(cond.sets, state))
@@ -111,6 +116,8 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
                    for p in state.players.values())
     if k == "declared":
         return cond.name in state.declared
+    if k == "red_cards_at_least":
+        return state.faction_reds.get(own, 0) >= cond.n
     if k == "hook":
         from tracker.engine.rulesets.hooks import HOOKS
 
@@ -118,9 +125,9 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset) -> bool:
         fn = hs.conditions.get(cond.name) if hs else None
         return bool(fn(state)) if fn else False
     if k == "all":
-        return all(holds(c, state, ruleset) for c in cond.parts)
+        return all(holds(c, state, ruleset, own) for c in cond.parts)
     if k == "any":
-        return any(holds(c, state, ruleset) for c in cond.parts)
+        return any(holds(c, state, ruleset, own) for c in cond.parts)
     raise AssertionError(k)  # pragma: no cover - the loader refuses other kinds
 
 
@@ -143,10 +150,10 @@ def evaluate(ruleset: Ruleset, state: GameState, lost: Mapping[str, FactionLoss]
     out = dict(lost)
     rules = [r for r in ruleset.win if _applies(r, ruleset)]
     for r in rules:
-        if r.result == "lose" and r.faction not in out and holds(r.when, state, ruleset):
-            out[r.faction] = FactionLoss(r.faction, f"{r.faction}阵营判负：{r.text or r.id}", r.clause, seq)
+        if r.result == "lose" and r.faction not in out and holds(r.when, state, ruleset, r.faction):
+            out[r.faction] = FactionLoss(r.faction, f"{r.faction}阵营判负：{r.text or r.id}", r.clause, seq, r.id)
     losers = tuple(out.values())
-    won = [r for r in rules if r.result == "win" and r.faction not in out and holds(r.when, state, ruleset)]
+    won = [r for r in rules if r.result == "win" and r.faction not in out and holds(r.when, state, ruleset, r.faction)]
     policy = ruleset.win_policy
     if won:
         won.sort(key=lambda r: _rank(r, ruleset))

@@ -179,7 +179,7 @@ def _sets(raw: Any, where: str, src: str) -> tuple[PlayerSet, ...]:
 
 _CONDITIONS: tuple[str, ...] = ("all_out", "any_out", "none_alive", "share_of_living_at_least",
                                 "each_alive_at_most", "living_at_most", "tag_holder_in", "declared",
-                                "hook", "all", "any")
+                                "hook", "red_cards_at_least", "all", "any")
 
 
 def _condition(raw: Any, where: str, src: str) -> Condition:
@@ -214,6 +214,10 @@ def _condition(raw: Any, where: str, src: str) -> Condition:
         if not isinstance(val, str) or not val:
             raise RulesetError(f"{src}: {w} 应为条件名", hint=f'例如：{kind} = "no_new_undead"')
         return Condition(kind=kind, name=val)
+    if kind == "red_cards_at_least":
+        if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+            raise RulesetError(f"{src}: {w} 应为正整数", hint="例如：red_cards_at_least = 2")
+        return Condition(kind=kind, n=val)
     if kind in ("all", "any"):
         if not isinstance(val, list) or not val:
             raise RulesetError(f"{src}: {w} 应是条件列表", hint=f"例如：{kind} = [{{ all_out = ... }}, ...]")
@@ -221,6 +225,21 @@ def _condition(raw: Any, where: str, src: str) -> Condition:
     near = difflib.get_close_matches(str(kind), _CONDITIONS, n=1)
     raise RulesetError(f"{src}: {where} 的条件 {kind!r} 不认识",
                        hint=f"是不是想写 `{near[0]}`？" if near else f"可用：{', '.join(_CONDITIONS)}")
+
+
+def _red_card_losses(cards: CardRules, factions: Sequence[str], wins: Sequence[WinRule]) -> list[WinRule]:
+    """``[cards] faction_loses_at_reds = N`` said as ``[[win]]`` data: one lose rule per faction with
+    ``red_cards_at_least = N``, so the one win check (:func:`tracker.engine.outcome.evaluate`) decides a
+    faction's loss by red cards like any other ("同一阵营的角色累计获得两张或以上红牌时，阵营判负").
+    A faction that already has its own ``red_cards_at_least`` rule keeps it."""
+    n = cards.faction_loses_at_reds
+    if n is None:
+        return []
+    own = {w.faction for w in wins if w.result == "lose" and w.when.kind == "red_cards_at_least"}
+    taken = {w.id for w in wins}
+    return [WinRule(id=f"{f}.红牌", faction=f, result="lose", when=Condition(kind="red_cards_at_least", n=n),
+                    clause=cards.clause or "判罚制度【红牌】", text=f"同一阵营的角色累计获得{n}张或以上红牌")
+            for f in factions if f not in own and f"{f}.红牌" not in taken]
 
 
 def _set_path(data: dict[str, Any], path: str, value: Any) -> None:
@@ -476,11 +495,12 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
     if len(set(ids)) != len(ids):
         raise RulesetError(f"{src}: [[win]] 的 id 重复", hint="每条胜负条件的 id 唯一")
     pr = _Reader(top.table("win_policy"), "win_policy", {"priority", "last_standing_wins", "co_win", "check",
-                                                         "surrender", "clause"}, src)
+                                                         "surrender", "clause", "checks_at", "stops"}, src)
     policy = WinPolicy(priority=pr.strs("priority"), last_standing_wins=pr.bool_("last_standing_wins", True),
                        co_win=pr.strs("co_win"),
                        check=cast(CheckTiming, pr.choice("check", ("every_event", "same_time"), "same_time")),
-                       surrender=pr.strs("surrender"), clause=pr.str_("clause", ""))
+                       surrender=pr.strs("surrender"), clause=pr.str_("clause", ""),
+                       checks_at=pr.strs("checks_at", ("end",)), stops=pr.bool_("stops", False))
     for p in policy.priority:
         if p not in ids and p not in fnames:
             raise RulesetError(f"{src}: win_policy.priority 中的 {p!r} 既不是阵营也不是 [[win]] 的 id",
@@ -519,6 +539,7 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         if hooks not in HOOKS:
             raise RulesetError(f"{src}: hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(HOOKS))}")
 
+    wins.extend(_red_card_losses(cards, [f.name for f in factions], wins))
     _check_names(roles, groups, fnames, voting, cards, wins, hooks, src)
     rs = Ruleset(
         id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14", ge=1, le=1000),

@@ -24,7 +24,7 @@ ModifierEffect = Literal["received_add", "received_multiply", "void_voter", "tog
                          "announced_add", "voter_add"]
 ConditionKind = Literal["all_out", "any_out", "none_alive", "share_of_living_at_least",
                         "each_alive_at_most", "living_at_most", "tag_holder_in", "declared", "hook",
-                        "all", "any"]
+                        "red_cards_at_least", "all", "any"]
 WinResult = Literal["win", "lose"]
 CheckTiming = Literal["every_event", "same_time"]
 
@@ -247,6 +247,8 @@ class Condition:
     tag: str = ""
     name: str = ""
     parts: tuple[Condition, ...] = ()
+    # red_cards_at_least: the rule's own faction holds ``n`` or more red cards (同一阵营的角色累计获得两张
+    # 或以上红牌时，阵营判负), counted by the fold from the ledger's consequences.
     # living_at_most only: ``n`` grows by ``plus`` for each successful recorded action ``name``
     # (107 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2").
     plus: int = 0
@@ -270,6 +272,11 @@ class WinPolicy:
     ``priority``: rule ids or faction names, first wins (213: 狼人; 107: the later faction;
     M65 its listed order). ``last_standing_wins``: 场上仅有一个阵营尚未被判负时宣布此阵营胜利.
     ``co_win``: factions that may win alongside another (107 中立).
+    ``check``: when the day's fold checks (after every event, or every batch of simultaneous ones).
+    ``checks_at``: the points of a night's (or day phase's) settlement where the same check runs:
+    ``start`` (before anything is settled), ``death`` (after each death and what it sets off),
+    ``end`` (once the phase is settled), or a step of the post's order as the game's settlement
+    names it (107's ``(17)``). ``stops``: a win reached there ends the settlement at once.
     """
 
     priority: tuple[str, ...] = ()
@@ -278,6 +285,8 @@ class WinPolicy:
     check: CheckTiming = "same_time"
     surrender: tuple[str, ...] = ()
     clause: str = ""
+    checks_at: tuple[str, ...] = ("end",)
+    stops: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -496,14 +496,10 @@ class _Fold:
         self._count_faction_red(faction, seq)
 
     def _count_faction_red(self, faction: str | None, seq: int) -> None:
-        if not faction:
-            return
-        cards = self.rs.cards
-        self.reds[faction] += 1
-        limit = cards.faction_loses_at_reds
-        if limit is not None and self.reds[faction] >= limit:
-            self._lose(faction, f"{faction}阵营累计{self.reds[faction]}张红牌，阵营判负",
-                       cards.clause or "判罚制度【红牌】", seq)
+        """The faction's red cards; whether that loses it is a ``[[win]]`` rule (``red_cards_at_least``),
+        decided by the one win check with every other rule."""
+        if faction:
+            self.reds[faction] += 1
 
     def _day(self, kind: str, data: Mapping[str, Any], e: Event) -> None:
         n = int(data["day"])

@@ -454,25 +454,21 @@ class Consequence:
     ``kind``: ``red_card`` (apply the ruleset's consequence to ``player``), ``red_card_undone`` (the
     red that caused it is gone), ``red_card_again`` / ``red_card_again_undone`` (a further red to a
     player already carded off: nothing more happens to the player, but it counts towards the faction's
-    "同一阵营的角色累计获得两张或以上红牌时，阵营判负" in the game state), ``faction_lost`` /
-    ``faction_loss_undone`` (213/M19: two reds, as the announcement words it).
+    "同一阵营的角色累计获得两张或以上红牌时，阵营判负" in the game state, where the win check reads it).
     """
 
-    kind: Literal["red_card", "red_card_undone", "red_card_again", "red_card_again_undone",
-                  "faction_lost", "faction_loss_undone"]
+    kind: Literal["red_card", "red_card_undone", "red_card_again", "red_card_again_undone"]
     card: int
     """The entry of the red card (made, or undone)."""
     player: str | None = None
-    faction: str | None = None
-    reds: int = 0
 
 
-def consequences(before: Sequence[Entry], after: Sequence[Entry], *,
-                 factions: Mapping[str, str | None] | None = None,
-                 faction_loses_at_reds: int | None = None) -> list[Consequence]:
-    """Compare the live red cards before and after new entries; name what changed in the game.
+def consequences(before: Sequence[Entry], after: Sequence[Entry]) -> list[Consequence]:
+    """Compare the live red cards before and after new entries; name whose red is new or gone.
 
     Only live reds matter: a red merged from yellows counts, a revoked or reverted one no longer does.
+    What the reds do to a faction is not the ledger's: the fold counts them and the one win check
+    (``[[win]]`` ``red_cards_at_least``, :mod:`tracker.engine.outcome`) judges the loss.
     """
     old = {c.id: c for c in replay(before).live_reds()}
     new = {c.id: c for c in replay(after).live_reds()}
@@ -492,22 +488,6 @@ def consequences(before: Sequence[Entry], after: Sequence[Entry], *,
             elif c.player not in cleared:
                 out.append(Consequence("red_card_undone", cid, player=c.player))
                 cleared.add(c.player)
-    if faction_loses_at_reds and factions is not None:
-        def per_faction(reds: Mapping[int, CardState]) -> dict[str, list[int]]:
-            acc: dict[str, list[int]] = {}
-            for cid, c in sorted(reds.items()):
-                f = factions.get(c.player)
-                if f:
-                    acc.setdefault(f, []).append(cid)
-            return acc
-
-        fo, fn = per_faction(old), per_faction(new)
-        for f in sorted(set(fo) | set(fn)):
-            was, now = len(fo.get(f, [])), len(fn.get(f, []))
-            if was < faction_loses_at_reds <= now:
-                out.append(Consequence("faction_lost", fn[f][-1], faction=f, reds=now))
-            elif now < faction_loses_at_reds <= was:
-                out.append(Consequence("faction_loss_undone", fo[f][-1], faction=f, reds=now))
     return out
 
 

@@ -95,7 +95,8 @@ class NightDesk:
         key = shown_key(events, key)
         state = self._fold(as_of(events, self.at(key), inclusive=False))
         table = table_for(state, self.catalog, events, key)
-        result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions)
+        result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions,
+                        ruleset=self.ruleset)
         return NightPreview(key, phase_words(key), table, submission_events(events, key), result,
                             settled_event(events, key))
 
@@ -173,7 +174,7 @@ class NightDesk:
             data["in_phase"] = in_phase
         standing = submissions(events, key, cat)
         action = Action(actor=actor, skill=name, targets=(target,), phase=in_phase, index=len(standing))
-        result = settle(cat, table, [*standing, action])
+        result = settle(cat, table, [*standing, action], ruleset=self.ruleset)
         _refused(result, name, target)
         known_lost = set(self._fold(log).lost) if own_exit is None else set()
         drafts = [make_draft(EventKind.NIGHT_ACTION.value, at=at, data=data, recorded_by=self.director),

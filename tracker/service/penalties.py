@@ -199,9 +199,8 @@ class Penalties:
 
     def _lost_by_reds(self, *, session: Session) -> tuple[set[str], Mapping[str, int]]:
         """The factions the fold has lost by red cards, and each faction's reds (in this transaction)."""
-        events = self.log.events_in(session)
-        state = self.log.fold(events)
-        return _red_losses(state, events), state.faction_reds
+        state = self.log.fold(self.log.events_in(session))
+        return _red_losses(state), state.faction_reds
 
     def _record_consequences(self, cons: Sequence[L.Consequence], *, session: Session,
                              at: datetime | None = None) -> tuple[list[str], list[str]]:
@@ -343,16 +342,16 @@ class Penalties:
 
     def _lost_between(self, start: datetime, end: datetime | None) -> list[str]:
         """Factions the fold has lost by red cards at ``end`` (None: now) and had not at ``start``."""
-        events = self.log.events()
-        was = _red_losses(self.log.state_before(start), events)
-        now = _red_losses(self.log.state() if end is None else self.log.state_before(end), events)
+        was = _red_losses(self.log.state_before(start))
+        now = _red_losses(self.log.state() if end is None else self.log.state_before(end))
         return sorted(now - was)
 
 
-def _red_losses(state: GameState, events: Sequence[Event]) -> set[str]:
-    """The factions ``state`` has lost because of a red card's event (not another loss condition)."""
-    red_seqs = {e.seq for e in events if e.kind == EventKind.CARD_CONSEQUENCE.value}
-    return {f for f, loss in state.lost.items() if loss.seq in red_seqs}
+def _red_losses(state: GameState) -> set[str]:
+    """The factions ``state`` has lost by red cards: by a ``[[win]]`` rule counting them
+    (``red_cards_at_least``), not another loss condition."""
+    by_reds = {w.id for w in state.ruleset.win if w.when.kind == "red_cards_at_least"}
+    return {f for f, loss in state.lost.items() if loss.rule in by_reds}
 
 
 def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Event], red_consequence: str,

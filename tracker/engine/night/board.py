@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.model import (
@@ -31,6 +32,9 @@ from tracker.engine.night.model import (
     TagMove,
 )
 
+if TYPE_CHECKING:
+    from tracker.engine.ruleset import Ruleset
+
 
 class SettlementOver(Exception):
     """Raised by :meth:`Board.win` where the post stops settlement at once (立即终止结算)."""
@@ -40,7 +44,8 @@ class Board:
     """The table being settled, and the result being written."""
 
     def __init__(self, table: Table, catalog: Catalog, *, seed: int = 0,
-                 decisions: Mapping[str, str] | None = None) -> None:
+                 decisions: Mapping[str, str] | None = None, ruleset: Ruleset | None = None,
+                 hooks: ModuleType | None = None) -> None:
         self.table = copy.deepcopy(table)
         self.catalog = catalog
         self.result = Settlement()
@@ -48,6 +53,12 @@ class Board:
         self._rng = random.Random(seed)
         #: Death listeners a hook registers (殉情, 遇难, 接刀 …): called after every death, in order.
         self.on_death: list[Callable[[Board, Seat, str], None]] = []
+        #: The game's rules, whose ``[[win]]`` the win check (:mod:`.win`) evaluates; None: no win check.
+        self.ruleset = ruleset
+        #: The game's hook module (its ``win_view``, if any, adapts the win check's view).
+        self.hooks = hooks
+        #: Conditions the settlement decided that ``[[win]]`` names as ``declared`` (M160 密谋成功).
+        self.declared: set[str] = set()
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -118,6 +129,9 @@ class Board:
         self.note(f"{player}{seat.life or '出局'}（{cause}）")
         for listener in list(self.on_death):
             listener(self, seat, cause)
+        from tracker.engine.night.win import check
+
+        check(self, "death")
         return True
 
     def use(self, seat: Seat, skill: Skill | str) -> None:
@@ -183,7 +197,10 @@ class Board:
         return yes
 
     def win(self, winner: str, reason: str, clause: str, *, stop: bool = False) -> None:
-        """Record the outcome; ``stop`` ends settlement here (the post's 立即终止结算)."""
+        """Record the outcome; ``stop`` ends settlement here (the post's 立即终止结算).
+
+        A game's rules decide a win through :func:`tracker.engine.night.win.check` (the ruleset's
+        ``[[win]]``), which calls this; nothing else in the engine should."""
         if self.result.outcome is None:
             self.result.outcome = NightWin(winner, reason, clause)
             self.note(f"胜负：{winner}获胜（{reason}）")

@@ -10,20 +10,41 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board, SettlementOver
-from tracker.engine.night.catalog import Catalog
+from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import refusal
 from tracker.engine.night.games import hooks_for
 from tracker.engine.night.model import Action, Settlement, Table
+from tracker.engine.night.win import check
+from tracker.errors import RulesetError
+
+if TYPE_CHECKING:
+    from tracker.engine.ruleset import Ruleset
+
+
+@cache
+def _bundled(ruleset_id: str) -> Ruleset | None:
+    """A bundled ruleset with its default options, for a caller that gives none (tests, scenarios)."""
+    from tracker.engine.ruleset import load_ruleset
+
+    try:
+        return load_ruleset(ruleset_id)
+    except RulesetError:
+        return None
 
 
 def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: int = 0,
-           decisions: Mapping[str, str] | None = None) -> Settlement:
+           decisions: Mapping[str, str] | None = None, ruleset: Ruleset | None = None) -> Settlement:
     """Settle one phase of a game whose skills are ``catalog``.
 
     Unknown skills raise :class:`~tracker.errors.RulesetError` (the nearest names in its hint)
-    before anything is settled: a typo must not become a silent refusal.
+    before anything is settled: a typo must not become a silent refusal. ``ruleset``: the game's
+    rules with its options (the win check reads its ``[[win]]``); by default the bundled ruleset of
+    the catalog's id.
     """
     hooks = hooks_for(catalog.ruleset)
     skills = [catalog.skill(a.skill) for a in actions]
@@ -31,7 +52,18 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     teams = {s.team for s in catalog.skills.values() if s.team is not None}
     actions = [replace(a, bare_team=True) if a.actor in teams and a.actor not in table.players else a
                for a in actions]
-    board = Board(table, catalog, seed=seed, decisions=decisions)
+    board = Board(table, catalog, seed=seed, decisions=decisions,
+                  ruleset=ruleset if ruleset is not None else _bundled(catalog.ruleset), hooks=hooks)
+    try:
+        _settle(board, hooks, actions, skills)
+    except SettlementOver:
+        board.note("胜负已分，立即终止结算")
+    board.result.table_after = board.table
+    return board.result
+
+
+def _settle(board: Board, hooks: ModuleType, actions: list[Action], skills: list[Skill]) -> None:
+    check(board, "start")  # a win the table already holds (M160: the day's vote put the 恶魔 out)
     prepare = getattr(hooks, "prepare", None)
     if prepare is not None:  # what the post settles before anyone chooses (107's (1) 诅咒 at night start)
         prepare(board, list(actions))
@@ -48,10 +80,6 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
             board.reject(action, why, skill.clause)
         else:
             legal.append(action)
-    try:
-        hooks.resolve(board, legal)
-    except SettlementOver:
-        board.note("胜负已分，立即终止结算")
-    board.result.table_after = board.table
-    return board.result
+    hooks.resolve(board, legal)
+    check(board, "end")
 

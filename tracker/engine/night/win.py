@@ -1,0 +1,120 @@
+"""The win check of a night (or a day phase): the ruleset's ``[[win]]``, by the day's own evaluator.
+
+There is one win check (:func:`tracker.engine.outcome.evaluate`): the day's fold runs it on the
+game state, and a settlement runs it here on the table being settled, adapted to the same
+:class:`~tracker.engine.state.GameState` (:func:`view`). So the ruleset's options
+(``last_standing_wins``, ``only_if``) and ``[win_policy]`` (losses first, priority, co-winners) say
+the same at night as by day.
+
+Where it runs is the ruleset's ``[win_policy] checks_at``: ``start`` (before anything is settled),
+``death`` (after each death and what it set off), ``end`` (once the phase is settled), or a step
+of the post's order, by the name the settlement gives it (a generic engine passes its step
+labels; a game's hook names its own, e.g. 107's ``(17)``). ``stops = true`` ends the settlement
+at a win (the post's "立即终止结算").
+
+What a table holds that the conditions read differently from the day's fold (a mark kept as a
+``state`` key, a faction counted by a field …) is translated in :func:`view`; what only a game's
+post can say (107: can the 亡灵 still come back) a game's hook module adds with ``win_view(board,
+state) -> state``, each citing its clause.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from tracker.engine.outcome import FactionLoss, Outcome, evaluate
+from tracker.engine.state import GameState, PlayerState
+
+if TYPE_CHECKING:
+    from tracker.engine.night.board import Board
+    from tracker.engine.night.model import Seat, Table
+    from tracker.engine.ruleset import Ruleset
+
+#: The points every settlement knows; any other name is a step of the post's order.
+POINTS = ("start", "death", "end")
+#: The table's ``state`` key holding the factions already judged lost (the scenario vocabulary's).
+LOST = "判负阵营"
+#: The table's ``state`` key holding each faction's red cards (filled by the desk from the fold).
+REDS = "红牌"
+
+
+def runs_at(ruleset: Ruleset, point: str) -> bool:
+    return point in ruleset.win_policy.checks_at
+
+
+def _life(seat: Seat) -> Any:
+    if seat.alive:
+        return "alive"
+    return "dead" if seat.life == "死亡" else "out"
+
+
+def view(table: Table, ruleset: Ruleset, declared: frozenset[str] = frozenset()) -> GameState:
+    """The table as the day's fold would hold it, for :func:`evaluate`.
+
+    A mark kept as a ``state`` key naming its holder (亡灵圣物认主, 神眷者 …) is also a tag of the
+    holder, as the fold keeps it; a player's ``type`` (M160's 实际 村民/外来者/爪牙/恶魔) is his group.
+    """
+    held: dict[str, set[str]] = {}
+    for key, value in table.state.items():
+        if isinstance(value, str) and value in table.players:
+            held.setdefault(value, set()).add(key)
+    players: dict[str, PlayerState] = {}
+    for name, s in table.players.items():
+        role = ruleset.role(s.role)
+        kind = s.fields.get("type")
+        group = kind if isinstance(kind, str) else (role.group if role is not None else None)
+        players[name] = PlayerState(name=name, role=s.role, faction=s.faction, group=group, life=_life(s),
+                                    benched=s.benched, tags=frozenset(s.tags) | held.get(name, set()), vote_right=None)
+    reds = table.state.get(REDS)
+    return GameState(ruleset=ruleset, players=players, declared=declared,
+                     faction_reds={str(k): int(v) for k, v in reds.items()} if isinstance(reds, dict) else {})
+
+
+def judge(board: Board) -> tuple[dict[str, FactionLoss], Outcome | None]:
+    """The one evaluator on the board as it stands: every loss (earlier ones kept), and the outcome."""
+    ruleset = board.ruleset
+    assert ruleset is not None
+    state = view(board.table, ruleset, frozenset(board.declared))
+    adjust = getattr(board.hooks, "win_view", None)
+    if adjust is not None:
+        state = adjust(board, state)
+    before = board.state.get(LOST) or []
+    lost = {str(f): FactionLoss(str(f), f"{f}阵营已判负", "") for f in before}
+    return evaluate(ruleset, state, lost)
+
+
+def check(board: Board, point: str) -> Outcome | None:
+    """Run the win check if the ruleset names ``point``; record new losses (``判负阵营``) and a win.
+
+    A win already recorded stands (the first reached is the game's); with ``stops`` the win ends
+    the settlement here (:class:`~tracker.engine.night.board.SettlementOver`).
+    """
+    ruleset = board.ruleset
+    if ruleset is None or not runs_at(ruleset, point) or board.result.outcome is not None:
+        return None
+    lost, outcome = judge(board)
+    before = [str(f) for f in board.state.get(LOST) or []]
+    new = [f for f in lost if f not in before]
+    if new:
+        board.set_state(LOST, [*before, *new])
+        for f in new:
+            board.note(f"判负：{lost[f].reason}（{lost[f].clause}）")
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        board.note(f"胜负：{outcome.reason}")
+        return outcome
+    board.win(outcome.winner, outcome.reason, outcome.clause, stop=ruleset.win_policy.stops)
+    return outcome
+
+
+def declare(board: Board, condition: str) -> None:
+    """A condition the post's settlement decides and ``[[win]]`` names as ``declared`` (M160 密谋成功):
+    the night's counterpart of the director's ``declared`` event."""
+    board.declared.add(condition)
+
+
+def with_players(state: GameState, **changed: PlayerState) -> GameState:
+    """``state`` with some players replaced (for a game's ``win_view``)."""
+    return replace(state, players={**state.players, **changed})
