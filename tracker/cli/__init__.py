@@ -118,6 +118,9 @@ def _run(argv: list[str] | None) -> int:
     except click.UsageError as exc:
         from tracker.cli.usage import show_usage_error
 
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `tracker` alone, `tracker night`: the help, not an error
+            click.echo(exc.format_message())
+            return 0
         show_usage_error(exc)
         return exc.exit_code
     except click.ClickException as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -91,3 +91,29 @@ def service(game_path: Path, db_url: str | None) -> Iterator[Any]:
         yield svc
     finally:
         svc.close()
+
+
+class WordChoice(click.Choice):  # type: ignore[type-arg]
+    """A choice a director may type in English or in the rule posts' Chinese (``--color 蓝`` or
+    ``--color blue``, ``--status 待审``): the command always receives the English value, the one
+    the JSON and the store use. Each English value is given with its Chinese words."""
+
+    def __init__(self, words: Mapping[str, tuple[str, ...]]) -> None:
+        self.words = words
+        self.alias = {w: value for value, ws in words.items() for w in (value, *ws)}
+        super().__init__(list(self.alias))
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value.strip() in self.alias:
+            return self.alias[value.strip()]
+        choices = "、".join(f"{v}（{'/'.join(ws)}）" for v, ws in self.words.items())
+        self.fail(f"只能是 {choices}，实际是 '{value}'", param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:  # type: ignore[override]
+        return "[" + "|".join(f"{v}|{ws[0]}" for v, ws in self.words.items()) + "]"
+
+
+#: ``--color``: the ledger's three colours, with the posts' words.
+COLOR_WORDS_IN: dict[str, tuple[str, ...]] = {"blue": ("蓝", "蓝牌"), "yellow": ("黄", "黄牌"), "red": ("红", "红牌")}
+#: ``flags --status``: a flag's review status, with the words the queue shows.
+FLAG_STATUS_WORDS_IN: dict[str, tuple[str, ...]] = {"open": ("待审",), "dismissed": ("已驳回", "驳回"), "carded": ("已判罚", "判罚")}

@@ -13,14 +13,24 @@ from typing import Any
 
 import click
 
-from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
+from tracker.cli.common import (
+    COLOR_WORDS_IN,
+    FLAG_STATUS_WORDS_IN,
+    WordChoice,
+    db_option,
+    echo,
+    emit_json,
+    game_argument,
+    json_option,
+    service,
+)
 from tracker.cli.json_docs import cards_json, decision_json, entry_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
 from tracker.penalties.place import place_words
 
-COLOR_CHOICE = click.Choice(["blue", "yellow", "red"])
+COLOR_CHOICE = WordChoice(COLOR_WORDS_IN)
 
 
 
@@ -101,7 +111,7 @@ def register(group: click.Group) -> None:
     @click.argument("flag_id", required=False, type=int, metavar="")
     @click.option("--reason", default=None, help="驳回理由（dismiss 时必填）")
     @click.option("--by", default=None, help="操作的导演（默认游戏文件中的第一位导演）")
-    @click.option("--status", type=click.Choice(["open", "dismissed", "carded"]), default=None,
+    @click.option("--status", type=WordChoice(FLAG_STATUS_WORDS_IN), default=None,
                   help="只列出某种状态的违规记录（open 待审 / dismissed 已驳回 / carded 已判罚）")
     @click.option("--no-detect", is_flag=True, help="不先运行检测，只列出已保存的违规记录")
     @db_option
@@ -326,7 +336,7 @@ def register(group: click.Group) -> None:
 
     @card.command("issue")
     @click.argument("player")
-    @click.option("--color", type=COLOR_CHOICE, required=True, help="blue 蓝牌 / yellow 黄牌 / red 红牌")
+    @click.option("--color", type=COLOR_CHOICE, required=True, help="blue 或 蓝 / yellow 或 黄 / red 或 红")
     @click.option("--clause", default=None, help='判罚依据条款，例如 "5-(1)"')
     @click.option("--reason", required=True, help="判罚理由（必填）")
     @click.option("--post", "post", default=None, metavar="PID|TID#FLOOR",

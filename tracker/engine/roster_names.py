@@ -9,8 +9,23 @@ the typo shows the first time the threads are read. Pure: names and counts in, f
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+
+#: How alike two names must be to be offered for each other: 饺孑 for 饺子 (ratio 0.5) is offered;
+#: the crawl's roster check and every name a director types share it.
+NEAR_CUTOFF = 0.4
+
+
+def nearest_names(name: str, names: Iterable[str], n: int = 3) -> tuple[str, ...]:
+    """The names most like ``name`` (a typo's likely meaning), best first."""
+    return tuple(difflib.get_close_matches(name, list(names), n=n, cutoff=NEAR_CUTOFF))
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str | None:
+    """``是不是：饺子？`` for a typed name that is no player, or None when nothing is near."""
+    near = nearest_names(name, names)
+    return f"是不是：{'、'.join(near)}？" if near else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +65,7 @@ def check_names(players: Collection[str], others: Collection[str], posts_by_auth
     known = set(players) | set(others)
     unlisted_names = [a for a in posts_by_author if a not in known]
     silent_names = [p for p in players if posts_by_author.get(p, 0) == 0]
-    silent = tuple((p, tuple(difflib.get_close_matches(p, unlisted_names, n=3, cutoff=0.4))) for p in silent_names)
-    unlisted = tuple(Unlisted(a, posts_by_author[a], tuple(difflib.get_close_matches(a, list(players), n=3, cutoff=0.4)))
+    silent = tuple((p, nearest_names(p, unlisted_names)) for p in silent_names)
+    unlisted = tuple(Unlisted(a, posts_by_author[a], nearest_names(a, players))
                      for a in sorted(unlisted_names, key=lambda a: (-posts_by_author[a], a)))
     return RosterCheck(silent, unlisted)

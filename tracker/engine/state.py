@@ -18,6 +18,7 @@ from typing import Any, Literal
 from tracker.config import DayConfig, PlayerConfig
 from tracker.engine.events import NEEDS_PLAYER, Event, EventKind, check_shape, effective, normalize
 from tracker.engine.outcome import FactionLoss, Outcome, evaluate
+from tracker.engine.roster_names import did_you_mean
 from tracker.engine.ruleset import Ruleset
 from tracker.errors import GameRuleError, RulesetError
 
@@ -159,7 +160,8 @@ class GameState:
             return self.players[name]
         except KeyError:
             raise GameRuleError(f"没有名为 {name!r} 的玩家",
-                                hint=f"游戏文件中的玩家：{', '.join(self.players)}") from None
+                                hint=did_you_mean(name, self.players)
+                                or f"游戏文件中的玩家：{', '.join(self.players)}") from None
 
     def living(self) -> list[str]:
         """Players alive (存活): not dead, not out; benched players are alive too."""
@@ -355,7 +357,7 @@ class _Fold:
         check_shape(kind, e.player, data)
         name = e.player
         if name is not None and name not in self.players and kind in NEEDS_PLAYER:
-            raise GameRuleError(f"没有名为 {name!r} 的玩家")
+            raise GameRuleError(f"没有名为 {name!r} 的玩家", hint=did_you_mean(name, self.players))
         K = EventKind
         p = self.players.get(name) if name is not None else None
         if kind == K.ELIMINATED:
@@ -410,7 +412,7 @@ class _Fold:
             assert p is not None
             tag, to = str(data["tag"]), str(data["to"])
             if to not in self.players:
-                raise GameRuleError(f"没有名为 {to!r} 的玩家")
+                raise GameRuleError(f"没有名为 {to!r} 的玩家", hint=did_you_mean(to, self.players))
             self._set(p.name, tags=p.tags - {tag})
             self._give(to, tag, None)
         elif kind == K.TAG_REMOVED:

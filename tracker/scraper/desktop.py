@@ -365,5 +365,8 @@ def _raise_for_non_thread_list(tree: LexborHTMLParser, page_url: str) -> None:
     alert = tree.css_first("#messagetext")
     if alert is not None:
         message = " ".join((alert.css_first("p") or alert).text(deep=True).split())
+        if "不存在" in message:  # Discuz's forum_nonexistence: 指定的版块不存在
+            raise ThreadMissingError(f"论坛上没有这个版块：{where}（论坛提示：{message}）",
+                                     hint="检查 --forum 的编号：版块地址 forum.php?mod=forumdisplay&fid=… 里的数字")
         raise NoPermissionError(f"论坛拒绝显示该版块：{where}（论坛提示：{message or '无'}）")
     raise NotAThreadError("返回的不是 Discuz 版块主题列表页面", page=where)

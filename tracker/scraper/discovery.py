@@ -16,7 +16,7 @@ import asyncio
 from dataclasses import dataclass
 
 from tracker.config import GameConfig
-from tracker.errors import ConfigError
+from tracker.errors import ConfigError, NotAThreadError, ThreadMissingError
 from tracker.records import Post, ThreadSummary
 from tracker.scraper.fetch import Fetcher, FetchPolicy
 
@@ -84,12 +84,32 @@ async def _threads(game: GameConfig, fid: int | None) -> tuple[int, list[ThreadS
 
             url = f"api/mobile/index.php?version=4&module=forumdisplay&fid={fid}"
             got = await f.get(url, kind="json")
-            return fid, parse_forumdisplay_mobile(got.body, page_url=f.absolute(url), tz=game.tz)
+            try:
+                return fid, parse_forumdisplay_mobile(got.body, page_url=f.absolute(url), tz=game.tz)
+            except NotAThreadError:
+                # Not the mobile API's JSON: a missing section answered with an error page, or a
+                # forum whose API is off; the desktop list says which.
+                if got.status == 404:
+                    raise _no_section(fid, got.status) from None
         from tracker.scraper.desktop import parse_forumdisplay
 
         url = f"forum.php?mod=forumdisplay&fid={fid}"
         got = await f.get(url)
-        return fid, list(parse_forumdisplay(got.body, tz=game.tz, content_type=got.content_type))
+        if got.status == 404:
+            raise _no_section(fid, got.status)
+        try:
+            return fid, list(parse_forumdisplay(got.body, tz=game.tz, content_type=got.content_type,
+                                                page_url=f.absolute(url)))
+        except NotAThreadError as exc:
+            exc.hint = exc.hint or ("检查 --forum 的编号：版块地址 forum.php?mod=forumdisplay&fid=… 里的数字；"
+                                    "版块需要登录时在游戏文件的 [login] 写账号")
+            raise
+
+
+def _no_section(fid: int, status: int) -> ThreadMissingError:
+    return ThreadMissingError(f"论坛上没有版块 fid {fid}（论坛回应 HTTP {status}）",
+                              hint="检查 --forum 的编号：版块地址 forum.php?mod=forumdisplay&fid=… 里的数字；"
+                                   "不写 --forum 时取游戏文件里第一个帖子所在的版块")
 
 
 async def _signup(game: GameConfig, tid: int) -> SignUp:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from tracker.engine.roster_names import did_you_mean
 from tracker.errors import GameRuleError
 from tracker.penalties.lurk_cards import LurkFinding, lurk_findings
 
@@ -28,6 +29,12 @@ def card_lurkers(svc: Any, day: int, players: Collection[str] = (), *, by: str |
     if wanted:
         known = {f.penalty.player for f in todo}
         unknown = sorted(wanted - known)
+        players = list(svc.game.player_names)
+        strangers = [n for n in unknown if n not in players]
+        if strangers:
+            hint = did_you_mean(strangers[0], players)
+            raise GameRuleError(f"游戏里没有玩家 {strangers[0]!r}",
+                                hint=hint or "玩家名须与游戏文件 [[players]] 一致")
         if unknown:
             raise GameRuleError(f"第 {day} 日没有 {'、'.join(unknown)} 的潜水判罚",
                                 hint=f"`tracker lurkers GAME.toml --day {day}` 列出当日应判的潜水")

@@ -8,7 +8,6 @@ game state — a fold over events — sees it like any other elimination.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -18,6 +17,7 @@ from sqlalchemy import event
 from sqlmodel import Session
 
 from tracker.engine.events import Event, EventDraft, EventKind, effective, make_draft
+from tracker.engine.roster_names import did_you_mean
 from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
@@ -297,9 +297,8 @@ class Penalties:
         n = name.strip()
         names = list(self.ctx.game.player_names) + list(self.log.substitutes())
         if n not in names:
-            near = difflib.get_close_matches(n, names, n=3)
             raise GameRuleError(f"游戏里没有玩家 {n!r}",
-                                hint=f"是不是：{'、'.join(near)}？" if near else "玩家名须与游戏文件 [[players]] 一致")
+                                hint=did_you_mean(n, names) or "玩家名须与游戏文件 [[players]] 一致")
         return self.log.account(n)
 
     def _evidence(self, pid: int, *, session: Session) -> str:
