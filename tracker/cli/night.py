@@ -54,13 +54,14 @@ def night_group() -> None:
 def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tuple[str, ...],
                  as_json: bool) -> None:
     """结算一个情景文件（结算前的局面与提交的行动）。"""
-    from tracker.engine.night import load_catalog, settle
+    from tracker.engine.night import settle
+    from tracker.engine.night.catalog import catalog_of
     from tracker.engine.night.scenario import load, read
     from tracker.engine.ruleset import load_ruleset
     from tracker.errors import ConfigError
 
     ruleset = load_ruleset(ruleset_id, Path.cwd())
-    catalog = load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
+    catalog = catalog_of(ruleset)
     data = read(scenario_path)
     game = data.get("game")
     if game is not None and catalog.scenario_game is not None and game != catalog.scenario_game:

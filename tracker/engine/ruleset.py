@@ -95,6 +95,7 @@ __all__ = [
     "list_rulesets",
     "load_ruleset",
     "parse_ruleset",
+    "read_ruleset_file",
 ]
 
 BUNDLED_DIR = Path(__file__).with_name("rulesets")
@@ -107,7 +108,7 @@ def _bundled() -> dict[str, Path]:
 MAX_RULESET_BYTES = 1024 * 1024  # the largest bundled ruleset is ~30 KB
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_ruleset_file(path: Path) -> tuple[dict[str, Any], str]:
     """A ruleset file's TOML. Only a regular file of bounded size is read (``/dev/zero`` hung the tool),
     and only a ``.toml`` file's bad line is quoted in a syntax error (``ruleset = "/etc/shadow"``
     printed the file's first line): any other file's content is never echoed."""
@@ -119,7 +120,7 @@ def _read(path: Path) -> dict[str, Any]:
         raise RulesetError(f"无法读取规则文件 {path}：{os_error_words(exc)}") from None
     try:
         text = raw.decode("utf-8-sig")
-        return tomllib.loads(text)
+        return tomllib.loads(text), text
     except UnicodeDecodeError:
         raise RulesetError(f"规则文件 {path} 不是 UTF-8 编码", hint="用 UTF-8 保存") from None
     except tomllib.TOMLDecodeError as exc:
@@ -133,12 +134,12 @@ def load_ruleset(id_or_path: str, base_dir: Path | None = None,
     """A bundled ruleset by id, or a ruleset file by path (relative paths resolve from ``base_dir``)."""
     bundled = _bundled()
     if id_or_path in bundled:
-        return parse_ruleset(_read(bundled[id_or_path]), bundled[id_or_path], options)
+        return _parse(bundled[id_or_path], options)
     p = Path(id_or_path)
     if p.suffix == ".toml" or "/" in id_or_path or "\\" in id_or_path:
         if not p.is_absolute() and base_dir is not None:
             p = base_dir / p
-        return parse_ruleset(_read(p), p, options)
+        return _parse(p, options)
     near = difflib.get_close_matches(id_or_path, sorted(bundled), n=1)
     raise RulesetError(f"没有 id 为 {id_or_path!r} 的内置规则",
                        hint=(f"是不是想写 `{near[0]}`？" if near else "")
@@ -147,4 +148,9 @@ def load_ruleset(id_or_path: str, base_dir: Path | None = None,
 
 def list_rulesets() -> list[Ruleset]:
     """Every bundled ruleset, sorted by id."""
-    return [parse_ruleset(_read(p), p) for _, p in sorted(_bundled().items())]
+    return [_parse(p) for _, p in sorted(_bundled().items())]
+
+
+def _parse(path: Path, options: Mapping[str, Any] | None = None) -> Ruleset:
+    data, text = read_ruleset_file(path)
+    return parse_ruleset(data, path, options, text=text)

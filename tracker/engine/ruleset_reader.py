@@ -1,8 +1,11 @@
-"""Reading a decoded ruleset file into a :class:`~tracker.engine.ruleset_schema.Ruleset`, checking every key.
+"""Reading a decoded ruleset file into a :class:`~tracker.engine.ruleset_schema.Ruleset`.
 
-Kept apart from the schema because validation is most of the code: each mistake a director can make
-in a ruleset file gets a :class:`RulesetError` naming the dotted key, the fix and, for typos, the
-nearest valid word. :func:`parse_ruleset` is re-exported by :mod:`tracker.engine.ruleset`.
+The format is checked by its one model (:mod:`tracker.engine.ruleset_model`: types, bounds, unknown
+keys); what is left here is what a model of the format cannot know — that the names a file uses
+refer to what it declares (a role's faction, a win rule's roles, an option's key), and that the
+roles add up to ``players``. Every mistake is a :class:`RulesetError` naming the dotted key, its
+line in the file when the text is at hand, and the fix. :func:`parse_ruleset` is re-exported by
+:mod:`tracker.engine.ruleset`.
 """
 
 from __future__ import annotations
@@ -10,221 +13,73 @@ from __future__ import annotations
 import copy
 import difflib
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, cast
+from typing import Any, cast
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
+from tracker.engine.ruleset_errors import Loc, Problem, problems, toml_line, where
+from tracker.engine.ruleset_model import ConditionT, NightT, PlayerSetT, RulesetT, Sets
 from tracker.engine.ruleset_schema import (
-    AccelChanges,
     CardRules,
-    CheckTiming,
     Condition,
+    ConditionKind,
     DayRules,
     Election,
     Faction,
     ForbiddenCategory,
     LurkRules,
-    ModifierEffect,
     ModifierSpec,
     Option,
     PerDeadBonus,
     PlayerSet,
     PublicationRules,
-    RedConsequence,
-    RedSettled,
-    RequestThreshold,
     Role,
     RoleGroup,
     Ruleset,
     SpeechRules,
     TagRule,
-    Threshold,
-    Tie,
     VotingRules,
     WeightRule,
     WinPolicy,
-    WinResult,
     WinRule,
 )
 from tracker.errors import RulesetError
 
-# ---------------------------------------------------------------------------------------------
-# Parsing: one small reader per table, each naming the dotted key in its errors. Every value goes
-# through a pydantic v2 schema in strict mode, with bounds (no negative count or minute, a player
-# count of at least one): the reader only says, in the director's words, which key and what fix.
 
-_MAX_INT = 1_000_000
-_KINDS: dict[str, Any] = {"str": str, "int": int, "float": float, "bool": bool, "strs": list[str]}
+class FileAt:
+    """A file being read: its name, its text (for line numbers) and where its keys sit (``night``
+    for a night section inline). ``error`` builds the one kind of error the reader raises."""
 
+    def __init__(self, src: str, text: str | None = None, prefix: Loc = ()) -> None:
+        self.src, self.text, self.prefix = src, text, prefix
 
-@lru_cache(maxsize=64)
-def _adapter(kind: str, ge: float | None, le: float | None) -> TypeAdapter[Any]:
-    base = _KINDS[kind]
-    if ge is None and le is None:
-        return TypeAdapter(base)
-    return TypeAdapter(Annotated[base, Field(ge=ge, le=le)])  # type: ignore[arg-type]
+    def name(self, loc: Loc) -> str:
+        """The key as the file writes it: ``night.skills[2].roles`` for a night inline."""
+        return where((*self.prefix, *loc))
 
+    def problem(self, loc: Loc, message: str, hint: str | None = None) -> Problem:
+        full = (*self.prefix, *loc)
+        return Problem("error", where(full), toml_line(self.text, full), message, hint)
 
-class _Reader:
-    """Typed access to one TOML table with errors that name the key and show an example."""
+    def error(self, loc: Loc, message: str, hint: str | None = None) -> RulesetError:
+        p = self.problem(loc, message, hint)
+        return to_error(p, self.src)
 
-    def __init__(self, data: Any, where: str, allowed: set[str], src: str) -> None:
-        if not isinstance(data, dict):
-            raise RulesetError(f"{src}: {where} 应是一个表（[{where}]）", hint=f"写成 [{where}] 加键值行")
-        self.data = data
-        self.where = where
-        self.src = src
-        for k in sorted(set(data) - allowed):
-            near = difflib.get_close_matches(k, sorted(allowed), n=1)
-            hint = f"是不是想写 `{near[0]}`？" if near else f"{where} 可用的键：{', '.join(sorted(allowed))}"
-            raise RulesetError(f"{src}: {where}.{k} 不是可识别的键", hint=hint)
-
-    def _err(self, key: str, want: str, example: str) -> RulesetError:
-        return RulesetError(f"{self.src}: {self.where}.{key} 应为{want}，实际是 {self.data.get(key)!r}",
-                            hint=f"例如：{key} = {example}")
-
-    def _valid(self, key: str, v: Any, kind: str, want: str, example: str, ge: float | None = None,
-               le: float | None = None) -> Any:
-        """``v`` through the pydantic schema for ``kind`` (strict: ``"3"`` is no number, ``1`` no bool)."""
-        try:
-            return _adapter(kind, ge, le).validate_python(v, strict=True)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            bound = {"greater_than_equal": f"不能小于 {ge:g}" if ge is not None else "",
-                     "less_than_equal": f"不能大于 {le:g}" if le is not None else ""}.get(first["type"])
-            if bound:
-                raise RulesetError(f"{self.src}: {self.where}.{key} 的值 {v!r} {bound}",
-                                   hint=f"例如：{key} = {example}") from None
-            raise self._err(key, want, example) from None
-
-    def need(self, key: str, example: str) -> Any:
-        if key not in self.data:
-            raise RulesetError(f"{self.src}: 缺少 {self.where}.{key}", hint=f"加一行：{key} = {example}")
-        return self.data[key]
-
-    def str_(self, key: str, default: str | None = None, *, example: str = '"…"') -> str:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        return cast(str, self._valid(key, v, "str", "文字", example))
-
-    def opt_str(self, key: str, example: str = '"…"') -> str | None:
-        v = self.data.get(key)
-        if v is None or v == "":
-            return None
-        return cast(str, self._valid(key, v, "str", "文字", example))
-
-    def int_(self, key: str, default: int | None = None, *, example: str = "1", ge: int = 0,
-             le: int = _MAX_INT) -> int:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        return cast(int, self._valid(key, v, "int", "整数", example, ge, le))
-
-    def opt_int(self, key: str, example: str = "1", *, ge: int = 0, le: int = _MAX_INT) -> int | None:
-        v = self.data.get(key)
-        if v is None or v is False:
-            return None
-        return cast(int, self._valid(key, v, "int", "整数（或省略）", example, ge, le))
-
-    def num(self, key: str, default: float | None = None, *, example: str = "1.5", ge: float | None = None,
-            le: float | None = None) -> float:
-        v = self.need(key, example) if default is None else self.data.get(key, default)
-        return float(self._valid(key, v, "float", "数字", example, ge, le))
-
-    def bool_(self, key: str, default: bool) -> bool:
-        v = self.data.get(key, default)
-        return cast(bool, self._valid(key, v, "bool", "true 或 false", "true"))
-
-    def strs(self, key: str, default: Sequence[str] = ()) -> tuple[str, ...]:
-        v = self.data.get(key, list(default))
-        if isinstance(v, str):
-            v = [v]
-        return tuple(self._valid(key, v, "strs", "文字列表", '["警长"]'))
-
-    def choice(self, key: str, choices: Sequence[str], default: str) -> str:
-        v = self.data.get(key, default)
-        if v not in choices:
-            raise RulesetError(f"{self.src}: {self.where}.{key} 的值 {v!r} 不可用",
-                               hint=f"可选：{' / '.join(repr(c) for c in choices)}")
-        return cast(str, v)
-
-    def table(self, key: str) -> Any:
-        return self.data.get(key, {})
-
-    def tables(self, key: str) -> list[Any]:
-        v = self.data.get(key, [])
-        if not isinstance(v, list):
-            raise RulesetError(f"{self.src}: {self.where}.{key} 应是表数组", hint=f"写成 [[{self.where}.{key}]]")
-        return v
+    def refused(self, exc: ValidationError, root: Any) -> RulesetError:
+        return to_error(problems(root, exc, self.text, self.prefix)[0], self.src)
 
 
-_TOP = {"id", "name", "source", "players", "hooks", "factions", "roles", "role_groups", "voting", "lurk",
-        "cards", "days", "win", "win_policy", "speech", "tags", "forbidden", "options", "publication", "night",
-        "substitutes_per_role"}
+def to_error(p: Problem, src: str) -> RulesetError:
+    return RulesetError(p.words(src), hint=p.hint or "键和取值见 docs/ruleset.md")
 
 
-def _playerset(raw: Any, where: str, src: str) -> PlayerSet:
-    r = _Reader(raw, where, {"factions", "roles", "tags", "groups"}, src)
-    ps = PlayerSet(factions=r.strs("factions"), roles=r.strs("roles"), tags=r.strs("tags"),
-                   groups=r.strs("groups"))
-    if ps == PlayerSet():
-        raise RulesetError(f"{src}: {where} 至少要写 factions / roles / tags / groups 之一",
-                           hint='例如：{ factions = ["狼人"] }')
-    return ps
-
-
-def _sets(raw: Any, where: str, src: str) -> tuple[PlayerSet, ...]:
-    items = raw if isinstance(raw, list) else [raw]
-    return tuple(_playerset(x, f"{where}[{i}]", src) for i, x in enumerate(items, 1))
-
-
-_CONDITIONS: tuple[str, ...] = ("all_out", "any_out", "none_alive", "share_of_living_at_least",
-                                "each_alive_at_most", "living_at_most", "tag_holder_in", "declared",
-                                "hook", "red_cards_at_least", "all", "any")
-
-
-def _condition(raw: Any, where: str, src: str) -> Condition:
-    if not isinstance(raw, dict) or len(raw) != 1:
-        raise RulesetError(f"{src}: {where} 应是只有一个键的表", hint=f"键可为：{', '.join(_CONDITIONS)}；"
-                           '例如 when = { all_out = [{ factions = ["狼人"] }] }')
-    (kind, val), = raw.items()
-    w = f"{where}.{kind}"
-    if kind in ("all_out", "any_out", "none_alive"):
-        return Condition(kind=kind, sets=_sets(val, w, src))
-    if kind == "share_of_living_at_least":
-        r = _Reader(val, w, {"of", "fraction"}, src)
-        return Condition(kind=kind, sets=_sets(r.need("of", '[{ factions = ["狼人"] }]'), f"{w}.of", src),
-                         fraction=r.num("fraction", 0.5, ge=0, le=1))
-    if kind == "each_alive_at_most":
-        r = _Reader(val, w, {"of", "n"}, src)
-        return Condition(kind=kind, sets=_sets(r.need("of", '[{ roles = ["村民"] }]'), f"{w}.of", src),
-                         n=r.int_("n", 1, ge=1))
-    if kind == "living_at_most":
-        if isinstance(val, dict):
-            r = _Reader(val, w, {"n", "plus", "per_action"}, src)
-            return Condition(kind=kind, n=r.int_("n", example="7"), plus=r.int_("plus", 0),
-                             name=r.str_("per_action", ""))
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise RulesetError(f"{src}: {w} 应为整数", hint="例如：living_at_most = 7")
-        return Condition(kind=kind, n=val)
-    if kind == "tag_holder_in":
-        r = _Reader(val, w, {"tag", "of"}, src)
-        return Condition(kind=kind, tag=r.str_("tag", example='"亡灵圣物认主"'),
-                         sets=_sets(r.need("of", '[{ factions = ["圣殿"] }]'), f"{w}.of", src))
-    if kind in ("declared", "hook"):
-        if not isinstance(val, str) or not val:
-            raise RulesetError(f"{src}: {w} 应为条件名", hint=f'例如：{kind} = "no_new_undead"')
-        return Condition(kind=kind, name=val)
-    if kind == "red_cards_at_least":
-        if isinstance(val, bool) or not isinstance(val, int) or val < 1:
-            raise RulesetError(f"{src}: {w} 应为正整数", hint="例如：red_cards_at_least = 2")
-        return Condition(kind=kind, n=val)
-    if kind in ("all", "any"):
-        if not isinstance(val, list) or not val:
-            raise RulesetError(f"{src}: {w} 应是条件列表", hint=f"例如：{kind} = [{{ all_out = ... }}, ...]")
-        return Condition(kind=kind, parts=tuple(_condition(x, f"{w}[{i}]", src) for i, x in enumerate(val, 1)))
-    near = difflib.get_close_matches(str(kind), _CONDITIONS, n=1)
-    raise RulesetError(f"{src}: {where} 的条件 {kind!r} 不认识",
-                       hint=f"是不是想写 `{near[0]}`？" if near else f"可用：{', '.join(_CONDITIONS)}")
+def validate(data: Any, at: FileAt) -> RulesetT:
+    """The file through the model; the first mistake (in the file's order) as a RulesetError."""
+    try:
+        return RulesetT.model_validate(data)
+    except ValidationError as exc:
+        raise at.refused(exc, RulesetT) from None
 
 
 def _red_card_losses(cards: CardRules, factions: Sequence[str], wins: Sequence[WinRule]) -> list[WinRule]:
@@ -250,28 +105,26 @@ def _set_path(data: dict[str, Any], path: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
-def _options(raw: list[Any], src: str) -> tuple[Option, ...]:
+def _options(doc: RulesetT, at: FileAt) -> tuple[Option, ...]:
     out = []
-    for i, o in enumerate(raw, 1):
-        r = _Reader(o, f"options[{i}]", {"key", "default", "choices", "description", "clause", "path"}, src)
-        key = r.str_("key", example='"village_gods"')
-        default = r.need("default", '"all"')
-        choices = tuple(r.data.get("choices", ()))
-        if choices and default not in choices:
-            raise RulesetError(f"{src}: options[{i}].default {default!r} 不在 choices 里",
-                               hint=f"可选：{choices}")
-        out.append(Option(key=key, default=default, choices=choices, description=r.str_("description", ""),
-                          clause=r.str_("clause", ""), path=r.opt_str("path")))
+    for i, o in enumerate(doc.options):
+        if o.choices and o.default not in o.choices:
+            raise at.error(("options", i, "default"), f"options[{i + 1}].default {o.default!r} 不在 choices 里",
+                           hint=f"可选：{o.choices}")
+        out.append(Option(key=o.key, default=o.default, choices=tuple(o.choices), description=o.description,
+                          clause=o.clause, path=o.path or None))
     return tuple(out)
 
 
 def parse_ruleset(data: dict[str, Any], path: Path | None = None,
-                  overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Validate a decoded ruleset file; ``overrides`` set declared options (RulesetError if unknown)."""
+                  overrides: Mapping[str, Any] | None = None, text: str | None = None) -> Ruleset:
+    """Validate a decoded ruleset file; ``overrides`` set declared options (RulesetError if unknown).
+    ``text``, the file as written, lets errors give its line."""
     src = str(path.name) if path is not None else "规则文件"
+    at = FileAt(src, text)
     raw = copy.deepcopy(data)
-    top = _Reader(raw, "ruleset", _TOP, src)
-    options = _options(top.tables("options"), src)
+    doc = validate(raw, at)
+    options = _options(doc, at)
     values: dict[str, Any] = {o.key: o.default for o in options}
     for k, v in (overrides or {}).items():
         opt = next((o for o in options if o.key == k), None)
@@ -281,329 +134,250 @@ def parse_ruleset(data: dict[str, Any], path: Path | None = None,
         if opt.choices and v not in opt.choices:
             raise RulesetError(f"选项 {k} 的值 {v!r} 不可用", hint=f"可选：{' / '.join(map(repr, opt.choices))}")
         values[k] = v
-    work = copy.deepcopy(raw)
-    for o in options:
-        if o.path:
-            _set_path(work, o.path, values[o.key])
-    top = _Reader(work, "ruleset", _TOP, src)
+    if any(o.path for o in options):
+        work = copy.deepcopy(raw)
+        for o in options:
+            if o.path:
+                _set_path(work, o.path, values[o.key])
+        doc = validate(work, FileAt(src))  # an option's value of a wrong type: no line of the file holds it
+    return build(doc, at, raw=raw, path=path, options=options, values=values)
 
-    rid = top.str_("id", example='"luoluo-m19"')
-    factions: list[Faction] = []
-    for i, f in enumerate(top.tables("factions"), 1):
-        r = _Reader(f, f"factions[{i}]", {"name", "aliases", "size", "description"}, src)
-        factions.append(Faction(name=r.str_("name", example='"狼人"'), aliases=r.strs("aliases"),
-                                size=r.opt_int("size"), description=r.str_("description", "")))
-    if not factions:
-        raise RulesetError(f"{src}: 没有阵营", hint='加 [[factions]]\nname = "狼人"')
+
+def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | None,
+          options: tuple[Option, ...], values: Mapping[str, Any]) -> Ruleset:
+    """The validated file as the engine's dataclasses, after checking the names it uses."""
+    factions = tuple(Faction(name=f.name, aliases=tuple(f.aliases), size=f.size, description=f.description)
+                     for f in doc.factions)
     fnames = {f.name for f in factions} | {a for f in factions for a in f.aliases}
 
-    def _faction_ok(name: str, where: str) -> None:
+    def faction_ok(name: str, loc: Loc) -> None:
         if name not in fnames:
             near = difflib.get_close_matches(name, sorted(fnames), n=1)
-            raise RulesetError(f"{src}: {where} 的阵营 {name!r} 没有在 [[factions]] 中定义",
-                               hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(fnames))}")
+            raise at.error(loc, f"{where(loc)} 的阵营 {name!r} 没有在 [[factions]] 中定义",
+                           hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(fnames))}")
 
     roles: list[Role] = []
-    for i, ro in enumerate(top.tables("roles"), 1):
-        r = _Reader(ro, f"roles[{i}]", {"name", "faction", "count", "max_count", "group", "tags",
-                                        "description", "counts", "also_factions", "couple", "immune_to"}, src)
-        counts = r.data.get("counts", [])
-        if not isinstance(counts, list) or not all(isinstance(c, int) and not isinstance(c, bool) for c in counts):
-            raise RulesetError(f"{src}: roles[{i}].counts 应是整数列表", hint="例如：counts = [0, 2]")
-        couple_tag = ""
-        couple_sets: tuple[tuple[str, ...], ...] = ()
-        if "couple" in r.data:
-            c = _Reader(r.data["couple"], f"roles[{i}].couple", {"tag", "sets"}, src)
-            raw_sets = c.need("sets", '[["村民"], ["公狼", "老狼", "幼狼"]]')
-            if not isinstance(raw_sets, list) or not all(isinstance(x, list) and all(isinstance(y, str) for y in x)
-                                                         for x in raw_sets):
-                raise RulesetError(f"{src}: roles[{i}].couple.sets 应是身份列表的列表",
-                                   hint='例如：sets = [["村民"], ["预言家", "女巫", "医生"]]')
-            couple_tag, couple_sets = c.str_("tag", example='"情侣"'), tuple(tuple(x) for x in raw_sets)
-        role = Role(name=r.str_("name", example='"预言家"'), faction=r.str_("faction", example='"村民"'),
-                    couple_tag=couple_tag, couple_sets=couple_sets,
-                    count=r.int_("count", 1), max_count=r.opt_int("max_count"), group=r.opt_str("group"),
-                    tags=r.strs("tags"), description=r.str_("description", ""), counts=tuple(counts),
-                    also_factions=r.strs("also_factions"), immune_to=r.strs("immune_to"))
-        _faction_ok(role.faction, f"roles[{i}]")
-        for extra in role.also_factions:
-            _faction_ok(extra, f"roles[{i}].also_factions")
-        if role.max_count is not None and role.max_count < role.count:
-            raise RulesetError(f"{src}: roles[{i}] 的 max_count 小于 count", hint="max_count 是人数上限")
-        roles.append(role)
+    for i, r in enumerate(doc.roles):
+        faction_ok(r.faction, ("roles", i, "faction"))
+        for extra in r.also_factions:
+            faction_ok(extra, ("roles", i, "also_factions"))
+        if r.max_count is not None and r.max_count < r.count:
+            raise at.error(("roles", i, "max_count"), f"roles[{i + 1}] 的 max_count 小于 count",
+                           hint="max_count 是人数上限")
+        roles.append(Role(
+            name=r.name, faction=r.faction, count=r.count, max_count=r.max_count, group=r.group or None,
+            tags=tuple(r.tags), description=r.description, counts=tuple(r.counts),
+            immune_to=tuple(r.immune_to), also_factions=tuple(r.also_factions),
+            couple_tag=r.couple.tag if r.couple else "",
+            couple_sets=tuple(tuple(s) for s in r.couple.sets) if r.couple else ()))
     rnames = [r.name for r in roles]
     dupes = sorted({n for n in rnames if rnames.count(n) > 1})
     if dupes:
-        raise RulesetError(f"{src}: 身份重复：{', '.join(dupes)}", hint="每个 [[roles]] 的 name 唯一")
+        raise at.error(("roles",), f"身份重复：{', '.join(dupes)}", hint="每个 [[roles]] 的 name 唯一")
     groups = []
-    for i, g in enumerate(top.tables("role_groups"), 1):
-        r = _Reader(g, f"role_groups[{i}]", {"name", "min", "max", "roles", "kinds_max"}, src)
-        group = RoleGroup(name=r.str_("name"), min=r.int_("min", 0), max=r.int_("max", 99), roles=r.strs("roles"),
-                          kinds_max=r.opt_int("kinds_max"))
-        unknown = [n for n in group.roles if n not in rnames]
+    for i, g in enumerate(doc.role_groups):
+        unknown = [n for n in g.roles if n not in rnames]
         if unknown:
-            raise RulesetError(f"{src}: role_groups[{i}].roles 里的身份不存在：{'、'.join(unknown)}",
-                               hint=f"可用：{', '.join(rnames)}")
-        groups.append(group)
+            raise at.error(("role_groups", i, "roles"), f"role_groups[{i + 1}].roles 里的身份不存在：{'、'.join(unknown)}",
+                           hint=f"可用：{', '.join(rnames)}")
+        groups.append(RoleGroup(name=g.name, min=g.min, max=g.max, roles=tuple(g.roles), kinds_max=g.kinds_max))
 
-    vr = _Reader(top.table("voting"), "voting", {
-        "change_limit", "freeze_minutes", "freeze_blocks_proxy", "proxy_deadline_minutes",
-        "accelerated_changes", "tie", "threshold", "weights", "eligible_voter_roles", "eligible_voter_tags",
-        "eligible_voter_factions", "per_dead_bonus", "day1", "dead_last_vote", "noon_exception",
-        "modifiers", "exile_needs_unique_top", "public_votes", "edits_allowed", "proxy_window",
-        "noon_exception_accelerated", "received_add_needs_votes"}, src)
-    weights = []
-    for i, w in enumerate(vr.tables("weights"), 1):
-        r = _Reader(w, f"voting.weights[{i}]", {"tag", "role", "weight", "hidden", "clause"}, src)
-        wr = WeightRule(weight=r.num("weight", ge=0), tag=r.opt_str("tag"), role=r.opt_str("role"),
-                        hidden=r.bool_("hidden", False), clause=r.str_("clause", ""))
-        if (wr.tag is None) == (wr.role is None):
-            raise RulesetError(f"{src}: voting.weights[{i}] 要写 tag 或 role 之一", hint='例如：tag = "警长"')
-        weights.append(wr)
-    bonus = None
-    if "per_dead_bonus" in vr.data:
-        r = _Reader(vr.data["per_dead_bonus"], "voting.per_dead_bonus", {"tag", "per_role", "bonus", "clause"},
-                    src)
-        bonus = PerDeadBonus(tag=r.str_("tag"), per_role=r.str_("per_role"), bonus=r.num("bonus", 1.0),
-                             clause=r.str_("clause", ""))
-    day1 = []
-    for i, e in enumerate(vr.tables("day1"), 1):
-        r = _Reader(e, f"voting.day1[{i}]", {"purpose", "tag", "tie", "thread", "all_may_vote",
-                                             "nobody_out_if_top", "clause"}, src)
-        day1.append(Election(purpose=r.str_("purpose", example='"sheriff"'), tag=r.opt_str("tag"),
-                             tie=cast(Tie, r.choice("tie", ("nobody", "first_to_top"), "nobody")),
-                             thread=r.int_("thread", 0), all_may_vote=r.bool_("all_may_vote", True),
-                             nobody_out_if_top=r.opt_str("nobody_out_if_top"), clause=r.str_("clause", "")))
-    mods = []
-    for i, m in enumerate(vr.tables("modifiers"), 1):
-        r = _Reader(m, f"voting.modifiers[{i}]", {"name", "effect", "value", "public", "duration", "clause",
-                                                  "once_per_player"}, src)
-        mods.append(ModifierSpec(
-            name=r.str_("name"),
-            effect=cast(ModifierEffect, r.choice("effect", ("received_add", "received_multiply", "void_voter",
-                                                            "toggle_vote_right", "announced_add", "voter_add"),
-                                                 "received_add")),
-            value=r.num("value", 0.0), public=r.bool_("public", False),
-            duration=cast(Literal["day", "game"], r.choice("duration", ("day", "game"), "day")),
-            clause=r.str_("clause", ""), once_per_player=r.bool_("once_per_player", False)))
-    eligible = vr.data.get("eligible_voter_roles")
-    voting = VotingRules(
-        change_limit=vr.opt_int("change_limit"), freeze_minutes=vr.int_("freeze_minutes", 0, le=24 * 60),
-        freeze_blocks_proxy=vr.bool_("freeze_blocks_proxy", False),
-        proxy_deadline_minutes=vr.int_("proxy_deadline_minutes", 0),
-        accelerated_changes=cast(AccelChanges, vr.choice("accelerated_changes",
-                                                         ("allowed", "forbidden", "void_all"), "allowed")),
-        tie=cast(Tie, vr.choice("tie", ("nobody", "first_to_top"), "nobody")),
-        threshold=cast(Threshold, vr.choice("threshold", ("none", "half_living"), "none")),
-        weights=tuple(weights),
-        eligible_voter_roles=None if eligible is None else vr.strs("eligible_voter_roles"),
-        eligible_voter_tags=vr.strs("eligible_voter_tags"),
-        eligible_voter_factions=vr.strs("eligible_voter_factions"),
-        per_dead_bonus=bonus, day1=tuple(day1), dead_last_vote=vr.bool_("dead_last_vote", False),
-        noon_exception=vr.bool_("noon_exception", False),
-        hidden_modifiers=tuple(m.name for m in mods if not m.public),
-        modifiers=tuple(mods), exile_needs_unique_top=vr.bool_("exile_needs_unique_top", True),
-        public_votes=vr.bool_("public_votes", False),
-        edits_allowed=vr.bool_("edits_allowed", False) if "edits_allowed" in vr.data else None,
-        proxy_window=cast(Literal["freeze", "thirty_minutes"],
-                          vr.choice("proxy_window", ("freeze", "thirty_minutes"), "freeze")),
-        noon_exception_accelerated=vr.bool_("noon_exception_accelerated", False),
-        received_add_needs_votes=vr.bool_("received_add_needs_votes", False),
-    )
-
-    lr = _Reader(top.table("lurk"), "lurk", {
-        "min_posts", "three_day_min", "three_day_span", "no_vote_penalty", "dead_not_out_exempt_from_vote",
-        "kidnapped_exempt_from_min_posts", "accelerated_suspends", "card", "clause_min_posts",
-        "clause_three_day", "clause_no_vote"}, src)
+    voting = _voting(doc)
+    lu, ca, da, pu = doc.lurk, doc.cards, doc.days, doc.publication
     lurk = LurkRules(
-        min_posts=lr.int_("min_posts", 5), three_day_min=lr.int_("three_day_min", 10),
-        three_day_span=lr.int_("three_day_span", 3, ge=1), no_vote_penalty=lr.bool_("no_vote_penalty", False),
-        dead_not_out_exempt_from_vote=lr.bool_("dead_not_out_exempt_from_vote", False),
-        kidnapped_exempt_from_min_posts=lr.bool_("kidnapped_exempt_from_min_posts", False),
-        accelerated_suspends=lr.bool_("accelerated_suspends", True),
-        card=lr.choice("card", ("blue", "yellow", "red"), "yellow"),
-        clause_min_posts=lr.str_("clause_min_posts", ""), clause_three_day=lr.str_("clause_three_day", ""),
-        clause_no_vote=lr.str_("clause_no_vote", ""))
-
-    cr = _Reader(top.table("cards"), "cards", {"blue_to_yellow", "yellow_to_red", "red_consequence",
-                                               "red_turns_role", "faction_loses_at_reds", "red_settled",
-                                               "out_players_carded", "clause"}, src)
+        min_posts=lu.min_posts, three_day_min=lu.three_day_min, three_day_span=lu.three_day_span,
+        no_vote_penalty=lu.no_vote_penalty, dead_not_out_exempt_from_vote=lu.dead_not_out_exempt_from_vote,
+        kidnapped_exempt_from_min_posts=lu.kidnapped_exempt_from_min_posts,
+        accelerated_suspends=lu.accelerated_suspends, card=lu.card, clause_min_posts=lu.clause_min_posts,
+        clause_three_day=lu.clause_three_day, clause_no_vote=lu.clause_no_vote)
     cards = CardRules(
-        blue_to_yellow=cr.int_("blue_to_yellow", 3, ge=1), yellow_to_red=cr.int_("yellow_to_red", 3, ge=1),
-        red_consequence=cast(RedConsequence, cr.choice("red_consequence", ("benched", "out"), "benched")),
-        red_turns_role=cr.opt_str("red_turns_role"), faction_loses_at_reds=cr.opt_int("faction_loses_at_reds"),
-        red_settled=cast(RedSettled, cr.choice("red_settled", ("before_vote", "after_vote"), "before_vote")),
-        out_players_carded=cr.bool_("out_players_carded", True), clause=cr.str_("clause", ""))
-
-    dr = _Reader(top.table("days"), "days", {"length_days", "weekend_extension", "first_day_extended",
-                                             "first_day_accelerated", "auto_accelerate_at_living",
-                                             "request_threshold", "request_cutoff_hours", "requests",
-                                             "close_time", "clause"}, src)
-    cutoff = dr.data.get("request_cutoff_hours", 3.0)
-    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, int | float)):
-        raise RulesetError(f"{src}: days.request_cutoff_hours 应为小时数", hint="例如：request_cutoff_hours = 3")
-    requests = dr.strs("requests", ("accelerate", "delay"))
-    for q in requests:
-        if q not in ("accelerate", "delay"):
-            raise RulesetError(f"{src}: days.requests 中的 {q!r} 不认识", hint='可选："accelerate", "delay"')
-    close_time = dr.str_("close_time", "22:00")
-    try:
-        hh, mm = (int(x) for x in close_time.split(":"))
-        if not (0 <= hh < 24 and 0 <= mm < 60):
-            raise ValueError
-    except ValueError:
-        raise RulesetError(f"{src}: days.close_time {close_time!r} 不是时刻", hint='例如："22:00"') from None
+        blue_to_yellow=ca.blue_to_yellow, yellow_to_red=ca.yellow_to_red, red_consequence=ca.red_consequence,
+        red_turns_role=ca.red_turns_role or None, faction_loses_at_reds=ca.faction_loses_at_reds,
+        red_settled=ca.red_settled, out_players_carded=ca.out_players_carded, clause=ca.clause)
     days = DayRules(
-        length_days=dr.int_("length_days", 2, ge=1), weekend_extension=dr.int_("weekend_extension", 1),
-        first_day_extended=dr.bool_("first_day_extended", True),
-        first_day_accelerated=dr.bool_("first_day_accelerated", False),
-        auto_accelerate_at_living=dr.opt_int("auto_accelerate_at_living"),
-        request_threshold=cast(RequestThreshold, dr.choice("request_threshold",
-                                                           ("half_living", "more_than_half_living"),
-                                                           "half_living")),
-        request_cutoff_hours=None if cutoff is None else float(cutoff), requests=requests,
-        close_time=close_time, clause=dr.str_("clause", ""))
-
-    pr = _Reader(top.table("publication"), "publication", {"elevator", "elevator_shuffle", "out_order", "titles",
-                                                           "clause", "last_words"}, src)
+        length_days=da.length_days, weekend_extension=da.weekend_extension,
+        first_day_extended=da.first_day_extended, first_day_accelerated=da.first_day_accelerated,
+        auto_accelerate_at_living=da.auto_accelerate_at_living, request_threshold=da.request_threshold,
+        request_cutoff_hours=float(da.request_cutoff_hours), requests=tuple(da.requests),
+        close_time=da.close_time, clause=da.clause)
     publication = PublicationRules(
-        elevator=cast(Literal["author", "posts"], pr.choice("elevator", ("author", "posts"), "author")),
-        elevator_shuffle=pr.bool_("elevator_shuffle", False),
-        out_order=cast(Literal["settlement", "elevator", "chronological"],
-                       pr.choice("out_order", ("settlement", "elevator", "chronological"), "chronological")),
-        titles=pr.strs("titles", ()), clause=pr.str_("clause", ""), last_words=pr.bool_("last_words", True))
+        elevator=pu.elevator, elevator_shuffle=pu.elevator_shuffle, out_order=pu.out_order,
+        titles=tuple(pu.titles), clause=pu.clause, last_words=pu.last_words)
 
     wins = []
-    for i, w in enumerate(top.tables("win"), 1):
-        where = f"win[{i}]"
-        r = _Reader(w, where, {"id", "faction", "result", "when", "clause", "text", "only_if"}, src)
-        fac = r.str_("faction", example='"狼人"')
-        _faction_ok(fac, where)
-        only_if = r.table("only_if")
-        if not isinstance(only_if, dict):
-            raise RulesetError(f"{src}: {where}.only_if 应是表", hint='例如：only_if = { village_gods = "any" }')
-        for k in only_if:
+    for i, w in enumerate(doc.win):
+        faction_ok(w.faction, ("win", i, "faction"))
+        for k in w.only_if:
             if k not in values:
-                raise RulesetError(f"{src}: {where}.only_if 引用了未声明的选项 {k!r}", hint="先在 [[options]] 中声明")
-        wins.append(WinRule(id=r.str_("id", f"{fac}.{i}"), faction=fac,
-                            result=cast(WinResult, r.choice("result", ("win", "lose"), "win")),
-                            when=_condition(r.need("when", '{ all_out = [{ factions = ["狼人"] }] }'),
-                                            f"{where}.when", src),
-                            clause=r.str_("clause", example='"胜负判定·狼人阵营·胜1"'), text=r.str_("text", ""),
-                            only_if=dict(only_if)))
+                raise at.error(("win", i, "only_if"), f"win[{i + 1}].only_if 引用了未声明的选项 {k!r}",
+                               hint="先在 [[options]] 中声明")
+        wins.append(WinRule(id=w.id or f"{w.faction}.{i + 1}", faction=w.faction, result=w.result,
+                            when=_condition(w.when), clause=w.clause, text=w.text, only_if=dict(w.only_if)))
     ids = [w.id for w in wins]
     if len(set(ids)) != len(ids):
-        raise RulesetError(f"{src}: [[win]] 的 id 重复", hint="每条胜负条件的 id 唯一")
-    pr = _Reader(top.table("win_policy"), "win_policy", {"priority", "last_standing_wins", "co_win", "check",
-                                                         "surrender", "clause", "checks_at", "stops"}, src)
-    policy = WinPolicy(priority=pr.strs("priority"), last_standing_wins=pr.bool_("last_standing_wins", True),
-                       co_win=pr.strs("co_win"),
-                       check=cast(CheckTiming, pr.choice("check", ("every_event", "same_time"), "same_time")),
-                       surrender=pr.strs("surrender"), clause=pr.str_("clause", ""),
-                       checks_at=pr.strs("checks_at", ("end",)), stops=pr.bool_("stops", False))
+        raise at.error(("win",), "[[win]] 的 id 重复", hint="每条胜负条件的 id 唯一")
+    wp = doc.win_policy
+    policy = WinPolicy(priority=tuple(wp.priority), last_standing_wins=wp.last_standing_wins,
+                       co_win=tuple(wp.co_win), check=wp.check, surrender=tuple(wp.surrender), clause=wp.clause,
+                       checks_at=tuple(wp.checks_at), stops=wp.stops)
     for p in policy.priority:
         if p not in ids and p not in fnames:
-            raise RulesetError(f"{src}: win_policy.priority 中的 {p!r} 既不是阵营也不是 [[win]] 的 id",
-                               hint=f"可用：{', '.join(ids)}")
-    for p in (*policy.co_win, *policy.surrender):
-        _faction_ok(p, "win_policy")
+            raise at.error(("win_policy", "priority"), f"win_policy.priority 中的 {p!r} 既不是阵营也不是 [[win]] 的 id",
+                           hint=f"可用：{', '.join(ids)}")
+    for key in ("co_win", "surrender"):
+        for p in getattr(policy, key):
+            faction_ok(p, ("win_policy", key))
 
-    sr = _Reader(top.table("speech"), "speech", {"kidnap_allowed_words", "kidnap_smilies_allowed", "clause"}, src)
-    speech = SpeechRules(kidnap_allowed_words=sr.strs("kidnap_allowed_words"),
-                         kidnap_smilies_allowed=sr.bool_("kidnap_smilies_allowed", True), clause=sr.str_("clause", ""))
-    tags = []
-    for i, t in enumerate(top.tables("tags"), 1):
-        r = _Reader(t, f"tags[{i}]", {"name", "transfer", "on_red", "unique", "clause", "vanishes_for"}, src)
-        tags.append(TagRule(name=r.str_("name"), transfer=r.opt_str("transfer"),
-                            on_red=cast(Literal["pass", "random", "lost"],
-                                        r.choice("on_red", ("pass", "random", "lost"), "pass")),
-                            unique=r.bool_("unique", True), clause=r.str_("clause", ""),
-                            vanishes_for=r.strs("vanishes_for")))
+    sp = doc.speech
+    speech = SpeechRules(kidnap_allowed_words=tuple(sp.kidnap_allowed_words),
+                         kidnap_smilies_allowed=sp.kidnap_smilies_allowed, clause=sp.clause)
+    tags = tuple(TagRule(name=t.name, transfer=t.transfer or None, on_red=t.on_red, unique=t.unique, clause=t.clause,
+                         vanishes_for=tuple(t.vanishes_for)) for t in doc.tags)
     forbidden = []
-    for i, f in enumerate(top.tables("forbidden"), 1):
-        r = _Reader(f, f"forbidden[{i}]", {"section", "name", "items", "lexicons"}, src)
-        items = r.strs("items")
-        lex = r.data.get("lexicons", {})
-        if not isinstance(lex, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-                                                and 1 <= v <= len(items) for k, v in lex.items()):
-            raise RulesetError(f"{src}: forbidden[{i}].lexicons 应是“词表 = 条目序号”的表，序号在 1 到 {len(items)} 之间",
-                               hint="例如：lexicons = { emotion = 1, insult = 3 }")
-        forbidden.append(ForbiddenCategory(section=r.int_("section"), name=r.str_("name"), items=items,
-                                           lexicons=tuple(sorted(lex.items()))))
-    night = top.opt_str("night", '"night/my-game.toml"')
-    night_path = (path.parent / night) if (night is not None and path is not None) else None
-    hooks = top.opt_str("hooks")
+    for i, f in enumerate(doc.forbidden):
+        if any(n > len(f.items) for n in f.lexicons.values()):
+            raise at.error(("forbidden", i, "lexicons"),
+                           f"forbidden[{i + 1}].lexicons 应是“词表 = 条目序号”的表，序号在 1 到 {len(f.items)} 之间",
+                           hint="例如：lexicons = { emotion = 1, insult = 3 }")
+        forbidden.append(ForbiddenCategory(section=f.section, name=f.name, items=tuple(f.items),
+                                           lexicons=tuple(sorted(f.lexicons.items()))))
+    hooks = doc.hooks or None
     if hooks is not None:
         from tracker.engine.rulesets.hooks import HOOKS
 
         if hooks not in HOOKS:
-            raise RulesetError(f"{src}: hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(HOOKS))}")
-
+            raise at.error(("hooks",), f"hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(HOOKS))}")
     wins.extend(_red_card_losses(cards, [f.name for f in factions], wins))
-    _check_names(roles, groups, fnames, voting, cards, wins, hooks, src)
+    _check_names(doc, set(rnames), fnames, wins, hooks, at)
+
+    night_path, night_catalog = None, None
+    if isinstance(doc.night, str) and doc.night and path is not None:
+        night_path = path.parent / doc.night
+    elif isinstance(doc.night, NightT):
+        from tracker.engine.night.catalog import catalog_from  # only a file with its night inline needs it
+
+        night_catalog = catalog_from(doc.night, doc.id, FileAt(at.src, at.text, ("night",)), tuple(rnames))
     rs = Ruleset(
-        id=rid, name=top.str_("name"), source=top.str_("source"), players=top.int_("players", example="14", ge=1, le=1000),
-        factions=tuple(factions), roles=tuple(roles), voting=voting, lurk=lurk, cards=cards, days=days,
-        win=tuple(wins), win_policy=policy, speech=speech, publication=publication, tags=tuple(tags), role_groups=tuple(groups),
-        forbidden_categories=tuple(forbidden), substitutes_per_role=top.opt_int("substitutes_per_role"),
-        hooks=hooks, options=options, option_values=values,
-        path=path, raw=raw, night_path=night_path)
-    _check_counts(rs, src)
+        id=doc.id, name=doc.name, source=doc.source, players=doc.players, factions=factions, roles=tuple(roles),
+        voting=voting, lurk=lurk, cards=cards, days=days, win=tuple(wins), win_policy=policy, speech=speech,
+        publication=publication, tags=tags, role_groups=tuple(groups), forbidden_categories=tuple(forbidden),
+        substitutes_per_role=doc.substitutes_per_role, hooks=hooks, options=options, option_values=dict(values),
+        path=path, raw=raw, night_path=night_path, night_catalog=night_catalog)
+    _check_counts(rs, at)
     return rs
+
+
+def _voting(doc: RulesetT) -> VotingRules:
+    v = doc.voting
+    mods = tuple(ModifierSpec(name=m.name, effect=m.effect, value=float(m.value), public=m.public,
+                              duration=m.duration, clause=m.clause, once_per_player=m.once_per_player)
+                 for m in v.modifiers)
+    bonus = v.per_dead_bonus
+    return VotingRules(
+        change_limit=v.change_limit, freeze_minutes=v.freeze_minutes, freeze_blocks_proxy=v.freeze_blocks_proxy,
+        proxy_deadline_minutes=v.proxy_deadline_minutes, accelerated_changes=v.accelerated_changes, tie=v.tie,
+        threshold=v.threshold,
+        weights=tuple(WeightRule(weight=float(w.weight), tag=w.tag or None, role=w.role or None, hidden=w.hidden,
+                                 clause=w.clause) for w in v.weights),
+        eligible_voter_roles=None if v.eligible_voter_roles is None else tuple(v.eligible_voter_roles),
+        eligible_voter_tags=tuple(v.eligible_voter_tags), eligible_voter_factions=tuple(v.eligible_voter_factions),
+        per_dead_bonus=None if bonus is None else PerDeadBonus(tag=bonus.tag, per_role=bonus.per_role,
+                                                               bonus=float(bonus.bonus), clause=bonus.clause),
+        day1=tuple(Election(purpose=e.purpose, tag=e.tag or None, tie=e.tie, thread=e.thread,
+                            all_may_vote=e.all_may_vote, nobody_out_if_top=e.nobody_out_if_top or None,
+                            clause=e.clause) for e in v.day1),
+        dead_last_vote=v.dead_last_vote, noon_exception=v.noon_exception,
+        hidden_modifiers=tuple(m.name for m in mods if not m.public), modifiers=mods,
+        exile_needs_unique_top=v.exile_needs_unique_top, public_votes=v.public_votes, edits_allowed=v.edits_allowed,
+        proxy_window=v.proxy_window, noon_exception_accelerated=v.noon_exception_accelerated,
+        received_add_needs_votes=v.received_add_needs_votes)
+
+
+def _sets(raw: Sets) -> tuple[PlayerSet, ...]:
+    items = raw if isinstance(raw, list) else [raw]
+    return tuple(_playerset(x) for x in items)
+
+
+def _playerset(p: PlayerSetT) -> PlayerSet:
+    return PlayerSet(factions=tuple(p.factions), roles=tuple(p.roles), tags=tuple(p.tags), groups=tuple(p.groups))
+
+
+def _condition(c: ConditionT) -> Condition:
+    (name,) = c.model_fields_set
+    kind = cast(ConditionKind, name)
+    val = getattr(c, kind)
+    if kind in ("all_out", "any_out", "none_alive"):
+        return Condition(kind=kind, sets=_sets(val))
+    if kind == "share_of_living_at_least":
+        return Condition(kind=kind, sets=_sets(val.of), fraction=float(val.fraction))
+    if kind == "each_alive_at_most":
+        return Condition(kind=kind, sets=_sets(val.of), n=val.n)
+    if kind == "living_at_most":
+        if isinstance(val, int):
+            return Condition(kind=kind, n=val)
+        return Condition(kind=kind, n=val.n, plus=val.plus, name=val.per_action)
+    if kind == "tag_holder_in":
+        return Condition(kind=kind, tag=val.tag, sets=_sets(val.of))
+    if kind in ("declared", "hook"):
+        return Condition(kind=kind, name=val)
+    if kind == "red_cards_at_least":
+        return Condition(kind=kind, n=val)
+    return Condition(kind=kind, parts=tuple(_condition(x) for x in val))
 
 
 def _walk(c: Condition) -> list[Condition]:
     return [c, *(x for p in c.parts for x in _walk(p))]
 
 
-def _check_names(roles: Sequence[Role], groups: Sequence[RoleGroup], fnames: set[str], voting: VotingRules,
-                 cards: CardRules, wins: Sequence[WinRule], hooks: str | None, src: str) -> None:
+def _check_names(doc: RulesetT, rnames: set[str], fnames: set[str], wins: Sequence[WinRule], hooks: str | None,
+                 at: FileAt) -> None:
     """A typo in a role or faction name would silently make a win rule vacuous: refuse it here."""
-    rnames = {r.name for r in roles}
-    gnames = {g.name for g in groups} | {r.group for r in roles if r.group}
+    gnames = {g.name for g in doc.role_groups} | {r.group for r in doc.roles if r.group}
 
-    def known(name: str, pool: set[str], what: str, where: str) -> None:
+    def known(name: str, pool: set[str], what: str, loc: Loc, label: str = "") -> None:
         if name not in pool:
             near = difflib.get_close_matches(name, sorted(pool), n=1)
-            raise RulesetError(f"{src}: {where} 中的{what} {name!r} 没有定义",
-                               hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(pool)) or '无'}")
+            raise at.error(loc, f"{label or where(loc)} 中的{what} {name!r} 没有定义",
+                           hint=f"是不是想写 `{near[0]}`？" if near else f"已定义：{', '.join(sorted(pool)) or '无'}")
 
-    for r in voting.eligible_voter_roles or ():
-        known(r, rnames, "身份", "voting.eligible_voter_roles")
-    for f in voting.eligible_voter_factions:
-        known(f, fnames, "阵营", "voting.eligible_voter_factions")
-    for wr in voting.weights:
+    v = doc.voting
+    for r in v.eligible_voter_roles or ():
+        known(r, rnames, "身份", ("voting", "eligible_voter_roles"))
+    for f in v.eligible_voter_factions:
+        known(f, fnames, "阵营", ("voting", "eligible_voter_factions"))
+    for i, wr in enumerate(v.weights):
         if wr.role:
-            known(wr.role, rnames, "身份", "voting.weights")
-    if voting.per_dead_bonus:
-        known(voting.per_dead_bonus.per_role, rnames, "身份", "voting.per_dead_bonus")
-    for e in voting.day1:
+            known(wr.role, rnames, "身份", ("voting", "weights", i, "role"))
+    if v.per_dead_bonus:
+        known(v.per_dead_bonus.per_role, rnames, "身份", ("voting", "per_dead_bonus", "per_role"))
+    for i, e in enumerate(v.day1):
         if e.nobody_out_if_top:
-            known(e.nobody_out_if_top, rnames, "身份", "voting.day1")
-    if cards.red_turns_role:
-        known(cards.red_turns_role, rnames, "身份", "cards.red_turns_role")
+            known(e.nobody_out_if_top, rnames, "身份", ("voting", "day1", i, "nobody_out_if_top"))
+    if doc.cards.red_turns_role:
+        known(doc.cards.red_turns_role, rnames, "身份", ("cards", "red_turns_role"))
     from tracker.engine.rulesets.hooks import HOOKS
 
-    for w in wins:
+    for i, w in enumerate(wins):
+        loc: Loc = ("win", i, "when")
+        label = f"win {w.id}"
         for c in _walk(w.when):
             for ps in c.sets:
                 for f in ps.factions:
-                    known(f, fnames, "阵营", f"win {w.id}")
+                    known(f, fnames, "阵营", loc, label)
                 for r in ps.roles:
-                    known(r, rnames, "身份", f"win {w.id}")
+                    known(r, rnames, "身份", loc, label)
                 for g in ps.groups:
-                    known(g, gnames, "身份组", f"win {w.id}")
+                    known(g, gnames, "身份组", loc, label)
             if c.kind == "hook":
                 available = set(HOOKS[hooks].conditions) if hooks in HOOKS else set()
-                known(c.name, available, "hook 条件", f"win {w.id}（hooks = {hooks!r}）")
+                known(c.name, available, "hook 条件", loc, f"{label}（hooks = {hooks!r}）")
 
 
-def _check_counts(rs: Ruleset, src: str) -> None:
+def _check_counts(rs: Ruleset, at: FileAt) -> None:
     if not rs.roles:
         return
     lo = sum(r.count for r in rs.roles)
     hi = sum(r.upper for r in rs.roles)
     if not lo <= rs.players <= hi:
-        raise RulesetError(f"{src}: 身份人数合计 {lo}–{hi}，与 players = {rs.players} 不符",
-                           hint="检查 [[roles]] 的 count / max_count")
-
+        raise at.error(("players",), f"身份人数合计 {lo}–{hi}，与 players = {rs.players} 不符",
+                       hint="检查 [[roles]] 的 count / max_count")

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tracker.errors import RulesetError
+
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Catalog
 
 Tie = Literal["nobody", "first_to_top"]
 AccelChanges = Literal["allowed", "forbidden", "void_all"]
@@ -376,6 +379,8 @@ class Ruleset:
     #: The ruleset's night file (roles' skills as data) when it names one; bundled rulesets use
     #: ``rulesets/night/<id>.toml`` (see :mod:`tracker.engine.night.catalog`).
     night_path: Path | None = None
+    #: The night written inline in the ruleset file (a ``[night]`` table): a sixth game as one file.
+    night_catalog: Catalog | None = field(default=None, compare=False)
 
     @property
     def faction_names(self) -> tuple[str, ...]:

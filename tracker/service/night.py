@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draft
-from tracker.engine.night import Catalog, Settlement, Table, load_catalog, settle
+from tracker.engine.night import Catalog, Settlement, Table, settle
+from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
     exit_drafts,
     key_parts,
@@ -76,7 +77,7 @@ class NightDesk:
 
     @property
     def catalog(self) -> Catalog:
-        return load_catalog(self.ruleset.id, self.ruleset.night_path, tuple(r.name for r in self.ruleset.roles))
+        return catalog_of(self.ruleset)
 
     def at(self, key: str) -> datetime:
         """When a phase's results happen in the game: night N just after day N's close (after the

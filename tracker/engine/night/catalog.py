@@ -21,6 +21,10 @@ A night file::
     kind = "普通"            # 强制 | 限定 | 普通 | 团队 | 被动 (the post's own mark)
     targets = 1              # or min_targets / max_targets
     clause = "救治 —— 游戏日夜晚，医生选择一名角色……"
+
+Every key, its type and default is in ``docs/ruleset.md``, written from the one model of the format
+(:class:`tracker.engine.ruleset_model.NightT`) that also checks the file; a ruleset file outside the
+package may carry the same keys inline as a ``[night]`` table (:func:`catalog_of`).
 """
 
 from __future__ import annotations
@@ -31,24 +35,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
+from tracker.engine.ruleset_model import NightT, SkillT
+from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError
 
+if TYPE_CHECKING:
+    from tracker.engine.ruleset_schema import Ruleset
+
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
-
-#: ``any``: 游戏日任意时刻 — the skill may be used in every phase of a game day (day and night).
-PHASES = ("night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive", "any")
-KINDS = ("强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定")
-SELF = ("allowed", "never", "first_night", "only")
-
-_SKILL_KEYS = {
-    "name", "roles", "team", "phase", "kind", "targets", "min_targets", "max_targets", "uses",
-    "not_first_night", "first_night_only", "from_night", "self_target", "no_repeat", "cooldown",
-    "cooldown_key", "target_dead", "target_alive_or_dead", "step", "clause", "note", "aliases",
-    "actor_may_be_dead", "lethal", "feedback", "count", "gained", "phases", "tag", "next_day",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Skill:
@@ -146,94 +144,58 @@ class Catalog:
         return [s for s in self.skills.values() if role in s.roles]
 
 
-def _count(raw: Mapping[str, Any], where: str, src: str) -> int | bool | None:
-    count = raw.get("count", 1 if raw.get("uses") is not None else None)
-    if count is not None and (not isinstance(count, int) or (not isinstance(count, bool) and count < 0)):
-        raise RulesetError(f"{src}: {where}.count 应是不小于 0 的整数或 true/false", hint="例如 count = 2（[2]）")
-    return count  # type: ignore[no-any-return]
-
-
-def _skill(raw: Any, where: str, src: str) -> Skill:
-    if not isinstance(raw, dict):
-        raise RulesetError(f"{src}: {where} 应是一个表")
-    unknown = sorted(set(raw) - _SKILL_KEYS)
-    if unknown:
-        near = difflib.get_close_matches(unknown[0], sorted(_SKILL_KEYS), n=1)
-        raise RulesetError(f"{src}: {where} 不认识的键 {unknown[0]!r}",
-                           hint=f"是不是想写 `{near[0]}`？" if near else f"可用的键：{', '.join(sorted(_SKILL_KEYS))}")
-    name = raw.get("name")
-    if not isinstance(name, str) or not name:
-        raise RulesetError(f"{src}: {where} 缺少 name", hint='写成 name = "救治"')
-    phase = raw.get("phase", "night")
-    if phase not in PHASES:
-        raise RulesetError(f"{src}: {where}.phase = {phase!r} 不可用", hint=f"可选：{' / '.join(PHASES)}")
-    kind = raw.get("kind", "普通")
-    if kind not in KINDS:
-        raise RulesetError(f"{src}: {where}.kind = {kind!r} 不可用", hint=f"可选：{' / '.join(KINDS)}")
-    phases = raw.get("phases", [])
-    if not isinstance(phases, list) or any(p not in PHASES for p in phases):
-        raise RulesetError(f"{src}: {where}.phases 应是阶段的列表", hint=f"可选：{' / '.join(PHASES)}")
-    self_target = raw.get("self_target", "allowed")
-    if self_target not in SELF:
-        raise RulesetError(f"{src}: {where}.self_target = {self_target!r} 不可用", hint=f"可选：{' / '.join(SELF)}")
-    n = raw.get("targets")
-    lo_raw = raw.get("min_targets", n if n is not None else 0)
-    hi_raw = raw.get("max_targets", n if n is not None else lo_raw)
-    for key, value in (("min_targets", lo_raw), ("max_targets", hi_raw)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RulesetError(f"{src}: {where}.{key} 应是不小于 0 的整数")
-    lo, hi = cast(int, lo_raw), cast(int, hi_raw)
-    if hi < lo:
-        raise RulesetError(f"{src}: {where} 的 max_targets 小于 min_targets")
-    roles = raw.get("roles", [])
-    if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
-        raise RulesetError(f"{src}: {where}.roles 应是身份名的列表", hint='写成 roles = ["医生"]')
-    if not roles and not raw.get("team") and not raw.get("tag"):
-        raise RulesetError(f"{src}: {where} 既没有 roles 也没有 team 或 tag",
-                           hint="写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
+def _skill(t: SkillT) -> Skill:
+    lo, hi = t.target_range
     return Skill(
-        name=name, roles=tuple(roles), team=raw.get("team"), phase=phase, kind=kind, min_targets=lo,
-        max_targets=hi, uses=raw.get("uses"), count=_count(raw, where, src),
-        not_first_night=bool(raw.get("not_first_night", False)),
-        first_night_only=bool(raw.get("first_night_only", False)), from_night=raw.get("from_night"),
-        self_target=self_target, no_repeat=raw.get("no_repeat"), cooldown=raw.get("cooldown"),
-        cooldown_key=raw.get("cooldown_key"), target_dead=bool(raw.get("target_dead", False)),
-        target_alive_or_dead=bool(raw.get("target_alive_or_dead", False)),
-        actor_may_be_dead=bool(raw.get("actor_may_be_dead", False)), lethal=bool(raw.get("lethal", False)),
-        gained=bool(raw.get("gained", False)), step=raw.get("step"), tag=raw.get("tag"),
-        aliases=tuple(raw.get("aliases", ())), clause=raw.get("clause", ""), note=raw.get("note", ""),
-        phases=tuple(phases), next_day=bool(raw.get("next_day", False)))
+        name=t.name, roles=tuple(t.roles), team=t.team, phase=t.phase, kind=t.kind, min_targets=lo,
+        max_targets=hi, uses=t.uses, count=t.count if t.count is not None else (1 if t.uses is not None else None),
+        not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
+        self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
+        target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
+        actor_may_be_dead=t.actor_may_be_dead, lethal=t.lethal, gained=t.gained, step=t.step, tag=t.tag,
+        aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day)
 
 
-def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = ()) -> Catalog:
-    """Validate a decoded night file; ``roles`` (the ruleset's) catch a misspelt holder."""
-    rid = data.get("ruleset")
-    if not isinstance(rid, str):
-        raise RulesetError(f"{src}: 缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
-    top = ("ruleset", "order", "skills", "scenario_game", "night_precedes_day", "exile_skill", "red_card_skill")
-    unknown = sorted(set(data) - set(top))
-    if unknown:
-        raise RulesetError(f"{src}: 不认识的键 {unknown[0]!r}", hint=f"可用的键：{', '.join(top)}")
+def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -> Catalog:
+    """A validated night (a night file, or a ruleset's ``[night]``) as a Catalog, after checking the
+    names it uses: each skill once, its holders among the ruleset's ``roles``, the exit skills its own."""
     skills: dict[str, Skill] = {}
-    for i, raw in enumerate(data.get("skills", []), 1):
-        s = _skill(raw, f"skills[{i}]", src)
-        if s.name in skills:
-            raise RulesetError(f"{src}: 技能 {s.name!r} 写了两次")
-        for r in s.roles:
+    for i, t in enumerate(doc.skills):
+        if t.name in skills:
+            raise at.error(("skills", i, "name"), f"技能 {t.name!r} 写了两次", hint="每个 [[skills]] 的 name 唯一")
+        for r in t.roles:
             if roles and r not in roles:
                 near = difflib.get_close_matches(r, list(roles), n=1)
-                raise RulesetError(f"{src}: skills[{i}]（{s.name}）的身份 {r!r} 不在规则的 [[roles]] 中",
-                                   hint=f"是不是想写 `{near[0]}`？" if near else None)
-        skills[s.name] = s
+                raise at.error(("skills", i, "roles"), f"{at.name(('skills', i, 'roles'))}（{t.name}）的身份 {r!r} 不在规则的 [[roles]] 中",
+                               hint=f"是不是想写 `{near[0]}`？" if near else f"规则的身份：{'、'.join(roles)}")
+        skills[t.name] = _skill(t)
     for key in ("exile_skill", "red_card_skill"):
-        named = data.get(key)
+        named = getattr(doc, key)
         if named is not None and named not in skills:
-            raise RulesetError(f"{src}: {key} = {named!r} 不是本文件的技能",
-                               hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
-    return Catalog(ruleset=rid, skills=skills, order=tuple(data.get("order", ())),
-                   scenario_game=data.get("scenario_game"),
-                   night_precedes_day=bool(data.get("night_precedes_day", False)),
-                   exile_skill=data.get("exile_skill"), red_card_skill=data.get("red_card_skill"))
+            raise at.error((key,), f"{at.name((key,))} = {named!r} 不是本文件的技能",
+                           hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
+    return Catalog(ruleset=doc.ruleset or rid, skills=skills, order=tuple(doc.order), scenario_game=doc.scenario_game,
+                   night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
+                   red_card_skill=doc.red_card_skill)
+
+
+def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None) -> Catalog:
+    """Validate a decoded night file; ``roles`` (the ruleset's) catch a misspelt holder."""
+    at = FileAt(src, text)
+    try:
+        doc = NightT.model_validate(data)
+    except ValidationError as exc:
+        raise at.refused(exc, NightT) from None
+    if doc.ruleset is None:
+        raise at.error(("ruleset",), "缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
+    return catalog_from(doc, doc.ruleset, at, roles)
+
+
+def catalog_of(ruleset: Ruleset) -> Catalog:
+    """A ruleset's night: inline in its file, the file it names, or the bundled ``night/<id>.toml``."""
+    if ruleset.night_catalog is not None:
+        return ruleset.night_catalog
+    return load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
 
 
 @cache
@@ -249,4 +211,4 @@ def load_catalog(ruleset_id: str, path: Path | None = None, roles: tuple[str, ..
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"夜晚技能文件 {p.name} 的 TOML 语法错误：{exc}") from None
-    return parse_catalog(data, p.name, roles)
+    return parse_catalog(data, p.name, roles, text)

@@ -1,0 +1,516 @@
+"""The ruleset file format, once: a pydantic model of every key a day ruleset and its night file take.
+
+One model, three readers. :mod:`tracker.engine.ruleset_reader` and :mod:`tracker.engine.night.catalog`
+validate files with it (strict types, bounds, no unknown key) and turn what passes into the frozen
+dataclasses the engine reads; ``scripts/ruleset_docs.py`` writes ``ruleset.schema.json`` and
+``docs/ruleset.md`` from it, and a test holds both equal to what it would write, so the format, its
+schema and its documentation cannot drift apart. A key's ``description`` is its documentation;
+``examples`` is what an error suggests writing; ``switches_on`` marks a default that turns a rule on
+when the key is left out (``tracker ruleset check`` warns about each one).
+
+Cross-references (a role's faction is declared, a win rule names known roles, the counts add up to
+``players``) are not the format's business: the reader checks them after the model.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+_MAX_INT = 1_000_000
+Count = Annotated[int, Field(ge=0, le=_MAX_INT)]
+Positive = Annotated[int, Field(ge=1, le=_MAX_INT)]
+Name = Annotated[str, Field(min_length=1)]
+
+
+def _f(description: str, *, examples: list[Any] | None = None, switches_on: str = "", **kw: Any) -> Any:
+    """A documented field: ``switches_on`` says which rule the default turns on when the key is left out."""
+    extra: dict[str, Any] = {}
+    if switches_on:
+        extra["switches_on"] = switches_on
+    return Field(description=description, examples=examples, json_schema_extra=extra or None, **kw)
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+# -- the day ruleset ----------------------------------------------------------------------------
+
+
+class FactionT(_Table):
+    """`[[factions]]` — one 阵营."""
+
+    name: Name = _f("the faction's name as the post writes it; roles, win rules and the game file name it",
+                    examples=["狼人"])
+    aliases: list[str] = _f("other names the post uses for it (狼人阵营); accepted wherever the name is",
+                            default=[], examples=[["狼人阵营"]])
+    size: Count | None = _f("its fixed size, where the post gives one (M160: 善良 10, 邪恶 4)", default=None)
+    description: str = _f("what the post says of it, for the director", default="")
+
+
+class CoupleT(_Table):
+    """`[roles.couple]` — a role whose side depends on a couple (M19 变异丘比特)."""
+
+    tag: Name = _f("the tag both members of the couple hold", examples=["情侣"])
+    sets: list[list[str]] = _f("when both holders' roles are in one of these sets, this role counts as that "
+                               "set's roles in win checks", examples=[[["村民"], ["公狼", "老狼", "幼狼"]]])
+
+
+class RoleT(_Table):
+    """`[[roles]]` — one identity (身份); `count` is exact unless `max_count` gives a range."""
+
+    name: Name = _f("the role's name as the post writes it", examples=["预言家"])
+    faction: Name = _f("its faction: a `[[factions]]` name or alias", examples=["村民"])
+    count: Count = _f("how many players have it", default=1)
+    max_count: Count | None = _f("the upper bound where the post gives a range (then `count` is the lower)",
+                                 default=None)
+    counts: list[Count] = _f("the only counts the post allows, when not a range (M160 双生暗影: [0, 2])",
+                             default=[], examples=[[0, 2]])
+    group: str | None = _f("its group (M160: 村民 / 外来者 / 爪牙 / 恶魔), for `[[role_groups]]` and win sets",
+                           default=None)
+    tags: list[str] = _f("marks the role carries from the start (`can_vote`, 群内)", default=[])
+    description: str = _f("what the post says of it", default="")
+    also_factions: list[str] = _f("factions it also counts in for win checks (107 夜行怪)", default=[])
+    immune_to: list[str] = _f("vote modifiers that do not take on it (M65 绿王 <绝对防御>)", default=[])
+    couple: CoupleT | None = _f("see `[roles.couple]`", default=None)
+
+
+class RoleGroupT(_Table):
+    """`[[role_groups]]` — how many players a group's roles may have together."""
+
+    name: Name = _f("a `group` of `[[roles]]`, or a name for the roles listed in `roles`", examples=["恶魔"])
+    min: Count = _f("the fewest players its roles may have together", default=0)
+    max: Count = _f("the most players its roles may have together", default=99)
+    roles: list[str] = _f("its members when they are not the roles whose `group` is the name", default=[])
+    kinds_max: Count | None = _f("how many different roles of it may be dealt (M160 恶魔 4选1)", default=None)
+
+
+class WeightT(_Table):
+    """`[[voting.weights]]` — a voter's weight, by tag or by role (exactly one of the two)."""
+
+    weight: Annotated[float, Field(ge=0)] = _f("what one ballot of such a voter counts", examples=[1.5])
+    tag: str | None = _f("the tag that gives the weight (警长)", default=None, examples=["警长"])
+    role: str | None = _f("the role that gives the weight", default=None)
+    hidden: bool = _f("counted but not announced", default=False)
+    clause: str = _f("the post's sentence", default="")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "WeightT":
+        if (self.tag is None) == (self.role is None):
+            raise ValueError("要写 tag 或 role 之一")
+        return self
+
+
+class PerDeadBonusT(_Table):
+    """`[voting.per_dead_bonus]` — 107: 恶徒首领's vote counts one more for each 恶徒 already out."""
+
+    tag: Name = _f("the tag whose holder gains the bonus", examples=["恶徒首领"])
+    per_role: Name = _f("the role whose players out each add `bonus`", examples=["恶徒"])
+    bonus: float = _f("what each such player out adds", default=1.0)
+    clause: str = _f("the post's sentence", default="")
+
+
+Tie = Literal["nobody", "first_to_top"]
+
+
+class ElectionT(_Table):
+    """`[[voting.day1]]` — one vote of day 1 (警长, 牧首, 神眷者 … or the day's exile)."""
+
+    purpose: Name = _f("what the vote decides: `sheriff`, `patriarch`, `god_chosen` or `exile`",
+                       examples=["sheriff"])
+    tag: str | None = _f("the tag the winner gets (警长)", default=None)
+    tie: Tie = _f("a tie: `nobody` wins, or the first to reach the top count", default="nobody")
+    thread: Count = _f("which of the day's vote threads (0 = the first) holds this vote", default=0)
+    all_may_vote: bool = _f("everyone votes here, even players with no 票权 later (107 神眷者)", default=True)
+    nobody_out_if_top: str | None = _f("a role that, top-voted, means nobody is out (M65 预知者)", default=None)
+    clause: str = _f("the post's sentence", default="")
+
+
+ModifierEffect = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
+                         "announced_add", "voter_add"]
+
+
+class ModifierT(_Table):
+    """`[[voting.modifiers]]` — a vote modifier the director records with a `modifier` event."""
+
+    name: Name = _f("the skill's name, as the event names it", examples=["深青之桩"])
+    effect: ModifierEffect = _f("`received_add` (votes on the target ±value), `received_multiply`, "
+                                "`void_voter` (the target's ballot is void), `toggle_vote_right`, "
+                                "`announced_add` (announced, not counted), `voter_add`", default="received_add")
+    value: float = _f("the amount added or the factor", default=0.0)
+    public: bool = _f("announced with the count; otherwise hidden", default=False)
+    duration: Literal["day", "game"] = _f("for the day recorded, or for the rest of the game", default="day")
+    clause: str = _f("the post's sentence", default="")
+    once_per_player: bool = _f("each player may be chosen only once (M65 每名玩家仅可以被选择一次)",
+                               default=False)
+
+
+class VotingT(_Table):
+    """`[voting]` — how the day's vote is counted (投票对象, 改票, 代投, 平票)."""
+
+    change_limit: Count | None = _f("改票 allowed per day (leave out: no limit)", default=None, examples=[1])
+    freeze_minutes: Annotated[int, Field(ge=0, le=24 * 60)] = _f(
+        "no 改票 in the last N minutes before the close (0: none)", default=0, examples=[60])
+    freeze_blocks_proxy: bool = _f("the freeze also stops 代投", default=False)
+    proxy_deadline_minutes: Count = _f("a 代投 must come N minutes before the close (0: any time)", default=0)
+    accelerated_changes: Literal["allowed", "forbidden", "void_all"] = _f(
+        "改票 on an accelerated (加速) day: allowed, forbidden, or every change void", default="allowed")
+    tie: Tie = _f("a tied top: `nobody` is out, or the first to reach the top count", default="nobody")
+    threshold: Literal["none", "half_living"] = _f("the votes needed to be out: none, or half the living",
+                                                   default="none")
+    weights: list[WeightT] = _f("see `[[voting.weights]]`", default=[])
+    eligible_voter_roles: list[str] | None = _f(
+        "only these roles have 票权 (leave out: every living player votes)", default=None)
+    eligible_voter_tags: list[str] = _f("tags that also give 票权 (107 `can_vote`)", default=[])
+    eligible_voter_factions: list[str] = _f("factions whose players also have 票权", default=[])
+    per_dead_bonus: PerDeadBonusT | None = _f("see `[voting.per_dead_bonus]`", default=None)
+    day1: list[ElectionT] = _f("see `[[voting.day1]]`", default=[])
+    dead_last_vote: bool = _f("M160: a dead player keeps one last vote, then is out", default=False)
+    noon_exception: bool = _f("one 改票 is allowed even inside the freeze (213's 正午)", default=False)
+    noon_exception_accelerated: bool = _f("the noon exception also holds on an accelerated day", default=False)
+    modifiers: list[ModifierT] = _f("see `[[voting.modifiers]]`", default=[])
+    exile_needs_unique_top: bool = _f("only a single top-voted player is out", default=True)
+    public_votes: bool = _f("ballots are public (the count names every voter)", default=False)
+    edits_allowed: bool | None = _f(
+        "an edited ballot: true = an edit keeping the target counts (M19 修改错别字不算做改票), false = no edit "
+        "counts (the ballot as first recorded does); leave out when the post says nothing (the forum's text "
+        "counts, flagged for the director)", default=None)
+    proxy_window: Literal["freeze", "thirty_minutes"] = _f(
+        "M65: `freeze` bars every 代投 in the last hour; `thirty_minutes` lets a first 代投 come until 30 "
+        "minutes before", default="freeze")
+    received_add_needs_votes: bool = _f("a hidden ± (received_add) applies only to a player with a vote",
+                                        default=False)
+
+
+class LurkT(_Table):
+    """`[lurk]` — 潜水: posts a living player must make."""
+
+    min_posts: Count = _f("posts each day below which a player lurks (0: no daily minimum)", default=5,
+                          switches_on="a daily 潜水 minimum of 5 posts")
+    three_day_min: Count = _f("posts over `three_day_span` days below which a player lurks (0: no such rule)",
+                              default=10, switches_on="a 潜水 minimum of 10 posts over 3 days")
+    three_day_span: Positive = _f("the days `three_day_min` counts over", default=3)
+    no_vote_penalty: bool = _f("a living player with 票权 who casts no ballot is carded", default=False)
+    dead_not_out_exempt_from_vote: bool = _f("M160: a dead player not yet out need not vote", default=False)
+    kidnapped_exempt_from_min_posts: bool = _f("a 绑架 player need not reach `min_posts`", default=False)
+    accelerated_suspends: bool = _f("an accelerated day has no 潜水 count", default=True)
+    card: Literal["blue", "yellow", "red"] = _f("the card a lurker gets", default="yellow")
+    clause_min_posts: str = _f("the post's sentence for `min_posts`", default="")
+    clause_three_day: str = _f("the post's sentence for `three_day_min`", default="")
+    clause_no_vote: str = _f("the post's sentence for `no_vote_penalty`", default="")
+
+
+class CardsT(_Table):
+    """`[cards]` — 判罚: the 蓝牌 / 黄牌 / 红牌 ladder."""
+
+    blue_to_yellow: Positive = _f("蓝牌 that make a 黄牌", default=3, switches_on="3 蓝牌 = 1 黄牌")
+    yellow_to_red: Positive = _f("黄牌 that make a 红牌", default=3, switches_on="3 黄牌 = 1 红牌")
+    red_consequence: Literal["benched", "out"] = _f("a 红牌's player is benched (挂机) or out (出局)",
+                                                    default="benched")
+    red_turns_role: str | None = _f("a 红牌's player becomes this role (M160 丑角)", default=None)
+    faction_loses_at_reds: Count | None = _f(
+        "a faction with this many 红牌 loses (213, M19: 2): read as a `[[win]]` lose rule `red_cards_at_least` "
+        "for every faction without its own", default=None)
+    red_settled: Literal["before_vote", "after_vote"] = _f("a 红牌 given during a day takes effect before "
+                                                           "or after that day's vote", default="before_vote")
+    out_players_carded: bool = _f("players already out can still be carded", default=True)
+    clause: str = _f("the post's sentence", default="")
+
+
+class DaysT(_Table):
+    """`[days]` — day lengths, 加速 and 延时."""
+
+    length_days: Positive = _f("calendar days a game day lasts", default=2, switches_on="a game day of 2 days")
+    weekend_extension: Count = _f("days added when a day spans a weekend", default=1,
+                                  switches_on="a day over a weekend lasts one day more")
+    first_day_extended: bool = _f("day 1 is one day longer", default=True, switches_on="day 1 one day longer")
+    first_day_accelerated: bool = _f("day 1 is accelerated", default=False)
+    auto_accelerate_at_living: Count | None = _f("days are accelerated once this few players live (213: 16)",
+                                                 default=None)
+    request_threshold: Literal["half_living", "more_than_half_living"] = _f(
+        "requests (加速 / 延时) needed: half the living, or more than half", default="half_living")
+    request_cutoff_hours: Annotated[float, Field(ge=0, le=240)] = _f(
+        "requests close this many hours before the close", default=3.0)
+    requests: list[Literal["accelerate", "delay"]] = _f(
+        "what players may request", default=["accelerate", "delay"],
+        switches_on="players may request 加速 and 延时")
+    close_time: Annotated[str, Field(pattern=r"^([01]?\d|2[0-3]):[0-5]\d$")] = _f(
+        "the day's close, HH:MM in the game's zone", default="22:00", examples=["22:00"])
+    clause: str = _f("the post's sentence", default="")
+
+
+class PublicationT(_Table):
+    """`[publication]` — what the director publishes and in which order (公示, 电梯楼)."""
+
+    elevator: Literal["author", "posts"] = _f("电梯楼 links each player's 只看该作者 view, or every post",
+                                              default="author")
+    elevator_shuffle: bool = _f("the 电梯楼 lists players in a random order", default=False)
+    out_order: Literal["settlement", "elevator", "chronological"] = _f(
+        "how an 出局 list is sorted: settlement order, 电梯 order, or the order players went out",
+        default="chronological")
+    titles: list[str] = _f("tags announced at each day's start (警长, 牧首)", default=[])
+    clause: str = _f("the post's sentence", default="")
+    last_words: bool = _f("the 公示 has a 遗言 line (M160 本局游戏没有遗言: false)", default=True)
+
+
+class PlayerSetT(_Table):
+    """A player set in a condition: players matching every given filter (at least one)."""
+
+    factions: list[str] = _f("by faction", default=[])
+    roles: list[str] = _f("by role", default=[])
+    tags: list[str] = _f("by tag", default=[])
+    groups: list[str] = _f("by role group", default=[])
+
+    @model_validator(mode="after")
+    def _some(self) -> "PlayerSetT":
+        if not (self.factions or self.roles or self.tags or self.groups):
+            raise ValueError("至少要写 factions / roles / tags / groups 之一")
+        return self
+
+
+Sets = PlayerSetT | list[PlayerSetT]
+
+
+class ShareT(_Table):
+    of: Sets = _f("the players counted", examples=[[{"factions": ["狼人"]}]])
+    fraction: Annotated[float, Field(ge=0, le=1)] = _f("the share of the living they reach", default=0.5)
+
+
+class EachAtMostT(_Table):
+    of: Sets = _f("the players counted", examples=[[{"roles": ["村民"]}]])
+    n: Positive = _f("at most this many of each alive", default=1)
+
+
+class LivingAtMostT(_Table):
+    n: Count = _f("at most this many players alive", examples=[7])
+    plus: Count = _f("`n` grows by this for each successful recorded action `per_action`", default=0)
+    per_action: str = _f("the recorded action that grows `n` (107 夜之牙)", default="")
+
+
+class TagHolderT(_Table):
+    tag: Name = _f("the tag", examples=["亡灵圣物认主"])
+    of: Sets = _f("the players its holder must be among", examples=[[{"factions": ["圣殿"]}]])
+
+
+class ConditionT(_Table):
+    """A `when` condition: a table with exactly one of these keys."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True,
+                              json_schema_extra={"minProperties": 1, "maxProperties": 1})
+    all_out: Sets | None = _f("every player of the sets is out", default=None)
+    any_out: Sets | None = _f("some player of the sets is out", default=None)
+    none_alive: Sets | None = _f("no player of the sets is alive", default=None)
+    share_of_living_at_least: ShareT | None = _f("`of` are at least `fraction` of the living", default=None)
+    each_alive_at_most: EachAtMostT | None = _f("at most `n` alive of each set in `of`", default=None)
+    living_at_most: Count | LivingAtMostT | None = _f("at most N players alive (or `{ n, plus, per_action }`)",
+                                                      default=None)
+    tag_holder_in: TagHolderT | None = _f("the holder of `tag` is among `of`", default=None)
+    declared: Name | None = _f("the director declared this named condition true (a `declared` event)",
+                               default=None)
+    hook: Name | None = _f("a Python condition of the ruleset's `hooks`", default=None)
+    red_cards_at_least: Positive | None = _f(
+        "the rule's own faction holds at least N red cards (同一阵营的角色累计获得两张或以上红牌时，阵营判负); "
+        "`[cards] faction_loses_at_reds` adds such a lose rule for every faction", default=None)
+    all: list["ConditionT"] | None = _f("every condition of the list holds", default=None, min_length=1)
+    any: list["ConditionT"] | None = _f("some condition of the list holds", default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "ConditionT":
+        if len(self.model_fields_set) != 1:
+            raise ValueError("条件应是只有一个键的表")
+        return self
+
+
+class WinT(_Table):
+    """`[[win]]` — one win or loss condition."""
+
+    id: str | None = _f("a unique id for `win_policy.priority` (default: `faction.N`)", default=None)
+    faction: Name = _f("the faction it is for", examples=["狼人"])
+    result: Literal["win", "lose"] = _f("the faction wins or loses when it holds", default="win")
+    when: ConditionT = _f("the condition", examples=[{"all_out": [{"factions": ["狼人"]}]}])
+    clause: str = _f("the post's sentence", examples=["胜负判定·狼人阵营·胜1"])
+    text: str = _f("what the announcement says", default="")
+    only_if: dict[str, Any] = _f("holds only when these `[[options]]` have these values", default={})
+
+
+class WinPolicyT(_Table):
+    """`[win_policy]` — how the post resolves several results at once."""
+
+    priority: list[str] = _f("win ids or factions, first wins when several hold", default=[])
+    last_standing_wins: bool = _f("the only faction not yet lost wins (场上仅有一个阵营尚未被判负)",
+                                  default=True, switches_on="the last faction not lost wins")
+    co_win: list[str] = _f("factions that may win alongside another (107 中立)", default=[])
+    check: Literal["every_event", "same_time"] = _f(
+        "check after every event, or once for events of the same moment", default="same_time")
+    surrender: list[str] = _f("factions that may 投降", default=[])
+    clause: str = _f("the post's sentence", default="")
+    checks_at: list[str] = _f(
+        "the points of a night's (or day phase's) settlement where the win check runs: `start`, `death` (after "
+        "each death and what it sets off), `end`, or a step of the post's order as the settlement names it "
+        "(107's `(17)`)", default=["end"])
+    stops: bool = _f("a win reached at such a point ends the settlement at once", default=False)
+
+
+class SpeechT(_Table):
+    """`[speech]` — what a 绑架 (kidnapped) player may say."""
+
+    kidnap_allowed_words: list[str] = _f("the words a kidnapped player may post", default=[])
+    kidnap_smilies_allowed: bool = _f("a kidnapped player may post smilies", default=True)
+    clause: str = _f("the post's sentence", default="")
+
+
+class TagT(_Table):
+    """`[[tags]]` — a title (警长, 牧首, 神眷者) and what happens to it when its holder goes."""
+
+    name: Name = _f("the title", examples=["警长"])
+    transfer: str | None = _f("how its holder picks a successor (殉职 / 殉道 / 传承)", default=None)
+    on_red: Literal["pass", "random", "lost"] = _f("its holder red-carded: passed on, to a random player, or "
+                                                   "lost", default="pass")
+    unique: bool = _f("one holder at a time (情侣 has two)", default=True)
+    clause: str = _f("the post's sentence", default="")
+    vanishes_for: list[str] = _f("roles that cannot hold it: given to one, it is gone (107 神启者)", default=[])
+
+
+class ForbiddenT(_Table):
+    """`[[forbidden]]` — one section of the post's 判罚依据 and its numbered items."""
+
+    section: Count = _f("the section's number (1、发言 …)", examples=[1])
+    name: Name = _f("the section's name", examples=["发言"])
+    items: list[str] = _f("its numbered items, in order", default=[])
+    lexicons: dict[str, Positive] = _f(
+        "forbidden-phrase lists (tracker/penalties/lexicons) that flag an item: list name → item number; "
+        "a ruleset that maps any list uses only the lists it maps", default={}, examples=[{"emotion": 1}])
+
+
+class OptionT(_Table):
+    """`[[options]]` — room the rule post leaves to the director (`[options]` in the game file)."""
+
+    key: Name = _f("the option's name in the game file's `[options]`", examples=["village_gods"])
+    default: Any = _f("the common reading")
+    choices: list[Any] = _f("the values allowed", default=[])
+    description: str = _f("what each choice means", default="")
+    clause: str = _f("the post's sentence that leaves room", default="")
+    path: str | None = _f("the dotted key the option sets (`voting.tie`); leave out when rules read the "
+                          "option by name (`only_if`)", default=None)
+
+
+# -- the night file -------------------------------------------------------------------------------
+
+Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup", "passive", "any"]
+Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
+
+
+class SkillT(_Table):
+    """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
+
+    name: Name = _f("the skill's name as the post writes it", examples=["救治"])
+    roles: list[str] = _f("the roles that hold it (at least one of `roles`, `team`, `tag`)", default=[])
+    team: str | None = _f("the team that uses it together (狼群, 情侣, 导演)", default=None)
+    tag: str | None = _f("a mark that carries the skill, whoever holds it (107 神眷者)", default=None)
+    phase: Phase = _f("when it is used; `any` is every phase of a game day, `passive` is never submitted",
+                      default="night")
+    phases: list[Phase] = _f("every phase it may be used in, for a skill the post marks with several",
+                             default=[])
+    kind: Kind = _f("the post's own mark", default="普通")
+    targets: Count | None = _f("exactly this many targets (sets `min_targets` and `max_targets`)", default=None)
+    min_targets: Count | None = _f("the fewest targets (default: `targets`, else 0)", default=None)
+    max_targets: Count | None = _f("the most targets (default: `targets`, else `min_targets`)", default=None)
+    uses: str | None = _f("the seat's `uses` key that counts it; a limited skill is refused at 0", default=None)
+    count: Count | bool | None = _f("what `uses` holds at the start: the post's [X], or true for a skill held "
+                                    "until lost (default 1 when `uses` is set)", default=None)
+    not_first_night: bool = _f("not on night 1 (the post's *)", default=False)
+    first_night_only: bool = _f("only on night 1", default=False)
+    from_night: Positive | None = _f("not before this night", default=None)
+    self_target: Literal["allowed", "never", "first_night", "only"] = _f(
+        "may its holder target themself: allowed, never, only on night 1, or only themself", default="allowed")
+    no_repeat: str | None = _f("the `state` key of its last use; the same target is refused the next night",
+                               default=None)
+    cooldown: Positive | None = _f("at least this many nights between two uses", default=None)
+    cooldown_key: str | None = _f("the `state` key the cooldown counts from", default=None)
+    target_dead: bool = _f("targets must be out", default=False)
+    target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
+    actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills)", default=False)
+    lethal: bool = _f("it kills", default=False)
+    gained: bool = _f("players outside `roles` may come to hold it in play (the game's hook decides who)",
+                      default=False)
+    next_day: bool = _f("a night submission that also acts in the next day's settlement", default=False)
+    step: str | None = _f("the post's step number for it, shown in the log", default=None)
+    aliases: list[str] = _f("other names a submission may use", default=[])
+    clause: str = _f("the post's sentence", default="")
+    note: str = _f("the director's note on how it is read", default="")
+
+    @model_validator(mode="after")
+    def _holder(self) -> "SkillT":
+        if not self.roles and not self.team and not self.tag:
+            raise ValueError("既没有 roles 也没有 team 或 tag：写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
+        lo, hi = self.target_range
+        if hi < lo:
+            raise ValueError("max_targets 小于 min_targets")
+        return self
+
+    @property
+    def target_range(self) -> tuple[int, int]:
+        lo = self.min_targets if self.min_targets is not None else (self.targets or 0)
+        hi = self.max_targets if self.max_targets is not None else (
+            self.targets if self.targets is not None else lo)
+        return lo, hi
+
+
+class NightT(_Table):
+    """The night file (`rulesets/night/<id>.toml`, or a `[night]` table inside a ruleset file)."""
+
+    ruleset: str | None = _f("the ruleset's id (required in a separate night file; inline it is the ruleset's)",
+                             default=None, examples=["luoluo-m19"])
+    order: list[str] = _f("the post's 结算顺序, by skill name, for the log", default=[])
+    skills: list[SkillT] = _f("see `[[skills]]`", default=[])
+    scenario_game: str | None = _f("the shared scenario file's `game` this ruleset plays", default=None)
+    night_precedes_day: bool = _f("night N comes before day N (213: 首夜, then 第1天)", default=False)
+    exile_skill: str | None = _f("the skill `tracker confirm` submits the vote's exile as", default=None)
+    red_card_skill: str | None = _f("the skill a 红牌's 出局 is submitted as", default=None)
+
+
+# -- the whole file ------------------------------------------------------------------------------
+
+
+class RulesetT(_Table):
+    """A ruleset file: top-level keys; every table below is optional unless marked required."""
+
+    id: Name = _f("the ruleset's id (`tracker rulesets`, the game file's `ruleset`)", examples=["luoluo-m19"])
+    name: Name = _f("the game's name", examples=["少年落落之烦恼"])
+    source: Name = _f("the rule post's title", examples=["[M19]『少年落落之烦恼』——规则帖"])
+    players: Annotated[int, Field(ge=1, le=1000)] = _f("the table's size", examples=[14])
+    hooks: str | None = _f("the Python hook set for win conditions data cannot say "
+                           "(`tracker/engine/rulesets/hooks.py`)", default=None)
+    night: str | NightT | None = _f(
+        "the night file (skills as data): a path relative to this file, or the night inline as a `[night]` "
+        "table; a bundled ruleset without it uses `rulesets/night/<id>.toml`", default=None)
+    substitutes_per_role: Count | None = _f("替补 one role may have (每名角色仅限更换一次替补: 1)", default=None)
+    factions: list[FactionT] = _f("see `[[factions]]` (at least one)", min_length=1,
+                                  examples=[[{"name": "狼人"}]])
+    roles: list[RoleT] = _f("see `[[roles]]`", default=[])
+    role_groups: list[RoleGroupT] = _f("see `[[role_groups]]`", default=[])
+    voting: VotingT = _f("see `[voting]`", default=VotingT())
+    lurk: LurkT = _f("see `[lurk]`", default=LurkT())
+    cards: CardsT = _f("see `[cards]`", default=CardsT())
+    days: DaysT = _f("see `[days]`", default=DaysT())
+    publication: PublicationT = _f("see `[publication]`", default=PublicationT())
+    win: list[WinT] = _f("see `[[win]]`", default=[])
+    win_policy: WinPolicyT = _f("see `[win_policy]`", default=WinPolicyT())
+    speech: SpeechT = _f("see `[speech]`", default=SpeechT())
+    tags: list[TagT] = _f("see `[[tags]]`", default=[])
+    forbidden: list[ForbiddenT] = _f("see `[[forbidden]]`", default=[])
+    options: list[OptionT] = _f("see `[[options]]`", default=[])
+
+
+#: Every table of the format, in the order the documentation shows them, with its TOML header.
+TABLES: tuple[tuple[str, type[_Table]], ...] = (
+    ("(top level)", RulesetT), ("[[factions]]", FactionT), ("[[roles]]", RoleT), ("[roles.couple]", CoupleT),
+    ("[[role_groups]]", RoleGroupT), ("[voting]", VotingT), ("[[voting.weights]]", WeightT),
+    ("[voting.per_dead_bonus]", PerDeadBonusT), ("[[voting.day1]]", ElectionT),
+    ("[[voting.modifiers]]", ModifierT), ("[lurk]", LurkT), ("[cards]", CardsT), ("[days]", DaysT),
+    ("[publication]", PublicationT), ("[[win]]", WinT), ("when", ConditionT), ("player set", PlayerSetT),
+    ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
+    ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
+    ("[speech]", SpeechT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[options]]", OptionT),
+    ("night file (or [night])", NightT), ("[[skills]]", SkillT),
+)
