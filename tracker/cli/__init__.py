@@ -21,7 +21,7 @@ COMMANDS: dict[str, str] = {
     "rulesets": "state", "init": "state", "event": "state", "state": "state", "players": "players",
     "flags": "penalties", "lurkers": "penalties", "cards": "penalties", "card": "penalties",
     "report": "reports", "watch": "reports", "post": "reports", "elevator": "reports", "announce": "reports",
-    "night": "night", "demo": "demo", "tui": "tui_cmd", "threads": "setup",
+    "night": "night", "demo": "demo", "tui": "tui_cmd", "threads": "setup", "ruleset": "ruleset_cmd",
 }
 
 

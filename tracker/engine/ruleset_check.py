@@ -1,0 +1,85 @@
+"""`tracker ruleset check`: every mistake of a ruleset file at once, and the rules its silence turns on.
+
+Loading a ruleset stops at its first mistake (a game cannot run on half a file); a director writing
+one wants them all, each with its key and line, so the model's errors are listed together. The
+names the file uses are checked next (they need a well-formed file), then its night. A warning is
+a key left out whose default switches a rule on (``lurk.three_day_min`` absent = a 潜水 rule the post
+may not have): the model marks such defaults with ``switches_on``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+
+from tracker.engine.ruleset_errors import Loc, Problem, problems, toml_line, toml_value, where
+from tracker.engine.ruleset_model import RulesetT
+from tracker.errors import RulesetError
+
+
+def check_ruleset(path: Path) -> list[Problem]:
+    """Errors then warnings for the ruleset file at ``path``; a file that cannot be read or is not
+    TOML raises :class:`RulesetError` (there is nothing to list)."""
+    from tracker.engine.ruleset import read_ruleset_file
+    from tracker.engine.ruleset_reader import parse_ruleset
+
+    data, text = read_ruleset_file(path)
+    try:
+        doc = RulesetT.model_validate(data)
+    except ValidationError as exc:
+        return problems(RulesetT, exc, text)
+    try:
+        ruleset = parse_ruleset(data, path, text=text)
+    except RulesetError as exc:
+        return [Problem("error", "", None, exc.message, exc.hint)]
+    found = _night(ruleset)
+    return found + list(_defaults(doc, text))
+
+
+def _night(ruleset: Any) -> list[Problem]:
+    from tracker.engine.night.catalog import NIGHT_DIR, catalog_of
+
+    if ruleset.night_catalog is None and ruleset.night_path is None \
+            and not (NIGHT_DIR / f"{ruleset.id}.toml").is_file():
+        return [Problem("warning", "night", None, "没有夜晚技能（night）：`tracker night` 无法结算这个规则的夜晚",
+                        "在规则文件里加 [night] 表和 [[night.skills]]，或 night = \"夜晚文件.toml\"")]
+    try:
+        catalog_of(ruleset)
+    except RulesetError as exc:
+        return [Problem("error", "night", None, exc.message, exc.hint)]
+    return []
+
+
+def _defaults(model: BaseModel, text: str, loc: Loc = ()) -> Iterator[Problem]:
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        here = (*loc, name)
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        rule = extra.get("switches_on")
+        if rule and name not in model.model_fields_set:
+            off = _off(value, field)
+            yield Problem("warning", where(here), toml_line(text, here),
+                          f"{where(here)} 没有写，按默认值 {toml_value(value)}：{rule}",
+                          f"规则帖没有这条就写明：{name} = {off}" if off else f"写明规则帖的值：{name} = …")
+        if isinstance(value, BaseModel):
+            yield from _defaults(value, text, here)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    yield from _defaults(item, text, (*here, i))
+
+
+def _off(value: Any, field: FieldInfo) -> str:
+    """What writing the rule off looks like, where the key has such a value."""
+    if isinstance(value, bool):
+        return toml_value(not value)
+    if isinstance(value, int):
+        floor = next((m.ge for m in field.metadata if hasattr(m, "ge")), 0)
+        return "0" if floor == 0 else ""
+    if isinstance(value, list):
+        return "[]"
+    return ""
