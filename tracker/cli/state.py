@@ -56,18 +56,24 @@ def _toml_value(v: Any) -> str:
 
 
 def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime,
-                     players: Sequence[tuple[str, int | None]] | None = None) -> str:
+                     players: Sequence[tuple[str, int | None]] | None = None, out: Path | None = None) -> str:
     """A game file for a ruleset: an example role assignment that passes the check, day 1's times.
 
     ``players`` (name, uid) — the posters of a sign-up thread — replace the example names; the example
-    roles are given to the first of them, in order, for the director to change."""
+    roles are given to the first of them, in order, for the director to change. A ruleset file's
+    path is written relative to ``out``'s folder, where the game file reads it from (as given when
+    the file goes to the screen)."""
+    import os
+
     from tracker.engine.days import planned_close
     from tracker.engine.roster import example_assignment
-    from tracker.engine.ruleset import load_ruleset
+    from tracker.engine.ruleset import BUNDLED_DIR, load_ruleset
 
     rs = load_ruleset(ruleset_id)
     close = planned_close(opens, rs.days, first_day=True)
-    ref = ruleset_id if rs.path is None or rs.path.parent.name == "rulesets" else str(rs.path)
+    ref = ruleset_id
+    if rs.path is not None and rs.path.parent.resolve() != BUNDLED_DIR.resolve():
+        ref = str(rs.path) if out is None else os.path.relpath(rs.path.resolve(), out.resolve().parent)
     lines = [f"# 由 `tracker init --ruleset {ruleset_id}` 生成：{rs.source}",
              "# 填好论坛地址、帖子 tid、玩家名和身份后使用；身份配置用 `tracker state GAME.toml` 检查。",
              "# 玩家名填好后运行 `tracker players GAME.toml --from-thread 报名帖tid` 从论坛补全 uid：",
@@ -124,7 +130,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
     else:
         tomorrow = (datetime.now(SHANGHAI) + timedelta(days=1)).date()
         start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=SHANGHAI)
-    text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start)
+    text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start, out=out)
     if out is None:
         if from_thread is not None:
             raise click.UsageError("--from-thread 需要 --out（抓到的帖子存在游戏文件旁的数据库里）")
@@ -134,7 +140,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
         raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
     if from_thread is not None:
         text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start,
-                                players=_posters(text, out, from_thread, director))
+                                players=_posters(text, out, from_thread, director), out=out)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
