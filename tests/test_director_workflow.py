@@ -457,7 +457,7 @@ def test_event_takes_the_chinese_words_its_help_lists_and_refuses_typos_as_usage
     assert "eliminated（出局）" in out and "--seq" in out
     code, out, _ = run(capsys, "event", str(game), "出局", "--player", "包子", "--cause", "夜晚",
                        "--at", "2025-03-04T23:00:00+08:00")
-    assert code == 0 and "出局（eliminated） 包子 cause=night" in out
+    assert code == 0 and "出局（eliminated） 包子 原因 夜晚" in out
     code, _, err = run(capsys, "event", str(game), "出菊", "--player", "包子")
     assert code == 2 and "不认识的事件类型 '出菊'，是不是：出局？" in err
     code, _, err = run(capsys, "event", str(game), "eliminated", "--player", "包子", "--cause", "夜里")

@@ -131,5 +131,6 @@ async def test_the_demo_nights_on_screen_8(tmp_path: Path) -> None:
             assert pane.night == 1 and app.query_one(DataTable).row_count == 3
             text = preview(app)
             assert "第1夜出局：阿狸、老王" in text and "殉情（阿狸出局）" in text
+            assert "通灵：被指杀的角色是阿狸" in text  # history: as confirmed, not re-settled after night 2
     finally:
         service.close()

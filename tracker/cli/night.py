@@ -37,7 +37,8 @@ def night_group() -> None:
     tracker night GAME.toml --night 2                      预览第2夜的结算（拒绝、步骤、出局、反馈、公示草稿）
     tracker night GAME.toml --night 2 add 银鸦 守护 饺子    提交一个行动（团队：狼群(甲,乙) 杀人 丙）
     tracker night GAME.toml --night 2 remove 银鸦 守护      撤回
-    tracker night GAME.toml --night 2 confirm             确认结算并写入事件（只能一次）
+    tracker night GAME.toml --night 2 confirm             确认结算并写入事件（只能一次；之后照原样显示）
+    tracker night GAME.toml --night 2 reopen              重新打开已确认的结算（撤销其记录；其后无已确认结算时）
     tracker night GAME.toml setup 英雄 饺子 --player 泡泡    开局设定（英雄、设计目标、情侣、座次 …）
     tracker night GAME.toml --day 3 --phase 晨曦 …          白天技能，同上
     tracker night simulate --ruleset ID SCENARIO.json     结算一个情景文件
@@ -87,7 +88,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
     echo(render(result))
 
 
-_VERBS = ("add", "remove", "confirm", "setup")
+_VERBS = ("add", "remove", "confirm", "reopen", "setup")
 
 
 @night_group.command(name="desk", hidden=True)
@@ -107,7 +108,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
              as_json: bool) -> None:
     """夜晚工作台：提交、撤回、预览、确认。"""
     from tracker.cli.common import service
-    from tracker.engine.night.desk import phase_key, table_json
+    from tracker.engine.night.desk import phase_key, phase_words, table_json
 
     verb, rest = (words[0], list(words[1:])) if words else ("preview", [])
     if verb not in (*_VERBS, "preview"):
@@ -133,6 +134,11 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
                 raise click.UsageError("remove 写成：remove 行动者 技能")
             ev = desk.remove(key, rest[0], rest[1])
             echo(f"已撤回（事件 {ev.seq}）：{rest[0]}<{rest[1]}>")
+            return
+        if verb == "reopen":
+            settled, undone = desk.reopen(key)
+            echo(f"已重新打开{phase_words(str(settled.data['phase']))}：撤销 {len(undone)} 个事件"
+                 f"（确认 {settled.seq} 及其记录的结果）；可以修改提交后再 confirm")
             return
         if verb == "confirm":
             preview, recorded = desk.confirm(key, seed=seed, decisions=chosen)

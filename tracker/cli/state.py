@@ -210,6 +210,7 @@ CAUSES = {"vote": "vote", "投票": "vote", "白天": "vote", "放逐": "vote", 
 def _event_kind(word: str) -> str:
     """The kind the director typed, in English or in the Chinese `event --help` lists (出局, 挂机 …)."""
     from tracker.engine.events import ALIASES, EventKind
+    from tracker.reports.event_lines import EVENT_WORDS
 
     by_word = {**{w: k for k, w in EVENT_WORDS.items()}, **_MORE_WORDS}
     kind = by_word.get(word.strip(), word.strip())
@@ -277,6 +278,9 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
                 raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from exc
             when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
         e = svc.record_event(kind, player, data, at=when, recorded_by=by)
+        if e.kind == "undo":
+            for note in svc.undo_notes(int(e.data["seq"])):
+                echo(f"注意：{note}", err=True)
         s = svc.game_state()
         if as_json:
             emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
@@ -292,24 +296,10 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         svc.close()
 
 
-# What the director typed (`tracker event GAME.toml benched`) said back in the rule posts' words.
-EVENT_WORDS = {
-    "day_opened": "开门", "day_closed": "关门", "day_extended": "延长", "accelerated": "加速", "delayed": "延时",
-    "eliminated": "出局", "died": "死亡", "last_vote_used": "已用最后一票", "benched": "挂机",
-    "unbenched": "解除挂机", "revived": "复活", "substituted": "替补", "role_set": "设定身份",
-    "faction_set": "阵营转变", "tag_given": "获得标记", "tag_passed": "移交标记", "tag_removed": "移除标记",
-    "modifier": "暗记", "vote_right": "票权", "card_consequence": "红牌后果", "surrender": "投降",
-    "faction_lost": "判负", "declared": "导演裁定", "action": "行动", "undo": "撤销", "note": "备注",
-    "night_action": "提交技能", "night_setup": "技能设定", "night_settled": "结算确认",
-}
-
-
 def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
-    """``挂机（benched） 泡泡 day=2``: the Chinese word, the key the director typed, the details."""
-    word = EVENT_WORDS.get(kind)
-    head = f"{word}（{kind}）" if word else kind
-    details = "，".join(f"{k}={v}" for k, v in data.items() if v is not None)
-    return " ".join(x for x in (head, player or "", details) if x)
+    from tracker.reports.event_lines import event_line
+
+    return event_line(kind, player, data)
 
 
 @click.command("state")

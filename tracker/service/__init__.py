@@ -257,6 +257,10 @@ class Service:
         return self.log.undo_event(seq, reason, recorded_by=recorded_by)
 
     @_one_request
+    def undo_notes(self, seq: int) -> list[str]:
+        return self.log.undo_notes(seq)
+
+    @_one_request
     def events_json(self) -> list[dict[str, Any]]:
         return self.log.events_json()
 

@@ -23,7 +23,16 @@ from sqlmodel import Session
 
 from tracker.config import DayConfig
 from tracker.engine.days import DayStatus, day_status
-from tracker.engine.events import Event, EventDraft, as_of, effective, event_to_json, from_config, make_draft
+from tracker.engine.events import (
+    Event,
+    EventDraft,
+    EventKind,
+    as_of,
+    effective,
+    event_to_json,
+    from_config,
+    make_draft,
+)
 from tracker.engine.fold_pass import FoldPass
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event
@@ -239,6 +248,29 @@ class GameLog:
 
     def undo_event(self, seq: int, reason: str = "", *, recorded_by: str | None = None) -> Event:
         return self.record_event("undo", data={"seq": seq, "reason": reason}, recorded_by=recorded_by)
+
+    def undo_notes(self, seq: int) -> list[str]:
+        """What undoing event ``seq`` leaves standing: the later results built on it (settlements
+        and vote confirmations are not recomputed by an undo), and, for a settlement's confirmation,
+        the events it recorded (reopening the phase undoes them together)."""
+        from tracker.engine.night.desk import built_on, desk_command, phase_words, settled_with
+
+        events = self.events()
+        target = next((x for x in events if x.seq == seq), None)
+        if target is None:
+            return []
+        notes: list[str] = []
+        later = built_on(events, target)
+        if later:
+            notes.append(f"其后已确认的结果是在事件 #{seq} 之上得出的，没有随撤销改变：{'、'.join(later)}；"
+                         "如需更正，从最后一个起重新打开（tracker night GAME.toml --night N reopen）或撤销后重新确认")
+        if target.kind == EventKind.NIGHT_SETTLED.value:
+            kept = [x for x in settled_with(events, target) if x.seq != seq]
+            if kept:
+                key = str(target.data["phase"])
+                notes.append(f"{phase_words(key)}这次确认记录的 {len(kept)} 个事件（出局、标记 …）仍然有效；"
+                             f"整体撤销请用 tracker night GAME.toml {desk_command(key)} reopen")
+        return notes
 
     def append(self, session: Session, drafts: Sequence[EventDraft]) -> list[Event]:
         """Append events in the caller's transaction (a red card's consequence goes with its ledger

@@ -17,13 +17,18 @@ from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draf
 from tracker.engine.night import Catalog, Settlement, Table, settle
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
+    desk_command,
     exit_drafts,
     key_parts,
+    later_settled,
     open_key,
     phase_key,
     phase_words,
     record,
+    recorded_settlement,
+    reopen_hint,
     settled_event,
+    settled_with,
     shown_key,
     submission_events,
     submissions,
@@ -92,14 +97,43 @@ class NightDesk:
         return max(opens, min(self._now(), closes))
 
     def preview(self, key: str, *, seed: int = 0, decisions: Mapping[str, str] | None = None) -> NightPreview:
+        """The phase as it would settle now; a confirmed phase as it was confirmed (history: read
+        back from its ``night_settled`` event, never settled again on today's table)."""
         events = self._log()
         key = shown_key(events, key)
-        state = self._fold(as_of(events, self.at(key), inclusive=False))
-        table = table_for(state, self.catalog, events, key)
+        confirmed = settled_event(events, key)
+        if confirmed is not None:
+            return self._history(events, key, confirmed)
+        at = self.at(key)
+        table = table_for(self._fold(as_of(events, at, inclusive=False)), self.catalog, events, key, at)
         result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions,
                         ruleset=self.ruleset)
         return NightPreview(key, phase_words(key), table, submission_events(events, key), result,
                             settled_event(events, key))
+
+    def _history(self, events: list[Event], key: str, confirmed: Event) -> NightPreview:
+        result, table = recorded_settlement(confirmed)
+        if table is None:  # recorded before the table it began from was kept: the nearest we have
+            at = self.at(key)
+            table = table_for(self._fold(as_of(events, at, inclusive=False)), self.catalog, events, key, at)
+        seqs = confirmed.data.get("submitted")
+        if seqs is None:
+            submitted = submission_events(events, key)
+        else:
+            by_seq = {e.seq: e for e in events}
+            submitted = [by_seq[s] for s in seqs if s in by_seq]
+        return NightPreview(key, phase_words(key), table, submitted, result, confirmed)
+
+    def _refuse_confirmed(self, events: list[Event], key: str, verb: str) -> None:
+        """A confirmed phase takes no more submissions: its settlement is history that later phases
+        were built on. Changing it is an explicit undo of the confirmation."""
+        confirmed = settled_event(events, key)
+        if confirmed is None:
+            return
+        words = phase_words(key)
+        later = later_settled(events, confirmed)
+        raise GameRuleError(f"{words}已经确认结算（事件 {confirmed.seq}），不能再{verb}提交",
+                            hint=reopen_hint(confirmed, later))
 
     def add(self, key: str, actor: str, skill: str, targets: Sequence[str], *, choice: str | None = None,
             in_phase: str | None = None) -> Event:
@@ -108,6 +142,7 @@ class NightDesk:
         name = self.catalog.skill(skill).name
         events = self._log()
         key = open_key(events, key)
+        self._refuse_confirmed(events, key, "添加")
         state = self._fold(events)
         for who in (*_members(actor), *targets):
             state.player(who)  # GameRuleError naming the players, for a typo
@@ -123,6 +158,7 @@ class NightDesk:
         """Withdraw the latest standing submission of ``skill`` by ``actor`` (an undo event)."""
         name = self.catalog.skill(skill).name
         events = self._log()
+        self._refuse_confirmed(events, open_key(events, key), "撤回")
         found = [e for e in submission_events(events, open_key(events, key))
                  if e.data.get("actor") == actor and e.data.get("skill") == name]
         if not found:
@@ -168,7 +204,7 @@ class NightDesk:
                                 hint=f"先预览并确认{where}的结算：tracker night GAME.toml --day {day}"
                                      + (f" --phase {key_parts(str(first['phase']))[2]}" if key_parts(str(first['phase']))[2] else "")
                                      + " confirm；或撤回这些提交")
-        table = table_for(self._fold(as_of(events, at)), cat, events, key)
+        table = table_for(self._fold(as_of(events, at)), cat, events, key, at)
         actor = skill.team or "导演"
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
         if in_phase is not None:
@@ -195,11 +231,31 @@ class NightDesk:
         """Record the settlement as events, once; a phase confirmed before is refused (undo it first)."""
         preview = self.preview(key, seed=seed, decisions=decisions)
         if preview.confirmed is not None:
+            events = self._log()
             raise GameRuleError(f"{preview.words}已经确认过结算（事件 {preview.confirmed.seq}）",
-                                hint=f"如需更正，先撤销：tracker event GAME.toml undo --seq {preview.confirmed.seq}")
-        drafts = record(preview.result, preview.table, key, at=self.at(key), recorded_by=self.director,
-                        seed=seed, decisions=decisions or {})
+                                hint=reopen_hint(preview.confirmed, later_settled(events, preview.confirmed)))
+        drafts = record(preview.result, preview.table, preview.key, at=self.at(preview.key), recorded_by=self.director,
+                        seed=seed, decisions=decisions or {}, submitted=[e.seq for e in preview.submitted])
         return preview, self._append(drafts)
+
+    def reopen(self, key: str) -> tuple[Event, list[Event]]:
+        """Undo a confirmed phase: its ``night_settled`` event and what it recorded (出局, 身份, 标记,
+        判负), so its submissions can change and it can be confirmed again. Refused while a later
+        phase stands on its result, naming those phases (reopen them first, the latest first)."""
+        events = self._log()
+        key = shown_key(events, key)
+        confirmed = settled_event(events, key)
+        words = phase_words(key)
+        if confirmed is None:
+            raise GameRuleError(f"{words}还没有确认结算，不需要重新打开",
+                                hint=f"预览：tracker night GAME.toml {desk_command(key)}")
+        later = later_settled(events, confirmed)
+        if later:
+            raise GameRuleError(f"{words}的结算之后还有已确认的结算，不能直接重新打开", hint=reopen_hint(confirmed, later))
+        undone = settled_with(events, confirmed)
+        drafts = [make_draft(EventKind.UNDO.value, at=self._now(), data={"seq": e.seq, "reason": f"重新打开{words}"},
+                             recorded_by=self.director) for e in sorted(undone, key=lambda x: x.seq, reverse=True)]
+        return confirmed, self._append(drafts)
 
 
 def _refused(result: Settlement, skill: str, target: str) -> None:

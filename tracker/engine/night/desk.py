@@ -18,7 +18,21 @@ from typing import Any
 
 from tracker.engine.events import EventDraft, EventKind, effective
 from tracker.engine.night.catalog import Catalog
-from tracker.engine.night.model import Action, Seat, Settlement, Table
+from tracker.engine.night.model import (
+    Action,
+    Conversion,
+    Death,
+    Feedback,
+    NightWin,
+    Pending,
+    Question,
+    Rejection,
+    Seat,
+    Settlement,
+    Survival,
+    Table,
+    TagMove,
+)
 from tracker.engine.state import GameState
 from tracker.errors import GameRuleError
 
@@ -128,16 +142,73 @@ def settled_event(events: Sequence[Any], key: str) -> Any | None:
     return found[-1] if found else None
 
 
-def last_table(events: Sequence[Any], key: str) -> Mapping[str, Any] | None:
-    """The table after the latest settled phase other than ``key`` (events in game order)."""
-    found = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED and e.data.get("phase") != key]
+def last_table(events: Sequence[Any], key: str, at: datetime | None = None) -> Mapping[str, Any] | None:
+    """The table after the latest settled phase other than ``key`` (events in game order), among
+    those settled by ``at``: a phase settled again (re-confirmed after an undo) starts from the
+    table of its time, not from the one later phases left."""
+    found = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED and e.data.get("phase") != key
+             and (at is None or e.at <= at)]
     return found[-1].data["table"] if found else None
 
 
-def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: str) -> Table:
-    """The table when phase ``key`` begins: the fold's players, the last settled table's night facts."""
+def later_settled(events: Sequence[Any], after: Any) -> list[Any]:
+    """The settlements confirmed after ``after`` in game time (standing ones): what was built on it."""
+    return [e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED and e.seq != after.seq
+            and (e.at, e.seq) > (after.at, after.seq)]
+
+
+def settled_with(events: Sequence[Any], settled: Any) -> list[Any]:
+    """The standing events a settlement recorded (its 出局, 身份, 标记, 判负 and itself): what
+    reopening it undoes."""
+    key = settled.data.get("phase")
+    kinds = {EventKind.ELIMINATED, EventKind.DIED, EventKind.ROLE_SET, EventKind.TAG_PASSED, EventKind.TAG_GIVEN,
+             EventKind.TAG_REMOVED, EventKind.FACTION_LOST}
+    return [e for e in _live(events) if e.seq == settled.seq
+            or (e.kind in kinds and e.data.get("phase") == key and e.at == settled.at)]
+
+
+def built_on(events: Sequence[Any], target: Any) -> list[str]:
+    """The standing results recorded after ``target`` in game time, in the director's words: each
+    later confirmed settlement and each later confirmed vote. Undoing ``target`` does not change
+    them; the director reopens those that depended on it."""
+    out: list[str] = []
+    votes: set[Any] = set()
+    own = {e.seq for e in settled_with(events, target)} if target.kind == EventKind.NIGHT_SETTLED else {target.seq}
+    for e in _live(events):
+        if e.seq in own or (e.at, e.seq) <= (target.at, target.seq):
+            continue
+        if e.kind == EventKind.NIGHT_SETTLED:
+            out.append(f"{phase_words(str(e.data['phase']))}的结算（事件 {e.seq}）")
+        elif e.data.get("vote_tid") is not None and e.data.get("vote_tid") not in votes \
+                and not str(e.data.get("phase", "")).startswith("day:"):
+            votes.add(e.data.get("vote_tid"))
+            day = e.data.get("day")
+            out.append(f"{f'第{day}日' if day else ''}投票帖 {e.data['vote_tid']} 的确认（事件 {e.seq}）")
+    return out
+
+
+def desk_command(key: str) -> str:
+    """The desk's options naming phase ``key``: ``--night 2``, ``--day 3 --phase 晨曦``."""
+    kind, n, phase = key_parts(key)
+    return f"--night {n}" if kind == "night" else f"--day {n}" + (f" --phase {phase}" if phase else "")
+
+
+def reopen_hint(settled: Any, later: Sequence[Any]) -> str:
+    """How to change a confirmed phase, naming the later phases settled on its result."""
+    own = f"tracker night GAME.toml {desk_command(str(settled.data['phase']))} reopen"
+    if not later:
+        return f"如需更正，先重新打开（撤销这次确认及其记录的出局等事件）：{own}"
+    names = "、".join(f"{phase_words(str(e.data['phase']))}（事件 {e.seq}）" for e in later)
+    return (f"其后的结算依据这次结果：{names}；须从最后一个起依次重新打开"
+            f"（tracker night GAME.toml {desk_command(str(later[-1].data['phase']))} reopen …），再 {own}")
+
+
+def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: str,
+              at: datetime | None = None) -> Table:
+    """The table when phase ``key`` begins (at ``at``): the fold's players, the last settled table's
+    night facts."""
     kind, number, phase = key_parts(key)
-    before = last_table(events, key) or {}
+    before = last_table(events, key, at) or {}
     seats_before = {p["name"]: p for p in before.get("players", ())}
     setup = [e for e in _live(events) if e.kind == EventKind.NIGHT_SETUP]
     three_way = state.ruleset.voting.dead_last_vote  # M160: 存活 / 死亡 / 出局
@@ -213,13 +284,61 @@ def table_json(table: Table) -> dict[str, Any]:
     return {"players": [s.to_json() for s in table.players.values()], "state": table.state}
 
 
+def table_from_json(doc: Mapping[str, Any], key: str) -> Table:
+    """A table as :func:`table_json` stored it (the scenario format's players and state)."""
+    from tracker.engine.night.scenario import load
+
+    kind, number, phase = key_parts(key)
+    setup = {**doc, "night": number if kind == "night" else None, "day": number if kind == "day" else None,
+             "phase": phase}
+    return load({"setup": setup, "actions": []})[0]
+
+
+def recorded_settlement(settled: Any) -> tuple[Settlement, Table | None]:
+    """The settlement a ``night_settled`` event recorded, read back as it was confirmed, and the
+    table it started from (None for a record older than that field).
+
+    A confirmed phase is history: showing it again never settles it on today's table, where later
+    phases have spent uses, moved marks and put players out (a 女巫's 通灵 gone from night 1 once
+    night 2 is confirmed).
+    """
+    key = str(settled.data["phase"])
+    doc = settled.data.get("result", {})
+    announcement = doc.get("announcement", {})
+    outcome = doc.get("outcome")
+    result = Settlement(
+        deaths=[Death(d["player"], d["cause"]) for d in doc.get("deaths", ())],
+        survivals=[Survival(x["player"], x["reason"]) for x in doc.get("survivals", ())],
+        rejected=[Rejection(r["actor"], r["skill"], r["reason"], r.get("clause", "")) for r in doc.get("rejected", ())],
+        conversions=[Conversion(c["player"], c["from"]["role"], c["to"]["role"], c["from"]["faction"],
+                                c["to"]["faction"], c["cause"]) for c in doc.get("conversions", ())],
+        tags_moved=[TagMove(t["tag"], t.get("from"), t.get("to"), t.get("via", "")) for t in doc.get("tags_moved", ())],
+        pending=[Pending(x["effect"], x.get("player"), x.get("when", ""), x.get("clause", ""))
+                 for x in doc.get("pending", ())],
+        state_after=dict(doc.get("state_after", {})),
+        feedback=[Feedback(f["to"], f["content"]) for f in doc.get("feedback", ())],
+        out_order=list(announcement.get("out_order", ())),
+        lines=list(announcement.get("lines", ())),
+        outcome=None if outcome is None else NightWin(outcome["winner"], outcome["reason"], outcome.get("clause", "")),
+        questions=[Question(q["key"], q["question"], tuple(q.get("options", ())), q["taken"], q.get("by", "seed"))
+                   for q in doc.get("questions", ())],
+        log=list(doc.get("log", ())),
+        table_after=table_from_json(settled.data["table"], key),
+        outs_in_lines=bool(settled.data.get("outs_in_lines", False)),
+    )
+    before = settled.data.get("table_before")
+    return result, None if before is None else table_from_json(before, key)
+
+
 def record(result: Settlement, before: Table, key: str, *, at: datetime, recorded_by: str, seed: int,
-           decisions: Mapping[str, str]) -> list[EventDraft]:
+           decisions: Mapping[str, str], submitted: Sequence[int] | None = None) -> list[EventDraft]:
     """The events that make a settled phase part of the game, in the order it happened.
 
     Deaths become 出局 (or M160's 死亡), conversions 身份, marks moved 标记 events, factions newly judged
     lost 判负 — the events the day's fold already understands, so wins, lurk counts and the 公示 see
-    the night — then one ``night_settled`` event with the table the next night starts from.
+    the night — then one ``night_settled`` event with the table the next night starts from, and
+    what the phase showed when it was confirmed (the settlement, the table it began from, the
+    submissions it settled): read back by :func:`recorded_settlement`, never settled again.
     """
     after = result.table_after or before
     data_base = {"phase": key, "via": key_parts(key)[0]}  # night, or day (a day phase's settlement)
@@ -253,7 +372,9 @@ def record(result: Settlement, before: Table, key: str, *, at: datetime, recorde
                                   recorded_by=recorded_by))
     out.append(EventDraft(at=at, kind=EventKind.NIGHT_SETTLED.value, player=None,
                           data={"phase": key, "table": table_json(after), "seed": seed,
-                                "decisions": dict(decisions), "result": result.to_json()},
+                                "decisions": dict(decisions), "result": result.to_json(),
+                                "outs_in_lines": result.outs_in_lines, "table_before": table_json(before),
+                                **({"submitted": list(submitted)} if submitted is not None else {})},
                           recorded_by=recorded_by))
     return out
 
