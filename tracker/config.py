@@ -381,10 +381,22 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
                               accelerated=d.accelerated))
     if len({d.day for d in days}) != len(days):
         raise ConfigError("[[days]] 中有重复的 day", hint="每一日只写一个 [[days]]")
+    _refuse_shared_threads(days)
+    both = sorted(set(directors) & set(names))
+    if both:
+        raise ConfigError(f"{'、'.join(both)} 既是导演（game.directors）又在 [[players]] 中",
+                          hint="导演的帖子不计票、不计潜水：从 [[players]] 删去，或从 directors 删去")
 
     events = [EventConfig(at=_aware(e.at, f"events[{i}].at", tz), kind=e.kind, player=e.player,
                           data=dict(e.model_extra or {}))
               for i, e in enumerate(doc.events, 1)]
+    known_days = sorted(d.day for d in days)
+    for i, e in enumerate(events, 1):
+        day = e.data.get("day")
+        if isinstance(day, int) and not isinstance(day, bool) and day not in known_days:
+            raise ConfigError(f"events[{i}] 写的是第 {day} 日，游戏文件没有这一日",
+                              hint=f"已配置的日子：{'、'.join(map(str, known_days)) or '无'}；"
+                                   f"改正 day，或先加上 [[days]] day = {day}")
 
     base = path.parent if path is not None else Path(".")
     c, lg, sc = doc.crawl, doc.login, doc.schedule
@@ -408,6 +420,19 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
                             if doc.ledger.key_file else None),
         options=dict(doc.options),
     )
+
+
+def _refuse_shared_threads(days: list[DayConfig]) -> None:
+    """Each day has its own threads: a day copied without changing its tids would count one vote
+    twice and propose 潜水 cards for a day nobody played."""
+    seen: dict[int, int] = {}
+    for d in sorted(days, key=lambda x: x.day):
+        for tid in {t for t in (d.discussion, *d.vote) if t is not None}:
+            if tid in seen:
+                raise ConfigError(f"第 {seen[tid]} 日和第 {d.day} 日写了同一个帖子 tid {tid}",
+                                  hint=f"每一日有自己的讨论帖和投票帖：改正第 {d.day} 日的 discussion / vote"
+                                       "（还没开帖就先不写）")
+            seen[tid] = d.day
 
 
 def load_game(path: str | Path) -> GameConfig:

@@ -79,6 +79,9 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
                               hint=f"最接近的：{'、'.join(near)}" if near else f"可用的身份：{'、'.join(sorted(roles))}")
     chosen = _decisions(decisions)
     result = settle(catalog, table, actions, seed=seed, decisions=chosen, ruleset=ruleset)
+    from tracker.engine.night.desk import check_decisions
+
+    check_decisions(result, chosen)
     if as_json:
         emit_json(result.to_json())
         return
@@ -96,7 +99,7 @@ _VERBS = ("add", "remove", "confirm", "reopen", "setup")
 @click.argument("words", nargs=-1)
 @click.option("--night", type=int, default=None, help="第几夜")
 @click.option("--day", type=int, default=None, help="第几天（白天技能）")
-@click.option("--phase", default=None, help="白天的阶段：晨曦 / 正午 / 黄昏")
+@click.option("--phase", default=None, help="阶段：白天 / 晨曦 / 正午 / 黄昏 / 关门（--day），夜晚（--night）")
 @click.option("--choice", default=None, help="add：行动的选择（如 抉择、猜测身份）")
 @click.option("--player", default=None, help="setup：设定属于哪位玩家（不写则为全局状态）")
 @click.option("--seed", default=0, show_default=True, help="随机选择的种子")

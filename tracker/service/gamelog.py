@@ -240,6 +240,9 @@ class GameLog:
         """Check the event against the current state (GameRuleError with the fix), then append it."""
         data = dict(data or {})
         now = self.ctx.clock.now()
+        day = data.get("day")
+        if isinstance(day, int) and not isinstance(day, bool):
+            self.ctx.game.day(day)  # ConfigError (exit 2) naming the days the file has
         check_event(self.state(), kind, player, data)
         draft = make_draft(kind, at=at or now, player=player, data=data,
                            recorded_by=recorded_by or self.ctx.director())

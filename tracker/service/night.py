@@ -17,6 +17,7 @@ from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draf
 from tracker.engine.night import Catalog, Settlement, Table, settle
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
+    check_decisions,
     desk_command,
     exit_drafts,
     key_parts,
@@ -38,7 +39,7 @@ from tracker.engine.night.desk import (
 from tracker.engine.night.model import Action
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState
-from tracker.errors import GameRuleError, RulesetError
+from tracker.errors import ConfigError, GameRuleError, RulesetError
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +104,14 @@ class NightDesk:
         key = shown_key(events, key)
         confirmed = settled_event(events, key)
         if confirmed is not None:
-            return self._history(events, key, confirmed)
+            history = self._history(events, key, confirmed)
+            check_decisions(history.result, decisions or {})
+            return history
         at = self.at(key)
         table = table_for(self._fold(as_of(events, at, inclusive=False)), self.catalog, events, key, at)
         result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions,
                         ruleset=self.ruleset)
+        check_decisions(result, decisions or {})
         return NightPreview(key, phase_words(key), table, submission_events(events, key), result,
                             settled_event(events, key))
 
@@ -144,7 +148,11 @@ class NightDesk:
         key = open_key(events, key)
         self._refuse_confirmed(events, key, "添加")
         state = self._fold(events)
-        for who in (*_members(actor), *targets):
+        members = _members(actor)
+        twice = sorted({m for m in members if members.count(m) > 1})
+        if twice:
+            raise ConfigError(f"{actor}：{'、'.join(twice)} 写了两次", hint="团队的每名成员只写一次，例如 狼群(甲,乙)")
+        for who in (*members, *targets):
             state.player(who)  # GameRuleError naming the players, for a typo
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": list(targets)}
         if choice is not None:

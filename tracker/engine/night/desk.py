@@ -34,20 +34,59 @@ from tracker.engine.night.model import (
     TagMove,
 )
 from tracker.engine.state import GameState
-from tracker.errors import GameRuleError
+from tracker.errors import ConfigError, GameRuleError
 
 #: Marks held by one player that the scenario vocabulary also keeps as a state key.
 HOLDER_KEYS = ("神眷者", "恶徒首领", "告死者", "警长", "牧首")
 LIFE_WORDS = {"alive": "存活", "dead": "死亡", "out": "出局"}
 
 
+#: The phase words a director types (shared/night/README.md, "One vocabulary for every game"):
+#: 夜晚 is the night itself, 白天 the day itself; the rest are phases within a day.
+DAY_PHASES = ("晨曦", "正午", "黄昏", "关门")
+PHASE_WORDS = ("夜晚", "白天", *DAY_PHASES, "游戏开始前")
+
+
 def phase_key(night: int | None = None, day: int | None = None, phase: str | None = None) -> str:
     """``night:2``, or ``day:3:晨曦`` for a day phase (``day:3`` for the day itself)."""
     if (night is None) == (day is None):
         raise GameRuleError("要结算的是夜晚还是白天？", hint="写 --night N 或 --day N（白天技能可加 --phase 晨曦/正午/黄昏）")
+    if phase is not None:
+        phase = phase.strip()
+        if phase not in PHASE_WORDS:
+            import difflib
+
+            near = difflib.get_close_matches(phase, PHASE_WORDS, n=2, cutoff=0.3)
+            raise ConfigError(f"不认识的阶段 {phase!r}" + (f"，是不是：{'、'.join(near)}？" if near else ""),
+                              hint=f"阶段只用这些词：{' / '.join(PHASE_WORDS)}")
+        if phase == "游戏开始前":
+            raise ConfigError("游戏开始前的事项不是要结算的阶段",
+                              hint="开局设定用 tracker night GAME.toml setup 字段 值 [--player 玩家]")
+        if night is not None and phase != "夜晚":
+            raise ConfigError(f"--night 与阶段 {phase} 不符", hint=f"白天的阶段写 --day N --phase {phase}")
+        if day is not None and phase == "夜晚":
+            raise ConfigError("--day 与阶段 夜晚 不符", hint="夜晚写 --night N")
     if night is not None:
         return f"night:{night}"
-    return f"day:{day}" + (f":{phase}" if phase else "")
+    return f"day:{day}" + (f":{phase}" if phase and phase != "白天" else "")
+
+
+def check_decisions(result: Settlement, decisions: Mapping[str, str]) -> None:
+    """Every ``--decide KEY=VALUE`` names a question this settlement asks and one of its options:
+    a misspelt key or value would otherwise be ignored and a seeded pick stand in silence."""
+    asked = {q.key: q for q in result.questions}
+    for key, value in decisions.items():
+        q = asked.get(key)
+        if q is None:
+            hint = ("本次结算的待定事项：" + "、".join(asked)) if asked else "本次结算没有待定事项（预览里的“待定”一节）"
+            raise ConfigError(f"--decide {key}={value}：没有待定事项 {key!r}", hint=hint)
+        yes_no = set(q.options) == {"是", "否"}
+        if value not in q.options and not (yes_no and value in _YES_NO):
+            raise ConfigError(f"--decide {key}={value}：{q.question} 没有选项 {value!r}",
+                              hint=f"可选：{' / '.join(q.options)}")
+
+
+_YES_NO = ("是", "否", "yes", "no", "true", "false", "1", "0")
 
 
 def _base(key: str) -> str:
