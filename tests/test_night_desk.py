@@ -85,7 +85,7 @@ def test_setup_facts_reach_the_table(game: Path, capsys: pytest.CaptureFixture[s
     assert code == 0
     table = json.loads(out)["table"]
     seats = {p["name"]: p for p in table["players"]}
-    assert seats["包子"]["座次"] == 3 and table["state"]["座次环形"] is True
+    assert seats["包子"]["seat"] == 3 and table["state"]["座次环形"] is True  # 座次 is the vocabulary's seat
 
 
 def test_a_post_that_plays_the_first_night_before_day_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

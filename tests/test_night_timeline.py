@@ -132,3 +132,54 @@ def test_state_events_are_readable_lines(game: Path, capsys: pytest.CaptureFixtu
     assert any("第2夜，饺子<守护> → 包子" in line for line in lines)
     assert any("结算确认（night_settled） 第2夜，出局：栗子（杀人（狼群））" in line for line in lines)
     assert any("出局（eliminated） 栗子 第2夜，原因 杀人（狼群）" in line for line in lines)
+
+
+def test_setup_facts_use_the_vocabulary_and_act(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 item 4: "An unknown field is refused with the nearest names (today anything is
+    recorded). Documented fields act: M160 `座次` (today only `seat` works, and 毒害's neighbour is
+    lost silently), M160 `tags` into the player's tags (群内 never seen …), M19 `警长` (recorded,
+    then erased)"."""
+    g = str(game)
+    code, _, err = run(capsys, "night", g, "setup", "英熊", "饺子", "--player", "包子")
+    assert code == 2 and "不认识的设定 '英熊'" in err and "英雄" in err
+    code, _, err = run(capsys, "night", g, "setup", "座次环型", "false")
+    assert code == 2 and "座次环形" in err
+    code, _, err = run(capsys, "night", g, "setup", "英雄", "饺子")
+    assert code == 2 and "--player" in err
+    code, out, _ = run(capsys, "night", g, "setup", "座次", "2", "--player", "包子")
+    assert code == 0 and "座次（seat） = 2" in out
+    assert run(capsys, "night", g, "setup", "tags", '["群内"]', "--player", "栗子")[0] == 0
+    code, out, _ = run(capsys, "night", g, "setup", "警长", "饺子")
+    assert code == 0 and "饺子 开局持有警长" in out
+    table = json.loads(night(capsys, g, 2, "--json")[1])["table"]
+    seats = {p["name"]: p for p in table["players"]}
+    assert seats["包子"]["seat"] == 2  # the M160 hooks' neighbours read `seat`
+    assert "群内" in seats["栗子"]["tags"]
+    assert table["state"]["警长"] == "饺子" and "警长" in seats["饺子"]["tags"]
+    players = {p["name"]: p for p in json.loads(run(capsys, "state", g, "--json")[1])["players"]}
+    assert "警长" in players["饺子"]["tags"]
+
+
+def test_state_shows_the_statuses_and_marks_the_nights_left(tmp_path: Path) -> None:
+    """Issue 21 item 5: "`tracker state` (text, JSON, TUI) shows statuses and marks: 净化, 守护,
+    中毒, 绑架, 丑角, 英雄, 情侣, 枯竭 …"."""
+    from tui_demo import open_demo
+
+    from tracker.cli.json_docs import state_json
+    from tracker.demo.nights import play_nights
+    from tui.gateway import Gateway
+
+    svc = open_demo(tmp_path, filled=False, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
+    try:
+        for day in (1, 2):
+            svc.tally_day(day)
+            svc.confirm_day(day, recorded_by="演示")
+        play_nights(svc, (2,))  # 取酒 <绑架> 小白
+        players = {p["name"]: p for p in state_json(svc.state())["players"]}
+        assert "绑架" in players["小白"]["marks"]
+        assert "英雄：泡泡" in players["包子"]["marks"] and "设计目标：小白" in players["取酒"]["marks"]
+        assert players["阿狸"]["tags"] == ["情侣:受"] and players["阿狸"]["marks"] == []  # a tag is not repeated
+        rows = {r.name: r for r in Gateway(svc).players()}
+        assert "绑架" in rows["小白"].marks
+    finally:
+        svc.close()

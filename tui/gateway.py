@@ -138,6 +138,7 @@ class Gateway:
         """The roster with status and cards from the game state."""
         s = self.service.state()
         return tuple(PlayerRow(name=p.name, status=p.status, role=p.role, faction=p.faction, tags=tuple(sorted(p.tags)),
+                               marks=tuple(m for m in s.marks.get(name, ()) if m not in p.tags),
                                blue=s.cards[name].blue, yellow=s.cards[name].yellow, red=s.cards[name].red)
                      for name, p in s.state.players.items())
 

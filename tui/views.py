@@ -18,6 +18,7 @@ class PlayerRow:
     role: str | None = None
     faction: str | None = None
     tags: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()  # statuses and marks the nights put on the player (净化, 绑架, 英雄：X …)
     blue: int = 0
     yellow: int = 0
     red: int = 0

@@ -124,4 +124,5 @@ def state_json(s: GameSummary) -> dict[str, Any]:
     for p in doc["players"]:
         c = s.cards[p["name"]]
         p["cards"] = {"blue": c.blue, "yellow": c.yellow, "red": c.red}
+        p["marks"] = [m for m in s.marks.get(p["name"], ()) if m not in p["tags"]]
     return doc

@@ -123,7 +123,12 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             if len(rest) != 2:
                 raise click.UsageError("setup 写成：setup 字段 值 [--player 玩家]，例如 setup 英雄 饺子 --player 泡泡")
             ev = desk.setup(rest[0], _value(rest[1]), player)
-            echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{rest[0]} = {rest[1]}")
+            if ev.kind == "tag_given":
+                echo(f"已记录设定（事件 {ev.seq}）：{ev.player} 开局持有{ev.data['tag']}")
+            else:
+                field = str(ev.data["field"])
+                named = rest[0] if field == rest[0] else f"{rest[0]}（{field}）"
+                echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{named} = {rest[1]}")
             return
         key = phase_key(night, day, phase)
         if verb == "add":

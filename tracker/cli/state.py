@@ -339,8 +339,9 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             tags = "、".join(p["tags"])
             cards = p["cards"]
             card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
+            marks = "、".join(p["marks"])
             echo(f"  {_pad(p['name'], 10)} {_pad(STATUS_WORDS[p['status']], 6)} {p['role'] or '?'}／{p['faction'] or '?'}"
-                       f"{'  [' + tags + ']' if tags else ''}{'  ' + card if card else ''}")
+                       f"{'  [' + tags + ']' if tags else ''}{'  （' + marks + '）' if marks else ''}{'  ' + card if card else ''}")
         for d in doc["days"]:
             for line in _day_lines(d, tz):
                 echo(line)

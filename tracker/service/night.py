@@ -17,6 +17,7 @@ from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draf
 from tracker.engine.night import Catalog, Settlement, Table, settle
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
+    HOLDER_KEYS,
     check_decisions,
     desk_command,
     exit_drafts,
@@ -30,6 +31,7 @@ from tracker.engine.night.desk import (
     reopen_hint,
     settled_event,
     settled_with,
+    setup_field,
     shown_key,
     submission_events,
     submissions,
@@ -228,12 +230,34 @@ class NightDesk:
         return DayExit(key, phase_words(key), table, result, drafts)
 
     def setup(self, field: str, value: Any, player: str | None = None) -> Event:
-        """A fact the post fixes before the game (英雄, 设计目标, 情侣, a seat, a 抉择)."""
+        """A fact the post fixes before the game (英雄, 设计目标, 情侣, a seat, a 抉择), under the
+        vocabulary's name (座次 is ``seat``); an unknown name is refused with the nearest ones.
+
+        A mark held by one player (警长, 牧首, 神眷者 …) is the holder's tag, which the fold keeps
+        (the win check, the tally's weights and the night all read it): it is recorded as that tag,
+        given before the game starts.
+        """
+        state = self._fold(self._log())
         if player is not None:
-            self._fold(self._log()).player(player)
+            state.player(player)
+        name = setup_field(field, player)
+        if name in HOLDER_KEYS:
+            holder = player if player is not None else str(value)
+            state.player(holder)
+            draft = make_draft(EventKind.TAG_GIVEN.value, at=self._before_game(), player=holder,
+                               data={"tag": name, "cause": "开局设定"}, recorded_by=self.director)
+            return self._append([draft])[0]
         draft = make_draft(EventKind.NIGHT_SETUP.value, at=self._now(), player=player,
-                           data={"field": field, "value": value}, recorded_by=self.director)
+                           data={"field": name, "value": value}, recorded_by=self.director)
         return self._append([draft])[0]
+
+    def _before_game(self) -> datetime:
+        """Just before anything of the game happens (a first night played before day 1 included)."""
+        try:
+            opens, _ = self._window(1)
+        except ConfigError:
+            return self._now()
+        return min(self._now(), opens - timedelta(seconds=2))
 
     def confirm(self, key: str, *, seed: int = 0, decisions: Mapping[str, str] | None = None) -> tuple[NightPreview, list[Event]]:
         """Record the settlement as events, once; a phase confirmed before is refused (undo it first)."""

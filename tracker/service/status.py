@@ -7,7 +7,7 @@ into its JSON document (:func:`tracker.cli.json_docs.state_json`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tracker.engine.days import DayStatus
@@ -33,6 +33,8 @@ class GameSummary:
     in force, the 进程帖's request count, suggestions)."""
     cards: Mapping[str, CardCount]
     """Cards held per player: the ledger's standing, or the reds the state counted without it."""
+    marks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Statuses and marks the nights put on each player (净化, 绑架, 中毒, 英雄：X …): :mod:`tracker.engine.marks`."""
 
 
 def summary(log: GameLog, penalties: Penalties) -> GameSummary:
@@ -46,4 +48,8 @@ def summary(log: GameLog, penalties: Penalties) -> GameSummary:
     for name, p in state.players.items():
         s = standing.get(name)
         cards[name] = CardCount(s.blue, s.yellow, s.red) if s is not None else CardCount(0, 0, p.reds)
-    return GameSummary(state=state, days=tuple(log.day_statuses()), cards=cards)
+    from tracker.engine.marks import standing_marks
+
+    marks = standing_marks(log.events(), list(state.players))
+    return GameSummary(state=state, days=tuple(log.day_statuses()), cards=cards,
+                       marks={name: tuple(m) for name, m in marks.items()})

@@ -52,7 +52,7 @@ class PlayersPane(Pane):
         self.rows = rows
         table = self.query_one(DataTable)
         fill(table, compose(COLUMNS, [(literal(p.name), status_text(p.status), literal(p.role or "—"),
-                                       literal(p.faction or "—"), literal("、".join(p.tags)),
+                                       literal(p.faction or "—"), literal("、".join((*p.tags, *p.marks))),
                                        cards_text(p.blue, p.yellow, p.red)) for p in rows]),
              keys=[p.name for p in rows])
         alive = sum(1 for p in rows if p.status == "alive")

@@ -253,6 +253,7 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
     three_way = state.ruleset.voting.dead_last_vote  # M160: 存活 / 死亡 / 出局
     players: dict[str, Seat] = {}
     for name, p in state.players.items():
+        tags = list(p.tags)
         prev = seats_before.get(name)
         if prev is not None:
             uses = dict(prev.get("uses", {}))
@@ -268,9 +269,15 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
             _exit_when(fields, name, events)
         for e in setup:
             if e.player == name:
-                fields[str(e.data["field"])] = e.data.get("value")
+                key = FIELD_ALIASES.get(str(e.data["field"]), str(e.data["field"]))
+                value = e.data.get("value")
+                if key in ("tags", "status"):  # setup adds to the seat's own lists (群内, 窥天 …)
+                    into = tags if key == "tags" else status
+                    into.extend(v for v in ([value] if isinstance(value, str) else value or []) if v not in into)
+                else:
+                    fields[key] = value
         players[name] = Seat(name=name, role=p.role or "未知", faction=p.faction or "未知", alive=p.life == "alive",
-                             life=LIFE_WORDS[p.life] if three_way else None, tags=sorted(p.tags), status=status,
+                             life=LIFE_WORDS[p.life] if three_way else None, tags=sorted(tags), status=status,
                              uses=uses, fields=fields)
     game_state: dict[str, Any] = dict(before.get("state", {}))
     for e in setup:
@@ -317,6 +324,46 @@ def _exit_when(fields: dict[str, Any], name: str, events: Sequence[Any]) -> None
             when["cause"] = CAUSE_WORDS.get(str(cause), str(cause))
         fields[key] = when
         return
+
+
+#: The words a director types for a player field of the scenario vocabulary (M160's post says 座次).
+FIELD_ALIASES = {"座次": "seat", "座位": "seat", "电梯": "elevator", "电梯楼层": "elevator", "类型": "type",
+                 "标记": "tags", "状态": "status", "抉择": "choice"}
+#: What the fold knows (roster, life, lost factions, red cards): set by the game file and events, not by setup.
+_FOLD_FIELDS = frozenset({"name", "role", "faction", "alive", "state", "出局", "死亡"})
+_FOLD_KEYS = frozenset({"存活", "判负阵营", "红牌"})
+
+
+def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
+    """The player fields and state keys of the scenario schema (shared/night's closed vocabulary)."""
+    import json
+
+    from tracker.engine.night.scenario import SCHEMA_PATH
+
+    defs = json.loads(SCHEMA_PATH.read_text("utf-8"))["$defs"]
+    fields = {k for name, d in defs.items() if name.startswith("player") for k in d.get("properties", {})}
+    keys = {k for name, d in defs.items() if name.startswith("state") for k in d.get("properties", {})}
+    return frozenset(fields - _FOLD_FIELDS), frozenset(keys - _FOLD_KEYS)
+
+
+def setup_field(field: str, player: str | None) -> str:
+    """The vocabulary's name for a setup fact (座次 → seat), or ConfigError with the nearest names:
+    a fact recorded under a name no rule reads would change nothing, in silence."""
+    name = FIELD_ALIASES.get(field.strip(), field.strip())
+    fields, keys = _vocabulary()
+    allowed = fields if player is not None else keys | set(HOLDER_KEYS)
+    if name in allowed:
+        return name
+    import difflib
+
+    words = sorted(allowed | ({*FIELD_ALIASES} if player is not None else set()))
+    near = difflib.get_close_matches(field, words, n=3, cutoff=0.3)
+    other = keys if player is not None else fields
+    if name in other:
+        hint = "这是全局状态，不写 --player" if player is not None else "这是玩家的设定，加上 --player 玩家"
+    else:
+        hint = f"可用：{'、'.join(words)}"
+    raise ConfigError(f"不认识的设定 {field!r}" + (f"，是不是：{'、'.join(near)}？" if near else ""), hint=hint)
 
 
 def table_json(table: Table) -> dict[str, Any]:
