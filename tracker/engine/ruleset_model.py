@@ -169,8 +169,10 @@ class VotingT(_Table):
     noon_exception: bool = _f("one 改票 is allowed even inside the freeze (213's 正午)", default=False)
     noon_exception_accelerated: bool = _f("the noon exception also holds on an accelerated day", default=False)
     modifiers: list[ModifierT] = _f("see `[[voting.modifiers]]`", default=[])
-    exile_needs_unique_top: bool = _f("only a single top-voted player is out", default=True)
-    public_votes: bool = _f("ballots are public (the count names every voter)", default=False)
+    exile_needs_unique_top: bool = _f("only a single top-voted player is out; not read yet: `tie` decides a "
+                                      "shared top", default=True)
+    public_votes: bool = _f("ballots are public (M160 公开投票); not read yet",
+                            default=False)
     edits_allowed: bool | None = _f(
         "an edited ballot: true = an edit keeping the target counts (M19 修改错别字不算做改票), false = no edit "
         "counts (the ballot as first recorded does); leave out when the post says nothing (the forum's text "
@@ -213,7 +215,8 @@ class CardsT(_Table):
         "for every faction without its own", default=None)
     red_settled: Literal["before_vote", "after_vote"] = _f("a 红牌 given during a day takes effect before "
                                                            "or after that day's vote", default="before_vote")
-    out_players_carded: bool = _f("players already out can still be carded", default=True)
+    out_players_carded: bool = _f("players already out can still be carded; not read yet: `card issue` cards "
+                                  "anyone", default=True)
     clause: str = _f("the post's sentence", default="")
 
 
@@ -355,7 +358,8 @@ class SpeechT(_Table):
     """`[speech]` — what a 绑架 (kidnapped) player may say."""
 
     kidnap_allowed_words: list[str] = _f("the words a kidnapped player may post", default=[])
-    kidnap_smilies_allowed: bool = _f("a kidnapped player may post smilies", default=True)
+    kidnap_smilies_allowed: bool = _f("a kidnapped player may post smilies; not read yet: the 绑架 check "
+                                      "never counts a smiley as speech", default=True)
     clause: str = _f("the post's sentence", default="")
 
 
@@ -430,14 +434,15 @@ class SkillT(_Table):
     target_dead: bool = _f("targets must be out", default=False)
     target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
     actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills)", default=False)
-    lethal: bool = _f("it kills", default=False)
+    lethal: bool = _f("it kills (read by 107's settlement hook only)", default=False)
     gained: bool = _f("players outside `roles` may come to hold it in play (the game's hook decides who)",
                       default=False)
     next_day: bool = _f("a night submission that also acts in the next day's settlement", default=False)
-    step: str | None = _f("the post's step number for it, shown in the log", default=None)
+    step: str | None = _f("the post's step number for it, for the reader (the engine does not read it yet: "
+                          "issue 20 item 2)", default=None)
     aliases: list[str] = _f("other names a submission may use", default=[])
     clause: str = _f("the post's sentence", default="")
-    note: str = _f("the director's note on how it is read", default="")
+    note: str = _f("a note for the reader on how the skill is read (the engine does not read it)", default="")
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":
@@ -461,7 +466,8 @@ class NightT(_Table):
 
     ruleset: str | None = _f("the ruleset's id (required in a separate night file; inline it is the ruleset's)",
                              default=None, examples=["luoluo-m19"])
-    order: list[str] = _f("the post's 结算顺序, by skill name, for the log", default=[])
+    order: list[str] = _f("the post's 结算顺序, by skill name (read by M160's settlement hook; for the reader in "
+                          "the others)", default=[])
     skills: list[SkillT] = _f("see `[[skills]]`", default=[])
     scenario_game: str | None = _f("the shared scenario file's `game` this ruleset plays", default=None)
     night_precedes_day: bool = _f("night N comes before day N (213: 首夜, then 第1天)", default=False)
