@@ -157,7 +157,24 @@ def test_check_names_a_misspelt_faction_with_its_line(tmp_path: Path, capsys: py
     assert main(["ruleset", "check", str(_write(tmp_path, body)), "--json"]) == 2
     (problem,) = json.loads(capsys.readouterr().out)["problems"]
     assert problem["level"] == "error" and "roles[2].faction" in problem["message"]
-    assert f"第 {_line_of(body, '村明')} 行" in problem["message"]
+    assert (problem["key"], problem["line"], problem["file"]) == ("roles[2].faction", _line_of(body, "村明"), "sixth.toml")
+
+
+@pytest.mark.parametrize("rid", sorted(p.stem for p in NIGHT_DIR.glob("*.toml")))
+def test_every_bundled_night_file_passes_check(rid: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ruleset", "check", str(NIGHT_DIR / f"{rid}.toml"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"]
+
+
+def test_a_night_file_a_ruleset_names_is_checked_with_its_own_name_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    night = 'ruleset = "sixth"\n\n[[skills]]\nname = "杀人"\nroles = ["狼王"]\ntargets = 1\n'
+    _write(tmp_path, night, "sixth-night.toml")
+    ruleset = _write(tmp_path, MINIMAL.replace('players = 3', 'players = 3\nnight = "sixth-night.toml"'))
+    assert main(["ruleset", "check", str(ruleset), "--json"]) == 2
+    (problem,) = [p for p in json.loads(capsys.readouterr().out)["problems"] if p["level"] == "error"]
+    assert (problem["file"], problem["key"], problem["line"]) == ("sixth-night.toml", "skills[1].roles", 5)
+    assert "狼王" in problem["message"]
 
 
 def test_check_warns_where_a_left_out_key_switches_a_rule_on(tmp_path: Path,

@@ -50,6 +50,9 @@ class ConfigError(TrackerError):
 
 class RulesetError(TrackerError):
     exit_code = 2
+    #: The finding behind the message when the reader knows its key and line
+    #: (a :class:`tracker.engine.ruleset_errors.Problem`; typed loosely so this module imports nothing).
+    problem: object | None = None
 
 
 class ParseError(TrackerError):

@@ -27,12 +27,12 @@ def check_cmd(ctx: click.Context, file: Path, as_json: bool) -> None:
     errors = [p for p in found if p.level == "error"]
     if as_json:
         emit_json({"file": str(file), "ok": not errors,
-                   "problems": [{"level": p.level, "key": p.where, "line": p.line, "message": p.message,
-                                 "hint": p.hint} for p in found]})
+                   "problems": [{"level": p.level, "file": p.file or file.name, "key": p.where, "line": p.line,
+                                 "message": p.message, "hint": p.hint} for p in found]})
     else:
         for p in found:
             word = "错误" if p.level == "error" else "注意"
-            echo(f"{word}：{p.words(file.name) if p.where else p.message}")
+            echo(f"{word}：{p.words(file.name) if p.line or p.where else p.message}")
             if p.hint:
                 echo(f"  提示：{p.hint}")
         n_warn = len(found) - len(errors)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 from tracker.engine.ruleset_errors import Loc, Problem, problems, toml_line, toml_value, where
-from tracker.engine.ruleset_model import RulesetT
+from tracker.engine.ruleset_model import NightT, RulesetT
 from tracker.errors import RulesetError
 
 
@@ -28,6 +28,8 @@ def check_ruleset(path: Path) -> list[Problem]:
     from tracker.engine.ruleset_reader import parse_ruleset
 
     data, text = read_ruleset_file(path)
+    if "id" not in data and ("skills" in data or "ruleset" in data):
+        return _night_file(data, path, text)
     try:
         doc = RulesetT.model_validate(data)
     except ValidationError as exc:
@@ -35,9 +37,34 @@ def check_ruleset(path: Path) -> list[Problem]:
     try:
         ruleset = parse_ruleset(data, path, text=text)
     except RulesetError as exc:
-        return [Problem("error", "", None, exc.message, exc.hint)]
+        return [_finding(exc)]
     found = _night(ruleset)
     return found + list(_defaults(doc, text))
+
+
+def _finding(exc: RulesetError) -> Problem:
+    """The reader's error as a finding: its key and line when the reader knew them."""
+    return exc.problem if isinstance(exc.problem, Problem) else Problem("error", "", None, exc.message, exc.hint)
+
+
+def _night_file(data: dict[str, Any], path: Path, text: str) -> list[Problem]:
+    """A separate night file (``rulesets/night/<id>.toml``, or one a ruleset names with ``night =``),
+    checked against the roles of the bundled ruleset it names, when there is one."""
+    from tracker.engine.night.catalog import parse_catalog
+    from tracker.engine.ruleset import BUNDLED_DIR, load_ruleset
+
+    try:
+        doc = NightT.model_validate(data)
+    except ValidationError as exc:
+        return problems(NightT, exc, text)
+    roles: tuple[str, ...] = ()
+    if doc.ruleset and (BUNDLED_DIR / f"{doc.ruleset}.toml").is_file():
+        roles = tuple(r.name for r in load_ruleset(doc.ruleset).roles)
+    try:
+        parse_catalog(data, path.name, roles, text)
+    except RulesetError as exc:
+        return [_finding(exc)]
+    return list(_defaults(doc, text))
 
 
 def _night(ruleset: Any) -> list[Problem]:
@@ -50,7 +77,7 @@ def _night(ruleset: Any) -> list[Problem]:
     try:
         catalog_of(ruleset)
     except RulesetError as exc:
-        return [Problem("error", "night", None, exc.message, exc.hint)]
+        return [_finding(exc)]
     return []
 
 

@@ -37,9 +37,11 @@ class Problem:
     line: int | None
     message: str
     hint: str | None = None
+    #: The file the line is in, when not the one checked (a night file the ruleset names).
+    file: str | None = None
 
     def words(self, src: str) -> str:
-        at = f"{src} 第 {self.line} 行" if self.line else src
+        at = f"{self.file or src} 第 {self.line} 行" if self.line else self.file or src
         return f"{at}：{self.message}"
 
 

@@ -11,6 +11,7 @@ line in the file when the text is at hand, and the fix. :func:`parse_ruleset` is
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -60,18 +61,22 @@ class FileAt:
 
     def problem(self, loc: Loc, message: str, hint: str | None = None) -> Problem:
         full = (*self.prefix, *loc)
-        return Problem("error", where(full), toml_line(self.text, full), message, hint)
+        return Problem("error", where(full), toml_line(self.text, full), message, hint, file=self.src)
 
     def error(self, loc: Loc, message: str, hint: str | None = None) -> RulesetError:
         p = self.problem(loc, message, hint)
         return to_error(p, self.src)
 
     def refused(self, exc: ValidationError, root: Any) -> RulesetError:
-        return to_error(problems(root, exc, self.text, self.prefix)[0], self.src)
+        first = problems(root, exc, self.text, self.prefix)[0]
+        return to_error(dataclasses.replace(first, file=self.src), self.src)
 
 
 def to_error(p: Problem, src: str) -> RulesetError:
-    return RulesetError(p.words(src), hint=p.hint or "键和取值见 docs/ruleset.md")
+    """The error a loader raises; it keeps the finding (``problem``) for `tracker ruleset check`'s list."""
+    err = RulesetError(p.words(src), hint=p.hint or "键和取值见 docs/ruleset.md")
+    err.problem = p
+    return err
 
 
 def validate(data: Any, at: FileAt) -> RulesetT:
