@@ -12,11 +12,12 @@ from tracker.errors import RulesetError
 IDS = ["dnf-107", "sanguo-213", "luoluo-m19", "gourmet-m160", "accel-m65"]
 
 
-def test_all_five_bundled() -> None:
-    assert sorted(r.id for r in list_rulesets()) == sorted(IDS)
+def test_all_bundled() -> None:
+    """The five seed posts and the sixth game, werewolf-12, which is data alone."""
+    assert sorted(r.id for r in list_rulesets()) == sorted([*IDS, "werewolf-12"])
 
 
-@pytest.mark.parametrize("rid", IDS)
+@pytest.mark.parametrize("rid", [*IDS, "werewolf-12"])
 def test_each_loads_with_roles_matching_players(rid: str) -> None:
     rs = load_ruleset(rid)
     assert rs.id == rid

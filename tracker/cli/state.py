@@ -19,12 +19,13 @@ from tracker.errors import ConfigError, GameRuleError, os_error_words
 @json_option
 def rulesets_cmd(as_json: bool) -> None:
     """列出内置规则（每场规则帖一份）。"""
+    from tracker.engine.night.games import code_for
     from tracker.engine.ruleset import list_rulesets
 
     rs = list_rulesets()
     if as_json:
         emit_json([{"id": r.id, "name": r.name, "source": r.source, "players": r.players,
-                    "factions": list(r.faction_names)} for r in rs])
+                    "factions": list(r.faction_names), "code": code_for(r.id, r.hooks)} for r in rs])
         return
     for r in rs:
         echo(f"{r.id:<14} {r.players:>2} 人  {r.name}（{' / '.join(r.faction_names)}）  {r.source}")
