@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tracker.engine.night.board import Board, latest
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.model import Action
 
 
@@ -28,6 +29,9 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         board.ask("toy.choice", "随机选择一名存活的村民告知", [p.name for p in board.living() if p.faction == "村民"])
     if not any(p.alive for p in board.living() if p.faction == "狼人"):
         board.win("村民", "狼人全部出局", "狼人全部出局，村民获胜。", stop=True)
+
+
+HOOKS = GameHooks(resolve=resolve, why={"resolve": "测试用：守护挡刀与胜负判定写在代码里"})
 
 
 TOY = Path(__file__).parent / "fixtures" / "night" / "toy"

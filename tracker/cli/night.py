@@ -69,6 +69,14 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
         raise ConfigError(f"情景文件写的规则帖是 {game}，与 --ruleset {ruleset.id} 不符",
                           hint=f"{ruleset.id} 的规则帖是 {catalog.scenario_game}")
     table, actions = load(data)
+    if catalog.scenario_game is None:  # a game outside the five seed posts: its own files name everything
+        from tracker.engine.night.scenario import check_names
+
+        if game is not None and game != ruleset.id:
+            raise ConfigError(f"情景文件写的规则是 {game}，与 --ruleset {ruleset.id} 不符",
+                              hint=f"规则帖以外的游戏写 game = 规则 id（{ruleset.id}）")
+
+        check_names(table, ruleset, catalog)
     roles = {r.name for r in ruleset.roles}
     for seat in table.players.values():
         if seat.role not in roles:

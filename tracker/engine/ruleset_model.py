@@ -404,6 +404,69 @@ Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup",
 Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
 
 
+EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status"]
+#: The keys each effect kind reads (besides `kind` and `clause`).
+EFFECT_KEYS: dict[str, frozenset[str]] = {
+    "damage": frozenset({"strength", "cause"}), "kill": frozenset({"cause"}),
+    "protect": frozenset({"strength", "stops", "only_if_hit_by"}), "block": frozenset({"voids"}),
+    "inspect": frozenset({"answer", "words"}), "convert": frozenset({"role", "faction"}),
+    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights"}),
+}
+
+
+class EffectT(_Table):
+    """`effects = [{ kind = … }]` in a `[[skills]]` entry — one generic effect the generic engine applies
+    to each target, in order. Each kind reads only its own keys."""
+
+    kind: EffectKind = _f("damage: a lethal hit settled at the next `resolve` step; kill: out at once (a shot); "
+                          "protect: stops the damage of the skills in `stops`; block: voids the target's later "
+                          "skills this phase; inspect: tells the actor the target's faction or role in the post's "
+                          "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
+                          "on the target", examples=["damage"])
+    strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
+                         default=1)
+    cause: str | None = _f("damage/kill: the cause a death records (default: the skill's name); a trigger's "
+                           "`unless` reads it", default=None)
+    stops: list[str] = _f("protect: the skills whose damage it stops", default=[], examples=[["杀人"]])
+    only_if_hit_by: str | None = _f("protect: refused unless the target was hit by this skill this phase "
+                                    "(解药：救当晚被狼人杀的人)", default=None)
+    voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
+    answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
+    words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
+                               default={}, examples=[{"好人": "好人", "狼人": "狼人"}])
+    role: str | None = _f("convert: the new role", default=None)
+    faction: str | None = _f("convert: the new faction", default=None)
+    tag: str | None = _f("mark: the tag (警长)", default=None)
+    choices: dict[str, Literal["give", "take", "pass", "tear"]] = _f(
+        "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
+        default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
+    status: str | None = _f("status: the status given", default=None)
+    nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
+    clause: str = _f("the post's sentence for this effect", default="")
+
+    @model_validator(mode="after")
+    def _own_keys(self) -> "EffectT":
+        extra = sorted(k for k in self.model_fields_set - {"kind", "clause"} if k not in EFFECT_KEYS[self.kind])
+        if extra:
+            raise ValueError(f"{self.kind} 效果不读 {extra[0]}（它读：{'、'.join(sorted(EFFECT_KEYS[self.kind]))}）")
+        if self.kind == "mark" and not self.tag:
+            raise ValueError("mark 效果要写 tag（如 \"警长\"）")
+        if self.kind == "status" and not self.status:
+            raise ValueError("status 效果要写 status")
+        return self
+
+
+class TriggerT(_Table):
+    """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
+    (猎人 开枪, 警长 警徽); its holder may use it while out."""
+
+    on: Literal["exit"] = _f("when it acts: `exit`, right after its holder goes out", default="exit")
+    unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下)", default=[])
+    missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
+                             "(逾期未指定视为撕警徽); none: nothing happens", default=None)
+    clause: str = _f("the post's sentence", default="")
+
+
 class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
@@ -443,6 +506,11 @@ class SkillT(_Table):
     aliases: list[str] = _f("other names a submission may use", default=[])
     clause: str = _f("the post's sentence", default="")
     note: str = _f("a note for the reader on how the skill is read (the engine does not read it)", default="")
+    effects: list[EffectT] = _f("what the generic engine does with it, in order (a game with hooks may leave "
+                                "them out)", default=[])
+    trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
+    not_with: list[str] = _f("skills the same player may not also use in the same night "
+                             "(同一晚不能同时使用解药和毒药)", default=[])
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":
@@ -461,6 +529,41 @@ class SkillT(_Table):
         return lo, hi
 
 
+class TellT(_Table):
+    """`tell = { … }` in a `[[steps]]` entry — what the director tells a skill's holders at this step."""
+
+    to: Name = _f("the skill whose living holders are told (解药: the witch)", examples=["解药"])
+    about: Name = _f("the skill whose targets this phase they are told (杀人: the knife)", examples=["杀人"])
+    text: str = _f("the words, `{targets}` standing for the targets", default="{targets}")
+    empty: str = _f("the words when that skill has no target this phase", default="无")
+    while_uses: bool = _f("only while the holder still has a use of `to` (解药用掉之后不再告知刀口)", default=False)
+
+
+class StepT(_Table):
+    """`[[steps]]` — the post's settlement order, one step each, in order. The generic engine walks them;
+    what no step lists is settled after them, in submission order."""
+
+    n: str = _f("the post's own step number, shown as `(n)` in the log; `[win_policy] checks_at` may name "
+                "`(n)` to check the win after it", default="", examples=["3"])
+    skills: list[str] = _f("the skills settled at this step, in this order (the last submission per player, or "
+                           "per team, counts)", default=[])
+    tell: TellT | None = _f("see `tell`", default=None)
+    resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)
+    hook: str | None = _f("a step only the game's hooks settle, by the name they give it (M160 投票结算)",
+                          default=None)
+    phase: Phase = _f("the phase it belongs to (night; day, 晨曦 … for the day's exits)", default="night")
+    nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
+    clause: str = _f("the post's sentence", default="")
+
+
+class ClashT(_Table):
+    """`[[clashes]]` — protections that kill when they meet on one player (同守同救 / 奶穿)."""
+
+    protections: list[str] = _f("the protecting skills (at least two)", min_length=2, examples=[["守护", "解药"]])
+    cause: Name = _f("the cause the death records", examples=["同守同救"])
+    clause: str = _f("the post's sentence", default="")
+
+
 class NightT(_Table):
     """The night file (`rulesets/night/<id>.toml`, or a `[night]` table inside a ruleset file)."""
 
@@ -473,6 +576,11 @@ class NightT(_Table):
     night_precedes_day: bool = _f("night N comes before day N (213: 首夜, then 第1天)", default=False)
     exile_skill: str | None = _f("the skill `tracker confirm` submits the vote's exile as", default=None)
     red_card_skill: str | None = _f("the skill a 红牌's 出局 is submitted as", default=None)
+    steps: list[StepT] = _f("see `[[steps]]`", default=[])
+    clashes: list[ClashT] = _f("see `[[clashes]]`", default=[])
+    statuses: list[str] = _f("statuses a scenario of this game may name beyond those its effects give", default=[])
+    state_keys: list[str] = _f("`state` keys a scenario of this game may name beyond those its skills read "
+                               "(`no_repeat`, `cooldown_key`) and its tags", default=[])
 
 
 # -- the whole file ------------------------------------------------------------------------------
@@ -518,5 +626,6 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[options]]", OptionT),
-    ("night file (or [night])", NightT), ("[[skills]]", SkillT),
+    ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("[[clashes]]", ClashT),
+    ("[[skills]]", SkillT), ("effects", EffectT), ("trigger", TriggerT),
 )

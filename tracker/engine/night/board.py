@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.night.catalog import Catalog, Skill
@@ -33,6 +32,7 @@ from tracker.engine.night.model import (
 )
 
 if TYPE_CHECKING:
+    from tracker.engine.night.games import GameHooks
     from tracker.engine.ruleset import Ruleset
 
 
@@ -45,7 +45,7 @@ class Board:
 
     def __init__(self, table: Table, catalog: Catalog, *, seed: int = 0,
                  decisions: Mapping[str, str] | None = None, ruleset: Ruleset | None = None,
-                 hooks: ModuleType | None = None) -> None:
+                 hooks: GameHooks | None = None) -> None:
         self.table = copy.deepcopy(table)
         self.catalog = catalog
         self.result = Settlement()
@@ -55,7 +55,7 @@ class Board:
         self.on_death: list[Callable[[Board, Seat, str], None]] = []
         #: The game's rules, whose ``[[win]]`` the win check (:mod:`.win`) evaluates; None: no win check.
         self.ruleset = ruleset
-        #: The game's hook module (its ``win_view``, if any, adapts the win check's view).
+        #: The game's hooks (their ``win_view``, if any, adapts the win check's view).
         self.hooks = hooks
         #: Conditions the settlement decided that ``[[win]]`` names as ``declared`` (M160 密谋成功).
         self.declared: set[str] = set()

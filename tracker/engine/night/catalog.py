@@ -9,18 +9,28 @@ game's hook module under :mod:`tracker.engine.night.games`.
 
 A night file::
 
-    ruleset = "luoluo-m19"
-    order = ["杀人", "救治", "救药", "预言", "灭口", "毒药"]   # the post's 结算顺序, for the log
+    ruleset = "werewolf-12"
     exile_skill = "投票出局"      # tracker confirm submits the vote's exile as this skill
     red_card_skill = "红牌罚下"   # tracker card issue submits a red card's 出局 as this skill
 
+    [[steps]]                # the post's settlement order, with its own step numbers
+    n = "1"
+    skills = ["守护"]
+
     [[skills]]
-    name = "救治"
-    roles = ["医生"]
+    name = "守护"
+    roles = ["守卫"]
     phase = "night"          # night | day | 晨曦 | 正午 | 黄昏 | setup | passive | any
     kind = "普通"            # 强制 | 限定 | 普通 | 团队 | 被动 (the post's own mark)
-    targets = 1              # or min_targets / max_targets
-    clause = "救治 —— 游戏日夜晚，医生选择一名角色……"
+    min_targets = 0          # or targets = N
+    max_targets = 1
+    no_repeat = "守护上次"
+    clause = "每晚选择一名玩家（可以是自己）守护……"
+    effects = [{ kind = "protect", stops = ["杀人"] }]   # what the generic engine does with it
+
+A game without a hook package is settled from these keys alone (:mod:`tracker.engine.night.flow`):
+``[[steps]]`` in the post's order, each skill's ``effects`` (:mod:`tracker.engine.night.effects`),
+``trigger`` for what acts on its holder's exit, ``[[clashes]]`` for protections that kill together.
 
 Every key, its type and default is in ``docs/ruleset.md``, written from the one model of the format
 (:class:`tracker.engine.ruleset_model.NightT`) that also checks the file; a ruleset file outside the
@@ -32,14 +42,14 @@ from __future__ import annotations
 import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracker.engine.ruleset_model import NightT, SkillT
+from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT
 from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError
 
@@ -47,6 +57,99 @@ if TYPE_CHECKING:
     from tracker.engine.ruleset_schema import Ruleset
 
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One generic effect a skill composes (``effects``), with the post's sentence.
+
+    ``damage``/``kill``: ``strength`` (a protection stops it only if at least as strong) and the
+    ``cause`` a death records (default: the skill's name; 猎人's exceptions read it). ``protect``:
+    ``stops`` (the skills whose damage it stops: 守护 stops 杀人, not 毒药) and ``only_if_hit_by``
+    (解药 "救当晚被狼人杀的人": refused on anyone else). ``block``: the skills of the target it voids
+    for the rest of the phase (``["*"]``: all). ``inspect``: ``answer`` (``faction`` or ``role``) in
+    the post's ``words`` (faction → word). ``convert``: the new role and/or faction. ``mark``: ``tag``
+    and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
+    on the target, for ``nights`` nights (0: until removed).
+    """
+
+    kind: str
+    strength: int = 1
+    cause: str | None = None
+    stops: tuple[str, ...] = ()
+    only_if_hit_by: str | None = None
+    voids: tuple[str, ...] = ()
+    answer: str = "faction"
+    words: Mapping[str, str] = field(default_factory=dict)
+    role: str | None = None
+    faction: str | None = None
+    tag: str | None = None
+    choices: Mapping[str, str] = field(default_factory=dict)
+    status: str | None = None
+    nights: int = 0
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A skill that acts when its holder goes out (猎人 开枪, 警长 警徽), not at a step.
+
+    ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
+    name or one of its aliases. ``missing``: the ``choice`` taken when the holder who went out in this
+    settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens.
+    """
+
+    unless: tuple[str, ...] = ()
+    missing: str | None = None
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tell:
+    """What the director tells a skill's holders at a step: the targets of another skill
+    (女巫 is told 当晚狼人的刀口), only while that skill has uses left when ``while_uses``."""
+
+    to: str
+    about: str
+    text: str = "{targets}"
+    empty: str = "无"
+    while_uses: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the post's settlement order: the skills it settles, in the listed order; a
+    ``tell``; ``resolve`` (pending damage meets the protections and the clashes: who goes out);
+    ``hook``: a step only the game's hooks settle (M160's 投票结算), by the name they give it.
+    ``n``: the post's own step number, shown in the log as ``(n)`` — the name the ruleset's
+    ``[win_policy] checks_at`` may give to run the win check after this step. ``phase``: night,
+    day, 晨曦 …; ``nights``: all, first (首夜 only) or later (from night 2)."""
+
+    n: str
+    skills: tuple[str, ...] = ()
+    tell: Tell | None = None
+    resolve: bool = False
+    hook: str | None = None
+    phase: str = "night"
+    nights: str = "all"
+    clause: str = ""
+
+    def runs(self, night: int | None, phase: str) -> bool:
+        """Whether this step belongs to the phase being settled (night N, or a day phase)."""
+        if self.phase != phase:
+            return False
+        if night is None or self.nights == "all":
+            return True
+        return (night == 1) == (self.nights == "first")
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """Protections that kill when they meet on one player (同守同救/奶穿): he goes out, as ``cause``."""
+
+    protections: tuple[str, ...]
+    cause: str
+    clause: str = ""
 
 @dataclass(frozen=True, slots=True)
 class Skill:
@@ -67,6 +170,9 @@ class Skill:
     the holder of the tag holds the skill, whatever the role.
     ``next_day``: a night submission that also acts in the next day's settlement (107's 陷阱 "次日
     白天被投票出局后", 诡辩 "次日投票阶段"): the desk hands it to that day with ``phase = "night"``.
+    ``effects``, ``trigger``, ``not_with``: what the generic engine (:mod:`tracker.engine.night.flow`)
+    settles the skill with, for a ruleset without hooks; ``not_with``: skills the same player may not
+    also use in the same night (同一晚不能同时使用解药和毒药).
     """
 
     name: str
@@ -97,6 +203,9 @@ class Skill:
     note: str = ""
     phases: tuple[str, ...] = ()
     next_day: bool = False
+    effects: tuple[Effect, ...] = ()
+    trigger: Trigger | None = None
+    not_with: tuple[str, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -106,11 +215,17 @@ class Skill:
 
 @dataclass(frozen=True, slots=True)
 class Catalog:
-    """A ruleset's skills, by name and alias, and the post's settlement order."""
+    """A ruleset's skills, by name and alias, and the post's settlement order (``steps``)."""
 
     ruleset: str
     skills: Mapping[str, Skill]
     order: tuple[str, ...] = ()
+    steps: tuple[Step, ...] = ()
+    clashes: tuple[Clash, ...] = ()
+    #: Statuses and state keys a scenario of this game may name beyond the skills' own
+    #: (``uses``/``no_repeat`` keys) and the ruleset's tags: what a non-seed scenario is checked against.
+    statuses: tuple[str, ...] = ()
+    state_keys: tuple[str, ...] = ()
     scenario_game: str | None = None
     #: True where night N comes before day N (213: 首夜, then 第1天 the 竞选日); else night N follows day N.
     night_precedes_day: bool = False
@@ -152,8 +267,52 @@ def _skill(t: SkillT) -> Skill:
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
-        actor_may_be_dead=t.actor_may_be_dead, lethal=t.lethal, gained=t.gained, step=t.step, tag=t.tag,
-        aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day)
+        actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, step=t.step, tag=t.tag,
+        aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
+        effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
+        trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
+                                                         clause=t.trigger.clause))
+
+
+def _effect(e: EffectT) -> Effect:
+    return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
+                  only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
+                  role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
+                  nights=e.nights, clause=e.clause)
+
+
+def _step(t: StepT) -> Step:
+    tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
+                                             empty=t.tell.empty, while_uses=t.tell.while_uses)
+    return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
+                nights=t.nights, clause=t.clause)
+
+
+def _clash(t: ClashT) -> Clash:
+    return Clash(protections=tuple(t.protections), cause=t.cause, clause=t.clause)
+
+
+def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
+    """Every skill a step, a clash, a tell or a ``not_with`` names is one of the file's own."""
+
+    def known(name: str, where: tuple[str | int, ...]) -> None:
+        if name not in skills:
+            near = difflib.get_close_matches(name, list(skills), n=1)
+            raise at.error(where, f"{at.name(where)} 中的 {name!r} 不是本文件的技能",
+                           hint=f"是不是想写 `{near[0]}`？" if near else f"本文件的技能：{'、'.join(skills)}")
+
+    for i, st in enumerate(doc.steps):
+        for name in st.skills:
+            known(name, ("steps", i, "skills"))
+        if st.tell is not None:
+            known(st.tell.to, ("steps", i, "tell", "to"))
+            known(st.tell.about, ("steps", i, "tell", "about"))
+    for i, c in enumerate(doc.clashes):
+        for name in c.protections:
+            known(name, ("clashes", i, "protections"))
+    for i, t in enumerate(doc.skills):
+        for name in t.not_with:
+            known(name, ("skills", i, "not_with"))
 
 
 def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -> Catalog:
@@ -174,7 +333,10 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
         if named is not None and named not in skills:
             raise at.error((key,), f"{at.name((key,))} = {named!r} 不是本文件的技能",
                            hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
+    _names_known(doc, skills, at)
     return Catalog(ruleset=doc.ruleset or rid, skills=skills, order=tuple(doc.order), scenario_game=doc.scenario_game,
+                   steps=tuple(_step(x) for x in doc.steps), clashes=tuple(_clash(x) for x in doc.clashes),
+                   statuses=tuple(doc.statuses), state_keys=tuple(doc.state_keys),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
                    red_card_skill=doc.red_card_skill)
 

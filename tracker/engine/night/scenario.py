@@ -7,14 +7,19 @@ any settlement, so the engine never guesses at a misspelt key.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tracker.engine.night.catalog import Catalog
 from tracker.engine.night.model import CORE_FIELDS, Action, Seat, Table
 from tracker.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tracker.engine.ruleset import Ruleset
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 
@@ -76,3 +81,57 @@ def read(path: Path) -> dict[str, Any]:
         raise ConfigError(f"情景文件 {path} 不是合法的 JSON：第 {exc.lineno} 行第 {exc.colno} 列，{exc.msg}") from None
     validate(data)
     return data  # type: ignore[no-any-return]
+
+
+#: State keys every game may hold (the shared vocabulary's "all" rows).
+COMMON_STATE = ("存活", "判负阵营")
+#: Statuses every game may hold: 挂机 is the cards' bench, not a skill's.
+COMMON_STATUS = ("挂机",)
+
+
+def vocabulary(ruleset: Ruleset, catalog: Catalog) -> dict[str, set[str]]:
+    """The names a scenario of a game outside the five seed posts may use, from its own files:
+    roles and factions (with aliases) of the ruleset; tags of ``[[tags]]``, the roles' tags and the
+    skills' marks; statuses the night file declares or its effects give; ``uses`` keys of the
+    skills; state keys the skills read or write (``no_repeat``, ``cooldown_key``, marks) and those
+    the night file declares."""
+    skills = list(catalog.skills.values())
+    marks = {e.tag for s in skills for e in s.effects if e.tag} | {s.tag for s in skills if s.tag}
+    tags = {t.name for t in ruleset.tags} | {t for r in ruleset.roles for t in r.tags} | marks
+    return {
+        "role": {r.name for r in ruleset.roles},
+        "faction": set(ruleset.faction_names) | {a for f in ruleset.factions for a in f.aliases},
+        "tag": tags,
+        "status": set(COMMON_STATUS) | set(catalog.statuses) | {e.status for s in skills for e in s.effects if e.status},
+        "uses": {s.uses or s.name for s in skills if s.uses} | {s.name for s in skills},
+        "state": (set(COMMON_STATE) | set(catalog.state_keys) | tags
+                  | {k for s in skills for k in (s.no_repeat, s.cooldown_key) if k}),
+    }
+
+
+_WORDS = {"role": "身份", "faction": "阵营", "tag": "标记", "status": "状态", "uses": "技能次数", "state": "状态键"}
+
+
+def check_names(table: Table, ruleset: Ruleset, catalog: Catalog) -> None:
+    """ConfigError (exit 2) for the first name the game's own files do not declare (a typo in a
+    scenario of a game outside the five seed posts would otherwise settle silently wrong)."""
+    names = vocabulary(ruleset, catalog)
+
+    def known(kind: str, name: str, where: str) -> None:
+        if name not in names[kind]:
+            near = difflib.get_close_matches(name, sorted(names[kind]), n=3, cutoff=0.3)
+            raise ConfigError(f"{where} 的{_WORDS[kind]} {name!r} 不在规则 {ruleset.id} 中",
+                              hint=f"最接近的：{'、'.join(near)}" if near
+                              else f"可用的{_WORDS[kind]}：{'、'.join(sorted(names[kind])) or '无'}")
+
+    for seat in table.players.values():
+        known("role", seat.role, seat.name)
+        known("faction", seat.faction, seat.name)
+        for tag in seat.tags:
+            known("tag", tag, f"{seat.name}.tags")
+        for status in seat.status:
+            known("status", status, f"{seat.name}.status")
+        for key in seat.uses:
+            known("uses", key, f"{seat.name}.uses")
+    for key in table.state:
+        known("state", key, "state")

@@ -3,7 +3,8 @@
 Pure: the same table, actions, seed and decisions give the same :class:`Settlement`, and nothing
 outside the returned value changes. The order of the steps is the post's; the order in which the
 director typed the submissions matters only where the post says it does (a resubmission after a
-refusal replaces the first).
+refusal replaces the first). A game with hooks (:mod:`.games`) walks its order in code; any other
+game is settled from its night file alone by the generic engine (:mod:`.flow`).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
-from types import ModuleType
 from typing import TYPE_CHECKING
 
+from tracker.engine.night import flow
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import refusal
-from tracker.engine.night.games import hooks_for
+from tracker.engine.night.games import GameHooks, hooks_for
 from tracker.engine.night.model import Action, Settlement, Table
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
@@ -62,24 +63,26 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     return board.result
 
 
-def _settle(board: Board, hooks: ModuleType, actions: list[Action], skills: list[Skill]) -> None:
+def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills: list[Skill]) -> None:
     check(board, "start")  # a win the table already holds (M160: the day's vote put the 恶魔 out)
-    prepare = getattr(hooks, "prepare", None)
-    if prepare is not None:  # what the post settles before anyone chooses (107's (1) 诅咒 at night start)
-        prepare(board, list(actions))
-    special = getattr(hooks, "refuse", None)
-    grants = getattr(hooks, "grants", None)
-    lent = grants(board.table) if grants is not None else {}
+    if hooks is not None and hooks.prepare is not None:
+        hooks.prepare(board, list(actions))  # what the post settles before anyone chooses (107's (1) 诅咒)
+    lent = hooks.grants(board.table) if hooks is not None and hooks.grants is not None else {}
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None and special is not None:
-            why = special(board.table, action)
+        if why is None:
+            if hooks is None:
+                why = flow.refuse(board.table, action, skill, legal, board.catalog)
+            elif hooks.refuse is not None:
+                why = hooks.refuse(board.table, action)
         if why is not None:
             board.reject(action, why, skill.clause)
         else:
             legal.append(action)
-    hooks.resolve(board, legal)
+    if hooks is not None:
+        hooks.resolve(board, legal)
+    else:
+        flow.run(board, legal)
     check(board, "end")
-

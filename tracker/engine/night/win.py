@@ -7,7 +7,9 @@ game state, and a settlement runs it here on the table being settled, adapted to
 the same at night as by day.
 
 Where it runs is the ruleset's ``[win_policy] checks_at``: ``start`` (before anything is settled),
-``death`` (after each death and what it set off), ``end`` (once the phase is settled), or a step
+``death`` (after each death and what it set off), ``exit`` (the generic engine: after each exit — or
+each batch of exits settled together, a night's deaths — and what it set off: a hunter's shot, a
+badge), ``end`` (once the phase is settled), or a step
 of the post's order, by the name the settlement gives it (a generic engine passes its step
 labels; a game's hook names its own, e.g. 107's ``(17)``). ``stops = true`` ends the settlement
 at a win (the post's "立即终止结算").
@@ -15,7 +17,7 @@ at a win (the post's "立即终止结算").
 What a table holds that the conditions read differently from the day's fold (a mark kept as a
 ``state`` key, a faction counted by a field …) is translated in :func:`view`; what only a game's
 post can say (107: can the 亡灵 still come back) a game's hook module adds with ``win_view(board,
-state) -> state``, each citing its clause.
+state) -> state`` (:attr:`~tracker.engine.night.games.GameHooks.win_view`), each citing its clause.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from tracker.engine.ruleset import Ruleset
 
 #: The points every settlement knows; any other name is a step of the post's order.
-POINTS = ("start", "death", "end")
+POINTS = ("start", "death", "exit", "end")
 #: The table's ``state`` key holding the factions already judged lost (the scenario vocabulary's).
 LOST = "判负阵营"
 #: The table's ``state`` key holding each faction's red cards (filled by the desk from the fold).
@@ -76,9 +78,8 @@ def judge(board: Board) -> tuple[dict[str, FactionLoss], Outcome | None]:
     ruleset = board.ruleset
     assert ruleset is not None
     state = view(board.table, ruleset, frozenset(board.declared))
-    adjust = getattr(board.hooks, "win_view", None)
-    if adjust is not None:
-        state = adjust(board, state)
+    if board.hooks is not None and board.hooks.win_view is not None:
+        state = board.hooks.win_view(board, state)
     before = board.state.get(LOST) or []
     lost = {str(f): FactionLoss(str(f), f"{f}阵营已判负", "") for f in before}
     return evaluate(ruleset, state, lost)

@@ -1,39 +1,105 @@
-"""Each game's settlement order: the hooks a post's data cannot say.
+"""The hooks a game's data cannot say, behind one typed interface.
 
-A hook module exposes ``resolve(board, actions)``: it walks the post's 结算顺序 over the
-submissions that passed :func:`tracker.engine.night.checks.refusal`, and may expose
-``refuse(table, action) -> str | None`` for refusals only that post states, and
-``grants(table) -> {player: skills}`` for skills a player may use beyond his role's in this phase
-(a stolen or lent skill), and ``prepare(board, actions)`` for what the post settles before anyone
-chooses a skill (107's <诅咒> "游戏日夜晚开始时"): refusals then see the table as it stands after it.
-A ruleset's hook
-module is found by its id (``luoluo-m19`` → ``tracker.engine.night.games.luoluo_m19``), so a
-new game adds a file and no line here; it is imported only when a night of that game is settled.
+Most of a night is data: the skills' limits and effects and the post's settlement order, settled
+by the generic engine (:mod:`tracker.engine.night.flow`). A ruleset whose post needs more (107's
+致死伤害结算流程, M160's 醉酒/中毒 distortions, M65's 技能掠夺 …) has a hook package here, named by
+its id (``luoluo-m19`` → ``tracker.engine.night.games.luoluo_m19``), which exports one
+:class:`GameHooks` named ``HOOKS``. Each hook says, in ``why``, which clause it settles and why data
+cannot express it. A ruleset without a package settles with the generic engine alone.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
-from types import ModuleType
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from tracker.errors import RulesetError
 
+if TYPE_CHECKING:
+    from tracker.engine.night.board import Board
+    from tracker.engine.night.model import Action, Table
+    from tracker.engine.state import GameState
+
 #: Overrides of the naming convention: ruleset id -> the dotted path of its hook module.
 MODULES: dict[str, str] = {}
+
+
+class Resolve(Protocol):
+    """Walk the post's settlement order over the submissions that passed the refusals."""
+
+    def __call__(self, board: Board, actions: Sequence[Action], /) -> None: ...
+
+
+class Prepare(Protocol):
+    """What the post settles before anyone chooses (107's <诅咒> "游戏日夜晚开始时"): the
+    refusals then see the table as it stands after it."""
+
+    def __call__(self, board: Board, actions: Sequence[Action], /) -> None: ...
+
+
+class Refuse(Protocol):
+    """A refusal only this post states: the reason in Chinese, or None."""
+
+    def __call__(self, table: Table, action: Action, /) -> str | None: ...
+
+
+class WinView(Protocol):
+    """What only a game's post can say to the win check (107: can the 亡灵 still come back)."""
+
+    def __call__(self, board: Board, state: GameState, /) -> GameState: ...
+
+
+class Grants(Protocol):
+    """Skills a player may use this phase beyond his role's (a stolen or lent skill)."""
+
+    def __call__(self, table: Table, /) -> Mapping[str, tuple[str, ...]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameHooks:
+    """A game's hooks. ``why``: hook name → the clause it settles and why data cannot say it."""
+
+    resolve: Resolve
+    why: Mapping[str, str]
+    refuse: Refuse | None = None
+    grants: Grants | None = None
+    prepare: Prepare | None = None
+    win_view: WinView | None = None
+    #: The skills the hooks settle (the rest of the night file is settled from data alone); with
+    #: the reason per skill, for the README's game × skill table.
+    hooked: Mapping[str, str] = field(default_factory=dict)
 
 
 def module_name(ruleset_id: str) -> str:
     return MODULES.get(ruleset_id) or f"{__name__}.{ruleset_id.replace('-', '_')}"
 
 
-def hooks_for(ruleset_id: str) -> ModuleType:
-    name = module_name(ruleset_id)
+def _has(name: str) -> bool:
     try:
-        found = importlib.util.find_spec(name) is not None
+        return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:
-        found = False
-    if not found:
-        raise RulesetError(f"规则 {ruleset_id} 还没有夜晚结算",
-                           hint="夜晚结算需要该规则的结算顺序：tracker/engine/night/games/<规则 id>.py")
-    return importlib.import_module(name)
+        return False
+
+
+def hooks_for(ruleset_id: str) -> GameHooks | None:
+    """The game's hooks, or None: the generic engine settles the night from data alone."""
+    name = module_name(ruleset_id)
+    if not _has(name):
+        return None
+    hooks = getattr(importlib.import_module(name), "HOOKS", None)
+    if not isinstance(hooks, GameHooks):
+        raise RulesetError(f"规则 {ruleset_id} 的钩子模块 {name} 没有导出 HOOKS（GameHooks）",
+                           hint="在模块中写 HOOKS = GameHooks(resolve=..., why={...})")
+    return hooks
+
+
+def code_for(ruleset_id: str, rule_hooks: str | None = None) -> list[str]:
+    """The Python modules a ruleset needs beyond the generic engine: its night hook package, and
+    the win-condition hooks its ruleset names (``hooks = "…"``). ``[]``: the game is data alone."""
+    out = [module_name(ruleset_id)] if _has(module_name(ruleset_id)) else []
+    if rule_hooks is not None:
+        out.append("tracker.engine.rulesets.hooks")
+    return out

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.checks import holds
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.model import Action, Seat, Table
 
 from . import steps, verdict
@@ -33,8 +34,6 @@ from .rules import (
     parse_role,
     stealable,
 )
-
-__all__ = ["grants", "refuse", "resolve"]
 
 _BUFFS = {
     "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "数据收集": steps.data_collect,
@@ -223,3 +222,13 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     if ctx.night and not any(a.phase == "setup" for a in acts):
         steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
     verdict.check(board)
+
+
+HOOKS = GameHooks(
+    resolve=resolve, refuse=refuse, grants=grants,
+    why={
+        "resolve": "胜负判定·优先级判定：0、绝对切割 … X、净化之焰/辐射炫惑嵌套在触发的步骤中 —— 嵌套在每一步里的"
+                   "触发效果和按私聊时间先后生效的增益，步骤列表写不出",
+        "refuse": "宣言类技能、一夜一技能、技能掠夺所得技能的使用条件 —— 依赖掠夺记录与宣言内容，键写不出",
+        "grants": "技能掠夺：猜测成功后下一夜晚可使用该角色的任一非强制技能 —— 技能随掠夺结果变化",
+    })

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.dnf_107.day import resolve_day
 from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
 from tracker.engine.night.model import Action, Table
@@ -55,3 +56,13 @@ def refuse(table: Table, action: Action) -> str | None:
     if skill in ("陷阱", "诡辩", "潜行") and table.night is None and action.phase != "night":
         return f"<{skill}>是夜晚技能；白天结算时写 phase = \"night\" 表示前一夜的提交"
     return None
+
+
+HOOKS = GameHooks(
+    resolve=resolve, refuse=refuse, prepare=prepare,
+    why={
+        "resolve": "夜晚（1）—（17）与致死伤害结算流程（1）—（5）：防反转移、初拥与死灵咒翻转身份、陷阱连锁、"
+                   "亡灵圣物的认主与诅咒 —— 伤害在结算中改道、改阵营，效果词汇写不出",
+        "prepare": "（1）诅咒“游戏日夜晚开始时” —— 在任何人选择技能之前结算，先于拒绝检查",
+        "refuse": "藏匿仅第一日、牵制每两个游戏日（按天计）、夜之牙一死一生两个目标、首领由恶徒推选 —— 目标之间的关系，键写不出",
+    })

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, FIRST_NIGHT, VOTES, steps
 from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names
@@ -168,3 +169,12 @@ def _morning(night: Night, died: list[str]) -> None:
     board.announce(f"夜晚【死亡】角色：{names(died)}" if died else "夜晚【死亡】角色：无（平安夜）", outs=True)
     board.set_state("存活", [p.name for p in players if p.alive])
     board.set_state("死亡未出局", [p.name for p in players if p.life == "死亡"])
+
+
+HOOKS = GameHooks(
+    resolve=resolve, refuse=refuse,
+    why={
+        "resolve": "游戏流程（行动顺序分前后）：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局、"
+                   "哥谭使未行动者成为丑角 —— 信息真假与身份认知随结算变化，效果词汇写不出",
+        "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",
+    })

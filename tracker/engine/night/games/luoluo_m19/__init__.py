@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board, SettlementOver
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.luoluo_m19 import cascade, day, night, report
 from tracker.engine.night.games.luoluo_m19.common import Ctx
 from tracker.engine.night.games.luoluo_m19.refusals import refuse
 from tracker.engine.night.model import Action
-
-__all__ = ["refuse", "resolve"]
 
 
 def resolve(board: Board, actions: Sequence[Action]) -> None:
@@ -41,3 +40,12 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         report.finish(ctx)
         raise
     report.finish(ctx)
+
+
+HOOKS = GameHooks(
+    resolve=resolve, refuse=refuse,
+    why={
+        "resolve": "总体流程第4步（1）—（7）与出局连锁：殉情、遇难、激励、空救累计、私奔成黑情侣、"
+                   "“宣布阵营获得胜利会立即终止一切结算” —— 情侣与人质的连锁改变阵营，效果词汇写不出",
+        "refuse": "绑匪的设计目标、寡妇刀、情侣技能的持有条件 —— 依赖开局设定与情侣关系，键写不出",
+    })

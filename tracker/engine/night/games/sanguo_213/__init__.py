@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.sanguo_213.core import heirs_in_order, in_pack, knife_heir_mark, pack_alive
 from tracker.engine.night.games.sanguo_213.day import resolve_day
 from tracker.engine.night.games.sanguo_213.night import parse_disguise, resolve_night
@@ -115,3 +116,12 @@ def _knife(table: Table, action: Action) -> str | None:
             return f"{m}（{seat.role}）[接刀]：仍有[群内]狼存活，不能发动<杀人>"
         return f"{m}（{seat.role}）不在狼群（[群内]），不能参与<杀人>"
     return None
+
+
+HOOKS = GameHooks(
+    resolve=resolve, refuse=refuse,
+    why={
+        "resolve": "总体流程：夜晚（1）—（9）、竞选、晨曦（1）—（4）、正午与黄昏（1）—（5）：指杀/穿透/守护的强弱、"
+                   "接刀顺序、伪装的表面身份、报复与殉职/殉道 —— 伪装改变查验所见、接刀按出局顺序传递，效果词汇写不出",
+        "refuse": "接刀者何时能杀人、翻牌技能需未翻牌、决斗与悬赏的条件 —— 依赖出局顺序与公开信息，键写不出",
+    })

@@ -1,0 +1,160 @@
+"""The generic effects a skill composes in a night file, each a function over the table being settled.
+
+A skill's ``[[skills.effects]]`` name kinds from a small vocabulary (:data:`~.catalog.EFFECT_KINDS`):
+``damage`` (a lethal hit with a strength, settled at the next ``resolve`` step), ``kill`` (out at
+once: a shot), ``protect`` (stops the damage of the skills it names, if at least as strong),
+``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
+target's faction or role), ``convert``, ``mark`` (give, take, pass or tear a tag such as 警长) and
+``status``. :class:`Pool` holds what is pending between steps — hits, protections, blocks — so that
+"守护 stops 杀人, not 毒药" and "同守同救 → dies" are decided by data at the ``resolve`` step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Effect, Skill
+from tracker.engine.night.model import Action
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Lethal damage waiting for the ``resolve`` step."""
+
+    target: str
+    strength: int
+    cause: str
+    skill: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """A protection on a player for this phase."""
+
+    skill: str
+    strength: int
+    stops: tuple[str, ...]
+    by: str
+
+
+@dataclass(slots=True)
+class Pool:
+    """What the steps so far have set up and the ``resolve`` step has not settled yet."""
+
+    hits: list[Hit] = field(default_factory=list)
+    guards: dict[str, list[Guard]] = field(default_factory=dict)
+    blocked: dict[str, set[str]] = field(default_factory=dict)
+    #: Targets each skill was used on in this phase (a ``tell`` step reports them).
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def hit_by(self, target: str, skill: str) -> bool:
+        return any(h.target == target and h.skill == skill for h in self.hits)
+
+    def blocks(self, player: str, skill: str) -> bool:
+        voids = self.blocked.get(player, set())
+        return "*" in voids or skill in voids
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One effect applied: the step's number, the submission, its skill and who acts."""
+
+    step: str
+    action: Action
+    skill: Skill
+    actor: str
+
+
+#: Takes a player out now with a cause; the engine runs what the exit sets off.
+Out = Callable[[str, str], None]
+
+
+def refused(board: Board, pool: Pool, use: Use) -> str | None:
+    """Why an effect cannot take hold on these targets, decided when its step comes (解药 on
+    someone the wolves did not kill; a tag passed to a player already out)."""
+    for e in use.skill.effects:
+        for t in use.action.targets:
+            if e.kind == "protect" and e.only_if_hit_by and not pool.hit_by(t, e.only_if_hit_by):
+                return f"<{use.skill.name}>只能用于当晚受到<{e.only_if_hit_by}>的玩家（{t}不是）"
+            if e.kind in ("mark", "kill") and not board.seat(t).alive:
+                return f"{t}已出局，不能成为<{use.skill.name}>的目标"
+    return None
+
+
+def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None, out: Out) -> None:
+    """One effect on one target (``target`` None: an effect that needs none, e.g. tearing a tag)."""
+    who, name, step = use.actor, use.skill.name, use.step
+    if effect.kind == "mark":
+        _mark(board, use, effect, target)
+        return
+    if target is None:
+        return
+    if effect.kind == "damage":
+        pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who))
+        board.note(f"{step} {who}<{name}>：{target}（致死，待结算）")
+    elif effect.kind == "kill":
+        board.note(f"{step} {who}<{name}>：{target}")
+        out(target, effect.cause or name)
+    elif effect.kind == "protect":
+        pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
+        board.note(f"{step} {who}<{name}>：{target}（当晚不受{'、'.join(effect.stops) or '任何'}致死）")
+    elif effect.kind == "block":
+        pool.blocked.setdefault(target, set()).update(effect.voids)
+        board.note(f"{step} {who}<{name}>：{target}此后的{'、'.join(effect.voids)}无效")
+    elif effect.kind == "inspect":
+        seat = board.seat(target)
+        found = seat.faction if effect.answer == "faction" else seat.role
+        word = effect.words.get(found, found)
+        board.tell(who, f"{target}：{word}")
+        board.note(f"{step} {who}<{name}>：{target} → {word}")
+    elif effect.kind == "convert":
+        board.convert(target, effect.role, effect.faction, name)
+    elif effect.kind == "status":
+        seat = board.seat(target)
+        if effect.status and effect.status not in seat.status:
+            seat.status.append(effect.status)
+        board.result.state_after[f"{target}.status"] = list(seat.status)
+        board.note(f"{step} {who}<{name}>：{target}获得{effect.status}")
+        if effect.nights and board.night is not None:
+            board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+
+
+def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
+    tag = effect.tag or ""
+    choice = use.action.choice or ("pass" if target else "tear")
+    act = effect.choices.get(choice, choice)
+    word = use.action.choice or ("传递" if act == "pass" else act)
+    holder = next((p.name for p in board.holders(tag)), None)
+    if act in ("pass", "give") and target is not None:
+        board.move_tag(tag, holder if act == "give" else use.actor, target, f"{use.skill.name}·{word}")
+    elif act == "take" and target is not None:
+        board.move_tag(tag, target, use.actor, f"{use.skill.name}·{word}")
+    elif act == "tear":
+        board.move_tag(tag, use.actor, None, f"{use.skill.name}·{word}")
+
+
+def resolve(board: Board, pool: Pool, clashes: list[tuple[tuple[str, ...], str, str]], step: str, out: Out) -> None:
+    """Pending damage meets the protections, in the order it was dealt: a protection stops a hit of
+    a skill it names if at least as strong; protections that clash (同守同救) kill instead."""
+    hits, pool.hits = pool.hits, []
+    for h in hits:
+        if not board.seat(h.target).alive:
+            continue
+        guards = pool.guards.get(h.target, [])
+        held = {g.skill for g in guards}
+        clash = next(((names, cause, clause) for names, cause, clause in clashes if set(names) <= held), None)
+        if clash is not None:
+            board.note(f"{step} {h.target}同时受到{'与'.join(clash[0])}：{clash[1]} → 出局（{clash[2]}）")
+            out(h.target, clash[1])
+            continue
+        stop = next((g for g in guards if h.skill in g.stops and g.strength >= h.strength), None)
+        if stop is not None:
+            board.survive(h.target, f"{stop.by}<{stop.skill}>")
+            continue
+        weak = [g.skill for g in guards]
+        if weak:
+            board.note(f"{step} {'、'.join(weak)}不能阻挡<{h.skill}>")
+        out(h.target, h.cause)

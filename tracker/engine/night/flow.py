@@ -1,0 +1,237 @@
+"""The generic engine: a night (or a day phase) settled from the night file alone.
+
+The file's ``[[steps]]`` are the post's settlement order: each settles its skills' effective
+submissions (the last one per player, or per team: "以最后一条私信为准") through their
+:mod:`.effects`, tells what a step tells (女巫 is told the knife), resolves pending damage, or checks
+the win. Skills with a ``trigger`` act when their holder goes out (猎人 开枪, 警长 警徽), right after
+that exit and before the win check that follows it — "每次有人出局后立即判定胜负" with the hunter's
+shot counted at the moment of the death that allows it. What no step lists is settled after the
+steps in submission order, and damage still pending at the end is resolved then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from tracker.engine.night import effects
+from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Catalog, Skill, Step
+from tracker.engine.night.checks import holds
+from tracker.engine.night.effects import Pool, Use
+from tracker.engine.night.model import Action, Table
+from tracker.engine.night.win import check
+from tracker.errors import RulesetError
+
+
+def refuse(table: Table, action: Action, skill: Skill, legal: Sequence[Action], catalog: Catalog) -> str | None:
+    """The generic engine's own refusals, from data: a team skill nobody alive holds (所有狼人死亡则
+    夜里无刀), a named team member who does not hold it, two skills the post forbids together."""
+    if skill.team is not None and skill.roles:
+        if not any(p.alive and holds(p, skill) for p in table.players.values()):
+            return f"{'、'.join(skill.roles)}已全部出局，没有人能发动<{skill.name}>"
+        for m in action.members:
+            seat = table.players.get(m)
+            if seat is not None and not holds(seat, skill):
+                return f"{m}（{seat.role}）不是{skill.team}的成员，不能发动<{skill.name}>"
+    if skill.not_with and action.members:
+        me = action.members[0]
+        for earlier in legal:
+            if earlier.members[:1] == (me,) and earlier.skill in skill.not_with:
+                return f"<{earlier.skill}>与<{skill.name}>不能在同一{('晚' if table.night is not None else '天')}使用（已提交<{earlier.skill}>）"
+    return None
+
+
+def _phase(board: Board) -> str:
+    if board.night is not None:
+        return "night"
+    return {None: "day", "白天": "day"}.get(board.table.phase, board.table.phase or "day")
+
+
+def _applies(step: Step, board: Board) -> bool:
+    return step.runs(board.night, _phase(board))
+
+
+def _key(action: Action, skill: Skill) -> str:
+    """Whose submission replaces whose: a team's skill is one per team, whichever member sends it."""
+    return skill.team or action.team or "+".join(action.members)
+
+
+class Flow:
+    """One settlement by the generic engine; :func:`run` is its only caller."""
+
+    def __init__(self, board: Board, actions: Sequence[Action]) -> None:
+        self.board = board
+        self.catalog = board.catalog
+        self.actions = [replace(a, index=i) for i, a in enumerate(actions)]
+        self.pool = Pool()
+        self.done: set[int] = set()
+        self.queue: list[tuple[str, str]] = []
+        self.exited: list[str] = []
+        self.clashes = [(c.protections, c.cause, c.clause) for c in self.catalog.clashes]
+
+    # -- exits and what they set off ---------------------------------------------------------------
+    def out(self, player: str, cause: str) -> None:
+        """Take a player out now; his triggers and the win check run in :meth:`after_exits`."""
+        b = self.board
+        if b.kill(player, cause):
+            when = {"night": b.night} if b.night is not None else {"day": b.table.day}
+            b.seat(player).fields["出局"] = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
+            self.queue.append((player, cause))
+            self.exited.append(player)
+
+    def after_exits(self) -> None:
+        """Each exit's triggers in turn (a shot's victim's own triggers follow), then one win check
+        at the point ``exit``: the exits and what they set off are one moment (猎人开枪带走最后一名
+        狼人的同时最后一名神职也出局)."""
+        if not self.queue:
+            return
+        while self.queue:
+            player, cause = self.queue.pop(0)
+            self.triggers(player, cause)
+        check(self.board, "exit")
+
+    def _trigger_skills(self, player: str) -> list[Skill]:
+        seat = self.board.seat(player)
+        return [s for s in self.catalog.skills.values() if s.trigger is not None and holds(seat, s)]
+
+    def triggers(self, player: str, cause: str | None) -> None:
+        for skill in self._trigger_skills(player):
+            assert skill.trigger is not None
+            mine = [a for a in self.actions if a.skill == skill.name and a.index not in self.done
+                    and a.members[:1] == (player,)]
+            if not mine:
+                if skill.trigger.missing is not None and cause is not None:
+                    self.board.note(f"{player}出局后未提交<{skill.name}>：视为{skill.trigger.missing}（{skill.trigger.clause}）")
+                    self.settle(Action(actor=player, skill=skill.name, choice=skill.trigger.missing, index=-1),
+                                f"{player}出局")
+                continue
+            for a in mine[:-1]:
+                self.done.add(a.index)
+                self.board.note(f"{player}<{skill.name}>：以最后一次提交为准，此前的提交不结算")
+            self.fire(mine[-1], skill, cause)
+
+    def fire(self, action: Action, skill: Skill, cause: str | None) -> None:
+        assert skill.trigger is not None
+        self.done.add(action.index)
+        names = {n for u in skill.trigger.unless for n in (u, *self._aliases(u))}
+        if cause is not None and cause in names:
+            self.board.reject(action, f"因<{cause}>出局，不能发动<{skill.name}>", skill.trigger.clause or skill.clause)
+            return
+        self.settle(action, f"{action.actor}出局后")
+
+    def _aliases(self, name: str) -> tuple[str, ...]:
+        found = self.catalog.skills.get(name)
+        return found.aliases if found is not None else ()
+
+    # -- one submission ---------------------------------------------------------------------------
+    def settle(self, action: Action, step: str) -> None:
+        b, skill = self.board, self.catalog.skill(action.skill)
+        self.done.add(action.index)
+        actor = action.team or (action.members[0] if action.members else action.actor)
+        if any(self.pool.blocks(m, skill.name) for m in action.members):
+            b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
+            return
+        use = Use(step, action, skill, actor)
+        why = effects.refused(b, self.pool, use)
+        if why is not None:
+            b.reject(action, why, skill.clause)
+            return
+        if skill.uses is not None and action.members and action.index >= 0:
+            b.use(b.seat(action.members[0]), skill)
+        self.pool.targets[skill.name] = action.targets
+        if not action.targets and not any(e.kind == "mark" for e in skill.effects):
+            b.note(f"{step} {actor}<{skill.name}>：不选择目标")
+        for e in skill.effects:
+            for t in action.targets or (None,):
+                effects.apply(b, self.pool, use, e, t, self.out)
+        if skill.no_repeat and b.night is not None:
+            last: dict[str, object] = {"night": b.night}
+            if action.targets:
+                last = {"target": action.targets[0], "night": b.night}
+            b.set_state(skill.no_repeat, last)
+        if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
+            self.after_exits()
+
+    def effective(self, name: str) -> list[Action]:
+        """The submissions of a skill that count: the last per player, or per team."""
+        skill = self.catalog.skill(name)
+        mine = [a for a in self.actions if a.skill == name and a.index not in self.done]
+        last: dict[str, Action] = {}
+        for a in mine:
+            key = _key(a, skill)
+            if key in last:
+                self.done.add(last[key].index)
+                self.board.note(f"{last[key].actor}<{name}>：以最后一次提交（{a.actor}）为准")
+            last[key] = a
+        return sorted(last.values(), key=lambda a: a.index)
+
+    # -- the steps --------------------------------------------------------------------------------
+    def tell(self, step: Step) -> None:
+        assert step.tell is not None
+        t, b = step.tell, self.board
+        to = self.catalog.skill(t.to)
+        for seat in b.living():
+            if not holds(seat, to):
+                continue
+            left = seat.uses.get(to.uses or to.name, True)
+            if t.while_uses and (left is False or (not isinstance(left, bool) and left <= 0)):
+                b.note(f"({step.n}) {seat.name}的<{to.name}>已用完，不再告知")
+                continue
+            targets = self.pool.targets.get(t.about, ())
+            text = t.text.format(targets="、".join(targets)) if targets else t.empty
+            b.tell(seat.name, text)
+
+    def walk(self, step: Step) -> None:
+        n = f"({step.n})" if step.n else ""
+        if step.hook is not None:
+            raise RulesetError(f"规则 {self.catalog.ruleset} 的结算步骤 {n}{step.hook} 只能由钩子模块结算",
+                               hint="没有钩子模块的规则只能用 skills / tell / resolve 写步骤")
+        if step.tell is not None:
+            self.tell(step)
+        for name in step.skills:
+            skill = self.catalog.skill(name)
+            if skill.trigger is not None:
+                continue
+            for a in self.effective(name):
+                self.settle(a, n)
+            self.after_exits()
+        if step.resolve:
+            effects.resolve(self.board, self.pool, self.clashes, n, self.out)
+            self.after_exits()
+        if step.n:
+            check(self.board, n)  # a step the ruleset's [win_policy] checks_at names
+
+    def run(self) -> None:
+        b = self.board
+        for a in self.actions:  # a holder already out before this phase acts first (猎人 at 次日公告后)
+            skill = self.catalog.skill(a.skill)
+            if skill.trigger is not None and a.members and not b.seat(a.members[0]).alive and a.index not in self.done:
+                last = [x for x in self.actions if x.skill == a.skill and x.members == a.members]
+                for x in last[:-1]:
+                    self.done.add(x.index)
+                gone = b.seat(a.members[0]).fields.get("出局")
+                cause = gone.get("cause") if isinstance(gone, dict) else None
+                self.fire(last[-1], skill, cause if isinstance(cause, str) else None)
+                self.after_exits()
+        for step in self.catalog.steps:
+            if _applies(step, b):
+                self.walk(step)
+        for a in self.actions:  # skills no step lists: in submission order
+            skill = self.catalog.skill(a.skill)
+            if a.index not in self.done and skill.trigger is None:
+                for x in self.effective(a.skill):
+                    self.settle(x, "")
+                self.after_exits()
+        if self.pool.hits:
+            effects.resolve(b, self.pool, self.clashes, "", self.out)
+            self.after_exits()
+        for a in self.actions:
+            if a.index not in self.done:
+                skill = self.catalog.skill(a.skill)
+                b.reject(a, f"{a.actor}未出局，<{skill.name}>只在出局时发动", skill.clause)
+
+
+def run(board: Board, actions: Sequence[Action]) -> None:
+    """Settle ``actions`` (already past the refusals) in the order the night file gives."""
+    Flow(board, actions).run()
