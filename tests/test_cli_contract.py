@@ -97,7 +97,7 @@ def test_json_keys_follow_the_contract(game: Path, capsys: pytest.CaptureFixture
     state = as_json(capsys, "state", g)
     assert {"players", "days", "outcome"} <= set(state)
     rulesets = as_json(capsys, "rulesets")
-    assert len(rulesets) == 5 and all(set(r) == {"id", "name", "source", "players", "factions"} for r in rulesets)
+    assert len(rulesets) == 6 and all(set(r) == {"id", "name", "source", "players", "factions", "code"} for r in rulesets)
 
 
 def test_human_output_is_chinese_without_codes(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
