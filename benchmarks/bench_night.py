@@ -46,7 +46,7 @@ def _time(catalog: Catalog, table: Table, actions: list[Action], repeats: int, r
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        settle(catalog, table, actions, seed=1, rules=rules)
+        settle(catalog, table, actions, seed=1, ruleset=rules)
         times.append((time.perf_counter() - t0) * 1000)
     return times
 

@@ -63,7 +63,7 @@ def run(t: Table, *actions: Action) -> Settlement:
     rs = load_ruleset(RID)
     cat = load_catalog(RID, rs.night_path, tuple(r.name for r in rs.roles))
     acts = [Action(a.actor, a.skill, a.targets, a.choice, a.phase, a.note, i) for i, a in enumerate(actions)]
-    return settle(cat, t, acts, rules=rs)
+    return settle(cat, t, acts, ruleset=rs)
 
 
 def dead(r: Settlement) -> dict[str, str]:
