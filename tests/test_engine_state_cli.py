@@ -20,10 +20,10 @@ def test_rulesets_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rulesets", "--json")
     doc = json.loads(out)
     assert code == 0 and {d["id"] for d in doc} >= {"dnf-107", "sanguo-213", "luoluo-m19", "gourmet-m160", "accel-m65"}
-    assert set(doc[0]) == {"id", "name", "source", "players", "factions"}
+    assert set(doc[0]) == {"id", "name", "source", "players", "factions", "code"}
 
 
-@pytest.mark.parametrize("rid", ["dnf-107", "sanguo-213", "luoluo-m19", "gourmet-m160", "accel-m65"])
+@pytest.mark.parametrize("rid", ["dnf-107", "sanguo-213", "luoluo-m19", "gourmet-m160", "accel-m65", "werewolf-12"])
 def test_init_writes_a_game_file_whose_roles_check(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                    rid: str) -> None:
     game = tmp_path / "g.toml"
