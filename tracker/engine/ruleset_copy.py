@@ -93,7 +93,7 @@ def _inline_night(night: str) -> str:
     for line in night.splitlines():
         if re.match(r"^\s*ruleset\s*=", line):
             continue
-        lines.append(re.sub(r"^(\s*)\[\[skills\]\]", r"\1[[night.skills]]", line))
+        lines.append(re.sub(r"^(\s*)\[\[(skills|steps|clashes)\]\]", r"\1[[night.\2]]", line))
     return "\n".join(lines) + "\n"
 
 

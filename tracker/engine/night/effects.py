@@ -1,6 +1,6 @@
 """The generic effects a skill composes in a night file, each a function over the table being settled.
 
-A skill's ``[[skills.effects]]`` name kinds from a small vocabulary (:data:`~.catalog.EFFECT_KINDS`):
+A skill's ``effects`` name kinds from a small vocabulary (``EffectT`` in :mod:`tracker.engine.ruleset_model`):
 ``damage`` (a lethal hit with a strength, settled at the next ``resolve`` step), ``kill`` (out at
 once: a shot), ``protect`` (stops the damage of the skills it names, if at least as strong),
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
