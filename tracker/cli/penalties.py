@@ -210,10 +210,12 @@ def register(group: click.Group) -> None:
     @click.option("--day", "day", type=int, default=None, help="announce：第几日")
     @click.option("--anchor", "anchors", multiple=True, metavar="N:HASH",
                   help="verify：核对判罚公示末尾的账本锚点（第 N 条 + 哈希开头；可重复）")
+    @click.option("--anchors-from-forum", "from_forum", is_flag=True,
+                  help="verify：直接从论坛读取进程帖，核对导演贴出的账本锚点（不用数据库里的副本）")
     @db_option
     @json_option
     def cards(game_path: Path, action: str | None, card_id: int | None, day: int | None,
-              anchors: tuple[str, ...], db_url: str | None, as_json: bool) -> None:
+              anchors: tuple[str, ...], from_forum: bool, db_url: str | None, as_json: bool) -> None:
         """记牌账本与每位玩家的当前判罚。
 
         `verify` 校验账本的哈希链，并核对账本锚点（--anchor、进程帖里导演贴出的判罚公示）和本地密钥封印；
@@ -223,10 +225,10 @@ def register(group: click.Group) -> None:
         from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
 
         if action == "verify":
-            _verify(game_path, db_url, as_json, anchors)
+            _verify(game_path, db_url, as_json, anchors, from_forum)
             return
-        if anchors:
-            raise click.UsageError("--anchor 只用于 verify")
+        if anchors or from_forum:
+            raise click.UsageError("--anchor 和 --anchors-from-forum 只用于 verify")
         if action == "announce":
             if day is None:
                 raise click.UsageError("公示需要 --day N")
@@ -269,48 +271,85 @@ def register(group: click.Group) -> None:
                  f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
         fail_if_broken(v)
 
-    def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...]) -> None:
+    def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...],
+                from_forum: bool = False) -> None:
+        """The chain, then each witness kept outside the database, each named with what it was read from."""
         from tracker.errors import LedgerBrokenError
-        from tracker.penalties.anchor import anchors_in, check_anchor, check_seals, parse_anchor
+        from tracker.penalties.anchor import (
+            anchors_in,
+            check_anchor,
+            check_seals,
+            load_key,
+            parse_anchor,
+            seal_path,
+        )
         from tracker.store.posts import posts_for_thread
 
         wanted = [parse_anchor(a) for a in given]
         with service(game_path, db_url) as svc:
-            v = svc.verify_ledger()
-            entries = svc.ledger()
             game = svc.game
-            posted = []
-            if game.process_thread is not None:
-                # the anchors the directors posted (a player's post may not vouch for the ledger)
+            with svc.store.session() as s:
+                from tracker.penalties import ledger as L
+                from tracker.store.penalties import load_entries, load_head
+
+                entries = load_entries(session=s)
+                v = L.verify(entries, load_head(session=s))
+            posts: list[Any] = []
+            source = ""
+            if game.process_thread is not None and from_forum:
+                from tracker.scraper.live import thread_posts_sync
+
+                posts = thread_posts_sync(game, game.process_thread)
+                source = f"论坛上的进程帖（帖 {game.process_thread}，刚刚读取）"
+            elif game.process_thread is not None:
                 with svc.store.session() as s:
                     posts = posts_for_thread(s, game.process_thread)
-                posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
+                source = f"数据库里进程帖（帖 {game.process_thread}）的副本"
+        if from_forum and game.process_thread is None:
+            raise click.UsageError("--anchors-from-forum 需要游戏文件 [game] 里的 process_thread")
+        # the anchors the directors posted (a player's post may not vouch for the ledger)
+        posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
         problems = [] if v.ok else [f"{v.problem}（第 {v.broken_at} 条）"]
         problems += [p for a in (*wanted, *posted) if (p := check_anchor(entries, a)) is not None]
-        sealed, seal_problem = (check_seals(game.ledger.key_file, entries) if game.ledger.key_file is not None
-                                else (0, None))
-        if seal_problem:
-            problems.append(seal_problem)
+        key_file = game.ledger.key_file
+        sealed = covers = 0
+        if key_file is not None and (entries or key_file.exists() or key_file.is_symlink()):
+            check = check_seals(load_key(key_file, create=False), key_file, entries)
+            sealed, covers = check.lines, check.covers
+            if check.problem:
+                problems.append(check.problem)
         anchored = len(wanted) + len(posted)
+        checked = [f"哈希链：{v.entries} 条记录与账本摘要（都在数据库里）"]
+        if wanted:
+            checked.append(f"--anchor 给出的锚点 {len(wanted)} 个")
+        if source:
+            checked.append(f"{source}中导演贴出的锚点 {len(posted)} 个")
+        if key_file is not None:
+            checked.append(f"本地密钥封印 {sealed} 行（{seal_path(key_file)}，密钥 {key_file}），覆盖到第 {covers} 条")
         if as_json:
             doc: dict[str, Any] = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
-            if anchored or game.ledger.key_file is not None:  # the original three keys stay as they were
+            if anchored or key_file is not None or source:  # the original three keys stay as they were
                 doc.update({"anchors_checked": anchored, "anchors_in_process_thread": len(posted),
-                            "seals_checked": sealed, "problems": problems})
+                            "anchors_source": "forum" if from_forum else "database" if source else None,
+                            "seals_checked": sealed, "sealed_through": covers, "problems": problems})
             emit_json(doc)
         elif not problems:
             echo(f"账本完好：共 {v.entries} 条记录。")
+            echo("已核对：" + "；".join(checked) + "。")
             if anchored:
                 echo(f"已核对账本锚点 {anchored} 个（进程帖中 {len(posted)} 个）：锚点记录的历史都还在账本里。")
             if sealed:
-                echo(f"已核对本地密钥封印 {sealed} 条。")
+                echo(f"已核对本地密钥封印 {sealed} 条：第 1–{covers} 条都有封印。")
+            if posted and not from_forum:
+                echo("注意：进程帖的锚点读自数据库里的副本；能写数据库的人也能改它。"
+                     "加 --anchors-from-forum 直接从论坛读取。")
             if not anchored and not sealed:
                 echo("注意：没有核对任何锚点，这只证明账本自身前后一致；能写数据库的人可以整体改写账本而不被发现。"
                      "用 --anchor 核对判罚公示末尾的“账本锚点”（见 README）。")
         else:
             for p in problems:
                 echo(f"账本已损坏：{p}")
-            echo(f"共 {v.entries} 条记录。")
+            echo(f"共 {v.entries} 条记录。已核对：" + "；".join(checked) + "。")
         if problems:
             raise LedgerBrokenError(f"记牌账本校验失败：{problems[0]}",
                                     hint="账本在记牌工具之外被改动；请从备份恢复数据库")

@@ -21,7 +21,7 @@ from tracker.engine.roster_names import did_you_mean
 from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
-from tracker.penalties.anchor import anchor_line, seal
+from tracker.penalties.anchor import SealPen, anchor_line, check_seals, load_key
 from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
@@ -76,8 +76,20 @@ class Penalties:
             return load_entries(session=s)
 
     def verify_ledger(self) -> L.Verification:
+        """The chain, and with ``[ledger] key_file`` the local seal: every entry covered by a keyed seal."""
         with self.ctx.store.session() as s:
-            return L.verify(load_entries(session=s), load_head(session=s))
+            entries = load_entries(session=s)
+            v = L.verify(entries, load_head(session=s))
+        return self._sealed(v, entries) if v.ok else v
+
+    def _sealed(self, v: L.Verification, entries: Sequence[L.Entry]) -> L.Verification:
+        key_file = self.ctx.game.ledger.key_file
+        if key_file is None:
+            return v
+        if not entries and not key_file.exists() and not key_file.is_symlink():
+            return v  # no card yet: the key is created with the first one
+        check = check_seals(load_key(key_file, create=False), key_file, entries)
+        return v if check.problem is None else L.Verification(False, v.entries, check.at, check.problem)
 
     def card_history(self, card_id: int) -> list[L.Entry]:
         """One card's audit trail: the card, what merged it, what undid or replaced it, in order."""
@@ -171,14 +183,24 @@ class Penalties:
                 after: Callable[[L.Entry], object] | None = None) -> CardDecision:
         before = load_entries(session=s)
         check = L.verify(before, load_head(session=s))
-        if not check.ok:
-            raise ledger_broken(check)
-        drafts = make(before)
+        key_file = self.ctx.game.ledger.key_file
+        pen = SealPen(key_file) if check.ok and key_file is not None else None  # the key checked first
+        try:
+            if pen is not None and not pen.fresh:  # never seal over entries the seal does not cover
+                check = self._sealed(check, before)
+            if not check.ok:
+                raise ledger_broken(check)
+            drafts = make(before)
+        except BaseException:
+            if pen is not None:
+                pen.close()
+            raise
         written = L.chain(drafts, after=before[-1] if before else None)
         append_entries(written, session=s)
-        if self.ctx.game.ledger.key_file is not None:  # the keyed local seal, once the append is committed
-            key_file, last = self.ctx.game.ledger.key_file, written[-1]
-            event.listen(s, "after_commit", lambda _s: seal(key_file, last), once=True)
+        if pen is not None:  # the line is written once the append is committed; the file closed either way
+            last, seal_pen = written[-1], pen
+            event.listen(s, "after_commit", lambda _s: seal_pen.write(last), once=True)
+            event.listen(s, "after_rollback", lambda _s: seal_pen.close(), once=True)
         main = next(e for e in written if e.action == primary)
         if after is not None:
             after(main)
