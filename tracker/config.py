@@ -452,4 +452,6 @@ def load_game(path: str | Path) -> GameConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"游戏文件 {p} 的 TOML 语法错误，{toml_syntax_words(exc, text)}",
                           hint="检查引号、方括号和等号") from None
+    except RecursionError:  # an array nested hundreds deep: no game file needs more than two levels
+        raise ConfigError(f"游戏文件 {p} 的数组或表嵌套太深", hint="检查方括号是否成对") from None
     return parse_game(data, p.resolve())

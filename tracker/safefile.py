@@ -63,7 +63,7 @@ def read_bounded(path: Path, limit: int) -> bytes:
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, "这是一个目录")
         if not stat.S_ISREG(st.st_mode):
-            raise FileShapeError(errno.EINVAL, "不是普通文件（设备、管道或目录不能作为规则或游戏文件）")
+            raise FileShapeError(errno.EINVAL, "不是普通文件（设备、管道或目录不能作为输入文件）")
         if st.st_size > limit:
             raise FileShapeError(errno.EFBIG, f"文件太大（{st.st_size} 字节，上限 {limit} 字节）")
         chunks: list[bytes] = []
@@ -79,3 +79,20 @@ def read_bounded(path: Path, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_text_input(path: Path, limit: int, what: str, *, hint: str | None = None) -> str:
+    """A UTF-8 file the director names (a scenario, a post, a cookie file), as text: a regular file
+    of at most ``limit`` bytes, or a ConfigError (exit 2) saying which ``what`` and why."""
+    from tracker.errors import ConfigError, os_error_words
+
+    try:
+        raw = read_bounded(path, limit)
+    except FileNotFoundError:
+        raise ConfigError(f"找不到{what} {path}", hint=hint) from None
+    except OSError as exc:
+        raise ConfigError(f"无法读取{what} {path}：{os_error_words(exc)}", hint=hint) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} {path} 不是 UTF-8 编码", hint="用 UTF-8 保存") from None

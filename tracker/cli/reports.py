@@ -16,7 +16,10 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
-from tracker.errors import ConfigError, PostRefusedError, os_error_words
+from tracker.errors import ConfigError, PostRefusedError
+from tracker.safefile import read_text_input
+
+MAX_POST_FILE_BYTES = 1024 * 1024  # far above any post a forum accepts
 
 NEEDS_DIRECTOR = 10
 FORMATS = ("md", "bbcode", "html")
@@ -158,12 +161,8 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
     svc = open_service(game_path, db_url)
     try:
         tid = resolve_thread(svc.game, thread)
-        try:
-            text = file.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{file} 不是 UTF-8 编码", hint="用 UTF-8 保存要发的内容") from exc
-        except OSError as exc:
-            raise ConfigError(f"无法读取 {file}：{os_error_words(exc)}") from exc
+        # a regular file of bounded size (a Discuz post is at most a few tens of thousands of characters)
+        text = read_text_input(file, MAX_POST_FILE_BYTES, "要发的文件")
         if not yes:
             if not sys.stdin.isatty():
                 raise ConfigError("不在终端上运行，无法确认发帖", hint="确认无误后加 --yes")

@@ -127,6 +127,8 @@ def read_ruleset_file(path: Path) -> tuple[dict[str, Any], str]:
         words = toml_syntax_words(exc, text, quote_line=path.suffix == ".toml")
         raise RulesetError(f"规则文件 {path} 的 TOML 语法错误，{words}",
                            hint="检查引号、方括号和等号") from None
+    except RecursionError:  # an array nested hundreds deep
+        raise RulesetError(f"规则文件 {path} 的数组或表嵌套太深", hint="检查方括号是否成对") from None
 
 
 def load_ruleset(id_or_path: str, base_dir: Path | None = None,

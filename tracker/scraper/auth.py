@@ -27,13 +27,14 @@ from urllib.parse import urlsplit
 import httpx
 
 from tracker.config import CrawlConfig, GameConfig
-from tracker.errors import ConfigError, LoginError, TrackerWarning, os_error_words
-from tracker.safefile import readable_by_others, write_atomic
+from tracker.errors import ConfigError, LoginError, TrackerWarning
+from tracker.safefile import read_text_input, readable_by_others, write_atomic
 from tracker.scraper.fetch import Fetched, Fetcher
 
 LOGIN_PAGE = "member.php?mod=logging&action=login"
 LOGIN_POST = "member.php?mod=logging&action=login&loginsubmit=yes{loginhash}&inajax=1"
 # 自动登录: the auth cookie then lives 30 days instead of one browser session.
+MAX_COOKIE_FILE_BYTES = 1024 * 1024  # a browser's whole cookies.txt is a few hundred KB
 COOKIE_TIME = "2592000"
 
 _FORMHASH = re.compile(r'name="formhash"\s+(?:id="formhash"\s+)?value="([0-9a-fA-F]{8})"')
@@ -137,15 +138,8 @@ def parse_cookie_text(text: str, base_url: str, *, now: float | None = None) -> 
 
 
 def load_cookie_file(path: Path, base_url: str) -> httpx.Cookies:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError(f"找不到 cookie 文件 {path}", hint="检查 game.toml 中 cookie_file 的路径") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"cookie 文件 {path} 不是 UTF-8 编码", hint="重新导出 cookies.txt（UTF-8）") from None
-    except OSError as exc:
-        raise ConfigError(f"无法读取 cookie 文件 {path}：{os_error_words(exc)}",
-                          hint="检查 game.toml 中 cookie_file 的路径") from None
+    # a regular file of bounded size: a FIFO or /dev/zero named here must not hang or fill memory
+    text = read_text_input(path, MAX_COOKIE_FILE_BYTES, "cookie 文件", hint="检查 game.toml 中 cookie_file 的路径")
     if readable_by_others(path):
         warnings.warn(TrackerWarning(
             f"cookie 文件 {path} 其他用户也能读取（它等于你的登录）；建议执行 chmod 600 {path}"), stacklevel=2)
@@ -298,7 +292,8 @@ async def open_session(fetcher: Fetcher, game: GameConfig, *,
             if readable_by_others(path):
                 warnings.warn(TrackerWarning(
                     f"保存的登录 {path} 其他用户也能读取；建议执行 chmod 600 {path}（或删除它重新登录）"), stacklevel=2)
-            saved = parse_cookie_text(path.read_text(encoding="utf-8"), fetcher.base_url)
+            saved = parse_cookie_text(read_text_input(path, MAX_COOKIE_FILE_BYTES, "保存的登录",
+                                                      hint="删除它重新登录"), fetcher.base_url)
             fetcher.cookies.update(saved)
             if has_login(fetcher.cookies):
                 return Session(mode="saved", expect_member=True, username=crawl.username,

@@ -51,11 +51,13 @@ from pydantic import ValidationError
 
 from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT
 from tracker.engine.ruleset_reader import FileAt
-from tracker.errors import RulesetError
+from tracker.errors import RulesetError, os_error_words
+from tracker.safefile import read_bounded
 
 if TYPE_CHECKING:
     from tracker.engine.ruleset_schema import Ruleset
 
+MAX_NIGHT_FILE_BYTES = 1024 * 1024  # the largest bundled night file is ~60 KB
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 
 
@@ -365,12 +367,18 @@ def load_catalog(ruleset_id: str, path: Path | None = None, roles: tuple[str, ..
     """The night file of a ruleset: ``path`` when the ruleset names one, else the bundled file."""
     p = path if path is not None else NIGHT_DIR / f"{ruleset_id}.toml"
     try:
-        text = p.read_text("utf-8")
+        text = read_bounded(p, MAX_NIGHT_FILE_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise RulesetError(f"规则 {ruleset_id} 还没有夜晚技能文件（{p.name}）",
                            hint="夜晚结算需要规则的技能数据：rulesets/night/<规则 id>.toml") from None
+    except OSError as exc:
+        raise RulesetError(f"无法读取夜晚技能文件 {p}：{os_error_words(exc)}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"夜晚技能文件 {p.name} 不是 UTF-8 编码") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"夜晚技能文件 {p.name} 的 TOML 语法错误：{exc}") from None
+    except RecursionError:
+        raise RulesetError(f"夜晚技能文件 {p.name} 的数组或表嵌套太深") from None
     return parse_catalog(data, p.name, roles, text)

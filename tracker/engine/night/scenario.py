@@ -3,11 +3,17 @@
 The schema (``scenario.schema.json``, the shared vocabulary of state keys and player fields) is
 the contract: a file that does not validate is refused with the path of its first error, before
 any settlement, so the engine never guesses at a misspelt key.
+
+Bounded before anything is settled: a file of at most MAX_BYTES, nesting at most MAX_DEPTH deep,
+at most MAX_PLAYERS seats and MAX_ACTIONS submissions (a night of the largest game, 24 players,
+is a few dozen), each player listed once, and at most MAX_ERRORS schema errors looked at (the
+first is shown). A hostile file ends with a clear exit 2, in little memory and time.
 """
 
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -22,6 +28,11 @@ if TYPE_CHECKING:
     from tracker.engine.ruleset import Ruleset
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+MAX_BYTES = 1024 * 1024  # the worked examples' largest scenario is ~6 KB
+MAX_DEPTH = 32  # the schema's deepest value (a player's fields) is 6 levels down
+MAX_PLAYERS = 64  # the posts' games have at most 24
+MAX_ACTIONS = 1000
+MAX_ERRORS = 100
 
 
 @cache
@@ -42,11 +53,47 @@ def validate(data: Any) -> None:
     """ConfigError (exit 2) naming the path of the first error, or nothing."""
     if not isinstance(data, dict):
         raise ConfigError("情景文件的顶层应是一个 JSON 对象（含 setup 和 actions）")
-    errors = sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    _bounded(data)
+    errors = sorted(itertools.islice(_validator().iter_errors(data), MAX_ERRORS),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         e = errors[0]
         raise ConfigError(f"情景文件不符合格式：{_path(list(e.absolute_path))}：{e.message}",
                           hint="键和取值见 scenario.schema.json（状态键的词汇表）")
+
+
+def _depth(data: Any) -> int:
+    """How deep ``data`` nests (iteratively: a deep value must not exhaust the stack here)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_DEPTH:
+            break
+        if isinstance(value, dict):
+            stack.extend((v, d + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, d + 1) for v in value)
+    return deepest
+
+
+def _bounded(data: Mapping[str, Any]) -> None:
+    """The sizes no night has: refused before the schema walks them."""
+    if _depth(data) > MAX_DEPTH:
+        raise ConfigError(f"情景文件嵌套超过 {MAX_DEPTH} 层", hint="情景文件只含 setup、actions 和期望结果")
+    setup = data.get("setup")
+    players = setup.get("players") if isinstance(setup, dict) else None
+    if isinstance(players, list):
+        if len(players) > MAX_PLAYERS:
+            raise ConfigError(f"情景文件有 {len(players)} 名玩家，超过上限 {MAX_PLAYERS}")
+        names: list[str] = [p["name"] for p in players if isinstance(p, dict) and isinstance(p.get("name"), str)]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ConfigError(f"情景文件 setup.players 里 {'、'.join(twice)} 出现了不止一次",
+                              hint="每名玩家只写一次（后一个不会悄悄替换前一个）")
+    actions = data.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        raise ConfigError(f"情景文件有 {len(actions)} 条行动，超过上限 {MAX_ACTIONS}")
 
 
 def load(data: Mapping[str, Any]) -> tuple[Table, list[Action]]:
@@ -69,16 +116,17 @@ def load(data: Mapping[str, Any]) -> tuple[Table, list[Action]]:
 
 
 def read(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text("utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError(f"找不到情景文件 {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"无法读取情景文件 {path}：{exc.__class__.__name__}") from None
+    from tracker.safefile import read_text_input
+
+    text = read_text_input(path, MAX_BYTES, "情景文件")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"情景文件 {path} 不是合法的 JSON：第 {exc.lineno} 行第 {exc.colno} 列，{exc.msg}") from None
+    except RecursionError:
+        raise ConfigError(f"情景文件 {path} 嵌套太深，无法读取", hint=f"最多 {MAX_DEPTH} 层") from None
+    except ValueError:  # a number of thousands of digits (Python refuses to convert it)
+        raise ConfigError(f"情景文件 {path} 里有一个位数过多的数字", hint="数字最多 4300 位；情景文件里的数字是夜晚、日数和次数") from None
     validate(data)
     return data  # type: ignore[no-any-return]
 
