@@ -328,7 +328,7 @@ def register(group: click.Group) -> None:
             checked.append(f"本地密钥封印 {sealed} 行（{seal_path(key_file)}，密钥 {key_file}），覆盖到第 {covers} 条")
         if as_json:
             doc: dict[str, Any] = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
-            if anchored or key_file is not None or source:  # the original three keys stay as they were
+            if anchored or key_file is not None or from_forum:  # the original three keys stay as they were
                 doc.update({"anchors_checked": anchored, "anchors_in_process_thread": len(posted),
                             "anchors_source": "forum" if from_forum else "database" if source else None,
                             "seals_checked": sealed, "sealed_through": covers, "problems": problems})
