@@ -86,12 +86,13 @@ def read_text_input(path: Path, limit: int, what: str, *, hint: str | None = Non
     of at most ``limit`` bytes, or a ConfigError (exit 2) saying which ``what`` and why."""
     from tracker.errors import ConfigError, os_error_words
 
+    gap = " " if what[:1].isascii() else ""  # 找不到 cookie 文件, 找不到情景文件
     try:
         raw = read_bounded(path, limit)
     except FileNotFoundError:
-        raise ConfigError(f"找不到{what} {path}", hint=hint) from None
+        raise ConfigError(f"找不到{gap}{what} {path}", hint=hint) from None
     except OSError as exc:
-        raise ConfigError(f"无法读取{what} {path}：{os_error_words(exc)}", hint=hint) from None
+        raise ConfigError(f"无法读取{gap}{what} {path}：{os_error_words(exc)}", hint=hint) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
