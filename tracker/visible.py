@@ -50,3 +50,15 @@ def visible(s: str) -> str:
 def visible_line(s: str) -> str:
     """:func:`visible` for one line of output: newlines and tabs become tokens too (a name, a subject)."""
     return visible(s).replace("\n", "␤").replace("\t", "␉")
+
+
+def visible_name(s: str) -> str:
+    """An account name as one line in which every space shows: :func:`visible_line`, then any space
+    other than an inner ASCII one (U+3000, U+00A0, a leading or trailing space) as ``<U+XXXX>``.
+    "银鸦 " and "银鸦\\u3000" are other accounts than 银鸦, and the director must see why."""
+    line = visible_line(s)
+    inner = line.strip(" ")
+    lead = len(line) - len(line.lstrip(" "))
+    trail = len(line) - len(line.rstrip(" ")) if inner else 0
+    body = "".join(f"<U+{ord(c):04X}>" if c.isspace() and c != " " else c for c in inner)
+    return "<U+0020>" * lead + body + "<U+0020>" * trail

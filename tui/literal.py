@@ -21,10 +21,11 @@ def clean(s: str) -> str:
     return visible(s)
 
 
-def literal(s: str | None, style: str | Style = "") -> Text:
-    """Forum text as a Text: the escapes themselves dimmed so the director sees they were there."""
+def literal(s: str | None, style: str | Style = "", *, line: bool = False) -> Text:
+    """Forum text as a Text: the escapes themselves dimmed so the director sees they were there.
+    ``line``: a name or a title on one line, where a newline or a tab is a token too (␤, ␉)."""
     out = Text(style=style)
-    append_literal(out, s or "", style)
+    append_literal(out, s or "", style, line=line)
     return out
 
 
@@ -37,13 +38,16 @@ def _as_style(style: str | Style) -> Style:
     return Style.parse(style) if style else Style()
 
 
-def append_literal(out: Text, s: str, style: str | Style = "") -> None:
-    if not needs_escaping(s):
+_LINE_TOKENS = {"\n": "␤", "\t": "␉"}
+
+
+def append_literal(out: Text, s: str, style: str | Style = "", *, line: bool = False) -> None:
+    if not needs_escaping(s) and not (line and ("\n" in s or "\t" in s)):
         out.append(s, style)
         return
     run: list[str] = []
     for c in s:
-        token = visible_char(c)
+        token = _LINE_TOKENS.get(c) if line and c in _LINE_TOKENS else visible_char(c)
         if token is None:
             run.append(c)
             continue

@@ -5,7 +5,8 @@ account named ``银鸦`` + U+200B from voting as ``银鸦``. The helper crawls o
 players have posted (the sign-up thread, day 1's discussion), takes each player's uid from the posts
 whose author is *exactly* the player's name, and writes ``uid = N`` under that player in the game
 file, leaving every other line as it was. Look-alike accounts that posted in the thread are listed
-for the director, never filled in.
+for the director, never filled in, and a player whose name an account in the thread only looks like
+("银鸦 ", "银鸦\u3000": names are never trimmed) is not filled either: the director is asked.
 """
 
 from __future__ import annotations
@@ -63,9 +64,10 @@ def register(group: click.Group) -> None:
 
             propose_players(game_path, tid, as_json)
             return
-        from tracker.engine.identity import Authors
+        from tracker.engine.identity import Authors, skeleton
         from tracker.safefile import write_atomic
         from tracker.store.posts import posts_for_thread
+        from tracker.visible import visible_name
 
         with service(game_path, db_url) as svc:
             if not no_crawl:
@@ -81,6 +83,7 @@ def register(group: click.Group) -> None:
                 seen.setdefault(p.author, set()).add(p.uid)
         authors = Authors(game.players)
         fill: dict[str, int] = {}
+        asked: set[str] = set()
         for pc in game.players:
             found = seen.get(pc.name, set())
             if pc.uid is not None:
@@ -88,14 +91,29 @@ def register(group: click.Group) -> None:
                     echo(f"注意：{pc.name} 在游戏文件里的 uid 是 {pc.uid}，帖 {tid} 里同名账号的 uid 是 "
                          f"{'、'.join(map(str, sorted(found)))}；请核对", err=True)
                 continue
-            if len(found) == 1:
+            # never trimmed or normalised: a uid is filled only from the one account with exactly the
+            # name, and only when no other account in the thread looks like it ("银鸦 ", "银鸦\u3000")
+            key = skeleton(pc.name)
+            alike = {a: u for a, u in seen.items() if a != pc.name and skeleton(a) == key}
+            if len(found) == 1 and not alike:
                 fill[pc.name] = next(iter(found))
+                continue
+            others = "、".join(f"{visible_name(a)}（uid {'、'.join(map(str, sorted(u)))}）"
+                              for a, u in sorted(alike.items()))
+            asked.update(alike)
+            if len(found) == 1:
+                echo(f"注意：{pc.name} 没有填写：帖 {tid} 里有同名账号（uid {next(iter(found))}），也有形近账号 "
+                     f"{others}；核对哪个是玩家后，在游戏文件里给 {pc.name} 写上 uid = {next(iter(found))}"
+                     "（或另一个 uid）", err=True)
+            elif found:
+                echo(f"注意：{pc.name} 对应多个 uid（{'、'.join(map(str, sorted(found)))}），没有填写", err=True)
+            elif alike:
+                echo(f"未找到：{pc.name} 没有在帖 {tid} 以这个名字发过帖；形近账号 {others} 不是玩家，没有填写", err=True)
             else:
-                echo(f"未找到：{pc.name} 没有在帖 {tid} 以这个名字发过帖" if not found else
-                     f"注意：{pc.name} 对应多个 uid（{'、'.join(map(str, sorted(found)))}），没有填写", err=True)
+                echo(f"未找到：{pc.name} 没有在帖 {tid} 以这个名字发过帖", err=True)
         for author, uids in sorted(seen.items()):
             who = authors.identify(author, min(uids))
-            if who.lookalike is not None and author not in fill:
+            if who.lookalike is not None and author not in fill and author not in asked:
                 echo(f"形近账号：{who.reason}", err=True)
         if not fill:
             echo("没有需要补全的 uid。")

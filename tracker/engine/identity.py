@@ -21,7 +21,7 @@ from functools import cache
 
 from tracker.config import PlayerConfig
 from tracker.engine.normalize import name_key
-from tracker.visible import visible
+from tracker.visible import visible_name
 
 # Characters that pass for others in a name (after NFKC and case folding). Not the whole of Unicode
 # TR39's confusables.txt: the scripts a Chinese forum's names mix — Latin with Cyrillic/Greek, and
@@ -41,6 +41,22 @@ _LOOKALIKE = str.maketrans({
     "ㅡ": "一", "―": "一", "—": "一", "〇": "○", "⼝": "口", "⼀": "一", "⼈": "人", "⼊": "入",
     "入": "人", "未": "末", "己": "已", "巳": "已", "戊": "戌", "曰": "日", "冫": "氵",
 })
+def _closed(table: dict[int, str]) -> dict[int, str]:
+    """The map applied until nothing changes: Cyrillic і → i → l in one step, as Latin i → l is, so
+    "yіnya" and "yinya" share a skeleton whichever script each letter came from."""
+    out = dict(table)
+    for k, v in out.items():
+        seen = {k}
+        while len(v) == 1 and ord(v) in table and ord(v) not in seen:
+            seen.add(ord(v))
+            v = table[ord(v)]
+        out[k] = v
+    return out
+
+
+_LOOKALIKE = _closed(_LOOKALIKE)  # type: ignore[arg-type]
+
+
 @cache
 def _unseen() -> dict[int, None]:
     """Characters that are never seen: dropped. name_key() already drops the common ones (ZWSP, bidi …).
@@ -82,7 +98,7 @@ class Authors:
     def identify(self, author: str, uid: int | None) -> Author:
         if uid is not None and uid in self.by_uid:
             return Author(player=self.by_uid[uid])
-        shown = f"{visible(author)}（uid {uid}）" if uid is not None else visible(author)
+        shown = f"{visible_name(author)}（uid {uid}）" if uid is not None else visible_name(author)
         same = self.by_name.get(author)
         if same is not None:
             if same.uid is None or uid is None:

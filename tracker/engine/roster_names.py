@@ -12,6 +12,8 @@ import difflib
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from tracker.visible import visible_name
+
 #: How alike two names must be to be offered for each other: 饺孑 for 饺子 (ratio 0.5) is offered;
 #: the crawl's roster check and every name a director types share it.
 NEAR_CUTOFF = 0.4
@@ -50,12 +52,12 @@ class RosterCheck:
     def lines(self) -> list[str]:
         """What the director reads after a crawl (Chinese)."""
         out: list[str] = []
-        for name, near in self.silent:
-            hint = f"（是不是：{'、'.join(near)}？）" if near else ""
-            out.append(f"名单核对：玩家 {name} 在游戏帖里没有发言{hint}")
+        for name, near in self.silent:  # names as one-line tokens: a \r or \n in a name cannot split the line
+            hint = f"（是不是：{'、'.join(map(visible_name, near))}？）" if near else ""
+            out.append(f"名单核对：玩家 {visible_name(name)} 在游戏帖里没有发言{hint}")
         for u in self.unlisted:
-            hint = f"（最接近的玩家：{'、'.join(u.nearest)}）" if u.nearest else ""
-            out.append(f"名单核对：账号 {u.author} 在游戏帖里发了 {u.posts} 帖，却不在 [[players]] 中{hint}")
+            hint = f"（最接近的玩家：{'、'.join(map(visible_name, u.nearest))}）" if u.nearest else ""
+            out.append(f"名单核对：账号 {visible_name(u.author)} 在游戏帖里发了 {u.posts} 帖，却不在 [[players]] 中{hint}")
         return out
 
 

@@ -207,7 +207,8 @@ def _parse_post(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: i
     author_link = parts.get("author")
     uid = None
     if author_link is not None:
-        author = author_link.text(deep=True).strip()
+        # exactly as the forum shows it: "银鸦 " or "银鸦\u3000" is another account, never trimmed into 银鸦
+        author = author_link.text(deep=True)
         uid = _first_int(_UID, author_link.attrs.get("href"))
     else:  # anonymous posts show a bare name
         authi = post.css_first("td.pls div.authi")
@@ -215,7 +216,7 @@ def _parse_post(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: i
     if uid is None:
         only_author = post.css_first("a[href*='authorid=']")
         uid = _first_int(_AUTHORID, only_author.attributes.get("href") if only_author else None)
-    if not author:
+    if not author.strip():
         raise ParseError("找不到作者", page=page_url, pid=pid)
 
     time_node = parts.get("time")

@@ -121,10 +121,11 @@ def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: 
     floor = _int(item.get("number"))
     if floor is None:
         raise ParseError("找不到楼层号（number）", page=page_url or None, pid=pid)
-    author = _unicode(_str(item.get("author") or item.get("username")).strip(), "作者名", page_url, pid)
-    if not author and str(item.get("anonymous") or "0") != "0":
+    # exactly as the forum sends it (never trimmed: "银鸦 " is another account than 银鸦)
+    author = _unicode(_str(item.get("author") or item.get("username")), "作者名", page_url, pid)
+    if not author.strip() and str(item.get("anonymous") or "0") != "0":
         author = "匿名"
-    if not author:
+    if not author.strip():
         raise ParseError("找不到作者", page=page_url or None, pid=pid)
     posted_at = from_epoch(item.get("dbdateline"), tz) or parse_forum_time(_str(item.get("dateline")), tz)
     if posted_at is None:

@@ -31,7 +31,7 @@ class BallotDetail(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         head = Text("投票人 ", "bold")
-        head.append_text(literal(self.ballot.voter, "bold cyan"))
+        head.append_text(literal(self.ballot.voter, "bold cyan", line=True))
         head.append(f" 当日的全部投票（{len(self.history)} 帖）· Esc 关闭\n", "bold")
         head.append_text(history_text(self.history))
         with Vertical():

@@ -58,7 +58,7 @@ class GameHeader(Widget):
             self._frame = (self._frame + 1) % len(SPINNER)
 
     def _left(self, day: int | None) -> Text:
-        out = literal(self.game_title, "bold")
+        out = literal(self.game_title, "bold", line=True)
         out.append(f" · {self.ruleset_id}")
         if day is not None:
             out.append(f" · 第{day}日", "bold")
@@ -97,7 +97,7 @@ class GameHeader(Widget):
             out.append(f"{when} ✓", "green")
         else:
             out.append(f"{when} ✗ ", "bold red")
-            out.append_text(literal(c.detail[:40], "red"))
+            out.append_text(literal(c.detail[:40], "red", line=True))
         return out
 
     def render(self) -> Text:

@@ -33,7 +33,7 @@ def post_header(post: Any) -> Text:
     out = Text()
     out.append(f"{post.floor} 楼", "bold")
     out.append("  ")
-    out.append_text(literal(post.author, "bold cyan"))
+    out.append_text(literal(post.author, "bold cyan", line=True))
     at: datetime = post.posted_at
     out.append(f"  {at.astimezone(SHANGHAI):%Y-%m-%d %H:%M:%S}", "dim")
     out.append(f"  tid {post.tid} · pid {post.pid}", "dim")
