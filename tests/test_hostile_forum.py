@@ -142,7 +142,7 @@ async def test_a_trickling_server_meets_the_per_request_deadline() -> None:
 
 def test_a_stuck_crawl_meets_the_crawl_deadline_and_is_recorded_failed(tmp_path: Path) -> None:
     with HostileForum(trickle) as forum:
-        game = load_game(game_file(tmp_path, forum.base_url, crawl="mobile_api = false\nrequest_deadline = 30"))
+        game = load_game(game_file(tmp_path, forum.base_url, crawl="mobile_api = false\ntimeout = 30"))
         store = Store.open(f"sqlite:///{tmp_path / 'game.db'}")
         started = time.monotonic()
         with pytest.raises(NetworkError, match="分钟仍未完成") as err:

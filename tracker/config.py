@@ -55,7 +55,7 @@ class EventConfig:
 class CrawlConfig:
     concurrency: int = 2
     delay: float = 0.5
-    timeout: float = 20.0
+    timeout: float = 60.0
     retries: int = 4
     mobile_api: bool = True
     user_agent: str = DEFAULT_USER_AGENT
@@ -63,7 +63,6 @@ class CrawlConfig:
     username: str | None = None
     password_env: str = "TRACKER_PASSWORD"
     max_page_mb: int = 128
-    request_deadline: float = 120.0
     crawl_deadline_minutes: float = 60.0
 
 
@@ -182,13 +181,12 @@ class _CrawlT(BaseModel):
     model_config = _Strict
     concurrency: Annotated[int, Field(ge=1, le=16)] = 2
     delay: Annotated[float, Field(ge=0, le=600)] = 0.5
-    timeout: Annotated[float, Field(gt=0, le=600)] = 20.0
+    timeout: Annotated[float, Field(gt=0, le=600)] = 60.0  # one whole answer, first byte sent to last received
     retries: Annotated[int, Field(ge=0, le=20)] = 4
     mobile_api: bool = True
     user_agent: Annotated[str, Field(min_length=1)] = DEFAULT_USER_AGENT
     cookie_file: str | None = None
     max_page_mb: Annotated[int, Field(ge=1, le=4096)] = 128
-    request_deadline: Annotated[float, Field(ge=1, le=3600)] = 120.0
     crawl_deadline_minutes: Annotated[float, Field(ge=1, le=24 * 60)] = 60.0
 
 
@@ -234,9 +232,9 @@ _EXAMPLES = {
     "day": "1", "discussion": "4", "vote": "5 或 [5, 6]", "opens": "2025-03-01T10:00:00+08:00",
     "closes": "2025-03-02T22:00:00+08:00", "accelerated": "true 或 false（不加引号）",
     "at": "2025-03-03T09:00:00+08:00", "kind": '"eliminated"', "player": '"泡泡"', "concurrency": "2",
-    "delay": "0.5", "timeout": "20", "retries": "4", "mobile_api": "true 或 false（不加引号）",
+    "delay": "0.5", "timeout": "60", "retries": "4", "mobile_api": "true 或 false（不加引号）",
     "user_agent": '"forum-game-tracker"', "cookie_file": '"cookies.txt"', "max_page_mb": "128",
-    "request_deadline": "120", "crawl_deadline_minutes": "60", "username": '"导演A"',
+    "crawl_deadline_minutes": "60", "username": '"导演A"',
     "password_env": '"TRACKER_PASSWORD"', "interval_minutes": "30（至少 1 分钟）",
     "near_close_interval_minutes": "5（至少 1 分钟）", "lurker_report_before_close_hours": "3",
     "post_reports": "true 或 false（不加引号）", "reports_dir": '"reports"',
@@ -245,6 +243,10 @@ _EXAMPLES = {
     "schedule": "[schedule]\ninterval_minutes = 30", "key_file": '"~/.tracker/ledger.key"',
     "ledger": '[ledger]\nkey_file = "~/.tracker/ledger.key"',
 }
+#: Keys merged into another, with what to write instead: an old file is refused with the fix, not
+#: read with a key that no longer does what it says.
+_MERGED = {"request_deadline": "[crawl] timeout 现在就是一次回应的总时限（从发出请求到收完最后一个字节），"
+                               "不再另有 request_deadline"}
 _TABLES: dict[str, type[BaseModel]] = {
     "game": _GameT, "players": _PlayerT, "days": _DayT, "events": _EventT, "crawl": _CrawlT, "login": _LoginT,
     "schedule": _ScheduleT, "ledger": _LedgerT,
@@ -281,6 +283,9 @@ def _config_error(exc: ValidationError) -> ConfigError:
     example = _EXAMPLES.get(key, "")
     hint = f"例如：{key} = {example}" if example and "\n" not in example else (
         f"例如：\n{example}" if example else None)
+    if kind == "extra_forbidden" and loc[-1] in _MERGED:
+        return ConfigError(f"游戏文件中 {where} 已不再使用：{_MERGED[str(loc[-1])]}",
+                           hint=f"删去 {loc[-1]}；需要时写 timeout = 秒数（默认 60）")
     if kind == "extra_forbidden":
         parent, _, bad = where.rpartition(".")
         table = next((t for t in reversed(loc[:-1]) if isinstance(t, str) and t in _TABLES), None)
@@ -405,7 +410,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         concurrency=c.concurrency, delay=float(c.delay), timeout=float(c.timeout), retries=c.retries,
         mobile_api=c.mobile_api, user_agent=c.user_agent, cookie_file=(base / cookie) if cookie else None,
         username=lg.username, password_env=lg.password_env, max_page_mb=c.max_page_mb,
-        request_deadline=float(c.request_deadline), crawl_deadline_minutes=float(c.crawl_deadline_minutes),
+        crawl_deadline_minutes=float(c.crawl_deadline_minutes),
     )
     schedule = ScheduleConfig(
         interval_minutes=float(sc.interval_minutes), near_close_interval_minutes=float(sc.near_close_interval_minutes),

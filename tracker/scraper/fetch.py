@@ -31,8 +31,9 @@ and what the forum answers::
     a body larger than ``max_body`` once unpacked → ResponseTooLargeError at once, never retried
       (bodies are streamed and gzip/deflate unpacked here with a bound, so a gzip bomb costs at most
       ``max_body`` bytes of memory)
-    an answer not complete within ``deadline``  → retried like a timeout (a server trickling a
-      byte at a time resets every per-read timeout, never the deadline)
+    an answer not complete within ``timeout``   → retried like any timeout: the one setting bounds
+      the whole answer, from the request sent to its last byte (a server trickling a byte a second
+      resets every per-read timeout, never this one)
     anything else (200, 404 …)                  → returned; the parsers decide what it means
 
 The password never passes through here except as a form field of :meth:`Fetcher.post_form`, and
@@ -155,20 +156,25 @@ class FetchPolicy:
 
     concurrency: int = 2
     delay: float = 0.5
-    timeout: float = 20.0
+    timeout: float = 60.0
     retries: int = 4
     backoff: float = 1.0
     max_backoff: float = 60.0
     max_retry_after: float = 300.0
     user_agent: str = DEFAULT_USER_AGENT
     max_body: int = DEFAULT_MAX_BODY
-    deadline: float = 120.0
+    deadline: float | None = None
+    """Seconds for one whole answer; None: ``timeout`` (the game file's one setting, see :attr:`whole`)."""
+
+    @property
+    def whole(self) -> float:
+        return self.timeout if self.deadline is None else self.deadline
 
     @classmethod
     def from_config(cls, crawl: CrawlConfig) -> FetchPolicy:
         return cls(concurrency=max(1, crawl.concurrency), delay=max(0.0, crawl.delay),
                    timeout=crawl.timeout, retries=max(0, crawl.retries), user_agent=crawl.user_agent,
-                   max_body=crawl.max_page_mb * 1024 * 1024, deadline=crawl.request_deadline)
+                   max_body=crawl.max_page_mb * 1024 * 1024)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,7 +385,7 @@ class Fetcher:
         """One request and its whole body, streamed under the size cap, within the total deadline."""
         request = self._client.build_request(method, url, data=data)
         try:
-            async with asyncio.timeout(self.policy.deadline):
+            async with asyncio.timeout(self.policy.whole):
                 resp = await self._client.send(request, stream=True)
                 try:
                     try:
@@ -400,7 +406,7 @@ class Fetcher:
         except httpx.DecodingError:
             raise _Retry("回应无法解压（传输中断或压缩数据损坏）", kind="truncated") from None
         except TimeoutError:
-            raise httpx.ReadTimeout(f"{self.policy.deadline:.0f} 秒内没有收完回应（总时限）",
+            raise httpx.ReadTimeout(f"{self.policy.whole:g} 秒内没有收完回应（总时限）",
                                     request=request) from None
         except _BodyTooLarge:
             mib = self.policy.max_body / (1024 * 1024)
@@ -481,7 +487,8 @@ class Fetcher:
                                content_type=resp.headers.get("content-type"), body=body,
                                attempts=attempts, headers=tuple(resp.headers.multi_items()), requests=sent)
             except httpx.TimeoutException as exc:
-                last = _Retry(f"超时（{type(exc).__name__}）", kind="network")
+                last = _Retry(f"超时（{type(exc).__name__}）：{self.policy.whole:g} 秒内没有收完回应（[crawl] timeout）",
+                              kind="network")
             except httpx.TransportError as exc:
                 hopeless = _hopeless(exc)
                 last = _Retry(hopeless or f"连接错误（{type(exc).__name__}: {exc}）", kind="network")
