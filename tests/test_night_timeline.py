@@ -183,3 +183,55 @@ def test_state_shows_the_statuses_and_marks_the_nights_left(tmp_path: Path) -> N
         assert "绑架" in rows["小白"].marks
     finally:
         svc.close()
+
+
+def test_a_day_skill_reaches_that_night(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 item 3: "A day skill confirmed at the desk reaches that night (107 牵制/教化 …: today
+    the night ignores them, and re-submitting them at night is refused "本次为夜晚")". 107 牵制:
+    "该角色当晚发动的非团队的<普通>和<限定>技能无效"."""
+    game = tmp_path / "g.toml"
+    assert run(capsys, "init", "--ruleset", "dnf-107", "--out", str(game), "--opens", "2025-03-03T10:00:00+08:00")[0] == 0
+    g = str(game)
+    roles = {p["role"]: p["name"] for p in json.loads(run(capsys, "state", g, "--json")[1])["players"]}
+    militia = [p["name"] for p in json.loads(run(capsys, "state", g, "--json")[1])["players"] if p["role"] == "民兵"]
+    swordsman, victim = roles["剑士"], roles["恶徒"]
+    team = f"民兵({','.join(militia)})"
+    assert run(capsys, "night", g, "--day", "1", "add", team, "牵制", swordsman)[0] == 0
+    assert run(capsys, "night", g, "--day", "1", "confirm")[0] == 0
+    assert night(capsys, g, 1, "add", swordsman, "蓄力斩", victim)[0] == 0
+    doc = json.loads(night(capsys, g, 1, "--json")[1])
+    assert doc["deaths"] == [] and any("牵制" in line for line in doc["log"])
+    # recorded at the night desk instead (the director typed it late): the day's use, not refused
+    day_submission = next(e["seq"] for e in json.loads(run(capsys, "state", g, "--json", "--events")[1])["events"]
+                          if e["kind"] == "night_action" and e["data"]["skill"] == "牵制")
+    assert run(capsys, "night", g, "--day", "1", "reopen")[0] == 0
+    assert run(capsys, "event", g, "undo", "--seq", str(day_submission))[0] == 0
+    assert json.loads(night(capsys, g, 1, "--json")[1])["deaths"] != []  # no 牵制: the 蓄力斩 kills
+    assert night(capsys, g, 1, "add", team, "牵制", swordsman)[0] == 0
+    doc = json.loads(night(capsys, g, 1, "--json")[1])
+    assert doc["rejected"] == [] and doc["deaths"] == []
+
+
+def test_m65_day_skill_and_night_vote_marks_hand_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 item 3, M65: <飞行头槌> "游戏日白天任意时刻……使得该玩家当晚无法使用任何技能" reaches
+    the night; and "A night effect on votes reaches the next tally (M65 深青之桩 / 天枢剑圣 doubling:
+    today written nowhere, `state` shows `modifiers: []`)" — 深青之桩 "使其第二天被投票数加倍（暗记）"."""
+    game = tmp_path / "g.toml"
+    assert run(capsys, "init", "--ruleset", "accel-m65", "--out", str(game), "--opens", "2025-03-03T10:00:00+08:00")[0] == 0
+    g = str(game)
+    roles = {p["role"]: p["name"] for p in json.loads(run(capsys, "state", g, "--json")[1])["players"]}
+    crow, knight, target = roles["银鸦"], roles["骑士"], roles["掠夺者"]
+    assert night(capsys, g, 1, "add", knight, "深青之桩", target)[0] == 0
+    assert run(capsys, "night", g, "--day", "1", "add", crow, "飞行头槌", knight)[0] == 0
+    assert run(capsys, "night", g, "--day", "1", "confirm")[0] == 0
+    doc = json.loads(night(capsys, g, 1, "--json")[1])
+    assert any("飞行头槌" in line and knight in line for line in doc["log"]) and "vote_marks" not in doc
+    # without the 飞行头槌 the mark lands, and confirming writes it where the tally reads it
+    assert run(capsys, "night", g, "--day", "1", "reopen")[0] == 0
+    assert run(capsys, "night", g, "--day", "1", "remove", crow, "飞行头槌")[0] == 0
+    assert night(capsys, g, 1, "confirm")[0] == 0
+    modifiers = json.loads(run(capsys, "state", g, "--json")[1])["modifiers"]
+    assert [(m["kind"], m["player"], m["day"], m["effect"], m["value"]) for m in modifiers] == [
+        ("深青之桩", target, 2, "received_multiply", 2.0)]
+    out = run(capsys, "state", g, "--events")[1]
+    assert f"暗记（modifier） {target} 第1夜，作用于第2日，名称 深青之桩" in out

@@ -501,6 +501,8 @@ class SkillT(_Table):
     gained: bool = _f("players outside `roles` may come to hold it in play (the game's hook decides who)",
                       default=False)
     next_day: bool = _f("a night submission that also acts in the next day's settlement", default=False)
+    tonight: bool = _f("a day submission that also acts in that night's settlement (107 牵制: \"该角色当晚…\")",
+                       default=False)
     step: str | None = _f("the post's step number for it, for the reader (the engine does not read it yet: "
                           "issue 20 item 2)", default=None)
     aliases: list[str] = _f("other names a submission may use", default=[])

@@ -84,6 +84,8 @@ def event_line(kind: str, player: str | None, data: Mapping[str, Any]) -> str:
     parts: list[str] = []
     if data.get("phase"):
         parts.append(_phase(str(data["phase"])))
+        if kind == "modifier" and data.get("day") is not None:
+            parts.append(f"作用于第{data['day']}日")
     elif data.get("day") is not None:
         parts.append(f"第{data['day']}日")
     if "actor" in data:

@@ -18,6 +18,7 @@ from tracker.engine.night import Catalog, Settlement, Table, settle
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
     HOLDER_KEYS,
+    carried_use,
     check_decisions,
     desk_command,
     exit_drafts,
@@ -111,6 +112,7 @@ class NightDesk:
             return history
         at = self.at(key)
         table = table_for(self._fold(as_of(events, at, inclusive=False)), self.catalog, events, key, at)
+        table = carried_use(table, events, key, self.catalog)
         result = settle(self.catalog, table, submissions(events, key, self.catalog), seed=seed, decisions=decisions,
                         ruleset=self.ruleset)
         check_decisions(result, decisions or {})
@@ -159,6 +161,9 @@ class NightDesk:
         data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": list(targets)}
         if choice is not None:
             data["choice"] = choice
+        skill_def = self.catalog.skill(name)
+        if in_phase is None and key.startswith("night:") and skill_def.tonight and skill_def.phase == "day":
+            in_phase = "day"  # a day skill that acts tonight, recorded at the night desk: the day's use
         if in_phase is not None:
             data["in_phase"] = in_phase
         draft = make_draft(EventKind.NIGHT_ACTION.value, at=self.at(key), data=data, recorded_by=self.director)

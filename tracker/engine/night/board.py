@@ -29,6 +29,7 @@ from tracker.engine.night.model import (
     Survival,
     Table,
     TagMove,
+    VoteMark,
 )
 
 if TYPE_CHECKING:
@@ -165,6 +166,11 @@ class Board:
         seat.faction = faction or seat.faction
         self.result.conversions.append(Conversion(player, before[0], seat.role, before[1], seat.faction, cause))
         self.note(f"{player}：{before[0]}（{before[1]}）→ {seat.role}（{seat.faction}）（{cause}）")
+
+    def mark_votes(self, name: str, player: str, day: int | None) -> None:
+        """A hidden (or public) modifier of the ruleset's voting on ``player`` for ``day``: the
+        next tally counts it once the settlement is confirmed."""
+        self.result.vote_marks.append(VoteMark(name, player, day))
 
     def later(self, effect: str, player: str | None, when: str, clause: str = "") -> None:
         self.result.pending.append(Pending(effect, player, when, clause))

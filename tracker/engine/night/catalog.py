@@ -208,6 +208,10 @@ class Skill:
     effects: tuple[Effect, ...] = ()
     trigger: Trigger | None = None
     not_with: tuple[str, ...] = ()
+    #: A day submission that also acts in that night's settlement (107 牵制 "该角色当晚…", 教化 "其当夜
+    #: 免疫诅咒", M65 飞行头槌/天璇紫后 "使得该玩家当晚无法使用任何技能"): the desk hands it to the
+    #: night with ``phase = "day"``, and takes it at the night desk as the day's.
+    tonight: bool = False
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -271,6 +275,7 @@ def _skill(t: SkillT) -> Skill:
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
         actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, step=t.step, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
+        tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))

@@ -32,6 +32,7 @@ from tracker.engine.night.model import (
     Survival,
     Table,
     TagMove,
+    VoteMark,
 )
 from tracker.engine.state import GameState
 from tracker.errors import ConfigError, GameRuleError
@@ -159,11 +160,63 @@ def submissions(events: Sequence[Any], key: str, catalog: Catalog | None = None)
     """The actions a phase settles: its own submissions, led, for a day, by the night submissions
     that also act in it (``next_day`` skills of the night before, with ``phase = "night"``)."""
     carried = _night_before(events, key, catalog) if catalog is not None else []
+    from_day = _day_before(events, key, catalog) if catalog is not None else []
     own = submission_events(events, key)
+
+    def phase(e: Any) -> str | None:
+        if e in carried:
+            return "night"
+        if e in from_day:
+            return str(e.data.get("in_phase") or key_parts(str(e.data["phase"]))[2] or "day")
+        return e.data.get("in_phase")  # type: ignore[no-any-return]
+
     return [Action(actor=str(e.data["actor"]), skill=str(e.data["skill"]),
                    targets=tuple(str(t) for t in e.data.get("targets", ())), choice=e.data.get("choice"),
-                   phase="night" if e in carried else e.data.get("in_phase"), index=i)
-            for i, e in enumerate([*carried, *own])]
+                   phase=phase(e), index=i)
+            for i, e in enumerate([*carried, *from_day, *own])]
+
+
+def carried_use(table: Table, events: Sequence[Any], key: str, catalog: Catalog) -> Table:
+    """The night's table with the day's ``tonight`` uses not yet counted: a 牵制 confirmed in day N's
+    settlement is the same use the night settles (handed over by :func:`submissions`), so its
+    ``…上次`` key is read as it stood before that settlement, or the night would refuse it as a
+    second use ("每两个游戏日最多发动一次（上次：第N天）")."""
+    kind, night, _ = key_parts(key)
+    from_day = _day_before(events, key, catalog) if kind == "night" else []
+    if not from_day:
+        return table
+    day = night - 1 if catalog.night_precedes_day else night
+    keys = {k for e in from_day for k in (catalog.skill(str(e.data["skill"])).cooldown_key,
+                                          catalog.skill(str(e.data["skill"])).no_repeat) if k}
+    settled = sorted((e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED
+                      and key_parts(str(e.data["phase"]))[:2] == ("day", day) and "table_before" in e.data),
+                     key=lambda e: (e.at, e.seq))
+    if not settled:
+        return table
+    before = settled[0].data["table_before"].get("state", {})
+    state = dict(table.state)
+    for k in keys:
+        last = state.get(k)
+        if isinstance(last, Mapping) and last.get("day") == day:
+            if before.get(k) is None:
+                state.pop(k, None)
+            else:
+                state[k] = before[k]
+    return replace(table, state=state)
+
+
+def _day_before(events: Sequence[Any], key: str, catalog: Catalog) -> list[Any]:
+    """The day's submissions that act in the night after it (``tonight`` skills: 牵制, 飞行头槌 …)."""
+    kind, night, _ = key_parts(key)
+    if kind != "night":
+        return []
+    day = night - 1 if catalog.night_precedes_day else night
+    tonight = {name for name, s in catalog.skills.items() if s.tonight}
+    if not tonight:
+        return []
+    found = [e for e in _live(events) if e.kind == EventKind.NIGHT_ACTION and e.data.get("skill") in tonight
+             and str(e.data.get("phase", "")).startswith("day:") and key_parts(str(e.data["phase"]))[1] == day]
+    return sorted(found, key=lambda e: e.seq)
 
 
 def _night_before(events: Sequence[Any], key: str, catalog: Catalog) -> list[Any]:
@@ -201,7 +254,7 @@ def settled_with(events: Sequence[Any], settled: Any) -> list[Any]:
     reopening it undoes."""
     key = settled.data.get("phase")
     kinds = {EventKind.ELIMINATED, EventKind.DIED, EventKind.ROLE_SET, EventKind.TAG_PASSED, EventKind.TAG_GIVEN,
-             EventKind.TAG_REMOVED, EventKind.FACTION_LOST}
+             EventKind.TAG_REMOVED, EventKind.FACTION_LOST, EventKind.MODIFIER}
     return [e for e in _live(events) if e.seq == settled.seq
             or (e.kind in kinds and e.data.get("phase") == key and e.at == settled.at)]
 
@@ -401,6 +454,7 @@ def recorded_settlement(settled: Any) -> tuple[Settlement, Table | None]:
         tags_moved=[TagMove(t["tag"], t.get("from"), t.get("to"), t.get("via", "")) for t in doc.get("tags_moved", ())],
         pending=[Pending(x["effect"], x.get("player"), x.get("when", ""), x.get("clause", ""))
                  for x in doc.get("pending", ())],
+        vote_marks=[VoteMark(m["name"], m["player"], m.get("day")) for m in doc.get("vote_marks", ())],
         state_after=dict(doc.get("state_after", {})),
         feedback=[Feedback(f["to"], f["content"]) for f in doc.get("feedback", ())],
         out_order=list(announcement.get("out_order", ())),
@@ -450,6 +504,10 @@ def record(result: Settlement, before: Table, key: str, *, at: datetime, recorde
             out.append(EventDraft(at=at, kind=EventKind.TAG_REMOVED.value, player=t.from_player,
                                   data={**data_base, "tag": t.tag, "gone": True, "cause": t.via},
                                   recorded_by=recorded_by))
+    for m in result.vote_marks:
+        out.append(EventDraft(at=at, kind=EventKind.MODIFIER.value, player=m.player,
+                              data={**data_base, "name": m.name, **({"day": m.day} if m.day is not None else {})},
+                              recorded_by=recorded_by))
     lost_before = set(before.state.get("判负阵营", ()))
     for faction in after.state.get("判负阵营", ()):
         if faction not in lost_before:

@@ -176,6 +176,17 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class VoteMark:
+    """A night effect on a day's votes (M65 深青之桩/天枢剑圣 "第二天被投票数加倍（暗记）", 票权掠夺): the
+    ruleset's ``[[voting.modifiers]]`` ``name`` on ``player``, for ``day`` (None: from now on). The desk
+    records it as a ``modifier`` event, so the next tally counts it."""
+
+    name: str
+    player: str
+    day: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Feedback:
     to: str
     content: str
@@ -213,6 +224,7 @@ class Settlement:
     conversions: list[Conversion] = field(default_factory=list)
     tags_moved: list[TagMove] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
+    vote_marks: list[VoteMark] = field(default_factory=list)
     state_after: dict[str, Any] = field(default_factory=dict)
     feedback: list[Feedback] = field(default_factory=list)
     out_order: list[str] = field(default_factory=list)
@@ -239,6 +251,8 @@ class Settlement:
                            for t in self.tags_moved],
             "pending": [{"effect": p.effect, "player": p.player, "when": p.when, "clause": p.clause}
                         for p in self.pending],
+            **({"vote_marks": [{"name": m.name, "player": m.player, "day": m.day} for m in self.vote_marks]}
+               if self.vote_marks else {}),
             "state_after": self.state_after,
             "feedback": [{"to": f.to, "content": f.content} for f in self.feedback],
             "announcement": {"out_order": list(self.out_order), "lines": list(self.lines)},

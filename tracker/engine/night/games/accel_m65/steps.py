@@ -173,6 +173,7 @@ def mark(ctx: Ctx, act: Action) -> None:
     if final is None:
         return
     ctx.marks.setdefault(final, []).append(act.skill)
+    b.mark_votes(act.skill, final, ctx.day + 1)  # [[voting.modifiers]] of the same name: the next day's tally
     b.note(f"(5) <{act.skill}>（{actor}）：{final}第{ctx.day + 1}天被投票数加倍（暗记，不公示）；"
            f"{target}此前未被选择过")
 
@@ -311,6 +312,7 @@ def vote_steal(ctx: Ctx, act: Action) -> None:
     perceive(ctx, actor, "票权掠夺", target, daytime=not ctx.night)
     spend(ctx, act)
     b.result.state_after[f"{target}.票权掠夺"] = "仍可投票，但投票算无效票（暗记，不公示）"
+    b.mark_votes("票权掠夺", target, None)  # duration = "game" in [[voting.modifiers]]
     b.later("票权掠夺：该玩家仍可投票，但投票算无效票", target, f"第{ctx.day + (1 if ctx.night else 0)}天起",
             ctx.cat.skill("票权掠夺").clause)
     b.note(f"<票权掠夺>（{actor}）：剥夺{target}的投票权（暗记，不公示；不会受到任何干扰和反弹）")
