@@ -188,9 +188,9 @@ class LurkT(_Table):
     """`[lurk]` — 潜水: posts a living player must make."""
 
     min_posts: Count = _f("posts each day below which a player lurks (0: no daily minimum)", default=5,
-                          switches_on="a daily 潜水 minimum of 5 posts")
+                          switches_on="每日发言少于 5 帖算潜水")
     three_day_min: Count = _f("posts over `three_day_span` days below which a player lurks (0: no such rule)",
-                              default=10, switches_on="a 潜水 minimum of 10 posts over 3 days")
+                              default=10, switches_on="连续 3 天发言合计少于 10 帖算潜水")
     three_day_span: Positive = _f("the days `three_day_min` counts over", default=3)
     no_vote_penalty: bool = _f("a living player with 票权 who casts no ballot is carded", default=False)
     dead_not_out_exempt_from_vote: bool = _f("M160: a dead player not yet out need not vote", default=False)
@@ -223,10 +223,10 @@ class CardsT(_Table):
 class DaysT(_Table):
     """`[days]` — day lengths, 加速 and 延时."""
 
-    length_days: Positive = _f("calendar days a game day lasts", default=2, switches_on="a game day of 2 days")
+    length_days: Positive = _f("calendar days a game day lasts", default=2, switches_on="一个游戏日为 2 天")
     weekend_extension: Count = _f("days added when a day spans a weekend", default=1,
-                                  switches_on="a day over a weekend lasts one day more")
-    first_day_extended: bool = _f("day 1 is one day longer", default=True, switches_on="day 1 one day longer")
+                                  switches_on="跨周末的游戏日延长 1 天")
+    first_day_extended: bool = _f("day 1 is one day longer", default=True, switches_on="第一日延长 1 天")
     first_day_accelerated: bool = _f("day 1 is accelerated", default=False)
     auto_accelerate_at_living: Count | None = _f("days are accelerated once this few players live (213: 16)",
                                                  default=None)
@@ -236,7 +236,7 @@ class DaysT(_Table):
         "requests close this many hours before the close", default=3.0)
     requests: list[Literal["accelerate", "delay"]] = _f(
         "what players may request", default=["accelerate", "delay"],
-        switches_on="players may request 加速 and 延时")
+        switches_on="玩家可以申请加速和延时")
     close_time: Annotated[str, Field(pattern=r"^([01]?\d|2[0-3]):[0-5]\d$")] = _f(
         "the day's close, HH:MM in the game's zone", default="22:00", examples=["22:00"])
     clause: str = _f("the post's sentence", default="")
@@ -341,7 +341,7 @@ class WinPolicyT(_Table):
 
     priority: list[str] = _f("win ids or factions, first wins when several hold", default=[])
     last_standing_wins: bool = _f("the only faction not yet lost wins (场上仅有一个阵营尚未被判负)",
-                                  default=True, switches_on="the last faction not lost wins")
+                                  default=True, switches_on="只剩一个阵营未被判负时该阵营获胜")
     co_win: list[str] = _f("factions that may win alongside another (107 中立)", default=[])
     check: Literal["every_event", "same_time"] = _f(
         "check after every event, or once for events of the same moment", default="same_time")
