@@ -2,7 +2,7 @@
 
 The CLI catches :class:`TrackerError` at the top, prints ``message`` (Chinese, with the fix) to
 stderr and exits with ``exit_code``: a director never sees a traceback for a problem they can fix.
-Anything else escaping is a bug and is allowed to show its traceback.
+Anything else escaping is a bug: one Chinese line, the traceback in a log file, exit 9.
 
     TrackerError
     ├── ConfigError            bad or missing game.toml / ruleset key        (exit 2)
@@ -19,9 +19,15 @@ Anything else escaping is a bug and is allowed to show its traceback.
     ├── RulesetError           a ruleset file is invalid                     (exit 2)
     ├── GameRuleError          an action the rules forbid (ValueError too)   (exit 7)
     └── LedgerBrokenError      the card ledger's hash chain does not verify  (exit 1)
+
+Anything else escaping a command is a bug: exit UNEXPECTED_EXIT (9), one line and a log path.
 """
 
 from __future__ import annotations
+
+#: The exit code of an error no other code describes: a bug, or memory running out (the CLI prints
+#: one line and the path of the log holding the traceback). Never the ledger's 1.
+UNEXPECTED_EXIT = 9
 
 
 class TrackerError(Exception):

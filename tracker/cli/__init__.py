@@ -100,6 +100,35 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def _unexpected(exc: Exception) -> int:
+    """A bug (or memory running out): no traceback on the director's screen, but one line saying
+    so, the traceback kept in a log file (the ``--log-file`` when one is set, else a new 0600 file
+    in the temporary directory), and UNEXPECTED_EXIT, a code no documented error uses."""
+    import logging
+    import os
+    import tempfile
+    import traceback
+
+    from tracker.errors import UNEXPECTED_EXIT
+
+    text = "".join(traceback.format_exception(exc))
+    path = os.environ.get("TRACKER_LOG_FILE") or next(
+        (h.baseFilename for h in logging.getLogger("tracker").handlers if isinstance(h, logging.FileHandler)), None)
+    try:
+        if path is not None:
+            logging.getLogger("tracker").error("意外的内部错误\n%s", text)
+        else:
+            fd, path = tempfile.mkstemp(prefix="tracker-error-", suffix=".log")  # 0600
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        where = f"详情（Python 回溯）已写入 {path}"
+    except OSError:
+        where = "详情无法写入日志文件"
+    what = "内存不足" if isinstance(exc, MemoryError) else f"意外的内部错误（{type(exc).__name__}）"
+    click.echo(f"错误：{what}，命令没有完成；{printable(where)}，请把它附在问题报告里。", err=True)
+    return UNEXPECTED_EXIT
+
+
 def _run(argv: list[str] | None) -> int:
     from tracker.cli.usage import install_help_words
 
@@ -131,7 +160,7 @@ def _run(argv: list[str] | None) -> int:
         return 130
     except Exception as exc:
         # A database that fails under a command (read-only, corrupt, locked, gone) is the director's
-        # to fix, wherever it surfaced; anything else is a bug and keeps its traceback.
+        # to fix, wherever it surfaced; anything else is a bug: its own code, one line, the log.
         if type(exc).__module__.startswith("sqlalchemy"):
             from tracker.store.db import store_error
 
@@ -139,7 +168,7 @@ def _run(argv: list[str] | None) -> int:
             if err is not None:
                 click.echo(f"错误：{printable(str(err))}", err=True)
                 return err.exit_code
-        raise
+        return _unexpected(exc)
     # A command that ends with ctx.exit(N) (e.g. `report`'s 10 = needs the director) returns N.
     return rv if isinstance(rv, int) else 0
 

@@ -30,10 +30,11 @@ FORMATS = ("md", "bbcode", "html")
 @game_argument
 @click.option("--day", type=int, default=None, help="第几日（默认：正在进行的一日，或最近关门的一日）")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", help="输出格式（默认 Markdown）")
-@click.option("--write", is_flag=True, help="同时写入报告目录（.md/.bbcode/.html）")
+@click.option("--write", is_flag=True, help="同时写入报告目录（.md/.bbcode/.html）；不覆盖手动改过的报告")
+@click.option("--force", is_flag=True, help="--write：手动改过（或设为只读）的报告也覆盖")
 @db_option
 @json_option
-def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: bool, db_url: str | None,
+def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: bool, force: bool, db_url: str | None,
                as_json: bool) -> None:
     """生成一份报告（潜水 / 票型 / 判罚）；退出码 10 表示有需要导演处理的事项。"""
     from tracker.cli.ledger_guard import check_ledger, fail_if_broken
@@ -43,7 +44,7 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
         ledger = check_ledger(svc)
         day = day if day is not None else svc.current_day()
         att = svc.attention(day, kind)
-        written = [str(p) for p in svc.write_reports(day, (kind,))] if write else []
+        written = [str(p) for p in svc.write_reports(day, (kind,), force=force)] if write else []
         if as_json:
             doc = {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
                    "bbcode": svc.report_bbcode(day, kind), "written": written}
@@ -104,7 +105,8 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
 
     def write(slot: Slot) -> list[str]:
         final = slot.kind == "final"
-        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning")
+        # unattended: a report the director edited is kept, the new one written beside it (NAME.new.EXT)
+        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning", beside=True)
         if svc.game.schedule.post_reports and svc.game.process_thread is not None:
             text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
             try:

@@ -49,9 +49,14 @@ def normalise_charset(name: str | None) -> str | None:
     label = name.strip().strip("\"'").lower()
     label = _SUPERSETS.get(label, label)
     try:
-        return codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
+    # Python also names codecs that are no text encoding (base64, rot13, zlib) and one that refuses
+    # everything ("undefined"): a forum declaring one has declared nothing usable.
+    if info.name == "undefined" or not getattr(info, "_is_text_encoding", True):
+        return None
+    return info.name
 
 
 def charset_from_header(content_type: str | None) -> str | None:
@@ -75,7 +80,7 @@ def decode_body(body: bytes, content_type: str | None = None) -> str:
     for codec in (*declared, "utf-8"):
         try:
             return body.decode(codec)
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):
             continue
     best = from_bytes(body).best()
     if best is not None and best.encoding:

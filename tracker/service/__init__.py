@@ -390,8 +390,9 @@ class Service:
 
     @_one_request
     def write_reports(self, day: int, kinds: Sequence[str] = ("tally", "lurkers", "cards"), *,
-                      final: bool | None = None, suffix: str = "") -> list[Path]:
-        return self.reports.write_reports(day, kinds, final=final, suffix=suffix)
+                      final: bool | None = None, suffix: str = "", force: bool = False,
+                      beside: bool = False) -> list[Path]:
+        return self.reports.write_reports(day, kinds, final=final, suffix=suffix, force=force, beside=beside)
 
     @_one_request
     def elevator_bbcode(self, day: int) -> str:

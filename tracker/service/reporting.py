@@ -35,8 +35,8 @@ from tracker.reports.model import (
     StandingRow,
     TallySection,
 )
-from tracker.safefile import write_atomic
 from tracker.service.context import GameContext
+from tracker.service.report_files import write_report
 from tracker.store.posts import posts_for_thread
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
@@ -185,31 +185,29 @@ class Reports:
         return Attention(tuple(items))
 
     def write_reports(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None,
-                      suffix: str = "") -> list[Path]:
-        """Write each kind as .md, .bbcode and .html; returns the paths written."""
+                      suffix: str = "", force: bool = False, beside: bool = False) -> list[Path]:
+        """Write each kind as .md, .bbcode and .html; returns the paths written. A report the
+        director edited is never replaced silently (:mod:`tracker.service.report_files`): refused,
+        or with ``beside`` written next to it; ``force`` replaces it."""
         written: list[Path] = []
         for kind in kinds:
             report = self.day_report(day, (kind,), final=final)
             stem = f"day{day}-{kind}{suffix}"
             files: dict[str, str] = {".md": render_markdown(report), ".html": render_html(report),
                                      ".bbcode": self.report_bbcode(day, kind)}
-            written += [self.write_file(f"{stem}{ext}", text) for ext, text in files.items()]
+            written += [self.write_file(f"{stem}{ext}", text, force=force, beside=beside) for ext, text in files.items()]
         return written
 
-    def write_file(self, name: str, text: str) -> Path:
+    def write_file(self, name: str, text: str, *, force: bool = False, beside: bool = False) -> Path:
         """One report file in the reports directory, replaced atomically: a reader (a browser, a
-        paste routine) never sees half a report, and a re-run replaces rather than multiplies."""
+        paste routine) never sees half a report, and a re-run replaces rather than multiplies; a
+        file the director edited is kept (:func:`tracker.service.report_files.write_report`)."""
         out_dir = self.reports_dir()
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise _unwritable(out_dir, exc) from exc
-        path = out_dir / name
-        try:
-            write_atomic(path, text)  # through an O_EXCL temporary: a planted .tmp symlink is never followed
-        except OSError as exc:
-            raise _unwritable(path, exc) from exc
-        return path
+        return write_report(out_dir, name, text, force=force, beside=beside)
 
     # ------------------------------------------------------------------- the director's own posts
 

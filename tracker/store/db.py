@@ -149,8 +149,9 @@ class Store:
     def open(cls, url: str, *, migrate: bool = True) -> Store:
         try:
             parsed = make_url(url)
-        except ArgumentError as exc:
-            raise StoreError(f"数据库地址无效：{url}", hint="例如 sqlite:///game.db 或 postgresql+psycopg://user:pw@host/db") from exc
+        except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
+            shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)  # never the password
+            raise StoreError(f"数据库地址无效：{shown}", hint="例如 sqlite:///game.db 或 postgresql+psycopg://user:pw@host/db") from exc
         kwargs: dict[str, Any] = {}
         if parsed.get_backend_name() == "sqlite":
             db = parsed.database
