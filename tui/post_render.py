@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.text import Text
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from tracker.scraper.html_depth import cap_depth
 from tui.literal import append_literal
 
 _NAMED_RED = {"red", "darkred", "crimson", "firebrick", "orangered", "tomato"}
@@ -210,7 +211,7 @@ def _newline(out: Text, ctx: _Ctx) -> None:
 def render_post_html(html: str, highlight: Iterable[str] = ()) -> Text:
     """The post body as a Text; ``highlight`` words (a flag's matched phrases) marked everywhere."""
     out = Text()
-    body = LexborHTMLParser(f"<div>{html}</div>").body
+    body = LexborHTMLParser(f"<div>{cap_depth(html)}</div>").body  # a post nested 10^5 deep renders at once
     if body is not None:
         walk = _Walk(out)
         walk.run(body, _Ctx(Style()))

@@ -82,6 +82,13 @@ if TYPE_CHECKING:
     from sqlmodel import Session as DbSession
 
 MAX_LISTING_PAGES = 200
+LISTING_SLACK = 50  # pids a listing may hold beyond the ppp asked (a quoted pid, a few extra keys)
+# What a Discuz answer can weigh, checked before it is parsed (an absurd one is refused, not stored):
+# a post is at most a few tens of KB of HTML (Discuz's default limit is 10,000 characters), so a
+# listing of ppp posts is at most ppp × LISTING_POST_BYTES and a desktop page of ten posts far
+# below MAX_DESKTOP_PAGE_BYTES. Both are under [crawl] max_page_mb, which bounds any answer.
+LISTING_POST_BYTES = 64 * 1024
+MAX_DESKTOP_PAGE_BYTES = 16 * 1024 * 1024
 # What a parser may still raise on a hostile page: a parse error naming the page (exit 3), never a traceback.
 _UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
 MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply count, the walk stops here
@@ -332,7 +339,16 @@ class _Crawler:
 
     # -- the mobile listing -------------------------------------------------------------------
 
-    def _mobile_doc(self, got: Fetched, first: bool) -> dict[str, Any]:
+    def _mobile_doc(self, got: Fetched, first: bool, ppp: int) -> dict[str, Any]:
+        if len(got.body) > ppp * LISTING_POST_BYTES + (1 << 20):
+            raise ParseError(f"移动版接口的回应有 {len(got.body) >> 20} MB，每页 {ppp} 帖的列表不会这么大：已放弃",
+                             page=got.url)
+        claimed = got.body.count(b'"pid"')
+        if claimed > ppp + LISTING_SLACK:
+            # a listing holds at most the ppp asked for: 880,000 posts answering ppp=1000 is refused
+            # before json.loads builds them (it took 3.9 GB), and nothing of it is stored
+            raise ParseError(f"移动版接口的回应含有 {claimed} 个帖子，而请求的是每页 {ppp} 个：不像 Discuz 的回应，已放弃",
+                             page=got.url)
         try:
             data = json.loads(got.body)
         except RecursionError:
@@ -361,10 +377,11 @@ class _Crawler:
         last_len = 0
         while True:
             got = await self.fetcher.get(mobile_url(tid, page, ppp), kind="json")
-            data = self._mobile_doc(got, first=page == 1)
+            # parsed off the event loop: the watcher's heartbeat and the TUI keep their beat meanwhile
+            data = await asyncio.to_thread(self._mobile_doc, got, page == 1, ppp)
             self.raw(got, raws)
             try:
-                doc = parse_viewthread(data, page_url=got.url, tz=self.tz)
+                doc = await asyncio.to_thread(parse_viewthread, data, page_url=got.url, tz=self.tz)
             except _UNPARSABLE as exc:
                 raise ParseError(f"移动版接口的回应无法解析（{type(exc).__name__}）", page=got.url) from None
             self.counted(rep, got)
@@ -499,8 +516,11 @@ class _Crawler:
         """One desktop page, fetched, checked and parsed (stored, and appended to ``raws`` to be kept
         raw, by :meth:`desktop_pages`)."""
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
-        try:
-            tp = parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
+        if len(got.body) > MAX_DESKTOP_PAGE_BYTES:
+            raise ParseError(f"帖子页面有 {len(got.body) >> 20} MB，Discuz 的一页帖子不会这么大：已放弃", page=got.url)
+        try:  # parsed off the event loop (see listing)
+            tp = await asyncio.to_thread(parse_thread_page, got.body, page_url=got.url, tz=self.tz,
+                                         content_type=got.content_type)
         except _UNPARSABLE as exc:
             raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
         except NoPermissionError:

@@ -21,6 +21,7 @@ from tracker.errors import NoPermissionError, NotAThreadError, ParseError, Threa
 from tracker.records import Post, ThreadPage, ThreadSummary
 from tracker.scraper.charset import decode_body
 from tracker.scraper.desktop_trim import PageHead, trim_page
+from tracker.scraper.html_depth import cap_depth
 from tracker.scraper.html_text import Body, extract_body, extract_simple, parse_edit_marker
 from tracker.scraper.times import parse_forum_time
 
@@ -41,12 +42,15 @@ _SHOW_ALL = "显示全部楼层"  # replaces 只看该作者 under each post of 
 Doc = str | bytes
 
 
+MAX_PAGE_POSTS = 200  # Discuz's posts-per-page setting is 10 by default and rarely above 50
+
+
 def _text(doc: Doc, content_type: str | None) -> str:
     return decode_body(doc, content_type) if isinstance(doc, bytes) else doc
 
 
 def _tree(doc: Doc, content_type: str | None) -> LexborHTMLParser:
-    return LexborHTMLParser(_text(doc, content_type))
+    return LexborHTMLParser(cap_depth(_text(doc, content_type)))  # nesting capped before the parser sees it
 
 
 def _first_int(pattern: re.Pattern[str], text: str | None) -> int | None:
@@ -263,6 +267,10 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
                       content_type: str | None = None) -> ThreadPage:
     """One ``forum.php?mod=viewthread`` page -> its posts, in page order."""
     text = _text(doc, content_type)
+    claimed = text.count('id="postmessage_')
+    if claimed > MAX_PAGE_POSTS:  # refused before the tree is built
+        raise ParseError(f"页面含有 {claimed} 个帖子，Discuz 的一页帖子最多约一百个：不像论坛的页面", page=page_url)
+    text = cap_depth(text)  # a post nested 10^5 deep costs milliseconds, not a minute
     html, head = trim_page(text)
     tree = LexborHTMLParser(html)
     postlist = tree.css_first("#postlist")

@@ -252,6 +252,9 @@ def is_flood_page(body: bytes, content_type: str | None) -> bool:
     return any(m in text for m in _FLOOD_MARKERS)
 
 
+_JSON_CHECK_LIMIT = 16 * 1024 * 1024
+
+
 def looks_truncated(body: bytes, headers: httpx.Headers, kind: Kind) -> bool:
     """A body cut short in transit: shorter than announced, or a document missing its end."""
     declared = headers.get("content-length")
@@ -262,6 +265,10 @@ def looks_truncated(body: bytes, headers: httpx.Headers, kind: Kind) -> bool:
         if b"<html" in head and b"</html>" not in body[-4096:].lower():
             return True
     elif kind == "json":
+        if len(body) > _JSON_CHECK_LIMIT:
+            # no listing a Discuz sends is this large: not parsed here (json.loads of a 121 MB
+            # listing took 3.9 GB); the caller refuses it by its size before parsing it
+            return False
         stripped = body.strip()
         if stripped.startswith((b"{", b"[")):
             try:

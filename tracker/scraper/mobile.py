@@ -23,6 +23,7 @@ from tracker.clock import SHANGHAI
 from tracker.errors import NoPermissionError, NotAThreadError, ParseError, ThreadMissingError
 from tracker.records import Post, ThreadPage, ThreadSummary
 from tracker.scraper.charset import decode_body
+from tracker.scraper.html_depth import cap_depth
 from tracker.scraper.html_text import Body, extract_body, extract_simple
 from tracker.scraper.times import from_epoch, parse_forum_time
 
@@ -145,7 +146,7 @@ def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: 
 
 
 def _extract(message: str, tz: tzinfo) -> Body:
-    body = LexborHTMLParser(message).body
+    body = LexborHTMLParser(cap_depth(message)).body
     return extract_body(body, tz) if body is not None else Body(text="")
 
 
