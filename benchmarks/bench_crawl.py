@@ -19,7 +19,11 @@ floor's own in-process time is printed too, and each process's CPU (user + syste
 machine's load disturbs less than wall time. Prints medians and the ratios (c)/(a) (target ≤ 2.5)
 and (b)/(c) (target ≥ 5). Each crawl is checked: 3,000 new posts, 304 requests, status ok.
 
-    .venv/bin/python benchmarks/bench_crawl.py [--runs 3] [--compare DIR] [--no-bs] [--profile OUT.prof]
+    .venv/bin/python benchmarks/bench_crawl.py [--runs 3] [--compare DIR] [--no-bs] [--profile OUT.prof] [--big]
+
+``--big`` (issue 22) crawls the shape of a real finished game instead: 10 days, each a 270-post
+discussion and a 45-post vote thread (3,150 posts, 20 threads, 320 desktop pages, 20 listings),
+so the per-thread costs (a listing, a plan, a thread row, a transaction) count 20 times, not twice.
 
 ``--profile`` runs one more crawl under cProfile (in the CLI's process) and writes the stats.
 """
@@ -45,6 +49,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from synth_forum import PER_PAGE, Template  # noqa: E402
 
 SIZES = {2001: 2700, 2002: 300}  # one 3,000-post day: discussion and vote, 270 + 30 desktop pages
+# --big: ten days of a real game's shape (discussion 270, vote 45 posts a day)
+BIG = {tid: n for day in range(10) for tid, n in ((3001 + 2 * day, 270), (3002 + 2 * day, 45))}
 LISTING_PPP = 1000  # what the crawler asks a thread it has never seen (tracker.scraper.plan.LISTING_PPP)
 
 GAME = """\
@@ -56,14 +62,22 @@ forum = "{url}"
 [crawl]
 delay = 0
 concurrency = 2
-
-[[days]]
-day = 1
-discussion = 2001
-vote = 2002
-opens = "2025-03-01T10:00:00+08:00"
-closes = "2025-03-02T22:00:00+08:00"
 """
+DAY = """
+[[days]]
+day = {day}
+discussion = {discussion}
+vote = {vote}
+opens = "2025-03-{open:02d}T10:00:00+08:00"
+closes = "2025-03-{close:02d}T22:00:00+08:00"
+"""
+
+
+def game_text(url: str) -> str:
+    tids = list(SIZES)
+    days = [DAY.format(day=i + 1, discussion=tids[2 * i], vote=tids[2 * i + 1], open=2 * i + 1, close=2 * i + 2)
+            for i in range(len(tids) // 2)]
+    return GAME.format(url=url) + "".join(days)
 
 
 def urls() -> list[str]:
@@ -168,9 +182,13 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--profile", type=Path, default=None, help="also profile one crawl into this file")
     ap.add_argument("--no-bs", action="store_true", help="skip the BeautifulSoup parse")
+    ap.add_argument("--big", action="store_true", help="a 10-day, 3,150-post, 20-thread game (issue 22)")
     ap.add_argument("--compare", type=Path, default=None, metavar="DIR",
                     help="also time the crawl of another checkout (e.g. `git archive main | tar -x -C DIR`)")
     args = ap.parse_args()
+    if args.big:
+        SIZES.clear()
+        SIZES.update(BIG)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     print(f"machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     server, url = start_server()
@@ -178,7 +196,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
             game = work / "game.toml"
-            game.write_text(GAME.format(url=url), encoding="utf-8")
+            game.write_text(game_text(url), encoding="utf-8")
             from tracker.store.db import Store
 
             empty = work / "empty.db"
