@@ -72,7 +72,9 @@ last_standing_wins = false
 
 NIGHT = '''
 [night]
-order = ["杀人"]
+[[night.steps]]
+n = "1"
+skills = ["杀人"]
 
 [[night.skills]]
 name = "杀人"
@@ -232,7 +234,7 @@ def test_new_refuses_to_overwrite_and_an_unknown_id_suggests(tmp_path: Path,
 def test_a_ruleset_file_carries_its_night_inline(tmp_path: Path) -> None:
     rs = load_ruleset(str(_write(tmp_path, MINIMAL + NIGHT)))
     catalog = catalog_of(rs)
-    assert catalog.ruleset == "sixth" and catalog.order == ("杀人",)
+    assert catalog.ruleset == "sixth" and [st.skills for st in catalog.steps] == [("杀人",)]
     assert catalog.skill("杀人").roles == ("狼人",) and catalog.skill("杀人").max_targets == 1
 
 
@@ -290,3 +292,14 @@ def test_every_file_of_a_bundled_game_is_named_by_its_ruleset_id() -> None:
     assert packages <= {i.replace("-", "_") for i in ids}, packages
     docs = Path(DOC_PATH).parent / "night"
     assert {p.stem for p in docs.glob("*.md")} <= ids
+
+
+def test_a_night_key_nothing_reads_is_refused(tmp_path: Path) -> None:
+    """`order` and a skill's `step` drove nothing (issue 20): the order is `[[steps]]`, which the generic
+    engine walks and M160's hook reads; a file still writing `order` is told so."""
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(str(_write(tmp_path, MINIMAL + NIGHT.replace("[night]\n", '[night]\norder = ["杀人"]\n'))))
+    assert "order" in str(err.value) and "steps" in (err.value.hint or "")
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(str(_write(tmp_path, MINIMAL + NIGHT.replace("targets = 1", 'targets = 1\nstep = "(1)"'))))
+    assert "step" in str(err.value)

@@ -503,8 +503,6 @@ class SkillT(_Table):
     next_day: bool = _f("a night submission that also acts in the next day's settlement", default=False)
     tonight: bool = _f("a day submission that also acts in that night's settlement (107 牵制: \"该角色当晚…\")",
                        default=False)
-    step: str | None = _f("the post's step number for it, for the reader (the engine does not read it yet: "
-                          "issue 20 item 2)", default=None)
     aliases: list[str] = _f("other names a submission may use", default=[])
     clause: str = _f("the post's sentence", default="")
     note: str = _f("a note for the reader on how the skill is read (the engine does not read it)", default="")
@@ -571,8 +569,6 @@ class NightT(_Table):
 
     ruleset: str | None = _f("the ruleset's id (required in a separate night file; inline it is the ruleset's)",
                              default=None, examples=["luoluo-m19"])
-    order: list[str] = _f("the post's 结算顺序, by skill name (read by M160's settlement hook; for the reader in "
-                          "the others)", default=[])
     skills: list[SkillT] = _f("see `[[skills]]`", default=[])
     scenario_game: str | None = _f("the shared scenario file's `game` this ruleset plays", default=None)
     night_precedes_day: bool = _f("night N comes before day N (213: 首夜, then 第1天)", default=False)

@@ -198,7 +198,6 @@ class Skill:
     actor_may_be_dead: bool = False
     lethal: bool = False
     gained: bool = False
-    step: str | None = None
     tag: str | None = None
     aliases: tuple[str, ...] = ()
     clause: str = ""
@@ -225,7 +224,6 @@ class Catalog:
 
     ruleset: str
     skills: Mapping[str, Skill]
-    order: tuple[str, ...] = ()
     steps: tuple[Step, ...] = ()
     clashes: tuple[Clash, ...] = ()
     #: Statuses and state keys a scenario of this game may name beyond the skills' own
@@ -273,7 +271,7 @@ def _skill(t: SkillT) -> Skill:
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
-        actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, step=t.step, tag=t.tag,
+        actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
@@ -341,7 +339,7 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
             raise at.error((key,), f"{at.name((key,))} = {named!r} 不是本文件的技能",
                            hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
     _names_known(doc, skills, at)
-    return Catalog(ruleset=doc.ruleset or rid, skills=skills, order=tuple(doc.order), scenario_game=doc.scenario_game,
+    return Catalog(ruleset=doc.ruleset or rid, skills=skills, scenario_game=doc.scenario_game,
                    steps=tuple(_step(x) for x in doc.steps), clashes=tuple(_clash(x) for x in doc.clashes),
                    statuses=tuple(doc.statuses), state_keys=tuple(doc.state_keys),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,

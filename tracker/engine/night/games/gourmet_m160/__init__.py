@@ -1,6 +1,6 @@
 """M160 孤独的美食家 (血染钟楼——邪灵附身): a night settled in the post's "游戏流程（行动顺序分前后）".
 
-The first night walks "1.首夜行动顺序", every other night "4.其他夜" (the ruleset's ``order``); each
+The first night walks "1.首夜行动顺序", every other night "4.其他夜" (the night file's ``[[steps]]``); each
 log line carries the post's place, "(4.5) 药剂：…". Players act on the role they believe they have
 (恶魔【附体】, 【迷失】), statuses change along the order (药剂 → 醉酒/清醒, 面具 → 表面阵营, 禁锢 →
 爪牙 without skills), lethal damage becomes 死亡 — not 出局 — when the night ends, then 哥谭 turns
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
-from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, FIRST_NIGHT, VOTES, steps
+from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
 from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names
 from tracker.engine.night.model import Action, Table
 
@@ -94,8 +94,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         return
     night = Night(board, list(actions))
     night.actions = _as_cloned(board, night, night.actions)
-    first = board.night == 1
-    order = steps(FIRST_NIGHT if first else board.catalog.order)
+    order = steps(board.catalog, board.night)
     place = {name: i for i, (_, name) in enumerate(order)}
     for a in night.actions:
         night.step_of[a.index] = place.get(a.skill, len(order))
