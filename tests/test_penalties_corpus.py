@@ -170,7 +170,7 @@ def day_input(day: int) -> LurkDayInput:
 
 
 # The demo game's own rules (scenario.json "rules"): 5 posts a day, nothing about missed votes.
-DEMO_RULES = LurkRules(min_posts=5, no_vote_penalty=False)
+DEMO_RULES = LurkRules(min_posts=5, three_day_min=10, no_vote_penalty=False)
 
 
 @pytest.mark.parametrize("day", [1, 2])

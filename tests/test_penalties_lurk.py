@@ -39,7 +39,7 @@ def test_min_posts_and_what_counts() -> None:
     late = Post(pid=1, tid=101, floor=99, author="甲", uid=None, posted_at=window(1).closes + timedelta(seconds=1),
                 html="x", text="x")
     rep = lurk_report(window=window(1), posts=[*posts, late], players=[PlayerDay("甲"), PlayerDay("乙")],
-                      rules=LurkRules(), valid_voters=["甲", "乙"])
+                      rules=LurkRules(min_posts=5, three_day_min=10), valid_voters=["甲", "乙"])
     assert rep.posts == {"甲": 4, "乙": 5}
     assert [(p.player, p.rule) for p in rep.penalties] == [("甲", "min_posts")]
 
@@ -68,12 +68,12 @@ def test_m160_dead_not_out_players_auto_abstain() -> None:
     assert RULES_M160.dead_not_out_exempt_from_vote and not RULES_M160.no_vote_penalty
     players = [PlayerDay("甲", "dead_not_out"), PlayerDay("乙")]
     # The exemption matters where missed votes are carded: M160's exemption on a vote-carding base.
-    rules = LurkRules(no_vote_penalty=True, dead_not_out_exempt_from_vote=True)
+    rules = LurkRules(min_posts=5, three_day_min=10, no_vote_penalty=True, dead_not_out_exempt_from_vote=True)
     rep = lurk_report(window=window(1), posts=posts_for(1, {"甲": 5, "乙": 5}), players=players, rules=rules)
     assert [(p.player, p.rule) for p in rep.penalties] == [("乙", "no_vote")]
     assert "甲" in rep.exempt
     strict = lurk_report(window=window(1), posts=posts_for(1, {"甲": 5, "乙": 5}), players=players,
-                         rules=LurkRules(no_vote_penalty=True))
+                         rules=LurkRules(min_posts=5, three_day_min=10, no_vote_penalty=True))
     assert sorted(p.player for p in strict.penalties) == ["乙", "甲"]
 
 

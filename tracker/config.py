@@ -31,6 +31,7 @@ class PlayerConfig:
     faction: str | None = None
     uid: int | None = None
     tags: tuple[str, ...] = ()
+    seat: int | None = None  # werewolf-12 "玩家按报名顺序编号 1—12 号": ballots may name the seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,9 @@ class DayConfig:
     opens: datetime
     closes: datetime
     accelerated: bool = False
+    # The votes held this day, by purpose ("exile" and the ruleset's [[voting.day1]] purposes);
+    # None = the ruleset's: day 1's elections and the exile, later days the exile.
+    purpose: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +110,11 @@ class GameConfig:
     def player_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
 
+    @property
+    def seats(self) -> dict[str, int]:
+        """Player name → seat number, for the players the game file gives one."""
+        return {p.name: p.seat for p in self.players if p.seat is not None}
+
     def day(self, n: int) -> DayConfig:
         for d in self.days:
             if d.day == n:
@@ -158,6 +167,7 @@ class _PlayerT(BaseModel):
     faction: str | None = None
     uid: Annotated[int, Field(ge=1, le=2**63 - 1)] | None = None
     tags: list[str] = []
+    seat: Annotated[int, Field(ge=1, le=1000)] | None = None
 
 
 class _DayT(BaseModel):
@@ -168,6 +178,7 @@ class _DayT(BaseModel):
     opens: When
     closes: When
     accelerated: bool = False
+    purpose: list[Annotated[str, Field(min_length=1)]] | None = None
 
 
 class _EventT(BaseModel):
@@ -231,6 +242,7 @@ _EXAMPLES = {
     "process_thread": "3", "role": '"预言家"', "faction": '"好人"', "uid": "12345", "tags": '["警长"]',
     "day": "1", "discussion": "4", "vote": "5 或 [5, 6]", "opens": "2025-03-01T10:00:00+08:00",
     "closes": "2025-03-02T22:00:00+08:00", "accelerated": "true 或 false（不加引号）",
+    "seat": "7", "purpose": '["sheriff", "exile"]',
     "at": "2025-03-03T09:00:00+08:00", "kind": '"eliminated"', "player": '"泡泡"', "concurrency": "2",
     "delay": "0.5", "timeout": "60", "retries": "4", "mobile_api": "true 或 false（不加引号）",
     "user_agent": '"forum-game-tracker"', "cookie_file": '"cookies.txt"', "max_page_mb": "128",
@@ -363,7 +375,8 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         raise ConfigError(f"game.timezone 的时区 {tzname!r} 不存在", hint='例如："Asia/Shanghai"') from None
     directors = [game.directors] if isinstance(game.directors, str) else list(game.directors)
 
-    players = [PlayerConfig(name=p.name.strip(), role=p.role, faction=p.faction, uid=p.uid, tags=tuple(p.tags))
+    players = [PlayerConfig(name=p.name.strip(), role=p.role, faction=p.faction, uid=p.uid, tags=tuple(p.tags),
+                            seat=p.seat)
                for p in doc.players]
     names = [p.name for p in players]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -373,6 +386,14 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     dupe_uids = sorted({u for u in uids if uids.count(u) > 1})
     if dupe_uids:
         raise ConfigError(f"玩家 uid 重复：{', '.join(map(str, dupe_uids))}", hint="每个玩家的论坛 uid 不同")
+    seats = [p.seat for p in players if p.seat is not None]
+    dupe_seats = sorted({s for s in seats if seats.count(s) > 1})
+    if dupe_seats:
+        raise ConfigError(f"玩家号码重复：{', '.join(f'{s} 号' for s in dupe_seats)}", hint="每个 [[players]] 的 seat 不同")
+    clash = sorted(p.name for p in players if p.name.removesuffix("号").isdigit()) if seats else []
+    if clash:
+        raise ConfigError(f"玩家名 {', '.join(clash)} 与号码相同，“投票对象：{clash[0]}”无法分辨是名字还是号码",
+                          hint="有 seat 时玩家名不要写成纯数字")
 
     days: list[DayConfig] = []
     for i, d in enumerate(doc.days, 1):
@@ -383,7 +404,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
             raise ConfigError(f"{where}: closes 必须晚于 opens", hint=f"检查第 {d.day} 日的开门和关门时间")
         vote = (d.vote,) if isinstance(d.vote, int) else tuple(d.vote)
         days.append(DayConfig(day=d.day, discussion=d.discussion, vote=vote, opens=opens, closes=closes,
-                              accelerated=d.accelerated))
+                              accelerated=d.accelerated, purpose=tuple(d.purpose) if d.purpose is not None else None))
     if len({d.day for d in days}) != len(days):
         raise ConfigError("[[days]] 中有重复的 day", hint="每一日只写一个 [[days]]")
     _refuse_shared_threads(days)

@@ -45,8 +45,8 @@ class LurkView:
     closes: datetime
     accelerated: bool
     accelerated_cause: str | None
-    min_posts: int
-    three_day_min: int
+    min_posts: int        # 0: the ruleset has no 发言不足 rule
+    three_day_min: int    # 0: no three-day rule
     three_day_span: int
     rows: tuple[LurkerRow, ...]
     penalties: tuple[PenaltyLine, ...]
@@ -73,5 +73,5 @@ def lurk_view(rep: LurkReport, *, status: DayStatus, discussion: int | None, has
     pens = tuple(PenaltyLine(p.player, p.words, p.clause, p.detail, p.card) for p in rep.penalties)
     return LurkView(day=rep.day, discussion=discussion, opens=status.opens, closes=status.closes,
                     accelerated=bool(rep.accelerated), accelerated_cause=status.accelerated_cause,
-                    min_posts=int(rules.min_posts), three_day_min=int(rules.three_day_min),
+                    min_posts=rules.min_posts or 0, three_day_min=rules.three_day_min or 0,
                     three_day_span=int(rules.three_day_span), rows=rows, penalties=pens)

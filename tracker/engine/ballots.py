@@ -95,10 +95,12 @@ class Ballot:
     quoted_unlinked: tuple[tuple[datetime, str], ...] = ()
     #: What the post says, blanks removed: what such a quote of it is compared with.
     said: str = ""
+    #: The ruleset's abstain words (``voting.abstain_words``: 弃权, or werewolf-12's 弃票).
+    abstain_words: tuple[str, ...] = (ABSTAIN,)
 
     @property
     def abstain(self) -> bool:
-        return self.target is not None and name_key(self.target) == name_key(ABSTAIN)
+        return self.target is not None and name_key(self.target) in {name_key(w) for w in self.abstain_words}
 
     @property
     def well_formed(self) -> bool:
@@ -119,18 +121,50 @@ class _Label:
     has_colon: bool
 
 
+@dataclass(frozen=True, slots=True)
+class BallotFormat:
+    """The ruleset's words for one vote's ballots (``voting`` keys; the seed posts' by default).
+
+    ``reason_required``: a missing 投票理由 is a format error (werewolf-12 has no reason line).
+    ``abstain_words``: 弃权, or werewolf-12's 弃票. ``keyword``: a day-1 election voted with its own
+    label in the day's vote thread (werewolf-12 "警长投票：X"): only posts with it are this vote's
+    ballots. ``other_keywords``: such labels of the thread's other votes, whose posts are not ballots
+    of this one.
+    """
+
+    reason_required: bool = True
+    abstain_words: tuple[str, ...] = (ABSTAIN,)
+    keyword: str | None = None
+    other_keywords: tuple[str, ...] = ()
+
+
+SEED_FORMAT = BallotFormat()
+
+
+@lru_cache(maxsize=32)
+def _keyword_label(keyword: str) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(normalize(keyword))}\s*(:?)", re.MULTILINE)
+
+
 def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable[str] = (),
-                 authors: Authors | None = None) -> Ballot | None:
+                 authors: Authors | None = None, fmt: BallotFormat = SEED_FORMAT) -> Ballot | None:
     """Read one post; ``None`` when it is not a ballot and not an attempt at one.
 
     ``directors``: only they may post 代投, and their other posts (the opening post with the format,
-    the closing tally) are never ballots. ``names``: the players' names, used to recognise attempts
-    without labels ("我投饺子") and several targets in one label; the parser never resolves a
-    target to a player.
+    the closing tally) are never ballots. ``names``: the players' names (and seat numbers where the
+    game has seats), used to recognise attempts without labels ("我投饺子") and several targets in
+    one label; the parser never resolves a target to a player. ``fmt``: the ruleset's ballot words.
     """
     text = normalize(post.text or "")
     if not text:
         return None
+    if any(_keyword_label(k).search(text) for k in fmt.other_keywords):
+        return None  # another vote's ballot in the same thread (警长投票 on day 1)
+    if fmt.keyword is not None:
+        label = _keyword_label(fmt.keyword)
+        if label.search(text) is None:
+            return None
+        text = label.sub(lambda m: "投票对象" + m.group(1), text)
     who = authors.identify(post.author, post.uid) if authors is not None else None
     if who is not None:
         # The author is who the forum says: a director by their exact name, a player by uid or exact
@@ -180,10 +214,10 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
                       edited_at=post.edited_at, errors=(lookalike if proxy_by is None else ()) + tuple(errors),
                       quoted_unlinked=tuple((q.posted_at, q.text) for q in post.quotes
                                             if q.pid is None and q.posted_at is not None),
-                      said=quote_key(post.text or ""))
+                      said=quote_key(post.text or ""), abstain_words=fmt.abstain_words)
 
     if not labels:
-        attempt = _attempt_without_labels(text, name_tuple)
+        attempt = _attempt_without_labels(text, name_tuple, fmt.abstain_words)
         if attempt is None:
             if proxy_by is None and not errors:
                 return None
@@ -195,13 +229,13 @@ def parse_ballot(post: Post, *, directors: Collection[str] = (), names: Iterable
         kind: BallotKind = "proxy" if proxy_by else ("change" if "改" in text[:8] else "vote")
         return make(kind, kind == "change", target, None)
 
-    target, reason, change, format_errors = _read_labels(text, labels, name_tuple)
+    target, reason, change, format_errors = _read_labels(text, labels, name_tuple, fmt.reason_required)
     errors.extend(format_errors)
     kind = "proxy" if proxy_by else ("change" if change else "vote")
     return make(kind, change, target, reason)
 
 
-def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...],
+def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...], reason_required: bool = True,
                  ) -> tuple[str | None, str | None, bool, list[Verdict]]:
     errors: list[Verdict] = []
     values: list[str] = []
@@ -235,10 +269,11 @@ def _read_labels(text: str, labels: list[_Label], names: tuple[str, ...],
     reason: str | None = None
     if not reasons:
         # The reason may follow the target's line without its label only when labelled: strict.
-        errors.append(Verdict(Code.MISSING_REASON))
+        if reason_required:
+            errors.append(Verdict(Code.MISSING_REASON))
     else:
         reason = reasons[0][1] or None
-        if reason is None:
+        if reason is None and reason_required:
             errors.append(Verdict(Code.MISSING_REASON, "投票理由为空"))
         if objects and reasons[0][0].start < objects[0][0].start:
             errors.append(Verdict(Code.REASON_BEFORE_TARGET))
@@ -283,22 +318,24 @@ def _keys(names: tuple[str, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=64)
-def _verb_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    alts = "|".join(re.escape(n) for n in (*names, ABSTAIN))
+def _verb_pattern(names: tuple[str, ...], abstain: tuple[str, ...] = (ABSTAIN,)) -> re.Pattern[str]:
+    alts = "|".join(re.escape(n) for n in (*names, *abstain))
     return re.compile(rf"(?:投|选|改投|票给)(?:票|一票|出)?(?:给|向|了|的是)?\s*({alts})")
 
 
-def _attempt_without_labels(text: str, names: tuple[str, ...]) -> tuple[Code, str | None] | None:
+def _attempt_without_labels(text: str, names: tuple[str, ...], abstain: tuple[str, ...] = (ABSTAIN,),
+                            ) -> tuple[Code, str | None] | None:
     """A post that clearly tries to vote without the labels; ``None`` for a mere comment."""
     near = _NEAR_LABEL.search(text)
     if near is not None:
         after = text[near.end() - 1:].split("\n", 1)[0].strip()
         return Code.BAD_LABEL, after or None
-    verb = _verb_pattern(names).search(text)
+    verb = _verb_pattern(names, abstain).search(text)
     if verb is not None:
         return Code.MISSING_LABEL, verb.group(1)
-    if name_key(text) in {name_key(ABSTAIN), name_key("我" + ABSTAIN)}:
-        return Code.MISSING_LABEL, ABSTAIN
+    for word in abstain:
+        if name_key(text) in {name_key(word), name_key("我" + word)}:
+            return Code.MISSING_LABEL, word
     generic = _GENERIC_VERB.search(text)
     if generic is not None:
         return Code.MISSING_LABEL, None

@@ -22,8 +22,10 @@ from typing import Any
 
 from tracker.engine.ruleset_reader import parse_ruleset
 from tracker.engine.ruleset_schema import (
+    CONTENT_FREE_WORDS,
     AccelChanges,
     CardRules,
+    ChangeRule,
     CheckTiming,
     Condition,
     ConditionKind,
@@ -61,8 +63,10 @@ from tracker.safefile import read_bounded
 # import the rest of the code uses, so every name they define is re-exported here.
 __all__ = [
     "BUNDLED_DIR",
+    "CONTENT_FREE_WORDS",
     "AccelChanges",
     "CardRules",
+    "ChangeRule",
     "CheckTiming",
     "Condition",
     "ConditionKind",

@@ -20,6 +20,7 @@ _MAX_INT = 1_000_000
 Count = Annotated[int, Field(ge=0, le=_MAX_INT)]
 Positive = Annotated[int, Field(ge=1, le=_MAX_INT)]
 Name = Annotated[str, Field(min_length=1)]
+Clock = Annotated[str, Field(pattern=r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$")]
 
 
 def _f(description: str, *, examples: list[Any] | None = None, switches_on: str = "", **kw: Any) -> Any:
@@ -124,6 +125,26 @@ class ElectionT(_Table):
     all_may_vote: bool = _f("everyone votes here, even players with no 票权 later (107 神眷者)", default=True)
     nobody_out_if_top: str | None = _f("a role that, top-voted, means nobody is out (M65 预知者)", default=None)
     clause: str = _f("the post's sentence", default="")
+    keyword: Name | None = _f(
+        "the ballot's own label (werewolf-12 \"在投票帖以“警长投票：X”投票\"): this election shares its thread with "
+        "the day's exile, and only posts with the label are its ballots (leave out: the ordinary 投票对象, the "
+        "thread is the election's)", default=None, examples=["警长投票"])
+    opens: Clock | None = _f("its own opening that day, `HH:MM` (leave out: the day's)", default=None,
+                             examples=["16:00"])
+    closes: Clock | None = _f("its own close that day, `HH:MM` (leave out: the day's)", default=None,
+                              examples=["18:00"])
+    freeze_minutes: Annotated[int, Field(ge=0, le=24 * 60)] | None = _f(
+        "its own change freeze before its close (leave out: `voting.freeze_minutes`)", default=None)
+    signup_word: Name | None = _f(
+        "candidates sign up by a post in the day's discussion thread whose first line starts with this word "
+        "(werewolf-12 上警); leave out: no candidates, anyone may be voted for", default=None, examples=["上警"])
+    withdraw_word: Name | None = _f("the word that withdraws a candidate (退水)", default=None, examples=["退水"])
+    signup_closes: Clock | None = _f("signing up and withdrawing end at this time that day, `HH:MM` "
+                                     "(leave out: when the election opens)", default=None, examples=["12:00"])
+    candidates_may_vote: bool = _f("candidates (withdrawn ones included) may vote in it "
+                                   "(werewolf-12 上警（含已退水者）不得投票: false)", default=True)
+    no_office_if_all_or_none: bool = _f("nobody or everyone signed up: nobody gets the office "
+                                        "(全员上警或无人上警 → 警徽流失)", default=False)
 
 
 ModifierEffect = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -182,15 +203,30 @@ class VotingT(_Table):
         "minutes before", default="freeze")
     received_add_needs_votes: bool = _f("a hidden ± (received_add) applies only to a player with a vote",
                                         default=False)
+    reason_required: bool = _f("a ballot needs its 投票理由 line (the seed posts); werewolf-12 "
+                               "\"投票格式必须严格为一行：投票对象：X\": false", default=True)
+    change_rule: Literal["quote_own", "latest_valid"] = _f(
+        "what replaces a ballot: `quote_own`, a 改票 quoting one's own vote floor (the seed posts); "
+        "`latest_valid`, the player's last valid ballot counts, nothing quoted (werewolf-12)", default="quote_own")
+    abstain_words: Annotated[list[Name], Field(min_length=1)] = _f(
+        "the words that abstain (投票对象：弃权); werewolf-12: [\"弃票\"]", default=["弃权"])
+    freeze_blocks_first_votes: bool = _f("every vote post in the freeze is invalid, first votes too "
+                                         "(werewolf-12 21:00 及之后的投票帖……一律无效)", default=False)
+    no_vote_abstains: bool = _f("a player with no valid ballot abstains (21:00 之前从未有效投票者，视为弃票); "
+                                "still 未投票 for 潜水", default=False)
+    edits_as_new_ballot: bool = _f(
+        "an edited ballot counts at its edit time, and one edited in the freeze is invalid (编辑帖以最后编辑时间"
+        "为准，21:00 前编辑视为新帖); not together with `edits_allowed`", default=False)
 
 
 class LurkT(_Table):
     """`[lurk]` — 潜水: posts a living player must make."""
 
-    min_posts: Count = _f("posts each day below which a player lurks (0: no daily minimum)", default=5,
-                          switches_on="每日发言少于 5 帖算潜水")
-    three_day_min: Count = _f("posts over `three_day_span` days below which a player lurks (0: no such rule)",
-                              default=10, switches_on="连续 3 天发言合计少于 10 帖算潜水")
+    min_posts: Count | None = _f("posts each day below which a player lurks (leave out: no daily minimum)",
+                                 default=None, examples=[5])
+    three_day_min: Count | None = _f(
+        "posts on each of `three_day_span` days below which a player lurks (leave out: no such rule)",
+        default=None, examples=[10])
     three_day_span: Positive = _f("the days `three_day_min` counts over", default=3)
     no_vote_penalty: bool = _f("a living player with 票权 who casts no ballot is carded", default=False)
     dead_not_out_exempt_from_vote: bool = _f("M160: a dead player not yet out need not vote", default=False)
@@ -200,6 +236,12 @@ class LurkT(_Table):
     clause_min_posts: str = _f("the post's sentence for `min_posts`", default="")
     clause_three_day: str = _f("the post's sentence for `three_day_min`", default="")
     clause_no_vote: str = _f("the post's sentence for `no_vote_penalty`", default="")
+    content_free: bool = _f("posts saying nothing (顶, 路过, +1 …, only punctuation, emoji or a smiley) are not "
+                            "counted; the word list is `CONTENT_FREE_WORDS` in ruleset_schema.py "
+                            "(werewolf-12 纯表情/纯标点/“顶”“路过”之类无实质内容的帖不算)", default=False)
+    content_free_words: Annotated[list[Name], Field(min_length=1)] | None = _f(
+        "the words a post saying nothing is made of, replacing the built-in list (implies `content_free`)",
+        default=None, examples=[["顶", "路过"]])
 
 
 class CardsT(_Table):

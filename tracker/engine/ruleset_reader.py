@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from tracker.engine.ruleset_errors import Loc, Problem, problems, toml_line, where
 from tracker.engine.ruleset_model import ConditionT, NightT, PlayerSetT, RulesetT, Sets
 from tracker.engine.ruleset_schema import (
+    CONTENT_FREE_WORDS,
     CardRules,
     Condition,
     ConditionKind,
@@ -194,7 +195,12 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
         no_vote_penalty=lu.no_vote_penalty, dead_not_out_exempt_from_vote=lu.dead_not_out_exempt_from_vote,
         kidnapped_exempt_from_min_posts=lu.kidnapped_exempt_from_min_posts,
         accelerated_suspends=lu.accelerated_suspends, card=lu.card, clause_min_posts=lu.clause_min_posts,
-        clause_three_day=lu.clause_three_day, clause_no_vote=lu.clause_no_vote)
+        clause_three_day=lu.clause_three_day, clause_no_vote=lu.clause_no_vote,
+        content_free_words=(tuple(w.strip() for w in lu.content_free_words) if lu.content_free_words
+                            else CONTENT_FREE_WORDS if lu.content_free else ()))
+    if voting.edits_as_new_ballot and voting.edits_allowed is not None:
+        raise at.error(("voting", "edits_as_new_ballot"), "voting.edits_as_new_ballot 与 voting.edits_allowed 只能写一个",
+                       hint="编辑视为新帖（edits_as_new_ballot）和编辑是否算数（edits_allowed）是两种读法")
     cards = CardRules(
         blue_to_yellow=ca.blue_to_yellow, yellow_to_red=ca.yellow_to_red, red_consequence=ca.red_consequence,
         red_turns_role=ca.red_turns_role or None, faction_loses_at_reds=ca.faction_loses_at_reds,
@@ -290,12 +296,19 @@ def _voting(doc: RulesetT) -> VotingRules:
                                                                bonus=float(bonus.bonus), clause=bonus.clause),
         day1=tuple(Election(purpose=e.purpose, tag=e.tag or None, tie=e.tie, thread=e.thread,
                             all_may_vote=e.all_may_vote, nobody_out_if_top=e.nobody_out_if_top or None,
-                            clause=e.clause) for e in v.day1),
+                            clause=e.clause, keyword=e.keyword, opens=e.opens, closes=e.closes,
+                            freeze_minutes=e.freeze_minutes, signup_word=e.signup_word,
+                            withdraw_word=e.withdraw_word, signup_closes=e.signup_closes,
+                            candidates_may_vote=e.candidates_may_vote,
+                            no_office_if_all_or_none=e.no_office_if_all_or_none) for e in v.day1),
         dead_last_vote=v.dead_last_vote, noon_exception=v.noon_exception,
         hidden_modifiers=tuple(m.name for m in mods if not m.public), modifiers=mods,
         exile_needs_unique_top=v.exile_needs_unique_top, public_votes=v.public_votes, edits_allowed=v.edits_allowed,
         proxy_window=v.proxy_window, noon_exception_accelerated=v.noon_exception_accelerated,
-        received_add_needs_votes=v.received_add_needs_votes)
+        received_add_needs_votes=v.received_add_needs_votes, reason_required=v.reason_required,
+        change_rule=v.change_rule, abstain_words=tuple(w.strip() for w in v.abstain_words),
+        freeze_blocks_first_votes=v.freeze_blocks_first_votes, no_vote_abstains=v.no_vote_abstains,
+        edits_as_new_ballot=v.edits_as_new_ballot)
 
 
 def _sets(raw: Sets) -> tuple[PlayerSet, ...]:

@@ -30,6 +30,12 @@ ConditionKind = Literal["all_out", "any_out", "none_alive", "share_of_living_at_
                         "red_cards_at_least", "all", "any"]
 WinResult = Literal["win", "lose"]
 CheckTiming = Literal["every_event", "same_time"]
+ChangeRule = Literal["quote_own", "latest_valid"]
+
+#: ``[lurk] content_free = true``: posts of nothing but these words (besides punctuation, emoji and
+#: blanks) say nothing — werewolf-12 三、4 "纯表情/纯标点/“顶”“路过”之类无实质内容的帖不算".
+CONTENT_FREE_WORDS: tuple[str, ...] = ("顶", "路过", "沙发", "板凳", "前排", "围观", "打卡", "冒泡", "签到",
+                                       "mark", "+1", "1", "up", "dd", "ding", "水", "飘过", "潜水", "报到")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +119,22 @@ class Election:
     all_may_vote: bool = True             # 107: everyone votes for 神眷者 though few have 票权 later
     nobody_out_if_top: str | None = None  # M65: 预知者 top-voted on day 1 = nobody out
     clause: str = ""
+    # werewolf-12 四、1 "在投票帖以“警长投票：X”投票": the ballot's own label, so one vote thread holds
+    # this election and the day's exile; None = the ordinary 投票对象 (a thread of its own).
+    keyword: str | None = None
+    # "16:00 — 18:00": the election's own window on the day's date (None = the day's).
+    opens: str | None = None
+    closes: str | None = None
+    # "截止 18:00，17:00 后改票无效": the election's change freeze (None = the voting table's).
+    freeze_minutes: int | None = None
+    # "10:00 — 12:00 在讨论帖回复“上警”即为参选；12:00 前可回复“退水”退出竞选": candidates by posts.
+    signup_word: str | None = None
+    withdraw_word: str | None = None
+    signup_closes: str | None = None
+    # "上警（含已退水者）不得投票".
+    candidates_may_vote: bool = True
+    # "全员上警或无人上警 → 警徽流失".
+    no_office_if_all_or_none: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +187,22 @@ class VotingRules:
     noon_exception_accelerated: bool = False
     # M19 (option): 基佬情深's hidden ±2 ("投到攻身上的票数暗记+2") only for a player with at least one vote.
     received_add_needs_votes: bool = False
+    # The seed posts' format has a 投票理由 line ("缺少投票理由" is a format error); werewolf-12 三、3(2)
+    # "投票格式必须严格为一行：投票对象：X" has none.
+    reason_required: bool = True
+    # What makes a later ballot replace an earlier one. "quote_own" (the seed posts): a 改票 in the
+    # 改票 format quoting one's own vote floor. "latest_valid" (werewolf-12 "以……该玩家在投票帖中的
+    # 最后一个有效投票帖为准"): the player's last valid ballot counts, nothing is quoted.
+    change_rule: ChangeRule = "quote_own"
+    # The words that abstain: "投票对象：弃权" (the seed posts), "投票对象：弃票" (werewolf-12).
+    abstain_words: tuple[str, ...] = ("弃权",)
+    # werewolf-12 "21:00 及之后的投票帖……一律无效": the freeze stops first votes too, not only 改票.
+    freeze_blocks_first_votes: bool = False
+    # werewolf-12 "21:00 之前从未有效投票者，视为弃票".
+    no_vote_abstains: bool = False
+    # werewolf-12 "编辑帖以导演看到的最后编辑时间为准，21:00 前编辑视为新帖": an edited ballot counts as
+    # posted at its edit time, and one edited in the freeze is invalid.
+    edits_as_new_ballot: bool = False
 
     def modifier(self, name: str) -> ModifierSpec | None:
         return next((m for m in self.modifiers if m.name == name), None)
@@ -172,8 +210,11 @@ class VotingRules:
 
 @dataclass(frozen=True, slots=True)
 class LurkRules:
-    min_posts: int = 5
-    three_day_min: int = 10
+    """潜水. A rule is on only when its key is written: ``min_posts`` / ``three_day_min`` None = no such
+    rule (werewolf-12 has no three-day rule; leaving the key out used to switch one on)."""
+
+    min_posts: int | None = None
+    three_day_min: int | None = None
     three_day_span: int = 3
     no_vote_penalty: bool = False
     dead_not_out_exempt_from_vote: bool = False
@@ -183,6 +224,10 @@ class LurkRules:
     clause_min_posts: str = ""
     clause_three_day: str = ""
     clause_no_vote: str = ""
+    # werewolf-12 三、4 "纯表情/纯标点/“顶”“路过”之类无实质内容的帖不算": posts saying nothing else
+    # than these words (or nothing, or only punctuation and emoji) are not counted. Empty = every
+    # post counts (the seed posts say nothing of it).
+    content_free_words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

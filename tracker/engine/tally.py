@@ -19,6 +19,7 @@ file stays readable; every public name is re-exported here, so callers import ``
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -27,6 +28,7 @@ from functools import lru_cache
 from tracker.engine.ballots import ABSTAIN, Ballot, parse_ballot, quote_matches
 from tracker.engine.normalize import name_key
 from tracker.engine.tally_model import (
+    Candidacy,
     CountedBallot,
     ModifierKind,
     OutcomeKind,
@@ -54,6 +56,7 @@ from tracker.engine.verdicts import Code, Verdict
 from tracker.records import Post, Quote
 
 __all__ = [
+    "Candidacy",
     "CountedBallot",
     "FirstToTop",
     "ModifierKind",
@@ -117,10 +120,18 @@ class _VoterRun:
     noon_used: bool = False
 
 
+def _when(b: Ballot, rules: TallyRules) -> datetime:
+    """When a ballot was cast: its post time, or its edit time where an edit is a new ballot
+    (werewolf-12 "编辑帖以导演看到的最后编辑时间为准，21:00 前编辑视为新帖")."""
+    return b.edited_at if rules.edits_as_new_ballot and b.edited_at is not None else b.posted_at
+
+
 def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, window: VoteWindow,
-          earlier_versions: Mapping[int, str] | None = None) -> Tally:
-    """Count one vote thread's day. Pure: the same ballots in any order give the same Tally."""
-    ordered = sorted(_dedupe(ballots), key=lambda b: b.order_key)
+          earlier_versions: Mapping[int, str] | None = None, candidacy: Candidacy | None = None) -> Tally:
+    """Count one vote thread's day. Pure: the same ballots in any order give the same Tally.
+
+    ``candidacy``: a day-1 election's candidates (上警 / 退水), when the ruleset has them."""
+    ordered = sorted(_dedupe(ballots), key=lambda b: (_when(b, rules), b.floor, b.pid))
     runs: dict[str, _VoterRun] = {}
     counted: list[CountedBallot] = []
     earlier = earlier_versions or {}
@@ -129,8 +140,12 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     names = tuple(p.name for p in roster.players)
     for shown in ordered:
         b, edit_flag = _as_the_rules_count_edits(shown, earlier.get(shown.pid), rules, names)
-        cb = _judge(b, rules=rules, roster=roster, window=window, runs=runs, void_changes=void_changes)
-        if b.edited_at is not None or b.pid in earlier:
+        cb = _judge(b, rules=rules, roster=roster, window=window, runs=runs, void_changes=void_changes,
+                    candidacy=candidacy)
+        if b.edited_at is not None and rules.edits_as_new_ballot:
+            if cb.valid:
+                cb = _replace(cb, flags=(*cb.flags, Verdict(Code.EDIT_AS_NEW, _edit_words(b, window))))
+        elif b.edited_at is not None or b.pid in earlier:
             flags = list(cb.flags)
             if b.edited_at is not None:
                 flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
@@ -155,8 +170,10 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
         else:
             out.append(cb)
 
-    # who is expected to vote today (`final` lists them, with None when they did not)
-    voters = [p for p in roster.players if vote_right(p, rules, roster).barred is None]
+    # who is expected to vote today (`final` lists them, with None when they did not); an election's
+    # candidates who may not vote are not expected to
+    voters = [p for p in roster.players if vote_right(p, rules, roster).barred is None
+              and not _candidate_barred(p.name, rules, candidacy)]
     final: dict[str, str | None] = {p.name: None for p in voters}
     abstained: list[str] = []
     auto_abstain: list[str] = []
@@ -177,15 +194,47 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
             if p.status == "dead" and final.get(p.name) is None:
                 auto_abstain.append(p.name)
                 last_votes.append(p.name)
+    if rules.no_vote_abstains:
+        # werewolf-12 "21:00 之前从未有效投票者，视为弃票": an abstention, but not a ballot
+        # (无效票 "计为该玩家未投票" still holds for the 潜水 count, which reads auto_abstain)
+        auto_abstain += [n for n, t in final.items() if t is None and n not in auto_abstain]
     no_vote = tuple(n for n, t in final.items() if t is None and n not in auto_abstain)
     for n in auto_abstain:
         final[n] = ABSTAIN
 
     totals, public = _sum(out, roster, window, needs_votes=rules.received_add_needs_votes)
     outcome = decide_counts(out, totals, public, rules=rules, roster=roster, window=window)
+    lost = _office_lost(candidacy, rules, roster, window)
+    if lost is not None:
+        outcome = lost
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
                  auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes))
+
+
+def _edit_words(b: Ballot, window: VoteWindow) -> str:
+    assert b.edited_at is not None
+    return f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"
+
+
+def _candidate_barred(name: str, rules: TallyRules, candidacy: Candidacy | None) -> bool:
+    return candidacy is not None and not rules.candidates_may_vote and name in candidacy.entered
+
+
+def _office_lost(candidacy: Candidacy | None, rules: TallyRules, roster: Roster,
+                 window: VoteWindow) -> VoteOutcome | None:
+    """werewolf-12 "全员上警或无人上警 → 警徽流失": nobody to elect, or nobody left to vote."""
+    if candidacy is None or not rules.no_office_if_all_or_none or window.purpose != "election":
+        return None
+    office = window.office or ""
+    living = {p.name for p in roster.players if status_at(p, window.opens) in ("alive", "benched") and not p.dead}
+    if not candidacy.entered:
+        return VoteOutcome("nobody", None, "no_candidates", f"无人上警，本局无{office}", office=office)
+    if living <= candidacy.entered:
+        return VoteOutcome("nobody", None, "all_candidates", f"全员上警，本局无{office}", office=office)
+    if not candidacy.standing:
+        return VoteOutcome("nobody", None, "no_candidates", f"上警者全部退水，本局无{office}", office=office)
+    return None
 
 
 def _as_the_rules_count_edits(b: Ballot, first_text: str | None, rules: TallyRules,
@@ -255,7 +304,7 @@ def _nearest(written: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
 
 
 def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
-           runs: dict[str, _VoterRun], void_changes: bool) -> CountedBallot:
+           runs: dict[str, _VoterRun], void_changes: bool, candidacy: Candidacy | None = None) -> CountedBallot:
     # A look-alike author is not the player it looks like (tracker.engine.identity), however loosely alike.
     lookalike = bool(b.errors) and b.errors[0].code == Code.VOTER_LOOKALIKE
     voter_p = None if lookalike else roster.find(b.voter)
@@ -274,28 +323,43 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
         if b.kind == "proxy":
             return bad(Code.PROXY_UNKNOWN_VOTER, f"代投：{b.voter}")
         return bad(Code.VOTER_NOT_PLAYER, b.voter)
-    at = b.posted_at
+    at = _when(b, rules)
     local = at.astimezone(window.closes.tzinfo)  # the forum's zone, as the game file gives it
     if at < window.opens:
         return bad(Code.POSTED_BEFORE_OPEN, f"发帖 {local:%m-%d %H:%M:%S}，开门 {window.opens:%m-%d %H:%M}")
     if at > window.closes:
         return bad(Code.POSTED_AFTER_CLOSE, f"发帖 {local:%m-%d %H:%M:%S}，关门 {window.closes:%m-%d %H:%M}")
+    freeze = window.closes - timedelta(minutes=rules.freeze_minutes) if rules.freeze_minutes else None
+    if rules.edits_as_new_ballot and b.edited_at is not None and freeze is not None and b.edited_at >= freeze:
+        return bad(Code.EDITED_IN_FREEZE, f"编辑于 {local:%m-%d %H:%M}，截止 {freeze.astimezone(local.tzinfo):%H:%M}")
+    if rules.freeze_blocks_first_votes and freeze is not None and at >= freeze:
+        return bad(Code.VOTE_IN_FREEZE, f"发帖 {local:%m-%d %H:%M:%S}，截止 {freeze.astimezone(local.tzinfo):%H:%M}")
     barred = vote_right(voter_p, rules, roster, at).barred  # 挂机, 出局 (but 107 恶灵·虚体), 死亡
     if barred is not None:
         return bad(barred, voter)
+    if _candidate_barred(voter, rules, candidacy):
+        return bad(Code.CANDIDATE_MAY_NOT_VOTE, voter)
     if not b.abstain:
         if target_p is None:
+            seat = _seat_written(b.target or "") if roster.has_seats else None
+            if seat is not None:
+                return bad(Code.UNKNOWN_TARGET, f"写的是“{b.target}”，本局没有 {seat} 号")
             hint = nearest_names(b.target or "", [p.name for p in roster.players])
             detail = f"写的是“{b.target}”" + (f"，最接近的玩家：{'、'.join(hint)}" if hint else "")
             return bad(Code.UNKNOWN_TARGET, detail)
         tstatus = "dead" if target_p.dead and status_at(target_p, at) != "out" else status_at(target_p, at)
+        who = f"{target_p.seat} 号 {target_p.name}" if target_p.seat is not None else target_p.name
         if tstatus in ("out", "dead"):
-            return bad(Code.TARGET_NOT_ALIVE, f"{target_p.name}{'已死亡' if tstatus == 'dead' else '已出局'}")
+            return bad(Code.TARGET_NOT_ALIVE, f"{who}{'已死亡' if tstatus == 'dead' else '已出局'}")
+        if candidacy is not None and target_p.name not in candidacy.standing:
+            return bad(Code.TARGET_NOT_CANDIDATE,
+                       f"{who}{'已退水' if target_p.name in candidacy.entered else '未上警'}")
 
     run = runs.get(voter)
     current = run.current if run else None
     flags: tuple[Verdict, ...] = ()
-    is_change = b.change or (b.kind == "proxy" and current is not None)
+    latest = rules.change_rule == "latest_valid"  # werewolf-12: the last valid ballot counts, unquoted
+    is_change = b.change or (b.kind == "proxy" and current is not None) or (latest and current is not None)
     if b.kind == "proxy":
         deadline = window.closes - timedelta(minutes=rules.proxy_deadline_minutes)
         if rules.proxy_deadline_minutes and at > deadline:
@@ -314,7 +378,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
     # a change (改票), or a proxy replacing the voter's vote
     if current is None or run is None:
         return bad(Code.CHANGE_WITHOUT_VOTE)
-    if b.kind != "proxy":
+    if b.kind != "proxy" and not latest:
         quotes_own = bool(set(b.quoted_pids) & run.own_pids) or _quotes_own_unlinked(b, run)
         if not quotes_own and not b.quoted_pids and not b.quoted_unlinked:
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
@@ -337,6 +401,15 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
         return bad(Code.CHANGE_LIMIT, f"本局每日只能改票 {rules.change_limit} 次")
     return CountedBallot(ballot=b, voter=voter, target=target, valid=True, final=False, verdict=None,
                          flags=flags)
+
+
+_SEAT = re.compile(r"(\d{1,4})号?")
+
+
+def _seat_written(target: str) -> int | None:
+    """The seat number a target is written as ("13", "13号"), if it is one."""
+    m = _SEAT.fullmatch(name_key(target))
+    return int(m.group(1)) if m else None
 
 
 def _quotes_own_unlinked(b: Ballot, run: _VoterRun) -> bool:

@@ -88,6 +88,23 @@ class TallyRules:
     proxy_window: Literal["freeze", "thirty_minutes"] = "freeze"  # see VotingRules.proxy_window
     noon_exception_accelerated: bool = False
     received_add_needs_votes: bool = False
+    change_rule: Literal["quote_own", "latest_valid"] = "quote_own"  # see VotingRules.change_rule
+    freeze_blocks_first_votes: bool = False
+    no_vote_abstains: bool = False
+    edits_as_new_ballot: bool = False
+    candidates_may_vote: bool = True              # an election's (Election.candidates_may_vote)
+    no_office_if_all_or_none: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Candidacy:
+    """Who stood in a day-1 election (werewolf-12 上警 / 退水 posts): ``entered`` all who signed up
+    (退水 included: "上警（含已退水者）不得投票"), ``standing`` those still in the race, the only
+    valid targets. ``evidence``: (player, floor, word) of each post that decided it."""
+
+    entered: frozenset[str] = frozenset()
+    standing: frozenset[str] = frozenset()
+    evidence: tuple[tuple[str, int, str], ...] = ()
 
 
 def rules_for_vote(voting: VotingRules, election: Election | None = None) -> TallyRules:
@@ -101,7 +118,8 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
     all_vote = election is not None and election.all_may_vote and election.purpose != "exile"
     return TallyRules(
         change_limit=voting.change_limit,
-        freeze_minutes=voting.freeze_minutes,
+        freeze_minutes=(election.freeze_minutes if election is not None and election.freeze_minutes is not None
+                        else voting.freeze_minutes),
         freeze_blocks_proxy=voting.freeze_blocks_proxy,
         proxy_deadline_minutes=voting.proxy_deadline_minutes,
         accelerated_changes=voting.accelerated_changes,
@@ -119,6 +137,12 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
         proxy_window=voting.proxy_window,
         noon_exception_accelerated=voting.noon_exception_accelerated,
         received_add_needs_votes=voting.received_add_needs_votes,
+        change_rule=voting.change_rule,
+        freeze_blocks_first_votes=voting.freeze_blocks_first_votes,
+        no_vote_abstains=voting.no_vote_abstains,
+        edits_as_new_ballot=voting.edits_as_new_ballot,
+        candidates_may_vote=election.candidates_may_vote if election is not None else True,
+        no_office_if_all_or_none=election.no_office_if_all_or_none if election is not None else False,
     )
 
 
@@ -150,6 +174,7 @@ class PlayerView:
     # M160 【死亡】 and 挂机 at once: ``status`` says "benched", but the player is not living
     # ("场上存活角色") and "再不能成为被选择的目标".
     dead: bool = False
+    seat: int | None = None  # the game file's [[players]] seat (werewolf-12 "投票对象：7")
 
 
 ModifierKind = Literal["received_add", "received_multiply", "void_voter", "toggle_vote_right",
@@ -193,11 +218,21 @@ class Roster:
     _index: dict[str, PlayerView] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {name_key(p.name): p for p in self.players})
+        index = {name_key(p.name): p for p in self.players}
+        for p in self.players:  # "7" and "7号" mean seat 7 where the game file gives seats
+            if p.seat is not None:
+                for written in (str(p.seat), f"{p.seat}号"):
+                    index.setdefault(name_key(written), p)
+        object.__setattr__(self, "_index", index)
 
     def find(self, name: str) -> PlayerView | None:
-        """The player a written name means, comparing only what a reader cannot see (width, blanks)."""
+        """The player a written name (or seat number, "7" / "7号") means, comparing only what a reader
+        cannot see (width, blanks)."""
         return self._index.get(name_key(name))
+
+    @property
+    def has_seats(self) -> bool:
+        return any(p.seat is not None for p in self.players)
 
 
 # --------------------------------------------------------------------------- outputs
@@ -261,7 +296,8 @@ def apply_modifiers(totals: dict[str, float], roster: Roster, *, hidden_too: boo
 
 def roster_from_states(at_open: GameState, at_close: GameState, day: int,
                        out_times: Mapping[str, datetime] | None = None,
-                       benched_times: Mapping[str, datetime] | None = None) -> Roster:
+                       benched_times: Mapping[str, datetime] | None = None,
+                       seats: Mapping[str, int] | None = None) -> Roster:
     """The day's roster from two folds of the event log: at the opening, and at the close.
 
     A player alive at the opening and out at the close left during the day (正午出局, a red card):
@@ -281,7 +317,8 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
         tags = frozenset(p.tags) | frozenset(t for t, d in p.day_tags if d == day)
         views.append(PlayerView(name=name, status=p.status, out_at=out_at, role=p.role, faction=p.faction,
                                 tags=tags, vote_right=p.vote_right, benched_at=benched_at,
-                                dead=p.life == "dead", day_vote_right=at_close.vote_right_on(name, day)))
+                                dead=p.life == "dead", day_vote_right=at_close.vote_right_on(name, day),
+                                seat=(seats or {}).get(name)))
     # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
     # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
     mods = tuple(VoteModifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]

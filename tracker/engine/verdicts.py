@@ -42,6 +42,11 @@ class Code(StrEnum):
     CHANGE_IN_FREEZE = "change_in_freeze"
     CHANGE_ACCELERATED = "change_accelerated"
     CHANGE_VOIDED_BY_ACCELERATION = "change_voided_by_acceleration"
+    VOTE_IN_FREEZE = "vote_in_freeze"
+    EDITED_IN_FREEZE = "edited_in_freeze"
+    # elections with candidates (上警)
+    CANDIDATE_MAY_NOT_VOTE = "candidate_may_not_vote"
+    TARGET_NOT_CANDIDATE = "target_not_candidate"
     # proxy timing
     PROXY_TOO_LATE = "proxy_too_late"
     # flags (the ballot counts as the forum shows it; the director decides)
@@ -50,6 +55,7 @@ class Code(StrEnum):
     EDIT_TYPO = "edit_typo"
     EDIT_NOT_COUNTED = "edit_not_counted"
     NOON_EXCEPTION = "noon_exception"
+    EDIT_AS_NEW = "edit_as_new"
     TARGET_OUT_BY_CLOSE = "target_out_by_close"
     NO_VOTE_RIGHT = "no_vote_right"
     VOTER_VOIDED = "voter_voided"
@@ -82,11 +88,16 @@ WORDS: dict[Code, str] = {
     Code.CHANGE_ACCELERATED: "执行加速时不允许改票",
     Code.CHANGE_VOIDED_BY_ACCELERATION: "进程加速后所有改票作废",
     Code.PROXY_TOO_LATE: "代投发出太晚",
+    Code.VOTE_IN_FREEZE: "截止前一小时及之后的投票帖一律无效",
+    Code.EDITED_IN_FREEZE: "截止前一小时及之后编辑过的投票帖一律无效",
+    Code.CANDIDATE_MAY_NOT_VOTE: "上警者（含已退水者）不得投票",
+    Code.TARGET_NOT_CANDIDATE: "投票对象不是竞选者",
     Code.EDITED_AFTER_CLOSE: "投票在关门之后被编辑过，按论坛现在显示的内容计，请导演核对",
     Code.EDITED: "投票被编辑过，按论坛现在显示的内容计，请导演核对",
     Code.EDIT_TYPO: "修改错别字不算做改票：投票对象未变，按编辑后的内容计",
     Code.EDIT_NOT_COUNTED: "编辑不算：按最初记录的内容计（改变投票对象须改票，无效票须重新发帖更正）",
     Code.NOON_EXCEPTION: "投票对象在正午已出局，允许在禁止改票的时间内改票一次",
+    Code.EDIT_AS_NEW: "编辑过的投票帖视为新帖，按最后编辑时间计",
     Code.TARGET_OUT_BY_CLOSE: "投票对象在关门前已出局，此票不计入结果",
     Code.NO_VOTE_RIGHT: "投票者没有票权（暗记），此票在真实票数中计 0",
     Code.VOTER_VOIDED: "投票者票权被剥夺（暗记），此票在真实票数中无效",
@@ -94,7 +105,7 @@ WORDS: dict[Code, str] = {
 
 # Codes that do not make a ballot invalid: the vote counts, the director is told.
 FLAG_CODES = frozenset({Code.EDITED_AFTER_CLOSE, Code.EDITED, Code.EDIT_TYPO, Code.EDIT_NOT_COUNTED,
-                        Code.NOON_EXCEPTION,
+                        Code.NOON_EXCEPTION, Code.EDIT_AS_NEW,
                         Code.TARGET_OUT_BY_CLOSE, Code.NO_VOTE_RIGHT, Code.VOTER_VOIDED})
 
 

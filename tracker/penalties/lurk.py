@@ -7,9 +7,14 @@ auto-abstain unpunished. M19: a kidnapped player is not punished for fewer than 
 Acceleration (加速) suspends every one of these.
 
 Only the day's discussion thread counts, only between the day's open and close, and only a
-player's own posts: directors, spectators and anyone out are not counted. Blocked (屏蔽) posts
+player's own posts: directors, spectators and anyone out are not counted, so vote-thread posts and
+a dead player's 遗言 never count (werewolf-12 "投票帖不算，遗言帖不算"). Blocked (屏蔽) posts
 still count as posts — the player did post; the director hid the content. Deleted posts are not in
-the input at all.
+the input at all. Where the ruleset lists ``content_free_words`` (werewolf-12 "纯表情/纯标点/“顶”
+“路过”之类无实质内容的帖不算"), a post saying nothing else is not counted (:func:`content_free`).
+
+A rule is on only when the ruleset writes its key: no ``min_posts``, no 发言不足; no
+``three_day_min``, no three-day rule (a default once switched on a rule werewolf-12 does not have).
 
 Reading choices (shown in the clause text, changeable by the caller):
 - the three-day rule counts consecutive *non-accelerated* days: an accelerated day is skipped,
@@ -20,11 +25,14 @@ Reading choices (shown in the clause text, changeable by the caller):
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
 
+from tracker.engine.normalize import normalize
 from tracker.engine.ruleset import LurkRules
 from tracker.penalties.presence import Status as PlayerStatus  # one vocabulary with the 诈尸 checks
 
@@ -118,13 +126,39 @@ def _clause(rules: LurkRules, rule: LurkRule) -> str:
     return rules.clause_no_vote or "潜水：在未执行加速的讨论日未投票"
 
 
-def count_posts(posts: Iterable[Stamped], window: LurkWindow, players: Collection[str]) -> dict[str, int]:
-    """Posts per player in the day's discussion thread between open and close."""
+#: The longest text a content-free post can have (the store fetches only posts this short to check).
+CONTENT_FREE_MAX_CHARS = 64
+_FILLER = re.compile(r"[\s~～]+")
+
+
+def content_free(text: str, words: Collection[str], *, images: int = 0) -> bool:
+    """Whether a post says nothing: empty (a smiley alone adds no text), only punctuation, symbols and
+    emoji, or only ``words`` ("顶", "路过" …, any number of times, with punctuation between). A post
+    with a picture says something; ``words`` empty means every post counts."""
+    if not words or images:
+        return False
+    flat = _FILLER.sub("", normalize(text)).casefold()
+    if len(flat) > CONTENT_FREE_MAX_CHARS:
+        return False
+    kept = "".join(ch for ch in flat if unicodedata.category(ch)[0] not in "PSZC")
+    if not kept:
+        return True
+    alts = "|".join(re.escape(w.casefold()) for w in sorted(words, key=len, reverse=True))
+    return re.fullmatch(f"(?:{alts})+", kept) is not None
+
+
+def count_posts(posts: Iterable[Stamped], window: LurkWindow, players: Collection[str],
+                content_free_words: Collection[str] = ()) -> dict[str, int]:
+    """Posts per player in the day's discussion thread between open and close (a content-free post,
+    where the ruleset lists its words, not counted; posts then need a ``text``)."""
     counts = dict.fromkeys(players, 0)
     if window.discussion_tid is None:
         return counts
     for p in posts:
         if p.tid == window.discussion_tid and p.author in counts and window.contains(p.posted_at):
+            if content_free_words and content_free(str(getattr(p, "text", "")), content_free_words,
+                                                   images=len(getattr(p, "images", ()) or ())):
+                continue
             counts[p.author] += 1
     return counts
 
@@ -150,7 +184,7 @@ def lurk_report(
     judged = [p for p in players if p.status in ("alive", "dead_not_out")]
     names = [p.name for p in judged]
     if counts is None:
-        counts = count_posts(posts, window, names)
+        counts = count_posts(posts, window, names, rules.content_free_words)
     else:  # counted by the store: players with no post are 0, authors who are not judged are ignored
         counts = {n: int(counts.get(n, 0)) for n in names}
     valid = set(valid_voters)
@@ -176,13 +210,13 @@ def lurk_report(
             streaks[p.name] = streak
             exempt[p.name] = "本日未配置讨论帖：不计发言"
         else:
-            if n < rules.min_posts:
+            if rules.min_posts is not None and n < rules.min_posts:
                 if kidnap_exempt:
                     exempt[p.name] = "被绑架：当天发言不满5贴不判罚"
                 else:
                     penalties.append(LurkPenalty(p.name, "min_posts", _clause(rules, "min_posts"), rules.card,
                                                  f"{n} 帖"))
-            if kidnap_exempt:
+            if kidnap_exempt or rules.three_day_min is None:
                 streaks[p.name] = streak
             elif n < rules.three_day_min:
                 streak += 1

@@ -13,13 +13,23 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from tracker.engine.identity import Authors
-from tracker.penalties.lurk import LurkDayInput, LurkReport, LurkWindow, PlayerDay, lurk_reports
+from tracker.penalties.lurk import (
+    CONTENT_FREE_MAX_CHARS,
+    LurkDayInput,
+    LurkReport,
+    LurkWindow,
+    PlayerDay,
+    content_free,
+    lurk_reports,
+)
 from tracker.penalties.presence import FROM_ENGINE
 from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
 from tracker.service.context import GameContext
-from tracker.store.posts import author_uid_post_counts
+from tracker.store.posts import author_uid_post_counts, author_uid_short_posts
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from sqlmodel import Session
+
     from tracker.service.gamelog import GameLog
     from tracker.service.votes import Votes
 
@@ -39,12 +49,30 @@ class Lurking:
         # TUI's 潜水 worker does not hold the GIL for a 30k-post game. The window's close is
         # inclusive (a post at 22:00:00 counts), the query's end exclusive: one microsecond past.
         authors = Authors(game.players)  # posts are a player's by uid, never by a look-alike name
+        rules = self.ctx.ruleset.lurk
         with self.ctx.store.session() as s:
-            inputs = [replace(i, counts=authors.count_by_player(author_uid_post_counts(
-                s, i.window.discussion_tid, i.window.opens, i.window.closes + timedelta(microseconds=1),
-                include_deleted=False))) if i.window.discussion_tid is not None else i for i in inputs]
-        reports = lurk_reports(inputs, (), self.ctx.ruleset.lurk)
+            inputs = [replace(i, counts=self._counts(s, authors, i.window, rules.content_free_words))
+                      if i.window.discussion_tid is not None else i for i in inputs]
+        reports = lurk_reports(inputs, (), rules)
         return next(r for r in reports if r.day == day)
+
+    @staticmethod
+    def _counts(s: Session, authors: Authors, window: LurkWindow, words: tuple[str, ...]) -> dict[str, int]:
+        """Posts per player in the window; where the ruleset lists content-free words, less the short
+        posts that say nothing (only those short enough to be checked are read from the store)."""
+        tid = window.discussion_tid
+        assert tid is not None
+        end = window.closes + timedelta(microseconds=1)
+        counts = authors.count_by_player(author_uid_post_counts(s, tid, window.opens, end, include_deleted=False))
+        if words:
+            empty: dict[tuple[str, int | None], int] = {}
+            for author, uid, text, images in author_uid_short_posts(s, tid, window.opens, end,
+                                                                    max_chars=CONTENT_FREE_MAX_CHARS):
+                if content_free(text, words, images=images):
+                    empty[(author, uid)] = empty.get((author, uid), 0) + 1
+            for name, n in authors.count_by_player(empty).items():
+                counts[name] = counts.get(name, 0) - n
+        return counts
 
     def lurk_input(self, day: int) -> LurkDayInput:
         """One day's input to the 潜水 rules: its window, each player's status at its close, who voted."""
@@ -81,5 +109,5 @@ class Lurking:
         rows = [LurkLine(name, n, rep.voted.get(name) if d.vote else None,
                          tuple(by_player.get(name, ())), rep.exempt.get(name, ""))
                 for name, n in rep.posts.items()]
-        return lurkers_bbcode(day, rows, min_posts=self.ctx.ruleset.lurk.min_posts, accelerated=rep.accelerated,
+        return lurkers_bbcode(day, rows, min_posts=self.ctx.ruleset.lurk.min_posts or 0, accelerated=rep.accelerated,
                               final=now >= d.closes, as_of=min(now, d.closes), tz=self.ctx.game.tz)

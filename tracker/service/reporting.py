@@ -110,7 +110,7 @@ class Reports:
     def _lurk_section(self, day: int) -> LurkSection:
         rep = self.lurking.lurkers(day)
         d = self.ctx.game.day(day)
-        minimum = self.ctx.ruleset.lurk.min_posts
+        minimum = self.ctx.ruleset.lurk.min_posts or 0
         rows = tuple(LurkRow(player=name, posts=n, minimum=minimum,
                              voted=rep.voted.get(name) if d.vote else None,
                              invalid_only=name in rep.invalid_only, exempt=rep.exempt.get(name) or None)

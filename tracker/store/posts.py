@@ -576,6 +576,18 @@ def author_uid_post_counts(session: Session, tids: int | Collection[int], start:
     return {(author, uid): int(n) for author, uid, n in session.connection().execute(q)}
 
 
+def author_uid_short_posts(session: Session, tid: int, start: datetime, end: datetime, *, max_chars: int,
+                           ) -> list[tuple[str, int | None, str, int]]:
+    """(author, uid, text, number of images) of the thread's posts in ``[start, end)`` whose text is at
+    most ``max_chars`` long, deleted and blocked ones left out: the only posts that can say nothing
+    (werewolf-12's 无实质内容), so a 潜水 count checks these and never reads the long ones."""
+    q = (select(post_t.c.author, post_t.c.uid, post_t.c.text, post_t.c.images)
+         .where(post_t.c.tid == tid, post_t.c.posted_at >= _aware(start, "start"),
+                post_t.c.posted_at < _aware(end, "end"), post_t.c.deleted.is_(False),
+                post_t.c.blocked.is_(False), func.length(post_t.c.text) <= max_chars))
+    return [(a, u, t or "", len(i or ())) for a, u, t, i in session.connection().execute(q)]
+
+
 # --- crawls ----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -54,7 +54,11 @@ def vote_cell(r: LurkerRow) -> Text:
 def status_line(v: LurkView) -> Text:
     out = Text()
     out.append(f"讨论帖 tid {v.discussion or '—'}", "bold")
-    out.append(f" · 每日最少 {v.min_posts} 帖 · 连续 {v.three_day_span} 日不足 {v.three_day_min} 帖判罚", "dim")
+    rules = [f" · 每日最少 {v.min_posts} 帖"] if v.min_posts else []
+    if v.three_day_min:  # only where the ruleset has the three-day rule
+        rules.append(f" · 连续 {v.three_day_span} 日不足 {v.three_day_min} 帖判罚")
+    if rules:
+        out.append("".join(rules), "dim")
     if v.accelerated:
         out.append("\n加速日：发言不足与未投票不判罚", "bold yellow")
         if v.accelerated_cause:
