@@ -99,6 +99,17 @@ def test_reopen_undoes_the_confirmation_and_what_it_recorded(game: Path, capsys:
     assert code == 7 and "还没有确认结算" in err
 
 
+def test_a_phase_confirmed_late_names_what_was_settled_without_it(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21 item 6: a confirm does not "silently settle": night 2 confirmed after night 3 says
+    that night 3 was settled without it."""
+    g = str(game)
+    night(capsys, g, 3, "add", "狼群(银鸦)", "杀人", "包子")
+    assert night(capsys, g, 3, "confirm")[0] == 0
+    night(capsys, g, 2, "add", "狼群(银鸦)", "杀人", "栗子")
+    code, _, err = night(capsys, g, 2, "confirm")
+    assert code == 0 and "其后已确认的结果没有包含第2夜的结算：第3夜的结算" in err
+
+
 def test_a_phase_settled_again_starts_from_the_table_of_its_time(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 21 item 6: "a re-confirm does not silently settle on the final table"; and undoing a
     past event "says which later results depend on it"."""
@@ -235,3 +246,30 @@ def test_m65_day_skill_and_night_vote_marks_hand_over(tmp_path: Path, capsys: py
         ("深青之桩", target, 2, "received_multiply", 2.0)]
     out = run(capsys, "state", g, "--events")[1]
     assert f"暗记（modifier） {target} 第1夜，作用于第2日，名称 深青之桩" in out
+
+
+def test_reopening_a_vote_day_lets_the_vote_be_confirmed_again(tmp_path: Path) -> None:
+    """Issue 21 items 1 and 6 on a day: the vote's exile settled at `tracker confirm` is a confirmed
+    phase too; reopening it (after the night built on it) undoes the vote's confirmation whole, and
+    confirming the day again settles on the table of its time (栗子 out again, nobody wins)."""
+    from tui_demo import open_demo
+
+    from tracker.demo.nights import play_nights
+
+    svc = open_demo(tmp_path, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
+    try:
+        for day in (1, 2):
+            svc.tally_day(day)
+            svc.confirm_day(day, recorded_by="演示")
+        play_nights(svc, (2,))
+        desk = svc.night_desk()
+        with pytest.raises(Exception, match="第2夜"):
+            desk.reopen(phase_key(day=2))
+        desk.reopen(phase_key(night=2))
+        desk.reopen(phase_key(day=2))
+        assert svc.state().state.players["栗子"].life == "alive"
+        [again] = svc.confirm_day(2, recorded_by="演示")
+        assert again.chosen == "栗子" and again.settlement is not None and again.settlement.outcome is None
+        assert svc.state().state.players["栗子"].life == "out"
+    finally:
+        svc.close()

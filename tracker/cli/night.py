@@ -153,8 +153,12 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             return
         if verb == "reopen":
             settled, undone = desk.reopen(key)
-            echo(f"已重新打开{phase_words(str(settled.data['phase']))}：撤销 {len(undone)} 个事件"
-                 f"（确认 {settled.seq} 及其记录的结果）；可以修改提交后再 confirm")
+            reopened = phase_words(str(settled.data["phase"]))
+            if settled.data.get("vote_tid") is not None:
+                echo(f"已重新打开{reopened}：撤销 {len(undone)} 个事件（投票帖 {settled.data['vote_tid']} 的确认及其结算）；"
+                     f"可以修改当天的提交后重新确认投票：tracker confirm GAME.toml --day {settled.data.get('day', '')}".rstrip())
+            else:
+                echo(f"已重新打开{reopened}：撤销 {len(undone)} 个事件（确认 {settled.seq} 及其记录的结果）；可以修改提交后再 confirm")
             return
         if verb == "confirm":
             preview, recorded = desk.confirm(key, seed=seed, decisions=chosen)
@@ -163,6 +167,10 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
                 return
             _show(preview)
             echo(f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件（{recorded[0].seq}–{recorded[-1].seq}）")
+            later = desk.built_without(recorded[-1])
+            if later:
+                echo(f"注意：其后已确认的结果没有包含{preview.words}的结算：{'、'.join(later)}；"
+                     "如需更正，从最后一个起重新打开后再确认", err=True)
             return
         preview = desk.preview(key, seed=seed, decisions=chosen)
         if as_json:

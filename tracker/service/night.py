@@ -18,6 +18,7 @@ from tracker.engine.night import Catalog, Settlement, Table, settle
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
     HOLDER_KEYS,
+    built_on,
     carried_use,
     check_decisions,
     desk_command,
@@ -274,6 +275,11 @@ class NightDesk:
         drafts = record(preview.result, preview.table, preview.key, at=self.at(preview.key), recorded_by=self.director,
                         seed=seed, decisions=decisions or {}, submitted=[e.seq for e in preview.submitted])
         return preview, self._append(drafts)
+
+    def built_without(self, settled: Event) -> list[str]:
+        """The results confirmed after ``settled`` in game time (a phase confirmed late, out of order):
+        they were settled without it and are not recomputed."""
+        return built_on(self._log(), settled)
 
     def reopen(self, key: str) -> tuple[Event, list[Event]]:
         """Undo a confirmed phase: its ``night_settled`` event and what it recorded (出局, 身份, 标记,

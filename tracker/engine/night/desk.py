@@ -251,8 +251,12 @@ def later_settled(events: Sequence[Any], after: Any) -> list[Any]:
 
 def settled_with(events: Sequence[Any], settled: Any) -> list[Any]:
     """The standing events a settlement recorded (its 出局, 身份, 标记, 判负 and itself): what
-    reopening it undoes."""
+    reopening it undoes. For a vote's exile (``tracker confirm``), every event of that vote's
+    confirmation, so the vote can be confirmed again."""
     key = settled.data.get("phase")
+    tid = settled.data.get("vote_tid")
+    if tid is not None:  # a vote's exile settled at tracker confirm: the vote's confirmation goes with it
+        return [e for e in _live(events) if e.data.get("vote_tid") == tid]
     kinds = {EventKind.ELIMINATED, EventKind.DIED, EventKind.ROLE_SET, EventKind.TAG_PASSED, EventKind.TAG_GIVEN,
              EventKind.TAG_REMOVED, EventKind.FACTION_LOST, EventKind.MODIFIER}
     return [e for e in _live(events) if e.seq == settled.seq
