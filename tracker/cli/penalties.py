@@ -192,7 +192,7 @@ def register(group: click.Group) -> None:
             return
         echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
         for name, n in sorted(rep.posts.items(), key=lambda kv: (kv[1], kv[0])):
-            voted = "已投票" if rep.voted.get(name) else "未投票"
+            voted = "已投票" if rep.voted.get(name) else "仅有无效票" if name in rep.invalid_only else "未投票"
             echo(f"  {name}：{n} 帖，{voted}")
         for f in found:
             p = f.penalty

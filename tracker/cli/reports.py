@@ -214,20 +214,28 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
 
 @click.command("announce")
 @game_argument
-@click.option("--day", type=int, required=True, help="公示哪一日的开门")
+@click.option("--day", type=int, required=True, help="第 N 日开门时发的公示（公示第 N-1 日白天与第 N-1 夜）")
 @db_option
 @json_option
 def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -> None:
-    """生成当日开门公示的骨架（前一日白天/夜晚出局名单、警长等、加速）。"""
+    """生成第 N 日的开门公示草稿：第 N-1 日白天与第 N-1 夜的出局名单、当日警长等、加速。"""
     from tracker.cli.ledger_guard import check_ledger, fail_if_broken
 
     svc = open_service(game_path, db_url)
     try:
         ledger = check_ledger(svc)
         text = svc.day_announcement_bbcode(day)
+        first = min(d.day for d in svc.game.days)
     finally:
         svc.close()
-    emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
+    # which 公示 this is: the one that opens day N, announcing day N-1 and night N-1 (none before the first day)
+    covers = {"day": day - 1, "night": day - 1} if day > first else None
+    if as_json:
+        emit_json({"day": day, "covers": covers, "bbcode": text})
+    else:
+        what = f"公示第 {day - 1} 日白天与第 {day - 1} 夜的结果" if covers else "游戏开始，此前没有白天与夜晚可公示"
+        echo(f"第 {day} 日开门公示草稿（第 {day} 日开门时发在进程帖；{what}；遗言等由导演补充）：", err=True)
+        echo(text, nl=False)
     fail_if_broken(ledger)
 
 

@@ -350,15 +350,17 @@ def _apply_draft(st: LedgerState, d: Draft) -> Entry:
     return e
 
 
-def _undo_merges(st: LedgerState, card: CardState, issuer: str, at: datetime, why: str) -> list[Draft]:
-    """Revert the conversion that merged ``card`` — and first any conversion that merged its result."""
+def _undo_merges(st: LedgerState, card: CardState, issuer: str, at: datetime, why: str,
+                 day: int | None = None) -> list[Draft]:
+    """Revert the conversion that merged ``card`` — and first any conversion that merged its result.
+    Announced on ``day``, the day of the card whose revocation or correction undoes it."""
     if card.consumed_by is None:
         return []
     conv = st.cards[card.consumed_by]
-    drafts = _undo_merges(st, conv, issuer, at, why)
+    drafts = _undo_merges(st, conv, issuer, at, why, day)
     d = Draft(action="revert", player=conv.player, color=conv.color, issuer=issuer, at=at, ref=conv.id,
               clause=conv.entry.clause, consumed=conv.entry.consumed,
-              reason=f"{why}，第 {conv.id} 条的合并不再成立")
+              reason=f"{why}，第 {conv.id} 条的合并不再成立", day=day)
     _apply_draft(st, d)
     drafts.append(d)
     return drafts
@@ -408,24 +410,30 @@ def issue(entries: Sequence[Entry], *, player: str, color: Color, clause: str | 
 
 
 def revoke(entries: Sequence[Entry], card_id: int, *, reason: str, issuer: str, at: datetime,
-           ladder: Ladder) -> list[Draft]:
-    """Take a card back. A conversion it was part of is reverted first, then the ladder settles again."""
+           ladder: Ladder, day: int | None = None) -> list[Draft]:
+    """Take a card back. A conversion it was part of is reverted first, then the ladder settles again.
+
+    Every entry it writes carries the revoked card's day (``day`` for a card that has none: the day it
+    was announced on), so that day's 公示 lists the revocation and its 累计 is the ledger's."""
     st = _working_copy(entries)
     card = _card(st, card_id)
     why = _need_text(reason, "撤销理由")
-    drafts = _undo_merges(st, card, issuer, at, f"撤销第 {card_id} 条")
+    day = card.entry.day if card.entry.day is not None else day
+    drafts = _undo_merges(st, card, issuer, at, f"撤销第 {card_id} 条", day)
     d = Draft(action="revoke", player=card.player, color=card.color, clause=card.entry.clause, reason=why,
-              issuer=issuer, at=at, ref=card_id, post=card.entry.post, flag=card.entry.flag)
+              issuer=issuer, at=at, ref=card_id, post=card.entry.post, flag=card.entry.flag, day=day)
     _apply_draft(st, d)
     drafts.append(d)
-    return drafts + _settle(st, card.player, ladder, at)
+    return drafts + _settle(st, card.player, ladder, at, day)
 
 
 def amend(entries: Sequence[Entry], card_id: int, *, reason: str, issuer: str, at: datetime, ladder: Ladder,
-          color: Color | None = None, clause: str | None = None) -> list[Draft]:
-    """Correct a card's colour or clause; the amended entry is the card from now on."""
+          color: Color | None = None, clause: str | None = None, day: int | None = None) -> list[Draft]:
+    """Correct a card's colour or clause; the amended entry is the card from now on. Announced on the
+    card's day, as a revocation is (``day`` for a card that has none)."""
     st = _working_copy(entries)
     card = _card(st, card_id)
+    day = card.entry.day if card.entry.day is not None else day
     why = _need_text(reason, "更正理由")
     new_color = color or card.color
     if new_color not in COLORS:
@@ -435,13 +443,13 @@ def amend(entries: Sequence[Entry], card_id: int, *, reason: str, issuer: str, a
         raise GameRuleError("更正没有改变牌色或条款", hint="用 --color 或 --clause 写明更正后的内容")
     drafts: list[Draft] = []
     if new_color != card.color:
-        drafts = _undo_merges(st, card, issuer, at, f"更正第 {card_id} 条")
+        drafts = _undo_merges(st, card, issuer, at, f"更正第 {card_id} 条", day)
     d = Draft(action="amend", player=card.player, color=new_color, clause=new_clause, reason=why,
               issuer=issuer, at=at, ref=card_id, post=card.entry.post, flag=card.entry.flag,
-              evidence=card.entry.evidence, day=card.entry.day)
+              evidence=card.entry.evidence, day=day)
     _apply_draft(st, d)
     drafts.append(d)
-    return drafts + _settle(st, card.player, ladder, at)
+    return drafts + _settle(st, card.player, ladder, at, day)
 
 
 # ---------------------------------------------------------------------------------- consequences

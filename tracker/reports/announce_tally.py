@@ -3,7 +3,8 @@
 Worded as the rule posts word it (投票对象, 改票, 代投, 弃权, 平票, 出局, 当选). The count is the
 *public* one (what players may know: 警长's 1.5, 流言's announced +2); hidden effects (暗记) never
 appear. Where the rule post keeps ballots secret until the end (107: "游戏结束前，具体投票状况不会
-公布"), ``show_voters=False`` lists only the totals. Player text has its brackets made full-width so it
+公布"), ``show_voters=False`` lists only the totals and how many abstained, did not vote or voted
+only invalidly — never a name but the result's. Player text has its brackets made full-width so it
 can never open a tag in the director's post.
 """
 
@@ -66,12 +67,14 @@ def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bo
     for target, total in t.public_totals.items():
         who = f"（{'、'.join(voters_of.get(target, []))}）" if show_voters and voters_of.get(target) else ""
         lines.append(f"{safe(target)}：{_n(total)} 票{who}")
-    if t.abstained:
-        lines.append(f"弃权：{'、'.join(map(safe, t.abstained))}" if show_voters else f"弃权：{len(t.abstained)} 人")
-    if t.auto_abstain:
-        lines.append(f"未投票，视为弃权：{'、'.join(map(safe, t.auto_abstain))}")
-    if t.no_vote:
-        lines.append(f"未投票：{'、'.join(map(safe, t.no_vote))}")
+    # who posted only invalid ballots did vote, wrongly: 仅有无效票, apart from 未投票 (no ballot at all)
+    tried = {cb.voter for cb in t.ballots if not cb.valid}
+    only_invalid = [n for n in t.no_vote if n in tried]
+    silent = [n for n in t.no_vote if n not in tried]
+    for label, names in (("弃权", t.abstained), ("未投票，视为弃权", t.auto_abstain), ("未投票", silent),
+                         ("仅有无效票", only_invalid)):
+        if names:
+            lines.append(f"{label}：{'、'.join(map(safe, names))}" if show_voters else f"{label}：{len(names)} 人")
 
     invalid = [cb for cb in t.ballots if not cb.valid]
     if invalid and show_voters:

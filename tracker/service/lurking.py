@@ -106,8 +106,10 @@ class Lurking:
         by_player: dict[str, list[tuple[str, str]]] = {}
         for p in rep.penalties:
             by_player.setdefault(p.player, []).append((p.rule, p.clause))
+        invalid_only = set(rep.invalid_only)
         rows = [LurkLine(name, n, rep.voted.get(name) if d.vote else None,
-                         tuple(by_player.get(name, ())), rep.exempt.get(name, ""))
+                         tuple(by_player.get(name, ())),
+                         rep.exempt.get(name, "") or ("仅有无效票" if name in invalid_only else ""))
                 for name, n in rep.posts.items()]
         return lurkers_bbcode(day, rows, min_posts=self.ctx.ruleset.lurk.min_posts or 0, accelerated=rep.accelerated,
                               final=now >= d.closes, as_of=min(now, d.closes), tz=self.ctx.game.tz)

@@ -166,7 +166,9 @@ class Penalties:
         at = self.ctx.clock.now()
         with self.ctx.store.session() as s:
             return self._decide(s, lambda entries: L.revoke(entries, card_id, reason=reason, issuer=issuer, at=at,
-                                                            ladder=self.ladder()), primary="revoke")
+                                                            ladder=self.ladder(),
+                                                            day=self._announced_on(entries, card_id)),
+                                primary="revoke")
 
     def amend_card(self, card_id: int, reason: str, *, color: str | None = None, clause: str | None = None,
                    by: str | None = None) -> CardDecision:
@@ -177,7 +179,15 @@ class Penalties:
         with self.ctx.store.session() as s:
             return self._decide(s, lambda entries: L.amend(
                 entries, card_id, reason=reason, issuer=issuer, at=at, ladder=self.ladder(),
-                color=color, clause=clause), primary="amend")  # type: ignore[arg-type]
+                color=color, clause=clause, day=self._announced_on(entries, card_id)),  # type: ignore[arg-type]
+                primary="amend")
+
+    def _announced_on(self, entries: Sequence[L.Entry], card_id: int) -> int | None:
+        """The day whose 公示 announced card ``card_id``: its own day, else the day it was decided in."""
+        from tracker.penalties.place import decided_on
+
+        card = next((e for e in entries if e.id == card_id), None)
+        return None if card is None else decided_on(self.ctx.game.days, card.day, card.at)
 
     def _decide(self, s: Session, make: Callable[[list[L.Entry]], list[L.Draft]], *, primary: str,
                 after: Callable[[L.Entry], object] | None = None) -> CardDecision:

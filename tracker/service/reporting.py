@@ -19,6 +19,7 @@ from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, os_error_words
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, LADDER_ISSUER
+from tracker.penalties.place import place_words
 from tracker.reports.announce_day import OutEntry, announce_day_bbcode, announced_changes
 from tracker.reports.announce_tally import PURPOSE_WORDS, announce_tally_bbcode
 from tracker.reports.elevator import ElevatorEntry, elevator_bbcode, elevator_order
@@ -173,14 +174,17 @@ class Reports:
                       f"——tracker card GAME.toml from-lurker --day {day}"
                       for f in found if f.card is None]
         if kind == "tally":
+            # a confirmed vote is settled: its invalid ballots were read at confirm and need nobody now
             confirmed = self.votes.confirmed_tids()
             for dt in self.votes.tally_day(day):
-                items += [f"{cb.ballot.floor}楼 {cb.voter}：{cb.verdict.message}" for cb in dt.tally.invalid
-                          if cb.verdict]
-                if dt.tid not in confirmed and self.ctx.clock.now() >= dt.tally.window.closes:
+                if dt.tid in confirmed:
+                    continue
+                items += [f"{place_words(dt.tid, cb.ballot.floor)} {cb.voter}：{cb.verdict.message}"
+                          for cb in dt.tally.invalid if cb.verdict]
+                if self.ctx.clock.now() >= dt.tally.window.closes:
                     items.append(f"结果待确认：{dt.tally.outcome.message}")
         if kind == "cards":
-            items += [f"待审违规 #{f.id} {f.floor}楼 {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
+            items += [f"待审违规 #{f.id} {place_words(f.tid, f.floor)} {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
                       for f in self.flags.flags(status="open")]
         return Attention(tuple(items))
 

@@ -1,0 +1,148 @@
+"""What the day's reports tell a director after the fact (issue 21, "What a director saw wrong"): a
+report's exit 10 only while something still waits for the director, each flag with its thread, the
+tally's BBCode naming nobody under ``--no-voters`` and telling an invalid ballot from no ballot, and
+a revocation announced on the day of the card it takes back, with standings that match the ledger.
+
+The demo game is crawled once from its replay forum (night 1 settled as the demo settles it); each
+test works on a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tracker.cli import main
+from tracker.demo.nights import play_demo_nights
+from tracker.demo.run import prepare
+from tracker.demo.server import DEMO_PAGES, ReplayForum
+
+
+@pytest.fixture(scope="module")
+def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("crawled")
+    with ReplayForum(DEMO_PAGES) as forum:
+        game = prepare(root, forum.base_url)
+        assert main(["crawl", str(game), "--json"]) == 0
+    play_demo_nights(game)
+    yield root
+
+
+@pytest.fixture
+def game(crawled: Path, tmp_path: Path) -> Path:
+    for name in ("demo.toml", "demo.db"):
+        shutil.copy(crawled / name, tmp_path / name)
+    return tmp_path / "demo.toml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_confirmed_tally_needs_the_director_no_more(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "report", "tally", str(game), "--day", "2", "--json")
+    doc = json.loads(out)
+    assert code == 10 and doc["needs_director"]
+    assert any(i.startswith("结果待确认") for i in doc["items"])
+    assert all(i.startswith("帖 6 第 ") for i in doc["items"] if not i.startswith("结果待确认"))
+    assert run(capsys, "confirm", str(game), "--day", "2")[0] == 0
+    code, out, _ = run(capsys, "report", "tally", str(game), "--day", "2", "--json")
+    doc = json.loads(out)
+    assert code == 0 and not doc["needs_director"] and doc["items"] == []
+
+
+def test_the_cards_report_names_each_flags_thread(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "flags", str(game), "--json")[0] == 0
+    code, out, _ = run(capsys, "flags", str(game), "--status", "open", "--no-detect", "--json")
+    flags = json.loads(out)
+    assert flags
+    code, out, _ = run(capsys, "report", "cards", str(game), "--day", "2", "--json")
+    items = [i for i in json.loads(out)["items"] if i.startswith("待审违规")]
+    assert code == 10 and len(items) == len(flags)
+    for f, line in zip(flags, items, strict=True):
+        assert f"#{f['id']} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']}" in line
+
+
+def test_no_voters_names_nobody_and_an_invalid_ballot_is_not_no_ballot(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tally", str(game), "--day", "2", "--json")
+    doc = json.loads(out)
+    invalid_voters = {b["voter"] for b in doc["ballots"] if not b["valid"]}
+    valid_voters = {b["voter"] for b in doc["ballots"] if b["valid"]}
+    only_invalid = [n for n in doc["no_vote"] if n in invalid_voters - valid_voters]
+    silent = [n for n in doc["no_vote"] if n not in invalid_voters]
+    assert only_invalid and silent  # the demo's day 2 has both
+    code, out, _ = run(capsys, "tally", str(game), "--day", "2", "--bbcode")
+    assert code == 0
+    lines = out.splitlines()
+    assert f"未投票：{'、'.join(silent)}" in lines
+    assert f"仅有无效票：{'、'.join(only_invalid)}" in lines
+    code, out, _ = run(capsys, "tally", str(game), "--day", "2", "--bbcode", "--no-voters")
+    counted = out.split("[b]结果[/b]")[0]
+    names = [p["name"] for p in json.loads(run(capsys, "state", str(game), "--json")[1])["players"]]
+    assert [n for n in names if n in counted and n not in doc["public_totals"]] == []
+    assert f"未投票：{len(silent)} 人" in counted and f"仅有无效票：{len(only_invalid)} 人" in counted
+
+
+def test_the_lurker_list_tells_an_invalid_ballot_from_no_ballot(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lurkers", str(game), "--day", "2", "--json")
+    doc = json.loads(out)
+    assert doc["invalid_only"]
+    code, text, _ = run(capsys, "lurkers", str(game), "--day", "2")
+    for name in doc["invalid_only"]:
+        assert f"  {name}：{doc['posts'][name]} 帖，仅有无效票" in text.splitlines()
+    silent = [n for n, v in doc["voted"].items() if not v and n not in doc["invalid_only"]]
+    assert silent and all(f"  {n}：{doc['posts'][n]} 帖，未投票" in text.splitlines() for n in silent)
+    assert run(capsys, "lurkers", str(game), "--day", "2")[0] == 0
+    code, bb, _ = run(capsys, "lurkers", str(game), "--day", "2", "--bbcode")
+    assert code == 0
+    for name in doc["invalid_only"]:
+        row = next(r for r in bb.splitlines() if r.startswith(f"[tr][td]{name}[/td]"))
+        assert row.endswith("[td]仅有无效票[/td][/tr]")
+
+
+def _standing_words(bbcode: str, player: str) -> str:
+    block = bbcode.split("[b]累计判罚[/b]")[1]
+    return next(line for line in block.splitlines() if line.startswith(f"[*]{player}："))[len(f"[*]{player}："):]
+
+
+def test_a_revocation_is_announced_on_the_day_of_the_card_it_takes_back(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = str(game)
+    ids = []
+    for i in range(3):  # three blues on day 1: the ladder merges them into a yellow
+        code, out, err = run(capsys, "card", g, "issue", "泡泡", "--color", "蓝", "--reason", f"第{i + 1}次",
+                             "--day", "1", "--json")
+        assert code == 0, err
+        ids.append(json.loads(out)["id"])
+    standing = json.loads(run(capsys, "cards", g, "--json")[1])["standing"]["泡泡"]
+    assert (standing["blue"], standing["yellow"]) == (0, 1)
+    # decided now (the game's days are long past, so on the last day's clock), of a day-1 card
+    code, out, err = run(capsys, "card", g, "revoke", str(ids[1]), "--reason", "误判", "--json")
+    assert code == 0, err
+    assert {e["day"] for e in json.loads(out)["written"]} == {1}
+    standing = json.loads(run(capsys, "cards", g, "--json")[1])["standing"]["泡泡"]
+    assert (standing["blue"], standing["yellow"]) == (2, 0)
+    day1 = run(capsys, "cards", g, "announce", "--day", "1")[1]
+    assert "撤销 泡泡 的" in day1 and f"（第 {ids[1]} 条）：误判" in day1
+    assert _standing_words(day1, "泡泡") == "蓝牌 2 张"
+    day2 = run(capsys, "cards", g, "announce", "--day", "2")[1]
+    assert "撤销" not in day2 and _standing_words(day2, "泡泡") == "蓝牌 2 张"
+
+
+def test_announce_says_which_announcement_it_drafts(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "announce", str(game), "--day", "2")
+    assert code == 0 and out.startswith("[b]第2日 公示[/b]")
+    assert "第 2 日开门公示草稿" in err and "第 1 日白天与第 1 夜" in err
+    code, out, _ = run(capsys, "announce", str(game), "--day", "2", "--json")
+    assert json.loads(out)["covers"] == {"day": 1, "night": 1}
+    code, out, err = run(capsys, "announce", str(game), "--day", "1", "--json")
+    assert code == 0 and json.loads(out)["covers"] is None
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "the 开门公示 posted when day N opens: day N−1's 白天 and night N−1's" in readme
