@@ -104,3 +104,27 @@ def test_a_section_the_forum_does_not_have_is_named(tmp_path: Path, capsys: pyte
         code, out, err = run(capsys, "threads", str(game), "--forum", "999")
     assert code == 4 and out == ""
     assert "没有版块 fid 999" in err and "--forum" in err and "JSON" not in err
+
+
+def test_known_spectators_are_not_named_by_the_roster_check(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from tracker.demo.server import ReplayForum
+
+    demo = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
+    with ReplayForum(Path(__file__).parent / "fixtures" / "discuz" / "pages") as forum:
+        game = tmp_path / "game.toml"
+        text = demo.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"')
+        game.write_text(text, encoding="utf-8")
+        code, _, err = run(capsys, "crawl", str(game))
+        assert code == 0 and "名单核对：账号 路人甲" in err  # an onlooker nobody listed is named
+        game.write_text(text.replace("[game]\n", '[game]\nspectators = ["路人甲"]\n', 1), encoding="utf-8")
+        code, _, err = run(capsys, "crawl", str(game))
+    assert code == 0 and "路人甲" not in err
+
+
+def test_a_spectator_who_is_also_a_player_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
+    game = tmp_path / "game.toml"
+    game.write_text(demo.replace("[game]\n", '[game]\nspectators = ["泡泡"]\n', 1), encoding="utf-8")
+    code, out, err = run(capsys, "state", str(game))
+    assert code == 2 and out == "" and "spectators" in err and "泡泡" in err

@@ -146,3 +146,60 @@ def test_announce_says_which_announcement_it_drafts(game: Path, capsys: pytest.C
     assert code == 0 and json.loads(out)["covers"] is None
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     assert "the 开门公示 posted when day N opens: day N−1's 白天 and night N−1's" in readme
+
+
+def test_watch_stops_with_the_final_reports_once_the_game_is_over(
+        game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+    from datetime import datetime, timedelta
+
+    from tracker.cli.reports import build_watcher
+    from tracker.clock import SHANGHAI, FrozenClock
+    from tracker.service import Service
+
+    # day 2, noon: the wolves are all out (recorded by hand here), so the village has won
+    for wolf in ("栗子", "银鸦", "风行"):
+        assert run(capsys, "event", str(game), "出局", "--player", wolf, "--at", "2025-03-04T11:00:00+08:00")[0] == 0
+    assert json.loads(run(capsys, "state", str(game), "--json")[1])["outcome"] is not None
+    clock = FrozenClock(datetime(2025, 3, 4, 12, 0, tzinfo=SHANGHAI))
+    stop_at = datetime(2025, 3, 9, 12, 0, tzinfo=SHANGHAI)
+
+    async def crawl() -> None:
+        return None
+
+    async def sleep(seconds: float, stop: asyncio.Event) -> None:
+        await asyncio.sleep(0)
+        clock.at = min(clock.now() + timedelta(seconds=max(seconds, 0)), stop_at)
+        if clock.now() >= stop_at:
+            stop.set()
+
+    svc = Service.open(game, clock=clock)
+    try:
+        watcher = build_watcher(svc, game, crawl=crawl, sleep=sleep, host="test", pid=1)
+        asyncio.run(watcher.run(asyncio.Event()))
+    finally:
+        svc.close()
+    log = watcher.log.lines
+    assert clock.now() < stop_at  # it stopped by itself, on the first pass
+    assert any(line.startswith("游戏已结束：") and "村民阵营胜利" in line for line in log), log
+    assert any(line.startswith("第 2 日 关门后结算报告 已写出") for line in log), log
+    assert (game.parent / "reports" / "day2-tally.md").exists()
+    assert (game.parent / "reports" / "day2-cards.md").exists()
+
+
+def test_the_watch_log_is_stamped_in_the_games_zone(capsys: pytest.CaptureFixture[str]) -> None:
+    import logging
+    from zoneinfo import ZoneInfo
+
+    from tracker.logs import configure, use_zone
+
+    configure("INFO")
+    try:
+        use_zone(ZoneInfo("America/New_York"))
+        logging.getLogger("tracker.watch").info("抓取完成")
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert line.endswith("INFO tracker.watch: 抓取完成")
+        stamp = line.split(" INFO ")[0]
+        assert stamp[-5:] in ("-0500", "-0400")  # New York's offset, whatever the machine's zone
+    finally:
+        configure("WARNING")

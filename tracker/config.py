@@ -101,6 +101,9 @@ class GameConfig:
     ledger: LedgerConfig = field(default_factory=LedgerConfig)
     options: dict[str, Any] = field(default_factory=dict)
     """``[options]``: the ruleset's advertised readings (`tracker rulesets`), checked by the ruleset."""
+    spectators: tuple[str, ...] = ()
+    """``[game] spectators``: accounts known to post in the game's threads without playing (围观):
+    the crawl's roster check stops naming them."""
 
     @property
     def tz(self) -> ZoneInfo:
@@ -157,6 +160,7 @@ class _GameT(BaseModel):
     forum: str
     timezone: str = "Asia/Shanghai"
     directors: list[str] | str = []
+    spectators: list[Annotated[str, Field(min_length=1)]] = []
     process_thread: Tid | None = None
 
 
@@ -238,7 +242,7 @@ class _GameFileT(BaseModel):
 # What to write instead, per key (the last part of the path).
 _EXAMPLES = {
     "game": '[game]\nname = "演示局"', "name": '"演示局"', "ruleset": '"luoluo-m19"',
-    "forum": '"http://bbs.example.com/"', "timezone": '"Asia/Shanghai"', "directors": '["导演A"]',
+    "forum": '"http://bbs.example.com/"', "timezone": '"Asia/Shanghai"', "directors": '["导演A"]', "spectators": '["路人甲"]',
     "process_thread": "3", "role": '"预言家"', "faction": '"好人"', "uid": "12345", "tags": '["警长"]',
     "day": "1", "discussion": "4", "vote": "5 或 [5, 6]", "opens": "2025-03-01T10:00:00+08:00",
     "closes": "2025-03-02T22:00:00+08:00", "accelerated": "true 或 false（不加引号）",
@@ -382,6 +386,10 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ConfigError(f"玩家名重复：{', '.join(dupes)}", hint="每个 [[players]] 的 name 必须唯一")
+    playing = sorted(set(names) & {s.strip() for s in game.spectators})
+    if playing:
+        raise ConfigError(f"game.spectators 里的 {', '.join(playing)} 也是 [[players]] 中的玩家",
+                          hint="围观者不参加游戏：从 spectators 或 [[players]] 中删去一处")
     uids = [p.uid for p in players if p.uid is not None]
     dupe_uids = sorted({u for u in uids if uids.count(u) > 1})
     if dupe_uids:
@@ -444,7 +452,7 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         process_thread=game.process_thread, crawl=crawl, schedule=schedule, path=path,
         ledger=LedgerConfig(key_file=(base / Path(doc.ledger.key_file).expanduser())
                             if doc.ledger.key_file else None),
-        options=dict(doc.options),
+        options=dict(doc.options), spectators=tuple(s.strip() for s in game.spectators),
     )
 
 

@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import sys
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -53,6 +54,26 @@ class _Stderr(logging.Handler):
             self.handleError(record)
 
 
+class _Zoned(logging.Formatter):
+    """Timestamps in one zone (the game's, once a command knows it: :func:`use_zone`), its offset
+    written, so a journal read on a machine elsewhere shows the forum's clock."""
+
+    zone: tzinfo | None = None
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        if self.zone is None:
+            return super().formatTime(record, datefmt)
+        at = datetime.fromtimestamp(record.created, self.zone)
+        return f"{at:%Y-%m-%d %H:%M:%S},{int(record.msecs):03d}{at:%z}"
+
+
+def use_zone(zone: tzinfo) -> None:
+    """The ``tracker`` log's timestamps from now on in ``zone`` (`tracker watch`: the game's)."""
+    for h in logging.getLogger("tracker").handlers:
+        if h.get_name() == _HANDLER_NAME and isinstance(h.formatter, _Zoned):
+            h.formatter.zone = zone
+
+
 def configure(level: str | None = None, file: str | Path | None = None, *, default: str = "WARNING") -> None:
     """Point the ``tracker`` loggers at stderr or ``file``, at ``level`` (or the environment's, or
     ``default``). Called again (another command in the same process), it replaces its handler."""
@@ -64,7 +85,7 @@ def configure(level: str | None = None, file: str | Path | None = None, *, defau
     target = file or os.environ.get("TRACKER_LOG_FILE") or None
     handler: logging.Handler = logging.FileHandler(target, encoding="utf-8") if target else _Stderr()
     handler.set_name(_HANDLER_NAME)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(_Zoned(FORMAT))
     handler.addFilter(Redact())
     root = logging.getLogger("tracker")
     for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:

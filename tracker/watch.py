@@ -94,6 +94,10 @@ class Watcher:
     every ``interval_minutes``, since the director adds days to the game file while it runs."""
     tz: tzinfo | None = None
     """The game's time zone, for the times in the log."""
+    game_over: Callable[[], str | None] | None = None
+    """After each pass: the game's result in words once a faction has won (the fold's win check),
+    else None. A game that is over has no more slots worth waiting for: the watcher writes the
+    final reports of every day begun and not yet reported, and stops."""
 
     def __post_init__(self) -> None:
         self.slots = day_slots(self.days, self.schedule)
@@ -137,6 +141,10 @@ class Watcher:
             idle = False
             while not stop.is_set():
                 wake = await self.step()
+                over = self._over()
+                if over is not None:
+                    self._finish(over)
+                    return
                 if wake is None:
                     if not self.keep_watching:
                         self.log("所有日程已完成，退出监视")
@@ -157,6 +165,26 @@ class Watcher:
             with self.store.session() as s:
                 release_lock(s, name=self.name, host=self.host, pid=self.pid)
             self.log("监视已停止")
+
+    def _over(self) -> str | None:
+        if self.game_over is None:
+            return None
+        try:
+            return self.game_over()
+        except TrackerError as exc:
+            self.log(f"读取胜负失败：{exc}（继续监视）", logging.WARNING)
+            return None
+
+    def _finish(self, over: str) -> None:
+        """The game is over: the final reports of each day begun and not yet reported, written now."""
+        now = self.clock.now()
+        with self.store.session() as s:
+            done = written_slots(s)
+        begun = {d.day for d in self.days if d.opens <= now}
+        for slot in self.slots:
+            if slot.kind == "final" and slot.day in begun and slot.key not in done:
+                self._write(slot)
+        self.log(f"游戏已结束：{over}。最终报告已写出，退出监视")
 
     async def _beat(self, stop: asyncio.Event) -> None:
         """The heartbeat, on its own timer: a long crawl or a 30-minute interval never lets the lock go stale."""

@@ -80,7 +80,10 @@ def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
 @db_option
 def watch_cmd(game_path: Path, db_url: str | None) -> None:
     """按日程持续抓取并写报告（关门前潜水预警、关门后结算），Ctrl-C 或 SIGTERM 停止。"""
+    from tracker.logs import use_zone
+
     svc = open_service(game_path, db_url)
+    use_zone(svc.game.tz)  # the log's own timestamps in the game's zone, as its messages are
     watcher = build_watcher(svc, game_path)
 
     async def main() -> None:
@@ -121,6 +124,14 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
         svc.ctx.game = load_game(game_path)  # every service reads the game through the shared context
         return svc.effective_days()
 
+    def game_over() -> str | None:
+        from tracker.service.roster_check import roster_errors
+
+        outcome = svc.state().state.outcome
+        if outcome is None or roster_errors(svc):  # a roster that contradicts the ruleset decides nothing
+            return None
+        return f"{outcome.reason}（{outcome.clause}）"
+
     game = svc.game
     tz = game.tz
     kw: dict[str, Any] = dict(
@@ -128,6 +139,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
         crawl=svc.crawl_async, write=write, name=game.name, refresh_days=refresh,
         # the crawl stops itself at its deadline; this is the backstop for the reports
         crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60, keep_watching=True, tz=tz,
+        game_over=game_over,
         # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd
         # journal), or --log-file / --log-level (tracker.logs); its times are in the game's zone
         log=WatchLog())

@@ -22,7 +22,7 @@ def roster_check(svc: Any) -> RosterCheck | None:
         counts = posts_per_author(s, tids)
     if not counts:
         return None
-    others = [*svc.game.directors, *svc.log.substitutes()]
+    others = [*svc.game.directors, *svc.game.spectators, *svc.log.substitutes()]
     return check_names(list(svc.game.player_names), others, counts)
 
 
