@@ -147,11 +147,15 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
                 cb = _replace(cb, flags=(*cb.flags, Verdict(Code.EDIT_AS_NEW, _edit_words(b, window))))
         elif b.edited_at is not None or b.pid in earlier:
             flags = list(cb.flags)
-            if b.edited_at is not None:
-                flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
-                                     f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"))
+            edited = (f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"
+                      + ("（关门之后）" if b.edited_at > window.closes else "")) if b.edited_at is not None else ""
             if edit_flag is not None:
-                flags.append(edit_flag)
+                # the ruleset decided which text counts: one note saying so (a second one saying "as the
+                # forum shows it" would contradict an edit that does not count)
+                flags.append(replace(edit_flag, detail="；".join(x for x in (edited, edit_flag.detail) if x)))
+            elif b.edited_at is not None:
+                flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
+                                     edited.removesuffix("（关门之后）")))
             cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
@@ -372,6 +376,9 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
                        + ("改票" if rules.proxy_window != "freeze" else ""))
     if not is_change:
         if current is not None:
+            if run is not None and (run.own_pids & set(b.quoted_pids) or _quotes_own_unlinked(b, run)):
+                # it quotes the voter's own vote, as a change must, under the wrong label
+                return bad(Code.CHANGE_WRITTEN_AS_VOTE, f"引用了自己 {current.ballot.floor} 楼的投票")
             return bad(Code.SECOND_VOTE, f"原投票在 {current.ballot.floor} 楼")
         return CountedBallot(ballot=b, voter=voter, target=target, valid=True, final=False, verdict=None)
 

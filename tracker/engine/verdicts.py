@@ -35,6 +35,7 @@ class Code(StrEnum):
     POSTED_AFTER_CLOSE = "posted_after_close"
     # changes
     SECOND_VOTE = "second_vote"
+    CHANGE_WRITTEN_AS_VOTE = "change_written_as_vote"
     CHANGE_WITHOUT_VOTE = "change_without_vote"
     CHANGE_WITHOUT_QUOTE = "change_without_quote"
     CHANGE_QUOTES_OTHER = "change_quotes_other"
@@ -80,6 +81,7 @@ WORDS: dict[Code, str] = {
     Code.POSTED_BEFORE_OPEN: "投票在当日开门之前发出",
     Code.POSTED_AFTER_CLOSE: "投票在关门之后发出",
     Code.SECOND_VOTE: "已经投过票，改票须用改票格式并引用原投票楼层",
+    Code.CHANGE_WRITTEN_AS_VOTE: "改票须写“改票对象：”，这一帖写的是“投票对象：”",
     Code.CHANGE_WITHOUT_VOTE: "改票前没有有效的原投票",
     Code.CHANGE_WITHOUT_QUOTE: "改票未引用原投票楼层",
     Code.CHANGE_QUOTES_OTHER: "改票引用的不是自己的原投票楼层",
