@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,22 @@ def test_the_watch_log_is_stamped_in_the_games_zone(capsys: pytest.CaptureFixtur
         assert stamp[-5:] in ("-0500", "-0400")  # New York's offset, whatever the machine's zone
     finally:
         configure("WARNING")
+
+
+def test_each_output_keeps_one_time_basis_and_says_which(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    g = str(game)
+    post = next(p for p in json.loads(run(capsys, "posts", g, "--thread", "3", "--json")[1]) if p["floor"] == 4)
+    code, out, err = run(capsys, "card", g, "issue", post["author"], "--color", "蓝", "--reason", "红字",
+                         "--post", "3#4", "--json")
+    assert code == 0, err
+    card = json.loads(out)["id"]
+    assert run(capsys, "card", g, "revoke", str(card), "--reason", "颜色不算红")[0] == 0
+    # the 判罚公示: the violation's time on every line that has one, said once above the list
+    day1 = run(capsys, "cards", g, "announce", "--day", "1")[1]
+    items = [line for line in day1.splitlines() if line.startswith("[*]") and "[size=2]" in line]
+    posted = datetime.fromisoformat(post["posted_at"]).strftime("%m-%d %H:%M")
+    assert len(items) == 2 and all(f"[size=2]{posted}[/size]" in line for line in items), day1
+    assert "[size=2]时间为违规帖子的发帖时间[/size]" in day1
+    # the ledger at the command line: the time the director recorded each entry, labelled so
+    lines = [x for x in run(capsys, "cards", g)[1].splitlines() if x.startswith("#")]
+    assert len(lines) == 2 and all(" 记于 " in x for x in lines)

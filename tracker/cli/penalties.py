@@ -35,8 +35,9 @@ COLOR_CHOICE = WordChoice(COLOR_WORDS_IN)
 
 
 def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
-    """One ledger entry: its game day, its place (帖 and 楼, once), its time in the forum's zone (the
-    store keeps UTC)."""
+    """One ledger entry: its game day, its place (帖 and 楼, once), and when the director recorded it
+    (记于, in the forum's zone; the store keeps UTC) — the one time every ledger line of the command
+    line shows (the 判罚公示 shows the violation's instead, and says so)."""
     color = COLOR_WORDS.get(e["color"] or "", "")
     ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
     clause = f" [{e['clause']}]" if e["clause"] else ""
@@ -51,7 +52,7 @@ def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
         where = f"（帖子 pid {e['post']}）"
     else:
         where = ""
-    return (f"#{e['id']} {day}{at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
+    return (f"#{e['id']} {day}记于 {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
             f"{color}{clause}{ref}：{e['reason']}{where}（{issuer}）")
 
 

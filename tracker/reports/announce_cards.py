@@ -31,23 +31,26 @@ def _clause(clause: str | None) -> str:
     return f"（判罚依据 {safe(clause)}）" if clause else ""
 
 
+#: The one time the 判罚公示 shows, said once above its list.
+TIME_BASIS = "[size=2]时间为违规帖子的发帖时间[/size]"
+
+
 def entry_line(e: Entry, *, places: Mapping[int, tuple[int, int, datetime]] | None = None,
                tz: tzinfo | None = None) -> str:
     """One ledger entry as a sentence of the announcement: a card with a post names 帖 and 楼 once
-    and carries the post's time (the violation's), not the time the director decided."""
+    and carries the post's time (the violation's) — its correction and its revocation too, which
+    name the same post. An entry without a post (潜水, a merge) has no violation time, and the
+    time the director decided would be a second basis in one list: it carries none."""
     who = safe(e.player)
     where = ""
-    at: datetime | None = e.at
+    at: datetime | None = None
     if e.post is not None:
         place = (places or {}).get(e.post)
         if place is not None:
             where = f"（帖 {place[0]} 第 {place[1]} 楼）"
-            if e.action in ("issue", "amend"):
-                at = place[2]
+            at = place[2]
         else:
             where = f"（帖子 pid {e.post}）"
-    elif e.day is not None and e.action == "issue":
-        at = None  # a card of a day without a post (潜水): the time of the decision would mislead
     when = at.astimezone(tz).strftime("%m-%d %H:%M") if tz is not None and at is not None else ""
     stamp = f"[size=2]{when}[/size] " if when else ""
     if e.action == "issue":
@@ -78,8 +81,11 @@ def cards_bbcode(day: int, entries: Sequence[Entry], standings: Mapping[str, Sta
     then the ledger's ``anchor`` (tracker.penalties.anchor): posted, the forum keeps the head public."""
     lines = [f"[b]{safe(title) if title else f'第 {day} 日 判罚公示'}[/b]", ""]
     if entries:
+        items = [entry_line(e, places=places, tz=tz) for e in entries]
+        if any(i.startswith("[size=2]") for i in items):
+            lines.append(TIME_BASIS)
         lines.append("[list=1]")
-        lines += [f"[*]{entry_line(e, places=places, tz=tz)}" for e in entries]
+        lines += [f"[*]{i}" for i in items]
         lines.append("[/list]")
     else:
         lines.append("本日无判罚。")
