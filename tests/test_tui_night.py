@@ -60,7 +60,9 @@ async def test_enter_preview_withdraw_and_confirm(service: Service) -> None:
         assert box.value == "饺子 守护"
         await pilot.press("space", *"包子", "enter")
         await settle(app)
+        assert app.focused is not box  # a submission hands the keys back to the screen
         for line in ("狼群(银鸦) 杀人 包子", "狼群(银鸦) 杀人 栗子"):
+            await pilot.press("a")
             box.value = line
             await pilot.press("enter")
             await settle(app)

@@ -48,6 +48,9 @@ class TrackerApp(App[None]):
     def __init__(self, service: Service, *, clock: Clock | None = None, crawl_on_start: bool = False,
                  crawl_interval: float | None = None) -> None:
         super().__init__()
+        from tui.zone import set_zone
+
+        set_zone(service.game.tz)  # every time on the screen in the game's zone
         self.gateway = Gateway(service, clock)
         self.crawl_on_start = crawl_on_start
         minutes = service.game.schedule.interval_minutes
@@ -61,7 +64,7 @@ class TrackerApp(App[None]):
 
     def compose(self) -> ComposeResult:
         g = self.gateway
-        yield GameHeader(title=g.game.name, ruleset=g.ruleset_name(), days=g.game.days,
+        yield GameHeader(title=g.game.name, ruleset=g.ruleset_name(), days=g.header_days(),
                          freeze_minutes=g.freeze_minutes(), clock=g.clock, tz_name=g.game.timezone,
                          id="game-header")
         with Horizontal(id="body"):
@@ -143,6 +146,12 @@ class TrackerApp(App[None]):
         else:
             self.post_message(CrawlFinished(True))
 
+    @work(thread=True, exclusive=True, group="header-days", exit_on_error=False)
+    def refresh_days(self) -> None:
+        """The header's days as recorded now (a 延时 moves the close, a 加速 is shown)."""
+        days = self.gateway.header_days()
+        self.call_from_thread(setattr, self.query_one(GameHeader), "days", days)
+
     def on_crawl_progress(self, message: CrawlProgress) -> None:
         header = self.query_one(GameHeader)
         header.crawl = CrawlStatus("running", header.crawl.at, message.detail)
@@ -160,6 +169,7 @@ class TrackerApp(App[None]):
         self._reload_all()
 
     def _reload_all(self) -> None:
+        self.refresh_days()
         self.refresh_badges()
         pane = self.current_pane
         if pane is not None:

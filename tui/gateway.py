@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
 from tracker.clock import Clock
-from tracker.config import GameConfig
+from tracker.config import DayConfig, GameConfig
 from tracker.engine.days import DayStatus
 from tracker.engine.night.desk import phase_key, settled_event
 from tracker.errors import GameRuleError, TrackerError
@@ -68,6 +68,17 @@ class Gateway:
     @property
     def game(self) -> GameConfig:
         return self.service.game
+
+    def header_days(self) -> tuple[DayConfig, ...]:
+        """The days as the game has them now: the recorded delays' closes and the 加速 in force
+        (the game file's ``[[days]]`` when the state cannot be read)."""
+        try:
+            statuses = {s.day: s for s in self.service.state().days}
+        except TrackerError:
+            return tuple(self.game.days)
+        return tuple(replace(d, opens=statuses[d.day].opens, closes=statuses[d.day].closes,
+                             accelerated=bool(statuses[d.day].accelerated)) if d.day in statuses else d
+                     for d in self.game.days)
 
     def freeze_minutes(self) -> int | None:
         """The ruleset's change freeze; None when the ruleset cannot be loaded (the header says so)."""
@@ -141,6 +152,13 @@ class Gateway:
                                marks=tuple(m for m in s.marks.get(name, ()) if m not in p.tags),
                                blue=s.cards[name].blue, yellow=s.cards[name].yellow, red=s.cards[name].red)
                      for name, p in s.state.players.items())
+
+    def player_detail(self, name: str) -> tuple[PlayerRow, list[LedgerEntry]]:
+        """One player's row and every ledger entry naming them (the 玩家 screen's Enter)."""
+        with self.service.request():
+            row = next(p for p in self.players() if p.name == name)
+            entries = [e for e in self.service.ledger() if e.player == name]
+        return row, entries
 
     def overview(self) -> Overview:
         problems: list[str] = []

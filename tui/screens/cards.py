@@ -16,7 +16,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from tracker.clock import SHANGHAI
 from tracker.penalties.ledger import ACTION_WORDS as L_ACTION_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
@@ -24,6 +23,7 @@ from tui.screens.dialogs import ReasonDialog
 from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane, reported
 from tui.views import StandingRow
+from tui.zone import zone
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
@@ -86,7 +86,7 @@ class CardsPane(Pane):
         if not self.app.has_class("-narrow"):
             self.query_one(".split > .left").styles.width = "1fr"
             self.query_one(".split > .right").styles.width = 34
-        self.query_one(DataTable).add_columns("#", "日", "动作", "玩家", "牌", "条款", "帖·楼", "理由", "时间")
+        self.query_one(DataTable).add_columns("#", "日", "动作", "玩家", "牌", "条款", "帖·楼", "理由", "记于")
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -119,7 +119,7 @@ class CardsPane(Pane):
             table.add_row(str(e.id), str(e.day) if e.day is not None else "—", ACTION_WORDS.get(e.action, e.action),
                           literal(e.player), color_text(e.color), literal(_short(e.clause or "", 10)), Text(where, "dim"),
                           literal(" ".join(e.reason.split())[:40]),
-                          Text(f"{e.at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), key=str(e.id))
+                          Text(f"{e.at.astimezone(zone()):%m-%d %H:%M}", "dim"), key=str(e.id))
         if ledger:
             table.move_cursor(row=len(ledger) - 1)
         self.query_one("#standing", Static).update(standing_table(standing))
@@ -153,7 +153,7 @@ class CardsPane(Pane):
         the middle of a phrase to continue after the previous field."""
         out = Text(f"第 {card_id} 条的审计记录\n", "bold")
         for e in trail:
-            out.append(f"#{e.id} {e.at.astimezone(SHANGHAI):%m-%d %H:%M} ", "dim")
+            out.append(f"#{e.id} 记于 {e.at.astimezone(zone()):%m-%d %H:%M} ", "dim")
             out.append(ACTION_WORDS.get(e.action, e.action), "bold")
             out.append(" ")
             out.append_text(color_text(e.color))

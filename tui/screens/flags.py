@@ -16,7 +16,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from tracker.clock import SHANGHAI
 from tracker.penalties.findings import KIND_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
@@ -24,6 +23,7 @@ from tui.screens.dialogs import CardChoice, CardForm, ReasonDialog
 from tui.screens.pane import Pane, reported
 from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
+from tui.zone import zone
 
 STATUS_WORDS = {"open": ("待审", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已判罚", "red")}
 # One composed cell per row (tui/widgets/lines.py): a frame of this screen costs half as much.
@@ -120,7 +120,7 @@ class FlagsPane(Pane):
         # the category's Chinese word; a word list's file name (oath, insult …) is not shown: the clause names it
         category = CATEGORY_WORDS.get(f.category)
         detail.append(f"  {category + ' · ' if category else ''}{f.clause}", "")
-        detail.append(f"  检出 {f.detected_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim")
+        detail.append(f"  检出 {f.detected_at.astimezone(zone()):%m-%d %H:%M}", "dim")
         if f.status != "open":
             detail.append("\n")
             detail.append(STATUS_WORDS.get(f.status, (f.status, ""))[0], "bold")
@@ -142,8 +142,14 @@ class FlagsPane(Pane):
     # -- decisions ----------------------------------------------------------------------------------
     def action_card(self) -> None:
         f = self.current
-        if f is None or f.status != "open":
+        if f is None:
             self.app.bell()
+            return
+        if f.status != "open":
+            # a decided flag: say what became of it rather than a bare bell
+            said = (f"违规 #{f.id} 已判罚（第 {f.card} 条）：判罚界面 x 可撤销该牌" if f.status == "carded"
+                    else f"违规 #{f.id} 已驳回，不能再发牌")
+            self.notify(said, timeout=4, markup=False)
             return
         self.open_card_form(f.id)
 

@@ -159,6 +159,8 @@ class NightPane(Pane):
     def _written(self, said: str, clear: bool) -> None:
         if clear:
             self.query_one("#night-input", Input).value = ""
+            # back to the screen's keys (d 撤回, c 确认): typed into the entry line they would be text
+            self.focus_main()
         self.notify(said, timeout=3, markup=False)
         self.load()
 

@@ -12,11 +12,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tracker.clock import SHANGHAI
 from tui.literal import literal
 from tui.screens.pane import Pane
 from tui.timing import current_day
 from tui.views import Overview, PlayerRow
+from tui.zone import zone
 
 
 def day_mark(d: Any, today: int | None, now: datetime | None) -> Text:
@@ -38,7 +38,7 @@ def days_table(game: Any, today: int | None, now: datetime | None = None) -> Tab
     for d in game.days:
         mark = day_mark(d, today, now)
         t.add_row(f"第{d.day}日", str(d.discussion or "—"), ", ".join(map(str, d.vote)) or "—",
-                  f"{d.opens.astimezone(SHANGHAI):%m-%d %H:%M}", f"{d.closes.astimezone(SHANGHAI):%m-%d %H:%M}",
+                  f"{d.opens.astimezone(zone()):%m-%d %H:%M}", f"{d.closes.astimezone(zone()):%m-%d %H:%M}",
                   Text.assemble(Text("加速 ", "yellow") if d.accelerated else "", mark))
     return t
 

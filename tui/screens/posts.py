@@ -83,7 +83,8 @@ class PostsPane(Pane):
     @reported
     def load(self, query: PostQuery, offset: int) -> None:
         page = self.gateway.search_posts(query, offset, PAGE)
-        rows = post_rows(page.posts)
+        fixed = frozenset(k for k, v in (("author", query.author), ("tid", query.tid)) if v is not None)
+        rows = post_rows(page.posts, fixed=fixed)
         self.deliver(self.show, page, rows)
 
     def show(self, page: PostPage, rows: Lines | None = None) -> None:

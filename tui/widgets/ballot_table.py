@@ -11,9 +11,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tracker.clock import SHANGHAI
 from tui.literal import literal
 from tui.tally_view import BallotRow, TallyView
+from tui.zone import zone
 
 KIND_WORDS = {"vote": "投票", "change": "改票", "proxy": "代投"}
 
@@ -59,7 +59,7 @@ def history_text(rows: tuple[BallotRow, ...]) -> Text:
     for b in rows:
         if out:
             out.append("\n")
-        when = f"{b.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}" if b.posted_at else ""
+        when = f"{b.posted_at.astimezone(zone()):%m-%d %H:%M}" if b.posted_at else ""
         out.append(f"{b.floor:>4} 楼 {when}  ", "dim")
         out.append(f"{kind_word(b)} ")
         out.append_text(literal(b.target or "—", "bold"))

@@ -62,6 +62,8 @@ class GameHeader(Widget):
         out.append(f" · {self.ruleset_id}")
         if day is not None:
             out.append(f" · 第{day}日", "bold")
+            if any(d.day == day and d.accelerated for d in self.days):
+                out.append(" · 已加速", "bold yellow")
         return out
 
     def _right(self, compact: bool) -> Text:

@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from tracker.clock import SHANGHAI
 from tui.literal import literal
 from tui.widgets.lines import Col, Lines, compose, fill
+from tui.zone import zone
 
 
 def excerpt(text: str, width: int = 40) -> str:
@@ -22,8 +22,12 @@ def excerpt(text: str, width: int = 40) -> str:
 COLUMNS = (Col("楼", 6, "right"), Col("作者", 16), Col("时间", 11), Col("帖", 7), Col("内容"))
 
 
-def post_rows(posts: tuple[Any, ...]) -> Lines:
-    """(header, one line per post): pure, a worker thread builds them, the UI only adds them."""
+def post_rows(posts: tuple[Any, ...], *, fixed: frozenset[str] = frozenset()) -> Lines:
+    """(header, one line per post): pure, a worker thread builds them, the UI only adds them.
+
+    ``fixed``: the columns a search pins to one value (``author``, ``tid``) are left out, so their
+    room goes to the content — a long account name filtered on would otherwise push it off the pane."""
+    keep = [i for i, key in enumerate(("floor", "author", "time", "tid", "content")) if key not in fixed]
     out: list[tuple[Text | str, ...]] = []
     for p in posts:
         flags = Text()
@@ -34,9 +38,9 @@ def post_rows(posts: tuple[Any, ...]) -> Lines:
         if getattr(p, "edited_at", None) is not None:
             flags.append("[改] ", "yellow")
         out.append((Text(str(p.floor), justify="right"), literal(p.author),
-                    Text(f"{p.posted_at.astimezone(SHANGHAI):%m-%d %H:%M}", "dim"), str(p.tid),
+                    Text(f"{p.posted_at.astimezone(zone()):%m-%d %H:%M}", "dim"), str(p.tid),
                     Text.assemble(flags, literal(excerpt(p.text)))))
-    return compose(COLUMNS, out)
+    return compose([COLUMNS[i] for i in keep], [tuple(row[i] for i in keep) for row in out])
 
 
 def _identity(posts: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -14,9 +14,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from tracker.clock import SHANGHAI
 from tui.literal import literal
 from tui.post_render import render_post_html
+from tui.zone import zone
 
 
 class PostLike(Protocol):
@@ -35,11 +35,11 @@ def post_header(post: Any) -> Text:
     out.append("  ")
     out.append_text(literal(post.author, "bold cyan", line=True))
     at: datetime = post.posted_at
-    out.append(f"  {at.astimezone(SHANGHAI):%Y-%m-%d %H:%M:%S}", "dim")
+    out.append(f"  {at.astimezone(zone()):%Y-%m-%d %H:%M:%S}", "dim")
     out.append(f"  tid {post.tid} · pid {post.pid}", "dim")
     edited = getattr(post, "edited_at", None)
     if edited is not None:
-        out.append(f"  已编辑 {edited.astimezone(SHANGHAI):%m-%d %H:%M}", "yellow")
+        out.append(f"  已编辑 {edited.astimezone(zone()):%m-%d %H:%M}", "yellow")
     if getattr(post, "blocked", False):
         out.append("  已屏蔽", "bold red")
     if getattr(post, "deleted", False):

@@ -12,9 +12,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from tracker.clock import SHANGHAI
 from tui.literal import literal
 from tui.tally_view import TallySheet, TallyView
+from tui.zone import zone
 
 BAR_WIDTH = 30
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -40,7 +40,7 @@ def sheet_header(s: TallySheet, *, many: bool) -> Text:
     out = Text()
     out.append(f"投票帖 tid {s.tid}", "bold")
     out.append(f" · {s.purpose}")
-    out.append(f" · 关门 {s.closes.astimezone(SHANGHAI):%m-%d %H:%M}", "dim")
+    out.append(f" · 关门 {s.closes.astimezone(zone()):%m-%d %H:%M}", "dim")
     if s.accelerated:
         out.append(" · 已加速", "yellow")
     if many:
