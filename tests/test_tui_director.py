@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 
 import pytest
