@@ -142,3 +142,63 @@ async def test_the_header_follows_the_recorded_delay_and_acceleration(service: S
         closes = next(d.closes for d in service.state().days if d.day == 2)
         assert closes > service.game.day(2).closes  # the delay moved the close
         assert "已加速" in line and f"距关门 {format_span(closes - FROZEN_AT)}" in line, line
+
+
+async def test_the_cards_screen_issues_and_amends_cards(service: Service) -> None:
+    from textual.widgets import Input, Select
+
+    from tui.screens.dialogs import CardForm, IssueCardForm
+
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(120, 44)) as pilot:
+        await pilot.press("4")
+        await settle(app)
+        await pilot.press("i")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, IssueCardForm)
+        form.query_one("#player", Input).value = "泡泡"
+        form.query_one("#clause", Input).value = "6-(1)"
+        form.query_one("#reason", Input).value = "红字"
+        form.query_one("#post", Input).value = "3#2"
+        form.query_one("#ok").press()
+        await pilot.pause()
+        await settle(app)
+        issued = [e for e in service.ledger() if e.action == "issue"]
+        assert [(e.player, e.color, e.clause, e.reason) for e in issued] == [("泡泡", "blue", "6-(1)", "红字")]
+        assert issued[0].post is not None and issued[0].day == 1  # 帖 3 is day 1's discussion
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, CardForm)
+        form.query_one("#color", Select).value = "yellow"
+        form.query_one("#reason", Input).value = "重复红字，应为黄牌"
+        form.query_one("#ok").press()
+        await pilot.pause()
+        await settle(app)
+    amended = [e for e in service.ledger() if e.action == "amend"]
+    assert [(e.ref, e.color, e.clause, e.reason) for e in amended] == [(issued[0].id, "yellow", "6-(1)", "重复红字，应为黄牌")]
+    assert service.standing()["泡泡"].yellow == 1 and service.standing()["泡泡"].blue == 0
+
+
+async def test_the_players_screen_records_an_event(service: Service) -> None:
+    from textual.widgets import Select
+
+    from tui.screens.dialogs import EventForm
+
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(120, 44)) as pilot:
+        await pilot.press("6")
+        await settle(app)
+        table = app.query_one("#players-table", DataTable)
+        table.move_cursor(row=[str(k.value) for k in table.rows].index("小白"))
+        await pilot.press("v")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, EventForm)
+        form.query_one("#kind", Select).value = "benched"
+        form.query_one("#ok").press()
+        await pilot.pause()
+        await settle(app)
+        assert any("已记录事件" in m and "小白" in m for m in told(app)), told(app)
+    assert service.state().state.players["小白"].status == "benched"

@@ -316,6 +316,26 @@ class Gateway:
         with self.lock:
             return self.service.revoke_card(card_id, reason)
 
+    def issue_card(self, player: str, color: str, clause: str, reason: str, post: str = "") -> CardDecision:
+        """A card typed at the 判罚 screen, as `tracker card issue` writes it."""
+        with self.lock:
+            return self.service.issue_card(player, color, clause or None, reason, post=post or None)
+
+    def amend_card(self, card_id: int, reason: str, *, color: str | None, clause: str | None) -> CardDecision:
+        with self.lock:
+            return self.service.amend_card(card_id, reason, color=color, clause=clause)
+
+    def record_event(self, kind: str, player: str, data: dict[str, str]) -> str:
+        """An event for ``player`` (the 玩家 screen's `v`), said back as `tracker event` says it."""
+        from tracker.reports.event_lines import event_line
+
+        with self.lock:
+            e = self.service.record_event(kind, player, dict(data))
+        said = f"已记录事件 #{e.seq}：{event_line(e.kind, e.player, dict(e.data))}"
+        if e.kind in ("eliminated", "died"):
+            said += "（手动记录的出局不触发连锁；投票出局请确认结果，技能出局请在夜晚界面提交）"
+        return said
+
     def lurk_findings(self, day: int) -> list[LurkFinding]:
         """The day's 潜水 penalties with their status in the ledger (待判罚 / 已判罚 第 N 条)."""
         from tracker.service.lurk_cards import day_lurk_findings

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Static
 from tracker.penalties.ledger import ACTION_WORDS as L_ACTION_WORDS
 from tui.literal import literal
 from tui.messages import DataChanged
-from tui.screens.dialogs import ReasonDialog
+from tui.screens.dialogs import CardChoice, CardForm, IssueCardForm, NewCard, ReasonDialog
 from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane, reported
 from tui.views import StandingRow
@@ -63,6 +63,8 @@ class CardsPane(Pane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "trail", "审计记录"),
         Binding("x", "revoke", "撤销"),
+        Binding("i", "issue", "发牌"),
+        Binding("e", "amend", "更正"),
     ]
 
     def __init__(self) -> None:
@@ -196,3 +198,46 @@ class CardsPane(Pane):
     def write_revoke(self, card_id: int, reason: str) -> None:
         self.gateway.revoke_card(card_id, reason)
         self.post_message(DataChanged("revoke"))
+
+    # -- i: a new card; e: correct the selected one (as `tracker card issue` / `amend`) -------------
+    def action_issue(self) -> None:
+        self.app.push_screen(IssueCardForm(), self._issued)
+
+    def _issued(self, card: NewCard | None) -> None:
+        if card is not None:
+            self.write_issue(card)
+
+    @work(thread=True, exclusive=True, group="card-decision", exit_on_error=False)
+    @reported
+    def write_issue(self, card: NewCard) -> None:
+        decision = self.gateway.issue_card(card.player, card.color, card.clause, card.reason, card.post)
+        self._told("发牌", decision)
+        self.post_message(DataChanged("card"))
+
+    def action_amend(self) -> None:
+        e = self.current
+        if e is None or e.action not in ("issue", "amend"):
+            self.app.bell()
+            return
+        form = CardForm(player=e.player, color=e.color or "blue", clause=e.clause or "", reason="",
+                        why=f"更正第 {e.id} 条：改牌色或条款，理由写更正的原因", verb="更正判罚：",
+                        ok_label="确认更正")
+        self.app.push_screen(form, lambda choice: self._amended(e, choice))
+
+    def _amended(self, e: Any, choice: CardChoice | None) -> None:
+        if choice is not None:
+            self.write_amend(e.id, choice, e.color, e.clause or "")
+
+    @work(thread=True, exclusive=True, group="card-decision", exit_on_error=False)
+    @reported
+    def write_amend(self, card_id: int, choice: CardChoice, color: str | None, clause: str) -> None:
+        decision = self.gateway.amend_card(card_id, choice.reason,
+                                           color=choice.color if choice.color != color else None,
+                                           clause=choice.clause if choice.clause != clause else None)
+        self._told("更正", decision)
+        self.post_message(DataChanged("amend"))
+
+    def _told(self, title: str, decision: Any) -> None:
+        extra = "；".join(decision.events)
+        msg = f"第 {decision.entry.id} 条：{decision.entry.player}" + (f"；{extra}" if extra else "")
+        self.app.call_from_thread(self.notify, msg, title=title, timeout=4, markup=False)

@@ -95,12 +95,14 @@ class CardForm(_Form[CardChoice | None]):
 
     DEFAULT_CSS = _CSS.format(name="CardForm")
 
-    def __init__(self, *, player: str, color: str, clause: str, reason: str, why: str = "") -> None:
+    def __init__(self, *, player: str, color: str, clause: str, reason: str, why: str = "",
+                 verb: str = "发牌给 ", ok_label: str = "确认发牌") -> None:
         super().__init__()
         self.player, self.color, self.clause, self.reason, self.why = player, color, clause, reason, why
+        self.verb, self.ok_label = verb, ok_label
 
     def compose(self) -> ComposeResult:
-        head = Text("发牌给 ", "bold")
+        head = Text(self.verb, "bold")
         append_literal(head, self.player, "bold cyan")  # a player's name may carry escapes or bidi marks
         with Vertical():
             yield Static(head)
@@ -114,7 +116,7 @@ class CardForm(_Form[CardChoice | None]):
             yield Input(value=self.reason, id="reason")
             with Horizontal():
                 yield Button("取消", id="cancel")
-                yield Button("确认发牌", id="ok", variant="error")
+                yield Button(self.ok_label, id="ok", variant="error")
 
     def on_mount(self) -> None:
         # Focus starts on 取消: Enter right after opening must not write game events.
@@ -128,6 +130,111 @@ class CardForm(_Form[CardChoice | None]):
             self.notify("请填写理由", severity="warning", timeout=3)
             return
         self.dismiss(CardChoice(str(color), clause, reason))
+
+
+@dataclass(frozen=True, slots=True)
+class NewCard:
+    """A card typed at the 判罚 screen (`i`): the ledger entry `tracker card issue` writes."""
+
+    player: str
+    color: str
+    clause: str
+    reason: str
+    post: str = ""  # a pid or 帖#楼, or empty
+
+
+class IssueCardForm(_Form[NewCard | None]):
+    """`i` on 判罚: a card for any player, as `tracker card issue` takes it (the post is optional)."""
+
+    DEFAULT_CSS = _CSS.format(name="IssueCardForm")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("发牌", "bold"))
+            yield Label("玩家")
+            yield Input(placeholder="玩家名（论坛账号）", id="player")
+            yield Label("颜色")
+            yield Select(COLORS, value="blue", allow_blank=False, id="color")
+            yield Label("条款")
+            yield Input(placeholder="如 6-(1)", id="clause")
+            yield Label("理由")
+            yield Input(placeholder="理由（必填）", id="reason")
+            yield Label("帖子（可选）")
+            yield Input(placeholder="pid，或 帖#楼（如 3#17）", id="post")
+            with Horizontal():
+                yield Button("取消", id="cancel")
+                yield Button("确认发牌", id="ok", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#player", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()  # Enter moves to the next field; only the button writes a card
+        self.focus_next()
+
+    def _submit(self) -> None:
+        value = {k: self.query_one(f"#{k}", Input).value.strip() for k in ("player", "clause", "reason", "post")}
+        if not value["player"] or not value["reason"]:
+            self.notify("请填写玩家和理由", severity="warning", timeout=3)
+            return
+        self.dismiss(NewCard(value["player"], str(self.query_one("#color", Select).value), value["clause"],
+                             value["reason"], value["post"]))
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    kind: str
+    data: dict[str, str]
+
+
+#: What the 玩家 screen's `v` records, in the rule posts' words (`tracker event` takes every kind).
+EVENT_CHOICES = (("出局", "eliminated"), ("死亡（未出局）", "died"), ("挂机", "benched"), ("恢复（取消挂机）", "unbenched"),
+                 ("获得标记", "tag_given"), ("失去标记", "tag_removed"), ("备注", "note"))
+CAUSE_CHOICES = (("投票", "vote"), ("夜晚", "night"), ("技能", "skill"), ("红牌", "red_card"))
+
+
+class EventForm(_Form[NewEvent | None]):
+    """`v` on 玩家: an event for the selected player, as `tracker event` records it."""
+
+    DEFAULT_CSS = _CSS.format(name="EventForm")
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        head = Text("记录事件：", "bold")
+        append_literal(head, self.player, "bold cyan")
+        with Vertical():
+            yield Static(head)
+            yield Label("事件")
+            yield Select(EVENT_CHOICES, value="eliminated", allow_blank=False, id="kind")
+            yield Label("出局原因（出局时）")
+            yield Select(CAUSE_CHOICES, value="vote", allow_blank=False, id="cause")
+            yield Label("标记 / 备注（标记事件、备注时）")
+            yield Input(placeholder="如 警长", id="text")
+            with Horizontal():
+                yield Button("取消", id="cancel")
+                yield Button("记录", id="ok", variant="error")
+
+    def on_mount(self) -> None:
+        # Focus starts on 取消: Enter right after opening must not write game events.
+        self.query_one("#cancel", Button).focus()
+
+    def _submit(self) -> None:
+        kind = str(self.query_one("#kind", Select).value)
+        text = self.query_one("#text", Input).value.strip()
+        data: dict[str, str] = {}
+        if kind == "eliminated":
+            data["cause"] = str(self.query_one("#cause", Select).value)
+        elif kind in ("tag_given", "tag_removed"):
+            if not text:
+                self.notify("请填写标记", severity="warning", timeout=3)
+                return
+            data["tag"] = text
+        elif kind == "note" and text:
+            data["reason"] = text
+        self.dismiss(NewEvent(kind, data))
 
 
 class ConfirmDialog(ModalScreen[bool]):

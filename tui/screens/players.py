@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS
 from tui.literal import literal
+from tui.messages import DataChanged
+from tui.screens.dialogs import EventForm, NewEvent
 from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane, reported
 from tui.views import PlayerRow
@@ -24,6 +27,7 @@ COLUMNS = (Col("玩家", 16), Col("状态", 10), Col("身份", 12), Col("阵营"
 class PlayersPane(Pane):
     KEY = "players"
     TITLE = "玩家"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("v", "event", "记录事件")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -61,7 +65,7 @@ class PlayersPane(Pane):
                                        cards_text(p.blue, p.yellow, p.red)) for p in rows]),
              keys=[p.name for p in rows])
         alive = sum(1 for p in rows if p.status == "alive")
-        self.set_text("#players-status", Text(f"共 {len(rows)} 人，存活 {alive} 人 · Enter 查看玩家", "dim"))
+        self.set_text("#players-status", Text(f"共 {len(rows)} 人，存活 {alive} 人 · Enter 查看玩家 · v 记录事件", "dim"))
 
     # -- Enter: one player -------------------------------------------------------------------------
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -91,3 +95,23 @@ class PlayersPane(Pane):
             out.append(f"{ACTION_WORDS.get(e.action, e.action)} {COLOR_WORDS.get(e.color or '', '')}")
             out.append_text(literal(f"{' [' + e.clause + ']' if e.clause else ''}：{' '.join(e.reason.split())}\n"))
         self.query_one("#player-detail", Static).update(out)
+
+    # -- v: an event for the selected player (as `tracker event`) -----------------------------------
+    def action_event(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.rows or not (0 <= table.cursor_row < len(self.rows)):
+            self.app.bell()
+            return
+        name = self.rows[table.cursor_row].name
+        self.app.push_screen(EventForm(name), lambda ev: self._recorded(name, ev))
+
+    def _recorded(self, name: str, event: NewEvent | None) -> None:
+        if event is not None:
+            self.write_event(name, event)
+
+    @work(thread=True, exclusive=True, group="player-event", exit_on_error=False)
+    @reported
+    def write_event(self, name: str, event: NewEvent) -> None:
+        said = self.gateway.record_event(event.kind, name, event.data)
+        self.app.call_from_thread(self.notify, said, title="事件", timeout=5, markup=False)
+        self.post_message(DataChanged("event"))
