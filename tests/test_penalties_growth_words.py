@@ -70,3 +70,10 @@ def test_the_same_characters_in_other_words_are_no_hit(text: str) -> None:
     for ruleset in ALL:
         found = flags_of(ruleset, text)
         assert not ({"insult", "contact", "advert"} & set(found)), (ruleset, text, found)
+
+
+def test_a_report_of_private_contact_is_the_cheat_lists_alone() -> None:
+    """"有人私聊我说…" tells of contact (作弊, the cheat list); the contact list is for offers of it."""
+    found = flags_of("sanguo-213", "昨晚有人私聊我说他是预言家")
+    assert "cheat" in found and "contact" not in found
+    assert "contact" in flags_of("sanguo-213", "有事私聊我")
