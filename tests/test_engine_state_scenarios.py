@@ -257,7 +257,9 @@ def test_m19_option_any_god_out_loses() -> None:
     g.rs = g.rs.with_options({"village_gods": "any"})
     s = g.record("eliminated", "预言")
     assert "村民" in s.lost
-    # no lovers formed, so 黑情侣 has no one: 场上仅有一个阵营尚未被判负 → 狼人
+    # no lovers formed, so 黑情侣 has no one: not judged lost ("全部出局" of nobody), and not in play either:
+    # 场上仅有一个阵营尚未被判负 → 狼人
+    assert "黑情侣" not in s.lost
     assert s.outcome is not None and s.outcome.winner == "狼人" and s.outcome.rule is None
 
 

@@ -340,7 +340,7 @@ def test_plot_wins_for_good_and_stops_the_night() -> None:
     “密谋失败”": the night stops there, before any kill."""
     acts = everyone(2, P07=act("P07", "密谋", "P03", "P06", "P08", "P11"), P06=act("P06", "游历", "P07", "P08"))
     res = run(scenario(2, acts))
-    assert res.outcome is not None and res.outcome.winner == "善良阵营" and res.deaths == []
+    assert res.outcome is not None and res.outcome.winner == "善良" and res.deaths == []
     assert "密谋" in res.outcome.clause and res.log[-1] == "胜负已分，立即终止结算"
     res = run(scenario(2, everyone(2, P07=act("P07", "密谋", "P03", "P06", "P08", "P12"))))
     assert res.outcome is None and fb(res, "P07") == ["密谋失败"]
@@ -563,7 +563,7 @@ def test_evil_wins_when_demons_are_half_the_living() -> None:
     acts = [act("P06", "游历", "P14", "P11"), act("P14", "禁锢", "P06", "P11"), act("P11", "夺刀", choice="不夺刀")]
     res = run(scenario(4, acts, **out, P06={"uses": {"毒害": 0}}))
     assert [d.player for d in res.deaths] == ["P14"]
-    assert res.outcome is not None and res.outcome.winner == "邪恶阵营"
+    assert res.outcome is not None and res.outcome.winner == "邪恶"
 
 
 def test_a_night_settles_fast() -> None:
@@ -676,7 +676,11 @@ def test_random_legal_nights_never_crash_kill_twice_or_let_the_dead_act() -> Non
         dead = [d.player for d in res.deaths]
         assert len(dead) == len(set(dead)) and set(dead) <= set(living), seed
         refused = {r.actor for r in res.rejected}
-        assert {a.actor for a in acts if a.actor not in living} <= refused, seed
+        # a win the table already holds ends the night before anyone acts ("直到一个阵营达成胜利条件")
+        stopped_at_start = bool(res.log) and res.log[0].startswith("胜负：")
+        assert stopped_at_start or {a.actor for a in acts if a.actor not in living} <= refused, seed
+        if stopped_at_start:
+            assert not res.deaths and not res.feedback and res.log[-1] == "胜负已分，立即终止结算", seed
         assert settle(cat, table, acts, seed=seed).to_json() == res.to_json()
 
 

@@ -668,7 +668,7 @@ def test_wolves_win_when_every_god_is_out_and_settlement_stops() -> None:
     """【狼人阵营】1. 村民阵营的预言家、通灵师、女巫、守卫、骑士、长老、赏金猎人、猎人全部出局。"""
     gods = [GUARD, MEDIUM, WITCH, KNIGHT, ELDER, BOUNTY, HUNTER]
     res = run(table(night=6, dead=gods), A(PACK, "杀人", SEER))
-    assert res.outcome is not None and res.outcome.winner == "狼人阵营"
+    assert res.outcome is not None and res.outcome.winner == "狼人"
     assert not any(x.startswith("晨曦") for x in res.log)
 
 
@@ -676,7 +676,7 @@ def test_wolves_win_when_every_plain_villager_is_out() -> None:
     """【狼人阵营】2. 村民阵营的村民、中箭勇者全部出局 (a 坚强 中箭勇者 is not out yet)."""
     folk = ["P07", "P10", "P14", "P18", "P21", "P24", "P22"]
     res = run(table(night=6, dead=folk), A(PACK, "杀人", ARROW))
-    assert res.outcome is not None and res.outcome.winner == "狼人阵营"
+    assert res.outcome is not None and res.outcome.winner == "狼人"
     res = run(table(night=6, dead=folk), A(WITCH, "毒药", ARROW))
     assert res.outcome is None
 
@@ -685,17 +685,17 @@ def test_villagers_win_when_every_wolf_is_out_and_wolves_take_a_tie() -> None:
     """【村民阵营】狼人阵营的角色全部出局; 若两个阵营同时达成胜利条件，则狼人阵营获胜。"""
     wolves = ["P02", "P05", "P08", "P12", "P16", "P19", "P20"]
     res = run(table(day=7, phase="黄昏", dead=wolves), A("放逐投票", "投票", "P23"))
-    assert res.outcome is not None and res.outcome.winner == "村民阵营"
+    assert res.outcome is not None and res.outcome.winner == "村民"
     gods = [SEER, GUARD, MEDIUM, WITCH, KNIGHT, ELDER, BOUNTY]
     res = run(table(day=7, phase="黄昏", dead=wolves + gods), A("放逐投票", "投票", "P23"), A("P23", "报复", HUNTER))
-    assert res.outcome is not None and res.outcome.winner == "村民阵营"  # checked at the vote, before 报复
+    assert res.outcome is not None and res.outcome.winner == "村民"  # checked at the vote, before 报复
     t = table(day=7, phase="黄昏", dead=wolves + gods)
     t.players["P23"].uses["报复"] = 1
     res = run(t, A(HUNTER, "报复", "P23"), A("放逐投票", "投票", HUNTER))
-    assert res.outcome is not None and res.outcome.winner == "狼人阵营"
+    assert res.outcome is not None and res.outcome.winner == "狼人"
     folk = ["P07", "P10", "P14", "P18", "P21", ARROW, "P22"]
     res = run(table(night=6, dead=[*wolves, *folk]), A("狼群(P23)", "杀人", "P24"), A(WITCH, "毒药", "P23"))
-    assert res.outcome is not None and res.outcome.winner == "狼人阵营" and "狼人阵营获胜" in res.outcome.reason
+    assert res.outcome is not None and res.outcome.winner == "狼人" and "狼人阵营获胜" in res.outcome.reason
 
 
 def test_red_card_out_and_two_reds_lose_the_faction() -> None:
@@ -705,13 +705,13 @@ def test_red_card_out_and_two_reds_lose_the_faction() -> None:
     assert res.questions[0].key == f"红牌判负.{WOLF}" and res.questions[0].taken == "否"
     res = run(table(day=3, phase="正午", dead=[WOLF], state={"红牌": {"狼人": 1}}), A("导演", "红牌", WOLF))
     assert dead(res) == [] and res.state_after["判负阵营"] == ["狼人"]
-    assert res.outcome is not None and res.outcome.winner == "村民阵营"
+    assert res.outcome is not None and res.outcome.winner == "村民"
 
 
 def test_director_may_judge_a_faction_lost_on_one_red() -> None:
     """判罚红牌时，导演视情况决定是否判负该玩家所在阵营 (a question, 否 unless the director says 是)."""
     res = run(table(), A("导演", "红牌", SEER), decisions={f"红牌判负.{SEER}": "是"})
-    assert res.outcome is not None and res.outcome.winner == "狼人阵营"
+    assert res.outcome is not None and res.outcome.winner == "狼人"
 
 
 def test_red_card_beats_the_demon_and_the_arrow_hero() -> None:
@@ -726,7 +726,7 @@ def test_surrender_needs_every_pack_wolf_even_the_dead() -> None:
     res = run(t, A("狼群(P05,P08,P12,P20,P23)", "投降"))
     assert refused(res) == [("狼群(P05,P08,P12,P20,P23)", "投降")] and res.outcome is None
     res = run(t, A("狼群(P02,P05,P08,P12,P20,P23)", "投降"))
-    assert res.outcome is not None and res.outcome.winner == "村民阵营"
+    assert res.outcome is not None and res.outcome.winner == "村民"
 
 
 # ---------------------------------------------------------------------------------- data and machinery
@@ -874,7 +874,7 @@ def test_cli_settles_a_day_with_a_duel_and_the_vote_it_voids(tmp_path: Path,
     assert main(["night", "simulate", "--ruleset", "sanguo-213", str(f), "--json",
                  "--decide", f"红牌判负.{SEER}=是"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["outcome"]["winner"] == "狼人阵营" and out["questions"][0]["by"] == "director"
+    assert out["outcome"]["winner"] == "狼人" and out["questions"][0]["by"] == "director"
 
 
 # ---------------------------------------------------------------------------------- the director's desk

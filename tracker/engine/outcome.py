@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tracker.engine.ruleset import Condition, PlayerSet, Ruleset, WinRule
+from tracker.engine.ruleset import Condition, PlayerSet, Role, Ruleset, WinRule
 
 if TYPE_CHECKING:
     from tracker.engine.state import GameState, PlayerState
@@ -63,14 +63,32 @@ def matches(ps: PlayerSet, p: PlayerState, also: tuple[str, ...] = (), as_roles:
             and (not ps.groups or p.group in ps.groups))
 
 
+#: Each ruleset's roles by name (the win check asks for them per player and condition, on every
+#: death of a night), keyed by the ruleset object's id and holding it so the id cannot be reused.
+_ROLES: dict[int, tuple[Ruleset, dict[str, Role]]] = {}
+
+
+def _role(ruleset: Ruleset, name: str | None) -> Role | None:
+    if not name:
+        return None
+    found = _ROLES.get(id(ruleset))
+    if found is None or found[0] is not ruleset:
+        if len(_ROLES) > 64:
+            _ROLES.clear()
+        found = _ROLES[id(ruleset)] = (ruleset, {r.name: r for r in ruleset.roles})
+    return found[1].get(name)
+
+
 def _also(state: GameState, p: PlayerState) -> tuple[str, ...]:
-    role = state.ruleset.role(p.role) if p.role else None
+    if p.also:
+        return p.also
+    role = _role(state.ruleset, p.role)
     return role.also_factions if role is not None else ()
 
 
 def _as_roles(state: GameState, p: PlayerState) -> tuple[str, ...]:
     """M19 "双民丘比特变民，双狼丘比特变狼……双大特丘比特变大特": the set both lovers' roles fall in."""
-    role = state.ruleset.role(p.role) if p.role else None
+    role = _role(state.ruleset, p.role)
     if role is None or not role.couple_sets:
         return ()
     lovers = [q.role for n, q in state.players.items() if n != p.name and role.couple_tag in q.tags]
@@ -80,7 +98,22 @@ def _as_roles(state: GameState, p: PlayerState) -> tuple[str, ...]:
 
 
 def _in(sets: tuple[PlayerSet, ...], state: GameState, p: PlayerState) -> bool:
-    return any(matches(s, p, _also(state, p), _as_roles(state, p)) for s in sets)
+    """:func:`matches` for any of ``sets``, looking up what the role also counts as only when needed."""
+    also: tuple[str, ...] | None = None
+    as_roles: tuple[str, ...] | None = None
+    for ps in sets:
+        if ps.factions and p.faction not in ps.factions:
+            also = _also(state, p) if also is None else also
+            if not any(f in ps.factions for f in also):
+                continue
+        if ps.roles and p.role not in ps.roles:
+            as_roles = _as_roles(state, p) if as_roles is None else as_roles
+            if not any(r in ps.roles for r in as_roles):
+                continue
+        if (ps.tags and not p.tags & set(ps.tags)) or (ps.groups and p.group not in ps.groups):
+            continue
+        return True
+    return False
 
 
 def members(sets: tuple[PlayerSet, ...], state: GameState) -> list[PlayerState]:
@@ -92,7 +125,10 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset, own: str = "") ->
     ``own``: the faction of the rule being checked (``red_cards_at_least`` counts its red cards)."""
     k = cond.kind
     if k == "all_out":
-        return all(p.life == "out" for p in members(cond.sets, state))
+        # "全部出局" of nobody is not said: a faction or role set with no member (M19's 黑情侣 before
+        # any lovers elope) is not judged by it
+        found = members(cond.sets, state)
+        return bool(found) and all(p.life == "out" for p in found)
     if k == "any_out":
         return any(p.life == "out" for p in members(cond.sets, state))
     if k == "none_alive":
@@ -129,6 +165,10 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset, own: str = "") ->
     if k == "any":
         return any(holds(c, state, ruleset, own) for c in cond.parts)
     raise AssertionError(k)  # pragma: no cover - the loader refuses other kinds
+
+
+def _has_members(faction: str, state: GameState) -> bool:
+    return any(p.faction == faction or faction in _also(state, p) for p in state.players.values())
 
 
 def _applies(rule: WinRule, ruleset: Ruleset) -> bool:
@@ -169,10 +209,11 @@ def evaluate(ruleset: Ruleset, state: GameState, lost: Mapping[str, FactionLoss]
         clause = top.clause if not others else f"{top.clause}；{policy.clause or '胜负判定'}"
         return out, Outcome(top.faction, reason, clause, losers, co, top.id, seq, at)
     if policy.last_standing_wins and out:
-        remaining = [f for f in ruleset.faction_names if f not in out]
+        # a faction nobody belongs to (M19's 黑情侣 before any lovers elope) is not "尚未被判负"
+        remaining = [f for f in ruleset.faction_names if f not in out and _has_members(f, state)]
         if len(remaining) == 1:
             return out, Outcome(remaining[0], f"场上仅有{remaining[0]}阵营尚未被判负，{remaining[0]}阵营胜利",
-                                policy.clause or "胜负判定", losers, (), None, seq, at)
+                                policy.last_standing_clause or policy.clause or "胜负判定", losers, (), None, seq, at)
         if not remaining:
             return out, Outcome(None, "所有阵营均已判负，无人获胜", policy.clause or "胜负判定", losers, (), None, seq, at)
     return out, None

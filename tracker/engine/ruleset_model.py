@@ -342,7 +342,8 @@ class ConditionT(_Table):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True,
                               json_schema_extra={"minProperties": 1, "maxProperties": 1})
-    all_out: Sets | None = _f("every player of the sets is out", default=None)
+    all_out: Sets | None = _f("every player of the sets is out (and there is at least one: "
+                              "\"全部出局\" of nobody is not said)", default=None)
     any_out: Sets | None = _f("some player of the sets is out", default=None)
     none_alive: Sets | None = _f("no player of the sets is alive", default=None)
     share_of_living_at_least: ShareT | None = _f("`of` are at least `fraction` of the living", default=None)
@@ -382,7 +383,8 @@ class WinPolicyT(_Table):
     """`[win_policy]` — how the post resolves several results at once."""
 
     priority: list[str] = _f("win ids or factions, first wins when several hold", default=[])
-    last_standing_wins: bool = _f("the only faction not yet lost wins (场上仅有一个阵营尚未被判负)",
+    last_standing_wins: bool = _f("the only faction not yet lost wins (场上仅有一个阵营尚未被判负); a faction "
+                                  "nobody belongs to does not count as standing",
                                   default=True, switches_on="只剩一个阵营未被判负时该阵营获胜")
     co_win: list[str] = _f("factions that may win alongside another (107 中立)", default=[])
     check: Literal["every_event", "same_time"] = _f(
@@ -394,6 +396,11 @@ class WinPolicyT(_Table):
         "each death and what it sets off), `end`, or a step of the post's order as the settlement names it "
         "(107's `(17)`)", default=["end"])
     stops: bool = _f("a win reached at such a point ends the settlement at once", default=False)
+    losses_at: list[str] = _f(
+        "points (as in `checks_at`) where only losses are judged, wins waiting for a `checks_at` point "
+        "(M65: 该阵营优先判负 at every death; the wins of one phase are 同时 and judged at its end)", default=[])
+    last_standing_clause: str = _f("the post's sentence quoted with a `last_standing_wins` win (default: `clause`)",
+                                   default="")
 
 
 class SpeechT(_Table):

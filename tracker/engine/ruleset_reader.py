@@ -230,7 +230,8 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
     wp = doc.win_policy
     policy = WinPolicy(priority=tuple(wp.priority), last_standing_wins=wp.last_standing_wins,
                        co_win=tuple(wp.co_win), check=wp.check, surrender=tuple(wp.surrender), clause=wp.clause,
-                       checks_at=tuple(wp.checks_at), stops=wp.stops)
+                       checks_at=tuple(wp.checks_at), stops=wp.stops, losses_at=tuple(wp.losses_at),
+                       last_standing_clause=wp.last_standing_clause)
     for p in policy.priority:
         if p not in ids and p not in fnames:
             raise at.error(("win_policy", "priority"), f"win_policy.priority 中的 {p!r} 既不是阵营也不是 [[win]] 的 id",

@@ -325,6 +325,7 @@ class WinPolicy:
     ``start`` (before anything is settled), ``death`` (after each death and what it sets off),
     ``end`` (once the phase is settled), or a step of the post's order as the game's settlement
     names it (107's ``(17)``). ``stops``: a win reached there ends the settlement at once.
+    ``losses_at``: points where only losses are judged (M65 优先判负 on every death; its wins at the end).
     """
 
     priority: tuple[str, ...] = ()
@@ -335,6 +336,9 @@ class WinPolicy:
     clause: str = ""
     checks_at: tuple[str, ...] = ("end",)
     stops: bool = False
+    losses_at: tuple[str, ...] = ()
+    #: The post's sentence for ``last_standing_wins``, quoted with such a win (default: ``clause``).
+    last_standing_clause: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,9 @@ class PlayerState:
     substitutes: tuple[str, ...] = ()
     day_tags: tuple[tuple[str, int], ...] = ()
     original_role: str | None = None  # the role dealt at the start (107: a 恶徒 turned 活尸 is still a 恶徒 out)
+    # the factions the player also counts in for the win check, where the table knows better than the
+    # role's ``also_factions`` (107: the 夜行怪 counts in the faction the 守夜人 joined)
+    also: tuple[str, ...] = ()
 
     @property
     def status(self) -> Status:

@@ -60,6 +60,8 @@ class Board:
         self.hooks = hooks
         #: Conditions the settlement decided that ``[[win]]`` names as ``declared`` (M160 密谋成功).
         self.declared: set[str] = set()
+        #: Listeners called with each faction the win check newly judges lost (M19 寡妇刀).
+        self.on_lost: list[Callable[[Board, str], None]] = []
 
     # -- reading -------------------------------------------------------------------------------
     @property

@@ -12,7 +12,9 @@ each batch of exits settled together, a night's deaths — and what it set off: 
 badge), ``end`` (once the phase is settled), or a step
 of the post's order, by the name the settlement gives it (a generic engine passes its step
 labels; a game's hook names its own, e.g. 107's ``(17)``). ``stops = true`` ends the settlement
-at a win (the post's "立即终止结算").
+at a win (the post's "立即终止结算"). ``losses_at`` names points where only losses are judged (M65:
+"该阵营优先判负" on every death, while the wins of one phase are "同时" and judged at its end).
+A game reacts to a new loss through ``board.on_lost`` (M19's 寡妇刀).
 
 What a table holds that the conditions read differently from the day's fold (a mark kept as a
 ``state`` key, a faction counted by a field …) is translated in :func:`view`; what only a game's
@@ -92,7 +94,10 @@ def check(board: Board, point: str) -> Outcome | None:
     the settlement here (:class:`~tracker.engine.night.board.SettlementOver`).
     """
     ruleset = board.ruleset
-    if ruleset is None or not runs_at(ruleset, point) or board.result.outcome is not None:
+    if ruleset is None or board.result.outcome is not None:
+        return None
+    full = runs_at(ruleset, point)
+    if not full and point not in ruleset.win_policy.losses_at:
         return None
     lost, outcome = judge(board)
     before = [str(f) for f in board.state.get(LOST) or []]
@@ -101,13 +106,28 @@ def check(board: Board, point: str) -> Outcome | None:
         board.set_state(LOST, [*before, *new])
         for f in new:
             board.note(f"判负：{lost[f].reason}（{lost[f].clause}）")
-    if outcome is None:
+            for listener in list(board.on_lost):
+                listener(board, f)
+    if outcome is None or not full:
         return None
     if outcome.winner is None:
         board.note(f"胜负：{outcome.reason}")
         return outcome
     board.win(outcome.winner, outcome.reason, outcome.clause, stop=ruleset.win_policy.stops)
     return outcome
+
+
+def lose(board: Board, faction: str, reason: str, clause: str) -> None:
+    """A loss the post leaves to a player's or the director's act, not to a ``[[win]]`` condition
+    (投降, "判罚红牌时，导演视情况决定是否判负"): recorded as the day's ``surrender`` / ``faction_lost``
+    events record it, and the game's ``on_lost`` listeners run as for any loss."""
+    lost = [str(f) for f in board.state.get(LOST) or []]
+    if faction in lost:
+        return
+    board.set_state(LOST, [*lost, faction])
+    board.note(f"判负：{faction}阵营判负（{reason}；{clause}）")
+    for listener in list(board.on_lost):
+        listener(board, faction)
 
 
 def declare(board: Board, condition: str) -> None:

@@ -5,7 +5,7 @@ The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 
 X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" The 增益 and information skills the list leaves
 out follow in submission order ("增益技能生效时间按照私聊导演的具体时间先后为准"); then the
 morning (<四眼预知>) and the win check. 2 and X act inside every step that casts a skill on a
-player (:func:`.cast.land`); 判负 is judged silently on every death (:mod:`.verdict`).
+player (:func:`.cast.land`); 判负 is judged silently on every death by the ruleset's ``[[win]]`` (:mod:`.verdict`).
 """
 
 from __future__ import annotations
@@ -161,9 +161,9 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         ctx.death_at[seat.name] = ctx.current
         if holds_gun_skill(seat):
             ctx.guns.append((seat.name, cause, ctx.current))
-        verdict.judge_losses(b)
 
-    board.on_death.append(on_death)
+    board.on_death.append(on_death)  # then the win check judges losses ([win_policy] losses_at "death")
+    board.on_lost.append(verdict.stay_in)
     acts = _effective(ctx, actions)
 
     def of(*names: str) -> list[Action]:
@@ -221,14 +221,16 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             for p, s in ctx.marks.items()}
     if ctx.night and not any(a.phase == "setup" for a in acts):
         steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
-    verdict.check(board)
+    # the win check ends the phase ([win_policy] checks_at "end": the settlement runs it)
 
 
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse, grants=grants,
+    resolve=resolve, refuse=refuse, grants=grants, win_view=verdict.win_view,
     why={
         "resolve": "胜负判定·优先级判定：0、绝对切割 … X、净化之焰/辐射炫惑嵌套在触发的步骤中 —— 嵌套在每一步里的"
                    "触发效果和按私聊时间先后生效的增益，步骤列表写不出",
         "refuse": "宣言类技能、一夜一技能、技能掠夺所得技能的使用条件 —— 依赖掠夺记录与宣言内容，键写不出",
         "grants": "技能掠夺：猜测成功后下一夜晚可使用该角色的任一非强制技能 —— 技能随掠夺结果变化",
+        "win_view": "加速研究社胜1 成功完成对四个不同角色的技能掠夺 —— 夜晚的掠夺成功记录在掠夺者的 掠夺成功 上，"
+                    "交给 [[win]] 的 hook 条件 four_distinct_steals（白天读记录的行动）",
     })

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks
+from tracker.engine.night.games.dnf_107.common import win_view
 from tracker.engine.night.games.dnf_107.day import resolve_day
 from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
 from tracker.engine.night.model import Action, Table
-
 
 def resolve(board: Board, actions: Sequence[Action]) -> None:
     if board.night is not None:
@@ -59,8 +59,10 @@ def refuse(table: Table, action: Action) -> str | None:
 
 
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse, prepare=prepare,
+    resolve=resolve, refuse=refuse, prepare=prepare, win_view=win_view,
     why={
+        "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
+                    "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
         "resolve": "夜晚（1）—（17）与致死伤害结算流程（1）—（5）：防反转移、初拥与死灵咒翻转身份、陷阱连锁、"
                    "亡灵圣物的认主与诅咒 —— 伤害在结算中改道、改阵营，效果词汇写不出",
         "prepare": "（1）诅咒“游戏日夜晚开始时” —— 在任何人选择技能之前结算，先于拒绝检查",

@@ -8,10 +8,13 @@ the same ``state`` record (holder, 诅咒剩余次数, since) that 认主 counts
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from tracker.engine.night import win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
+from tracker.engine.state import ActionRecord, GameState
 
 UNDEAD = "亡灵"
 RELIC = "亡灵圣物"
@@ -28,6 +31,8 @@ GROUPS = {"民兵": "民兵群", "恶徒": "恶徒群", "活尸": "活尸群", "
 FACTIONS = ("莱恩", "圣殿", "环蛇", "亡灵", "中立")
 #: state key: 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2" (7 when absent).
 NEUTRAL_NEED = "中立判胜人数"
+#: The points of [win_policy] checks_at: the night's (17) and the end of a day.
+NIGHT_WIN_STEP, DAY_END = "(17)", "白天结束"
 
 CL_FLIP = "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能，失去的技能效果全部终止，并获得对应身份的身份技能。"
 CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
@@ -235,50 +240,28 @@ def watchman_joins(board: Board, alive: dict[str, list[Seat]], lost: set[str]) -
 
 
 def check_win(board: Board, step: str) -> None:
-    """胜负判定: losers first, then the winners; the later faction wins alone, 中立 may share."""
+    """胜负判定 at ``step`` ((17) of the night, the day's end): first 夜之躯 (the 守夜人 joins the first
+    non-亡灵 faction wiped out), then the ruleset's ``[[win]]`` by the one win check."""
     living = board.living()
     alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
-    lost = set(board.state.get("判负阵营", []) or [])
-    if watchman_joins(board, alive, lost):
-        alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
-    for f in ("莱恩", "圣殿", "环蛇", "中立"):
-        if not alive[f]:
-            lost.add(f)
-    if not alive[UNDEAD] and not undead_can_return(board):
-        lost.add(UNDEAD)
-    if lost != set(board.state.get("判负阵营", []) or []):
-        board.set_state("判负阵营", [f for f in FACTIONS if f in lost])
-    owner = board.state.get("亡灵圣物认主")
-    owner_faction = board.seat(owner).faction if isinstance(owner, str) and board.has(owner) else None
-    wins: dict[str, str] = {}
-    if not alive["环蛇"] and not alive[UNDEAD]:
-        wins["莱恩"] = "不存在存活的环蛇阵营角色与亡灵阵营角色"
-    if owner_faction == "圣殿":
-        wins["圣殿"] = "亡灵圣物认主圣殿阵营角色"
-    if owner_faction == "环蛇":
-        wins["环蛇"] = "亡灵圣物认主环蛇阵营角色"
-    if alive[UNDEAD]:
-        few = (sum(1 for s in living if counts_in(s, "圣殿")) <= 1 and sum(1 for s in living if s.role == "恶徒") <= 1
-               and sum(1 for s in living if s.role == "村民") <= 1)
-        if not alive["莱恩"] or few:
-            wins[UNDEAD] = "不存在存活的莱恩阵营角色" if not alive["莱恩"] else "场上存活的圣殿阵营角色、恶徒、村民均不大于1"
-    need = int(board.state.get(NEUTRAL_NEED, 7))
-    if not alive[UNDEAD] and len(living) <= need:
-        wins["中立"] = f"不存在存活的亡灵阵营角色，且场上存活人数小于等于{need}"
-    wins = {f: r for f, r in wins.items() if f not in lost}
-    standing = [f for f in FACTIONS if f not in lost]
-    clause = "某未判负阵营满足其全部胜利条件，或场上仅有一个阵营尚未被判负时，宣布此阵营胜利。"
-    if not wins and len(standing) == 1:
-        board.win(standing[0], "场上仅有一个阵营尚未被判负", clause)
-        return
-    if not wins:
-        board.note(f"{step} 胜负判定：无阵营获胜")
-        return
-    order = [f for f in FACTIONS if f in wins]
-    main = [f for f in order if f != "中立"]
-    if main and "中立" in wins:
-        board.win(main[-1], f"{wins[main[-1]]}；中立阵营（{wins['中立']}）共同宣言胜利",
-                  "允许与其他阵营共同宣言胜利。")
-    else:
-        board.win(order[-1], wins[order[-1]],
-                  "若多个阵营同时满足了全部的胜利条件，则顺序靠后的阵营单独获胜。" if len(order) > 1 else clause)
+    watchman_joins(board, alive, set(board.state.get("判负阵营", []) or []))
+    win.check(board, step)
+
+
+def win_view(board: Board, state: GameState) -> GameState:
+    """What 107's table says that the ``[[win]]`` conditions read from the day's records:
+
+    - "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营": the faction the 守夜人 joined (夜之躯), not only 中立;
+    - 亡灵·负 "且场上无法产生新的亡灵" (``declared = "no_new_undead"``): :func:`undead_can_return`;
+    - 中立·胜 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2": the table's 中立判胜人数,
+      as the successful 夜之牙 actions the condition counts.
+    """
+    players = dict(state.players)
+    for s in board.table.players.values():
+        if s.role == "夜行怪":
+            players[s.name] = replace(players[s.name], also=(str(s.fields.get("守夜人阵营", "中立")),))
+    declared = state.declared if undead_can_return(board) else state.declared | {"no_new_undead"}
+    bites = max(0, (int(board.state.get(NEUTRAL_NEED, 7)) - 7) // 2)
+    fangs = tuple(ActionRecord(name="夜之牙", player=None, actor=None, success=True, day=None, seq=0)
+                  for _ in range(bites))
+    return replace(state, players=players, declared=declared, actions=(*state.actions, *fangs))

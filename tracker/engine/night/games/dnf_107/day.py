@@ -13,6 +13,7 @@ import re
 
 from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.dnf_107.common import (
+    DAY_END,
     RELIC,
     check_win,
     exit_effects,
@@ -72,7 +73,7 @@ def resolve_day(board: Board, actions: list[Action]) -> None:
     pending = b.state.pop("_天谴待定", [])
     for name in pending:
         b.later("天谴", name, f"第{day}夜结束时", b.skill("天谴").clause)
-    check_win(b, f"第{day}天")
+    check_win(b, DAY_END)
 
 
 def step18(b: Board) -> None:

@@ -12,6 +12,7 @@ from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
 from tracker.engine.night.games.dnf_107.common import (
     NEUTRAL_NEED,
+    NIGHT_WIN_STEP,
     RELIC,
     UNDEAD,
     check_win,
@@ -422,7 +423,7 @@ def resolve_night(board: Board, actions: list[Action]) -> None:
     night.step14_17()
     revelation(night)
     morning(night)
-    check_win(board, "(17)")
+    check_win(board, NIGHT_WIN_STEP)
 
 
 def prepare_night(board: Board, actions: list[Action]) -> None:

@@ -4,7 +4,10 @@ The first night walks "1.首夜行动顺序", every other night "4.其他夜" (t
 log line carries the post's place, "(4.5) 药剂：…". Players act on the role they believe they have
 (恶魔【附体】, 【迷失】), statuses change along the order (药剂 → 醉酒/清醒, 面具 → 表面阵营, 禁锢 →
 爪牙 without skills), lethal damage becomes 死亡 — not 出局 — when the night ends, then 哥谭 turns
-whoever had to act and did not into a 丑角, and the win check closes the night.
+whoever had to act and did not into a 丑角, and the win check closes the night. The win check is
+the ruleset's ``[[win]]`` (:mod:`tracker.engine.night.win`), at the night's start (a win the day
+left — the 恶魔 voted out, settled at (4.1) — stops the night: "以上流程持续进行，直到一个阵营达成胜利条件"),
+at 密谋, and at its end.
 """
 
 from __future__ import annotations
@@ -113,7 +116,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     skills.pointers_of_failed_clone(night)
     _gotham(night, alive_before, submitted)
     _morning(night, died)
-    kills.win_check(night)
+    # the win check closes the night: [win_policy] checks_at "end" (the settlement runs it)
 
 
 def _needs_to_act(night: Night, name: str) -> bool:

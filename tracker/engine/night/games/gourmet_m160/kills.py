@@ -239,26 +239,3 @@ def deaths(night: Night) -> list[str]:
     if not died:
         board.note(f"夜晚结束：无人死亡（{LETHAL[:12]}…）")
     return died
-
-
-def win_check(night: Night) -> None:
-    """胜负判定 after the night: 善良 when every 实际 恶魔 is 出局; 邪恶 when every 善良 is 出局 or the living
-    恶魔 are at least half the living."""
-    board = night.board
-    players = list(board.table.players.values())
-    demons = [p for p in players if kind(p) == "恶魔"]
-    living = [p for p in players if p.alive]
-    if demons and all(p.life == "出局" for p in demons):
-        board.win("善良阵营", "所有实际阵营为恶魔的玩家出局", "1、善良阵营：所有【实际阵营】为【恶魔】的玩家出局")
-        return
-    good = [p for p in players if p.faction == "善良"]
-    clause = "2、邪恶阵营：所有【实际阵营】为【善良阵营】角色全部出局或场上【实际阵营】为【恶魔】的玩家不小于存活玩家的一半。"
-    if good and all(p.life == "出局" for p in good):
-        board.win("邪恶阵营", "所有实际阵营为善良阵营的角色全部出局", clause)
-        return
-    alive_demons = [p for p in demons if p.alive]
-    if alive_demons and 2 * len(alive_demons) >= len(living):
-        board.win("邪恶阵营", f"场上恶魔{len(alive_demons)}人不小于存活玩家{len(living)}人的一半", clause)
-        return
-    board.note(f"胜负：恶魔未全部出局；存活{len(living)}人中恶魔{len(alive_demons)}人 → 无人获胜")
-

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from tracker.engine.night import win
 from tracker.engine.night.games.gourmet_m160.table import (
     OUTSIDERS,
     VILLAGERS,
@@ -17,6 +18,9 @@ from tracker.engine.night.games.gourmet_m160.table import (
     names,
 )
 from tracker.engine.night.model import Action
+
+#: The [[win]] ``declared`` condition 密谋 sets (善良.密谋).
+PLOT_WON = "密谋成功"
 
 Step = Callable[[Night], None]
 
@@ -212,7 +216,6 @@ def plot(night: Night) -> None:
     The shared examples count only the living evil ("未选中P11", with P13 死亡 left out)."""
     board = night.board
     evil = sorted(p.name for p in board.table.players.values() if p.faction == "邪恶" and p.alive)
-    clause = board.skill("密谋").clause
     for a in _each(night, "密谋"):
         chosen = set(night.targets(a))
         why = night.disabled(a)
@@ -222,7 +225,9 @@ def plot(night: Night) -> None:
             night.tell(a.actor, "密谋失败")
             continue
         _say(night, f"密谋：{a.actor}选中了所有实际阵营为邪恶阵营的玩家（{names(evil)}）")
-        board.win("善良阵营", "阴谋论者<密谋>选中了所有实际阵营为邪恶阵营的玩家", clause, stop=True)
+        # "如果你选中了所有【实际阵营】为【邪恶阵营】的玩家，【善良阵营】获胜": [[win]] 善良.密谋 (declared)
+        win.declare(board, PLOT_WON)
+        win.check(board, "密谋")
 
 
 def clone(night: Night) -> None:

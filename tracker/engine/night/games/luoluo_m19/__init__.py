@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tracker.engine.night import win
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.luoluo_m19 import cascade, day, night, report
@@ -35,7 +36,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             day.run(ctx)
         day.wills_and_designs(ctx)
         day.leftovers(ctx)
-        cascade.check_win(ctx, final=True)
+        win.check(board, "end")  # [win_policy] checks_at: the notices below follow the check
     except SettlementOver:
         report.finish(ctx)
         raise

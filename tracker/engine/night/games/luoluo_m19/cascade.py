@@ -7,11 +7,9 @@ after every change ("游戏状态满足某阵营胜利条件之一，游戏立�
 
 from __future__ import annotations
 
+from tracker.engine.night import win
 from tracker.engine.night.board import Board
 from tracker.engine.night.games.luoluo_m19.common import (
-    FACTIONS,
-    GODS,
-    WOLVES,
     Ctx,
     is_lover,
     lovers,
@@ -20,8 +18,6 @@ from tracker.engine.night.games.luoluo_m19.common import (
 )
 from tracker.engine.night.model import Seat
 
-WIN_CLAUSE = "游戏状态满足某阵营胜利条件之一，游戏立即结束，宣布此阵营胜利。"
-LAST_CLAUSE = "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。"
 RED = "红牌"
 
 
@@ -38,8 +34,8 @@ def install(ctx: Ctx) -> None:
         lambda _b, seat, cause: _cub(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
         lambda _b, seat, cause: _sheriff(ctx, seat, cause),
-        lambda _b, seat, cause: check_win(ctx),
-    ])
+    ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
+    b.on_lost.append(lambda _b, faction: widows(ctx, faction))
 
 
 DAY_CAUSES = {"投票出局": "投票", "红牌罚下": "红牌"}
@@ -178,55 +174,24 @@ def settle_sheriffs(ctx: Ctx) -> None:
 
 
 def lose_faction(ctx: Ctx, faction: str, reason: str, clause: str) -> None:
-    """优先判负: recorded, not announced ("阵营被判负后，不予公示，且属于该阵营的角色并不会出局")."""
-    b = ctx.board
-    lost = list(b.state.get("判负阵营") or [])
-    if faction in lost:
+    """优先判负 by an act (投降, the director's word on a red card): recorded, not announced
+    ("阵营被判负后，不予公示，且属于该阵营的角色并不会出局"); losses by a ``[[win]]`` condition are the
+    win check's (:mod:`tracker.engine.night.win`), and both set off :func:`widows`."""
+    win.lose(ctx.board, faction, f"{reason}，优先判负，不公示", clause)
+
+
+def widows(ctx: Ctx, faction: str) -> None:
+    """寡妇刀: "若情侣属于【黑情侣阵营】，当【狼人阵营】优先判负后，情侣获得技能<杀人>"."""
+    if faction != "狼人":
         return
-    lost.append(faction)
-    b.set_state("判负阵营", lost)
-    b.note(f"判负：{faction}阵营优先判负（{reason}；不公示）")
-    if faction == "狼人":
-        widows = [p for p in ctx.table.players.values() if p.faction == "黑情侣" and is_lover(p)]
-        if widows:
-            names = "、".join(p.name for p in widows)
-            b.note(f"寡妇刀：狼人阵营判负，黑情侣阵营的情侣{names}获得技能<杀人>")
-            for p in ctx.table.players.values():
-                if p.faction == "黑情侣":
-                    b.tell(p.name, "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>")
-
-
-def check_win(ctx: Ctx, *, final: bool = False) -> None:
-    """The post's 胜负判定 after a change: losses first (优先判负), then 狼人胜1, then the last
-    faction standing. A win stops settlement."""
     b = ctx.board
-    players = list(ctx.table.players.values())
-    in_play = [f for f in FACTIONS if any(p.faction == f for p in players)]
-
-    def all_out(ps: list[Seat]) -> bool:
-        return bool(ps) and not any(p.alive for p in ps)
-
-    if "狼人" in in_play and all_out([p for p in players if p.faction == "狼人" and p.role in WOLVES]):
-        lose_faction(ctx, "狼人", "公狼、老狼、幼狼全部出局", "1、狼人阵营的公狼、老狼、幼狼全部出局；")
-    if "村民" in in_play:
-        if all_out([p for p in players if p.faction == "村民" and p.role in GODS]):
-            lose_faction(ctx, "村民", "预言家、女巫、医生出局", "1、村民阵营的预言家、女巫、医生出局；")
-        if all_out([p for p in players if p.faction == "村民" and p.role == "村民"]):
-            lose_faction(ctx, "村民", "村民全部出局", "2、村民阵营的村民全部出局。")
-    if "黑情侣" in in_play and all_out([p for p in players if p.faction == "黑情侣"]):
-        lose_faction(ctx, "黑情侣", "黑情侣阵营的角色全部出局", "1、黑情侣阵营的角色全部出局。")
-    lost = set(b.state.get("判负阵营") or [])
-    living = [p for p in players if p.alive]
-    wolves = [p for p in living if p.faction == "狼人"]
-    if "狼人" not in lost and living and 2 * len(wolves) >= len(living):
-        b.win("狼人", f"狼人阵营存活{len(wolves)}人，占总存活{len(living)}人的一半或一半以上",
-              "1、狼人阵营存活的人数占总存活人数的一半或一半以上。", stop=True)
-    standing = [f for f in in_play if f not in lost]
-    if len(standing) == 1:
-        b.win(standing[0], f"场上仅有{standing[0]}阵营尚未被判负", LAST_CLAUSE, stop=True)
-    if final:
-        b.note(f"胜负判定：存活{len(living)}人中狼人阵营{len(wolves)}人，不足一半；"
-               f"尚未判负的阵营：{'、'.join(standing) or '无'} → 无人获胜")
+    widows_ = [p for p in ctx.table.players.values() if p.faction == "黑情侣" and is_lover(p)]
+    if widows_:
+        names = "、".join(p.name for p in widows_)
+        b.note(f"寡妇刀：狼人阵营判负，黑情侣阵营的情侣{names}获得技能<杀人>")
+        for p in ctx.table.players.values():
+            if p.faction == "黑情侣":
+                b.tell(p.name, "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>")
 
 
 def lovers_type(b: Board) -> str | None:

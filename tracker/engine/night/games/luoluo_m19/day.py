@@ -7,9 +7,13 @@ and a new <设计> target — with the same exit cascades as the night.
 
 from __future__ import annotations
 
-from tracker.engine.night.games.luoluo_m19.cascade import check_win, lose_faction, settle_sheriffs, will
+from tracker.engine.night import win
+from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, settle_sheriffs, will
 from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx
 from tracker.engine.night.model import Action
+
+#: The steps of [win_policy] checks_at where a red card or a surrender changes the game without a death.
+RED_STEP, SURRENDER_STEP = "红牌罚下", "投降"
 
 PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
 
@@ -112,11 +116,10 @@ def red_cards(ctx: Ctx) -> None:
             b.kill(t, "红牌罚下")
         else:
             b.note(f"红牌：{t}已出局（已出局角色仍可被判罚），不再出局")
-        if reds[faction] >= 2:
-            lose_faction(ctx, faction, "同一阵营累计两张红牌", "同一阵营的角色累计获得两张或以上红牌时，阵营判负。")
-        elif act.choice == "判负":
+        # two reds lose the faction by the ruleset's [[win]] rule (red_cards_at_least), judged by the win check
+        if reds[faction] < 2 and act.choice == "判负":
             lose_faction(ctx, faction, "导演判负红牌玩家所在阵营", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营。")
-        check_win(ctx)
+        win.check(b, RED_STEP)
     settle_sheriffs(ctx)
 
 
@@ -125,7 +128,7 @@ def surrender(ctx: Ctx) -> None:
     for act in [a for a in ctx.of("投降") if a.index not in ctx.used]:
         ctx.used.add(act.index)
         lose_faction(ctx, act.choice or "", "投降有效", ctx.clause("投降"))
-        check_win(ctx)
+        win.check(ctx.board, SURRENDER_STEP)
 
 
 def exile(ctx: Ctx) -> None:

@@ -16,13 +16,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracker.engine.night import win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
 
 LADDER = ("指杀", "守护", "穿透", "坚韧", "致死伤害", "不死", "红牌罚下")
 WOLF_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔", "石像鬼", "隐狼"})
 GOD_ROLES = ("预言家", "通灵师", "女巫", "守卫", "骑士", "长老", "赏金猎人", "猎人")
-FOLK_ROLES = ("村民", "中箭勇者")
+#: The step of [win_policy] checks_at: "每次进行出局结算时，进行胜负判定".
+OUT_SETTLED = "出局结算"
 LONGEVITY = "守护(长寿之命)"
 PURIFIED = "净化"
 PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
@@ -33,7 +35,6 @@ CLAUSE_STRONG = ("坚强<强制>——因指杀、投票之外的方式即将出
 CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
                 "角色永久获得状态[净化]。")
 CLAUSE_SURRENDER = "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"
-CLAUSE_WIN = "每次进行出局结算时，进行胜负判定。若两个阵营同时达成胜利条件，则狼人阵营获胜。"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,15 +269,11 @@ def red_card(board: Board, ctx: Ctx, action: Action, step: str) -> None:
     cards = dict(board.state.get("红牌") or {})
     cards[seat.faction] = int(cards.get(seat.faction, 0)) + 1
     board.set_state("红牌", cards)
-    lose = cards[seat.faction] >= 2
-    if not lose:
-        lose = board.chance(f"红牌判负.{target}", f"判罚{target}红牌时，导演是否判负{seat.faction}阵营", 0.0)
-    if lose:
-        lost = list(board.state.get("判负阵营") or [])
-        if seat.faction not in lost:
-            lost.append(seat.faction)
-            board.set_state("判负阵营", lost)
-        board.note(f"{seat.faction}阵营判负（红牌）")
+    # Two reds lose the faction by the ruleset's [[win]] rule (red_cards_at_least), at the next win
+    # check; below two, the post leaves it to the director: "判罚红牌时，导演视情况决定是否判负".
+    if seat.faction not in (board.state.get(win.LOST) or []) and cards[seat.faction] < 2 and board.chance(
+            f"红牌判负.{target}", f"判罚{target}红牌时，导演是否判负{seat.faction}阵营", 0.0):
+        win.lose(board, seat.faction, "红牌，导演决定", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营")
 
 
 def sort_out(board: Board, ctx: Ctx) -> None:
@@ -289,32 +286,11 @@ def sort_out(board: Board, ctx: Ctx) -> None:
 
 
 def check_win(board: Board, ctx: Ctx) -> None:
-    """胜利条件, checked 每次进行出局结算时; the game ends (and settlement stops) on a win."""
-    players = board.table.players.values()
-    lost = set(board.state.get("判负阵营") or [])
-    gods_out = not any(p.alive and p.faction == "村民" and p.role in GOD_ROLES for p in players)
-    folk_out = not any(p.alive and p.faction == "村民" and p.role in FOLK_ROLES for p in players)
-    wolves_out = not any(p.alive and p.faction == "狼人" for p in players)
-    wolves: list[str] = []
-    if gods_out:
-        wolves.append("村民阵营的预言家、通灵师、女巫、守卫、骑士、长老、赏金猎人、猎人全部出局")
-    if folk_out:
-        wolves.append("村民阵营的村民、中箭勇者全部出局")
-    if "村民" in lost:
-        wolves.append("村民阵营判负")
-    village: list[str] = []
-    if wolves_out:
-        village.append("狼人阵营的角色全部出局")
-    if "狼人" in lost:
-        village.append("狼人阵营判负")
-    if not wolves and not village:
-        board.note("胜负判定：无人获胜")
-        return
+    """胜利条件 "每次进行出局结算时，进行胜负判定": the ruleset's ``[[win]]`` by the one win check
+    (the step ``出局结算`` of ``[win_policy] checks_at``; a win stops settlement, ``stops``). The out
+    list is put in the announced order first, since settlement may end here."""
     sort_out(board, ctx)
-    if wolves:
-        both = "（两个阵营同时达成胜利条件，狼人阵营获胜）" if village else ""
-        board.win("狼人阵营", "；".join(wolves) + both, CLAUSE_WIN, stop=True)
-    board.win("村民阵营", "；".join(village), CLAUSE_WIN, stop=True)
+    win.check(board, OUT_SETTLED)
 
 
 def surrender(board: Board, ctx: Ctx, act: Action) -> None:
@@ -324,9 +300,5 @@ def surrender(board: Board, ctx: Ctx, act: Action) -> None:
     if missing:
         board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", CLAUSE_SURRENDER)
         return
-    lost = list(board.state.get("判负阵营") or [])
-    if "狼人" not in lost:
-        lost.append("狼人")
-        board.set_state("判负阵营", lost)
-    board.note("所有狼人阵营共群角色同意投降 → 狼人阵营判负")
+    win.lose(board, "狼人", "所有狼人阵营共群角色同意投降", CLAUSE_SURRENDER)
     check_win(board, ctx)
