@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracker.engine.night import win
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.luoluo_m19 import cascade, day, night, report
@@ -36,7 +35,6 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             day.run(ctx)
         day.wills_and_designs(ctx)
         day.leftovers(ctx)
-        win.check(board, "end")  # [win_policy] checks_at: the notices below follow the check
     except SettlementOver:
         report.finish(ctx)
         raise
