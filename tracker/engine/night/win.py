@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 #: The points every settlement knows; any other name is a step of the post's order.
 POINTS = ("start", "death", "exit", "end")
+#: The points in the director's words, for the log.
+POINT_WORDS = {"start": "结算开始时", "death": "出局后", "exit": "出局结算后", "end": "结算结束时"}
 #: The table's ``state`` key holding the factions already judged lost (the scenario vocabulary's).
 LOST = "判负阵营"
 #: The table's ``state`` key holding each faction's red cards (filled by the desk from the fold).
@@ -108,7 +110,14 @@ def check(board: Board, point: str) -> Outcome | None:
             board.note(f"判负：{lost[f].reason}（{lost[f].clause}）")
             for listener in list(board.on_lost):
                 listener(board, f)
-    if outcome is None or not full:
+    if not full:
+        return None
+    if outcome is None:
+        # said once a step or phase is judged (not after every death), when something was settled
+        if point not in ("start", "death") and board.result.log:
+            standing = [f for f in ruleset.faction_names if f not in lost
+                        and any(p.faction == f for p in board.table.players.values())]
+            board.note(f"胜负判定（{POINT_WORDS.get(point, point)}）：无阵营获胜；尚未判负的阵营：{'、'.join(standing) or '无'}")
         return None
     if outcome.winner is None:
         board.note(f"胜负：{outcome.reason}")
