@@ -17,6 +17,7 @@ from tracker.engine.night.games.dnf_107.day import resolve_day
 from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
 from tracker.engine.night.model import Action, Table
 
+
 def resolve(board: Board, actions: Sequence[Action]) -> None:
     if board.night is not None:
         resolve_night(board, list(actions))
