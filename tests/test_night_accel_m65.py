@@ -169,7 +169,7 @@ def test_absolute_cut_in_the_day_is_announced_at_once() -> None:
 def test_absolute_defence_voids_every_other_skill_on_the_green_king() -> None:
     """"<绝对防御>（强制）：游戏日任意时刻，对自己使用的技能无效" — 深青之桩, 天枢剑圣, 时间回溯,
     飞行头槌 cast on the 绿王 do nothing (2 before 3 and 5)."""
-    res = night([A("P14", "飞行头槌", "P04", phase="day"), A("P03", "深青之桩", "P04"),
+    res = night([A("P14", "飞行头槌", "P04", phase="白天"), A("P03", "深青之桩", "P04"),
                  A("P13", "天枢剑圣", "P04"), A("P10", "时间回溯", "P04", choice="1号技能")])
     assert not res.rejected and not res.deaths
     assert "第3天暗记" not in res.state_after
@@ -181,24 +181,24 @@ def test_absolute_defence_voids_every_other_skill_on_the_green_king() -> None:
 # ------------------------------------------------------------------------------ 3 blocks
 def test_flying_headbutt_blocks_the_night_but_not_absolute_cut() -> None:
     """"<飞行头槌>……使得该玩家当晚无法使用任何技能，不包括被动技能和<绝对切割>" — 3 before 5."""
-    res = night([A("P14", "飞行头槌", "P03", phase="day"), A("P03", "深青之桩", "P13"),
-                 A("P14", "飞行头槌", "P05", phase="day")])
+    res = night([A("P14", "飞行头槌", "P03", phase="白天"), A("P03", "深青之桩", "P13"),
+                 A("P14", "飞行头槌", "P05", phase="白天")])
     assert rejected(res) == [("P14", "飞行头槌")] and "每天限一次" in res.rejected[0].reason
     assert "第3天暗记" not in res.state_after and "深青之桩已选择" not in res.state_after
     assert any("P03被<飞行头槌>封锁" in line for line in res.log)
-    cut = night([A("P14", "飞行头槌", "P05", phase="day"), A("P05", "绝对切割", "P06")])
+    cut = night([A("P14", "飞行头槌", "P05", phase="白天"), A("P05", "绝对切割", "P06")])
     assert deaths(cut) == ["P06"]
 
 
 def test_purple_queen_blocks_even_a_passive_perception_but_not_forced_skills() -> None:
     """"<天璇紫后>……不包括强制技能和<绝对切割>" vs "<飞行头槌>……不包括被动技能": a 持续 劫火 blocked by
     天璇紫后 perceives nothing that night; blocked by 飞行头槌 he still does."""
-    queen = night([A("P01", "天璇紫后", "P07", phase="day"), A("P03", "深青之桩", "P07")])
+    queen = night([A("P01", "天璇紫后", "P07", phase="白天"), A("P03", "深青之桩", "P07")])
     assert told(queen, "P07") == ["被施放<天璇紫后>，来源P01"]  # cast in the day, before the block
     assert queen.state_after["第3天暗记"] == {"P07": "被投票数加倍"}
-    crow = night([A("P14", "飞行头槌", "P07", phase="day"), A("P03", "深青之桩", "P07")])
+    crow = night([A("P14", "飞行头槌", "P07", phase="白天"), A("P03", "深青之桩", "P07")])
     assert told(crow, "P07") == ["被施放<飞行头槌>，来源P14", "被施放<深青之桩>，来源P03"]
-    seer = night([A("P01", "天璇紫后", "P09", phase="day")])
+    seer = night([A("P01", "天璇紫后", "P09", phase="白天")])
     assert any(c.startswith("四眼预知：") for c in told(seer, "P09"))  # 强制 <四眼预知> not blocked
 
 
@@ -249,7 +249,7 @@ def test_last_shot_void_on_green_king_and_blocked_red_king_cannot_shoot() -> Non
     st = {"机械制造上次": {"night": 1}}
     green = night([A("P08", "最后一枪", "P04"), A("P05", "绝对切割", "P08")], state=st)
     assert deaths(green) == ["P08"]
-    blocked = night([A("P14", "飞行头槌", "P08", phase="day"), A("P08", "最后一枪", "P03"),
+    blocked = night([A("P14", "飞行头槌", "P08", phase="白天"), A("P08", "最后一枪", "P03"),
                      A("P05", "绝对切割", "P08")], state=st)
     assert deaths(blocked) == ["P08"] and any("当晚无法使用<最后一枪>" in line for line in blocked.log)
 
@@ -287,10 +287,10 @@ def test_day_block_stands_when_its_caster_is_voted_out_that_day() -> None:
     """"<天璇紫后>：游戏日白天任意时刻……使得该玩家当晚无法使用任何技能" — cast before the vote, it holds
     that night; a caster out on an earlier day cannot cast ("角色出局后，不能继续……行使特权")."""
     out = {"P01": {"alive": False, "出局": {"day": 2, "cause": "投票"}}}
-    res = night([A("P01", "天璇紫后", "P03", phase="day"), A("P03", "深青之桩", "P06")], players=out)
+    res = night([A("P01", "天璇紫后", "P03", phase="白天"), A("P03", "深青之桩", "P06")], players=out)
     assert not res.rejected and "第3天暗记" not in res.state_after
     earlier = {"P01": {"alive": False, "出局": {"day": 1, "cause": "投票"}}}
-    old = night([A("P01", "天璇紫后", "P03", phase="day")], players=earlier)
+    old = night([A("P01", "天璇紫后", "P03", phase="白天")], players=earlier)
     assert rejected(old) == [("P01", "天璇紫后")]
 
 
@@ -346,9 +346,9 @@ def test_reflected_headbutt_blocks_the_crow_and_redirected_queen_blocks_another(
     to in the day: the reflected <飞行头槌> blocks the 银鸦 himself that night."""
     st = {"枯竭生效": {"P07": 3, "P06": 3}}
     ply = {"P07": {"choice": "枯竭", "uses": {"净化之焰": 0}}, "P06": {"choice": "枯竭", "uses": {"辐射炫惑": 0}}}
-    res = night([A("P14", "飞行头槌", "P07", phase="day"), A("P07", "净化之焰", choice="反弹飞行头槌"),
-                 A("P01", "天璇紫后", "P06", phase="day"), A("P06", "辐射炫惑", "P03", choice="天璇紫后"),
-                 A("P03", "深青之桩", "P13"), A("P14", "飞行头槌", "P01", phase="day")], n=3, state=st, players=ply)
+    res = night([A("P14", "飞行头槌", "P07", phase="白天"), A("P07", "净化之焰", choice="反弹飞行头槌"),
+                 A("P01", "天璇紫后", "P06", phase="白天"), A("P06", "辐射炫惑", "P03", choice="天璇紫后"),
+                 A("P03", "深青之桩", "P13"), A("P14", "飞行头槌", "P01", phase="白天")], n=3, state=st, players=ply)
     assert rejected(res) == [("P14", "飞行头槌")]  # 每天限一次
     assert "第4天暗记" not in res.state_after          # 骑士 P03 blocked by the redirected 天璇紫后
     assert any("(3) <飞行头槌>（P14" in line and "P14当晚无法使用" in line for line in res.log)
@@ -382,7 +382,7 @@ def test_skill_plunder_limits_and_no_interference() -> None:
     assert rejected(res) == [("P02", "技能掠夺")]
     done = night([A("P02", "技能掠夺", "P03", choice="骑士")], n=4, players={"P02": {"掠夺成功": ["P03"]}})
     assert rejected(done) == [("P02", "技能掠夺")] and "不可再次" in done.rejected[0].reason
-    blocked = night([A("P14", "飞行头槌", "P02", phase="day"), A("P02", "技能掠夺", "P04", choice="绿王")])
+    blocked = night([A("P14", "飞行头槌", "P02", phase="白天"), A("P02", "技能掠夺", "P04", choice="绿王")])
     assert told(blocked, "P02") == ["技能掠夺：猜测成功"]  # neither blocked nor voided by 绝对防御
 
 
@@ -493,8 +493,8 @@ def test_data_collection_and_ethereal_eternity() -> None:
 def test_setup_choices_and_the_seers_first_two() -> None:
     """抉择: "分发身份完毕后，拿到该角色的演员进行抉择"; <四眼预知> "游戏开始时可以随机从导演处得知两个非自己角色的具体身份"."""
     plain = {"P06": {"choice": None}, "P07": {"choice": None}, "P12": {"choice": None, "uses": {}}}
-    sc = scenario([A("P12", "抉择", choice="持续", phase="setup"), A("P07", "抉择", choice="枯竭", phase="setup"),
-                   A("P06", "抉择", choice="持续", phase="setup")], day=1, players=plain)
+    sc = scenario([A("P12", "抉择", choice="持续", phase="游戏开始前"), A("P07", "抉择", choice="枯竭", phase="游戏开始前"),
+                   A("P06", "抉择", choice="持续", phase="游戏开始前")], day=1, players=plain)
     for p in sc["setup"]["players"]:
         if p.get("choice") is None:
             p.pop("choice", None)
@@ -563,7 +563,7 @@ def test_generic_phase_any_and_lent_skills() -> None:
 def test_a_24_player_night_settles_fast() -> None:
     """Speed: a night of a 24-player game in well under 20 ms."""
     sc = scenario([A("P05", "绝对切割", "P13"), A("P03", "深青之桩", "P06"), A("P13", "天枢剑圣", "P07"),
-                   A("P02", "技能掠夺", "P14", choice="银鸦"), A("P14", "飞行头槌", "P10", phase="day"),
+                   A("P02", "技能掠夺", "P14", choice="银鸦"), A("P14", "飞行头槌", "P10", phase="白天"),
                    A("P10", "时间回溯", "P03", choice="1"), A("P12", "空之瞭望", "P01")])
     for i in range(15, 25):
         sc["setup"]["players"].append({"name": f"P{i}", "role": "蓝王", "faction": "六色联军", "alive": True})

@@ -533,7 +533,7 @@ def test_surrender_loses_the_faction_quietly() -> None:
 def _setup(*targets: str, kind: str, roles: list[str] | None = None) -> dict[str, Any]:
     # Before the lovers are chosen the 丘比特 is in the post's 【其他】, the 黑情侣 of the day ruleset.
     scen = scenario(night=1, roles=roles, players={CUPID: {"faction": "黑情侣"}},
-                    actions=[act(CUPID, "双歧之箭", *targets, choice=kind, phase="setup")])
+                    actions=[act(CUPID, "双歧之箭", *targets, choice=kind, phase="游戏开始前")])
     del scen["setup"]["state"]["空救"]
     return run(scen)
 
@@ -614,8 +614,8 @@ def test_widow_knife_after_the_wolves_lose() -> None:
 
 def test_hero_setup_and_design_setup() -> None:
     """遇难<强制>———游戏开始前选择一名角色成为英雄; 设计<强制>—— 游戏开始前选择除自己外任何一名角色成为目标."""
-    scen = scenario(night=1, actions=[act(HOSTAGE, "遇难", V3, phase="setup"), act(KIDNAP, "设计", V5, phase="setup"),
-                                      act(KIDNAP, "设计", KIDNAP, phase="setup")])
+    scen = scenario(night=1, actions=[act(HOSTAGE, "遇难", V3, phase="游戏开始前"), act(KIDNAP, "设计", V5, phase="游戏开始前"),
+                                      act(KIDNAP, "设计", KIDNAP, phase="游戏开始前")])
     res = run(scen)
     assert res["state_after"][f"{HOSTAGE}.英雄"] == V3 and res["state_after"][f"{KIDNAP}.设计目标"] == V5
     assert refused(res) == [(KIDNAP, "设计")]

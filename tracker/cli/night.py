@@ -9,11 +9,15 @@ and the log.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, json_option
+
+if TYPE_CHECKING:
+    from tracker.engine.night import Catalog, Settlement, Table
+    from tracker.engine.ruleset import Ruleset
 
 
 class NightGroup(click.Group):
@@ -41,7 +45,7 @@ def night_group() -> None:
     tracker night GAME.toml --night 2 reopen              重新打开已确认的结算（撤销其记录；其后无已确认结算时）
     tracker night GAME.toml setup 英雄 饺子 --player 泡泡    开局设定（英雄、设计目标、情侣、座次 …）
     tracker night GAME.toml --day 3 --phase 晨曦 …          白天技能，同上
-    tracker night simulate --ruleset ID SCENARIO.json     结算一个情景文件
+    tracker night simulate --ruleset ID SCENARIO.json     结算一个情景文件（或 {"scenarios": [...]} 中的每一个）
     """
 
 
@@ -54,18 +58,47 @@ def night_group() -> None:
 @json_option
 def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tuple[str, ...],
                  as_json: bool) -> None:
-    """结算一个情景文件（结算前的局面与提交的行动）。"""
-    from tracker.engine.night import settle
+    """结算一个情景文件（结算前的局面与提交的行动；或 {"scenarios": [...]}，逐个结算）。"""
     from tracker.engine.night.catalog import catalog_of
-    from tracker.engine.night.scenario import load, read
+    from tracker.engine.night.scenario import read, scenarios_of
     from tracker.engine.ruleset import load_ruleset
-    from tracker.errors import ConfigError
 
     ruleset = load_ruleset(ruleset_id, Path.cwd())
     catalog = catalog_of(ruleset)
     data = read(scenario_path)
+    many = scenarios_of(data)
+    chosen = _decisions(decisions)
+    runs = [_simulate(ruleset, catalog, one, seed, chosen) for one in (many if many is not None else [data])]
+    from tracker.engine.night.desk import check_decisions
+
+    for key, value in chosen.items():  # each --decide names a question of some scenario of the file
+        asking = next((r for _, r in runs if any(q.key == key for q in r.questions)), runs[0][1])
+        check_decisions(asking, {key: value})
+    if as_json:
+        if many is None:
+            emit_json(runs[0][1].to_json())
+        else:
+            emit_json({"results": [{"id": one.get("id"), **result.to_json()}
+                                   for one, (_, result) in zip(many, runs, strict=True)]})
+        return
+    from tracker.reports.night import render
+
+    for i, (table, result) in enumerate(runs):
+        if many is not None:
+            echo(("\n" if i else "") + f"== {many[i].get('id') or f'情景 {i + 1}'} ==")
+        echo(f"{table.when} 结算（{ruleset.name}）")
+        echo(render(result))
+
+
+def _simulate(ruleset: Ruleset, catalog: Catalog, data: dict[str, Any], seed: int,
+              chosen: dict[str, str]) -> tuple[Table, Settlement]:
+    """One scenario settled: its game checked against the ruleset, its roles against the ruleset's."""
+    from tracker.engine.night import settle
+    from tracker.engine.night.scenario import load
+    from tracker.errors import ConfigError
+
     game = data.get("game")
-    if game is not None and catalog.scenario_game is not None and game != catalog.scenario_game:
+    if game is not None and catalog.scenario_game is not None and game not in (catalog.scenario_game, ruleset.id):
         raise ConfigError(f"情景文件写的规则帖是 {game}，与 --ruleset {ruleset.id} 不符",
                           hint=f"{ruleset.id} 的规则帖是 {catalog.scenario_game}")
     table, actions = load(data)
@@ -85,18 +118,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
             near = difflib.get_close_matches(seat.role, sorted(roles), n=3, cutoff=0.3)
             raise ConfigError(f"{seat.name} 的身份 {seat.role!r} 不在规则 {ruleset.id} 中",
                               hint=f"最接近的：{'、'.join(near)}" if near else f"可用的身份：{'、'.join(sorted(roles))}")
-    chosen = _decisions(decisions)
-    result = settle(catalog, table, actions, seed=seed, decisions=chosen, ruleset=ruleset)
-    from tracker.engine.night.desk import check_decisions
-
-    check_decisions(result, chosen)
-    if as_json:
-        emit_json(result.to_json())
-        return
-    from tracker.reports.night import render
-
-    echo(f"{table.when} 结算（{ruleset.name}）")
-    echo(render(result))
+    return table, settle(catalog, table, actions, seed=seed, decisions=chosen, ruleset=ruleset)
 
 
 _VERBS = ("add", "remove", "confirm", "reopen", "setup")

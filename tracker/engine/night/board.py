@@ -104,7 +104,7 @@ class Board:
             self.result.outs_in_lines = True
 
     def reject(self, action: Action, reason: str, clause: str = "") -> None:
-        self.result.rejected.append(Rejection(action.actor, action.skill, reason, clause))
+        self.result.rejected.append(Rejection(action.actor, action.skill, reason, clause, tuple(action.targets)))
         self.note(f"拒绝：{action.actor}<{action.skill}> —— {reason}")
 
     def survive(self, player: str, reason: str) -> None:

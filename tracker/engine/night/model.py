@@ -18,6 +18,17 @@ from typing import Any
 #: (``seat``, ``elevator``, ``英雄``, ``原身份``, ``伪装`` …) is kept in :attr:`Seat.fields`.
 CORE_FIELDS = ("name", "role", "faction", "alive", "state", "tags", "status", "uses")
 
+#: The public phase words (``action.phase``, the shared schema's enum) and the engine's internal
+#: names: a director types and a file holds 白天 / 夜晚 / 游戏开始前 in every game; the post's own
+#: day phases (晨曦 / 正午 / 黄昏 / 关门) are their own names.
+PHASE_NAMES = {"夜晚": "night", "白天": "day", "游戏开始前": "setup"}
+
+
+def internal_phase(phase: str | None) -> str | None:
+    """A phase word as the engine keeps it: 白天 → ``day``, 夜晚 → ``night``, 游戏开始前 → ``setup``."""
+    return PHASE_NAMES.get(phase, phase) if phase is not None else None
+
+
 #: Actors who are no player: a card given by the director, the day's exile vote.
 NO_SEAT = ("导演", "放逐投票")
 
@@ -145,6 +156,7 @@ class Rejection:
     skill: str
     reason: str
     clause: str
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,8 +254,8 @@ class Settlement:
         return {
             "deaths": [{"player": d.player, "cause": d.cause} for d in self.deaths],
             "survivals": [{"player": s.player, "reason": s.reason} for s in self.survivals],
-            "rejected": [{"actor": r.actor, "skill": r.skill, "reason": r.reason, "clause": r.clause}
-                         for r in self.rejected],
+            "rejected": [{"actor": r.actor, "skill": r.skill, "targets": list(r.targets), "reason": r.reason,
+                          "clause": r.clause} for r in self.rejected],
             "conversions": [{"player": c.player, "from": {"role": c.role_from, "faction": c.faction_from},
                              "to": {"role": c.role_to, "faction": c.faction_to}, "cause": c.cause}
                             for c in self.conversions],

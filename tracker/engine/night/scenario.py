@@ -49,16 +49,17 @@ def _path(parts: Sequence[Any]) -> str:
     return out or "（顶层）"
 
 
-def validate(data: Any) -> None:
-    """ConfigError (exit 2) naming the path of the first error, or nothing."""
+def validate(data: Any, where: Sequence[Any] = ()) -> None:
+    """ConfigError (exit 2) naming the path of the first error, or nothing. ``where``: the
+    scenario's place in a ``{"scenarios": [...]}`` file, prefixed to the path."""
     if not isinstance(data, dict):
-        raise ConfigError("情景文件的顶层应是一个 JSON 对象（含 setup 和 actions）")
+        raise ConfigError(f"情景文件{_path(list(where)) if where else '的顶层'}应是一个 JSON 对象（含 setup 和 actions）")
     _bounded(data)
     errors = sorted(itertools.islice(_validator().iter_errors(data), MAX_ERRORS),
                     key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         e = errors[0]
-        raise ConfigError(f"情景文件不符合格式：{_path(list(e.absolute_path))}：{e.message}",
+        raise ConfigError(f"情景文件不符合格式：{_path([*where, *e.absolute_path])}：{e.message}",
                           hint="键和取值见 scenario.schema.json（状态键的词汇表）")
 
 
@@ -96,6 +97,19 @@ def _bounded(data: Mapping[str, Any]) -> None:
         raise ConfigError(f"情景文件有 {len(actions)} 条行动，超过上限 {MAX_ACTIONS}")
 
 
+def scenarios_of(data: Any) -> list[dict[str, Any]] | None:
+    """The scenarios of a ``{"scenarios": [...]}`` file (the shared examples' shape), each validated;
+    None for a file holding one scenario."""
+    if not isinstance(data, dict) or "scenarios" not in data or "setup" in data:
+        return None
+    found = data["scenarios"]
+    if not isinstance(found, list) or not found:
+        raise ConfigError("情景文件的 scenarios 应是非空的情景列表", hint='写成 {"scenarios": [{"setup": …, "actions": […]}, …]}')
+    for i, one in enumerate(found):
+        validate(one, ("scenarios", i))
+    return found
+
+
 def load(data: Mapping[str, Any]) -> tuple[Table, list[Action]]:
     """A validated scenario as a table and its actions, in submission order."""
     setup = data["setup"]
@@ -116,6 +130,7 @@ def load(data: Mapping[str, Any]) -> tuple[Table, list[Action]]:
 
 
 def read(path: Path) -> dict[str, Any]:
+    """A scenario file, validated: one scenario, or ``{"scenarios": [...]}`` (:func:`scenarios_of`)."""
     from tracker.safefile import read_text_input
 
     text = read_text_input(path, MAX_BYTES, "情景文件")
@@ -127,7 +142,8 @@ def read(path: Path) -> dict[str, Any]:
         raise ConfigError(f"情景文件 {path} 嵌套太深，无法读取", hint=f"最多 {MAX_DEPTH} 层") from None
     except ValueError:  # a number of thousands of digits (Python refuses to convert it)
         raise ConfigError(f"情景文件 {path} 里有一个位数过多的数字", hint="数字最多 4300 位；情景文件里的数字是夜晚、日数和次数") from None
-    validate(data)
+    if scenarios_of(data) is None:
+        validate(data)
     return data  # type: ignore[no-any-return]
 
 

@@ -19,7 +19,7 @@ from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import refusal
 from tracker.engine.night.games import GameHooks, hooks_for
-from tracker.engine.night.model import Action, Settlement, Table
+from tracker.engine.night.model import Action, Settlement, Table, internal_phase
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
 
@@ -48,6 +48,12 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     the catalog's id.
     """
     hooks = hooks_for(catalog.ruleset)
+    # The public phase words (白天, 夜晚, 游戏开始前) are the internal names' in every game.
+    actions = [a if internal_phase(a.phase) == a.phase else replace(a, phase=internal_phase(a.phase)) for a in actions]
+    if table.phase in ("白天", "夜晚", "day", "night"):
+        table = replace(table, phase=None)
+    elif table.phase == "游戏开始前":
+        table = replace(table, phase="setup")
     skills = [catalog.skill(a.skill) for a in actions]
     # A team may be named bare (恶徒, 放逐投票): the catalog's team names, when no player is called so.
     teams = {s.team for s in catalog.skills.values() if s.team is not None}

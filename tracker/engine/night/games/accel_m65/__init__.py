@@ -203,8 +203,11 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         if a not in daytime_blocks:
             steps.block(ctx, a)
     for a in of("机械制造"):
-        if ctx.stopped(a.members[0], a.skill) is None:
+        by = ctx.stopped(a.members[0], a.skill)
+        if by is None:
             ctx.made_guns[a.members[0]] = a.index
+        else:
+            steps.refuse_blocked(ctx, a, by, "(4)")
     steps.guns(ctx)
     for a in of(*MARKS):
         steps.mark(ctx, a)

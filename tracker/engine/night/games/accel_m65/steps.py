@@ -49,9 +49,16 @@ def can_act(ctx: Ctx, act: Action, step: str, *, buff: bool = False) -> bool:
         b.note(f"{step} {actor}在出局前已提交<{act.skill}>，仍然生效（{C_BUFF}）")
     by = ctx.stopped(actor, act.skill)
     if by is not None:
-        b.note(f"{step} {actor}被<{by}>封锁，当晚无法使用<{act.skill}>")
+        refuse_blocked(ctx, act, by, step)
         return False
     return True
+
+
+def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
+    """An actor blocked before he acts is refused, with the blocker in the reason (the shared
+    vocabulary's "a blocked actor is listed as refused in every game")."""
+    ctx.board.note(f"{step} {act.members[0]}被<{by}>封锁")
+    ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
 
 
 def cut(ctx: Ctx, act: Action, step: str) -> None:

@@ -55,7 +55,7 @@ def refuse(table: Table, action: Action) -> str | None:
         if gone.alive or not living.alive:
             return "<夜之牙>须依次选择一名已出局的角色和一名存活角色"
     if skill in ("陷阱", "诡辩", "潜行") and table.night is None and action.phase != "night":
-        return f"<{skill}>是夜晚技能；白天结算时写 phase = \"night\" 表示前一夜的提交"
+        return f"<{skill}>是夜晚技能；白天结算时写 phase = \"夜晚\" 表示前一夜的提交"
     return None
 
 

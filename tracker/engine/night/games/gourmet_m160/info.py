@@ -168,6 +168,7 @@ def seek(night: Night) -> None:
             night.tell(a.actor, f"寻觅：{t}的表面身份{answer}煤气灯人")
             continue
         if a.actor in night.jailed:
+            night.refuse_jailed(a)
             _say(night, f"寻觅：{a.actor}今晚被禁锢，失去技能")
             continue
         if a.actor not in night.demon_victims:

@@ -45,6 +45,9 @@ def _whisperer(night: Night) -> str | None:
 def incite(night: Night) -> None:
     """(4.19)【唆使】: one of the players the target chose tonight takes lethal damage from the 告死邪魔."""
     who = _whisperer(night)
+    for a in night.of("唆使"):
+        if a.actor in night.jailed:
+            night.refuse_jailed(a)
     dead = [p.name for p in night.board.table.players.values() if p.role == "告死邪魔" and not kept_skills(p)]
     if who is None:
         if dead:

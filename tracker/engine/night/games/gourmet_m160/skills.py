@@ -110,6 +110,7 @@ def jail(night: Night) -> None:
     for a in _able(night, "禁锢"):
         hit = [t for t in night.targets(a) if kind(night.seat(t)) == "爪牙"]
         night.jailed.update(hit)
+        night.jailed_by.update(dict.fromkeys(hit, a.actor))
         _say(night, f"禁锢：{a.actor}选中{names(list(night.targets(a)))} → "
                     + (f"爪牙{names(hit)}今晚失去技能" if hit else "都不是爪牙，无效果"))
 

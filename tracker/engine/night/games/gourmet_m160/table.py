@@ -70,6 +70,7 @@ class Night:
     sober: set[str] = field(default_factory=set)       # 清醒 (药剂, 寻觅)
     drunk: set[str] = field(default_factory=set)       # 醉酒 (药剂)
     jailed: set[str] = field(default_factory=set)      # 爪牙 who lost their skills tonight (禁锢)
+    jailed_by: dict[str, str] = field(default_factory=dict)  # jailed 爪牙 → the 安保人员 who chose him
     masked: str | None = None                           # 面具: 表面阵营 恶魔 tonight
     clarified: set[str] = field(default_factory=set)   # 明晰: 表面角色 = 实际角色 tonight
     gaslit_dawn: set[str] = field(default_factory=set)  # 寻觅: 表面身份 煤气灯人 at 晨曦
@@ -141,10 +142,19 @@ class Night:
         """Why an effect-type skill does nothing at this step (blocked, drunk), or None."""
         actor = action.members[0]
         if actor in self.jailed:
+            self.refuse_jailed(action)
             return f"{actor}今晚被禁锢，失去技能"
         if self.impaired(actor):
             return f"{actor}{'醉酒' if actor in self.drunk else '中毒'}，技能无效"
         return None
+
+    def refuse_jailed(self, action: Action) -> None:
+        """A 爪牙 jailed before his step is refused, with the blocker in the reason (once per submission)."""
+        if any(r.actor == action.actor and r.skill == action.skill and r.targets == tuple(action.targets)
+               for r in self.board.result.rejected):
+            return
+        by = self.jailed_by.get(action.members[0], "安保人员")
+        self.board.reject(action, f"{action.members[0]}被{by}<禁锢>，今晚失去技能", self.board.skill("禁锢").clause)
 
     def wrong(self, action: Action) -> bool:
         """An information skill's answer is wrong: 90% while 醉酒/中毒 (seeded, the director may override)."""
