@@ -183,7 +183,8 @@ def test_flying_headbutt_blocks_the_night_but_not_absolute_cut() -> None:
     """"<飞行头槌>……使得该玩家当晚无法使用任何技能，不包括被动技能和<绝对切割>" — 3 before 5."""
     res = night([A("P14", "飞行头槌", "P03", phase="白天"), A("P03", "深青之桩", "P13"),
                  A("P14", "飞行头槌", "P05", phase="白天")])
-    assert rejected(res) == [("P14", "飞行头槌")] and "每天限一次" in res.rejected[0].reason
+    assert rejected(res) == [("P14", "飞行头槌"), ("P03", "深青之桩")] and "每天限一次" in res.rejected[0].reason
+    assert res.rejected[1].reason == "P03被<飞行头槌>封锁，当晚无法使用<深青之桩>"
     assert "第3天暗记" not in res.state_after and "深青之桩已选择" not in res.state_after
     assert any("P03被<飞行头槌>封锁" in line for line in res.log)
     cut = night([A("P14", "飞行头槌", "P05", phase="白天"), A("P05", "绝对切割", "P06")])
@@ -288,7 +289,7 @@ def test_day_block_stands_when_its_caster_is_voted_out_that_day() -> None:
     that night; a caster out on an earlier day cannot cast ("角色出局后，不能继续……行使特权")."""
     out = {"P01": {"alive": False, "出局": {"day": 2, "cause": "投票"}}}
     res = night([A("P01", "天璇紫后", "P03", phase="白天"), A("P03", "深青之桩", "P06")], players=out)
-    assert not res.rejected and "第3天暗记" not in res.state_after
+    assert rejected(res) == [("P03", "深青之桩")] and "第3天暗记" not in res.state_after
     earlier = {"P01": {"alive": False, "出局": {"day": 1, "cause": "投票"}}}
     old = night([A("P01", "天璇紫后", "P03", phase="白天")], players=earlier)
     assert rejected(old) == [("P01", "天璇紫后")]
@@ -349,8 +350,9 @@ def test_reflected_headbutt_blocks_the_crow_and_redirected_queen_blocks_another(
     res = night([A("P14", "飞行头槌", "P07", phase="白天"), A("P07", "净化之焰", choice="反弹飞行头槌"),
                  A("P01", "天璇紫后", "P06", phase="白天"), A("P06", "辐射炫惑", "P03", choice="天璇紫后"),
                  A("P03", "深青之桩", "P13"), A("P14", "飞行头槌", "P01", phase="白天")], n=3, state=st, players=ply)
-    assert rejected(res) == [("P14", "飞行头槌")]  # 每天限一次
+    assert rejected(res) == [("P14", "飞行头槌"), ("P03", "深青之桩")]  # 每天限一次; P03 blocked
     assert "第4天暗记" not in res.state_after          # 骑士 P03 blocked by the redirected 天璇紫后
+    assert res.rejected[1].reason == "P03被<天璇紫后>封锁，当晚无法使用<深青之桩>"
     assert any("(3) <飞行头槌>（P14" in line and "P14当晚无法使用" in line for line in res.log)
     assert told(res, "P06") == ["被施放<天璇紫后>，来源P01", "辐射炫惑：已将<天璇紫后>的施放目标改为P03"]
 
@@ -406,7 +408,7 @@ def test_stolen_day_block_is_used_that_night() -> None:
     st = {"技能掠夺上次": {"target": "P14", "night": 2, "猜测": "银鸦", "成功": True}}
     res = night([A("P02", "飞行头槌", "P03"), A("P03", "深青之桩", "P06")], n=3, state=st,
                 players={"P02": {"掠夺成功": ["P14"]}})
-    assert not res.rejected and "第4天暗记" not in res.state_after
+    assert rejected(res) == [("P03", "深青之桩")] and "第4天暗记" not in res.state_after
     assert res.state_after["飞行头槌上次"] == {"target": "P03", "day": 3}
 
 
@@ -585,7 +587,7 @@ PIDS = [p[0] for p in ROSTER]
 @given(dead=st.sets(st.sampled_from(PIDS), max_size=6),
        acts=st.lists(st.tuples(st.sampled_from(PIDS), st.sampled_from(SKILLS), st.lists(st.sampled_from(PIDS), max_size=2),
                                st.sampled_from([None, "枯竭", "反弹", "1号技能", "猜测身份：黑王", "骑士"]),
-                               st.sampled_from([None, "day"])), max_size=8),
+                               st.sampled_from([None, "白天"])), max_size=8),
        n=st.integers(1, 5), seed=st.integers(0, 5), gun=st.booleans())
 def test_random_nights_never_crash_kill_twice_or_let_the_dead_act(
         dead: set[str], acts: list[tuple[str, str, list[str], str | None, str | None]], n: int, seed: int,

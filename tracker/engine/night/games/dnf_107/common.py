@@ -136,8 +136,24 @@ def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
             board.tell(name, f"翻转身份：你成为{back}（{faction}阵营）")
         if seat.role == "守夜人":
             board.result.state_after[f"{name}.夜之隐"] = seat.uses.get("夜之隐", 0)
+        _human_again(board, name)
     if was_temple or seat.faction == "圣殿":
         soul_link(board, seat, "翻转身份")
+
+
+def _human_again(board: Board, name: str) -> None:
+    """认主 counts "以人类身份持有[亡灵圣物]连续度过两个完整的夜晚": a holder who turns human again
+    starts a new streak now, so the nights he held the relic as 亡灵 never count."""
+    r = relic(board)
+    if r is None or r.get("holder") != name:
+        return
+    when = {"night": board.night} if board.night is not None else {"day": board.table.day or 0}
+    board.set_state(RELIC, {**r, "since": when})
+    board.note(f"{name}以人类身份持有[亡灵圣物]自{_when_words(when)}起重新计算（认主只计人类身份的夜晚）")
+
+
+def _when_words(when: dict[str, int]) -> str:
+    return f"第{when['night']}夜" if "night" in when else f"第{when['day']}天"
 
 
 def _born(board: Board, seat: Seat) -> None:
