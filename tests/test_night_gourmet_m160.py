@@ -367,12 +367,13 @@ def test_poison_harm_once_on_a_neighbour() -> None:
 
 
 def test_coward_and_nihilist() -> None:
-    """【自保】 "当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡"; 【彷徨】 "当他们其中一人死亡时，
-    你可能代替他而死亡" (a chance the director settles)."""
+    """【自保】 "当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡" — so the 懦夫 is no candidate of
+    【凶杀】 ("会有一名存活的……玩家受到……【致死杀害】"): chosen with a 群内 爪牙 only, 平安夜;
+    【彷徨】 "当他们其中一人死亡时，你可能代替他而死亡" (a chance the director settles)."""
     used = {"P06": {"uses": {"毒害": 0}}}
     res = run(scenario(2, everyone(2, P05=act("P05", "自保", "P06", "P12"), P06=act("P06", "游历", "P05", "P11")),
                        **used))
-    assert res.deaths == [] and [s.player for s in res.survivals] == ["P05"]
+    assert res.deaths == [] and res.survivals == [] and any("平安夜" in line for line in res.log)
     roles = {"P09": ("虚无主义者", "外来者")}
     acts = everyone(2, P09=act("P09", "彷徨", "P07", "P12"), P06=act("P06", "游历", "P07", "P11"))
     took = run(scenario(2, acts, roles=roles, **used), **{"彷徨.P07": "是"})

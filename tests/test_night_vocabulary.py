@@ -154,3 +154,90 @@ def test_a_bad_scenario_in_a_file_of_several_is_named_by_its_place(tmp_path: Pat
     f.write_text(json.dumps({"scenarios": [example("ex-m19-N02"), sc]}, ensure_ascii=False), "utf-8")
     assert main(["night", "simulate", "--ruleset", "luoluo-m19", str(f)]) == 2
     assert "scenarios[1].actions[0].phase" in capsys.readouterr().err
+
+
+# -- the day's exits -------------------------------------------------------------------------------
+EXIT_TABLES = [("ex-dnf107-N01", "P04"), ("ex-sanguo213-N01", "P06"), ("ex-m19-N01", "P08"),
+               ("ex-m160-N01", "P12"), ("ex-m65-N01", "P04")]
+#: Posts where a red card benches (挂机) instead of taking the player out: 107 "玩家受到红牌判罚时进入
+#: 挂机状态（称为“红牌罚下”）", M160 "被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】".
+BENCHING = ("ex-dnf107-N01", "ex-m160-N01")
+
+
+@pytest.mark.parametrize("sid,target", EXIT_TABLES)
+@pytest.mark.parametrize("word", ["投票出局", "投票", "放逐"])
+def test_the_days_exile_is_an_action_in_every_game(sid: str, target: str, word: str) -> None:
+    """"The day's exile is an action in every game: {"actor": "放逐投票", "skill": "投票出局", "targets":
+    ["P08"]} (a post that calls it 投票 or 放逐 is the same action: those names are accepted too)."
+    M160's vote makes the player 【死亡】 ("该玩家【死亡】"), the others' take him out."""
+    sc = as_day(example(sid), 2)
+    res = run(sc, [{"actor": "放逐投票", "skill": word, "targets": [target]}])
+    assert res.rejected == []
+    assert [d.player for d in res.deaths] == [target] and "投票" in res.deaths[0].cause
+    after = res.table_after
+    assert after is not None and not after.players[target].alive
+    assert after.players[target].life == ("死亡" if sid == "ex-m160-N01" else None)
+
+
+@pytest.mark.parametrize("sid,target", EXIT_TABLES)
+@pytest.mark.parametrize("word", ["红牌罚下", "红牌"])
+def test_a_red_card_is_an_action_in_every_game(sid: str, target: str, word: str) -> None:
+    """"A red card's exit: {"actor": "导演", "skill": "红牌罚下", "targets": ["P08"]} (also 红牌). A game
+    whose post attaches nothing to an exit still accepts them"; 107 and M160 bench instead."""
+    sc = as_day(example(sid), 2)
+    res = run(sc, [{"actor": "导演", "skill": word, "targets": [target]}])
+    assert res.rejected == []
+    after = res.table_after
+    assert after is not None
+    if sid in BENCHING:
+        assert res.deaths == [] and after.players[target].alive and "挂机" in after.players[target].status
+        if sid == "ex-m160-N01":
+            assert "丑角" in after.players[target].status and target in after.state["丑角"]
+    else:
+        assert [d.player for d in res.deaths] == [target] and "红牌" in res.deaths[0].cause
+
+
+def test_m160_a_vote_in_a_night_scenario_settles_at_4_1() -> None:
+    """M160 "4.其他夜：结算投票导致的【死亡】及【死亡】玩家投票后的【出局】": the day's vote submitted with
+    the night is its first step, 死亡 on the day before, and the voted player owes no night action
+    (he does not become a 丑角)."""
+    sc = example("ex-m160-N01")  # the 告死邪魔 P13 died by the day-1 vote: here the vote is submitted
+    expected = run(example("ex-m160-N01"))
+    p13 = next(p for p in sc["setup"]["players"] if p["name"] == "P13")
+    p13["state"] = "存活"
+    p13.pop("死亡", None)
+    res = run(sc, [{"actor": "放逐投票", "skill": "投票出局", "targets": ["P13"], "phase": "白天"}, *sc["actions"]])
+    assert res.deaths[0].player == "P13" and res.deaths[0].cause == "投票"
+    assert res.deaths[1:] == expected.deaths and res.lines == expected.lines
+    assert res.state_after["P13.死亡"] == {"day": 1, "cause": "投票"}
+    assert "P13" not in res.state_after.get("丑角", [])
+    assert res.log[0].startswith("(4.1)")
+
+
+def test_m65_a_voted_out_red_king_still_takes_his_last_shot() -> None:
+    """M65 <最后一枪> "当你因非红牌的情况出局时，你可以立即选择一名玩家带走": the vote given as the shared
+    action sets it off, a red card does not ("红牌罚下出局的角色没有遗言权利，不能发动技能")."""
+    sc = as_day(example("ex-m65-N01"), 2)
+    sc["setup"]["state"]["机械制造上次"] = {"night": 1}
+    shot = run(sc, [{"actor": "放逐投票", "skill": "投票出局", "targets": ["P01"]},
+                    {"actor": "P01", "skill": "最后一枪", "targets": ["P05"]}])
+    assert [d.player for d in shot.deaths] == ["P01", "P05"]
+    red = run(sc, [{"actor": "导演", "skill": "红牌罚下", "targets": ["P01"]},
+                   {"actor": "P01", "skill": "最后一枪", "targets": ["P05"]}])
+    assert [d.player for d in red.deaths] == ["P01"]
+
+
+def test_m65_time_rewind_without_its_private_skill_key() -> None:
+    """"`时间回溯上次.技能` (optional: needed only when the target had two active skills)": the 骑士
+    P08's one active skill (<深青之桩>) may be used once more the day after, with the state written
+    in the shared words {target, night} only (before: the extra use was refused)."""
+    sc = example("ex-m65-N01")
+    sc["setup"]["state"]["时间回溯上次"] = {"target": "P08", "night": 1}
+    res = run(sc, [{"actor": "P08", "skill": "深青之桩", "targets": ["P11"]},
+                   {"actor": "P08", "skill": "深青之桩", "targets": ["P13"]}])
+    assert res.rejected == []
+    assert res.state_after["第3天暗记"] == {"P11": "被投票数加倍", "P13": "被投票数加倍"}
+    sc["setup"]["state"]["时间回溯上次"] = {"target": "P06", "night": 1}
+    plain = run(sc, [{"actor": "P08", "skill": "深青之桩", "targets": ["P11"]},
+                     {"actor": "P08", "skill": "深青之桩", "targets": ["P13"]}])
+    assert [(r.actor, r.skill) for r in plain.rejected] == [("P08", "深青之桩")]

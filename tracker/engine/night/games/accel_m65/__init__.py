@@ -32,6 +32,7 @@ from .rules import (
     holds_gun_skill,
     options,
     parse_role,
+    rewound_skill,
     stealable,
 )
 
@@ -119,6 +120,10 @@ def refuse(table: Table, action: Action) -> str | None:
     return None
 
 
+#: The day's exits in the shared words (no player submits them: 放逐投票, 导演).
+DAY_EXITS = ("投票出局", "红牌罚下")
+
+
 def _effective(ctx: Ctx, actions: Sequence[Action]) -> list[Action]:
     """Once a day per skill ("每天限一次"; night skills likewise, as <时间回溯>'s "当日次数" implies),
     plus the <时间回溯> extra use; and one stolen skill ("任一非强制技能")."""
@@ -128,7 +133,7 @@ def _effective(ctx: Ctx, actions: Sequence[Action]) -> list[Action]:
     stolen = False
     out: list[Action] = []
     for act in actions:
-        if act.skill in REACTIONS or act.skill in _PASSIVE or act.skill in ("抉择", "最后一枪"):
+        if act.skill in REACTIONS or act.skill in _PASSIVE or act.skill in ("抉择", "最后一枪", *DAY_EXITS):
             out.append(act)
             continue
         if not holds(b.seat(act.members[0]), ctx.cat.skill(act.skill)):
@@ -139,7 +144,8 @@ def _effective(ctx: Ctx, actions: Sequence[Action]) -> list[Action]:
             stolen = True
         key = (act.actor, act.skill)
         extra = int(isinstance(last, dict) and last.get("target") == act.members[0]
-                    and last.get("技能") == act.skill and last.get("night") == ctx.day - 1)
+                    and rewound_skill(ctx.cat, b.seat(act.members[0]), last) == act.skill
+                    and last.get("night") == ctx.day - 1)
         if count[key] >= 1 + extra:
             b.reject(act, f"<{act.skill}>当日已使用（每天限一次；时间回溯的额外一次也已用完）" if extra
                      else f"<{act.skill}>当日已使用（每天限一次）", ctx.cat.skill(act.skill).clause)
@@ -190,6 +196,10 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     daytime_blocks = [a for a in of(*BLOCKS) if a.phase == "day" or not ctx.night]
     for a in daytime_blocks:
         steps.block(ctx, a)
+    # The day's exits, after the day's blocks and before the night: the vote, then a red card
+    # ("白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4).
+    for a in [*of(DAY_EXITS[0]), *of(DAY_EXITS[1])]:
+        steps.day_exit(ctx, a)
     cuts = of(CUT)
     for a in cuts:
         if not steps.lent(ctx, a):

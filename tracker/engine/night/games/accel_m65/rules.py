@@ -6,6 +6,7 @@ skills themselves (holders, phases, targets, uses) are data in ``rulesets/night/
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -83,6 +84,17 @@ def parse_role(text: str | None) -> str | None:
         return None
     found = [(text.rfind(r), r) for r in ROLES if r in text]
     return max(found)[1] if found else None
+
+
+def rewound_skill(cat: Catalog, seat: Seat, last: Mapping[str, Any]) -> str | None:
+    """The skill a standing <时间回溯> gives one more use of: ``时间回溯上次.技能``, which the shared
+    vocabulary makes optional ("needed only when the target had two active skills"); without it, the
+    target's one active skill (neither 强制 nor 被动/触发), if he has exactly one."""
+    named = last.get("技能")
+    if isinstance(named, str):
+        return named
+    active = [s.name for s in role_skills(cat, seat.role) if s.kind not in ("强制", "被动", "触发")]
+    return active[0] if len(active) == 1 else None
 
 
 def named_skill(cat: Catalog, seat: Seat, text: str | None) -> str | None:

@@ -61,6 +61,20 @@ def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
     ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
 
 
+def day_exit(ctx: Ctx, act: Action) -> None:
+    """The day's vote (投票出局) or a red card (红牌罚下): the player goes out, notified like any exit."""
+    b = ctx.board
+    target = act.targets[0]
+    ctx.current = -1  # in the day, before any of this phase's submissions (as an exit the table records)
+    cause = "红牌罚下" if act.skill == "红牌罚下" else "投票出局"
+    killed = b.kill(target, cause)
+    ctx.current = 10**6
+    if killed:
+        b.seat(target).fields["出局"] = {"day": ctx.day, "cause": "红牌" if cause == "红牌罚下" else "投票"}
+        b.result.state_after[f"{target}.出局"] = b.seat(target).fields["出局"]
+        b.note(f"白天结束 {target}{cause}（{ctx.cat.skill(act.skill).clause}）")
+
+
 def cut(ctx: Ctx, act: Action, step: str) -> None:
     """(0) 黑王<绝对切割> / (1) 掠夺者技能掠夺得到的<绝对切割>: kill ignoring every skill."""
     b = ctx.board

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.exits import bench
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.dnf_107.common import win_view
 from tracker.engine.night.games.dnf_107.day import resolve_day
@@ -19,10 +20,16 @@ from tracker.engine.night.model import Action, Table
 
 
 def resolve(board: Board, actions: Sequence[Action]) -> None:
+    """A red card first, day or night ("被红牌罚下的角色自动进入挂机状态": he does not go out), then the
+    phase in the post's order."""
+    rest = [a for a in actions if a.skill != "红牌罚下"]
+    for a in actions:
+        if a.skill == "红牌罚下":
+            bench(board, a, board.skill("红牌罚下").clause)
     if board.night is not None:
-        resolve_night(board, list(actions))
+        resolve_night(board, rest)
     else:
-        resolve_day(board, list(actions))
+        resolve_day(board, rest)
 
 
 def prepare(board: Board, actions: Sequence[Action]) -> None:

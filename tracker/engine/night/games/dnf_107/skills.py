@@ -6,6 +6,7 @@ the morning 公示, and reads the same :class:`~.night.Night` state (voids, stea
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,9 @@ def rubbing(nt: Night, a: Action) -> None:
         flip(b, me, "拓印")
         return
     b.note(f"(3) 拓印：{me}选择{'、'.join(ts)}（人类：{'、'.join(humans) or '无'}；亡灵：{'、'.join(dead) or '无'}）")
-    choice = (a.choice or "").strip()
+    choice = picked(a.choice, offered)
+    if dead and choice is None and "翻转" in (a.choice or ""):
+        choice = "翻转"
     if dead and choice == "翻转":
         b.note(f"(4) 拓印：学者{me}选择翻转自身身份")
         flip(b, me, "拓印")
@@ -83,6 +86,20 @@ def rubbing(nt: Night, a: Action) -> None:
         b.tell(me, f"拓印：你获得了<{choice}>")
     else:
         b.note(f"(4) 拓印：学者{me}未选择可获得的技能（可选：{'、'.join(offered) or '无'}{'、翻转' if dead else ''}）")
+
+
+def picked(choice: str | None, offered: list[str]) -> str | None:
+    """The skill a choice names, as directors write it: "神启", "<神启>", "获得P12的<神启>" — a
+    skill in angle brackets first, else the one offered skill the words contain; None if none or
+    several do (the log then lists what could be chosen)."""
+    text = (choice or "").strip()
+    if text in offered:
+        return text
+    bracketed = [str(s) for s in re.findall(r"[<＜《]([^>＞》]+)[>＞》]", text) if s in offered]
+    if len(set(bracketed)) == 1:
+        return bracketed[0]
+    named = {s for s in offered if s in text}
+    return named.pop() if len(named) == 1 else None
 
 
 def skills_of(nt: Night, role: str) -> list[str]:
@@ -98,8 +115,8 @@ def deliver(nt: Night, a: Action) -> None:
         b.tell(a.actor, f"超度：{t}属于亡灵阵营，无法获得其技能")
         return
     offered = skills_of(nt, seat.role)
-    choice = (a.choice or "").strip()
-    if choice in offered:
+    choice = picked(a.choice, offered)
+    if choice is not None:
         b.seat(a.members[0]).uses[choice] = 1 if b.skill(choice).kind == "限定" else True
         b.result.state_after[f"{a.actor}.超度获得"] = choice
         b.note(f"(4) 超度：{a.actor}选择{t}的<{choice}>获得之")

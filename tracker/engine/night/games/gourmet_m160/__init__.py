@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.exits import bench
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
@@ -94,8 +95,15 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     """
     if board.night is None:
         board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
+        day_exits(Night(board, []), actions, board.table.day or 0)
+        if any(a.skill in EXITS for a in actions):
+            kills.win_check(Night(board, []))
         return
-    night = Night(board, list(actions))
+    for a in actions:
+        if a.skill == "红牌罚下":
+            red_card(board, a)
+    night = Night(board, [a for a in actions if a.skill not in EXITS])
+    night.exits = [a for a in actions if a.skill == "投票出局"]
     night.actions = _as_cloned(board, night, night.actions)
     order = steps(board.catalog, board.night)
     place = {name: i for i, (_, name) in enumerate(order)}
@@ -108,6 +116,8 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
             continue
         night.step, night.here = num, float(i)
         STEPS[name](night)
+    voted = {t for a in night.exits for t in a.targets}  # 死亡 at (4.1): no night action was due
+    alive_before = [p for p in alive_before if p not in voted]
     died = kills.deaths(night)
     info.graves_told(night, died)
     walk = next((num for num, name in order if name == "神游"), "")
@@ -117,6 +127,29 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     _gotham(night, alive_before, submitted)
     _morning(night, died)
     # the win check closes the night: [win_policy] checks_at "end" (the settlement runs it)
+
+
+EXITS = ("投票出局", "红牌罚下")
+RED_CARD = "被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】。"
+
+
+def red_card(board: Board, action: Action) -> None:
+    """"被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】": benched, and a 丑角."""
+    target = bench(board, action, RED_CARD)
+    seat = board.seat(target)
+    if "丑角" not in seat.status:
+        seat.status.append("丑角")
+        board.result.state_after[f"{target}.status"] = list(seat.status)
+        board.set_state("丑角", [*(board.state.get("丑角") or []), target])
+        board.note(f"红牌罚下：{target}触发【哥谭】成为【丑角】")
+
+
+def day_exits(night: Night, actions: Sequence[Action], day: int) -> None:
+    """The day's exits in the shared words: the vote's 【死亡】 ("该玩家【死亡】", not 出局), a red card."""
+    for a in actions:
+        if a.skill == "红牌罚下":
+            red_card(night.board, a)
+    skills.vote_deaths(night, [a for a in actions if a.skill == "投票出局"], day)
 
 
 def _needs_to_act(night: Night, name: str) -> bool:

@@ -21,6 +21,9 @@ from tracker.engine.night.games.gourmet_m160.table import (
 KILL = "【凶杀】每个夜晚*，你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】。"
 POSSESS = "1、【附体】：该剧本的恶魔[]内的文字代表他会附身的身份类型，被附身的玩家均获得以下技能：你认为你是一名[]内的对应身份，尽管你不是，但你拥有他的技能。从第二夜开始，一名被你选择的非恶魔非爪牙（附魂灵除外）的玩家会被你杀害。若恶魔选择的玩家中没有可被击杀的玩家，则会出现平安夜。"
 SOUL = ("缚魂灵", "附魂灵")
+#: The two wordings of "one victim": the 凶杀 of one 恶魔, and 双生暗影's 【镜像】 for two.
+KILL_ONE = "你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】"
+MIRROR = "你们不能杀害彼此，而且每晚只会有一名玩家被杀害"
 
 
 def fool(night: Night) -> None:
@@ -95,8 +98,10 @@ def _eligible(night: Night, demon: str, t: str) -> bool:
     minion_ok = night.seat(demon).role in SOUL
     # 挂机 "有群的角色从自已所在的群中立即移除": a benched 群内 爪牙 is no longer 群内
     grouped = "群内" in seat.tags and not seat.benched
-    return (seat.alive and not grouped and t not in night.sober and not night.is_demon(t)
-            and (kind(seat) != "爪牙" or minion_ok))
+    # who cannot die tonight is no candidate ("会有一名存活的……玩家受到……【致死杀害】"): 清醒 "免受恶魔侵害",
+    # a 懦夫 safe by 【自保】 ("你在当晚不会死亡", settled at 4.6, before 凶杀)
+    return (seat.alive and not grouped and t not in night.sober and t not in night.coward_safe
+            and not night.is_demon(t) and (kind(seat) != "爪牙" or minion_ok))
 
 
 def kill(night: Night) -> None:
@@ -135,8 +140,10 @@ def kill(night: Night) -> None:
     if len(pairs) == 1:
         demon, victim = pairs[0]
     else:
-        pick = board.ask("凶杀", "恶魔选择的玩家中谁受到致死杀害（每晚只会有一名玩家被杀害）",
-                         [f"{d}:{t}" for d, t in pairs])
+        demons = list(dict.fromkeys(d for d, _ in pairs))
+        question = (f"双生暗影{'、'.join(demons)}选择的玩家中谁受到致死杀害（【镜像】：{MIRROR}）" if len(demons) > 1
+                    else f"恶魔{demons[0]}选择的玩家中谁受到致死杀害（{KILL_ONE}）")
+        pick = board.ask("凶杀", question, [f"{d}:{t}" for d, t in pairs])
         demon, victim = pick.split(":")
     night.victim = (demon, victim)
     night.demon_victims.add(victim)

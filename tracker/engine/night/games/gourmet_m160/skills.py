@@ -75,11 +75,25 @@ def foretell(night: Night) -> None:
 
 # -- 其他夜 (4.1)–(4.2) ---------------------------------------------------------------------------
 def votes(night: Night) -> None:
-    """(4.1) the vote's 死亡 and the 出局 after a last vote happened in the day: read from the table."""
+    """(4.1) the vote's 死亡 and the 出局 after a last vote happened in the day: read from the table,
+    and the day's vote when the scenario submits it (``放逐投票 投票出局``)."""
     day = night.n - 1
+    vote_deaths(night, night.exits, day)
     dead = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("死亡"), day)]
     out = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("出局"), day)]
     _say(night, f"结算投票导致的死亡及出局：第{day}天死亡{names(dead)}；投出最后一票而出局{names(out)}")
+
+
+def vote_deaths(night: Night, exits: list[Action], day: int) -> None:
+    """"当一名玩家在黄昏阶段被投了……唯一最高票后，该玩家【死亡】": 死亡 (not 出局), on that day."""
+    board = night.board
+    for a in exits:
+        t = a.targets[0]
+        board.note(f"{f'({night.step}) ' if night.step else ''}投票：{t}第{day}天得到唯一最高票 → 【死亡】")
+        if board.kill(t, "投票", life="死亡"):
+            seat = board.seat(t)
+            seat.fields["死亡"] = {"day": day, "cause": "投票"}
+            board.result.state_after[f"{t}.死亡"] = seat.fields["死亡"]
 
 
 def _on_day(when: object, day: int) -> bool:
@@ -238,18 +252,18 @@ def clone(night: Night) -> None:
         t = night.targets(a)[0]
         target = night.seat(t)
         if night.is_demon(a.actor):
-            _say(night, f"克隆：{a.actor}是恶魔（自认模仿者），克隆的身份由导演记录；凶杀落在其选择的名单里")
+            _say(night, f"克隆：{a.actor}是恶魔（自认模仿者），选择了{t}：克隆的身份由导演记录；凶杀落在其选择的名单里")
             continue
         if target.faction == "善良" and not night.impaired(a.actor):
             board.convert(a.actor, target.role, None, "克隆成功（模仿者不知道）")
             night.seat(a.actor).fields["believes"] = "模仿者"
             night.seat(a.actor).fields["type"] = kind(target)
             board.result.state_after[f"{a.actor}.believes"] = "模仿者"
-            _say(night, f"克隆：{t}属于善良阵营且{a.actor}没有醉酒 → 成功，{a.actor}变为{target.role}")
+            _say(night, f"克隆：{a.actor}选择{t}，{t}属于善良阵营且{a.actor}没有醉酒 → 成功，{a.actor}变为{target.role}")
         else:
-            why = "属于邪恶阵营" if target.faction != "善良" else "模仿者已经醉酒"
+            why = f"{t}属于邪恶阵营" if target.faction != "善良" else f"模仿者{a.actor}已经醉酒"
             night.poison(a.actor, "克隆发动失败")
-            _say(night, f"克隆：{t}{why} → 克隆发动失败，{a.actor}中毒")
+            _say(night, f"克隆：{a.actor}选择{t}，{why} → 克隆发动失败，{a.actor}中毒")
 
 
 def pointers_of_failed_clone(night: Night) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.sanguo_213.core import heirs_in_order, in_pack, knife_heir_mark, pack_alive
-from tracker.engine.night.games.sanguo_213.day import resolve_day
+from tracker.engine.night.games.sanguo_213.day import day_phase, resolve_day
 from tracker.engine.night.games.sanguo_213.night import parse_disguise, resolve_night
 from tracker.engine.night.model import Action, Table
 
@@ -42,7 +42,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         phases = ("正午", "黄昏")
     kept: list[Action] = []
     for a in actions:
-        phase = a.phase or ("night" if board.night is not None else board.table.phase or "正午")
+        phase = day_phase(a, board.table.phase) if board.night is None else (a.phase or "night")
         phase = "黄昏" if phase == "关门" else phase
         if phase in phases and a.skill in SETTLED[phase]:
             kept.append(a)
@@ -82,6 +82,9 @@ def refuse(table: Table, action: Action) -> str | None:
             return f"<伪装>（{option}）已经选择过，效果持续至游戏结束"
         if option == 2 and len(words) < 2:
             return "<伪装>（2）需要写明表面阵营和表面身份（如 “2 村民 预言家”）"
+        if option == 2 and words[0].removesuffix("阵营") not in ("村民", "狼人"):
+            return (f"<伪装>（2）的表面阵营应是村民或狼人（写的是 {words[0]}）："
+                    "写成 “2 村民 预言家” 或 “2 表面阵营=村民 表面身份=预言家”")
     if skill == "亲传":
         t = table.players[action.targets[0]]
         if not in_pack(t) or t.faction != "狼人":

@@ -207,6 +207,10 @@ def has_last_words(board: Board, ctx: Ctx, seat: Seat, red: bool) -> bool:
         return True
     if ctx.phase in ("正午", "黄昏"):
         return True
+    if ctx.phase == "晨曦" and board.night is None:
+        # day N's 晨曦 follows night N ("直到第二天开门前"): after the first night it is still 首夜,
+        # whether it is settled with the night or on its own at the desk
+        return board.table.day == 1
     return board.night == 1
 
 
@@ -244,11 +248,11 @@ def _grief(board: Board, hit: Hit) -> None:
     """<村镇之殇>: every 实际阵营 村民 (and a 隐狼 of <伪装>（4）) is 净化 for good."""
     board.note(f"长老<村镇之殇>：长老因{hit.text}出局，所有[实际阵营]为村民阵营的角色永久获得状态[净化]")
     for p in board.table.players.values():
-        if judged_faction(p) == "村民" and PURIFIED not in p.status:
+        # the 角色 still in the game: a player already out has no skill left to lose
+        if p.alive and judged_faction(p) == "村民" and PURIFIED not in p.status:
             p.status.append(PURIFIED)
             board.result.state_after[f"{p.name}.status"] = list(p.status)
-            if p.alive:
-                board.tell(p.name, "村镇之殇：你永久获得状态[净化]，不能发动任何技能，[强制]技能也会失效")
+            board.tell(p.name, "村镇之殇：你永久获得状态[净化]，不能发动任何技能，[强制]技能也会失效")
 
 
 def knife_heir(board: Board) -> Seat | None:

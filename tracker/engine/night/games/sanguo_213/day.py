@@ -29,8 +29,18 @@ from tracker.engine.night.model import Action
 DUSK = ("黄昏", "关门")
 
 
+def day_phase(a: Action, table_phase: str | None) -> str:
+    """The day phase a submission settles in: its own, else the table's, else 正午 — but the day's
+    exile written in the shared words (phase 白天 or none) is the vote of 黄昏 ("黄昏阶段……（1）结算被
+    [投票出局]的角色")."""
+    phase = a.phase if a.phase not in (None, "day") else None
+    if phase is None and a.skill == "投票" and table_phase in (None, "day"):
+        return "黄昏"
+    return phase or table_phase or "正午"
+
+
 def _phase(board: Board, a: Action) -> str:
-    return a.phase or board.table.phase or "正午"
+    return day_phase(a, board.table.phase)
 
 
 def resolve_day(board: Board, actions: Sequence[Action]) -> None:

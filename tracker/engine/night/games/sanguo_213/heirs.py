@@ -7,6 +7,7 @@ A player qualifies when they went out in this settlement, or (a scenario that st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tracker.engine.night.board import Board
@@ -21,6 +22,9 @@ from tracker.engine.night.games.sanguo_213.core import (
 from tracker.engine.night.model import Action, Seat
 
 REVENGE_CAUSES = ("投票", "杀人", "报复")
+#: Player field: the target of the <报复> a player out already fired ("出局后的下一个可发动技能的时点，
+#: 可以选择任意1名角色"): one per exit, so a later settlement of the same point neither offers nor takes another.
+REVENGED = "报复已发动"
 WOLF_SKILLS_NOTE = "仅当因狼人阵营技能出局时可选"
 
 
@@ -93,6 +97,8 @@ def _offer(board: Board, ctx: Ctx) -> None:
         left = seat.uses.get("报复")
         if isinstance(left, int) and not isinstance(left, bool) and left <= 0:
             continue
+        if seat.fields.get(REVENGED):  # one exit, one <报复>: answered already (an earlier settlement)
+            continue
         ctx.offered.add(seat.name)
         counted = isinstance(left, int) and not isinstance(left, bool) and seat.role != "猎人"
         count = f"（剩余{left}次）" if counted else ""
@@ -105,10 +111,15 @@ def _fire(board: Board, ctx: Ctx, action: Action, step: str) -> None:
     if purified(seat):
         board.reject(action, f"{seat.name}处于[净化]状态，不能发动任何技能", board.skill("报复").clause)
         return
+    if seat.fields.get(REVENGED):
+        board.reject(action, f"{seat.name}已为这次出局发动过<报复>（{seat.fields[REVENGED]}）", board.skill("报复").clause)
+        return
     if not board.seat(target).alive:
         board.reject(action, f"{target}已出局，不能成为<报复>的目标", board.skill("报复").clause)
         return
     board.note(f"{step} {seat.name}（{seat.role}）<报复>{target} → [致死伤害]")
+    seat.fields[REVENGED] = target
+    board.result.state_after[f"{seat.name}.{REVENGED}"] = target
     if "报复" in seat.uses:
         board.use(seat, "报复")
         if seat.role != "猎人":  # the 猎人's <报复> has no [X]: he goes out only once
@@ -216,7 +227,10 @@ def _patriarch(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: l
     effects = ["1", "2"] if by_wolf and not red else ["1"]
     board.tell(seat.name, f"殉道：存活角色名单：{names(living)}")
     target = act.targets[0] if act is not None and act.targets and not red else None
-    written = (act.choice or "").strip().removeprefix("效果") if act is not None and not red else ""
+    written = ""
+    if act is not None and not red:
+        written, named = martyr_choice(act.choice, list(board.table.players))
+        target = target or named
     # 结算效果 unwritten: the only one possible, or (both possible) the player's choice is still open.
     effect = written or (effects[0] if act is not None and len(effects) == 1 and not red else None)
     if act is not None and red:
@@ -244,6 +258,23 @@ def _patriarch(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: l
     board.note(f"{step} 牧首{seat.name}<殉道>（效果2）：{target}翻牌（{tseat.role}），本局游戏不再有附加身份“牧首”")
     board.move_tag("牧首", seat.name, None, "殉道（效果2）")
     board.announce(f"殉道：{target}翻牌，实际身份为{tseat.role}；本局游戏不再有附加身份“牧首”")
+
+
+_EFFECT = re.compile(r"^\s*(?:结算)?(?:效果)?\s*[（(]?\s*([12])\s*[)）]?")
+
+
+def martyr_choice(choice: str | None, players: Sequence[str]) -> tuple[str, str | None]:
+    """<殉道>'s "一名存活角色和一个结算效果" as a director writes them: "效果1：P06成为牧首", "1",
+    "（2）P06" → the effect ("1"/"2", "" when unwritten) and the player the words name, if any."""
+    text = (choice or "").strip()
+    m = _EFFECT.match(text)
+    effect = m.group(1) if m else ""
+    rest = text[m.end():] if m else text
+    named = [p for p in players if p in rest]
+    longest = max(named, key=len) if named else None
+    if not effect and longest is None:
+        effect = text.removeprefix("效果")  # words that name no effect: refused as written, never guessed
+    return effect, longest
 
 
 def last_words(board: Board, ctx: Ctx, step: str) -> None:

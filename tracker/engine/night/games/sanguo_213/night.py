@@ -195,6 +195,7 @@ def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict
     if seat is None:
         return
     if seat.uses.get("灵通", True) is not False and not purified(seat):
+        knifed = list(dict.fromkeys(knifed))  # 杀人 and 捕杀 on one player: he is named once
         line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
         board.tell(seat.name, line)
         board.note(f"夜(7) 女巫{line}")
@@ -233,13 +234,25 @@ def demon_class(role: str, faction: str) -> str:
 _OPTION = re.compile(r"^\s*[（(]?([1-5])[)）]?\s*[:：/,，\s]*(.*)$")
 
 
+_LABEL = {"阵营": re.compile(r"阵营\s*[=＝:：为是]\s*([^\s:：/,，;；=＝]+)"),
+          "身份": re.compile(r"身份\s*[=＝:：为是]\s*([^\s:：/,，;；=＝]+)")}
+
+
 def parse_disguise(choice: str | None) -> tuple[int, list[str]] | None:
-    """``"2 村民 预言家"`` → (2, ["村民", "预言家"]); None if no option 1–5 is given."""
+    """``"2 村民 预言家"`` → (2, ["村民", "预言家"]); None if no option 1–5 is given.
+
+    (2) "设置自己的表面阵营、表面身份" may also be written with its labels, in either order
+    (``"2 表面阵营=村民阵营 表面身份=预言家"``, ``"2 表面身份：女巫 表面阵营：村民"``): the words are the
+    faction (without 阵营) and the role, never the labels."""
     m = _OPTION.match(choice or "")
     if m is None:
         return None
-    rest = [w for w in re.split(r"[\s:：/,，]+", m.group(2)) if w]
-    return int(m.group(1)), rest
+    option, text = int(m.group(1)), m.group(2)
+    found = {k: r.search(text) for k, r in _LABEL.items()}
+    if option == 2 and found["阵营"] and found["身份"]:
+        return 2, [found["阵营"].group(1).removesuffix("阵营"), found["身份"].group(1)]
+    rest = [w for w in re.split(r"[\s:：/,，]+", text) if w]
+    return option, rest
 
 
 def disguise(board: Board, act: Action) -> None:
