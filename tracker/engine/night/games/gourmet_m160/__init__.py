@@ -95,9 +95,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
     """
     if board.night is None:
         board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
-        day_exits(Night(board, []), actions, board.table.day or 0)
-        if any(a.skill in EXITS for a in actions):
-            kills.win_check(Night(board, []))
+        day_exits(Night(board, []), actions, board.table.day or 0)  # the win check runs at the phase's end
         return
     for a in actions:
         if a.skill == "红牌罚下":
