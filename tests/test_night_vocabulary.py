@@ -125,6 +125,18 @@ def test_m160_a_jailed_minion_is_listed_as_refused_with_the_blocker() -> None:
     assert "P05" in res.rejected[0].reason and "禁锢" in res.rejected[0].reason
 
 
+def test_107_a_restrained_actor_is_listed_as_refused_with_the_blocker() -> None:
+    """107 牵制 "所有民兵共同选择一名角色，该角色当晚发动的非团队的<普通>和<限定>技能无效" — one of the
+    blockers the vocabulary names ("封锁, 牵制, 禁锢 …"): the 恶徒 P02's <偷袭> is refused, naming the
+    民兵 (the use is spent all the same: the post says 发动 … 无效)."""
+    sc = example("ex-dnf107-N01")
+    res = run(sc, [{"actor": "P06+P18", "skill": "牵制", "targets": ["P02"], "phase": "白天"},
+                   {"actor": "P02", "skill": "偷袭", "targets": ["P05"]}])
+    assert [(r.actor, r.skill, r.targets) for r in res.rejected] == [("P02", "偷袭", ("P05",))]
+    assert "牵制" in res.rejected[0].reason and "P06+P18" in res.rejected[0].reason
+    assert res.deaths == [] and res.state_after["P02.偷袭"] == 0
+
+
 # -- files -----------------------------------------------------------------------------------------
 def test_simulate_reads_a_file_of_several_scenarios(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """"A file may hold one scenario or {"scenarios": [...]}; with several, night simulate prints

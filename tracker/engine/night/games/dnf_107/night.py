@@ -37,6 +37,8 @@ NEXT_DAY = {"流言", "诡辩"}
 SOLO = {"潜行": "发动<潜行>的夜晚游荡者发动其他技能失效",
         "超度": "此技能发动的当晚，慰魂师发动其他技能失效",
         "拓印": "<拓印>发动的当晚学者发动其他技能失效"}
+#: How a skill voided by <牵制> is logged (and then refused, the blocker named).
+RESTRAINED = "无效（<牵制>"
 
 
 class Night:
@@ -48,6 +50,7 @@ class Night:
         self.void: set[int] = set()
         self.role_at_start = {s.name: s.role for s in board.table.players.values()}
         self.blocked: str | None = None
+        self.restrainers = "民兵"  # who submitted the <牵制> (P06+P18)
         self.taught: str | None = None
         self.hits: list[Hit] = []
         self.rumours: list[tuple[bool, str]] = []
@@ -79,6 +82,11 @@ class Night:
         self.void.add(a.index)
         target = f"{'、'.join(a.targets)}" if a.targets else ""
         self.b.note(f"{step} {a.actor}<{a.skill}>{target}：{why}")
+        if why.startswith(RESTRAINED):
+            # blocked before he acts: listed as refused, the blocker named (the use is still spent:
+            # "该角色当晚发动的……技能无效")
+            self.b.reject(a, f"{a.members[0]}被民兵<牵制>（{self.restrainers}），当晚非团队的<普通>和<限定>技能无效",
+                          self.b.skill("牵制").clause)
         return False
 
     def _why_void(self, a: Action, skill: Skill) -> str | None:
@@ -89,7 +97,7 @@ class Night:
         if seat.role != self.role_at_start.get(name) and not holds(seat, skill):
             return f"失效（{name}已翻转身份，失去<{skill.name}>：失去的技能效果全部终止）"
         if self.blocked == name and skill.kind in ("普通", "限定"):
-            return "无效（<牵制>：该角色当晚发动的非团队的<普通>和<限定>技能无效）"
+            return RESTRAINED + "：该角色当晚发动的非团队的<普通>和<限定>技能无效）"
         for solo, sentence in SOLO.items():
             if (skill.name != solo and self.submitted(name, solo) and self.b.seat(name).role in self.b.skill(solo).roles
                     and (solo != "潜行" or self.g.stealth == name)):
@@ -125,6 +133,7 @@ class Night:
         for a in self.actions:
             if a.skill == "牵制":
                 self.blocked = a.targets[0]
+                self.restrainers = a.actor
                 self.b.note(f"第{self.n}天 牵制：民兵共同选择{self.blocked} → 其当晚发动的非团队的<普通>和<限定>技能无效")
                 self.b.set_state("牵制上次", {"target": self.blocked, "day": self.n})
             elif a.skill == "教化":
