@@ -220,7 +220,8 @@ def test_a_day_skill_reaches_that_night(tmp_path: Path, capsys: pytest.CaptureFi
     assert json.loads(night(capsys, g, 1, "--json")[1])["deaths"] != []  # no 牵制: the 蓄力斩 kills
     assert night(capsys, g, 1, "add", team, "牵制", swordsman)[0] == 0
     doc = json.loads(night(capsys, g, 1, "--json")[1])
-    assert doc["rejected"] == [] and doc["deaths"] == []
+    # the 牵制 itself is taken; the restrained 剑士 is listed as refused (a blocked actor, issue 21)
+    assert [(r["actor"], r["skill"]) for r in doc["rejected"]] == [(swordsman, "蓄力斩")] and doc["deaths"] == []
 
 
 def test_m65_day_skill_and_night_vote_marks_hand_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
