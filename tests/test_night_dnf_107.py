@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -851,7 +850,10 @@ def test_same_seed_same_night_and_input_untouched() -> None:
     assert t == before
 
 
-def test_a_24_player_night_settles_well_under_20_ms() -> None:
+def test_a_24_player_night_settles_the_same_every_time() -> None:
+    """The posts' largest table, every kind of step at once: settled twice, the same result, nobody
+    out twice. Its speed is measured by benchmarks/bench_night.py, not asserted here (a timed
+    assert only measures how busy the machine running the tests is)."""
     t = table(n=24, state={"亡灵圣物": relic_at("P19", 2), "神眷者": "P14", "告死者": "P15"},
               P19={"role": "腐尸", "faction": "亡灵"}, P15={"role": "告死者", "faction": "亡灵"},
               P08={"role": "血族", "faction": "亡灵"})
@@ -859,11 +861,10 @@ def test_a_24_player_night_settles_well_under_20_ms() -> None:
             act("P10", "陷阱", "P20"), act("P13", "诈骗", "P19", "P01"), act("P12", "神启", "P13"),
             act("P06", "突击", "P10"), act("P03", "蓄力斩", "P09"), act("P02", "偷袭", "P03"),
             act("P08", "初拥", "P05"), act("P15", "死灵咒", "P10"), act("P19", "灾厄", "P01")]
-    run(t, *acts)
-    start = time.perf_counter()
-    for _ in range(20):
-        run(t, *acts)
-    assert (time.perf_counter() - start) / 20 < 0.020
+    first = run(t, *acts)
+    assert first.to_json() == run(t, *acts).to_json()
+    out = [d.player for d in first.deaths]
+    assert len(out) == len(set(out))
 
 
 # ---------------------------------------------------------------------------------------------

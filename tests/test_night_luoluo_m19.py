@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -640,19 +639,20 @@ def test_settlement_is_deterministic_and_pure() -> None:
     assert scen == before
 
 
-def test_a_24_player_night_settles_in_well_under_20_ms() -> None:
-    """Speed: the director previews after every entry."""
+def test_a_24_player_night_settles_the_same_every_time() -> None:
+    """The director previews after every entry, so a 24-player night must settle alike each time.
+    Its speed is measured by benchmarks/bench_night.py, not asserted here (a timed assert only
+    measures how busy the machine running the tests is)."""
     roles = ROLES + ["村民"] * 10
     scen = scenario(roles=roles, actions=[act(PACK, "杀人", V2), act(DOC, "救治", V3), act(WITCH, "毒药", "P20"),
                                           act(SEER, "预言", BIGW), act(KIDNAP, "灭口", V4), act(OLDW, "算计", DOC)])
     rs = load_ruleset(RID)
     cat = load_catalog(rs.id, rs.night_path, tuple(r.name for r in rs.roles))
     table, actions = load(scen)
-    settle(cat, table, actions)
-    t0 = time.perf_counter()
-    for _ in range(20):
-        settle(cat, table, actions)
-    assert (time.perf_counter() - t0) / 20 < 0.020
+    first = settle(cat, table, actions)
+    assert first.to_json() == settle(cat, table, actions).to_json()
+    out = [d.player for d in first.deaths]
+    assert len(out) == len(set(out)) and "P20" in out
 
 
 def test_every_skill_of_the_post_is_in_the_data_with_its_clause() -> None:
