@@ -236,3 +236,51 @@ def test_the_seed_games_keep_their_lurk_rules_written() -> None:
         lurk = load_ruleset(rid).lurk
         assert (lurk.min_posts, lurk.three_day_min, lurk.three_day_span) == (5, 10, 3)
         assert lurk.content_free_words == ()
+
+
+# ------------------------------------------------------------------ 三、5 红字, 八、2 and the card each suggests
+
+
+def test_detectors_chosen_by_the_ruleset_and_the_card_each_suggests() -> None:
+    """三、5 "每发现一帖使用红字，该玩家得 1 张黄牌（同一帖多处红字只算 1 张）"; no enlarged-font rule in
+    this post, so a big font is not flagged; 八、2 "禁止发誓/以账号担保身份……禁止贴私信原文。违者一次黄牌"."""
+    from tracker.penalties.detect import DetectContext, detect_posts
+    from tracker.penalties.review import Flag, suggest_card
+
+    said = [by("阿一", at(10, 1), '<font color="#FF0000">我是预言家</font>，<font color="Red">7号查杀</font>'),
+            by("阿二", at(10, 2), '<font size="7">我要竞选警长！</font>'),
+            by("阿三", at(10, 3), "我发誓我是好人"),
+            by("阿四", at(10, 4), '<font color="#0000FF">蓝色没事</font>'),
+            by("阿五", at(10, 5), "阿六 21:15:03 私信：我是女巫<br />阿五 21:15:40 私信：好")]
+    posts = posts_of(TALK_TID, said)
+    found = detect_posts(posts, context=DetectContext(players=NAMES, ruleset=WW))
+    assert [(f.author, f.kind, f.category) for f in found] == [
+        ("阿一", "red_text", "font"), ("阿三", "keyword", "oath"), ("阿五", "chat_log_evidence", found[2].category)]
+    assert found[0].clause.startswith("三、5 红字规则")
+    assert found[1].clause.startswith("八、2") and found[2].clause.startswith("八、2")
+    # the seed games keep every detector: the big font is flagged under M19's clause
+    seed = detect_posts(posts, context=DetectContext(players=NAMES, ruleset=load_ruleset("luoluo-m19")))
+    assert ("阿二", "large_font") in {(f.author, f.kind) for f in seed}
+
+    def flag(i: int) -> Flag:
+        f = found[i]
+        return Flag(id=i + 1, key="k", kind=f.kind, category=f.category, clause=f.clause, pid=f.pid, tid=f.tid,
+                    floor=f.floor, author=f.author, posted_at=f.posted_at, excerpt=f.excerpt, matched=f.matched,
+                    html_hash=f.html_hash, evidence=f.evidence, detected_at=at(23))
+
+    for i in range(3):
+        suggestion = suggest_card(flag(i), [], rules=WW.detectors)
+        assert suggestion.color == "yellow" and "规则写明" in suggestion.why
+    assert suggest_card(flag(0), []).color == "blue"  # without the ruleset's word: a first offence
+
+
+def test_the_detector_kinds_a_ruleset_may_name_are_the_flag_kinds() -> None:
+    """`[[detectors]] kind` names what `tracker flags` finds: the format's list and the flags' list are one."""
+    from typing import get_args
+
+    from tracker.engine.ruleset import DETECTOR_KINDS
+    from tracker.engine.ruleset_model import DetectorT
+    from tracker.penalties.findings import FLAG_KINDS
+
+    assert DETECTOR_KINDS == FLAG_KINDS == get_args(DetectorT.model_fields["kind"].annotation)
+    assert all(load_ruleset(rid).detectors == () for rid in SEEDS)  # the seeds: every detector, as before

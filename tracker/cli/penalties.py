@@ -144,7 +144,8 @@ def register(group: click.Group) -> None:
             items = [f.as_json() for f in found]
             ledger = svc.ledger()
             # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
-            suggested = {f.id: suggest_card(f, ledger) for f in found if f.status == "open"}
+            rules = svc.ctx.ruleset.detectors
+            suggested = {f.id: suggest_card(f, ledger, rules=rules) for f in found if f.status == "open"}
         if as_json:
             emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
                                           "excerpt", "status")} for f in items])

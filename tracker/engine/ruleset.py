@@ -23,6 +23,7 @@ from typing import Any
 from tracker.engine.ruleset_reader import parse_ruleset
 from tracker.engine.ruleset_schema import (
     CONTENT_FREE_WORDS,
+    DETECTOR_KINDS,
     AccelChanges,
     CardRules,
     ChangeRule,
@@ -30,6 +31,7 @@ from tracker.engine.ruleset_schema import (
     Condition,
     ConditionKind,
     DayRules,
+    DetectorRule,
     Election,
     Faction,
     ForbiddenCategory,
@@ -64,6 +66,7 @@ from tracker.safefile import read_bounded
 __all__ = [
     "BUNDLED_DIR",
     "CONTENT_FREE_WORDS",
+    "DETECTOR_KINDS",
     "AccelChanges",
     "CardRules",
     "ChangeRule",
@@ -71,6 +74,7 @@ __all__ = [
     "Condition",
     "ConditionKind",
     "DayRules",
+    "DetectorRule",
     "Election",
     "Faction",
     "ForbiddenCategory",

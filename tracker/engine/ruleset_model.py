@@ -435,6 +435,23 @@ class ForbiddenT(_Table):
         "a ruleset that maps any list uses only the lists it maps", default={}, examples=[{"emotion": 1}])
 
 
+DetectorKind = Literal["red_text", "large_font", "keyword", "posted_while_out", "posted_while_benched",
+                       "chat_log_evidence", "kidnapped_speech", "spam"]
+
+
+class DetectorT(_Table):
+    """`[[detectors]]` — a post detector the game uses, the clause its flags cite and the card it suggests.
+    A ruleset that lists any uses only those (werewolf-12: 红字 but no 放大字体 rule); none listed: all."""
+
+    kind: DetectorKind = _f("what it finds (the flag kinds of `tracker flags`)", examples=["red_text"])
+    clause: Name = _f("the post's sentence its flags cite", examples=["三、5 红字规则"])
+    card: Literal["blue", "yellow", "red"] | None = _f(
+        "the card it suggests (werewolf-12 每发现一帖使用红字，该玩家得 1 张黄牌: yellow); leave out: a 蓝牌 for a "
+        "first offence under the clause, a 黄牌 for a repeat", default=None)
+    categories: list[Name] = _f("for `keyword`: the forbidden-phrase lists it uses (`oath` …; leave out: all)",
+                                default=[], examples=[["oath"]])
+
+
 class OptionT(_Table):
     """`[[options]]` — room the rule post leaves to the director (`[options]` in the game file)."""
 
@@ -661,6 +678,7 @@ class RulesetT(_Table):
     tags: list[TagT] = _f("see `[[tags]]`", default=[])
     forbidden: list[ForbiddenT] = _f("see `[[forbidden]]`", default=[])
     options: list[OptionT] = _f("see `[[options]]`", default=[])
+    detectors: list[DetectorT] = _f("see `[[detectors]]`", default=[])
 
 
 #: Every table of the format, in the order the documentation shows them, with its TOML header.
@@ -672,7 +690,7 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("[publication]", PublicationT), ("[[win]]", WinT), ("when", ConditionT), ("player set", PlayerSetT),
     ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
-    ("[speech]", SpeechT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[options]]", OptionT),
+    ("[speech]", SpeechT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("[[clashes]]", ClashT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("trigger", TriggerT),
 )

@@ -27,6 +27,7 @@ from tracker.engine.ruleset_schema import (
     Condition,
     ConditionKind,
     DayRules,
+    DetectorRule,
     Election,
     Faction,
     ForbiddenCategory,
@@ -253,6 +254,12 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
                            hint="例如：lexicons = { emotion = 1, insult = 3 }")
         forbidden.append(ForbiddenCategory(section=f.section, name=f.name, items=tuple(f.items),
                                            lexicons=tuple(sorted(f.lexicons.items()))))
+    for i, d in enumerate(doc.detectors):
+        if d.categories and d.kind != "keyword":
+            raise at.error(("detectors", i, "categories"), f"detectors[{i + 1}].categories 只用于 kind = \"keyword\"（违禁词表）",
+                           hint="删掉 categories，或把 kind 改为 \"keyword\"")
+    detectors = tuple(DetectorRule(kind=d.kind, clause=d.clause, card=d.card, categories=tuple(d.categories))
+                      for d in doc.detectors)
     hooks = doc.hooks or None
     if hooks is not None:
         from tracker.engine.rulesets.hooks import HOOKS
@@ -274,7 +281,7 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
         voting=voting, lurk=lurk, cards=cards, days=days, win=tuple(wins), win_policy=policy, speech=speech,
         publication=publication, tags=tags, role_groups=tuple(groups), forbidden_categories=tuple(forbidden),
         substitutes_per_role=doc.substitutes_per_role, hooks=hooks, options=options, option_values=dict(values),
-        path=path, raw=raw, night_path=night_path, night_catalog=night_catalog)
+        path=path, raw=raw, night_path=night_path, night_catalog=night_catalog, detectors=detectors)
     _check_counts(rs, at)
     return rs
 

@@ -381,6 +381,29 @@ class ForbiddenCategory:
         return f"{self.section}、{self.name}（{item}）{self.items[item - 1]}"
 
 
+#: What a post detector can find (:data:`tracker.penalties.findings.FLAG_KINDS`, kept equal by a test).
+DETECTOR_KINDS: tuple[str, ...] = ("red_text", "large_font", "keyword", "posted_while_out", "posted_while_benched",
+                                   "chat_log_evidence", "kidnapped_speech", "spam")
+CardColor = Literal["blue", "yellow", "red"]
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorRule:
+    """One post detector a game uses (``[[detectors]]``), the clause its flags cite and the card it
+    suggests: werewolf-12 三、5 "每发现一帖使用红字，该玩家得 1 张黄牌（同一帖多处红字只算 1 张）" is
+    ``kind = "red_text"``, ``card = "yellow"``. ``categories``: for ``keyword``, the forbidden-phrase
+    lists it uses (``oath`` …; empty = every list). ``card`` None: the usual suggestion (蓝牌 for a
+    first offence under the clause, 黄牌 for a repeat)."""
+
+    kind: str
+    clause: str
+    card: CardColor | None = None
+    categories: tuple[str, ...] = ()
+
+    def covers(self, kind: str, category: str) -> bool:
+        return kind == self.kind and (not self.categories or category in self.categories)
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """Room the rule post leaves; ``path`` (dotted) is the field the option sets, if any."""
@@ -414,6 +437,12 @@ class Ruleset:
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
     # 107/213/M160 "每名角色仅限更换一次替补": how many 替补 one role may have; None = no limit written.
     substitutes_per_role: int | None = None
+    # The post detectors this game uses ([[detectors]]); empty = every detector, citing its own clause.
+    detectors: tuple[DetectorRule, ...] = ()
+
+    def detector_rule(self, kind: str, category: str) -> DetectorRule | None:
+        """The ``[[detectors]]`` entry a finding of ``kind`` (and lexicon ``category``) falls under."""
+        return next((d for d in self.detectors if d.covers(kind, category)), None)
 
     def phrase_clauses(self) -> dict[str, str] | None:
         """Forbidden-phrase category → the clause its flags cite; None when the ruleset maps no list

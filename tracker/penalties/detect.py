@@ -9,7 +9,7 @@ excludes quotes, and the font scan cuts quote blocks out of the HTML.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tracker.engine.ruleset import Ruleset
@@ -64,17 +64,41 @@ class Detector:
     def __init__(self, context: DetectContext) -> None:
         self.context = context
         names = [*context.players, *context.directors, *context.extra_names]
+        rs = context.ruleset
+        #: The ruleset's [[detectors]]: only those run, citing the ruleset's clause (none: all, as before).
+        self.rules = rs.detectors if rs is not None else ()
         # The bundled lists as the ruleset selects and cites them, then the director's own lists.
-        clauses = context.ruleset.phrase_clauses() if context.ruleset is not None else None
-        lexicon = load_lexicon().for_ruleset(clauses)
+        clauses = rs.phrase_clauses() if rs is not None else None
+        lexicon = load_lexicon()
+        keyword_rules = [d for d in self.rules if d.kind == "keyword"]
+        if keyword_rules:
+            clauses = {c: d.clause for d in reversed(keyword_rules) for c in (d.categories or lexicon.categories)}
+        lexicon = lexicon.for_ruleset(clauses)
         if context.lexicon_paths:
             lexicon = lexicon.merged(load_lexicon(list(context.lexicon_paths), builtin=False))
         self.matcher = PhraseMatcher(lexicon, names=names)
         self._directors = frozenset(context.directors)
 
     def run(self, posts: Iterable[Post]) -> list[Finding]:
+        found = self._run(posts)
+        if not self.rules:
+            return found
+        out = []
+        for f in found:
+            rule = next((d for d in self.rules if d.covers(f.kind, f.category)), None)
+            if rule is not None:
+                out.append(f if f.kind == "keyword" else replace(f, clause=rule.clause))
+        return out
+
+    def _run(self, posts: Iterable[Post]) -> list[Finding]:
         ctx = self.context
         on = ctx.detectors
+        if self.rules:
+            kinds = {d.kind for d in self.rules}
+            wanted = {"fonts": {"red_text", "large_font"}, "phrases": {"keyword"}, "chat_log": {"chat_log_evidence"},
+                      "presence": {"posted_while_out", "posted_while_benched"}, "kidnap": {"kidnapped_speech"},
+                      "spam": {"spam"}}
+            on = frozenset(name for name in on if wanted.get(name, set()) & kinds)
         subject = [p for p in posts if p.author not in self._directors]
         found: list[Finding] = []
         for post in subject:

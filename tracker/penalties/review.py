@@ -21,6 +21,7 @@ from tracker.errors import GameRuleError
 from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, replay
 
 if TYPE_CHECKING:
+    from tracker.engine.ruleset import DetectorRule
     from tracker.penalties.findings import Finding
 
 FlagStatus = Literal["open", "dismissed", "carded"]
@@ -165,7 +166,8 @@ class CardSuggestion:
 _DOUBLED_IF_REPORTED = re.compile(r"被举报者(?:会)?加倍")  # 213 作弊(1) 注："被举报者会加倍判罚"
 
 
-def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False) -> CardSuggestion:
+def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False,
+                 rules: Sequence[DetectorRule] = ()) -> CardSuggestion:
     """Prefill a card from a flag.
 
     The rule posts: 蓝牌 is for a first offence from not knowing the rule; 黄牌 for a serious one or
@@ -175,7 +177,11 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False)
     """
     clause = short_clause(flag.clause)
     color: Color
-    if _RED_OUTRIGHT.search(flag.clause):
+    rule = next((d for d in rules if d.covers(flag.kind, flag.category) and d.card is not None), None)
+    if rule is not None and rule.card is not None:
+        # the ruleset names the card (werewolf-12 三、5 "每发现一帖使用红字，该玩家得 1 张黄牌")
+        color, why = rule.card, f"规则写明：{rule.clause}"
+    elif _RED_OUTRIGHT.search(flag.clause):
         color, why = "red", "条款规定红牌罚下"
     elif _YELLOW_START.search(flag.clause):
         color, why = "yellow", "条款规定黄牌起步"

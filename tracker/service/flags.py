@@ -126,7 +126,7 @@ class Flags:
             return DetectContext(players=players, directors=directors, threads=threads, timeline=timeline,
                                  kidnaps=kidnaps, lexicon_paths=lexicons, extra_names=extra, ruleset=ruleset)
 
-        fingerprint = {
+        fingerprint: dict[str, object] = {
             "ruleset": ruleset.id, "options": {k: repr(v) for k, v in sorted(ruleset.option_values.items())},
             "players": players, "directors": directors, "extra": list(extra),
             "threads": {str(k): v for k, v in sorted(threads.items())},
@@ -135,6 +135,8 @@ class Flags:
             "lexicons": _files_digest([*lexicons, _PENALTIES_DIR / "lexicons"]),
             "detector": _files_digest([_PENALTIES_DIR]),
         }
+        if ruleset.detectors:  # the ruleset's choice of detectors and clauses: a change rescans
+            fingerprint["rules"] = [[d.kind, d.clause, d.card, list(d.categories)] for d in ruleset.detectors]
         raw = json.dumps(fingerprint, ensure_ascii=False, sort_keys=True)
         return Scan(hashlib.sha256(raw.encode()).hexdigest(), build)
 
@@ -173,7 +175,7 @@ class Flags:
         """The TUI's `c` key: colour, clause and reason prefilled from the flag and the player's record."""
         fl = self.flag(flag_id)
         check_card(fl)
-        return suggest_card(fl, self.penalties.ledger(), reported=reported)
+        return suggest_card(fl, self.penalties.ledger(), reported=reported, rules=self.ctx.ruleset.detectors)
 
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
                        reason: str | None = None, by: str | None = None, day: int | None = None,
