@@ -44,8 +44,9 @@ def announcement_lines(result: Settlement) -> list[str]:
         for p in result.out_order:
             groups.setdefault(life_word(result, p), []).append(p)
         out.extend(f"{word}：{'、'.join(names)}" for word, names in groups.items())
-    else:
-        out.append("平安夜")
+    else:  # 平安夜 is a night's word: a day phase that took nobody out says so plainly
+        day = result.table_after is not None and result.table_after.night is None
+        out.append("无人出局" if day else "平安夜")
     out.extend(result.lines)
     return out
 
