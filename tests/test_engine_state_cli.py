@@ -37,6 +37,19 @@ def test_init_writes_a_game_file_whose_roles_check(tmp_path: Path, capsys: pytes
     assert code == 2 and "已存在" in err
 
 
+@pytest.mark.parametrize(("rid", "numbered"), [("werewolf-12", True), ("luoluo-m19", False)])
+def test_init_numbers_the_players_where_the_post_calls_them_by_number(tmp_path: Path, rid: str,
+                                                                      numbered: bool) -> None:
+    """werewolf-12 一、"玩家按报名顺序编号 1—12 号，全程以号码称呼": the game file gives each player
+    his seat (so 投票对象：7 names 7号); a post that calls players by name gets no seats."""
+    from tracker.config import load_game
+
+    game = tmp_path / "g.toml"
+    assert main(["init", "--ruleset", rid, "--out", str(game)]) == 0
+    seats = [p.seat for p in load_game(game).players]
+    assert seats == (list(range(1, len(seats) + 1)) if numbered else [None] * len(seats))
+
+
 def test_event_state_undo_and_outcome(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = tmp_path / "g.toml"
     run(capsys, "init", "--ruleset", "sanguo-213", "--out", str(game), "--opens", "2025-03-03T10:00:00+08:00")

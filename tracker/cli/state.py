@@ -94,6 +94,8 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
         lines += ["[[players]]", f"name = {_toml_str(pname)}"]
         if uid is not None:
             lines.append(f"uid = {uid}")
+        if rs.numbered_players:  # the post calls players by their sign-up number
+            lines.append(f"seat = {i + 1}")
         if i < len(roles):
             r = rs.role(roles[i])
             lines += [f"role = {_toml_str(roles[i])}", f"faction = {_toml_str(r.faction if r else '')}"]

@@ -662,6 +662,9 @@ class RulesetT(_Table):
     night: str | NightT | None = _f(
         "the night file (skills as data): a path relative to this file, or the night inline as a `[night]` "
         "table; a bundled ruleset without it uses `rulesets/night/<id>.toml`", default=None)
+    numbered_players: bool = _f(
+        "players are numbered in sign-up order and called by number (werewolf-12 \"玩家按报名顺序编号 1—12 号\"): "
+        "`tracker init` gives each `[[players]]` its `seat`, so ballots may name a number", default=False)
     substitutes_per_role: Count | None = _f("替补 one role may have (每名角色仅限更换一次替补: 1)", default=None)
     factions: list[FactionT] = _f("see `[[factions]]` (at least one)", min_length=1,
                                   examples=[[{"name": "狼人"}]])

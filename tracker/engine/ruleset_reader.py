@@ -280,7 +280,8 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
         id=doc.id, name=doc.name, source=doc.source, players=doc.players, factions=factions, roles=tuple(roles),
         voting=voting, lurk=lurk, cards=cards, days=days, win=tuple(wins), win_policy=policy, speech=speech,
         publication=publication, tags=tags, role_groups=tuple(groups), forbidden_categories=tuple(forbidden),
-        substitutes_per_role=doc.substitutes_per_role, hooks=hooks, options=options, option_values=dict(values),
+        substitutes_per_role=doc.substitutes_per_role,
+        numbered_players=doc.numbered_players, hooks=hooks, options=options, option_values=dict(values),
         path=path, raw=raw, night_path=night_path, night_catalog=night_catalog, detectors=detectors)
     _check_counts(rs, at)
     return rs

@@ -437,6 +437,8 @@ class Ruleset:
     forbidden_categories: tuple[ForbiddenCategory, ...] = ()
     # 107/213/M160 "每名角色仅限更换一次替补": how many 替补 one role may have; None = no limit written.
     substitutes_per_role: int | None = None
+    # werewolf-12 "玩家按报名顺序编号 1—12 号，全程以号码称呼": tracker init writes each player's seat.
+    numbered_players: bool = False
     # The post detectors this game uses ([[detectors]]); empty = every detector, citing its own clause.
     detectors: tuple[DetectorRule, ...] = ()
 
