@@ -5,7 +5,9 @@ per transaction are all there, once each."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import httpx
 import pytest
@@ -17,6 +19,17 @@ from tracker.store.db import Store
 from tracker.store.posts import all_posts, iter_raw
 
 BASE = "http://forum.test/"
+
+
+def _synth_forum() -> ModuleType:
+    """The benchmark's forum pages, loaded by path: putting ``benchmarks/`` on ``sys.path`` (or its
+    module in ``sys.modules``) would leak into every test collected after this one."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "synth_forum.py"
+    spec = importlib.util.spec_from_file_location("_bench_synth_forum", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _game(delay: float) -> object:
@@ -44,12 +57,7 @@ async def test_a_zero_delay_in_the_game_file_never_sleeps(delay: float, sleeps_e
 
 
 def test_raw_pages_kept_by_batch_are_all_there_in_order(tmp_path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from synth_forum import Template
-
-    tpl = Template()
+    tpl = _synth_forum().Template()
     posts, pages = 250, 25  # two batches of desktop pages and a short one
     asked: list[str] = []
 
@@ -79,3 +87,11 @@ def test_raw_pages_kept_by_batch_are_all_there_in_order(tmp_path: Path) -> None:
         assert all(p.has_desktop and p.versions == 1 for p in stored)
     finally:
         store.close()
+
+
+def test_loading_the_benchmark_forum_leaves_no_trace_on_the_import_path() -> None:
+    import sys
+
+    before_path, before_modules = list(sys.path), set(sys.modules)
+    assert hasattr(_synth_forum(), "Template")
+    assert sys.path == before_path and not {m for m in set(sys.modules) - before_modules if "synth" in m}

@@ -276,7 +276,8 @@ def test_m19_election_tie_goes_to_the_first_to_reach_the_top() -> None:
     t.vote("己", "丙", 4)   # 丙 reaches 2 later
     result = tally(t.ballots, rules=rules, roster=roster(), window=ELECTION)
     assert result.outcome.kind == "elected" and result.outcome.player == "丁"
-    assert result.outcome.tied == ("丁", "丙") or set(result.outcome.tied) == {"丙", "丁"}
+    # the tied players in the order they reached the top: the post's 最先 is that order
+    assert result.outcome.tied == ("丁", "丙")
 
 
 def test_213_election_tie_means_no_sheriff() -> None:

@@ -802,8 +802,10 @@ def test_night_fang_killing_an_undead_raises_the_neutral_threshold() -> None:
              "P19": {"role": "腐尸", "faction": "亡灵", "alive": False}, "P20": {"role": "活尸", "faction": "亡灵"}}
     res = run(table(state={"亡灵圣物": relic_at("P14", 0)}, **seats), act("P17", "夜之牙", "P19", "P20"))
     assert dead(res) == ["P20"] and res.state_after["中立判胜人数"] == 9
-    # 8 living, the 夜行怪 still counts as 亡灵: no neutral win yet
-    assert res.outcome is None or res.outcome.winner != "中立"
+    # 7 living (P13–P18, P21), within 9, but the 夜行怪 still counts as 亡灵: no neutral win. No other
+    # faction wins either: 莱恩 lives with 环蛇 alive, the 圣物's holder P14 is 莱恩, and 村民 are two (>1)
+    assert res.table_after is not None and sum(s.alive for s in res.table_after.players.values()) == 7
+    assert res.outcome is None
 
 
 def test_the_watchman_joins_the_first_wiped_out_faction() -> None:

@@ -391,7 +391,10 @@ def test_whisperer_blocks_the_demon_and_kills_through_a_choice() -> None:
     assert [d.player for d in res.deaths] == ["P14"] and "唆使" in res.deaths[0].cause
     dead = {"P03": {"state": "死亡", "死亡": {"day": 1, "cause": "投票"}}}
     res = run(scenario(2, everyone(2, "P03", P06=act("P06", "游历", "P07", "P11")), roles=roles, **dead))
-    assert [d.player for d in res.deaths] == ["P07"] or res.state_after.get("P07.status") == ["中毒"]
+    # with the 唆使 gone the 恶魔's kill on the 村民 P07 is its first: 【毒害】 "改为使其中毒，并对一名与他相邻的
+    # 玩家造成【致死伤害】"
+    assert res.state_after.get("P07.status") == ["中毒"] and len(res.deaths) == 1
+    assert res.deaths[0].player in {"P06", "P08"} and res.deaths[0].cause.startswith("毒害")
 
 
 def test_clown_gotham_and_the_clown_demon() -> None:
