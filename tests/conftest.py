@@ -84,3 +84,41 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
             url = f"sqlite:///{tmp_path / 'game.db'}"
         s = stack.enter_context(closing(Store.open(url)))
         yield s
+
+
+@pytest.fixture(scope="session")
+def demo_crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The demo game crawled from its replay forum and night 1 settled (阿狸 and 老王 out), built once a
+    session: the crawl is the slow part, and module fixtures copy ``demo.toml`` and ``demo.db`` out of
+    it (``tests.demo_game.copy_demo``) so no test sees another's writes. The forum stays up for the session because
+    the copied game file points at it."""
+    from tracker.cli import main
+    from tracker.demo.nights import play_demo_nights
+    from tracker.demo.run import prepare
+    from tracker.demo.server import DEMO_PAGES, ReplayForum
+
+    root = tmp_path_factory.mktemp("demo-crawled")
+    with ReplayForum(DEMO_PAGES) as forum:
+        game = prepare(root, forum.base_url)
+        assert main(["crawl", str(game), "--json"]) == 0
+        play_demo_nights(game)
+        yield root
+
+
+
+@pytest.fixture(scope="session")
+def demo_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """``tracker demo --json`` run once a session (the whole job: both days confirmed, both nights
+    settled, flags detected, reports written): its summary, and its directory as ``workdir``. Tests
+    copy the directory before they write to it (``tests.demo_game``)."""
+    import contextlib
+    import io
+    import json
+
+    from tracker.cli import main
+
+    workdir = tmp_path_factory.mktemp("demo-job")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--json", "--dir", str(workdir)]) == 0
+    return dict(json.loads(out.getvalue()), workdir=str(workdir))

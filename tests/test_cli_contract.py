@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.demo_game import copy_demo
 from tracker.cli import main
-from tracker.demo.nights import play_demo_nights
-from tracker.demo.run import prepare
-from tracker.demo.server import DEMO_PAGES, ReplayForum
 
 CODES = re.compile(r"\b(red_text|large_font|keyword|posted_while_out|posted_while_benched|chat_log_evidence|"
                    r"kidnapped_speech|spam|alive|dead_not_out|benched|revoke|amend|convert|ladder|top_votes|"
@@ -26,12 +23,9 @@ CODES = re.compile(r"\b(red_text|large_font|keyword|posted_while_out|posted_whil
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with ReplayForum(DEMO_PAGES) as forum:
-        path = prepare(tmp_path_factory.mktemp("contract"), forum.base_url)
-        assert main(["crawl", str(path)]) == 0
-        play_demo_nights(path)  # night 1, as the demo settles it: 阿狸 and 老王 out
-        yield path
+def game(tmp_path_factory: pytest.TempPathFactory, demo_crawled: Path) -> Path:
+    # the demo crawled and night 1 settled as the demo does (阿狸 and 老王 out), a copy of its own
+    return copy_demo(demo_crawled, tmp_path_factory.mktemp("contract"))
 
 
 def as_json(capsys: pytest.CaptureFixture[str], *args: str, code: int = 0) -> Any:

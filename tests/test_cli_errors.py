@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 
+from tests.demo_game import copy_demo
 from tracker.cli import main
-from tracker.demo.nights import play_demo_nights
-from tracker.demo.run import DEMO_DATA, prepare
+from tracker.demo.run import DEMO_DATA
 from tracker.demo.server import DEMO_PAGES, ReplayForum
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -51,11 +51,12 @@ def forum() -> Iterator[ReplayForum]:
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory: pytest.TempPathFactory, forum: ReplayForum) -> Baseline:
+def baseline(tmp_path_factory: pytest.TempPathFactory, forum: ReplayForum, demo_crawled: Path) -> Baseline:
+    # the session's crawled demo (night 1 settled: 阿狸 and 老王 out), pointed at this module's forum
     root = tmp_path_factory.mktemp("crawled")
-    game = prepare(root, forum.base_url)
-    assert main(["crawl", str(game), "--json"]) == 0
-    play_demo_nights(game)  # night 1, as the demo settles it: 阿狸 and 老王 out
+    game = copy_demo(demo_crawled, root)
+    game.write_text(FORUM_LINE.sub(f'forum = "{forum.base_url}"', game.read_text(encoding="utf-8")),
+                    encoding="utf-8")
     posts: dict[int, list[int]] = {}
     for tid in (2, 3, 4, 5, 6):
         posts[tid] = sorted(p["pid"] for p in _posts_json(game, tid))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,16 +15,11 @@ SCENARIO = Path(__file__).parent / "fixtures" / "discuz" / "scenario.json"
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    workdir = tmp_path_factory.mktemp("demo")
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["demo", "--json", "--dir", str(workdir)])
-    assert code == 0
-    return dict(json.loads(out.getvalue()), workdir=str(workdir))
+def demo(tmp_path_factory: pytest.TempPathFactory, demo_job: dict[str, object]) -> dict[str, object]:
+    # the session's `tracker demo --json` summary; this module's commands run on a copy of its directory
+    workdir = tmp_path_factory.mktemp("demo") / "job"
+    shutil.copytree(str(demo_job["workdir"]), workdir)
+    return dict(demo_job, workdir=str(workdir))
 
 
 def test_the_demo_crawls_every_game_thread(demo: dict) -> None:

@@ -10,34 +10,18 @@ test works on a copy.
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from tests.demo_game import copy_demo
 from tracker.cli import main
-from tracker.demo.nights import play_demo_nights
-from tracker.demo.run import prepare
-from tracker.demo.server import DEMO_PAGES, ReplayForum
-
-
-@pytest.fixture(scope="module")
-def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("crawled")
-    with ReplayForum(DEMO_PAGES) as forum:
-        game = prepare(root, forum.base_url)
-        assert main(["crawl", str(game), "--json"]) == 0
-    play_demo_nights(game)
-    yield root
 
 
 @pytest.fixture
-def game(crawled: Path, tmp_path: Path) -> Path:
-    for name in ("demo.toml", "demo.db"):
-        shutil.copy(crawled / name, tmp_path / name)
-    return tmp_path / "demo.toml"
+def game(demo_crawled: Path, tmp_path: Path) -> Path:
+    return copy_demo(demo_crawled, tmp_path)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

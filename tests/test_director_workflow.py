@@ -7,8 +7,6 @@ writes is not another's.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 import sqlite3
@@ -16,23 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.demo_game import copy_demo
 from tracker.cli import main
 
 
-@pytest.fixture(scope="module")
-def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    workdir = tmp_path_factory.mktemp("demo")
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main(["demo", "--no-tui", "--dir", str(workdir)]) == 0
-    return workdir
-
-
 @pytest.fixture
-def game(demo_dir: Path, tmp_path: Path) -> Path:
-    """A fresh copy of the demo game (days 1 and 2 crawled and confirmed, 18 flags open, no cards)."""
-    for name in ("demo.toml", "demo.db"):
-        shutil.copy(demo_dir / name, tmp_path / name)
-    return tmp_path / "demo.toml"
+def game(demo_job: dict[str, object], tmp_path: Path) -> Path:
+    """A fresh copy of the session's demo game (days 1 and 2 crawled and confirmed, 18 flags open, no
+    cards)."""
+    return copy_demo(Path(str(demo_job["workdir"])), tmp_path)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -490,8 +480,9 @@ def test_an_unreachable_forum_fails_at_once_and_says_how_many_tries(game: Path,
     assert "连接被拒绝（该地址和端口上没有论坛在运行），共尝试 1 次" in err
 
 
-def test_the_demo_says_it_confirms_and_leaves_no_dead_port_behind(demo_dir: Path,
+def test_the_demo_says_it_confirms_and_leaves_no_dead_port_behind(demo_job: dict[str, object],
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    demo_dir = Path(str(demo_job["workdir"]))
     text = (demo_dir / "demo.toml").read_text(encoding="utf-8")
     assert 'forum = "http://127.0.0.1:8080/"' in text
     assert text.startswith("# 回放服务器随 `tracker demo` 退出而停止") and f"tracker demo --dir {demo_dir}" in text
