@@ -74,6 +74,11 @@ class ParseError(TrackerError):
         self.pid = pid
 
 
+
+#: What a page parser may still raise on a hostile page (the crawl and the live read of a thread
+#: turn it into a ParseError naming the page: exit 3, never a traceback).
+UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
+
 class NotAThreadError(ParseError):
     pass
 

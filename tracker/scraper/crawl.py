@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from tracker.clock import Clock, SystemClock
 from tracker.config import GameConfig
 from tracker.errors import (
+    UNPARSABLE,
     ConfigError,
     ForumError,
     LoginError,
@@ -89,8 +90,6 @@ LISTING_SLACK = 50  # pids a listing may hold beyond the ppp asked (a quoted pid
 # below MAX_DESKTOP_PAGE_BYTES. Both are under [crawl] max_page_mb, which bounds any answer.
 LISTING_POST_BYTES = 64 * 1024
 MAX_DESKTOP_PAGE_BYTES = 16 * 1024 * 1024
-# What a parser may still raise on a hostile page: a parse error naming the page (exit 3), never a traceback.
-_UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
 MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply count, the walk stops here
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
@@ -382,7 +381,7 @@ class _Crawler:
             self.raw(got, raws)
             try:
                 doc = await asyncio.to_thread(parse_viewthread, data, page_url=got.url, tz=self.tz)
-            except _UNPARSABLE as exc:
+            except UNPARSABLE as exc:
                 raise ParseError(f"移动版接口的回应无法解析（{type(exc).__name__}）", page=got.url) from None
             self.counted(rep, got)
             self.emit("document", tid, f"列表第 {page} 页")
@@ -521,7 +520,7 @@ class _Crawler:
         try:  # parsed off the event loop (see listing)
             tp = await asyncio.to_thread(parse_thread_page, got.body, page_url=got.url, tz=self.tz,
                                          content_type=got.content_type)
-        except _UNPARSABLE as exc:
+        except UNPARSABLE as exc:
             raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
         except NoPermissionError:
             if self.session.expect_member and is_logged_in(got.body, content_type=got.content_type) is None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tracker.config import GameConfig
-from tracker.errors import NotAThreadError, ParseError
+from tracker.errors import UNPARSABLE, NotAThreadError, ParseError
 from tracker.records import Post
 from tracker.scraper.auth import open_session
 from tracker.scraper.desktop import parse_thread_page
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     import httpx
 
 MAX_PAGES = 200  # a process thread holds the director's announcements: a few hundred posts at most
-_UNPARSABLE = (RecursionError, OverflowError, UnicodeError)
 
 
 async def thread_posts(game: GameConfig, tid: int, *, transport: httpx.AsyncBaseTransport | None = None,
@@ -38,7 +37,7 @@ async def thread_posts(game: GameConfig, tid: int, *, transport: httpx.AsyncBase
             got = await fetcher.get(f"forum.php?mod=viewthread&tid={tid}&page={page}", kind="html")
             try:
                 tp = parse_thread_page(got.body, page_url=got.url, tz=game.tz, content_type=got.content_type)
-            except _UNPARSABLE as exc:
+            except UNPARSABLE as exc:
                 raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
             if tp.tid != tid:
                 raise NotAThreadError(f"请求主题 {tid} 的第 {page} 页，论坛却返回了主题 {tp.tid}", page=got.url)

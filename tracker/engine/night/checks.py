@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from tracker.engine.night.catalog import Skill
-from tracker.engine.night.model import Action, Seat, Table
+from tracker.engine.night.model import PHASE_NAMES, Action, Seat, Table
 
-PHASE_WORDS = {"night": "夜晚", "day": "白天", "setup": "游戏开始前", "passive": "（被动）", "any": "任意时刻"}
+#: The internal phase names in the director's words (model.PHASE_NAMES read backwards), for messages.
+PHASE_WORDS = {**{name: word for word, name in PHASE_NAMES.items()}, "passive": "（被动）", "any": "任意时刻"}
 
 
 def holds(seat: Seat, skill: Skill) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from tracker.engine.events import EventDraft, EventKind, effective
@@ -391,6 +392,7 @@ _FOLD_FIELDS = frozenset({"name", "role", "faction", "alive", "state", "出局",
 _FOLD_KEYS = frozenset({"存活", "判负阵营", "红牌"})
 
 
+@cache
 def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
     """The player fields and state keys of the scenario schema (shared/night's closed vocabulary)."""
     import json

@@ -50,10 +50,10 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     hooks = hooks_for(catalog.ruleset)
     # The public phase words (白天, 夜晚, 游戏开始前) are the internal names' in every game.
     actions = [a if internal_phase(a.phase) == a.phase else replace(a, phase=internal_phase(a.phase)) for a in actions]
-    if table.phase in ("白天", "夜晚", "day", "night"):
-        table = replace(table, phase=None)
-    elif table.phase == "游戏开始前":
-        table = replace(table, phase="setup")
+    phase = internal_phase(table.phase)
+    phase = None if phase in ("day", "night") else phase  # the day or night itself: no phase within it
+    if phase != table.phase:
+        table = replace(table, phase=phase)
     skills = [catalog.skill(a.skill) for a in actions]
     # A team may be named bare (恶徒, 放逐投票): the catalog's team names, when no player is called so.
     teams = {s.team for s in catalog.skills.values() if s.team is not None}
