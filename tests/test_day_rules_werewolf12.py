@@ -114,8 +114,8 @@ def test_the_freeze_stops_first_votes_and_silence_is_an_abstention() -> None:
                by("阿一", at(21, 30), "投票对象：8")])
     assert verdicts(t) == [("阿一", None), ("阿二", "vote_in_freeze"), ("阿一", "vote_in_freeze")]
     assert t.final["阿一"] == "阿七"
-    assert t.final["阿二"] == "弃权" and "阿二" in t.auto_abstain and "阿二" not in t.no_vote
-    assert t.final["十二"] == "弃权"  # never voted at all
+    assert t.final["阿二"] == "弃票" and "阿二" in t.auto_abstain and "阿二" not in t.no_vote
+    assert t.final["十二"] == "弃票"  # never voted at all
     assert t.totals == {"阿七": 1.0}
 
 
@@ -128,7 +128,7 @@ def test_an_edit_before_the_freeze_is_a_new_ballot_and_after_it_void() -> None:
     assert [(cb.ballot.floor, cb.verdict.code.value if cb.verdict else None) for cb in t.ballots] == [
         (2, None), (1, None), (3, "edited_in_freeze")]
     assert any(f.code.value == "edit_as_new" for f in t.ballots[1].flags)
-    assert t.final["阿二"] == "弃权"
+    assert t.final["阿二"] == "弃票"
 
 
 def test_a_tie_and_an_all_abstain_day_exile_nobody() -> None:

@@ -93,7 +93,7 @@ def test_day1_election_then_exile_with_the_new_sheriff(tmp_path: Path) -> None:
     assert e.totals == {"阿十": 2.5, "十一": 2.0}
     assert e.outcome.kind == "exiled" and e.outcome.player == "阿十"
     assert any("警长竞选尚未确认" in p for p in exile.provisional)
-    assert e.final["阿六"] == "弃权" and "阿六" in e.auto_abstain
+    assert e.final["阿六"] == "弃票" and "阿六" in e.auto_abstain  # the post's word: "视为弃票"
     assert [(b.voter, b.verdict.code.value) for b in e.ballots if b.verdict] == [("阿六", "vote_in_freeze")]
 
 

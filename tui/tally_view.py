@@ -63,6 +63,7 @@ class TallySheet:
     outcome_kind: str
     public_differs: bool
     confirmed: bool
+    abstain_word: str  # the ruleset's (Tally.abstain_word): werewolf-12 prints 弃票
     abstained: tuple[str, ...] = ()
     no_vote: tuple[str, ...] = ()
     auto_abstain: tuple[str, ...] = ()
@@ -139,4 +140,4 @@ def sheet_from(dt: DayTally, *, confirmed: Collection[int], floor_of: Callable[[
         tid=dt.tid, purpose=purpose, closes=w.closes, accelerated=w.accelerated, totals=tuple(totals),
         ballots=tuple(ballots), outcome=o.message, outcome_kind=o.kind, public_differs=o.public_differs,
         confirmed=dt.tid in confirmed, abstained=tuple(t.abstained), no_vote=tuple(t.no_vote),
-        auto_abstain=tuple(t.auto_abstain), notes=(*dt.provisional, *dt.warnings))
+        auto_abstain=tuple(t.auto_abstain), notes=(*dt.provisional, *dt.warnings), abstain_word=t.abstain_word)

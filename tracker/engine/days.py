@@ -38,7 +38,6 @@ from tracker.engine.tally import (
 from tracker.errors import GameRuleError
 from tracker.records import Post
 
-ABSTAIN = "弃权"
 WEEKEND = (5, 6)  # Saturday, Sunday
 
 

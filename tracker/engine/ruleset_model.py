@@ -209,7 +209,8 @@ class VotingT(_Table):
         "what replaces a ballot: `quote_own`, a 改票 quoting one's own vote floor (the seed posts); "
         "`latest_valid`, the player's last valid ballot counts, nothing quoted (werewolf-12)", default="quote_own")
     abstain_words: Annotated[list[Name], Field(min_length=1)] = _f(
-        "the words that abstain (投票对象：弃权); werewolf-12: [\"弃票\"]", default=["弃权"])
+        "the words that abstain (投票对象：弃权); werewolf-12: [\"弃票\"]. The first is the word the tally, "
+        "its 公示 and the TUI print for an abstention", default=["弃权"])
     freeze_blocks_first_votes: bool = _f("every vote post in the freeze is invalid, first votes too "
                                          "(werewolf-12 21:00 及之后的投票帖……一律无效)", default=False)
     no_vote_abstains: bool = _f("a player with no valid ballot abstains (21:00 之前从未有效投票者，视为弃票); "

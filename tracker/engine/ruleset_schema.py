@@ -207,6 +207,13 @@ class VotingRules:
     def modifier(self, name: str) -> ModifierSpec | None:
         return next((m for m in self.modifiers if m.name == name), None)
 
+    @property
+    def abstain_word(self) -> str:
+        """The word the tally, the 公示 and the TUI print for an abstention: the first of
+        ``abstain_words`` ("弃票请写：投票对象：弃票"; the seed posts' 弃权), so the director reads the
+        post's own word wherever an abstention is shown."""
+        return self.abstain_words[0]
+
 
 @dataclass(frozen=True, slots=True)
 class LurkRules:

@@ -102,6 +102,9 @@ class Tally:
     no_vote: tuple[str, ...] = ()
     auto_abstain: tuple[str, ...] = ()
     last_votes_used: tuple[str, ...] = ()
+    #: The ruleset's word for an abstention (VotingRules.abstain_word): ``final`` holds it for who
+    #: abstained, and the 公示, the CLI and the TUI print it (werewolf-12 弃票, the seed posts 弃权).
+    abstain_word: str = ABSTAIN
 
     @property
     def invalid(self) -> tuple[CountedBallot, ...]:
@@ -185,7 +188,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
     for cb in out:
         if cb.final:
             final[cb.voter] = cb.target
-            if cb.target == ABSTAIN:
+            if cb.target == rules.abstain_word:
                 abstained.append(cb.voter)
             p = roster.find(cb.voter)
             if rules.dead_last_vote and p is not None and p.status == "dead":
@@ -204,16 +207,18 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
         auto_abstain += [n for n, t in final.items() if t is None and n not in auto_abstain]
     no_vote = tuple(n for n, t in final.items() if t is None and n not in auto_abstain)
     for n in auto_abstain:
-        final[n] = ABSTAIN
+        final[n] = rules.abstain_word
 
-    totals, public = _sum(out, roster, window, needs_votes=rules.received_add_needs_votes)
+    totals, public = _sum(out, roster, window, needs_votes=rules.received_add_needs_votes,
+                          abstain=rules.abstain_word)
     outcome = decide_counts(out, totals, public, rules=rules, roster=roster, window=window)
     lost = _office_lost(candidacy, rules, roster, window)
     if lost is not None:
         outcome = lost
     return Tally(day=window.day, window=window, ballots=tuple(out), final=final, totals=totals,
                  public_totals=public, outcome=outcome, abstained=tuple(abstained), no_vote=no_vote,
-                 auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes))
+                 auto_abstain=tuple(auto_abstain), last_votes_used=tuple(last_votes),
+                 abstain_word=rules.abstain_word)
 
 
 def _edit_words(b: Ballot, window: VoteWindow) -> str:
@@ -314,7 +319,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
     voter_p = None if lookalike else roster.find(b.voter)
     voter = voter_p.name if voter_p else b.voter
     target_p = roster.find(b.target) if b.target else None
-    target = ABSTAIN if b.abstain else (target_p.name if target_p else b.target)
+    target = rules.abstain_word if b.abstain else (target_p.name if target_p else b.target)
 
     def bad(code: Code, detail: str = "", flags: tuple[Verdict, ...] = ()) -> CountedBallot:
         return CountedBallot(ballot=b, voter=voter, target=target, valid=False, final=False,
@@ -391,7 +396,7 @@ def _judge(b: Ballot, *, rules: TallyRules, roster: Roster, window: VoteWindow,
             return bad(Code.CHANGE_WITHOUT_QUOTE, f"原投票在 {current.ballot.floor} 楼")
         if not quotes_own:
             return bad(Code.CHANGE_QUOTES_OTHER, f"原投票在 {current.ballot.floor} 楼")
-    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, ABSTAIN)
+    noon = (rules.noon_exception and not run.noon_used and current.target not in (None, rules.abstain_word)
             and _target_out_before(roster, current.target, at))
     accelerated_now = window.accelerated and (window.accelerated_at is None or at >= window.accelerated_at)
     if accelerated_now and rules.accelerated_changes == "forbidden" and not (noon and rules.noon_exception_accelerated):
@@ -449,7 +454,7 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: Vote
     """The final ballot's weight in both views, with the hidden reasons as flags for the director."""
     p = roster.find(cb.voter)
     flags = list(cb.flags)
-    if cb.target == ABSTAIN or p is None:
+    if cb.target == rules.abstain_word or p is None:
         return _replace(cb, final=True, flags=tuple(flags))
     weight, right = vote_weight(p, rules, roster), vote_right(p, rules, roster)
     true, public = weight.true, weight.public
@@ -471,11 +476,12 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: Vote
 
 
 def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: VoteWindow, *, needs_votes: bool = False,
+         abstain: str,
          ) -> tuple[dict[str, float], dict[str, float]]:
     true: dict[str, float] = {}
     public: dict[str, float] = {}
     for cb in ballots:
-        if not cb.final or cb.target in (None, ABSTAIN):
+        if not cb.final or cb.target in (None, abstain):
             continue
         assert cb.target is not None
         if cb.weight or cb.public_weight:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from tracker.engine.ballots import Ballot, BallotKind
+from tracker.engine.ballots import ABSTAIN, Ballot, BallotKind
 from tracker.engine.events import Event, EventKind, effective
 from tracker.engine.normalize import name_key
 from tracker.engine.verdicts import Verdict
@@ -91,6 +91,7 @@ class TallyRules:
     change_rule: Literal["quote_own", "latest_valid"] = "quote_own"  # see VotingRules.change_rule
     freeze_blocks_first_votes: bool = False
     no_vote_abstains: bool = False
+    abstain_word: str = ABSTAIN                   # see VotingRules.abstain_word
     edits_as_new_ballot: bool = False
     candidates_may_vote: bool = True              # an election's (Election.candidates_may_vote)
     no_office_if_all_or_none: bool = False
@@ -140,6 +141,7 @@ def rules_for_vote(voting: VotingRules, election: Election | None = None) -> Tal
         change_rule=voting.change_rule,
         freeze_blocks_first_votes=voting.freeze_blocks_first_votes,
         no_vote_abstains=voting.no_vote_abstains,
+        abstain_word=voting.abstain_word,
         edits_as_new_ballot=voting.edits_as_new_ballot,
         candidates_may_vote=election.candidates_may_vote if election is not None else True,
         no_office_if_all_or_none=election.no_office_if_all_or_none if election is not None else False,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tracker.engine.ballots import ABSTAIN
 from tracker.engine.tally_model import (
     CountedBallot,
     OutcomeKind,
@@ -59,7 +58,8 @@ def _decide(ballots: Sequence[CountedBallot], totals: Mapping[str, float], *, ru
             roster: Roster, window: VoteWindow, public: bool) -> VoteOutcome:
     return decide(totals, rules=rules, roster=roster, window=window,
                   first_to_top=lambda tied, top: _first_to_reach(ballots, tied, top, roster, public=public,
-                                                                 needs_votes=rules.received_add_needs_votes))
+                                                                 needs_votes=rules.received_add_needs_votes,
+                                                                 abstain=rules.abstain_word))
 
 
 FirstToTop = Callable[[tuple[str, ...], float], str | None]
@@ -116,7 +116,7 @@ def decide(totals: Mapping[str, float], *, rules: TallyRules, roster: Roster, wi
 
 
 def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top: float,
-                    roster: Roster, *, public: bool, needs_votes: bool = False) -> str | None:
+                    roster: Roster, *, public: bool, abstain: str, needs_votes: bool = False) -> str | None:
     """Replay the valid ballots in time order; the tied candidate whose running count first hit ``top``.
 
     Weights and received modifiers are those of the final count (they are the day's facts).
@@ -129,7 +129,7 @@ def _first_to_reach(ballots: Sequence[CountedBallot], tied: tuple[str, ...], top
         current[cb.voter] = cb.target
         running: dict[str, float] = {}
         for voter, t in current.items():
-            if t is not None and t != ABSTAIN:
+            if t is not None and t != abstain:
                 running[t] = running.get(t, 0.0) + final_weight.get(voter, 1.0)
         apply_modifiers(running, roster, hidden_too=not public, needs_votes=needs_votes)
         for t in tied:

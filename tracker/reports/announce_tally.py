@@ -1,6 +1,6 @@
 """BBCode the director pastes into the vote thread at close: the count, the invalid ballots, the result.
 
-Worded as the rule posts word it (投票对象, 改票, 代投, 弃权, 平票, 出局, 当选). The count is the
+Worded as the rule posts word it (投票对象, 改票, 代投, 弃权 or the ruleset's own 弃票, 平票, 出局, 当选). The count is the
 *public* one (what players may know: 警长's 1.5, 流言's announced +2); hidden effects (暗记) never
 appear. Where the rule post keeps ballots secret until the end (107: "游戏结束前，具体投票状况不会
 公布"), ``show_voters=False`` lists only the totals and how many abstained, did not vote or voted
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from datetime import tzinfo
 
-from tracker.engine.ballots import ABSTAIN
 from tracker.engine.tally import CountedBallot, Tally, number
 from tracker.reports.bbcode import bbcode_text as safe
 
@@ -59,7 +58,7 @@ def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bo
     lines.append("[b]票数统计[/b]")
     voters_of: dict[str, list[str]] = {}
     for cb in t.ballots:
-        if cb.final and cb.target and cb.target != ABSTAIN and cb.public_weight:
+        if cb.final and cb.target and cb.target != t.abstain_word and cb.public_weight:
             voters_of.setdefault(cb.target, []).append(
                 safe(cb.voter) + (f"×{_n(cb.public_weight)}" if cb.public_weight != 1 else ""))
     if not t.public_totals:
@@ -71,7 +70,9 @@ def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bo
     tried = {cb.voter for cb in t.ballots if not cb.valid}
     only_invalid = [n for n in t.no_vote if n in tried]
     silent = [n for n in t.no_vote if n not in tried]
-    for label, names in (("弃权", t.abstained), ("未投票，视为弃权", t.auto_abstain), ("未投票", silent),
+    # the post's own word for an abstention (werewolf-12 "视为弃票"; the seed posts' 弃权)
+    word = t.abstain_word
+    for label, names in ((word, t.abstained), (f"未投票，视为{word}", t.auto_abstain), ("未投票", silent),
                          ("仅有无效票", only_invalid)):
         if names:
             lines.append(f"{label}：{'、'.join(map(safe, names))}" if show_voters else f"{label}：{len(names)} 人")
