@@ -616,8 +616,9 @@ class StepT(_Table):
                            "per team, counts)", default=[])
     tell: TellT | None = _f("see `tell`", default=None)
     resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)
-    hook: str | None = _f("a step only the game's hooks settle, by the name they give it (M160 投票结算)",
-                          default=None)
+    hook: str | None = _f("a step only the game's code settles, by the name its `GameHooks.steps` gives it: "
+                          "the generic engine hands it the submissions of the skills this step lists, and "
+                          "counts them as settled by a hook (M160 投票结算)", default=None)
     phase: Phase = _f("the phase it belongs to (night; day, 晨曦 … for the day's exits)", default="night")
     nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
     clause: str = _f("the post's sentence", default="")

@@ -182,11 +182,27 @@ class Flow:
             text = t.text.format(targets="、".join(targets)) if targets else t.empty
             b.tell(seat.name, text)
 
+    def hooked(self, step: Step, n: str) -> None:
+        """A step the game's code settles: its listed skills' counting submissions go to the hook."""
+        assert step.hook is not None
+        hooks = self.board.hooks
+        hook = hooks.steps.get(step.hook) if hooks is not None else None
+        if hook is None:
+            raise RulesetError(f"规则 {self.catalog.ruleset} 的结算步骤 {n}{step.hook} 只能由钩子模块结算",
+                               hint="没有这个钩子步骤的规则只能用 skills / tell / resolve 写步骤")
+        acts = [a for name in step.skills for a in self.effective(name)]
+        for a in acts:
+            self.done.add(a.index)
+        hook(self, step, acts)
+        self.after_exits()
+
     def walk(self, step: Step) -> None:
         n = f"({step.n})" if step.n else ""
         if step.hook is not None:
-            raise RulesetError(f"规则 {self.catalog.ruleset} 的结算步骤 {n}{step.hook} 只能由钩子模块结算",
-                               hint="没有钩子模块的规则只能用 skills / tell / resolve 写步骤")
+            self.hooked(step, n)
+            if step.n:
+                check(self.board, n)
+            return
         if step.tell is not None:
             self.tell(step)
         for name in step.skills:

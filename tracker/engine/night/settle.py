@@ -3,8 +3,9 @@
 Pure: the same table, actions, seed and decisions give the same :class:`Settlement`, and nothing
 outside the returned value changes. The order of the steps is the post's; the order in which the
 director typed the submissions matters only where the post says it does (a resubmission after a
-refusal replaces the first). A game with hooks (:mod:`.games`) walks its order in code; any other
-game is settled from its night file alone by the generic engine (:mod:`.flow`).
+refusal replaces the first). The generic engine (:mod:`.flow`) walks the night file's steps; a game
+whose hooks (:mod:`.games`) name steps of their own is asked for those steps only, and a game whose
+hook still walks the whole phase (``resolve``) is settled by it.
 """
 
 from __future__ import annotations
@@ -74,21 +75,21 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
     if hooks is not None and hooks.prepare is not None:
         hooks.prepare(board, list(actions))  # what the post settles before anyone chooses (107's (1) 诅咒)
     lent = hooks.grants(board.table) if hooks is not None and hooks.grants is not None else {}
+    whole = hooks.resolve if hooks is not None else None  # a hook that walks the whole phase itself
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None:
-            if hooks is None:
-                why = flow.refuse(board.table, action, skill, legal, board.catalog)
-            elif hooks.refuse is not None:
-                why = hooks.refuse(board.table, action)
+        if why is None and whole is None:
+            why = flow.refuse(board.table, action, skill, legal, board.catalog)
+        if why is None and hooks is not None and hooks.refuse is not None:
+            why = hooks.refuse(board.table, action)
         if why is not None:
             board.reject(action, why, skill.clause)
         else:
             legal.append(action)
-    if hooks is not None:
-        hooks.resolve(board, legal)
+    if whole is not None:
+        whole(board, legal)
     else:
         flow.run(board, legal)
     check(board, "end")

@@ -6,6 +6,13 @@ by the generic engine (:mod:`tracker.engine.night.flow`). A ruleset whose post n
 its id (``luoluo-m19`` → ``tracker.engine.night.games.luoluo_m19``), which exports one
 :class:`GameHooks` named ``HOOKS``. Each hook says, in ``why``, which clause it settles and why data
 cannot express it. A ruleset without a package settles with the generic engine alone.
+
+Two ways in. ``steps``: the generic engine walks the ruleset's ``[[steps]]`` and settles every skill
+from its ``effects``; a step written ``hook = "name"`` is handed to ``steps["name"]`` with the
+submissions of the skills it lists — the only skills the game's code settles, each with its reason
+in ``hooked``. ``resolve`` (older): the hook walks the whole phase itself, and every skill of the
+game is settled by code. :mod:`tracker.engine.night.coverage` counts which is which for the
+README's game × skill table.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from tracker.errors import RulesetError
 
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
     from tracker.engine.night.model import Action, Table
     from tracker.engine.state import GameState
 
@@ -31,6 +40,15 @@ class Resolve(Protocol):
     """Walk the post's settlement order over the submissions that passed the refusals."""
 
     def __call__(self, board: Board, actions: Sequence[Action], /) -> None: ...
+
+
+class StepHook(Protocol):
+    """One step of the post's order that data cannot say (``[[steps]] hook = "name"``), settled
+    inside the generic engine's walk: ``flow`` gives its pending damage and protections (``pool``),
+    its exits with their triggers (``out``) and its submissions; ``actions`` are the submissions
+    that count of the skills the step lists."""
+
+    def __call__(self, flow: Flow, step: Step, actions: Sequence[Action], /) -> None: ...
 
 
 class Prepare(Protocol):
@@ -60,17 +78,26 @@ class Grants(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GameHooks:
-    """A game's hooks. ``why``: hook name → the clause it settles and why data cannot say it."""
+    """A game's hooks. ``why``: hook name → the clause it settles and why data cannot say it.
 
-    resolve: Resolve
+    Exactly one of ``resolve`` (the hook walks the whole phase) and ``steps`` (the generic engine
+    walks it, handing the named steps to the hook) is given."""
+
     why: Mapping[str, str]
+    resolve: Resolve | None = None
+    steps: Mapping[str, StepHook] = field(default_factory=dict)
     refuse: Refuse | None = None
     grants: Grants | None = None
     prepare: Prepare | None = None
     win_view: WinView | None = None
-    #: The skills the hooks settle (the rest of the night file is settled from data alone); with
-    #: the reason per skill, for the README's game × skill table.
+    #: With ``steps``: skill → the clause and why data cannot say it, for every skill the code
+    #: settles (those its hook steps list, and passive skills it applies inside them); every other
+    #: skill of the night file is settled from its ``effects`` alone.
     hooked: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if (self.resolve is None) == (not self.steps):
+            raise ValueError("GameHooks: give resolve (the whole phase) or steps (named steps), not both or neither")
 
 
 def module_name(ruleset_id: str) -> str:

@@ -1,0 +1,138 @@
+"""How much of each game the generic engine settles from data, counted from the code and the data.
+
+The README's game × skill table ("settled from data alone" / "settled by a hook") is checked against
+:func:`tracker.engine.night.coverage.coverage`, so the table cannot claim more (or less) than the
+engine does. Then the mixed mode on a toy ruleset: the generic engine walks the steps and settles
+the skills with ``effects``; a step written ``hook = "…"`` is the only thing the game's code is
+asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tracker.engine.night import settle
+from tracker.engine.night.catalog import NIGHT_DIR, Step, load_catalog, parse_catalog
+from tracker.engine.night.coverage import coverage
+from tracker.engine.night.flow import Flow
+from tracker.engine.night.games import GameHooks, hooks_for
+from tracker.engine.night.model import Action, Seat, Table
+from tracker.errors import RulesetError
+
+README = Path(__file__).parent.parent / "README.md"
+GAMES = sorted(p.stem for p in NIGHT_DIR.glob("*.toml"))
+_ROW = re.compile(r"^\|[^|]*\(`(?P<id>[a-z0-9-]+)`\)\s*\|\s*(?P<total>\d+)\s*\|\s*(?P<data>\d+)[^|]*\|\s*(?P<hook>\d+)\s*\|")
+
+
+def _table_rows() -> dict[str, tuple[int, int, int]]:
+    text = README.read_text("utf-8")
+    start = text.index("| game | skills | settled from data alone | settled by a hook |")
+    rows: dict[str, tuple[int, int, int]] = {}
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        m = _ROW.match(line)
+        assert m is not None, f"README row not in the table's form: {line}"
+        rows[m["id"]] = (int(m["total"]), int(m["data"]), int(m["hook"]))
+    return rows
+
+
+def test_the_readme_table_has_one_row_per_bundled_night() -> None:
+    assert sorted(_table_rows()) == GAMES
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_readme_counts_are_the_engines(game: str) -> None:
+    """skills = the night file's entries; data = those with ``effects`` no hook is asked for."""
+    cov = coverage(load_catalog(game), hooks_for(game))
+    assert cov.unsettled == (), f"{game}: skills neither data nor a hook settles: {cov.unsettled}"
+    assert _table_rows()[game] == (cov.total, len(cov.by_data), len(cov.by_hook))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_hooked_skill_says_why(game: str) -> None:
+    cov = coverage(load_catalog(game), hooks_for(game))
+    assert all(why.strip() for why in cov.by_hook.values()), f"{game}: a hooked skill without its reason"
+
+
+# -- the mixed mode ----------------------------------------------------------------------------------
+NIGHT = {
+    "ruleset": "mixed-toy",
+    "steps": [
+        {"n": "1", "skills": ["守护"]},
+        {"n": "2", "skills": ["杀人"]},
+        {"n": "3", "hook": "献祭", "skills": ["献祭"]},
+        {"n": "4", "resolve": True},
+    ],
+    "skills": [
+        {"name": "守护", "roles": ["守卫"], "targets": 1, "effects": [{"kind": "protect", "stops": ["杀人"]}]},
+        {"name": "杀人", "team": "狼群", "roles": ["狼人"], "targets": 1, "effects": [{"kind": "damage"}]},
+        {"name": "献祭", "roles": ["祭司"], "targets": 1},
+    ],
+}
+
+
+def _sacrifice(flow: Flow, step: Step, actions: Sequence[Action]) -> None:
+    """The toy's one clause data cannot say: the priest takes the knife's pending hit on himself."""
+    for a in actions:
+        for hit in list(flow.pool.hits):
+            if hit.target == a.targets[0]:
+                flow.pool.hits.remove(hit)
+                flow.out(a.actor, "献祭")
+                flow.board.note(f"({step.n}) {a.actor}代{hit.target}受死")
+
+
+HOOKS = GameHooks(steps={"献祭": _sacrifice}, why={"献祭": "测试用：祭司代人受死"},
+                  hooked={"献祭": "测试用：祭司代人受死，改变已发生的伤害"})
+
+
+def _seats() -> Table:
+    return Table(players={"P1": Seat("P1", "狼人", "狼人"), "P2": Seat("P2", "守卫", "村民"),
+                          "P3": Seat("P3", "祭司", "村民"), "P4": Seat("P4", "村民", "村民")},
+                 state={}, night=2)
+
+
+@pytest.fixture
+def mixed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.import_module("tracker.engine.night.settle"), "hooks_for", lambda _id: HOOKS)
+
+
+@pytest.mark.usefixtures("mixed")
+def test_a_hook_step_settles_inside_the_generic_walk() -> None:
+    """Data settles 守护 and 杀人; the hook, asked at its step, moves the pending hit onto the priest."""
+    cat = parse_catalog(NIGHT, "mixed.toml")
+    acts = [Action("狼群(P1)", "杀人", ("P4",), index=0), Action("P3", "献祭", ("P4",), index=1)]
+    res = settle(cat, _seats(), acts)
+    assert [(d.player, d.cause) for d in res.deaths] == [("P3", "献祭")]
+    assert any(line.startswith("(3) P3代P4受死") for line in res.log)
+
+
+@pytest.mark.usefixtures("mixed")
+def test_data_skills_are_settled_by_the_generic_engine_next_to_a_hook() -> None:
+    cat = parse_catalog(NIGHT, "mixed.toml")
+    acts = [Action("P2", "守护", ("P4",), index=0), Action("狼群(P1)", "杀人", ("P4",), index=1)]
+    res = settle(cat, _seats(), acts)
+    assert res.deaths == [] and [s.player for s in res.survivals] == ["P4"]
+
+
+def test_the_count_of_a_mixed_game() -> None:
+    cov = coverage(parse_catalog(NIGHT, "mixed.toml"), HOOKS)
+    assert (cov.by_data, list(cov.by_hook)) == (("守护", "杀人"), ["献祭"])
+
+
+def test_a_hook_step_the_game_does_not_supply_is_an_error() -> None:
+    cat = parse_catalog(NIGHT, "mixed.toml")
+    with pytest.raises(RulesetError, match="只能由钩子模块结算"):
+        settle(cat, _seats(), [Action("P3", "献祭", ("P4",))])
+
+
+def test_hooks_walk_the_phase_or_name_steps_not_both() -> None:
+    with pytest.raises(ValueError, match="resolve"):
+        GameHooks(why={})
+    with pytest.raises(ValueError, match="resolve"):
+        GameHooks(why={}, resolve=lambda b, a: None, steps={"x": _sacrifice})

@@ -1,0 +1,47 @@
+"""Which of a game's skills the generic engine settles from data, and which its hooks settle, and why.
+
+The README's game × skill table is this count (``tests/test_night_coverage.py`` holds the two
+equal). A skill is settled from data when the generic engine applies its ``effects`` at a step of
+the night file (or on its holder's exit, ``trigger``) and no hook is asked for it. A game whose hook
+walks the whole phase (``GameHooks.resolve``) settles every skill in code; a game whose hooks name
+steps (``GameHooks.steps``) settles in code the skills those steps list and those ``hooked`` names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tracker.engine.night.catalog import Catalog
+from tracker.engine.night.games import GameHooks
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """One game's count: the skills data settles, the skills a hook settles with its reason, and
+    the skills neither settles (a skill with no ``effects`` that no hook declares: an error)."""
+
+    ruleset: str
+    by_data: tuple[str, ...]
+    by_hook: dict[str, str]
+    unsettled: tuple[str, ...]
+
+    @property
+    def total(self) -> int:
+        return len(self.by_data) + len(self.by_hook) + len(self.unsettled)
+
+
+def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
+    by_hook: dict[str, str] = {}
+    if hooks is not None and hooks.resolve is not None:
+        why = hooks.why.get("resolve", "")
+        by_hook = dict.fromkeys(catalog.skills, why)
+    elif hooks is not None:
+        for step in catalog.steps:
+            if step.hook is not None:
+                for name in step.skills:
+                    by_hook.setdefault(name, hooks.hooked.get(name) or hooks.why.get(step.hook, ""))
+        for name, why in hooks.hooked.items():
+            by_hook.setdefault(name, why)
+    data = tuple(n for n, s in catalog.skills.items() if n not in by_hook and s.effects)
+    left = tuple(n for n, s in catalog.skills.items() if n not in by_hook and not s.effects)
+    return Coverage(catalog.ruleset, data, by_hook, left)
