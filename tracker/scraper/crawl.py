@@ -430,7 +430,7 @@ class _Crawler:
                   if p.pid not in deferred_pids and observation_changed(state.known.get(p.pid), p)]
         with self.store.session() as s:
             self.keep(s, raws)
-            result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id)
+            result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id, known=state.known)
             deleted: list[int] = []
             if listing.complete and listing.posts:
                 deleted = mark_deleted(s, listing.tid, [p.pid for p in listing.posts], seen_at=now)

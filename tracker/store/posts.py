@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, col
 from sqlmodel import select as model_select
@@ -327,6 +327,13 @@ _SELECT_TIDS = select(thread_t.c.tid).where(thread_t.c.tid.in_(bindparam("tids",
 _UPDATE_POST = update(post_t).where(post_t.c.pid == bindparam("b_pid"))
 _INSERT_POST = insert(post_t)
 _INSERT_VERSION = insert(version_t)
+# A listed post that only moved (see moved_only); the WHERE is the state the caller compared with.
+_REFLOOR = (update(post_t)
+            .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False),
+                   post_t.c.blocked == bindparam("b_blocked"),
+                   or_(post_t.c.blocked.is_(True), post_t.c.listing_key == bindparam("b_listed")))
+            .values(floor=bindparam("b_floor"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
+                    last_seen=bindparam("b_seen")))
 
 
 def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> list[int]:
@@ -347,12 +354,31 @@ def _remember_threads(engine: Engine, tids: Iterable[int]) -> None:
     _known_threads.setdefault(engine, set()).update(tids)
 
 
+def moved_only(known: KnownPost | None, post: Post) -> bool:
+    """True when a listing's ``post`` differs from what is stored at most in its floor and position.
+
+    The listing says the same as last time (or, blocked, still nothing), the post is neither deleted
+    nor newly (un)blocked: upserting it would change only ``floor``, ``position`` and ``last_seen``.
+    A deletion renumbers every later floor, so after one this is most of a thread's listing.
+    """
+    if known is None or known.deleted or known.blocked != post.blocked or post.source != "mobile":
+        return False
+    return post.blocked or (known.listing_key is not None and known.listed_as(content_key(post)))
+
+
 def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
-                 crawl_id: int | None = None, listing_keys: Mapping[int, str] | None = None) -> UpsertResult:
+                 crawl_id: int | None = None, listing_keys: Mapping[int, str] | None = None,
+                 known: Mapping[int, KnownPost] | None = None) -> UpsertResult:
     """Store one page (or listing) of observed posts in one transaction; idempotent.
 
     ``listing_keys``: for desktop pages fetched because of a listing, the content key the listing gave
     each post, remembered so the next listing is compared with the listing (see :class:`KnownPost`).
+
+    ``known``: what the caller read of these posts (:func:`thread_state`). Listed posts that only
+    moved (:func:`moved_only`) then take one light UPDATE of their floor and position, guarded in SQL
+    by the state the caller saw, instead of having their whole row read, merged and written back:
+    after a deletion that was most of a re-crawl's store time. Should the guard not hold for every
+    one of them (the store changed meanwhile), they go through the full merge like any other post.
     """
     listed = listing_keys or {}
     _aware(seen_at, "seen_at")
@@ -360,6 +386,17 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
     if not posts:
         return result
     conn = session.connection()
+    if known:
+        light = [p for p in posts if moved_only(known.get(p.pid), p)]
+        if light and _refloor(conn, light, known, seen_at):
+            done = {p.pid for p in light}
+            rest = [p for p in posts if p.pid not in done]
+            if rest:  # the others in the same transaction, merged
+                result = upsert_posts(session, rest, seen_at=seen_at, crawl_id=crawl_id, listing_keys=listing_keys)
+            else:
+                session.commit()
+            result.refloored_pids = [*(p.pid for p in light), *result.refloored_pids]
+            return result
     pids = list(dict.fromkeys(p.pid for p in posts))
     existing: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(pids):
@@ -419,6 +456,16 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
     result.refloored_pids = list(refloored)
     result.unchanged = len(pids) - len(result.new_pids) - len(changed) - len(refloored.keys() - changed.keys())
     return result
+
+
+def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost], seen_at: datetime) -> bool:
+    """Set floor and position of posts that only moved, in one executemany; False unless every row
+    was still as ``known`` said (same listing key and block state, not deleted)."""
+    rows = [{"b_pid": p.pid, "b_floor": p.floor, "b_position": p.position, "b_seen": seen_at,
+             "b_blocked": p.blocked, "b_listed": known[p.pid].listing_key} for p in moved]
+    # A row the guard skipped is left as it was; one it matched holds what the full merge would
+    # write too, so falling back to the merge for all of them gives the same store.
+    return bool(conn.execute(_REFLOOR, rows).rowcount == len(rows))
 
 
 def mark_deleted(session: Session, tid: int, present_pids: Collection[int], *, seen_at: datetime) -> list[int]:
