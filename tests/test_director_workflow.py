@@ -184,6 +184,18 @@ def test_a_roster_that_contradicts_the_ruleset_stops_confirm_and_the_win_check(
     assert "胜负：不判定" in out and "配置错误：玩家人数为 13，规则 luoluo-m19 为 14 人局" in err
     code, _, err = run(capsys, "confirm", str(game), "--day", "2")
     assert code == 2 and "不能确认结果：玩家人数为 13" in err
+    # the refusal is the service's own: any caller (the TUI's gateway, a script) meets it, nothing is recorded
+    from tracker.errors import ConfigError
+    from tracker.service import Service
+
+    svc = Service.open(game)
+    try:
+        before = len(svc.all_events())
+        with pytest.raises(ConfigError, match="不能确认结果：玩家人数为 13"):
+            svc.confirm_day(2)
+        assert len(svc.all_events()) == before
+    finally:
+        svc.close()
 
 
 # --------------------------------------------------------------- 5. thread ids and players

@@ -24,6 +24,7 @@ from tui.gateway import Gateway
 from tui.heap import freeze_long_lived
 from tui.messages import CrawlFinished, CrawlProgress, DataChanged
 from tui.screens.help import HelpScreen
+from tui.screens.pane import Pane
 from tui.screens.registry import PANES, make_pane
 from tui.widgets.game_header import CrawlStatus, GameHeader
 from tui.widgets.key_bar import KeyBar
@@ -107,9 +108,9 @@ class TrackerApp(App[None]):
                 freeze_long_lived()  # the new screen's widgets live as long as the app
             switcher.current = key
         self.query_one(Sidebar).current = key
-        pane = self.query_one(f"#{key}")
-        pane.reload()  # type: ignore[attr-defined]
-        pane.focus_main()  # type: ignore[attr-defined]
+        pane = self.query_one(f"#{key}", Pane)
+        pane.reload()
+        pane.focus_main()
 
     async def on_sidebar_chosen(self, message: Sidebar.Chosen) -> None:
         await self.action_show(message.key)
@@ -118,6 +119,8 @@ class TrackerApp(App[None]):
         """The palette with a Chinese placeholder (Textual's says "Search for commands…")."""
         from textual.command import CommandPalette
 
+        # Textual types the argument App[object]; App is invariant in its result, so TrackerApp (an
+        # App[None]) is refused by mypy although any app is meant
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder="搜索命令（中文或英文）…", id="--command-palette"))
 

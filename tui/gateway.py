@@ -180,7 +180,7 @@ class Gateway:
         """The win check as `tracker state` says it: the winner, 尚未分出, or 不判定 and why."""
         from tracker.service.roster_check import roster_errors
 
-        errors = roster_errors(self.service)
+        errors = roster_errors(self.service.ctx)
         if errors:
             return f"不判定（配置错误：{'；'.join(errors)}）"
         o = self.service.state().state.outcome
@@ -235,11 +235,8 @@ class Gateway:
         return int(post.floor) if post is not None else None
 
     def confirm_day(self, day: int) -> list[str]:
-        """Record the day's outcome(s) as game events; the service refuses a second confirmation,
-        and a roster the ruleset contradicts is refused as `tracker confirm` refuses it."""
-        from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
-
-        refuse_on_roster_errors(roster_errors(self.service), "不能确认结果")
+        """Record the day's outcome(s) as game events; the service refuses a second confirmation
+        and a roster the ruleset contradicts (`Votes.confirm_day`)."""
         try:
             with self.lock:
                 results = self.service.confirm_day(day)

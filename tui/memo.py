@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -25,7 +25,7 @@ class Memo:
         self._values: dict[Hashable, tuple[float, Any]] = {}
         self._key_locks: dict[Hashable, threading.Lock] = {}
 
-    def _fresh(self, key: Hashable) -> tuple[bool, Any]:
+    def _fresh(self, key: Hashable) -> tuple[bool, Any]:  # Any: each key holds its own compute's type
         hit = self._values.get(key)
         if hit is None or time.monotonic() - hit[0] > self.max_age:
             return False, None
@@ -35,13 +35,13 @@ class Memo:
         with self._lock:
             ok, value = self._fresh(key)
             if ok:
-                return value  # type: ignore[no-any-return]
+                return cast(T, value)  # the value compute() returned for this key
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:
             with self._lock:
                 ok, value = self._fresh(key)
                 if ok:
-                    return value  # type: ignore[no-any-return]
+                    return cast(T, value)  # the value compute() returned for this key
                 generation = self._generation
             value = compute()
             with self._lock:

@@ -127,7 +127,7 @@ class _Walk:
             if isinstance(item[0], str):
                 self.out.append(item[0])
                 continue
-            node, nctx, depth = item  # type: ignore[misc]
+            node, nctx, depth = item
             self.emit(node, nctx, depth)
 
     def children(self, node: LexborNode, ctx: _Ctx, depth: int) -> None:

@@ -8,6 +8,7 @@ exit, never a traceback.
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import click
 
@@ -69,11 +70,11 @@ def _show_warnings_as_notes() -> None:
     original = warnings.showwarning
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: object = None, line: str | None = None) -> None:
+             file: TextIO | None = None, line: str | None = None) -> None:
         if issubclass(category, TrackerWarning):
             click.echo(f"注意：{printable(str(message))}", err=True)
             return
-        original(message, category, filename, lineno, file, line)  # type: ignore[arg-type]
+        original(message, category, filename, lineno, file, line)
 
     warnings.showwarning = show
     warnings.simplefilter("default", TrackerWarning)

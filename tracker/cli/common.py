@@ -7,11 +7,14 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from tracker.visible import INVISIBLE, visible
+
+if TYPE_CHECKING:  # the type only: `tracker --help` must not load the service and the store
+    from tracker.service import Service
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,7 +79,7 @@ def loading() -> Iterator[None]:
         gc.enable()
 
 
-def open_service(game_path: Path, db_url: str | None) -> Any:
+def open_service(game_path: Path, db_url: str | None) -> Service:
     with loading():
         from tracker.service import Service
 
@@ -84,7 +87,7 @@ def open_service(game_path: Path, db_url: str | None) -> Any:
 
 
 @contextmanager
-def service(game_path: Path, db_url: str | None) -> Iterator[Any]:
+def service(game_path: Path, db_url: str | None) -> Iterator[Service]:
     """The service for one command, closed (engine disposed) however the command ends."""
     svc = open_service(game_path, db_url)
     try:
@@ -93,7 +96,7 @@ def service(game_path: Path, db_url: str | None) -> Iterator[Any]:
         svc.close()
 
 
-class WordChoice(click.Choice):  # type: ignore[type-arg]
+class WordChoice(click.Choice[str]):
     """A choice a director may type in English or in the rule posts' Chinese (``--color 蓝`` or
     ``--color blue``, ``--status 待审``): the command always receives the English value, the one
     the JSON and the store use. Each English value is given with its Chinese words."""
@@ -109,7 +112,7 @@ class WordChoice(click.Choice):  # type: ignore[type-arg]
         choices = "、".join(f"{v}（{'/'.join(ws)}）" for v, ws in self.words.items())
         self.fail(f"只能是 {choices}，实际是 '{value}'", param, ctx)
 
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:  # type: ignore[override]
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "[" + "|".join(f"{v}|{ws[0]}" for v, ws in self.words.items()) + "]"
 
 

@@ -30,12 +30,9 @@ class JsonProgress:
     process (its own interpreter, so parsing and writing never compete with the screen for the GIL)."""
 
     def __call__(self, p: CrawlProgress) -> None:
-        import json
+        from tracker.cli.json_docs import progress_line
 
-        sys.stderr.write(json.dumps({"event": p.event, "tid": p.tid, "threads_done": p.threads_done,
-                                     "threads_total": p.threads_total, "requests": p.requests,
-                                     "pages_fetched": p.pages_fetched, "detail": p.detail},
-                                    ensure_ascii=False) + "\n")
+        sys.stderr.write(progress_line(p) + "\n")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -125,16 +122,11 @@ def register(group: click.Group) -> None:
 
             # a typo in a player's name shows the first time the threads are read (a failed crawl
             # says its error alone: the names are checked when the threads were read in full)
-            names = roster_check(svc) if not report.errors else None
-        doc = report.to_json()
-        if detection is not None:
-            doc["detection"] = {"scanned": detection.scanned, "new_flags": len(detection.new_flags)}
-        if names is not None:
-            doc["roster"] = {"silent": [{"player": p, "nearest": list(n)} for p, n in names.silent],
-                             "unlisted": [{"author": u.author, "posts": u.posts, "nearest": list(u.nearest)}
-                                          for u in names.unlisted]}
+            names = roster_check(svc.ctx, svc.log.substitutes()) if not report.errors else None
         if as_json:
-            emit_json(doc)
+            from tracker.cli.json_docs import crawl_json
+
+            emit_json(crawl_json(report, detection, names))
         else:
             _summary(report)
             if detection is not None:

@@ -7,16 +7,19 @@ what the database holds (the director needs it to compare with a backup), and th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tracker.cli.common import echo
 from tracker.errors import LedgerBrokenError
 from tracker.penalties.ledger import Verification
 
+if TYPE_CHECKING:
+    from tracker.service import Service
 
-def check_ledger(svc: Any) -> Verification:
+
+def check_ledger(svc: Service) -> Verification:
     """Verify the chain; when broken, warn on stderr at once (before anything else is printed)."""
-    v: Verification = svc.verify_ledger()
+    v = svc.verify_ledger()
     if not v.ok:
         echo(f"！！！记牌账本已损坏：{v.problem}（第 {v.broken_at} 条）。以下判罚与牌况不可信！！！", err=True)
     return v
@@ -27,8 +30,3 @@ def fail_if_broken(v: Verification) -> None:
     if not v.ok:
         raise LedgerBrokenError(f"记牌账本校验失败：{v.problem}（第 {v.broken_at} 条）",
                                 hint="账本在记牌工具之外被改动；`tracker cards GAME.toml verify` 查看，再从备份恢复数据库")
-
-
-def ledger_json(v: Verification) -> dict[str, Any]:
-    """The check as the ``--json`` documents carry it."""
-    return {"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at, "problem": v.problem}

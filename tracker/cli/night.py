@@ -18,6 +18,7 @@ from tracker.cli.common import db_option, echo, emit_json, json_option
 if TYPE_CHECKING:
     from tracker.engine.night import Catalog, Settlement, Table
     from tracker.engine.ruleset import Ruleset
+    from tracker.service.night import NightPreview
 
 
 class NightGroup(click.Group):
@@ -75,11 +76,12 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
         asking = next((r for _, r in runs if any(q.key == key for q in r.questions)), runs[0][1])
         check_decisions(asking, {key: value})
     if as_json:
+        from tracker.cli.json_docs import simulation_json, simulations_json
+
         if many is None:
-            emit_json(runs[0][1].to_json())
+            emit_json(simulation_json(runs[0][1]))
         else:
-            emit_json({"results": [{"id": one.get("id"), **result.to_json()}
-                                   for one, (_, result) in zip(many, runs, strict=True)]})
+            emit_json(simulations_json([one.get("id") for one in many], [result for _, result in runs]))
         return
     from tracker.reports.night import render
 
@@ -141,7 +143,8 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
              as_json: bool) -> None:
     """夜晚工作台：提交、撤回、预览、确认。"""
     from tracker.cli.common import service
-    from tracker.engine.night.desk import phase_key, phase_words, table_json
+    from tracker.cli.json_docs import night_confirm_json, night_preview_json
+    from tracker.engine.night.desk import phase_key, phase_words
 
     verb, rest = (words[0], list(words[1:])) if words else ("preview", [])
     if verb not in (*_VERBS, "preview"):
@@ -185,7 +188,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
         if verb == "confirm":
             preview, recorded = desk.confirm(key, seed=seed, decisions=chosen)
             if as_json:
-                emit_json({"phase": key, "recorded": [e.seq for e in recorded], **preview.result.to_json()})
+                emit_json(night_confirm_json(key, recorded, preview.result))
                 return
             _show(preview)
             echo(f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件（{recorded[0].seq}–{recorded[-1].seq}）")
@@ -196,16 +199,12 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             return
         preview = desk.preview(key, seed=seed, decisions=chosen)
         if as_json:
-            emit_json({"phase": key, "confirmed": preview.confirmed is not None,
-                       "submitted": [{"seq": e.seq, **{k: e.data[k] for k in ("actor", "skill", "targets") if k in e.data},
-                                      **({"choice": e.data["choice"]} if "choice" in e.data else {})}
-                                     for e in preview.submitted],
-                       "table": table_json(preview.table), **preview.result.to_json()})
+            emit_json(night_preview_json(key, preview))
             return
         _show(preview)
 
 
-def _show(preview: Any) -> None:
+def _show(preview: NightPreview) -> None:
     """The preview as the director reads it: submissions, then the settlement (tracker.reports.night)."""
     from tracker.reports.night import render
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,57 +24,66 @@ from tracker.cli.common import (
     json_option,
     service,
 )
-from tracker.cli.json_docs import cards_json, decision_json, entry_json
+from tracker.cli.json_docs import (
+    Places,
+    cards_json,
+    decisions_json,
+    flag_json,
+    flags_json,
+    history_json,
+    lurkers_json,
+    placed_decision_json,
+    verify_json,
+)
 from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import KIND_WORDS
 from tracker.penalties.ledger import ACTION_WORDS, COLOR_WORDS, LADDER_ISSUER
 from tracker.penalties.place import place_words
 
+if TYPE_CHECKING:
+    from tracker.penalties import ledger as L
+    from tracker.penalties.review import Flag
+    from tracker.service import Service
+    from tracker.service.penalties import CardDecision
+
 COLOR_CHOICE = WordChoice(COLOR_WORDS_IN)
 
 
-
-def _entry_line(e: dict[str, Any], tz: tzinfo | None = None) -> str:
+def _entry_line(e: L.Entry, places: Places, tz: tzinfo | None = None) -> str:
     """One ledger entry: its game day, its place (帖 and 楼, once), and when the director recorded it
     (记于, in the forum's zone; the store keeps UTC) — the one time every ledger line of the command
     line shows (the 判罚公示 shows the violation's instead, and says so)."""
-    color = COLOR_WORDS.get(e["color"] or "", "")
-    ref = f"（针对第 {e['ref']} 条）" if e["ref"] else ""
-    clause = f" [{e['clause']}]" if e["clause"] else ""
-    at = datetime.fromisoformat(e["at"])
+    color = COLOR_WORDS.get(e.color or "", "")
+    ref = f"（针对第 {e.ref} 条）" if e.ref else ""
+    clause = f" [{e.clause}]" if e.clause else ""
+    at = e.at
     if tz is not None and at.tzinfo is not None:
         at = at.astimezone(tz)
-    issuer = "自动" if e["issuer"] == LADDER_ISSUER else e["issuer"]
-    day = f"第{e['day']}日 " if e.get("day") is not None else ""
-    if e.get("tid") is not None:
-        where = f"（{place_words(e['tid'], e.get('floor'))}）"
-    elif e.get("post") is not None and e["action"] in ("issue", "amend"):
-        where = f"（帖子 pid {e['post']}）"
+    issuer = "自动" if e.issuer == LADDER_ISSUER else e.issuer
+    day = f"第{e.day}日 " if e.day is not None else ""
+    place = places.get(e.post) if e.post is not None else None
+    if place is not None:
+        where = f"（{place_words(place[0], place[1])}）"
+    elif e.post is not None and e.action in ("issue", "amend"):
+        where = f"（帖子 pid {e.post}）"
     else:
         where = ""
-    return (f"#{e['id']} {day}记于 {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e['action'], e['action'])} {e['player']} "
-            f"{color}{clause}{ref}：{e['reason']}{where}（{issuer}）")
+    return (f"#{e.id} {day}记于 {at:%Y-%m-%d %H:%M} {ACTION_WORDS.get(e.action, e.action)} {e.player} "
+            f"{color}{clause}{ref}：{e.reason}{where}（{issuer}）")
 
 
-def _placed(svc: Any, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Entries with the thread and floor of their post (for the lines above)."""
-    where = svc.post_places([e["post"] for e in entries])
-    return [{**e, "tid": where[e["post"]][0], "floor": where[e["post"]][1]} if e["post"] in where else e
-            for e in entries]
-
-
-def _print_decision(d: dict[str, Any], tz: tzinfo | None) -> None:
-    for e in d["written"]:
-        echo(_entry_line(e, tz))
-    for ev in d["events"]:
+def _print_decision(d: CardDecision, places: Places, tz: tzinfo | None) -> None:
+    for e in d.written:
+        echo(_entry_line(e, places, tz))
+    for ev in d.events:
         echo(f"  → {ev}")
 
 
-def _flag_line(f: dict[str, Any]) -> str:
+def _flag_line(f: Flag) -> str:
     """One flag as the director reads it: the kind in Chinese and the rule post's clause."""
-    status = {"open": "待审", "dismissed": "已驳回", "carded": "已判罚"}.get(f["status"], f["status"])
-    return (f"[{f['id']}] {status} 帖 {f['tid']} 第 {f['floor']} 楼 {f['author']} "
-            f"{KIND_WORDS.get(f['kind'], f['kind'])}｜{f['clause']}：{f['excerpt']}")
+    status = {"open": "待审", "dismissed": "已驳回", "carded": "已判罚"}.get(f.status, f.status)
+    return (f"[{f.id}] {status} 帖 {f.tid} 第 {f.floor} 楼 {f.author} "
+            f"{KIND_WORDS.get(f.kind, f.kind)}｜{f.clause}：{f.excerpt}")
 
 
 class CardGroup(click.Group):
@@ -127,12 +136,12 @@ def register(group: click.Group) -> None:
             if flag_id is None or reason is None:
                 raise click.UsageError("驳回需要违规记录的编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
             with service(game_path, db_url) as svc:
-                f = svc.dismiss_flag(flag_id, reason, by=by).as_json()
+                f = svc.dismiss_flag(flag_id, reason, by=by)
             if as_json:
-                emit_json(f)
+                emit_json(flag_json(f))
             else:
                 echo(_flag_line(f))
-                echo(f"驳回理由：{f['decision_reason']}（{f['decided_by']}）")
+                echo(f"驳回理由：{f.decision_reason}（{f.decided_by}）")
             return
         from tracker.cli.ledger_guard import check_ledger, fail_if_broken
         from tracker.penalties.review import suggest_card
@@ -141,27 +150,25 @@ def register(group: click.Group) -> None:
             ledger_ok = check_ledger(svc)  # the suggested cards read the ledger
             run = None if no_detect else svc.detect_flags()
             found = svc.flags(detect=False, status=status)
-            items = [f.as_json() for f in found]
             ledger = svc.ledger()
             # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
             rules = svc.ctx.ruleset.detectors
             suggested = {f.id: suggest_card(f, ledger, rules=rules) for f in found if f.status == "open"}
         if as_json:
-            emit_json([{k: f[k] for k in ("id", "pid", "floor", "tid", "author", "kind", "category", "clause",
-                                          "excerpt", "status")} for f in items])
+            emit_json(flags_json(found))
             fail_if_broken(ledger_ok)
             return
         if run is not None:
             echo(f"本次检测 {run.scanned} 帖，新增违规记录 {len(run.new_flags)} 条。")
-        for f in items:
+        for f in found:
             echo(_flag_line(f))
-            if f.get("evidence"):
-                echo(f"    证据：{f['evidence']}")
-            sug = suggested.get(f["id"])
+            if f.evidence:
+                echo(f"    证据：{f.evidence}")
+            sug = suggested.get(f.id)
             if sug is not None:
                 clause = f" [{sug.clause}]" if sug.clause else ""
-                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f['id']}")
-        if not items:
+                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f.id}")
+        if not found:
             echo("没有待审违规。" if status == "open" else "没有违规记录。")
         fail_if_broken(ledger_ok)
 
@@ -185,11 +192,7 @@ def register(group: click.Group) -> None:
             rep = svc.lurkers(day)
             found = lurk_findings(day, rep.penalties, svc.ledger())
         if as_json:
-            doc = rep.to_json()
-            for pj, f in zip(doc["penalties"], found, strict=True):  # type: ignore[call-overload]
-                pj["card_id"] = f.card
-                pj["revoked"] = f.revoked
-            emit_json(doc)
+            emit_json(lurkers_json(rep, found))
             fail_if_broken(ledger_ok)
             return
         echo(f"第 {day} 日潜水统计" + ("（加速日，不判罚）" if rep.accelerated else ""))
@@ -224,7 +227,7 @@ def register(group: click.Group) -> None:
         损坏时退出码为 1。`announce --day N` 输出当日判罚公示（BBCode，末尾带账本锚点）；
         `history ID` 一张牌的完整记录。
         """
-        from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
+        from tracker.cli.ledger_guard import check_ledger, fail_if_broken
 
         if action == "verify":
             _verify(game_path, db_url, as_json, anchors, from_forum)
@@ -244,33 +247,34 @@ def register(group: click.Group) -> None:
                 raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
             with service(game_path, db_url) as svc:
                 v = check_ledger(svc)
-                items = _placed(svc, [entry_json(e) for e in svc.card_history(card_id)])
+                history = svc.card_history(card_id)
+                places = svc.post_places([e.post for e in history])
                 tz = svc.game.tz
             if as_json:
-                emit_json(items)
+                emit_json(history_json(history, places))
             else:
-                for e in items:
-                    echo(_entry_line(e, tz))
+                for e in history:
+                    echo(_entry_line(e, places, tz))
             fail_if_broken(v)
             return
         with service(game_path, db_url) as svc:
             v = check_ledger(svc)
             ledger = svc.ledger()
-            doc = cards_json(ledger, svc.standing(), svc.post_places([e.post for e in ledger]))
+            standing = svc.standing()
+            places = svc.post_places([e.post for e in ledger])
             tz = svc.game.tz
         if as_json:
-            doc["verified"] = ledger_json(v)
-            emit_json(doc)
+            emit_json(cards_json(ledger, standing, places, verified=v))
             fail_if_broken(v)
             return
-        for e in doc["ledger"]:
-            echo(_entry_line(e, tz))
-        if not doc["ledger"]:
+        for e in ledger:
+            echo(_entry_line(e, places, tz))
+        if not ledger:
             echo("账本为空。")
         echo("")
-        for name, s in doc["standing"].items():
-            echo(f"{name}：蓝牌 {s['blue']}，黄牌 {s['yellow']}，红牌 {s['red']}"
-                 f"（{STATUS_WORDS.get(s['status'], s['status'])}）")
+        for name, s in standing.items():
+            echo(f"{name}：蓝牌 {s.blue}，黄牌 {s.yellow}，红牌 {s.red}"
+                 f"（{STATUS_WORDS.get(s.status, s.status)}）")
         fail_if_broken(v)
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...],
@@ -329,12 +333,10 @@ def register(group: click.Group) -> None:
         if key_file is not None:
             checked.append(f"本地密钥封印 {sealed} 行（{seal_path(key_file)}，密钥 {key_file}），覆盖到第 {covers} 条")
         if as_json:
-            doc: dict[str, Any] = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
-            if anchored or key_file is not None or from_forum:  # the original three keys stay as they were
-                doc.update({"anchors_checked": anchored, "anchors_in_process_thread": len(posted),
-                            "anchors_source": "forum" if from_forum else "database" if source else None,
-                            "seals_checked": sealed, "sealed_through": covers, "problems": problems})
-            emit_json(doc)
+            emit_json(verify_json(v, problems, anchored=anchored, posted=len(posted),
+                                  source="forum" if from_forum else "database" if source else None,
+                                  sealed=sealed, covers=covers,
+                                  extended=bool(anchored or key_file is not None or from_forum)))
         elif not problems:
             echo(f"账本完好：共 {v.entries} 条记录。")
             echo("已核对：" + "；".join(checked) + "。")
@@ -365,15 +367,16 @@ def register(group: click.Group) -> None:
         """发牌、撤销、更正（每个操作都是账本中的一条新记录）。"""
         ctx.obj = {"game_path": game_path, "db_url": db_url}
 
-    def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool, call: Callable[[Any], Any]) -> None:
+    def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool,
+                  call: Callable[[Service], CardDecision]) -> None:
         with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
-            d = decision_json(call(svc))
-            d["written"] = _placed(svc, d["written"])
+            d = call(svc)
+            places = svc.post_places([e.post for e in d.written])
             tz = svc.game.tz
         if as_json:
-            emit_json(d)
+            emit_json(placed_decision_json(d, places))
         else:
-            _print_decision(d, tz)
+            _print_decision(d, places, tz)
 
     @card.command("issue")
     @click.argument("player")
@@ -393,7 +396,7 @@ def register(group: click.Group) -> None:
     def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: str | None,
               day: int | None, by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
         """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
-        def call(svc: Any) -> Any:
+        def call(svc: Service) -> CardDecision:
             return svc.issue_card(player, color, clause, reason, post=post, by=by, day=day,
                                   at=_when(at, svc.game.tz))
 
@@ -455,22 +458,20 @@ def register(group: click.Group) -> None:
         from tracker.service.lurk_cards import card_lurkers
 
         with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
-            out = [decision_json(d) for d in card_lurkers(svc, day, players, by=by)]
+            out = card_lurkers(svc, day, players, by=by)
             tz = svc.game.tz
         if as_json:
-            emit_json(out)
+            emit_json(decisions_json(out))
             return
         for d in out:
-            _print_decision(d, tz)
+            _print_decision(d, {}, tz)
         echo(f"第 {day} 日潜水：发牌 {len(out)} 张。" if out else f"第 {day} 日没有待判罚的潜水。")
 
 
-def _when(at: str | None, tz: Any) -> Any:
+def _when(at: str | None, tz: tzinfo) -> datetime | None:
     """``--at``: an ISO time, in the game's zone when it names none; None = now."""
     if not at:
         return None
-    from datetime import datetime
-
     from tracker.errors import ConfigError
 
     try:

@@ -8,20 +8,20 @@ result is never read under a reading the director did not know was in force.
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tracker.cli.json_docs import value_words
+
+if TYPE_CHECKING:
+    from tracker.engine.ruleset_schema import Ruleset
 
 
-def reading_lines(ruleset: Any, game_options: dict[str, Any]) -> list[str]:
+def reading_lines(ruleset: Ruleset, game_options: Mapping[str, Any]) -> list[str]:
     out = []
     for o in ruleset.options:
         value = ruleset.option(o.key)
         where = "游戏文件 [options]" if o.key in game_options else "默认"
-        shown = json.dumps(value, ensure_ascii=False)
+        shown = value_words(value)
         out.append(f"规则读法：{o.key} = {shown}（{where}）{o.description.split('：')[0]}")
     return out
-
-
-def readings_json(ruleset: Any, game_options: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"key": o.key, "value": ruleset.option(o.key), "default": o.default,
-             "from_game_file": o.key in game_options} for o in ruleset.options]

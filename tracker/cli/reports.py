@@ -44,11 +44,11 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
         ledger = check_ledger(svc)
         day = day if day is not None else svc.current_day()
         att = svc.attention(day, kind)
-        written = [str(p) for p in svc.write_reports(day, (kind,), force=force)] if write else []
+        written = svc.write_reports(day, (kind,), force=force) if write else []
         if as_json:
-            doc = {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
-                   "bbcode": svc.report_bbcode(day, kind), "written": written}
-            emit_json(doc)
+            from tracker.cli.json_docs import attention_json
+
+            emit_json(attention_json(day, kind, att, svc.report_bbcode(day, kind), written))
         else:
             echo(_render(svc, day, kind, fmt), nl=False)
             for item in att.items:
@@ -128,7 +128,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
         from tracker.service.roster_check import roster_errors
 
         outcome = svc.state().state.outcome
-        if outcome is None or roster_errors(svc):  # a roster that contradicts the ruleset decides nothing
+        if outcome is None or roster_errors(svc.ctx):  # a roster that contradicts the ruleset decides nothing
             return None
         return f"{outcome.reason}（{outcome.clause}）"
 
@@ -184,7 +184,9 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
             click.confirm(f"以上内容将发到帖子 {tid}，确认发帖？", abort=True)
         result = _post(svc, tid, text)
         if as_json:
-            emit_json({"tid": tid, "pid": result.pid, "message": result.message})
+            from tracker.cli.json_docs import reply_json
+
+            emit_json(reply_json(tid, result.pid, result.message))
         else:
             echo(f"已发帖：tid {tid}，pid {result.pid}")
     finally:
@@ -221,7 +223,9 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
         text = svc.elevator_bbcode(day)
     finally:
         svc.close()
-    emit_json({"day": day, "bbcode": text}) if as_json else echo(text, nl=False)
+    from tracker.cli.json_docs import elevator_json
+
+    emit_json(elevator_json(day, text)) if as_json else echo(text, nl=False)
 
 
 @click.command("announce")
@@ -243,7 +247,9 @@ def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
     # which 公示 this is: the one that opens day N, announcing day N-1 and night N-1 (none before the first day)
     covers = {"day": day - 1, "night": day - 1} if day > first else None
     if as_json:
-        emit_json({"day": day, "covers": covers, "bbcode": text})
+        from tracker.cli.json_docs import announcement_json
+
+        emit_json(announcement_json(day, covers, text))
     else:
         what = f"公示第 {day - 1} 日白天与第 {day - 1} 夜的结果" if covers else "游戏开始，此前没有白天与夜晚可公示"
         echo(f"第 {day} 日开门公示草稿（第 {day} 日开门时发在进程帖；{what}；遗言等由导演补充）：", err=True)

@@ -26,9 +26,9 @@ def check_cmd(ctx: click.Context, file: Path, as_json: bool) -> None:
     found = check_ruleset(file)
     errors = [p for p in found if p.level == "error"]
     if as_json:
-        emit_json({"file": str(file), "ok": not errors,
-                   "problems": [{"level": p.level, "file": p.file or file.name, "key": p.where, "line": p.line,
-                                 "message": p.message, "hint": p.hint} for p in found]})
+        from tracker.cli.json_docs import ruleset_check_json
+
+        emit_json(ruleset_check_json(file, found))
     else:
         for p in found:
             word = "错误" if p.level == "error" else "注意"

@@ -30,9 +30,9 @@ def threads_cmd(game_path: Path, fid: int | None, as_json: bool) -> None:
     game = load_game(game_path)
     fid, items = forum_threads(game, fid)
     if as_json:
-        emit_json({"fid": fid, "threads": [
-            {"tid": t.tid, "subject": t.subject, "author": t.author, "replies": t.replies, "sticky": t.sticky,
-             "last_post_at": t.last_post_at.isoformat() if t.last_post_at else None} for t in items]})
+        from tracker.cli.json_docs import forum_threads_json
+
+        emit_json(forum_threads_json(fid, items))
         return
     echo(f"版块 fid {fid}：{len(items)} 个帖子（论坛列表的第一页）")
     echo(f"{'tid':>7}  {'回复':>5}  作者／标题")
@@ -50,8 +50,9 @@ def propose_players(game_path: Path, tid: int, as_json: bool) -> None:
     game = load_game(game_path)
     signup = signup_accounts(game, tid)
     if as_json:
-        emit_json({"tid": signup.tid, "subject": signup.subject,
-                   "players": [{"name": n, "uid": uid, "floor": floor} for n, uid, floor in signup.accounts]})
+        from tracker.cli.json_docs import signup_json
+
+        emit_json(signup_json(signup))
         return
     click.echo(f"# 报名帖 tid {signup.tid}《{signup.subject}》：{len(signup.accounts)} 个账号（不含导演），按首次回帖顺序")
     click.echo("# 复制到游戏文件，删去不参加的账号，再写 role / faction")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
-from tracker.cli.json_docs import state_json
+from tracker.cli.json_docs import event_json, rulesets_json, state_command_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
 
@@ -24,8 +24,7 @@ def rulesets_cmd(as_json: bool) -> None:
 
     rs = list_rulesets()
     if as_json:
-        emit_json([{"id": r.id, "name": r.name, "source": r.source, "players": r.players,
-                    "factions": list(r.faction_names), "code": code_for(r.id, r.hooks)} for r in rs])
+        emit_json(rulesets_json(rs, {r.id: code_for(r.id, r.hooks) for r in rs}))
         return
     for r in rs:
         echo(f"{r.id:<14} {r.players:>2} 人  {r.name}（{' / '.join(r.faction_names)}）  {r.source}")
@@ -257,8 +256,6 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
               role: str | None, faction: str | None, cause: str | None, seq: int | None, reason: str | None,
               pairs: tuple[str, ...], at: str | None, by: str | None, db_url: str | None, as_json: bool) -> None:
     """记录一个游戏事件（出局、挂机、警长、翻转身份、修正、加速、投降、撤销 …）。"""
-    from tracker.engine.events import event_to_json
-
     kind = _event_kind(kind)
     cause = _cause(cause)
     data: dict[str, Any] = {}
@@ -286,7 +283,7 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
                 echo(f"注意：{note}", err=True)
         s = svc.game_state()
         if as_json:
-            emit_json({"event": event_to_json(e), "outcome": s.outcome.to_json() if s.outcome else None})
+            emit_json(event_json(e, s.outcome))
             return
         echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
         if e.kind in ("eliminated", "died") and svc.night_desk().has_exit_skill("exile"):
@@ -312,28 +309,25 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 @json_option
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
     """游戏状态：每名玩家的存活/出局/挂机、身份、标记（警长等），各日，胜负。"""
-    from tracker.cli.ledger_guard import check_ledger, fail_if_broken, ledger_json
-    from tracker.cli.readings import reading_lines, readings_json
+    from tracker.cli.json_docs import readings_json, state_json
+    from tracker.cli.ledger_guard import check_ledger, fail_if_broken
+    from tracker.cli.readings import reading_lines
     from tracker.engine.roster import check_assignment
 
     svc = open_service(game_path, db_url)
     try:
         ledger = check_ledger(svc)  # the cards column reads the ledger: a forged card must not pass quietly
-        doc = state_json(svc.state())
+        summary = svc.state()
         problems = check_assignment(svc.ruleset, svc.game.players)
         roster_broken = any(p.level == "error" for p in problems)
-        if roster_broken:  # a winner counted from a roster the ruleset contradicts is no winner
-            doc["outcome"] = None
         if as_json:
-            doc["roster_problems"] = [{"level": p.level, "message": p.message} for p in problems]
-            doc["ledger"] = ledger_json(ledger)
-            doc["readings"] = readings_json(svc.ruleset, svc.game.options)
-            if show_events:
-                doc["events"] = svc.events_json()
-            emit_json(doc)
+            emit_json(state_command_json(summary, outcome_judged=not roster_broken, problems=problems, ledger=ledger,
+                                         readings=readings_json(svc.ruleset, svc.game.options),
+                                         events=svc.events_json() if show_events else None))
             fail_if_broken(ledger)
             _refuse_roster(problems)
             return
+        doc = state_json(summary)
         tz = svc.game.tz
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
         for line in reading_lines(svc.ruleset, svc.game.options):

@@ -92,4 +92,4 @@ def install_help_words() -> None:
     import click.formatting
 
     for module in (click.core, click.decorators, click.formatting):
-        module._ = _words  # type: ignore[attr-defined]
+        setattr(module, "_", _words)  # noqa: B010 (click binds gettext's `_` per module: no public hook)

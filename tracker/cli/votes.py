@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
-from tracker.cli.json_docs import confirm_json, tally_to_json
+from tracker.cli.json_docs import confirm_command_json, tally_command_json
+
+if TYPE_CHECKING:
+    from tracker.service.votes import DayTally
 
 
 @click.command("tally")
@@ -28,8 +33,7 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
         results = svc.tally_day(day, ruleset_id=ruleset_id)
         tz = svc.game.tz
         if as_json:
-            docs = [tally_to_json(r, tz) for r in results]
-            emit_json(docs[0] if len(docs) == 1 else {"day": day, "votes": docs, **_first(docs)})
+            emit_json(tally_command_json(day, results, tz))
             return
         if not bbcode and ruleset_id is None:
             from tracker.cli.readings import reading_lines
@@ -47,22 +51,14 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
         svc.close()
 
 
-def _first(docs: list[dict[str, object]]) -> dict[str, object]:
-    """With several vote threads (213 day 1), the contract's top-level keys describe the first one."""
-    keys = ("ballots", "final", "totals", "public_totals", "outcome")
-    return {k: docs[0][k] for k in keys}
-
-
-def _human(r: object, tz: object) -> str:
+def _human(r: DayTally, tz: tzinfo) -> str:
     from tracker.reports.announce_tally import announce_tally_bbcode
-    from tracker.service.votes import DayTally
 
-    assert isinstance(r, DayTally)
     t = r.tally
     # Plain text for the terminal: this view carries the director's true totals (暗记), so it must not
     # look like the post to paste (that is --bbcode). Player text in the announcement has full-width
     # brackets, so every [b] tag left is the announcement's own.
-    bb = announce_tally_bbcode(t, tz=tz)  # type: ignore[arg-type]
+    bb = announce_tally_bbcode(t, tz=tz)
     lines = [bb.replace("[b]", "").replace("[/b]", "")]
     if t.totals != t.public_totals:
         lines += ["", "导演真实票数（含暗记）：" + "，".join(f"{k} {v:g}" for k, v in t.totals.items())]
@@ -81,14 +77,11 @@ def _human(r: object, tz: object) -> str:
 @json_option
 def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str | None, as_json: bool) -> None:
     """确认当日投票结果，记为游戏事件（当选、出局/死亡、已用最后一票）。"""
-    from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
-
     svc = open_service(game_path, db_url)
     try:
-        refuse_on_roster_errors(roster_errors(svc), "不能确认结果")
         results = svc.confirm_day(day, recorded_by=recorded_by)
         if as_json:
-            emit_json({"day": day, "votes": [confirm_json(r) for r in results]})
+            emit_json(confirm_command_json(day, results))
             return
         for r in results:
             if r.already_confirmed:

@@ -54,7 +54,7 @@ def _closed(table: dict[int, str]) -> dict[int, str]:
     return out
 
 
-_LOOKALIKE = _closed(_LOOKALIKE)  # type: ignore[arg-type]
+_LOOKALIKE = _closed(_LOOKALIKE)
 
 
 @cache

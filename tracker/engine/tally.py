@@ -147,7 +147,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
                     candidacy=candidacy)
         if b.edited_at is not None and rules.edits_as_new_ballot:
             if cb.valid:
-                cb = _replace(cb, flags=(*cb.flags, Verdict(Code.EDIT_AS_NEW, _edit_words(b, window))))
+                cb = replace(cb, flags=(*cb.flags, Verdict(Code.EDIT_AS_NEW, _edit_words(b, window))))
         elif b.edited_at is not None or b.pid in earlier:
             flags = list(cb.flags)
             edited = (f"编辑于 {b.edited_at.astimezone(window.closes.tzinfo):%m-%d %H:%M}"
@@ -159,7 +159,7 @@ def tally(ballots: Sequence[Ballot], *, rules: TallyRules, roster: Roster, windo
             elif b.edited_at is not None:
                 flags.append(Verdict(Code.EDITED_AFTER_CLOSE if b.edited_at > window.closes else Code.EDITED,
                                      edited.removesuffix("（关门之后）")))
-            cb = _replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
+            cb = replace(cb, flags=tuple(flags), earlier_text=earlier.get(b.pid))
         if cb.valid:
             run = runs.setdefault(cb.voter, _VoterRun())
             if run.current is not None and (b.change or b.kind == "proxy"):
@@ -288,12 +288,6 @@ def _dedupe(ballots: Sequence[Ballot]) -> list[Ballot]:
 
 def _version_key(b: Ballot) -> tuple[int, datetime, str | None, str | None]:
     return (b.edited_at is not None, b.edited_at or b.posted_at, b.target, b.reason_text)
-
-
-def _replace(cb: CountedBallot, **kw: object) -> CountedBallot:
-    from dataclasses import replace
-
-    return replace(cb, **kw)  # type: ignore[arg-type]
 
 
 def nearest_names(written: str, names: Sequence[str], n: int = 3) -> list[str]:
@@ -455,7 +449,7 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: Vote
     p = roster.find(cb.voter)
     flags = list(cb.flags)
     if cb.target == rules.abstain_word or p is None:
-        return _replace(cb, final=True, flags=tuple(flags))
+        return replace(cb, final=True, flags=tuple(flags))
     weight, right = vote_weight(p, rules, roster), vote_right(p, rules, roster)
     true, public = weight.true, weight.public
     if not right.shown:
@@ -472,7 +466,7 @@ def _weigh(cb: CountedBallot, *, rules: TallyRules, roster: Roster, window: Vote
     if cb.target is not None and _target_out_before(roster, cb.target, window.closes, strictly=True):
         flags.append(Verdict(Code.TARGET_OUT_BY_CLOSE, cb.target))
         public = true = 0.0
-    return _replace(cb, final=True, weight=true, public_weight=public, flags=tuple(flags))
+    return replace(cb, final=True, weight=true, public_weight=public, flags=tuple(flags))
 
 
 def _sum(ballots: Sequence[CountedBallot], roster: Roster, window: VoteWindow, *, needs_votes: bool = False,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, cast, get_args
 
 from tracker.engine.ballots import ABSTAIN, Ballot, BallotKind
 from tracker.engine.events import Event, EventKind, effective
@@ -323,10 +323,9 @@ def roster_from_states(at_open: GameState, at_close: GameState, day: int,
                                 seat=(seats or {}).get(name)))
     # The modifiers in force when the vote is counted: one recorded during the day counts too (M65
     # 票权掠夺 "游戏日任意时刻"; 深青之桩/天枢剑圣 recorded after the opening), not only the opening's.
-    mods = tuple(VoteModifier(kind=m.effect, player=m.player, value=m.value, public=m.public, source=m.kind)  # type: ignore[arg-type]
-                 for m in at_close.modifiers(day)
-                 if m.effect in ("received_add", "received_multiply", "void_voter", "toggle_vote_right",
-                                 "announced_add", "voter_add"))
+    mods = tuple(VoteModifier(kind=cast(ModifierKind, m.effect), player=m.player, value=m.value, public=m.public,
+                              source=m.kind)  # the effect is one of ModifierKind's: the filter below
+                 for m in at_close.modifiers(day) if m.effect in get_args(ModifierKind))
     dead: dict[str, int] = {}
     for p in at_open.players.values():
         if p.life != "out":

@@ -55,5 +55,6 @@ async def thread_posts(game: GameConfig, tid: int, *, transport: httpx.AsyncBase
         return sorted(posts.values(), key=lambda p: (p.floor, p.pid))
 
 
-def thread_posts_sync(game: GameConfig, tid: int, **kw: object) -> list[Post]:
-    return asyncio.run(thread_posts(game, tid, **kw))  # type: ignore[arg-type]
+def thread_posts_sync(game: GameConfig, tid: int, *, transport: httpx.AsyncBaseTransport | None = None,
+                      password: Callable[[], str] | None = None) -> list[Post]:
+    return asyncio.run(thread_posts(game, tid, transport=transport, password=password))

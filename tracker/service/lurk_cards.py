@@ -8,20 +8,25 @@ penalty, each with its ladder and red-card consequence, exactly as a card typed 
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tracker.engine.roster_names import did_you_mean
 from tracker.errors import GameRuleError
 from tracker.penalties.lurk_cards import LurkFinding, lurk_findings
 
+if TYPE_CHECKING:
+    from tracker.service import Service
+    from tracker.service.penalties import CardDecision
 
-def day_lurk_findings(svc: Any, day: int) -> list[LurkFinding]:
+
+def day_lurk_findings(svc: Service, day: int) -> list[LurkFinding]:
     """The day's lurk penalties with their status in the ledger."""
     rep = svc.lurkers(day)
     return lurk_findings(day, rep.penalties, svc.ledger())
 
 
-def card_lurkers(svc: Any, day: int, players: Collection[str] = (), *, by: str | None = None) -> list[Any]:
+def card_lurkers(svc: Service, day: int, players: Collection[str] = (), *,
+                 by: str | None = None) -> list[CardDecision]:
     """Issue the yellow (the ruleset's) card of each uncarded lurk penalty of ``day`` — all of them,
     or only those of ``players``. Returns the decisions (``CardDecision``), in order."""
     todo = day_lurk_findings(svc, day)

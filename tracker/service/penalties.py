@@ -155,7 +155,7 @@ class Penalties:
             if flag_pid is not None and pid == flag_pid:
                 evidence = flag_hash  # the post as the detector saw it (players edit violations away)
             return self._decide(s, lambda entries: L.issue(
-                entries, player=account, color=color, clause=clause, reason=reason,  # type: ignore[arg-type]
+                entries, player=account, color=color, clause=clause, reason=reason,
                 issuer=issuer, at=at, ladder=self.ladder(), post=pid, flag=flag, evidence=evidence,
                 day=where.day),
                 primary="issue", after=after)
@@ -179,7 +179,7 @@ class Penalties:
         with self.ctx.store.session() as s:
             return self._decide(s, lambda entries: L.amend(
                 entries, card_id, reason=reason, issuer=issuer, at=at, ladder=self.ladder(),
-                color=color, clause=clause, day=self._announced_on(entries, card_id)),  # type: ignore[arg-type]
+                color=color, clause=clause, day=self._announced_on(entries, card_id)),
                 primary="amend")
 
     def _announced_on(self, entries: Sequence[L.Entry], card_id: int) -> int | None:

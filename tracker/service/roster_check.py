@@ -1,50 +1,57 @@
 """After a crawl: the game file's players against the accounts posting in the game's threads.
 
-A helper over the service (no mixin, so the service's composition is untouched): one GROUP BY over
-the stored posts of the game's threads, then :func:`tracker.engine.roster_names.check_names`.
+Functions over the game's context (no mixin, so the service's composition is untouched): one GROUP
+BY over the stored posts of the game's threads, then :func:`tracker.engine.roster_names.check_names`;
+the roster's contradictions of the ruleset, which `Votes.confirm_day` and the win check refuse on.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tracker.engine.roster_names import RosterCheck, check_names
 
+if TYPE_CHECKING:
+    from tracker.service.context import GameContext
 
-def roster_check(svc: Any) -> RosterCheck | None:
-    """None when nothing is stored yet (a first crawl that failed says nothing about names)."""
+
+def roster_check(ctx: GameContext, substitutes: Iterable[str]) -> RosterCheck | None:
+    """None when nothing is stored yet (a first crawl that failed says nothing about names).
+    ``substitutes`` (the log's 替补) post in the threads without being in ``[[players]]``."""
     from tracker.store.posts import posts_per_author
 
-    tids = list(svc.game.thread_ids())
+    tids = list(ctx.game.thread_ids())
     if not tids:
         return None
-    with svc.store.session() as s:
+    with ctx.store.session() as s:
         counts = posts_per_author(s, tids)
     if not counts:
         return None
-    others = [*svc.game.directors, *svc.game.spectators, *svc.log.substitutes()]
-    return check_names(list(svc.game.player_names), others, counts)
+    others = [*ctx.game.directors, *ctx.game.spectators, *substitutes]
+    return check_names(list(ctx.game.player_names), others, counts)
 
 
-def stored_uids(svc: Any, names: list[str]) -> dict[str, int]:
+def stored_uids(ctx: GameContext, names: list[str]) -> dict[str, int]:
     """name → uid from any stored post of that account (any thread): the 电梯楼 at a day's opening
     links players who have not posted in the new thread yet."""
     from tracker.store.posts import uids_by_author
 
     if not names:
         return {}
-    with svc.store.session() as s:
+    with ctx.store.session() as s:
         return uids_by_author(s, names)
 
 
-def roster_errors(svc: Any) -> list[str]:
+def roster_errors(ctx: GameContext) -> list[str]:
     """The roster's contradictions of the ruleset (errors only; warnings do not stop anything).
 
     A result decided on a wrong roster is wrong (seats, factions and win conditions are counted
-    from it), so `confirm` (CLI and TUI) refuses and the win check names no winner."""
+    from it), so `Votes.confirm_day` refuses (for the CLI and the TUI alike) and the win check
+    names no winner."""
     from tracker.engine.roster import check_assignment
 
-    return [p.message for p in check_assignment(svc.ruleset, svc.game.players) if p.level == "error"]
+    return [p.message for p in check_assignment(ctx.ruleset, ctx.game.players) if p.level == "error"]
 
 
 def refuse_on_roster_errors(errors: list[str], what: str) -> None:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tracker.config import DayConfig
 from tracker.engine.ballots import SEED_FORMAT, Ballot, BallotFormat, cannot_be_ballot, parse_ballot
@@ -133,7 +133,7 @@ class Votes:
                     if memo is not None:
                         self._remember_ballot(memo, key, b)
                 else:
-                    b = hit  # type: ignore[assignment]
+                    b = cast("Ballot | None", hit)  # the memo holds only what parse_ballot returned
                 if b is None:
                     continue
                 ballots.append(b)
@@ -332,8 +332,13 @@ class Votes:
         """Record each vote of the day as game events (elected tag, exile/death, last votes used).
 
         Refused when the day's vote thread was already confirmed and not undone: a second
-        confirmation would eliminate twice. Undo the earlier events first (``undo`` events).
+        confirmation would eliminate twice. Undo the earlier events first (``undo`` events). Refused
+        too, before anything is counted, when the roster contradicts the ruleset (the one place: the
+        CLI's `confirm` and the TUI's `y` both reach it).
         """
+        from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
+
+        refuse_on_roster_errors(roster_errors(self.ctx), "不能确认结果")
         game = self.ctx.game
         who = recorded_by or (game.directors[0] if game.directors else "tracker")
         done = self.confirmed_tids()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sqlalchemy import Table
 from sqlmodel import SQLModel
 from sqlmodel._compat import SQLModelConfig
 
@@ -20,6 +21,13 @@ metadata = SQLModel.metadata
 #: never dumped, so no command builds them; each table's definition costs ~1 ms less (~10 ms of
 #: every command's start-up).
 DEFERRED = SQLModelConfig(defer_build=True)
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The Core table of a row class, for bulk inserts and Core queries. SQLModel's metaclass sets
+    ``__table__`` at run time; its type stubs do not declare it, hence the one ignore here."""
+    table: Table = model.__table__  # type: ignore[attr-defined]
+    return table
 
 
 def load_all_tables() -> None:

@@ -24,7 +24,7 @@ from sqlmodel import Field, Session, SQLModel, col
 from tracker.errors import GameRuleError, StoreError, UnknownIdError
 from tracker.penalties.ledger import Action, Color, Entry, Head
 from tracker.penalties.review import Flag, FlagStatus, finding_key
-from tracker.store.metadata import DEFERRED  # (naming convention before any table)
+from tracker.store.metadata import DEFERRED, table_of  # (naming convention before any table)
 
 if TYPE_CHECKING:
     from tracker.penalties.findings import Finding
@@ -197,7 +197,7 @@ def known_flag_keys(*, session: Session) -> set[str]:
 def add_flags(findings: Iterable[Finding], *, html_by_pid: dict[int, str], detected_at: datetime,
               session: Session) -> list[Flag]:
     """Store findings as open flags in one bulk insert; the caller has removed known keys (fresh_findings)."""
-    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    flag_t = table_of(FlagRow)
     rows = [{"key": finding_key(f), "kind": f.kind, "category": f.category, "clause": f.clause, "pid": f.pid,
              "tid": f.tid, "floor": f.floor, "author": f.author, "posted_at": f.posted_at, "excerpt": f.excerpt,
              "matched": f.matched, "html": html_by_pid.get(f.pid, ""), "html_hash": f.html_hash,
@@ -227,7 +227,7 @@ def _dialect_insert(dialect: str, table: Any) -> Any:
 
 
 def list_flags(*, session: Session, status: str | None = None) -> list[Flag]:
-    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    flag_t = table_of(FlagRow)
     q = select(flag_t)
     if status is not None:
         q = q.where(flag_t.c.status == status)
@@ -237,7 +237,7 @@ def list_flags(*, session: Session, status: str | None = None) -> list[Flag]:
 
 def count_flags(*, session: Session, status: str | None = None) -> int:
     """How many flags (the badge and the overview): a COUNT, not thousands of rows read to be counted."""
-    flag_t = FlagRow.__table__  # type: ignore[attr-defined]
+    flag_t = table_of(FlagRow)
     q = select(func.count()).select_from(flag_t)
     if status is not None:
         q = q.where(flag_t.c.status == status)
@@ -292,8 +292,8 @@ def unscanned(tids: Collection[int], *, context_key: str, session: Session) -> l
     """
     from tracker.store.tables import PostRow
 
-    post_t = PostRow.__table__  # type: ignore[attr-defined]
-    scan_t = FlagScanRow.__table__  # type: ignore[attr-defined]
+    post_t = table_of(PostRow)
+    scan_t = table_of(FlagScanRow)
     stale = or_(scan_t.c.pid.is_(None), scan_t.c.content_key != post_t.c.content_key,
                 scan_t.c.html_hash != post_t.c.html_hash, scan_t.c.blocked != post_t.c.blocked,
                 scan_t.c.context_key != context_key)
@@ -312,7 +312,7 @@ def posts_near(marks: Sequence[ScanMark], *, reach: int, session: Session) -> li
     from tracker.store.posts import _stored
     from tracker.store.tables import PostRow
 
-    post_t = PostRow.__table__  # type: ignore[attr-defined]
+    post_t = table_of(PostRow)
     windows: list[tuple[int, int, int]] = []
     for m in sorted(marks, key=lambda m: (m.tid, m.floor)):
         lo, hi = m.floor - reach, m.floor + reach
@@ -336,7 +336,7 @@ def posts_near(marks: Sequence[ScanMark], *, reach: int, session: Session) -> li
 
 def mark_scanned(marks: Sequence[ScanMark], *, context_key: str, at: datetime, session: Session) -> int:
     """Move the watermark for these posts (bulk: one query to split updates from inserts)."""
-    scan_t = FlagScanRow.__table__  # type: ignore[attr-defined]
+    scan_t = table_of(FlagScanRow)
     conn = session.connection()
     have: set[int] = set()
     pids = [m.pid for m in marks]

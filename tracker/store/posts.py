@@ -36,15 +36,16 @@ from sqlmodel import Session, col
 from sqlmodel import select as model_select
 
 from tracker.records import FontUse, Post, Quote, Source
+from tracker.store.metadata import table_of
 from tracker.store.tables import CrawlRow, PostRow, PostVersion, RawPageRow, ThreadRow
 
 _CHUNK = 500
 
-post_t = PostRow.__table__  # type: ignore[attr-defined]
-version_t = PostVersion.__table__  # type: ignore[attr-defined]
-thread_t = ThreadRow.__table__  # type: ignore[attr-defined]
-crawl_t = CrawlRow.__table__  # type: ignore[attr-defined]
-raw_t = RawPageRow.__table__  # type: ignore[attr-defined]
+post_t = table_of(PostRow)
+version_t = table_of(PostVersion)
+thread_t = table_of(ThreadRow)
+crawl_t = table_of(CrawlRow)
+raw_t = table_of(RawPageRow)
 
 # Fields only a desktop page knows; a mobile observation leaves them as they are.
 _DESKTOP_FIELDS = ("html", "html_hash", "colors", "sizes", "fonts", "images", "smilies", "edited_by",

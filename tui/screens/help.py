@@ -62,5 +62,5 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("帮助 · 按 Esc 关闭", "bold"))
             yield Static(table)
 
-    def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
+    async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)

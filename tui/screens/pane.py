@@ -60,6 +60,9 @@ class Pane(Vertical):
     def reload(self) -> None:
         """Fetch fresh data (in a worker) and redraw; called when shown and after crawls/decisions."""
 
+    def focus_main(self) -> None:
+        """Focus the screen's main widget when the screen is shown (each screen names its own)."""
+
     def deliver(self, show: Callable[..., Any], *args: Any) -> None:
         """From a thread worker: run ``show`` on the UI thread unless a newer load replaced this one.
 

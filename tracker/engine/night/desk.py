@@ -169,7 +169,8 @@ def submissions(events: Sequence[Any], key: str, catalog: Catalog | None = None)
             return "night"
         if e in from_day:
             return str(e.data.get("in_phase") or key_parts(str(e.data["phase"]))[2] or "day")
-        return e.data.get("in_phase")  # type: ignore[no-any-return]
+        in_phase = e.data.get("in_phase")
+        return None if in_phase is None else str(in_phase)
 
     return [Action(actor=str(e.data["actor"]), skill=str(e.data["skill"]),
                    targets=tuple(str(t) for t in e.data.get("targets", ())), choice=e.data.get("choice"),

@@ -135,7 +135,7 @@ def read(path: Path) -> dict[str, Any]:
 
     text = read_text_input(path, MAX_BYTES, "情景文件")
     try:
-        data = json.loads(text)
+        data: dict[str, Any] = json.loads(text)  # checked below: one scenario or {"scenarios": [...]}
     except json.JSONDecodeError as exc:
         raise ConfigError(f"情景文件 {path} 不是合法的 JSON：第 {exc.lineno} 行第 {exc.colno} 列，{exc.msg}") from None
     except RecursionError:
@@ -144,7 +144,7 @@ def read(path: Path) -> dict[str, Any]:
         raise ConfigError(f"情景文件 {path} 里有一个位数过多的数字", hint="数字最多 4300 位；情景文件里的数字是夜晚、日数和次数") from None
     if scenarios_of(data) is None:
         validate(data)
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 #: State keys every game may hold (the shared vocabulary's "all" rows).

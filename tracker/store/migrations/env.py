@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import engine_from_config, pool
+from sqlalchemy import Connection, engine_from_config, pool
 
 from tracker.store.metadata import load_all_tables, metadata
 
@@ -11,9 +11,9 @@ load_all_tables()
 config = context.config
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
-        connection=connection,  # type: ignore[arg-type]
+        connection=connection,
         target_metadata=metadata,
         render_as_batch=True,
         compare_type=True,

@@ -74,8 +74,9 @@ def move_relic(board: Board, to: str, by: str, *, when: dict[str, int] | None = 
     frm = r.get("holder")
     if frm == to:
         return
-    since = dict(when or ({"night": board.night} if board.night is not None else {"day": board.table.day or 0}))
-    since["by"] = by  # type: ignore[assignment]
+    since: dict[str, int | str] = dict(
+        when or ({"night": board.night} if board.night is not None else {"day": board.table.day or 0}))
+    since["by"] = by
     board.move_tag(RELIC, frm, to, by)
     r["holder"] = to
     r["since"] = since

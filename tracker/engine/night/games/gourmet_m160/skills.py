@@ -173,8 +173,9 @@ def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n:
     best = float("inf")
     for kind_, who in option.items():
         for h in history:
-            if h.get(kind_) == who and isinstance(h.get("night"), int):
-                best = min(best, n - int(h["night"]))  # type: ignore[call-overload]
+            night = h.get("night")
+            if h.get(kind_) == who and isinstance(night, int):
+                best = min(best, n - night)
     return best
 
 

@@ -193,8 +193,8 @@ def _sheriff(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: lis
         return
     board.tell(seat.name, f"殉职：存活角色名单：{names(living)}")
     target = act.targets[0] if act is not None and act.targets else None
-    if target is not None and not board.seat(target).alive:
-        board.reject(act, f"{target}已出局，不能成为<殉职>的目标", clause)  # type: ignore[arg-type]
+    if act is not None and target is not None and not board.seat(target).alive:
+        board.reject(act, f"{target}已出局，不能成为<殉职>的目标", clause)
         target = None
     if target is None:
         board.note(f"{step} 警长{seat.name}未选择<殉职>的对象（撕警徽）")
