@@ -167,7 +167,8 @@ def register(group: click.Group) -> None:
             sug = suggested.get(f.id)
             if sug is not None:
                 clause = f" [{sug.clause}]" if sug.clause else ""
-                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f.id}")
+                color = "" if sug.written else " --color 蓝|黄|红"  # the post names no card: the director's
+                echo(f"    {sug.why}{clause}：tracker card {game_path} from-flag {f.id}{color}")
         if not found:
             echo("没有待审违规。" if status == "open" else "没有违规记录。")
         fail_if_broken(ledger_ok)

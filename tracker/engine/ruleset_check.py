@@ -88,9 +88,10 @@ def _defaults(model: BaseModel, text: str, loc: Loc = ()) -> Iterator[Problem]:
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
         rule = extra.get("switches_on")
         if rule and name not in model.model_fields_set:
-            off = _off(value, field)
+            off = extra.get("off") or _off(value, field)
+            default = f"，按默认值 {toml_value(value)}" if value is not None else ""
             yield Problem("warning", where(here), toml_line(text, here),
-                          f"{where(here)} 没有写，按默认值 {toml_value(value)}：{rule}",
+                          f"{where(here)} 没有写{default}：{rule}",
                           f"规则帖没有这条就写明：{name} = {off}" if off else f"写明规则帖的值：{name} = …")
         if isinstance(value, BaseModel):
             yield from _defaults(value, text, here)

@@ -23,11 +23,15 @@ Name = Annotated[str, Field(min_length=1)]
 Clock = Annotated[str, Field(pattern=r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$")]
 
 
-def _f(description: str, *, examples: list[Any] | None = None, switches_on: str = "", **kw: Any) -> Any:
-    """A documented field: ``switches_on`` says which rule the default turns on when the key is left out."""
+def _f(description: str, *, examples: list[Any] | None = None, switches_on: str = "", off: str = "",
+       **kw: Any) -> Any:
+    """A documented field: ``switches_on`` says which rule the default turns on when the key is left out;
+    ``off``, where the key's type has no obvious one, the value that writes the rule off."""
     extra: dict[str, Any] = {}
     if switches_on:
         extra["switches_on"] = switches_on
+    if off:
+        extra["off"] = off
     return Field(description=description, examples=examples, json_schema_extra=extra or None, **kw)
 
 
@@ -446,9 +450,13 @@ class DetectorT(_Table):
 
     kind: DetectorKind = _f("what it finds (the flag kinds of `tracker flags`)", examples=["red_text"])
     clause: Name = _f("the post's sentence its flags cite", examples=["三、5 红字规则"])
-    card: Literal["blue", "yellow", "red"] | None = _f(
-        "the card it suggests (werewolf-12 每发现一帖使用红字，该玩家得 1 张黄牌: yellow); leave out: a 蓝牌 for a "
-        "first offence under the clause, a 黄牌 for a repeat", default=None)
+    card: Literal["blue", "yellow", "red", "none"] | None = _f(
+        "the card it suggests (werewolf-12 每发现一帖使用红字，该玩家得 1 张黄牌: yellow); `none`: the post names "
+        "no card for it (werewolf-12 死者（遗言除外）、旁观者不得发言) — flag only, the director chooses the colour "
+        "(`card from-flag` needs `--color`); leave out: a 蓝牌 for a first offence under the clause, a 黄牌 for a "
+        "repeat", default=None,
+        switches_on="建议首次违规蓝牌、再犯黄牌（规则帖写了牌就写明 card；没写就写 card = \"none\"，只标记）",
+        off='"none"')
     categories: list[Name] = _f("for `keyword`: the forbidden-phrase lists it uses (`oath` …; leave out: all)",
                                 default=[], examples=[["oath"]])
 

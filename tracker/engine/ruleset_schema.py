@@ -400,11 +400,12 @@ class DetectorRule:
     suggests: werewolf-12 三、5 "每发现一帖使用红字，该玩家得 1 张黄牌（同一帖多处红字只算 1 张）" is
     ``kind = "red_text"``, ``card = "yellow"``. ``categories``: for ``keyword``, the forbidden-phrase
     lists it uses (``oath`` …; empty = every list). ``card`` None: the usual suggestion (蓝牌 for a
-    first offence under the clause, 黄牌 for a repeat)."""
+    first offence under the clause, 黄牌 for a repeat); ``"none"``: the post names no card (werewolf-12
+    三、2 "死者（遗言除外）、旁观者不得发言"), so the flag suggests none and the director chooses."""
 
     kind: str
     clause: str
-    card: CardColor | None = None
+    card: CardColor | Literal["none"] | None = None
     categories: tuple[str, ...] = ()
 
     def covers(self, kind: str, category: str) -> bool:

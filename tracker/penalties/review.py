@@ -161,6 +161,9 @@ class CardSuggestion:
     """Why this colour (in Chinese), shown next to the choice."""
     count: int = 1
     """How many such cards: 2 where the clause doubles it for a reported player (213 "被举报者会加倍判罚")."""
+    written: bool = True
+    """False where the ruleset says the post names no card (``card = "none"``): ``color`` is only a
+    prefill, and a card needs the director's own colour."""
 
 
 _DOUBLED_IF_REPORTED = re.compile(r"被举报者(?:会)?加倍")  # 213 作弊(1) 注："被举报者会加倍判罚"
@@ -178,7 +181,13 @@ def suggest_card(flag: Flag, ledger: Sequence[Entry], *, reported: bool = False,
     clause = short_clause(flag.clause)
     color: Color
     rule = next((d for d in rules if d.covers(flag.kind, flag.category) and d.card is not None), None)
-    if rule is not None and rule.card is not None:
+    if rule is not None and rule.card == "none":
+        # the post forbids it but names no card (werewolf-12 三、2 "死者（遗言除外）、旁观者不得发言")
+        return CardSuggestion(player=flag.author, color="blue", clause=clause,
+                              reason=f"{KIND_WORDS.get(flag.kind, flag.kind)}：{flag.excerpt}", post=flag.pid,
+                              flag=flag.id, evidence=flag.html_hash,
+                              why=f"规则帖没写此条的牌（{rule.clause}）：只标记，牌色由导演定", written=False)
+    if rule is not None and rule.card is not None and rule.card != "none":
         # the ruleset names the card (werewolf-12 三、5 "每发现一帖使用红字，该玩家得 1 张黄牌")
         color, why = rule.card, f"规则写明：{rule.clause}"
     elif _RED_OUTRIGHT.search(flag.clause):

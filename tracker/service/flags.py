@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tracker.errors import GameRuleError
 from tracker.penalties.presence import ThreadKind
 from tracker.penalties.review import (
     CardSuggestion,
@@ -183,6 +184,9 @@ class Flags:
         """Turn a flag into a card (the director confirmed the suggestion, perhaps changed); a clause that
         doubles the penalty for a reported player (``reported``, 213 "被举报者会加倍判罚") gives the second card too."""
         sug = self.suggest_card(flag_id, reported=reported)
+        if not sug.written and color is None:
+            raise GameRuleError(f"违规 #{flag_id}：{sug.why}",
+                                hint=f"导演定了牌色就写 --color（蓝 / 黄 / 红），例如 from-flag {flag_id} --color 黄")
         first = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
                                           post=sug.post, by=by, flag=flag_id, day=day)
         if sug.count < 2:
