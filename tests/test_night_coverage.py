@@ -136,3 +136,15 @@ def test_hooks_walk_the_phase_or_name_steps_not_both() -> None:
         GameHooks(why={})
     with pytest.raises(ValueError, match="resolve"):
         GameHooks(why={}, resolve=lambda b, a: None, steps={"x": _sacrifice})
+
+
+def test_an_inspect_of_the_surface_reads_the_players_surface_fields() -> None:
+    """``seen = "surface"`` with no game hook: the player's 表面阵营 field, told in the effect's ``text``."""
+    night = {"ruleset": "surface-toy", "steps": [{"n": "1", "skills": ["预言"]}], "skills": [
+        {"name": "预言", "roles": ["预言家"], "targets": 1, "effects": [
+            {"kind": "inspect", "seen": "surface", "words": {"村民": "好人", "狼人": "坏人"}, "text": "预言：{target} {answer}"}]}]}
+    t = _seats()
+    t.players["P1"].fields["表面阵营"] = "村民"
+    t.players["P4"].role = "预言家"
+    res = settle(parse_catalog(night, "surface.toml"), t, [Action("P4", "预言", ("P1",))])
+    assert [(f.to, f.content) for f in res.feedback] == [("P4", "预言：P1 好人")]

@@ -484,7 +484,7 @@ EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert",
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause"}), "kill": frozenset({"cause"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by"}), "block": frozenset({"voids"}),
-    "inspect": frozenset({"answer", "words"}), "convert": frozenset({"role", "faction"}),
+    "inspect": frozenset({"answer", "words", "text", "seen"}), "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights"}),
 }
 
@@ -509,6 +509,12 @@ class EffectT(_Table):
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
                                default={}, examples=[{"好人": "好人", "狼人": "狼人"}])
+    text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
+                   "(213 \"查验：{target} 的身份是 {answer}\")", default="{target}：{answer}")
+    seen: Literal["actual", "surface"] = _f(
+        "inspect: the target's actual faction/role, or the 表面 one a check sees (213 预言 查验其[表面阵营]): the "
+        "player's `表面阵营`/`表面身份` fields, or what the game's hooks say (`GameHooks.surface`, 213 伪装)",
+        default="actual")
     role: str | None = _f("convert: the new role", default=None)
     faction: str | None = _f("convert: the new faction", default=None)
     tag: str | None = _f("mark: the tag (警长)", default=None)
@@ -618,8 +624,9 @@ class StepT(_Table):
     """`[[steps]]` — the post's settlement order, one step each, in order. The generic engine walks them;
     what no step lists is settled after them, in submission order."""
 
-    n: str = _f("the post's own step number, shown as `(n)` in the log; `[win_policy] checks_at` may name "
-                "`(n)` to check the win after it", default="", examples=["3"])
+    n: str = _f("the post's own step number, shown as `(n)` in the log (as written when it has its own brackets: "
+                "213 `夜(3)`); `[win_policy] checks_at` may name what is shown to check the win after it",
+                default="", examples=["3"])
     skills: list[str] = _f("the skills settled at this step, in this order (the last submission per player, or "
                            "per team, counts)", default=[])
     tell: TellT | None = _f("see `tell`", default=None)

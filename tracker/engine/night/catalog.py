@@ -70,7 +70,7 @@ class Effect:
     ``stops`` (the skills whose damage it stops: 守护 stops 杀人, not 毒药) and ``only_if_hit_by``
     (解药 "救当晚被狼人杀的人": refused on anyone else). ``block``: the skills of the target it voids
     for the rest of the phase (``["*"]``: all). ``inspect``: ``answer`` (``faction`` or ``role``) in
-    the post's ``words`` (faction → word). ``convert``: the new role and/or faction. ``mark``: ``tag``
+    the post's ``words`` (faction → word), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
     on the target, for ``nights`` nights (0: until removed).
     """
@@ -83,6 +83,8 @@ class Effect:
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
+    text: str = "{target}：{answer}"
+    seen: str = "actual"
     role: str | None = None
     faction: str | None = None
     tag: str | None = None
@@ -282,6 +284,7 @@ def _skill(t: SkillT) -> Skill:
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
+                  text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
                   nights=e.nights, clause=e.clause)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Effect, Skill
-from tracker.engine.night.model import Action
+from tracker.engine.night.model import Action, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +106,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.note(f"{step} {who}<{name}>：{target}此后的{'、'.join(effect.voids)}无效")
     elif effect.kind == "inspect":
         seat = board.seat(target)
-        found = seat.faction if effect.answer == "faction" else seat.role
+        faction, role = surface(board, seat) if effect.seen == "surface" else (seat.faction, seat.role)
+        found = faction if effect.answer == "faction" else role
         word = effect.words.get(found, found)
-        board.tell(who, f"{target}：{word}")
+        board.tell(who, effect.text.format(target=target, answer=word))
         board.note(f"{step} {who}<{name}>：{target} → {word}")
     elif effect.kind == "convert":
         board.convert(target, effect.role, effect.faction, name)
@@ -120,6 +121,16 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.note(f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+
+
+def surface(board: Board, seat: Seat) -> tuple[str, str]:
+    """The faction and role a check of the 表面 sees: the game's hooks' reading (213 伪装), else the
+    player's ``表面阵营``/``表面身份`` fields, else the actual ones."""
+    hooks = board.hooks
+    if hooks is not None and hooks.surface is not None:
+        return hooks.surface(seat)
+    faction, role = seat.fields.get("表面阵营"), seat.fields.get("表面身份")
+    return (faction if isinstance(faction, str) else seat.faction, role if isinstance(role, str) else seat.role)
 
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from tracker.engine.night import effects
 from tracker.engine.night.board import Board
@@ -69,6 +70,8 @@ class Flow:
         self.queue: list[tuple[str, str]] = []
         self.exited: list[str] = []
         self.clashes = [(c.protections, c.cause, c.clause) for c in self.catalog.clashes]
+        #: What a game's hook steps hand on to its later steps within this settlement.
+        self.game: dict[str, Any] = {}
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str) -> None:
@@ -183,21 +186,23 @@ class Flow:
             b.tell(seat.name, text)
 
     def hooked(self, step: Step, n: str) -> None:
-        """A step the game's code settles: its listed skills' counting submissions go to the hook."""
+        """A step the game's code settles: its listed skills' submissions go to the hook (which decides
+        which of them count), and are settled."""
         assert step.hook is not None
         hooks = self.board.hooks
         hook = hooks.steps.get(step.hook) if hooks is not None else None
         if hook is None:
             raise RulesetError(f"规则 {self.catalog.ruleset} 的结算步骤 {n}{step.hook} 只能由钩子模块结算",
                                hint="没有这个钩子步骤的规则只能用 skills / tell / resolve 写步骤")
-        acts = [a for name in step.skills for a in self.effective(name)]
+        names = {self.catalog.skill(n).name for n in step.skills}
+        acts = [a for a in self.actions if a.skill in names and a.index not in self.done]  # which count: the hook's
         for a in acts:
             self.done.add(a.index)
         hook(self, step, acts)
         self.after_exits()
 
     def walk(self, step: Step) -> None:
-        n = f"({step.n})" if step.n else ""
+        n = step.n if "(" in step.n else (f"({step.n})" if step.n else "")  # 213 writes 夜(3): as it stands
         if step.hook is not None:
             self.hooked(step, n)
             if step.n:

@@ -80,7 +80,7 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None and whole is None:
+        if why is None and (hooks is None or hooks.refuse is None):  # a game's refuse hook states its own
             why = flow.refuse(board.table, action, skill, legal, board.catalog)
         if why is None and hooks is not None and hooks.refuse is not None:
             why = hooks.refuse(board.table, action)

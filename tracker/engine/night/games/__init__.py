@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from tracker.engine.night.board import Board
     from tracker.engine.night.catalog import Step
     from tracker.engine.night.flow import Flow
-    from tracker.engine.night.model import Action, Table
+    from tracker.engine.night.model import Action, Seat, Table
     from tracker.engine.state import GameState
 
 #: Overrides of the naming convention: ruleset id -> the dotted path of its hook module.
@@ -64,6 +64,12 @@ class Refuse(Protocol):
     def __call__(self, table: Table, action: Action, /) -> str | None: ...
 
 
+class Surface(Protocol):
+    """The faction and role a check of the 表面 sees (213 伪装（2）设置自己的表面阵营、表面身份)."""
+
+    def __call__(self, seat: Seat, /) -> tuple[str, str]: ...
+
+
 class WinView(Protocol):
     """What only a game's post can say to the win check (107: can the 亡灵 still come back)."""
 
@@ -90,6 +96,7 @@ class GameHooks:
     grants: Grants | None = None
     prepare: Prepare | None = None
     win_view: WinView | None = None
+    surface: Surface | None = None
     #: With ``steps``: skill → the clause and why data cannot say it, for every skill the code
     #: settles (those its hook steps list, and passive skills it applies inside them); every other
     #: skill of the night file is settled from its ``effects`` alone.

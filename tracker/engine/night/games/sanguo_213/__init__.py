@@ -1,20 +1,34 @@
-"""213 三国演义 (ruleset ``sanguo-213``): the settlement order of its rule post.
+"""213 三国演义 (ruleset ``sanguo-213``): the steps of its rule post that data cannot say.
 
-The skills' generic limits are data (``rulesets/night/sanguo-213.toml``); this package walks the
-post's 总体流程 — a night's (1)–(9), the first day's 竞选, 晨曦 (1)–(4); a day's 正午 and 黄昏
-(1)–(5) — and holds the refusals only this post states (:func:`refuse`).
+The skills' limits and the post's order are data (``rulesets/night/sanguo-213.toml``): the generic
+engine walks its ``[[steps]]`` and settles the checks (查验, 预言, 通灵, 恶魔之眼) from their
+``inspect`` effects, reading the 表面 through :func:`.core.surface`. The steps written ``hook`` are
+settled here — a night's (1)–(2), (5)–(7), and (9) with the 竞选 and 晨曦 (1)–(4); a day's 正午 and
+黄昏 (1)–(5) — with the refusals only this post states (:func:`refuse`); ``HOOKED`` says per skill
+which clause keeps it in code and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks
-from tracker.engine.night.games.sanguo_213.core import heirs_in_order, in_pack, knife_heir_mark, pack_alive
+from tracker.engine.night.games.sanguo_213.core import (
+    heirs_in_order,
+    in_pack,
+    knife_heir_mark,
+    pack_alive,
+    surface,
+)
 from tracker.engine.night.games.sanguo_213.day import day_phase, resolve_day
-from tracker.engine.night.games.sanguo_213.night import parse_disguise, resolve_night
+from tracker.engine.night.games.sanguo_213.night import close_night, knife_night, open_night, parse_disguise
 from tracker.engine.night.model import Action, Table
+
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
 
 #: Skills that act by themselves: a submission of one is a mistake, not a choice.
 AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "带队", "接刀")
@@ -31,8 +45,9 @@ SETTLED = {
 PHASE_NAMES = {"night": "夜晚", "关门": "黄昏"}
 
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
-    """A night scenario settles the night and its 晨曦; a day scenario its 正午 and 黄昏 (or a 晨曦)."""
+def _kept(board: Board, actions: Sequence[Action]) -> list[Action]:
+    """A night scenario settles the night and its 晨曦; a day scenario its 正午 and 黄昏 (or a 晨曦):
+    a submission for another phase is refused, never dropped."""
     phases: tuple[str, ...]
     if board.night is not None:
         phases = ("night", "晨曦")
@@ -49,10 +64,29 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         else:
             where = "、".join(PHASE_NAMES.get(p, p) for p in phases)
             board.reject(a, f"<{a.skill}>不在本次结算的阶段（{where}）中结算", board.skill(a.skill).clause)
-    if board.night is not None:
-        resolve_night(board, kept)
-    else:
-        resolve_day(board, kept)
+    return kept
+
+
+def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """夜(1)–(2) (and what comes before them); the refused submissions of other phases are settled here."""
+    kept = _kept(flow.board, flow.actions)
+    flow.done.update(a.index for a in flow.actions if a not in kept)
+    flow.game["213"] = open_night(flow.board, kept)
+
+
+def _night_knife(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    knife_night(flow.board, flow.game["213"])
+
+
+def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    flow.done.update(a.index for a in flow.actions)  # 晨曦's submissions are settled in its steps
+    close_night(flow.board, flow.game["213"])
+
+
+def _day_phases(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    kept = _kept(flow.board, flow.actions)
+    flow.done.update(a.index for a in flow.actions)
+    resolve_day(flow.board, kept)
 
 
 def refuse(table: Table, action: Action) -> str | None:
@@ -121,10 +155,46 @@ def _knife(table: Table, action: Action) -> str | None:
     return None
 
 
+_LADDER = ("伤害强度与防御状态的比较（红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]）在夜(9)一起结算，"
+           "长寿之命的守护抵消一次指杀后失效 —— 强弱阶梯与一次性的状态，protect/damage 的强度写不出")
+_EXITS = ("出局后的下一个可发动技能的时点、因何出局（投票、<杀人>、<报复>；狼人阵营技能）决定能否发动 —— "
+          "依赖出局原因与时点，trigger 写不出")
+HOOKED = {
+    "伪装": "伪装（1）–（5）：接刀标签、表面阵营与表面身份、名单与马甲 —— 五选一、每项一次、改变别的技能所见，效果词汇写不出",
+    "接刀": "所有[群内]狼出局时，[接刀]的角色获得<杀人>（石像鬼先于隐狼）—— 按出局顺序传递技能，键写不出",
+    "杀人": _LADDER,
+    "守护": _LADDER + "；同一晚被[救药]和[守护]指定则两者均无效（不是同守同救致死）",
+    "救药": "救药使用后失去<灵通>；与守护同一晚指定则两者均无效 —— " + _LADDER,
+    "毒药": "[穿透]：" + _LADDER,
+    "灵通": "反馈被指杀的角色（杀人与捕杀）直到救药用掉 —— 告知两个技能的目标、随另一技能失效，tell 写不出",
+    "悬赏": "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功> —— 到晨曦才判定的延后反馈",
+    "捕杀": "前一天反馈<悬赏成功>才可发动，且不与当晚悬赏重复 —— " + _LADDER,
+    "主宰黑夜": "[夜晚]和[晨曦]对仅针对村民阵营发动的技能[不死] —— 依据施放者阵营的不死，" + _LADDER,
+    "长寿之命": _LADDER,
+    "坚强": "因指杀、投票之外的方式即将出局时改为下一讨论日出局 —— 依出局原因延后出局",
+    "坚强出局": "延后的出局由导演在发言满5贴时提交 —— 依坚强留下的待结算",
+    "村镇之殇": "长老因投票或[实际阵营]为村民阵营的技能出局时，村民阵营永久[净化] —— 依出局原因与伪装（4）的判定",
+    "报复": _EXITS,
+    "亲传": "减少1点报复次数给狼人阵营[群内]的角色，两次需不同 —— 转移次数，键写不出",
+    "殉道": _EXITS + "；效果2仅当因狼人阵营技能出局时可选，不选则随机",
+    "殉职": _EXITS + "；不选择则本局不再有警长",
+    "绝笔": "牧首在任意时机出局都可以留下遗言 —— 遗言规则随出局时点与附加身份变化",
+    "带队": "警长的票计为1.5票 —— 白天计票（voting.weights）结算，不在夜晚",
+    "决斗": "[翻牌]：目标实际阵营为狼人则[穿透]并使当天放逐投票无效，否则骑士受[致死伤害] —— 条件分支与作废投票",
+    "竞选": "警长/牧首竞选票数最高者如只有一个则当选 —— 导演提交的选举结果，附加身份随之获得技能",
+    "投票": "放逐投票票数最高的角色如只有一个则出局，随之结算报复、殉职/殉道、村镇之殇 —— 出局连锁",
+    "红牌": "红牌罚下出局（无遗言），同一阵营累计两张红牌判负，导演可视情况判负 —— 导演的决定",
+    "投降": "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负 —— 全体同意的判定",
+}
+
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse,
+    steps={"夜晚开始": _night_open, "夜晚杀人": _night_knife, "夜晚出局": _night_close, "白天": _day_phases},
+    refuse=refuse, surface=surface, hooked=HOOKED,
     why={
-        "resolve": "总体流程：夜晚（1）—（9）、竞选、晨曦（1）—（4）、正午与黄昏（1）—（5）：指杀/穿透/守护的强弱、"
-                   "接刀顺序、伪装的表面身份、报复与殉职/殉道 —— 伪装改变查验所见、接刀按出局顺序传递，效果词汇写不出",
+        "夜晚开始": "总体流程 3（1）伪装、（2）守护（及其前的红牌、投降、接刀通知）—— 伪装五选一、守护与救药的抵消，效果词汇写不出",
+        "夜晚杀人": "总体流程 3（5）杀人、（6）悬赏/捕杀、（7）女巫 —— 指杀/穿透/守护的强弱阶梯、灵通随救药失去",
+        "夜晚出局": "总体流程 3（9）出局名单（电梯楼顺序、强弱阶梯、坚强、主宰黑夜）、竞选、晨曦（1）—（4）—— 依出局原因与时点的连锁",
+        "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",
         "refuse": "接刀者何时能杀人、翻牌技能需未翻牌、决斗与悬赏的条件 —— 依赖出局顺序与公开信息，键写不出",
+        "surface": "伪装（2）设置自己的表面阵营、表面身份：预言、通灵、恶魔之眼读的表面，由伪装的记录给出",
     })

@@ -21,8 +21,6 @@ from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
 
 LADDER = ("指杀", "守护", "穿透", "坚韧", "致死伤害", "不死", "红牌罚下")
-WOLF_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔", "石像鬼", "隐狼"})
-GOD_ROLES = ("预言家", "通灵师", "女巫", "守卫", "骑士", "长老", "赏金猎人", "猎人")
 #: The step of [win_policy] checks_at: "每次进行出局结算时，进行胜负判定".
 OUT_SETTLED = "出局结算"
 LONGEVITY = "守护(长寿之命)"
@@ -103,6 +101,11 @@ def surface_role(seat: Seat) -> str:
         if d.get("option") == 2 and d.get("表面身份"):
             return str(d["表面身份"])
     return seat.role
+
+
+def surface(seat: Seat) -> tuple[str, str]:
+    """What 预言 (表面阵营), 通灵 and 恶魔之眼 (表面身份) see: the generic ``inspect`` reads it here."""
+    return surface_faction(seat), surface_role(seat)
 
 
 def in_pack(seat: Seat) -> bool:

@@ -1,22 +1,22 @@
 """A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
 
-Nothing dies before (9): the steps before it only gather protections ([守护] from <守护> and
-<救药>) and harms ([指杀], [穿透]) and give the checks' feedback, so a check made after the
-kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on
-the post's ladder, in 电梯楼 order.
+The generic engine walks the night file's steps; the checks (3) 查验, (4) 预言/通灵 and (8) 恶魔之眼
+are data (``inspect`` effects, 表面 read through :func:`.core.surface`), the rest are the three hook
+steps here. Nothing dies before (9): the steps before it only gather protections ([守护] from
+<守护> and <救药>) and harms ([指杀], [穿透]), so a check made after the kill (先刀后验) still sees
+the target in. (9) then weighs every harm against every defence on the post's ladder, in 电梯楼 order.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
-    GOD_ROLES,
     LONGEVITY,
-    WOLF_ROLES,
     Ctx,
     Hit,
     check_win,
@@ -30,8 +30,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     red_card,
     sort_out,
     strike,
-    surface_faction,
-    surface_role,
     surrender,
 )
 from tracker.engine.night.model import Action
@@ -39,20 +37,34 @@ from tracker.engine.night.model import Action
 CLAUSE_BOTH = "若一名角色在同一晚被[救药]和[守护]指定，则[救药]和[守护]均无效。"
 
 
-def resolve_night(board: Board, actions: Sequence[Action]) -> None:
-    ctx = Ctx("night")
+@dataclass(slots=True)
+class Night:
+    """What the night's hook steps hand on to each other: harms and protections gathered before (9)."""
+
+    ctx: Ctx
+    actions: list[Action]
+    hits: dict[str, list[Hit]] = field(default_factory=dict)
+    knifed: list[str] = field(default_factory=list)
+    guarded: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def night_acts(self) -> list[Action]:
+        return [a for a in self.actions if a.phase in (None, "night", "夜晚")]
+
+
+def open_night(board: Board, actions: Sequence[Action]) -> Night:
+    """Before (3): 长寿之命 on night 1, a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>, (2) <守护>."""
+    night = Night(Ctx("night"), list(actions))
+    night_acts = night.night_acts
     n = board.night
-    hits: dict[str, list[Hit]] = {}
-    knifed: list[str] = []
-    night_acts = [a for a in actions if a.phase in (None, "night", "夜晚")]
     if n == 1:
         _seed_longevity(board)
     for a in night_acts:
         if a.skill == "红牌":
-            red_card(board, ctx, a, "夜")
-            check_win(board, ctx)
+            red_card(board, night.ctx, a, "夜")
+            check_win(board, night.ctx)
         elif a.skill == "投降":
-            surrender(board, ctx, a)
+            surrender(board, night.ctx, a)
 
     heir = knife_heir(board)
     if heir is not None and not pack_alive(board.table.players.values()):
@@ -64,31 +76,18 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
     if act is not None:
         disguise(board, act)
     # (2) 守卫<守护>
-    guarded: dict[str, list[str]] = {}
     act = latest(night_acts, "守护")
     if act is not None:
         t = act.targets[0]
-        guarded.setdefault(t, []).append("守卫<守护>")
+        night.guarded.setdefault(t, []).append("守卫<守护>")
         board.set_state("守护上次", {"target": t, "night": n})
         board.note(f"夜(2) {act.actor}守护{t} → {t}当晚获得[守护]")
-    # (3) 石像鬼<查验>
-    act = latest(night_acts, "查验")
-    if act is not None:
-        t = act.targets[0]
-        board.tell(act.actor, f"查验：{t} 的身份是 {board.seat(t).role}")
-        board.note(f"夜(3) {act.actor}查验{t} → {board.seat(t).role}")
-    # (4) 预言家<预言>、通灵师<通灵>
-    act = latest(night_acts, "预言")
-    if act is not None:
-        t = act.targets[0]
-        word = "<村民阵营>" if surface_faction(board.seat(t)) == "村民" else "<非村民阵营>"
-        board.tell(act.actor, f"预言：{t} {word}")
-        board.note(f"夜(4) 预言{t} → {word}")
-    act = latest(night_acts, "通灵")
-    if act is not None:
-        t = act.targets[0]
-        board.tell(act.actor, f"通灵：{t} 的表面身份是 {surface_role(board.seat(t))}")
-        board.note(f"夜(4) 通灵{t} → {surface_role(board.seat(t))}")
+    return night
+
+
+def knife_night(board: Board, night: Night) -> None:
+    """(5) 狼队<杀人>, (6) 赏金猎人<悬赏><捕杀>, (7) 女巫; then 同守同救 voids both protections."""
+    night_acts, hits, knifed, n = night.night_acts, night.hits, night.knifed, board.night
     # (5) 狼队<杀人>
     act = latest(night_acts, "杀人")
     if act is not None:
@@ -111,30 +110,27 @@ def resolve_night(board: Board, actions: Sequence[Action]) -> None:
             knifed.append(t)
             board.note(f"夜(6) {act.actor}捕杀 → 对{t}造成[指杀]")
     # (7) 女巫<灵通><救药><毒药>
-    witch(board, night_acts, knifed, guarded, hits)
-    for t, sources in guarded.items():
+    witch(board, night_acts, knifed, night.guarded, hits)
+    for t, sources in night.guarded.items():
         if "守卫<守护>" in sources and "女巫<救药>" in sources:
             board.note(f"夜(7) {t}同一晚被[救药]和[守护]指定 → [救药]和[守护]均无效（同守同救，奶穿）")
         else:
-            ctx.guards[t] = sources[0]
-    # (8) 恶魔<恶魔之眼>
-    act = latest(night_acts, "恶魔之眼")
-    if act is not None:
-        t = act.targets[0]
-        kind = demon_class(surface_role(board.seat(t)), surface_faction(board.seat(t)))
-        board.tell(act.actor, f"恶魔之眼：{t} 属于 {kind}")
-        board.note(f"夜(8) 恶魔之眼{t} → {kind}")
-    # (9) 结算夜晚出局名单
+            night.ctx.guards[t] = sources[0]
+
+
+def close_night(board: Board, night: Night) -> None:
+    """(9) 结算夜晚出局名单 in 电梯楼 order on the ladder, the win check, 4. 竞选, then 晨曦."""
+    ctx, hits = night.ctx, night.hits
     for t in sorted(hits, key=lambda p: elevator(board, p)):
         strike(board, ctx, t, hits[t], "夜(9)")
     if not ctx.died:
         board.note("夜(9) 没有角色出局")
     check_win(board, ctx)
     # 4. 竞选（仅游戏的第一天）
-    polls = {(a.choice or "").strip(): a for a in night_acts if a.skill == "竞选"}  # the last result counts
+    polls = {(a.choice or "").strip(): a for a in night.night_acts if a.skill == "竞选"}  # the last result counts
     for a in polls.values():
         election(board, a)
-    dawn(board, ctx, actions)
+    dawn(board, ctx, night.actions)
 
 
 def _seed_longevity(board: Board) -> None:
@@ -218,17 +214,6 @@ def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict
     for key in ("救药", "毒药", "灵通"):
         if key in seat.uses:
             board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
-
-
-def demon_class(role: str, faction: str) -> str:
-    """<恶魔之眼>: 狼人/神职/村民 of the [表面身份] (中箭勇者视为村民)."""
-    if role in WOLF_ROLES:
-        return "狼人"
-    if role in GOD_ROLES:
-        return "神职"
-    if role in ("村民", "中箭勇者"):
-        return "村民"
-    return "狼人" if faction == "狼人" else "村民"
 
 
 _OPTION = re.compile(r"^\s*[（(]?([1-5])[)）]?\s*[:：/,，\s]*(.*)$")
