@@ -3,17 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tracker.clock import SHANGHAI
 from tracker.config import PlayerConfig
-from tracker.engine.days import VoteResult, confirm_vote, outcome_for_totals
+from tracker.engine.days import VoteResult, confirm_vote
 from tracker.engine.events import Event, EventDraft, make_draft
 from tracker.engine.ruleset import Ruleset, load_ruleset
 from tracker.engine.state import GameState, check_event, fold
+from tracker.engine.tally import (
+    VoteOutcome,
+    VoteWindow,
+    decide,
+    election_window,
+    roster_from_states,
+    rules_for_vote,
+)
 
 START = datetime(2025, 3, 3, 22, 0, tzinfo=SHANGHAI)   # a Monday close
+
+
+def outcome_for_totals(ruleset: Ruleset, state: GameState, *, day: int, purpose: str, totals: dict[str, float],
+                       first_to_top: str | None = None) -> VoteOutcome:
+    """The tally's decision for totals alone (a hand count): the same :func:`decide` the count calls,
+    on ``state``. Without ballots the tally cannot replay who reached the top first, so
+    ``first_to_top`` names them where the tie rule needs it."""
+    on_day1 = purpose != "exile" or day == 1  # an election on any day, an exile vote only on day 1
+    election = next((e for e in ruleset.voting.day1 if e.purpose == purpose), None) if on_day1 else None
+    purpose_kind, office = election_window(election)
+    when = datetime(2000, 1, 1, tzinfo=UTC)  # no one leaves mid-day here: any instant will do
+    window = VoteWindow(day=day, opens=when, closes=when, purpose=purpose_kind, office=office)
+    return decide(totals, rules=rules_for_vote(ruleset.voting, election), roster=roster_from_states(state, state, day),
+                  window=window, first_to_top=first_to_top)
 
 
 def roster(spec: Sequence[tuple[str, str] | tuple[str, str, str]]) -> list[PlayerConfig]:

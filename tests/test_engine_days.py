@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from engine_log import Game, roster
 
+from tests.engine_log import outcome_for_totals
 from tracker.clock import SHANGHAI
 from tracker.engine.days import (
     VoteResult,
@@ -14,7 +15,6 @@ from tracker.engine.days import (
     count_requests,
     find_request,
     needed,
-    outcome_for_totals,
     planned_close,
 )
 from tracker.engine.events import EventKind

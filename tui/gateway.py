@@ -20,14 +20,13 @@ from tracker.engine.days import DayStatus
 from tracker.engine.night.desk import phase_key, settled_event
 from tracker.errors import GameRuleError, TrackerError
 from tracker.penalties.ledger import Entry as LedgerEntry
-from tracker.penalties.ledger import Verification
 from tracker.penalties.lurk_cards import LurkFinding
 from tracker.penalties.review import CardSuggestion, Flag
 from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
 from tracker.service.browsing import StoredPost
 from tracker.service.night import NightPreview
-from tracker.service.penalties import CardDecision
+from tracker.service.penalties import CardDecision, LedgerAudit
 from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
@@ -298,9 +297,11 @@ class Gateway:
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
-    def ledger_check(self) -> Verification:
-        """The ledger's hash chain verified (the 判罚 screen says loudly when it is broken)."""
-        return self.service.verify_ledger()
+    def ledger_check(self) -> LedgerAudit:
+        """The ledger's audit as `tracker cards verify` makes it: the chain, the anchors the directors
+        posted in the process thread (the database's copy) and the local seal (the 判罚 screen says
+        loudly when any fails)."""
+        return self.service.penalties.audit()
 
     def post_places(self, pids: list[int | None]) -> dict[int, tuple[int, int, datetime]]:
         """pid → (tid, floor, posted_at) of the posts cards name."""

@@ -23,16 +23,11 @@ class DayTiming:
 
 
 def current_day(days: tuple[DayConfig, ...], now: datetime) -> DayConfig | None:
-    """The open day; else the last closed one (results still to settle); else the first (not open yet)."""
-    if not days:
-        return None
-    for d in days:
-        if d.opens <= now < d.closes:
-            return d
-    past = [d for d in days if d.closes <= now]
-    if past:
-        return past[-1]
-    return days[0]
+    """The day the director is working on (:func:`tracker.engine.days.day_now`); before the first
+    opens, the first (the header counts down to it)."""
+    from tracker.engine.days import day_now
+
+    return day_now(days, now) or (days[0] if days else None)
 
 
 def day_timing(days: tuple[DayConfig, ...], now: datetime, freeze_minutes: int | None) -> DayTiming:

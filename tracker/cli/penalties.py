@@ -280,69 +280,42 @@ def register(group: click.Group) -> None:
 
     def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...],
                 from_forum: bool = False) -> None:
-        """The chain, then each witness kept outside the database, each named with what it was read from."""
+        """The ledger's audit (`Penalties.audit`) in the director's words; the process thread read
+        from the forum when asked (the network is the command's to touch, not the service's)."""
         from tracker.errors import LedgerBrokenError
-        from tracker.penalties.anchor import (
-            anchors_in,
-            check_anchor,
-            check_seals,
-            load_key,
-            parse_anchor,
-            seal_path,
-        )
-        from tracker.store.posts import posts_for_thread
+        from tracker.penalties.anchor import parse_anchor, seal_path
 
         wanted = [parse_anchor(a) for a in given]
         with service(game_path, db_url) as svc:
             game = svc.game
-            with svc.store.session() as s:
-                from tracker.penalties import ledger as L
-                from tracker.store.penalties import load_entries, load_head
-
-                entries = load_entries(session=s)
-                v = L.verify(entries, load_head(session=s))
-            posts: list[Any] = []
-            source = ""
-            if game.process_thread is not None and from_forum:
+            if from_forum and game.process_thread is None:
+                raise click.UsageError("--anchors-from-forum 需要游戏文件 [game] 里的 process_thread")
+            if from_forum and game.process_thread is not None:
                 from tracker.scraper.live import thread_posts_sync
 
-                posts = thread_posts_sync(game, game.process_thread)
-                source = f"论坛上的进程帖（帖 {game.process_thread}，刚刚读取）"
-            elif game.process_thread is not None:
-                with svc.store.session() as s:
-                    posts = posts_for_thread(s, game.process_thread)
-                source = f"数据库里进程帖（帖 {game.process_thread}）的副本"
-        if from_forum and game.process_thread is None:
-            raise click.UsageError("--anchors-from-forum 需要游戏文件 [game] 里的 process_thread")
-        # the anchors the directors posted (a player's post may not vouch for the ledger)
-        posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
-        problems = [] if v.ok else [f"{v.problem}（第 {v.broken_at} 条）"]
-        problems += [p for a in (*wanted, *posted) if (p := check_anchor(entries, a)) is not None]
-        key_file = game.ledger.key_file
-        sealed = covers = 0
-        if key_file is not None and (entries or key_file.exists() or key_file.is_symlink()):
-            check = check_seals(load_key(key_file, create=False), key_file, entries)
-            sealed, covers = check.lines, check.covers
-            if check.problem:
-                problems.append(check.problem)
-        anchored = len(wanted) + len(posted)
+                audit = svc.penalties.audit(wanted, thread_posts_sync(game, game.process_thread),
+                                            f"论坛上的进程帖（帖 {game.process_thread}，刚刚读取）")
+            else:
+                audit = svc.penalties.audit(wanted)
+        v, problems, anchored, posted = audit.chain, audit.problems, audit.anchored, audit.posted
+        key_file, sealed, covers = audit.key_file, audit.sealed, audit.covers
         checked = [f"哈希链：{v.entries} 条记录与账本摘要（都在数据库里）"]
         if wanted:
             checked.append(f"--anchor 给出的锚点 {len(wanted)} 个")
-        if source:
-            checked.append(f"{source}中导演贴出的锚点 {len(posted)} 个")
+        if audit.source:
+            checked.append(f"{audit.source}中导演贴出的锚点 {posted} 个")
         if key_file is not None:
             checked.append(f"本地密钥封印 {sealed} 行（{seal_path(key_file)}，密钥 {key_file}），覆盖到第 {covers} 条")
         if as_json:
-            emit_json(verify_json(v, problems, anchored=anchored, posted=len(posted),
-                                  source="forum" if from_forum else "database" if source else None,
+            emit_json(verify_json(v, problems, anchored=anchored, posted=posted,
+                                  source="forum" if from_forum else "database" if audit.source else None,
                                   sealed=sealed, covers=covers,
                                   extended=bool(anchored or key_file is not None or from_forum)))
         elif not problems:
             echo(f"账本完好：共 {v.entries} 条记录。")
             echo("已核对：" + "；".join(checked) + "。")
             if anchored:
-                echo(f"已核对账本锚点 {anchored} 个（进程帖中 {len(posted)} 个）：锚点记录的历史都还在账本里。")
+                echo(f"已核对账本锚点 {anchored} 个（进程帖中 {posted} 个）：锚点记录的历史都还在账本里。")
             if sealed:
                 echo(f"已核对本地密钥封印 {sealed} 条：第 1–{covers} 条都有封印。")
             if posted and not from_forum:

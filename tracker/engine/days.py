@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
 from tracker.config import DayConfig
@@ -30,15 +30,21 @@ from tracker.engine.tally import (
     Tally,
     VoteOutcome,
     VoteWindow,
-    decide,
     election_window,
-    roster_from_states,
-    rules_for_vote,
 )
 from tracker.errors import GameRuleError
 from tracker.records import Post
 
 WEEKEND = (5, 6)  # Saturday, Sunday
+
+
+def day_now(days: Sequence[DayConfig], now: datetime) -> DayConfig | None:
+    """Which day it is now, the one answer the reports, the TUI's header and badges share: the day
+    open now (the latest, if two overlap), else the last that has opened (its results still to
+    settle); None before the first opens. ``days`` in order, with the times in force."""
+    opened = [d for d in days if d.opens <= now]
+    live = [d for d in opened if now <= d.closes]
+    return (live or opened)[-1] if opened else None
 
 
 def planned_close(opens: datetime, rules: DayRules, *, first_day: bool = False) -> datetime:
@@ -330,22 +336,6 @@ def _election(ruleset: Ruleset, day: int, purpose: str) -> Election | None:
     if purpose == "exile" and day != 1:
         return None
     return next((e for e in ruleset.voting.day1 if e.purpose == purpose), None)
-
-
-def outcome_for_totals(ruleset: Ruleset, state: GameState, *, day: int, purpose: str, totals: Mapping[str, float],
-                       first_to_top: str | None = None, at: datetime | None = None) -> VoteOutcome:
-    """The tally's decision for totals alone (a hand count): the same :func:`decide`, on ``state``.
-
-    Without ballots the tally cannot replay who reached the top first, so ``first_to_top`` names
-    them where the tie rule needs it.
-    """
-    election = _election(ruleset, day, purpose)
-    when = at or datetime(2000, 1, 1, tzinfo=UTC)  # no one leaves mid-day here: any instant will do
-    purpose_kind, office = election_window(election)
-    window = VoteWindow(day=day, opens=when, closes=when, purpose=purpose_kind, office=office)
-    roster = roster_from_states(state, state, day)
-    return decide(totals, rules=rules_for_vote(ruleset.voting, election), roster=roster, window=window,
-                  first_to_top=first_to_top)
 
 
 def confirm_vote(ruleset: Ruleset, state: GameState, result: VoteResult, *, at: datetime,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tracker.penalties.findings import Finding, excerpt, make_finding
@@ -369,7 +368,3 @@ def detect_fonts(post: Post, thresholds: FontThresholds = FontThresholds()) -> l
         found.append(make_finding(post, kind="large_font", category="font", clause=LARGE_CLAUSE, matched=first,
                                   evidence=ev, excerpt_text=excerpt(text) if text else None))
     return found
-
-
-def fonts_in(posts: Iterable[Post], thresholds: FontThresholds = FontThresholds()) -> list[Finding]:
-    return [f for p in posts for f in detect_fonts(p, thresholds)]

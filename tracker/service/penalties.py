@@ -21,16 +21,27 @@ from tracker.engine.roster_names import did_you_mean
 from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
-from tracker.penalties.anchor import SealPen, anchor_line, check_seals, load_key
+from tracker.penalties.anchor import (
+    Anchor,
+    SealPen,
+    anchor_line,
+    anchors_in,
+    check_anchor,
+    check_seals,
+    load_key,
+)
 from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
 from tracker.store.penalties import append_entries, decide_flag, get_flag, load_entries, load_head
-from tracker.store.posts import html_hash_of
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
+    from pathlib import Path
+
+    from tracker.records import Post
     from tracker.service.gamelog import GameLog
     from tracker.service.night import NightDesk
+    from tracker.store.posts import StoredPost
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +56,30 @@ class CardDecision:
     """What the red cards did to the game, in the director's words (Chinese)."""
     recorded: tuple[str, ...] = ()
     """The game events appended to the log (``kind:player#seq``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerAudit:
+    """The ledger against every witness kept outside its tables: the chain, the anchors (given, and
+    those the directors posted in the process thread) and the keyed local seal. ``problems`` lists
+    what failed, the chain's first; ``source`` says where the process thread was read ("": not at all)."""
+
+    chain: L.Verification
+    problems: tuple[str, ...]
+    given: int
+    posted: int
+    source: str
+    key_file: Path | None
+    sealed: int
+    covers: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def anchored(self) -> int:
+        return self.given + self.posted
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +116,34 @@ class Penalties:
             entries = load_entries(session=s)
             v = L.verify(entries, load_head(session=s))
         return self._sealed(v, entries) if v.ok else v
+
+    def audit(self, given: Sequence[Anchor] = (), process_posts: Sequence[Post] | None = None,
+              source: str = "") -> LedgerAudit:
+        """The chain, then each witness kept outside the database, each named with what it was read
+        from (`tracker cards verify`, the TUI's 判罚 screen). ``process_posts`` (the process thread
+        read from the forum, named by ``source``) replaces the database's copy of it."""
+        from tracker.store.posts import posts_for_thread
+
+        game = self.ctx.game
+        posts: Sequence[Post | StoredPost] = process_posts or ()
+        with self.ctx.store.session() as s:
+            entries = load_entries(session=s)
+            v = L.verify(entries, load_head(session=s))
+            if process_posts is None and game.process_thread is not None:
+                posts = posts_for_thread(s, game.process_thread)
+                source = f"数据库里进程帖（帖 {game.process_thread}）的副本"
+        # the anchors the directors posted (a player's post may not vouch for the ledger)
+        posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
+        problems = [] if v.ok else [f"{v.problem}（第 {v.broken_at} 条）"]
+        problems += [p for a in (*given, *posted) if (p := check_anchor(entries, a)) is not None]
+        key_file = game.ledger.key_file
+        sealed = covers = 0
+        if key_file is not None and (entries or key_file.exists() or key_file.is_symlink()):
+            check = check_seals(load_key(key_file, create=False), key_file, entries)
+            sealed, covers = check.lines, check.covers
+            if check.problem:
+                problems.append(check.problem)
+        return LedgerAudit(v, tuple(problems), len(given), len(posted), source, key_file, sealed, covers)
 
     def _sealed(self, v: L.Verification, entries: Sequence[L.Entry]) -> L.Verification:
         key_file = self.ctx.game.ledger.key_file
@@ -332,12 +395,6 @@ class Penalties:
             raise GameRuleError(f"游戏里没有玩家 {n!r}",
                                 hint=did_you_mean(n, names) or "玩家名须与游戏文件 [[players]] 一致")
         return self.log.account(n)
-
-    def _evidence(self, pid: int, *, session: Session) -> str:
-        digest = html_hash_of(session, pid)
-        if digest is None:
-            raise GameRuleError(f"数据库里没有帖子 pid {pid}", hint="先运行 `tracker crawl GAME.toml` 抓取，或去掉 --post")
-        return digest
 
     # --------------------------------------------------------------------------- announcement
 

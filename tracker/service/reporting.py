@@ -82,12 +82,12 @@ class Reports:
 
     def current_day(self) -> int:
         """The day that is open now, else the last one that has opened (what a cron job means by "today")."""
-        now = self.ctx.clock.now()
-        opened = [d for d in self._days() if d.opens <= now]
-        if not opened:
+        from tracker.engine.days import day_now
+
+        d = day_now(self._days(), self.ctx.clock.now())
+        if d is None:
             raise ConfigError("还没有任何一日开门", hint="用 --day N 指定日子")
-        live = [d for d in opened if now <= d.closes]
-        return (live or opened)[-1].day
+        return d.day
 
     # ----------------------------------------------------------------- sections from the engine
 

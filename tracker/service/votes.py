@@ -339,8 +339,7 @@ class Votes:
         from tracker.service.roster_check import refuse_on_roster_errors, roster_errors
 
         refuse_on_roster_errors(roster_errors(self.ctx), "不能确认结果")
-        game = self.ctx.game
-        who = recorded_by or (game.directors[0] if game.directors else "tracker")
+        who = self.ctx.director(recorded_by)
         done = self.confirmed_tids()
         results: list[ConfirmResult] = []
         tallies = self.tally_day(day)

@@ -777,20 +777,6 @@ def iter_raw(session: Session, *, crawl_id: int | None = None, batch: int = 100)
                       body=gzip.decompress(m["body_gz"]), fetched_at=m["fetched_at"], crawl_id=m["crawl_id"])
 
 
-def html_hash_of(session: Session, pid: int) -> str | None:
-    """The stored post's HTML digest (a card's evidence), None when the post was never crawled."""
-    row = session.get(PostRow, pid)
-    return None if row is None else str(row.html_hash)
-
-
-def floors_of(session: Session, pids: Sequence[int]) -> dict[int, int]:
-    """pid → floor for the stored posts among ``pids`` (a 判罚公示 cites its evidence by floor)."""
-    if not pids:
-        return {}
-    rows = session.connection().execute(select(post_t.c.pid, post_t.c.floor).where(post_t.c.pid.in_(list(pids))))
-    return {int(r[0]): int(r[1]) for r in rows}
-
-
 # -- lookups for cards and the roster check (the service asks; only the store reads the tables) -----
 
 def post_by_pid(session: Session, pid: int) -> tuple[int, int, datetime, str] | None:

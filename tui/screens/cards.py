@@ -6,7 +6,8 @@ the ledger is ever edited or deleted).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from tracker.penalties.ledger import ACTION_WORDS as L_ACTION_WORDS
+from tracker.penalties.ledger import Entry as LedgerEntry
 from tui.literal import literal
 from tui.messages import DataChanged
 from tui.screens.dialogs import CardChoice, CardForm, IssueCardForm, NewCard, ReasonDialog
@@ -24,6 +26,9 @@ from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane, reported
 from tui.views import StandingRow
 from tui.zone import zone
+
+if TYPE_CHECKING:
+    from tracker.service.penalties import LedgerAudit
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
@@ -104,14 +109,14 @@ class CardsPane(Pane):
         places = self.gateway.post_places([e.post for e in ledger])
         self.deliver(self.show, ledger, standing, check, places)
 
-    def show(self, ledger: list[Any], standing: list[StandingRow], check: Any = None,
-             places: dict[int, Any] | None = None) -> None:
+    def show(self, ledger: list[LedgerEntry], standing: list[StandingRow], check: LedgerAudit | None = None,
+             places: dict[int, tuple[int, int, datetime]] | None = None) -> None:
         self.entries = ledger
         alarm = self.query_one("#ledger-alarm", Static)
         broken = check is not None and not check.ok
         alarm.set_class(broken, "-broken")
-        if broken:  # as loud as the CLI: a ledger changed behind the tool's back
-            alarm.update(Text(f"！！！记牌账本已损坏：{check.problem}（第 {check.broken_at} 条）。以下判罚与牌况不可信；"
+        if check is not None and broken:  # as loud as the CLI: a ledger changed behind the tool's back
+            alarm.update(Text(f"！！！记牌账本已损坏：{'；'.join(check.problems)}。以下判罚与牌况不可信；"
                               "用 tracker cards GAME.toml verify 查看，从备份恢复数据库。"))
         table = self.query_one(DataTable)
         table.clear()
@@ -150,7 +155,8 @@ class CardsPane(Pane):
         places = self.gateway.post_places([e.post for e in trail])
         self.app.call_from_thread(self.show_trail, card_id, trail, places)
 
-    def show_trail(self, card_id: int, trail: list[Any], places: dict[int, Any] | None = None) -> None:
+    def show_trail(self, card_id: int, trail: list[LedgerEntry],
+                   places: dict[int, tuple[int, int, datetime]] | None = None) -> None:
         """One entry per block, each field on its own line: a clause or a reason never breaks in
         the middle of a phrase to continue after the previous field."""
         out = Text(f"第 {card_id} 条的审计记录\n", "bold")

@@ -6,7 +6,7 @@ The filter line takes ``作者:泡泡 帖:3 日:1 其余为正文`` (or ``author
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -129,6 +129,3 @@ class PostsPane(Pane):
             self.app.bell()
             return
         self.load(self.query_, new)
-
-    def selected_post(self) -> Any:
-        return self.query_one(PostView).post

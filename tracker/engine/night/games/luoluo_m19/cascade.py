@@ -8,11 +8,9 @@ after every change ("游戏状态满足某阵营胜利条件之一，游戏立�
 from __future__ import annotations
 
 from tracker.engine.night import win
-from tracker.engine.night.board import Board
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     is_lover,
-    lovers,
     partner,
     role_in_pair,
 )
@@ -192,8 +190,3 @@ def widows(ctx: Ctx, faction: str) -> None:
         for p in ctx.table.players.values():
             if p.faction == "黑情侣":
                 b.tell(p.name, "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>")
-
-
-def lovers_type(b: Board) -> str | None:
-    lv = lovers(b.table)
-    return None if lv is None else str(lv.get("类型"))

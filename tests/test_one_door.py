@@ -1,0 +1,58 @@
+"""Decisions with one home (issue 23 item 3): who records a confirmation, which day it is now.
+
+Each was decided twice (the confirmation's recorder fell back to "tracker" where every other
+decision says 导演 and strips the name given; the reports and the TUI each had a "today"); these
+hold the one answer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from tests.demo_game import copy_demo
+from tracker.clock import SHANGHAI
+from tracker.config import DayConfig
+from tracker.engine.days import day_now
+from tracker.service import Service
+from tui.timing import current_day
+
+T0 = datetime(2025, 3, 1, 10, 0, tzinfo=SHANGHAI)
+
+
+def _days() -> tuple[DayConfig, ...]:
+    return (DayConfig(day=1, discussion=None, vote=None, opens=T0, closes=T0 + timedelta(hours=30)),
+            DayConfig(day=2, discussion=None, vote=None, opens=T0 + timedelta(hours=32), closes=T0 + timedelta(hours=62)))
+
+
+def test_which_day_it_is_now() -> None:
+    days = _days()
+    assert day_now(days, T0 - timedelta(minutes=1)) is None
+    assert day_now(days, T0).day == 1 and day_now(days, days[0].closes).day == 1  # type: ignore[union-attr]
+    between = days[0].closes + timedelta(hours=1)  # day 1 closed, day 2 not open: day 1's results to settle
+    assert day_now(days, between).day == 1  # type: ignore[union-attr]
+    assert day_now(days, days[1].opens).day == 2  # type: ignore[union-attr]
+    assert day_now(days, days[1].closes + timedelta(days=9)).day == 2  # type: ignore[union-attr]
+
+
+def test_the_tui_header_and_the_reports_read_the_same_day(demo_crawled: Path, tmp_path: Path) -> None:
+    svc = Service.open(copy_demo(demo_crawled, tmp_path))
+    try:
+        days = tuple(svc.effective_days())
+        for now in (days[0].opens, days[0].closes, days[0].closes + timedelta(minutes=1), days[-1].opens,
+                    days[-1].closes + timedelta(days=1)):
+            svc.ctx.clock.now = lambda now=now: now  # type: ignore[method-assign]
+            tui_day = current_day(days, now)
+            assert tui_day is not None and svc.current_day() == tui_day.day
+    finally:
+        svc.close()
+
+
+def test_a_confirmation_is_recorded_by_the_director_as_every_decision_is(demo_crawled: Path, tmp_path: Path) -> None:
+    svc = Service.open(copy_demo(demo_crawled, tmp_path))
+    try:
+        results = svc.confirm_day(1, recorded_by="  导演B ")
+        events = [e for r in results for e in r.events]
+        assert events and {e.recorded_by for e in events} == {"导演B"}
+    finally:
+        svc.close()
