@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,10 @@ from tracker.cli.common import db_option, echo, emit_json, game_argument, json_o
 from tracker.cli.json_docs import event_json, rulesets_json, state_command_json
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
+
+if TYPE_CHECKING:
+    from tracker.engine.days import DayStatus
+    from tracker.engine.state import DayState
 
 
 @click.command("rulesets")
@@ -309,7 +313,7 @@ def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
 @json_option
 def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: bool) -> None:
     """游戏状态：每名玩家的存活/出局/挂机、身份、标记（警长等），各日，胜负。"""
-    from tracker.cli.json_docs import readings_json, state_json
+    from tracker.cli.json_docs import readings_json
     from tracker.cli.ledger_guard import check_ledger, fail_if_broken
     from tracker.cli.readings import reading_lines
     from tracker.engine.roster import check_assignment
@@ -327,41 +331,47 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
             fail_if_broken(ledger)
             _refuse_roster(problems)
             return
-        doc = state_json(summary)
         tz = svc.game.tz
+        st = summary.state
         echo(f"{svc.game.name}（规则 {svc.ruleset.id}）")
         for line in reading_lines(svc.ruleset, svc.game.options):
             echo(line)
-        for p in doc["players"]:
-            tags = "、".join(p["tags"])
-            cards = p["cards"]
-            card = "".join(f"{c}{n}" for c, n in (("蓝", cards["blue"]), ("黄", cards["yellow"]), ("红", cards["red"])) if n)
-            marks = "、".join(p["marks"])
-            echo(f"  {_pad(p['name'], 10)} {_pad(STATUS_WORDS[p['status']], 6)} {p['role'] or '?'}／{p['faction'] or '?'}"
+        for pl in st.players.values():
+            tags = "、".join(sorted(pl.tags))
+            c = summary.cards[pl.name]
+            card = "".join(f"{w}{n}" for w, n in (("蓝", c.blue), ("黄", c.yellow), ("红", c.red)) if n)
+            marks = "、".join(m for m in summary.marks.get(pl.name, ()) if m not in pl.tags)
+            echo(f"  {_pad(pl.name, 10)} {_pad(STATUS_WORDS[pl.status], 6)} {pl.role or '?'}／{pl.faction or '?'}"
                        f"{'  [' + tags + ']' if tags else ''}{'  （' + marks + '）' if marks else ''}{'  ' + card if card else ''}")
-        for d in doc["days"]:
+        # the game file's days as they stand, then any day known only from events (as `state --json`)
+        statuses = {d.day: d for d in summary.days}
+        days: list[DayStatus | DayState] = [*statuses.values(), *(x for x in st.days if x.day not in statuses)]
+        for d in days:
             for line in _day_lines(d, tz):
                 echo(line)
-        for x in doc["lost"]:
-            echo(f"  判负：{x['reason']}（{x['clause']}）")
-        o = doc["outcome"]
+        for x in st.lost.values():
+            echo(f"  判负：{x.reason}（{x.clause}）")
+        o = st.outcome
         if roster_broken:
             echo("胜负：不判定（游戏文件的玩家配置与规则矛盾，见下方配置错误）")
         else:
-            echo(f"胜负：{o['reason']}（{o['clause']}）" if o else "胜负：尚未分出")
-        for t in doc["pending_tags"]:
-            how = f"（{t['how']}）" if t.get("how") else ""
-            echo(f"待处理：{t['from']} 的{t['tag']}等待移交{how}")
+            echo(f"胜负：{o.reason}（{o.clause}）" if o else "胜负：尚未分出")
+        for tag, holder in st.pending_tags():
+            how = st.transfer_of(tag, holder)
+            echo(f"待处理：{holder} 的{tag}等待移交{f'（{how}）' if how else ''}")
         for p in problems:
             echo(f"{'配置错误' if p.level == 'error' else '注意'}：{p.message}", err=True)
-        for w in doc["warnings"]:
+        for w in st.warnings:
             echo(f"注意：{w}", err=True)
         if show_events:
-            for e in svc.events_json():
-                mark = "（已撤销）" if e["undone"] else ""
-                when = datetime.fromisoformat(e["at"]).astimezone(tz).strftime("%m-%d %H:%M")
-                echo(f"  #{e['seq']:>4} {when} {_event_words(e['kind'], e['player'], e['data'] or {})}"
-                           f" — {e['recorded_by']}{mark}")
+            from tracker.engine.events import effective
+
+            events = svc.all_events()
+            _, undone = effective(events)
+            for e in events:
+                mark = "（已撤销）" if e.seq in undone else ""
+                echo(f"  #{e.seq:>4} {e.at.astimezone(tz):%m-%d %H:%M} {_event_words(e.kind, e.player, dict(e.data))}"
+                     f" — {e.recorded_by}{mark}")
         fail_if_broken(ledger)
         _refuse_roster(problems)
     finally:
@@ -377,32 +387,36 @@ def _refuse_roster(problems: list[Any]) -> None:
 _CAUSES = {"auto": "自动", "ruleset": "规则：首日", "game.toml": "游戏文件", "request": "申请", "director": "导演"}
 
 
-def _day_lines(d: dict[str, Any], tz: Any) -> list[str]:
-    """One day of `tracker state`: effective close, 加速 and why, the 进程帖's requests, suggestions."""
-    def hm(x: str | None) -> str:
-        return datetime.fromisoformat(x).astimezone(tz).strftime("%m-%d %H:%M") if x else "?"
-    line = f"  第{d['day']}日 关门 {hm(d['closes'])}"
-    if d.get("extended"):
-        line += f"（原定 {hm(d['planned_closes'])}）"
-    if d["accelerated"]:
-        cause = _CAUSES.get(str(d.get("accelerated_cause")), str(d.get("accelerated_cause") or ""))
-        if d.get("accelerated_cause") == "auto":
-            cause += f"：开门时未出局 {d['not_out_at_open']} 人"
-        since = f"，{hm(d['accelerated_at'])} 起" if d.get("accelerated_at") else ""
+def _day_lines(d: DayStatus | DayState, tz: tzinfo) -> list[str]:
+    """One day of `tracker state`: effective close, 加速 and why, the 进程帖's requests, suggestions
+    (a day known only from events, a DayState, has its close and 加速 only)."""
+    from tracker.engine.days import DayStatus, RequestEvidence
+
+    def hm(x: datetime | None) -> str:
+        return x.astimezone(tz).strftime("%m-%d %H:%M") if x else "?"
+    status = d if isinstance(d, DayStatus) else None
+    line = f"  第{d.day}日 关门 {hm(d.closes)}"
+    if status is not None and status.extended:
+        line += f"（原定 {hm(status.planned_closes)}）"
+    if d.accelerated:
+        cause = _CAUSES.get(str(d.accelerated_cause), str(d.accelerated_cause or ""))
+        if status is not None and d.accelerated_cause == "auto":
+            cause += f"：开门时未出局 {status.not_out_at_open} 人"
+        since = f"，{hm(status.accelerated_at)} 起" if status is not None and status.accelerated_at else ""
         line += f"  加速（{cause}{since}）"
-    if d["delayed"]:
+    if d.delayed:
         line += "  延时"
     lines = [line]
-    req = d.get("requests")
+    req = status.requests if status is not None else None
     if req:
-        def who(xs: list[dict[str, Any]]) -> str:
-            return "、".join(x["player"] for x in xs)
-        parts = [f"申请加速 {len(req['accelerate'])}/{req['needed']}" + (f"（{who(req['accelerate'])}）" if req["accelerate"] else "")]
-        if req["delay"]:
-            parts.append(f"申请延时 {len(req['delay'])}/{req['needed']}（{who(req['delay'])}）")
-        lines.append(f"      {'；'.join(parts)}，截止 {hm(req['cutoff'])}")
-    for sug in d.get("suggestions", []):
-        lines.append(f"      建议：{sug['message']} → {sug['command']}")
+        def who(xs: Sequence[RequestEvidence]) -> str:
+            return "、".join(x.player for x in xs)
+        parts = [f"申请加速 {len(req.accelerate)}/{req.needed}" + (f"（{who(req.accelerate)}）" if req.accelerate else "")]
+        if req.delay:
+            parts.append(f"申请延时 {len(req.delay)}/{req.needed}（{who(req.delay)}）")
+        lines.append(f"      {'；'.join(parts)}，截止 {hm(req.cutoff)}")
+    for sug in status.suggestions if status is not None else ():
+        lines.append(f"      建议：{sug.message} → {sug.command}")
     return lines
 
 
