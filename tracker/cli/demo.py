@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from tracker.cli.common import echo, emit_json
+from tracker.demo import DEMO_GAMES
 
 
 @click.command("demo")
@@ -14,13 +15,15 @@ from tracker.cli.common import echo, emit_json
 @click.option("--json", "as_json", is_flag=True, help="以 JSON 输出摘要（隐含 --no-tui）")
 @click.option("--dir", "workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="演示文件放在这里（默认临时目录）")
-def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None) -> None:
+@click.option("--game", type=click.Choice(DEMO_GAMES), default=None,
+              help="换一个演示局：werewolf-12（十二人标准狼人杀，生成的论坛页面）；不写即默认演示局")
+def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None, game: str | None) -> None:
     """演示：在本机回放真实 Discuz 页面，抓取、计票、查违规、数潜水，然后打开终端界面。"""
-    from tracker.demo.run import run_job, start, summary_text
+    from tracker.demo.run import again, demo_data, run_job, start, summary_text
 
-    run = start(workdir)
+    run = start(workdir, game)
     try:
-        summary = run_job(run.game_path)
+        summary = run_job(run.game_path, data=demo_data(game))
         if as_json:
             emit_json(summary)
             return
@@ -36,7 +39,7 @@ def demo_cmd(no_tui: bool, as_json: bool, workdir: Path | None) -> None:
 
         finish(run)
     if not as_json:
-        echo(f"回放已停止；重新回放：tracker demo --dir {run.workdir}", err=True)
+        echo(f"回放已停止；重新回放：{again(run)}", err=True)
 
 
 def register(group: click.Group) -> None:

@@ -13,6 +13,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,9 +36,10 @@ class Submission:
     choice: str | None = None
 
 
-def load_nights() -> dict[int, list[Submission]]:
-    """Night number → its submissions, in the order the director types them."""
-    data = tomllib.loads(NIGHTS_FILE.read_text(encoding="utf-8"))
+def load_nights(source: Traversable = NIGHTS_FILE) -> dict[int, list[Submission]]:
+    """Night number → its submissions, in the order the director types them (``source``: a demo
+    game's ``nights.toml``, the seed demo's by default)."""
+    data = tomllib.loads(source.read_text(encoding="utf-8"))
     out: dict[int, list[Submission]] = {}
     for n in data.get("nights", []):
         out[int(n["night"])] = [Submission(actor=str(a["actor"]), skill=str(a["skill"]),
@@ -47,11 +49,11 @@ def load_nights() -> dict[int, list[Submission]]:
     return out
 
 
-def play_night(svc: Service, night: int) -> NightPreview:
+def play_night(svc: Service, night: int, source: Traversable = NIGHTS_FILE) -> NightPreview:
     """Submit night ``night``'s actions through the desk and confirm its settlement (once)."""
     desk = svc.night_desk()
     key = phase_key(night=night)
-    for s in load_nights()[night]:
+    for s in load_nights(source)[night]:
         desk.add(key, s.actor, s.skill, s.targets, choice=s.choice)
     desk.confirm(key)
     return desk.preview(key)  # the same settlement, now with its confirmation
