@@ -611,6 +611,58 @@ def test_widow_knife_after_the_wolves_lose() -> None:
     assert refused(res) == [] and deaths(res) == [V3] and cause(res, V3) == f"杀人（黑情侣{BIGW}+{V2}指杀）"
 
 
+def _named(first: str, second: str, *, kind: str) -> dict[str, Any]:
+    """The lovers given as a setup fact (``state.情侣``, the director's ``setup 情侣``), the arrow not
+    submitted: the seats do not carry the lovers' tags yet."""
+    k1, k2 = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}[kind]
+    scen = scenario(night=1, players={CUPID: {"faction": "黑情侣"}}, state={"情侣": {"类型": kind, k1: first, k2: second}})
+    del scen["setup"]["state"]["空救"]
+    return scen
+
+
+@pytest.mark.parametrize(("pair", "kind", "factions"), [
+    ((V2, V3), "人狗情未了", {CUPID: "村民"}),                 # 双民丘比特变民
+    ((SEER, WITCH), "基佬情深", {CUPID: "村民"}),              # 双大特丘比特变大特
+    ((BIGW, V2), "基佬情深", {BIGW: "黑情侣", V2: "黑情侣"}),  # 私奔 (the cupid is 黑情侣 already)
+    ((KIDNAP, CUB), "基佬情深", {CUPID: "狼人"}),              # 绑匪和狼：丘比特加入狼人阵营
+    ((BIGW, OLDW), "基佬情深", {CUPID: "狼人"}),               # 双狼丘比特变狼
+])
+def test_lovers_named_as_a_setup_fact_make_the_factions_the_arrow_makes(
+        pair: tuple[str, str], kind: str, factions: dict[str, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """恋爱<强制> —— 游戏开始时被丘比特选择的两名角色成为情侣; 私奔<强制> —— 情侣产生时，若情侣的身份不属于
+    同一个阵营，情侣均脱离各自的阵营，形成【黑情侣阵营】; （双民丘比特变民，双狼丘比特变狼且狼人全部出局后接刀，
+    双大特丘比特变大特）. Lovers given as a setup fact are made lovers by the arrow's own steps: the
+    same conversions, tags, lost skills and notices, through the command line as well."""
+    arrow = _setup(*pair, kind=kind)
+    f = tmp_path / "named.json"
+    f.write_text(json.dumps(_named(*pair, kind=kind), ensure_ascii=False), "utf-8")
+    assert main(["night", "simulate", "--ruleset", RID, str(f), "--json"]) == 0
+    named = json.loads(capsys.readouterr().out)
+    assert {c["player"]: c["to"]["faction"] for c in named["conversions"]} == factions
+    assert named["conversions"] == arrow["conversions"] and named["feedback"] == arrow["feedback"]
+    assert named["state_after"] == arrow["state_after"]
+
+
+def test_lovers_made_already_are_not_made_again() -> None:
+    """Once made (the tags on both, as every later table and the shared examples hold them), the
+    lovers' setup fact changes nothing: 私奔 happens once, "情侣产生时"."""
+    lv = {"类型": "基佬情深", "攻": BIGW, "受": V2}
+    res = run(scenario(lovers=lv, players={BIGW: {"faction": "黑情侣"}, V2: {"faction": "黑情侣"},
+                                           CUPID: {"faction": "黑情侣"}}))
+    assert res["conversions"] == [] and not any(line.startswith("私奔") for line in res["log"])
+    assert not any(f["content"].startswith("恋爱") for f in res["feedback"])
+
+
+def test_named_lovers_take_the_eloped_wolf_out_of_the_pack_that_night() -> None:
+    """恋爱：若情侣中有且只有一名狼人，则它失去<杀人>技能，且不与其他狼人阵营的角色互知共群 — lovers
+    named as a setup fact, the pack's kill with the eloped wolf in it is refused on night 1."""
+    scen = _named(BIGW, V2, kind="基佬情深")
+    scen["actions"] = [act(f"狼群({BIGW},{OLDW})", "杀人", V3)]
+    res = run(scen)
+    assert refused(res) == [(f"狼群({BIGW},{OLDW})", "杀人")] and deaths(res) == []
+
+
 def test_hero_setup_and_design_setup() -> None:
     """遇难<强制>———游戏开始前选择一名角色成为英雄; 设计<强制>—— 游戏开始前选择除自己外任何一名角色成为目标."""
     scen = scenario(night=1, actions=[act(HOSTAGE, "遇难", V3, phase="游戏开始前"), act(KIDNAP, "设计", V5, phase="游戏开始前"),

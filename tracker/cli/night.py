@@ -155,13 +155,24 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
         if verb == "setup":
             if len(rest) != 2:
                 raise click.UsageError("setup 写成：setup 字段 值 [--player 玩家]，例如 setup 英雄 饺子 --player 泡泡")
-            ev = desk.setup(rest[0], _value(rest[1]), player)
+            done = desk.setup(rest[0], _value(rest[1]), player)
+            ev = done.event
             if ev.kind == "tag_given":
                 echo(f"已记录设定（事件 {ev.seq}）：{ev.player} 开局持有{ev.data['tag']}")
             else:
                 field = str(ev.data["field"])
                 named = rest[0] if field == rest[0] else f"{rest[0]}（{field}）"
                 echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{named} = {rest[1]}")
+            if done.result is not None:  # what the fact set off at the start of the game (M19 恋爱、私奔 …)
+                echo("游戏开始时随之结算：")
+                for line in done.result.log:
+                    echo(f"  {line}")
+                if done.result.feedback:
+                    echo("私信反馈（可直接复制）：")
+                    for f in done.result.feedback:
+                        echo(f"  【{f.to}】{f.content}")
+                echo(f"已写入 {len(done.effects)} 个事件（事件 {done.effects[0].seq}–{done.effects[-1].seq}：阵营、标记，"
+                     "记于游戏开始前）" if done.effects else "没有改变阵营或标记")
             return
         key = phase_key(night, day, phase)
         if verb == "add":

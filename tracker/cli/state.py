@@ -101,7 +101,12 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
             lines.append(f"seat = {i + 1}")
         if i < len(roles):
             r = rs.role(roles[i])
-            lines += [f"role = {_toml_str(roles[i])}", f"faction = {_toml_str(r.faction if r else '')}"]
+            lines.append(f"role = {_toml_str(roles[i])}")
+            if r is not None and r.couple_sets:  # M19 变异丘比特: its side is its couple's, none before
+                lines.append(f"# faction 随{r.couple_tag}而定（不写）：tracker night GAME.toml setup {r.couple_tag} … "
+                             "记下后由结算写入")
+            else:
+                lines.append(f"faction = {_toml_str(r.faction if r else '')}")
         lines.append("")
     lines += ["[[days]]", "day = 1", "# discussion = 4", "# vote = 5" if len(rs.voting.day1) < 2 else "# vote = [5, 6]",
               f"opens = {opens.isoformat()}", f"closes = {close.isoformat()}", ""]

@@ -54,7 +54,9 @@ class FactionT(_Table):
 
 
 class CoupleT(_Table):
-    """`[roles.couple]` — a role whose side depends on a couple (M19 变异丘比特)."""
+    """`[roles.couple]` — a role whose side depends on a couple (M19 变异丘比特): it has no faction
+    until the couple is recorded (the fold leaves it unset and waits with the win check, `tracker
+    init` writes none); the role's `faction` is the one it joins when the couple's sides differ."""
 
     tag: Name = _f("the tag both members of the couple hold", examples=["情侣"])
     sets: list[list[str]] = _f("when both holders' roles are in one of these sets, this role counts as that "

@@ -271,7 +271,10 @@ class _Fold:
             role = ruleset.role(pc.role) if pc.role else None
             if pc.role and role is None:
                 self.warnings.append(f"玩家 {pc.name} 的身份 {pc.role!r} 不在规则 {ruleset.id} 中")
-            faction = self._faction(pc.faction) if pc.faction else (role.faction if role else None)
+            # a role whose side is its couple's (M19 变异丘比特 "双民丘比特变民…") has none until the
+            # couple is recorded: its role's faction is only the one it joins when they elope
+            faction = self._faction(pc.faction) if pc.faction else (
+                role.faction if role is not None and not role.couple_sets else None)
             self.players[pc.name] = PlayerState(
                 name=pc.name, role=pc.role, faction=faction, group=role.group if role else None, life="alive",
                 benched=False, tags=frozenset(pc.tags), vote_right=None, original_role=pc.role)
@@ -304,8 +307,22 @@ class _Fold:
             ruleset=self.rs, players=dict(self.players), days=tuple(sorted(self.days.values(), key=lambda d: d.day)),
             lost=dict(self.lost), outcome=self.outcome, declared=frozenset(self.declared),
             actions=tuple(self.actions), gone_tags=frozenset(self.gone), applied=tuple(self.applied),
-            undone=undone, seqs=seqs, warnings=tuple(self.warnings), faction_reds=dict(self.reds),
+            undone=undone, seqs=seqs, warnings=(*self.warnings, *self._undecided()), faction_reds=dict(self.reds),
             _modifiers=tuple(self.mods), _vote_rights=tuple(self.rights))
+
+    def _undecided_role(self, p: PlayerState) -> bool:
+        role = self.rs.role(p.role) if p.role else None
+        return role is not None and bool(role.couple_sets)
+
+    def _undecided(self) -> tuple[str, ...]:
+        """A couple role (M19 变异丘比特) whose couple is not recorded yet: why the win check waits."""
+        out = []
+        for p in self.players.values():
+            role = self.rs.role(p.role) if p.faction is None and p.role else None
+            if role is not None and role.couple_sets:
+                out.append(f"{p.name}（{role.name}）的阵营随{role.couple_tag}而定：记下{role.couple_tag}"
+                           f"（tracker night GAME.toml setup {role.couple_tag} …）前暂不判定胜负")
+        return tuple(out)
 
     def mark(self) -> Mark:
         """Where this fold stands, kept cheaply: the small maps copied, the append-only lists by length."""
@@ -576,7 +593,7 @@ class Mark:
 def begin(ruleset: Ruleset, roster: Sequence[PlayerConfig], days: Sequence[DayConfig] = ()) -> _Fold:
     """A fold at the start of the game: the roster and the game file's days, no event yet."""
     f = _Fold(ruleset, roster, days)
-    if any(p.faction is None for p in f.players.values()):
+    if any(p.faction is None and not f._undecided_role(p) for p in f.players.values()):
         f.warnings.append("有玩家未写明身份或阵营，暂不判定胜负（在游戏文件 [[players]] 中写 role / faction）")
     return f
 

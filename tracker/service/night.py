@@ -9,12 +9,12 @@ without knowing how the rest of it is built. Everything it decides is the engine
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draft
-from tracker.engine.night import Catalog, Settlement, Table, settle
+from tracker.engine.night import Catalog, Settlement, Table, settle, settle_setup
 from tracker.engine.night.catalog import catalog_of
 from tracker.engine.night.desk import (
     HOLDER_KEYS,
@@ -68,6 +68,16 @@ class DayExit:
     table: Table
     result: Settlement
     drafts: list[EventDraft]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupRecord:
+    """A setup fact as recorded, and what it set off at the start of the game (the game's ``setup``
+    hook: M19's lovers' factions and tags), recorded with it; ``result`` says it in the post's words."""
+
+    event: Event
+    effects: list[Event]
+    result: Settlement | None
 
 
 class NightDesk:
@@ -235,15 +245,18 @@ class NightDesk:
                                own_exit=own_exit, known_lost=known_lost)]
         return DayExit(key, phase_words(key), table, result, drafts)
 
-    def setup(self, field: str, value: Any, player: str | None = None) -> Event:
+    def setup(self, field: str, value: Any, player: str | None = None) -> SetupRecord:
         """A fact the post fixes before the game (英雄, 设计目标, 情侣, a seat, a 抉择), under the
         vocabulary's name (座次 is ``seat``); an unknown name is refused with the nearest ones.
 
         A mark held by one player (警长, 牧首, 神眷者 …) is the holder's tag, which the fold keeps
         (the win check, the tally's weights and the night all read it): it is recorded as that tag,
-        given before the game starts.
+        given before the game starts. What the fact sets off at the start of the game (the game's
+        ``setup`` hook: M19's lovers make their factions, "游戏开始时") is settled now and recorded
+        with it, dated before the game, as the fold's own events (阵营, 标记).
         """
-        state = self._fold(self._log())
+        events = self._log()
+        state = self._fold(events)
         if player is not None:
             state.player(player)
         name = setup_field(field, player)
@@ -252,10 +265,40 @@ class NightDesk:
             state.player(holder)
             draft = make_draft(EventKind.TAG_GIVEN.value, at=self._before_game(), player=holder,
                                data={"tag": name, "cause": "开局设定"}, recorded_by=self.director)
-            return self._append([draft])[0]
+            return SetupRecord(self._append([draft])[0], [], None)
         draft = make_draft(EventKind.NIGHT_SETUP.value, at=self._now(), player=player,
                            data={"field": name, "value": value}, recorded_by=self.director)
-        return self._append([draft])[0]
+        result, effects = self._setup_effects(events, draft, name)
+        recorded = self._append([draft, *effects])
+        return SetupRecord(recorded[0], recorded[1:], result)
+
+    def _setup_effects(self, events: list[Event], draft: EventDraft, name: str) -> tuple[Settlement | None, list[EventDraft]]:
+        """The game's ``setup`` hook on the table before the game with the new fact: its faction
+        changes and the tags it gives, as events dated before the game."""
+        try:
+            catalog = self.catalog
+        except RulesetError:  # a ruleset without a night file: a setup fact acts on nothing
+            return None, []
+        at = self._before_game()
+        seq = max((e.seq for e in events), default=0) + 1
+        log = [*events, draft.to_event(seq, self._now())]
+        table = table_for(self._fold(as_of(log, at)), catalog, log, phase_key(night=1), at)
+        if name == "情侣":  # named lovers come into being now, not from an earlier table's tags
+            _check_lovers(table, draft.data.get("value"))
+        result = settle_setup(catalog, replace(table, night=None, day=None, phase=None), ruleset=self.ruleset)
+        after = result.table_after or table
+        cause = f"开局设定：{name}"
+        out: list[EventDraft] = []
+        for c in result.conversions:
+            out.append(make_draft(EventKind.FACTION_SET.value, at=at, player=c.player,
+                                  data={"faction": c.faction_to, "cause": f"{cause}（{c.cause}）"},
+                                  recorded_by=self.director))
+        for who, seat in after.players.items():
+            for tag in seat.tags:
+                if tag not in table.players[who].tags:
+                    out.append(make_draft(EventKind.TAG_GIVEN.value, at=at, player=who,
+                                          data={"tag": tag, "cause": cause}, recorded_by=self.director))
+        return (result if out or result.log else None), out
 
     def _before_game(self) -> datetime:
         """Just before anything of the game happens (a first night played before day 1 included)."""
@@ -301,6 +344,23 @@ class NightDesk:
         return confirmed, self._append(drafts)
 
 
+def _check_lovers(table: Table, value: Any) -> None:
+    """``setup 情侣`` is the scenario vocabulary's object: {类型: 基佬情深, 攻, 受} or {类型: 人狗情未了,
+    主人, 忠犬}, two different players of the game."""
+    pairs = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
+    example = '{"类型": "基佬情深", "攻": "甲", "受": "乙"}（或 {"类型": "人狗情未了", "主人": "甲", "忠犬": "乙"}）'
+    kind = value.get("类型") if isinstance(value, Mapping) else None
+    if kind not in pairs:
+        raise ConfigError(f"情侣的设定写不明白：{value!r}", hint=f"写成 JSON：{example}")
+    assert isinstance(value, Mapping)
+    names = [value.get(k) for k in pairs[kind]]
+    for who in names:
+        if not isinstance(who, str) or who not in table.players:
+            raise ConfigError(f"情侣（{kind}）的{'、'.join(pairs[kind])}须是本局玩家：{who!r} 不是", hint=f"写成 JSON：{example}")
+    if names[0] == names[1]:
+        raise ConfigError(f"情侣须是两名不同的玩家（{names[0]}写了两次）", hint=f"写成 JSON：{example}")
+
+
 def _refused(result: Settlement, skill: str, target: str) -> None:
     """The exit must settle: a refusal here would drop a vote's result or a red card silently."""
     for r in result.rejected:
@@ -313,4 +373,4 @@ def _members(actor: str) -> tuple[str, ...]:
     return Action(actor, "").members
 
 
-__all__ = ["DayExit", "NightDesk", "NightPreview", "phase_key"]
+__all__ = ["DayExit", "NightDesk", "NightPreview", "SetupRecord", "phase_key"]

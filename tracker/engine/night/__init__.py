@@ -11,6 +11,6 @@ out. Pure: no store, no network.
 
 from tracker.engine.night.catalog import Catalog, Skill, load_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
-from tracker.engine.night.settle import settle
+from tracker.engine.night.settle import settle, settle_setup
 
-__all__ = ["Action", "Catalog", "Seat", "Settlement", "Skill", "Table", "load_catalog", "settle"]
+__all__ = ["Action", "Catalog", "Seat", "Settlement", "Skill", "Table", "load_catalog", "settle", "settle_setup"]

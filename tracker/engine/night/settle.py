@@ -70,6 +70,18 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     return board.result
 
 
+def settle_setup(catalog: Catalog, table: Table, *, ruleset: Ruleset | None = None) -> Settlement:
+    """What the setup facts of ``table`` (the game before it starts) set off, by the game's
+    ``setup`` hook: the same steps its settlement runs for them (M19's lovers: 恋爱、私奔、双民变民,
+    the arrow's own code). A game without that hook: nothing, an empty settlement. Pure."""
+    hooks = hooks_for(catalog.ruleset)
+    board = Board(table, catalog, ruleset=ruleset if ruleset is not None else _bundled(catalog.ruleset), hooks=hooks)
+    if hooks is not None and hooks.setup is not None:
+        hooks.setup(board, [])
+    board.result.table_after = board.table
+    return board.result
+
+
 def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills: list[Skill]) -> None:
     check(board, "start")  # a win the table already holds (M160: the day's vote put the 恶魔 out)
     if hooks is not None and hooks.prepare is not None:

@@ -97,6 +97,9 @@ class GameHooks:
     prepare: Prepare | None = None
     win_view: WinView | None = None
     surface: Surface | None = None
+    #: What a fact the director records before the game sets off at once (M19: lovers named by
+    #: ``setup 情侣`` make their factions then, "游戏开始时"), so the day's fold sees it from the start.
+    setup: Prepare | None = None
     #: With ``steps``: skill → the clause and why data cannot say it, for every skill the code
     #: settles (those its hook steps list, and passive skills it applies inside them); every other
     #: skill of the night file is settled from its ``effects`` alone.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tracker.engine.night import win
 from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, settle_sheriffs, will
-from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx
+from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
 
 #: The steps of [win_policy] checks_at where a red card or a surrender changes the game without a death.
@@ -19,20 +19,16 @@ PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")
 
 
 def setup(ctx: Ctx) -> None:
-    """双歧之箭, 遇难, 设计 in the post's order, then the factions: 恋爱, 私奔, 逃脱, 背叛."""
+    """双歧之箭, 遇难, 设计 in the post's order, then the factions: 恋爱, 私奔, 逃脱, 背叛.
+
+    Lovers given as a setup fact (``state.情侣`` without the lovers' tags) were made lovers before
+    the refusals, by :func:`named_lovers` (the hooks' ``prepare``), with the arrow's own steps."""
     b = ctx.board
     arrows = [a for a in ctx.of("双歧之箭") if a.index not in ctx.used]
     for act in arrows[-1:]:
         ctx.used.add(act.index)
-        kind = act.choice or ""
         first, second = act.targets
-        k1, k2 = PAIRS[kind]
-        b.set_state("情侣", {"类型": kind, k1: first, k2: second})
-        for name, key in ((first, k1), (second, k2)):
-            b.seat(name).tags.append(f"情侣:{key}")
-            b.tell(name, f"恋爱：你与{second if name == first else first}成为情侣（{kind}，你是{key}）")
-        b.note(f"游戏开始前：变异丘比特{act.actor}选择{kind}：{k1}{first}、{k2}{second}")
-        _factions(ctx, act.actor, first, second)
+        make_lovers(ctx, act.actor, act.choice or "", first, second)
     for act in [a for a in ctx.of("遇难") if a.index not in ctx.used]:
         ctx.used.add(act.index)
         h = b.seat(act.members[0])
@@ -41,6 +37,40 @@ def setup(ctx: Ctx) -> None:
         b.note(f"游戏开始前：人质{h.name}选择{act.targets[0]}成为英雄")
     for act in [a for a in ctx.of("设计") if a.index not in ctx.used and a.phase == "setup"]:
         design(ctx, act)
+
+
+def make_lovers(ctx: Ctx, cupid: str | None, kind: str, first: str, second: str) -> None:
+    """恋爱<强制> —— "游戏开始时被丘比特选择的两名角色成为情侣": ``state.情侣``, the lovers' tags,
+    their notice, then the factions (恋爱、私奔、双民变民 …). The one home of what the lovers' choice
+    does, for the arrow and for the lovers given as a setup fact alike."""
+    b = ctx.board
+    k1, k2 = PAIRS[kind]
+    b.set_state("情侣", {"类型": kind, k1: first, k2: second})
+    for name, key in ((first, k1), (second, k2)):
+        if f"情侣:{key}" not in b.seat(name).tags:
+            b.seat(name).tags.append(f"情侣:{key}")
+        b.tell(name, f"恋爱：你与{second if name == first else first}成为情侣（{kind}，你是{key}）")
+    who = f"变异丘比特{cupid}" if cupid else "变异丘比特"
+    b.note(f"游戏开始前：{who}选择{kind}：{k1}{first}、{k2}{second}")
+    _factions(ctx, cupid, first, second)
+
+
+def named_lovers(ctx: Ctx) -> None:
+    """The lovers named in ``state.情侣`` whose seats do not carry their tags yet: named as a setup
+    fact, not yet made lovers ("情侣 is a state object and tags. They agree" once they are). The
+    cupid is the seat whose role holds 双歧之箭."""
+    lv = lovers(ctx.table)
+    if lv is None or lv.get("类型") not in PAIRS:
+        return
+    k1, k2 = PAIRS[str(lv["类型"])]
+    first, second = str(lv.get(k1)), str(lv.get(k2))
+    if first not in ctx.table.players or second not in ctx.table.players:
+        return
+    if f"情侣:{k1}" in ctx.table.players[first].tags and f"情侣:{k2}" in ctx.table.players[second].tags:
+        return
+    archers = set(ctx.board.skill("双歧之箭").roles)
+    cupid = next((p.name for p in ctx.table.players.values() if p.role in archers), None)
+    make_lovers(ctx, cupid, str(lv["类型"]), first, second)
 
 
 def design(ctx: Ctx, act: Action) -> None:
@@ -54,7 +84,7 @@ def design(ctx: Ctx, act: Action) -> None:
     b.note(f"设计：绑匪{k.name}选择{act.targets[0]}成为目标" + (f"（原目标{old}已出局）" if old else ""))
 
 
-def _factions(ctx: Ctx, cupid: str, a: str, c: str) -> None:
+def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
     b = ctx.board
     sa, sc = b.seat(a), b.seat(c)
     pair = (sa, sc)
@@ -78,12 +108,14 @@ def _factions(ctx: Ctx, cupid: str, a: str, c: str) -> None:
     if kidnapper is not None and len(wolves) == 1:
         b.note(f"恋爱：绑匪{kidnapper.name}和{wolves[0].role}成为情侣 → 绑匪加入狼群，丘比特加入狼人阵营"
                "（狼人阵营角色全部出局之后不接刀）")
-        kidnapper.tags.append("狼群")
-        b.convert(cupid, None, "狼人", "恋爱：绑匪和狼成为情侣")
+        if "狼群" not in kidnapper.tags:
+            kidnapper.tags.append("狼群")
+        if cupid is not None and b.seat(cupid).faction != "狼人":
+            b.convert(cupid, None, "狼人", "恋爱：绑匪和狼成为情侣")
         return
     if sa.faction == sc.faction:
         word = {"村民": "变民", "狼人": "变狼"}.get(sa.faction, "")
-        if b.seat(cupid).faction != sa.faction:
+        if cupid is not None and b.seat(cupid).faction != sa.faction:
             b.convert(cupid, None, sa.faction, f"情侣同属{sa.faction}阵营，丘比特{word}")
         if sa.faction == "狼人" and len(wolves) == 2:
             b.note("恋爱：双狼情侣 → 丘比特变狼，狼人全部出局后接刀")
@@ -91,7 +123,7 @@ def _factions(ctx: Ctx, cupid: str, a: str, c: str) -> None:
     b.note(f"私奔：情侣{a}（{sa.faction}）、{c}（{sc.faction}）不属于同一个阵营 → 均脱离各自的阵营，形成黑情侣阵营")
     for s in pair:
         b.convert(s.name, None, "黑情侣", "私奔")
-    if b.seat(cupid).faction != "黑情侣":
+    if cupid is not None and b.seat(cupid).faction != "黑情侣":
         b.convert(cupid, None, "黑情侣", "私奔：丘比特随情侣")
     for s in wolves:
         if "狼群" in s.tags:

@@ -38,7 +38,8 @@ def _revealed(table: Table, name: str) -> str | None:
     seat = table.players[name]
     if seat.role not in WOLVES or seat.faction != "狼人" or "狼群" in seat.tags:
         return None
-    if any("狼群" in p.tags for p in table.players.values()):
+    # the pack's wolves carry the tag at this table (the 绑匪 who joined by 恋爱 carries it anywhere)
+    if any("狼群" in p.tags and p.role in WOLVES for p in table.players.values()):
         return f"{name}已因<遗志>公示身份，失去所有技能"
     return None
 
