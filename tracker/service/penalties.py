@@ -364,9 +364,11 @@ class Penalties:
         return (self.log.append(session, drafts) if drafts else []), said
 
     def _day_at(self, at: datetime) -> int:
-        """The game day a red card's 出局 happens in: the last day opened by then."""
-        opened = [d.day for d in self.log.effective_days() if d.opens <= at]
-        return max(opened) if opened else 1
+        """The game day a red card's 出局 happens in: the last day opened by then (the same day the
+        night desk's table gives its ``出局`` record)."""
+        from tracker.engine.night.desk import day_in_force
+
+        return day_in_force(self.log.effective_days(), at)
 
     def _consequence_words(self, cons: Sequence[L.Consequence]) -> list[str]:
         """What the red cards did, in the rule posts' words (for the director's confirmation)."""

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from tracker.engine.events import EventDraft, EventKind, effective
 from tracker.engine.night.catalog import Catalog
@@ -35,7 +35,7 @@ from tracker.engine.night.model import (
     TagMove,
     VoteMark,
 )
-from tracker.engine.state import GameState
+from tracker.engine.state import DayState, GameState
 from tracker.errors import ConfigError, GameRuleError
 
 #: Marks held by one player that the scenario vocabulary also keeps as a state key.
@@ -325,7 +325,7 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
         if p.benched:
             status.append("挂机")
         if p.life != "alive":
-            _exit_when(fields, name, events)
+            _exit_when(fields, name, events, state.days)
         for e in setup:
             if e.player == name:
                 key = FIELD_ALIASES.get(str(e.data["field"]), str(e.data["field"]))
@@ -356,22 +356,47 @@ def table_for(state: GameState, catalog: Catalog, events: Sequence[Any], key: st
     return Table(players=players, state=game_state, night=night, day=day, phase=phase)
 
 
+class _Opens(Protocol):
+    @property
+    def day(self) -> int: ...
+    @property
+    def opens(self) -> datetime | None: ...
+
+
+def day_in_force(days: Sequence[_Opens], at: datetime) -> int:
+    """The game day a result recorded at ``at`` belongs to: the last day opened by then (a night
+    after day N is still day N's), day 1 before any opens."""
+    opened = [d.day for d in days if d.opens is not None and d.opens <= at]
+    return max(opened) if opened else 1
+
+
 #: The day events' causes in the scenario vocabulary's words (``when.cause``: 投票 / 红牌 / 最后一票).
 CAUSE_WORDS = {"vote": "投票", "red_card": "红牌"}
 
 
-def _exit_when(fields: dict[str, Any], name: str, events: Sequence[Any]) -> None:
+def _exit_when(fields: dict[str, Any], name: str, events: Sequence[Any], days: Sequence[DayState] = ()) -> None:
     """``出局`` / ``死亡`` = {day|night, cause} for an exit the fold knows but no settled table
-    recorded: the day's vote confirmed by ``tracker confirm`` (data day, cause vote), or an exit the
-    director typed. The hooks read it (the morning 公示's "因投票出局", 遗言 order, 忠犬's night …)."""
+    recorded: the day's vote confirmed by ``tracker confirm`` (data day, cause vote), an exit the
+    director typed, or a red card's. The hooks read it (the morning 公示's "因投票出局", 遗言 order,
+    忠犬's night, "当你因非红牌的情况出局时" …).
+
+    A red card's exit (the ledger's ``card_consequence``, 出局) is dated as the posts date it:
+    "玩家受到红牌判罚时出局" (213, M19) — when the card is given, i.e. recorded, whatever day the card
+    names for its 公示; its day is the game day in force then (:func:`day_in_force`, the day the desk
+    settles what the red card sets off), cause 红牌."""
     for e in reversed(_live(events)):
-        if e.player != name or e.kind not in (EventKind.ELIMINATED, EventKind.DIED):
+        red_out = (e.kind == EventKind.CARD_CONSEQUENCE and e.data.get("consequence") == "out"
+                   and str(e.data.get("color", "red")) == "red" and not e.data.get("again"))
+        if e.player != name or (e.kind not in (EventKind.ELIMINATED, EventKind.DIED) and not red_out):
             continue
         key = "死亡" if e.kind == EventKind.DIED else "出局"
         if key in fields:
             return
         phase = str(e.data.get("phase", ""))
         when: dict[str, Any]
+        if red_out:
+            fields[key] = {"day": day_in_force(days, e.at), "cause": CAUSE_WORDS["red_card"]}
+            return
         if phase.startswith("night:"):
             when = {"night": key_parts(phase)[1]}
         elif isinstance(e.data.get("day"), int):
