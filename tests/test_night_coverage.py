@@ -148,3 +148,32 @@ def test_an_inspect_of_the_surface_reads_the_players_surface_fields() -> None:
     t.players["P4"].role = "预言家"
     res = settle(parse_catalog(night, "surface.toml"), t, [Action("P4", "预言", ("P1",))])
     assert [(f.to, f.content) for f in res.feedback] == [("P4", "预言：P1 好人")]
+
+
+def _night(clash_then: str) -> dict[str, object]:
+    return {"ruleset": "clash-toy", "steps": [{"n": "1", "skills": ["守护"]}, {"n": "2", "skills": ["杀人"]},
+                                                {"n": "3", "skills": ["救药"]}, {"n": "4", "resolve": True}],
+            "clashes": [{"protections": ["守护", "救药"], "cause": "奶穿", "then": clash_then}],
+            "skills": [
+                {"name": "守护", "roles": ["守卫"], "targets": 1, "effects": [{"kind": "protect", "stops": ["杀人"]}]},
+                {"name": "杀人", "team": "狼群", "roles": ["狼人"], "targets": 1, "effects": [{"kind": "damage"}]},
+                {"name": "救药", "roles": ["祭司"], "targets": 1, "effects": [
+                    {"kind": "protect", "stops": ["杀人"]}, {"kind": "lose", "loses": "灵通"}]}]}
+
+
+def test_a_void_clash_takes_the_protections_off_and_the_damage_goes_through() -> None:
+    """213 "[救药]和[守护]均无效": the knife kills with its own cause, not the clash's; ``kill`` dies of the clash."""
+    acts = [Action("P2", "守护", ("P4",), index=0), Action("狼群(P1)", "杀人", ("P4",), index=1),
+            Action("P3", "救药", ("P4",), index=2)]
+    void = settle(parse_catalog(_night("void"), "clash.toml"), _seats(), acts)
+    assert [(d.player, d.cause) for d in void.deaths] == [("P4", "杀人")]
+    kill = settle(parse_catalog(_night("kill"), "clash.toml"), _seats(), acts)
+    assert [(d.player, d.cause) for d in kill.deaths] == [("P4", "奶穿")]
+
+
+def test_lose_takes_the_actors_own_skill_for_good() -> None:
+    t = _seats()
+    t.players["P3"].uses["灵通"] = True
+    res = settle(parse_catalog(_night("kill"), "clash.toml"), t, [Action("P3", "救药", ("P4",))])
+    assert res.state_after["P3.灵通"] is False and res.table_after is not None
+    assert res.table_after.players["P3"].uses["灵通"] is False

@@ -481,13 +481,14 @@ Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup",
 Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
 
 
-EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status"]
+EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause"}), "kill": frozenset({"cause"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by"}), "block": frozenset({"voids"}),
     "inspect": frozenset({"answer", "words", "text", "seen"}), "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights"}),
+    "lose": frozenset({"loses"}),
 }
 
 
@@ -499,7 +500,7 @@ class EffectT(_Table):
                           "protect: stops the damage of the skills in `stops`; block: voids the target's later "
                           "skills this phase; inspect: tells the actor the target's faction or role in the post's "
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
-                          "on the target", examples=["damage"])
+                          "on the target; lose: the actor loses a skill of his own (`loses`)", examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
     cause: str | None = _f("damage/kill: the cause a death records (default: the skill's name); a trigger's "
@@ -524,6 +525,8 @@ class EffectT(_Table):
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
     status: str | None = _f("status: the status given", default=None)
+    loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
+                           "targets (213 \"<救药>使用后，失去技能<灵通>\")", default=None, examples=["灵通"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
     clause: str = _f("the post's sentence for this effect", default="")
 
@@ -536,6 +539,8 @@ class EffectT(_Table):
             raise ValueError("mark 效果要写 tag（如 \"警长\"）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
+        if self.kind == "lose" and not self.loses:
+            raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         return self
 
 
@@ -642,10 +647,13 @@ class StepT(_Table):
 
 
 class ClashT(_Table):
-    """`[[clashes]]` — protections that kill when they meet on one player (同守同救 / 奶穿)."""
+    """`[[clashes]]` — protections that kill, or fail, when they meet on one player (同守同救 / 奶穿)."""
 
     protections: list[str] = _f("the protecting skills (at least two)", min_length=2, examples=[["守护", "解药"]])
-    cause: Name = _f("the cause the death records", examples=["同守同救"])
+    cause: Name = _f("the cause the death records (`then = \"kill\"`), or the reason the log gives", examples=["同守同救"])
+    then: Literal["kill", "void"] = _f("what the meeting does: `kill` the player (werewolf-12 同守同救 → 死亡), or "
+                                       "`void` the protections, so the damage meets no protection of theirs (213 "
+                                       "[救药]和[守护]均无效)", default="kill")
     clause: str = _f("the post's sentence", default="")
 
 

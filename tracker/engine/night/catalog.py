@@ -72,7 +72,7 @@ class Effect:
     for the rest of the phase (``["*"]``: all). ``inspect``: ``answer`` (``faction`` or ``role``) in
     the post's ``words`` (faction → word), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
-    on the target, for ``nights`` nights (0: until removed).
+    on the target, for ``nights`` nights (0: until removed). ``lose``: the actor's skill ``loses`` is gone.
     """
 
     kind: str
@@ -91,6 +91,7 @@ class Effect:
     choices: Mapping[str, str] = field(default_factory=dict)
     status: str | None = None
     nights: int = 0
+    loses: str | None = None
     clause: str = ""
 
 
@@ -149,11 +150,13 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Clash:
-    """Protections that kill when they meet on one player (同守同救/奶穿): he goes out, as ``cause``."""
+    """Protections that meet on one player (同守同救/奶穿): ``then`` ``kill`` — he goes out, as ``cause``;
+    ``void`` — those protections fail, and the damage meets what else guards him."""
 
     protections: tuple[str, ...]
     cause: str
     clause: str = ""
+    then: str = "kill"
 
 @dataclass(frozen=True, slots=True)
 class Skill:
@@ -286,7 +289,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, clause=e.clause)
+                  nights=e.nights, loses=e.loses, clause=e.clause)
 
 
 def _step(t: StepT) -> Step:
@@ -297,7 +300,7 @@ def _step(t: StepT) -> Step:
 
 
 def _clash(t: ClashT) -> Clash:
-    return Clash(protections=tuple(t.protections), cause=t.cause, clause=t.clause)
+    return Clash(protections=tuple(t.protections), cause=t.cause, clause=t.clause, then=t.then)
 
 
 def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:

@@ -11,23 +11,24 @@ target's faction or role), ``convert``, ``mark`` (give, take, pass or tear a tag
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Effect, Skill
+from tracker.engine.night.catalog import Clash, Effect, Skill
 from tracker.engine.night.model import Action, Seat
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """Lethal damage waiting for the ``resolve`` step."""
+    """Lethal damage waiting for the ``resolve`` step (``members``: the players behind ``by``)."""
 
     target: str
     strength: int
     cause: str
     skill: str
     by: str
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +91,13 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "mark":
         _mark(board, use, effect, target)
         return
+    if effect.kind == "lose":
+        _lose(board, use, effect)
+        return
     if target is None:
         return
     if effect.kind == "damage":
-        pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who))
+        pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
         board.note(f"{step} {who}<{name}>：{target}（致死，待结算）")
     elif effect.kind == "kill":
         board.note(f"{step} {who}<{name}>：{target}")
@@ -123,6 +127,17 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
 
 
+def _lose(board: Board, use: Use, effect: Effect) -> None:
+    """The actor's own skill ``loses`` is gone for good (213 <救药>使用后，失去技能<灵通>)."""
+    key = effect.loses or ""
+    for m in use.action.members:
+        seat = board.seat(m)
+        if seat.uses.get(key) is not False:
+            seat.uses[key] = False
+            board.result.state_after[f"{m}.{key}"] = False
+            board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+
+
 def surface(board: Board, seat: Seat) -> tuple[str, str]:
     """The faction and role a check of the 表面 sees: the game's hooks' reading (213 伪装), else the
     player's ``表面阵营``/``表面身份`` fields, else the actual ones."""
@@ -147,20 +162,33 @@ def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
         board.move_tag(tag, use.actor, None, f"{use.skill.name}·{word}")
 
 
-def resolve(board: Board, pool: Pool, clashes: list[tuple[tuple[str, ...], str, str]], step: str, out: Out) -> None:
+def meet(board: Board, pool: Pool, clashes: Sequence[Clash], target: str, step: str) -> Clash | None:
+    """The protections on ``target`` that meet: a ``kill`` clash is returned (he goes out as its
+    cause); a ``void`` clash's protections are taken off him here and None is returned."""
+    guards = pool.guards.get(target, [])
+    for c in clashes:
+        if set(c.protections) <= {g.skill for g in guards}:
+            if c.then == "kill":
+                return c
+            pool.guards[target] = [g for g in guards if g.skill not in c.protections]
+            board.note(f"{step} {target}同时受到{'与'.join(c.protections)}：均无效（{c.cause}）")
+            guards = pool.guards[target]
+    return None
+
+
+def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: Out) -> None:
     """Pending damage meets the protections, in the order it was dealt: a protection stops a hit of
-    a skill it names if at least as strong; protections that clash (同守同救) kill instead."""
+    a skill it names if at least as strong; protections that clash (同守同救) kill, or fail, instead."""
     hits, pool.hits = pool.hits, []
     for h in hits:
         if not board.seat(h.target).alive:
             continue
-        guards = pool.guards.get(h.target, [])
-        held = {g.skill for g in guards}
-        clash = next(((names, cause, clause) for names, cause, clause in clashes if set(names) <= held), None)
+        clash = meet(board, pool, clashes, h.target, step)
         if clash is not None:
-            board.note(f"{step} {h.target}同时受到{'与'.join(clash[0])}：{clash[1]} → 出局（{clash[2]}）")
-            out(h.target, clash[1])
+            board.note(f"{step} {h.target}同时受到{'与'.join(clash.protections)}：{clash.cause} → 出局（{clash.clause}）")
+            out(h.target, clash.cause)
             continue
+        guards = pool.guards.get(h.target, [])
         stop = next((g for g in guards if h.skill in g.stops and g.strength >= h.strength), None)
         if stop is not None:
             board.survive(h.target, f"{stop.by}<{stop.skill}>")

@@ -28,6 +28,12 @@ from tracker.errors import RulesetError
 def refuse(table: Table, action: Action, skill: Skill, legal: Sequence[Action], catalog: Catalog) -> str | None:
     """The generic engine's own refusals, from data: a team skill nobody alive holds (所有狼人死亡则
     夜里无刀), a named team member who does not hold it, two skills the post forbids together."""
+    return refuse_team(table, action, skill) or refuse_together(table, action, skill, legal)
+
+
+def refuse_team(table: Table, action: Action, skill: Skill) -> str | None:
+    """A team skill nobody alive holds, or a named member who does not hold it (a game whose
+    ``refuse`` hook says who holds a team's skill — 213's 接刀 — states this itself)."""
     if skill.team is not None and skill.roles:
         if not any(p.alive and holds(p, skill) for p in table.players.values()):
             return f"{'、'.join(skill.roles)}已全部出局，没有人能发动<{skill.name}>"
@@ -35,6 +41,11 @@ def refuse(table: Table, action: Action, skill: Skill, legal: Sequence[Action], 
             seat = table.players.get(m)
             if seat is not None and not holds(seat, skill):
                 return f"{m}（{seat.role}）不是{skill.team}的成员，不能发动<{skill.name}>"
+    return None
+
+
+def refuse_together(table: Table, action: Action, skill: Skill, legal: Sequence[Action]) -> str | None:
+    """``not_with``: a skill the same player already used this phase (同一晚不能同时使用解药和毒药)."""
     if skill.not_with and action.members:
         me = action.members[0]
         for earlier in legal:
@@ -69,7 +80,7 @@ class Flow:
         self.done: set[int] = set()
         self.queue: list[tuple[str, str]] = []
         self.exited: list[str] = []
-        self.clashes = [(c.protections, c.cause, c.clause) for c in self.catalog.clashes]
+        self.clashes = self.catalog.clashes
         #: What a game's hook steps hand on to its later steps within this settlement.
         self.game: dict[str, Any] = {}
 

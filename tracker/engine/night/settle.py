@@ -92,8 +92,10 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None and (hooks is None or hooks.refuse is None):  # a game's refuse hook states its own
-            why = flow.refuse(board.table, action, skill, legal, board.catalog)
+        if why is None and whole is None and (hooks is None or hooks.refuse is None):  # else the hook's own
+            why = flow.refuse_team(board.table, action, skill)
+        if why is None and whole is None:
+            why = flow.refuse_together(board.table, action, skill, legal)
         if why is None and hooks is not None and hooks.refuse is not None:
             why = hooks.refuse(board.table, action)
         if why is not None:

@@ -23,7 +23,13 @@ from tracker.engine.night.games.sanguo_213.core import (
     surface,
 )
 from tracker.engine.night.games.sanguo_213.day import day_phase, resolve_day
-from tracker.engine.night.games.sanguo_213.night import close_night, knife_night, open_night, parse_disguise
+from tracker.engine.night.games.sanguo_213.night import (
+    bounty,
+    close_night,
+    open_night,
+    parse_disguise,
+    spirit,
+)
 from tracker.engine.night.model import Action, Table
 
 if TYPE_CHECKING:
@@ -68,19 +74,23 @@ def _kept(board: Board, actions: Sequence[Action]) -> list[Action]:
 
 
 def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """夜(1)–(2) (and what comes before them); the refused submissions of other phases are settled here."""
+    """夜(1) (and what comes before it); the refused submissions of other phases are settled here."""
     kept = _kept(flow.board, flow.actions)
     flow.done.update(a.index for a in flow.actions if a not in kept)
     flow.game["213"] = open_night(flow.board, kept)
 
 
-def _night_knife(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    knife_night(flow.board, flow.game["213"])
+def _bounty(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    bounty(flow.board, flow.pool, flow.game["213"])
+
+
+def _spirit(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    spirit(flow.board, flow.pool)
 
 
 def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     flow.done.update(a.index for a in flow.actions)  # 晨曦's submissions are settled in its steps
-    close_night(flow.board, flow.game["213"])
+    close_night(flow.board, flow.game["213"], flow.pool, flow.clashes)
 
 
 def _day_phases(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -162,10 +172,6 @@ _EXITS = ("出局后的下一个可发动技能的时点、因何出局（投票
 HOOKED = {
     "伪装": "伪装（1）–（5）：接刀标签、表面阵营与表面身份、名单与马甲 —— 五选一、每项一次、改变别的技能所见，效果词汇写不出",
     "接刀": "所有[群内]狼出局时，[接刀]的角色获得<杀人>（石像鬼先于隐狼）—— 按出局顺序传递技能，键写不出",
-    "杀人": _LADDER,
-    "守护": _LADDER + "；同一晚被[救药]和[守护]指定则两者均无效（不是同守同救致死）",
-    "救药": "救药使用后失去<灵通>；与守护同一晚指定则两者均无效 —— " + _LADDER,
-    "毒药": "[穿透]：" + _LADDER,
     "灵通": "反馈被指杀的角色（杀人与捕杀）直到救药用掉 —— 告知两个技能的目标、随另一技能失效，tell 写不出",
     "悬赏": "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功> —— 到晨曦才判定的延后反馈",
     "捕杀": "前一天反馈<悬赏成功>才可发动，且不与当晚悬赏重复 —— " + _LADDER,
@@ -188,12 +194,14 @@ HOOKED = {
 }
 
 HOOKS = GameHooks(
-    steps={"夜晚开始": _night_open, "夜晚杀人": _night_knife, "夜晚出局": _night_close, "白天": _day_phases},
+    steps={"夜晚开始": _night_open, "悬赏": _bounty, "灵通": _spirit, "夜晚出局": _night_close, "白天": _day_phases},
     refuse=refuse, surface=surface, hooked=HOOKED,
     why={
-        "夜晚开始": "总体流程 3（1）伪装、（2）守护（及其前的红牌、投降、接刀通知）—— 伪装五选一、守护与救药的抵消，效果词汇写不出",
-        "夜晚杀人": "总体流程 3（5）杀人、（6）悬赏/捕杀、（7）女巫 —— 指杀/穿透/守护的强弱阶梯、灵通随救药失去",
-        "夜晚出局": "总体流程 3（9）出局名单（电梯楼顺序、强弱阶梯、坚强、主宰黑夜）、竞选、晨曦（1）—（4）—— 依出局原因与时点的连锁",
+        "夜晚开始": "总体流程 3（1）伪装（及其前的红牌、投降、接刀通知）—— 伪装五选一、每项一次，效果词汇写不出",
+        "悬赏": "总体流程 3（6）悬赏/捕杀 —— 捕杀需前一天悬赏成功且不与当晚悬赏重复，悬赏到晨曦才反馈",
+        "灵通": "总体流程 3（7）女巫<灵通>（强制）反馈被指杀的角色 —— 没有提交的强制告知，[净化]时失效",
+        "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置），长寿之命、"
+                "主宰黑夜、坚强，电梯楼顺序；竞选、晨曦（1）—（4）—— 依出局原因与时点的连锁",
         "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",
         "refuse": "接刀者何时能杀人、翻牌技能需未翻牌、决斗与悬赏的条件 —— 依赖出局顺序与公开信息，键写不出",
         "surface": "伪装（2）设置自己的表面阵营、表面身份：预言、通灵、恶魔之眼读的表面，由伪装的记录给出",

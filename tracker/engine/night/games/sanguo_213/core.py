@@ -147,11 +147,15 @@ def names(players: Iterable[str]) -> str:
 
 def hit_by(board: Board, action: Action, strength: str, actor_text: str | None = None) -> Hit:
     """The harm of an action, with its users' side (a team's side is its members')."""
-    seats = [board.seat(m) for m in action.members if board.has(m)]
+    return harm(board, action.members, strength, action.skill, actor_text or (action.team or action.actor))
+
+
+def harm(board: Board, members: Sequence[str], strength: str, skill: str, actor: str) -> Hit:
+    """A harm by ``members`` (``actor`` as the cause names them), with their side."""
+    seats = [board.seat(m) for m in members if board.has(m)]
     faction = seats[0].faction if seats else "狼人"
     judged = "村民" if seats and all(judged_faction(s) == "村民" for s in seats) else faction
-    actor = actor_text or (action.team or action.actor)
-    return Hit(strength, action.skill, actor, faction, judged)
+    return Hit(strength, skill, actor, faction, judged)
 
 
 # -- harm against defence -------------------------------------------------------------------------

@@ -1,28 +1,33 @@
 """A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
 
-The generic engine walks the night file's steps; the checks (3) 查验, (4) 预言/通灵 and (8) 恶魔之眼
-are data (``inspect`` effects, 表面 read through :func:`.core.surface`), the rest are the three hook
-steps here. Nothing dies before (9): the steps before it only gather protections ([守护] from
-<守护> and <救药>) and harms ([指杀], [穿透]), so a check made after the kill (先刀后验) still sees
-the target in. (9) then weighs every harm against every defence on the post's ladder, in 电梯楼 order.
+The generic engine walks the night file's steps and settles from data (2) <守护>, (3) <查验>, (4)
+<预言>/<通灵>, (5) <杀人>, (7) <救药>/<毒药> and (8) <恶魔之眼>; the hook steps here are (1), (6),
+(7) <灵通> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
+the engine's pool (a damage's ``strength`` is its rank on :data:`.core.LADDER`), so a check made after
+the kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on the
+post's ladder, in 电梯楼 order.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from tracker.engine.night import effects
 from tracker.engine.night.board import Board, latest
+from tracker.engine.night.catalog import Clash
+from tracker.engine.night.effects import Pool
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
+    LADDER,
     LONGEVITY,
     Ctx,
     Hit,
     check_win,
     disguises,
     elevator,
-    hit_by,
+    harm,
     knife_heir,
     names,
     pack_alive,
@@ -34,18 +39,13 @@ from tracker.engine.night.games.sanguo_213.core import (
 )
 from tracker.engine.night.model import Action
 
-CLAUSE_BOTH = "若一名角色在同一晚被[救药]和[守护]指定，则[救药]和[守护]均无效。"
-
 
 @dataclass(slots=True)
 class Night:
-    """What the night's hook steps hand on to each other: harms and protections gathered before (9)."""
+    """What the night's hook steps hand on to each other."""
 
     ctx: Ctx
     actions: list[Action]
-    hits: dict[str, list[Hit]] = field(default_factory=dict)
-    knifed: list[str] = field(default_factory=list)
-    guarded: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def night_acts(self) -> list[Action]:
@@ -53,11 +53,10 @@ class Night:
 
 
 def open_night(board: Board, actions: Sequence[Action]) -> Night:
-    """Before (3): 长寿之命 on night 1, a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>, (2) <守护>."""
+    """Before (2): 长寿之命 on night 1, a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>."""
     night = Night(Ctx("night"), list(actions))
     night_acts = night.night_acts
-    n = board.night
-    if n == 1:
+    if board.night == 1:
         _seed_longevity(board)
     for a in night_acts:
         if a.skill == "红牌":
@@ -75,52 +74,56 @@ def open_night(board: Board, actions: Sequence[Action]) -> Night:
     act = latest(night_acts, "伪装")
     if act is not None:
         disguise(board, act)
-    # (2) 守卫<守护>
-    act = latest(night_acts, "守护")
-    if act is not None:
-        t = act.targets[0]
-        night.guarded.setdefault(t, []).append("守卫<守护>")
-        board.set_state("守护上次", {"target": t, "night": n})
-        board.note(f"夜(2) {act.actor}守护{t} → {t}当晚获得[守护]")
     return night
 
 
-def knife_night(board: Board, night: Night) -> None:
-    """(5) 狼队<杀人>, (6) 赏金猎人<悬赏><捕杀>, (7) 女巫; then 同守同救 voids both protections."""
-    night_acts, hits, knifed, n = night.night_acts, night.hits, night.knifed, board.night
-    # (5) 狼队<杀人>
-    act = latest(night_acts, "杀人")
-    if act is not None:
-        t = act.targets[0]
-        hits.setdefault(t, []).append(hit_by(board, act, "指杀", "狼群"))
-        knifed.append(t)
-        board.note(f"夜(5) 狼群杀人 → 对{t}造成[指杀]")
-    # (6) 赏金猎人<悬赏><捕杀>
-    bounty = latest(night_acts, "悬赏")
-    if bounty is not None:
-        board.set_state("悬赏上次", {"target": bounty.targets[0], "night": n, "成功": False})
-        board.note(f"夜(6) {bounty.actor}悬赏{bounty.targets[0]}")
+def bounty(board: Board, pool: Pool, night: Night) -> None:
+    """(6) 赏金猎人<悬赏><捕杀>: the 捕杀 is a [指杀] among the night's pending harms."""
+    night_acts, n = night.night_acts, board.night
+    offer = latest(night_acts, "悬赏")
+    if offer is not None:
+        board.set_state("悬赏上次", {"target": offer.targets[0], "night": n, "成功": False})
+        board.note(f"夜(6) {offer.actor}悬赏{offer.targets[0]}")
     act = latest(night_acts, "捕杀")
     if act is not None:
         t = act.targets[0]
-        if bounty is not None and bounty.targets[0] == t:
+        if offer is not None and offer.targets[0] == t:
             board.reject(act, f"<捕杀>需选择与当晚[悬赏]不重复的角色（当晚悬赏{t}）", board.skill("捕杀").clause)
         else:
-            hits.setdefault(t, []).append(hit_by(board, act, "指杀", act.actor))
-            knifed.append(t)
+            pool.hits.append(effects.Hit(t, LADDER.index("指杀"), act.skill, act.skill, act.actor, act.members))
             board.note(f"夜(6) {act.actor}捕杀 → 对{t}造成[指杀]")
-    # (7) 女巫<灵通><救药><毒药>
-    witch(board, night_acts, knifed, night.guarded, hits)
-    for t, sources in night.guarded.items():
-        if "守卫<守护>" in sources and "女巫<救药>" in sources:
-            board.note(f"夜(7) {t}同一晚被[救药]和[守护]指定 → [救药]和[守护]均无效（同守同救，奶穿）")
-        else:
-            night.ctx.guards[t] = sources[0]
 
 
-def close_night(board: Board, night: Night) -> None:
-    """(9) 结算夜晚出局名单 in 电梯楼 order on the ladder, the win check, 4. 竞选, then 晨曦."""
-    ctx, hits = night.ctx, night.hits
+def spirit(board: Board, pool: Pool) -> None:
+    """(7) 女巫<灵通>（强制）: "反馈被指杀的角色" — before she chooses <救药> or <毒药>."""
+    seat = next((p for p in board.table.players.values() if p.role == "女巫" and p.alive), None)
+    if seat is None:
+        return
+    if seat.uses.get("灵通", True) is not False and not purified(seat):
+        knifed = list(dict.fromkeys(h.target for h in pool.hits if LADDER[h.strength] == "指杀"))
+        line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
+        board.tell(seat.name, line)
+        board.note(f"夜(7) 女巫{line}")
+    for key in ("救药", "毒药", "灵通"):
+        if key in seat.uses:
+            board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
+
+
+def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]) -> None:
+    """(9) 结算夜晚出局名单: every pending harm against every defence on the post's ladder, in
+    电梯楼 order ([救药] and [守护] on one player void each other: the night file's clash); the win
+    check, 4. 竞选, then 晨曦."""
+    ctx = night.ctx
+    for t in list(pool.guards):
+        effects.meet(board, pool, clashes, t, "夜(9)")
+        guards = pool.guards.get(t) or []
+        if guards:
+            ctx.guards[t] = f"{board.seat(guards[0].by).role}<{guards[0].skill}>"
+    hits: dict[str, list[Hit]] = {}
+    for h in pool.hits:
+        skill = board.skill(h.skill)
+        hits.setdefault(h.target, []).append(harm(board, h.members, LADDER[h.strength], h.skill, skill.team or h.by))
+    pool.hits = []
     for t in sorted(hits, key=lambda p: elevator(board, p)):
         strike(board, ctx, t, hits[t], "夜(9)")
     if not ctx.died:
@@ -182,38 +185,6 @@ def bounty_feedback(board: Board, night: int | None) -> None:
         if hunter is not None:
             board.tell(hunter.name, "悬赏成功")
         board.note(f"晨曦 悬赏{bounty.get('target')}公示出局 → <悬赏成功>")
-
-
-def witch(board: Board, acts: Sequence[Action], knifed: list[str], guarded: dict[str, list[str]],
-          hits: dict[str, list[Hit]]) -> None:
-    """(7) 女巫: <灵通> first (she learns whom to save), then <救药> or <毒药>, never both."""
-    seat = next((p for p in board.table.players.values() if p.role == "女巫" and p.alive), None)
-    if seat is None:
-        return
-    if seat.uses.get("灵通", True) is not False and not purified(seat):
-        knifed = list(dict.fromkeys(knifed))  # 杀人 and 捕杀 on one player: he is named once
-        line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
-        board.tell(seat.name, line)
-        board.note(f"夜(7) 女巫{line}")
-    save, poison = latest(acts, "救药"), latest(acts, "毒药")
-    if save is not None and poison is not None:
-        later, done = (poison, "救药") if save.index < poison.index else (save, "毒药")
-        board.reject(later, f"<{done}>发动后，在该夜晚不可发动技能<{later.skill}>", board.skill(later.skill).clause)
-        save, poison = (save, None) if done == "救药" else (None, poison)
-    if save is not None:
-        t = save.targets[0]
-        board.use(seat, "救药")
-        guarded.setdefault(t, []).append("女巫<救药>")
-        seat.uses["灵通"] = False
-        board.note(f"夜(7) 女巫对{t}使用救药 → {t}当晚获得[守护]；<救药>使用后失去<灵通>")
-    if poison is not None:
-        t = poison.targets[0]
-        board.use(seat, "毒药")
-        hits.setdefault(t, []).append(hit_by(board, poison, "穿透", seat.name))
-        board.note(f"夜(7) 女巫对{t}使用毒药 → [穿透]（当夜不能再用救药）")
-    for key in ("救药", "毒药", "灵通"):
-        if key in seat.uses:
-            board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
 
 
 _OPTION = re.compile(r"^\s*[（(]?([1-5])[)）]?\s*[:：/,，\s]*(.*)$")
