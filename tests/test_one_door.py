@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from tests.demo_game import copy_demo
 from tracker.clock import SHANGHAI
 from tracker.config import DayConfig
@@ -54,5 +56,31 @@ def test_a_confirmation_is_recorded_by_the_director_as_every_decision_is(demo_cr
         results = svc.confirm_day(1, recorded_by="  导演B ")
         events = [e for r in results for e in r.events]
         assert events and {e.recorded_by for e in events} == {"导演B"}
+    finally:
+        svc.close()
+
+
+def test_init_writes_the_games_zone_and_reads_opens_in_it(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from zoneinfo import ZoneInfo
+
+    from tracker.cli import main
+    from tracker.config import load_game
+
+    out = tmp_path / "game.toml"
+    code = main(["init", "--ruleset", "luoluo-m19", "--out", str(out), "--timezone", "Europe/Berlin",
+                 "--opens", "2025-03-01T10:00:00"])
+    assert code == 0, capsys.readouterr().err
+    game = load_game(out)
+    assert game.tz == ZoneInfo("Europe/Berlin")
+    assert game.days[0].opens == datetime(2025, 3, 1, 10, 0, tzinfo=ZoneInfo("Europe/Berlin"))
+    code = main(["init", "--ruleset", "luoluo-m19", "--timezone", "Mars/Olympus"])
+    assert code == 2 and "--timezone 'Mars/Olympus' 不是时区" in capsys.readouterr().err
+
+
+def test_the_night_desk_is_built_once(demo_crawled: Path, tmp_path: Path) -> None:
+    svc = Service.open(copy_demo(demo_crawled, tmp_path))
+    try:
+        assert svc.night_desk() is svc.night_desk()
     finally:
         svc.close()

@@ -153,12 +153,16 @@ Tid = Annotated[int, Field(ge=1, le=2**31 - 1)]
 When = datetime | str  # TOML's offset datetime, or the same written as a string
 
 
+#: ``[game] timezone`` when the file names none: the forums these games are played on (北京时间).
+DEFAULT_TIMEZONE = "Asia/Shanghai"
+
+
 class _GameT(BaseModel):
     model_config = _Strict
     name: Annotated[str, Field(min_length=1)]
     ruleset: Annotated[str, Field(min_length=1)]
     forum: str
-    timezone: str = "Asia/Shanghai"
+    timezone: str = DEFAULT_TIMEZONE
     directors: list[str] | str = []
     spectators: list[Annotated[str, Field(min_length=1)]] = []
     process_thread: Tid | None = None

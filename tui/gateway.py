@@ -374,12 +374,16 @@ class Gateway:
         with self.lock:
             ev = self.service.night_desk().add(phase_key(night=night), parts[0], parts[1], parts[2:],
                                                choice=choice.strip() or None)
-        return f"已提交（事件 {ev.seq}）：{parts[0]}<{ev.data['skill']}> {'、'.join(parts[2:])}".rstrip()
+        from tracker.reports.night import submitted_line
+
+        return submitted_line(ev.seq, parts[0], str(ev.data["skill"]), parts[2:])
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
         with self.lock:
             ev = self.service.night_desk().remove(phase_key(night=night), actor, skill)
-        return f"已撤回（事件 {ev.seq}）：{actor}<{skill}>"
+        from tracker.reports.night import withdrawn_line
+
+        return withdrawn_line(ev.seq, actor, skill)
 
     def night_confirm(self, night: int) -> str:
         with self.lock:

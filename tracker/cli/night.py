@@ -178,14 +178,18 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
         if verb == "add":
             if len(rest) < 2:
                 raise click.UsageError("add 写成：add 行动者 技能 [目标…]")
+            from tracker.reports.night import submitted_line
+
             ev = desk.add(key, rest[0], rest[1], rest[2:], choice=choice)
-            echo(f"已提交（事件 {ev.seq}）：{rest[0]}<{ev.data['skill']}> {'、'.join(rest[2:]) or ''}".rstrip())
+            echo(submitted_line(ev.seq, rest[0], str(ev.data["skill"]), rest[2:]))
             return
         if verb == "remove":
             if len(rest) != 2:
                 raise click.UsageError("remove 写成：remove 行动者 技能")
+            from tracker.reports.night import withdrawn_line
+
             ev = desk.remove(key, rest[0], rest[1])
-            echo(f"已撤回（事件 {ev.seq}）：{rest[0]}<{rest[1]}>")
+            echo(withdrawn_line(ev.seq, rest[0], rest[1]))
             return
         if verb == "reopen":
             settled, undone = desk.reopen(key)

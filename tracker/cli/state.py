@@ -11,6 +11,7 @@ import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 from tracker.cli.json_docs import event_json, rulesets_json, state_command_json
+from tracker.config import DEFAULT_TIMEZONE
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, GameRuleError, os_error_words
 
@@ -60,7 +61,8 @@ def _toml_value(v: Any) -> str:
 
 
 def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director: str, opens: datetime,
-                     players: Sequence[tuple[str, int | None]] | None = None, out: Path | None = None) -> str:
+                     players: Sequence[tuple[str, int | None]] | None = None, out: Path | None = None,
+                     timezone: str | None = None) -> str:
     """A game file for a ruleset: an example role assignment that passes the check, day 1's times.
 
     ``players`` (name, uid) — the posters of a sign-up thread — replace the example names; the example
@@ -83,7 +85,8 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
              "# 玩家名填好后运行 `tracker players GAME.toml --from-thread 报名帖tid` 从论坛补全 uid：",
              "# 按 uid 认人，名字形近的账号（如多一个不可见字符）就不能冒充玩家投票。",
              "[game]", f"name = {_toml_str(name or rs.name)}", f"ruleset = {_toml_str(ref)}",
-             f"forum = {_toml_str(forum)}", 'timezone = "Asia/Shanghai"', f"directors = [{_toml_str(director)}]",
+             f"forum = {_toml_str(forum)}", f"timezone = {_toml_str(timezone or DEFAULT_TIMEZONE)}",
+             f"directors = [{_toml_str(director)}]",
              "# process_thread = 3", ""]
     if rs.options:  # the readings the rule post leaves open, ready to uncomment under [options]
         lines.append("# [options]")
@@ -121,27 +124,35 @@ def render_game_file(ruleset_id: str, *, name: str | None, forum: str, director:
 @click.option("--forum", default="http://127.0.0.1:8080/", show_default=True, help="论坛地址")
 @click.option("--director", default="导演A", show_default=True, help="导演的论坛用户名")
 @click.option("--opens", "opens", default=None, metavar="ISO", help="第一日开门时间（默认明天 10:00）")
+@click.option("--timezone", "timezone", default=DEFAULT_TIMEZONE, show_default=True, metavar="ZONE",
+              help="游戏的时区（写入 [game] timezone；--opens 不带时区时按它读）")
 @click.option("--force", is_flag=True, help="覆盖已有文件")
 @click.option("--from-thread", "from_thread", type=int, default=None, metavar="TID",
               help="从报名帖抓取玩家：发帖人（导演除外）按首帖顺序成为玩家，并填好论坛 uid（需要 --out）")
 def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, director: str,
-             opens: str | None, force: bool, from_thread: int | None) -> None:
+             opens: str | None, timezone: str, force: bool, from_thread: int | None) -> None:
     """按规则生成游戏文件（身份配置示例已通过检查）；--from-thread 从报名帖填入玩家和 uid。"""
-    from tracker.clock import SHANGHAI
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     from tracker.config import load_game
     from tracker.engine.roster import check_assignment
     from tracker.engine.ruleset import load_ruleset
 
+    try:  # the game's zone, the one every time of the game is read in (the game file checks it the same way)
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"--timezone {timezone!r} 不是时区", hint=f"例如：{DEFAULT_TIMEZONE}") from None
     if opens:
         try:
             start = datetime.fromisoformat(opens)
         except ValueError as exc:
             raise ConfigError(f"--opens {opens!r} 不是时间", hint="例如：2025-03-01T10:00:00+08:00") from exc
-        start = start if start.tzinfo else start.replace(tzinfo=SHANGHAI)
+        start = start if start.tzinfo else start.replace(tzinfo=zone)
     else:
-        tomorrow = (datetime.now(SHANGHAI) + timedelta(days=1)).date()
-        start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=SHANGHAI)
-    text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start, out=out)
+        tomorrow = (datetime.now(zone) + timedelta(days=1)).date()
+        start = datetime(tomorrow.year, tomorrow.month, tomorrow.day, 10, 0, tzinfo=zone)
+    text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start, out=out,
+                            timezone=timezone)
     if out is None:
         if from_thread is not None:
             raise click.UsageError("--from-thread 需要 --out（抓到的帖子存在游戏文件旁的数据库里）")
@@ -151,7 +162,7 @@ def init_cmd(ruleset_id: str, out: Path | None, name: str | None, forum: str, di
         raise ConfigError(f"{out} 已存在", hint="换一个 --out，或加 --force 覆盖")
     if from_thread is not None:
         text = render_game_file(ruleset_id, name=name, forum=forum, director=director, opens=start,
-                                players=_posters(text, out, from_thread, director), out=out)
+                                players=_posters(text, out, from_thread, director), out=out, timezone=timezone)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:

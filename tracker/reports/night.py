@@ -7,6 +7,7 @@ table after settlement, where the game's hooks set it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tracker.engine.night.model import Settlement
@@ -77,6 +78,17 @@ def render(result: Settlement) -> str:
         lines.append(f"{s.title}：")
         lines.extend(f"  {line}" for line in s.lines)
     return "\n".join(lines)
+
+
+def submitted_line(seq: int, actor: str, skill: str, targets: Sequence[str]) -> str:
+    """A submission said back (`tracker night … add`, the TUI's 夜晚 entry line): the skill as the
+    desk recorded it (its canonical name), the targets as typed."""
+    return f"已提交（事件 {seq}）：{actor}<{skill}> {'、'.join(targets)}".rstrip()
+
+
+def withdrawn_line(seq: int, actor: str, skill: str) -> str:
+    """A submission withdrawn (`tracker night … remove`, the TUI's 夜晚 `d`)."""
+    return f"已撤回（事件 {seq}）：{actor}<{skill}>"
 
 
 def exit_lines(words: str, result: Settlement) -> list[str]:

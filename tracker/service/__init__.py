@@ -161,7 +161,12 @@ class Service:
 
     def night_desk(self) -> NightDesk:
         """The night desk over this game's log (``tracker night``, the TUI's 夜晚 screen): given the
-        log's read, fold and append, so it plugs in as one more service."""
+        log's read, fold and append, so it plugs in as one more service. Built once (its catalog of
+        skills with it); it keeps nothing else between calls."""
+        return self._night_desk
+
+    @cached_property
+    def _night_desk(self) -> NightDesk:
         from tracker.service.night import NightDesk
 
         log = self.log

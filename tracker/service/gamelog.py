@@ -245,7 +245,7 @@ class GameLog:
             self.ctx.game.day(day)  # ConfigError (exit 2) naming the days the file has
         check_event(self.state(), kind, player, data)
         draft = make_draft(kind, at=at or now, player=player, data=data,
-                           recorded_by=recorded_by or self.ctx.director())
+                           recorded_by=self.ctx.director(recorded_by))
         with self.ctx.store.session() as session:
             return self.append(session, [draft])[0]
 
