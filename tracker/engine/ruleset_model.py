@@ -419,6 +419,31 @@ class SpeechT(_Table):
     clause: str = _f("the post's sentence", default="")
 
 
+class LastWordsT(_Table):
+    """`[last_words]` — 遗言 a player out posts in the game's threads themselves (werewolf-12 三、1
+    "死者如有遗言可在讨论帖发一帖遗言"): those posts are not 诈尸 (三、2 "死者（遗言除外）……不得发言") and
+    not counted for 潜水 ("遗言帖不算"). Leave the table out: no exit gives one, every post of a player
+    out is flagged — the five seed posts, whose 遗言 are sent to the director and published in the 公示.
+    An exit is named from the event log: `vote` (the day's vote, cause `vote`), `red_card` (a red
+    card's 出局), `night` (settled in a night phase `night:N`, or recorded with cause `night` and
+    `night = N`; without a number no night is known and none is given), `skill` (anything else)."""
+
+    exits: list[Literal["vote", "red_card", "night", "skill"]] = _f(
+        "the exits that give 遗言 (werewolf-12: 第1夜死者 night, 白天被放逐者 vote, 红牌 …有遗言 red_card); "
+        "empty: none does, every post of a player out is 诈尸",
+        default=[], examples=[["night", "vote", "red_card"]])
+    nights: list[Positive] = _f("for a `night` exit, the nights that give 遗言 (werewolf-12 第1夜死者有遗言，之后夜晚"
+                             "死亡无遗言: [1]); empty: every night", default=[], examples=[[1]])
+    posts: Positive = _f("how many posts the 遗言 may take (werewolf-12 发一帖遗言: 1); later ones are 诈尸", default=1)
+    thread: Literal["discussion", "process"] = _f(
+        "the thread it is posted in (werewolf-12 可在讨论帖: `discussion`); a post in any other game thread is 诈尸",
+        default="discussion")
+    none_for: list[Name] = _f("causes (skill names in the night file) whose exit never gives 遗言, whatever "
+                              "its kind (werewolf-12 开枪带走的人立即出局，无遗言: [\"开枪\"])", default=[],
+                              examples=[["开枪"]])
+    clause: str = _f("the post's sentence", default="")
+
+
 class TagT(_Table):
     """`[[tags]]` — a title (警长, 牧首, 神眷者) and what happens to it when its holder goes."""
 
@@ -705,6 +730,7 @@ class RulesetT(_Table):
     win: list[WinT] = _f("see `[[win]]`", default=[])
     win_policy: WinPolicyT = _f("see `[win_policy]`", default=WinPolicyT())
     speech: SpeechT = _f("see `[speech]`", default=SpeechT())
+    last_words: LastWordsT = _f("see `[last_words]`", default=LastWordsT())
     tags: list[TagT] = _f("see `[[tags]]`", default=[])
     forbidden: list[ForbiddenT] = _f("see `[[forbidden]]`", default=[])
     options: list[OptionT] = _f("see `[[options]]`", default=[])
@@ -720,7 +746,7 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("[publication]", PublicationT), ("[[win]]", WinT), ("when", ConditionT), ("player set", PlayerSetT),
     ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
-    ("[speech]", SpeechT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
+    ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("[[clashes]]", ClashT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("trigger", TriggerT),
 )

@@ -31,6 +31,7 @@ from tracker.engine.ruleset_schema import (
     Election,
     Faction,
     ForbiddenCategory,
+    LastWordsRules,
     LurkRules,
     ModifierSpec,
     Option,
@@ -244,6 +245,9 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
     sp = doc.speech
     speech = SpeechRules(kidnap_allowed_words=tuple(sp.kidnap_allowed_words),
                          kidnap_smilies_allowed=sp.kidnap_smilies_allowed, clause=sp.clause)
+    lw = doc.last_words
+    last_words = LastWordsRules(exits=tuple(lw.exits), nights=tuple(lw.nights), posts=lw.posts, thread=lw.thread,
+                                none_for=tuple(lw.none_for), clause=lw.clause)
     tags = tuple(TagRule(name=t.name, transfer=t.transfer or None, on_red=t.on_red, unique=t.unique, clause=t.clause,
                          vanishes_for=tuple(t.vanishes_for)) for t in doc.tags)
     forbidden = []
@@ -279,6 +283,7 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
     rs = Ruleset(
         id=doc.id, name=doc.name, source=doc.source, players=doc.players, factions=factions, roles=tuple(roles),
         voting=voting, lurk=lurk, cards=cards, days=days, win=tuple(wins), win_policy=policy, speech=speech,
+        last_words=last_words,
         publication=publication, tags=tags, role_groups=tuple(groups), forbidden_categories=tuple(forbidden),
         substitutes_per_role=doc.substitutes_per_role,
         numbered_players=doc.numbered_players, hooks=hooks, options=options, option_values=dict(values),

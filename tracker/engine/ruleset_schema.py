@@ -367,6 +367,35 @@ class SpeechRules:
     clause: str = ""
 
 
+#: How an exit is named for 遗言 ([last_words] exits): the day's vote, a red card, a night's
+#: settlement, anything else (a skill by day: 开枪, 殉情 …).
+EXIT_KINDS: tuple[str, ...] = ("vote", "red_card", "night", "skill")
+
+
+@dataclass(frozen=True, slots=True)
+class LastWordsRules:
+    """Which exits let the player post 遗言 themselves, how many posts and where (werewolf-12 三、1
+    "死者如有遗言可在讨论帖发一帖遗言（第1夜死者有遗言，之后夜晚死亡无遗言；白天被放逐者有遗言）").
+
+    ``exits`` empty (the default, and the five seed posts, whose 遗言 go to the director and are
+    published by them): no exit gives one, so every post of a player out is 诈尸. ``nights``: for a
+    ``night`` exit, the nights that give one (empty: every night). ``none_for``: causes (skill names)
+    whose exit never gives one, whatever its kind (六、4 "开枪带走的人立即出局，无遗言")."""
+
+    exits: tuple[str, ...] = ()
+    nights: tuple[int, ...] = ()
+    posts: int = 1
+    thread: Literal["discussion", "process"] = "discussion"
+    none_for: tuple[str, ...] = ()
+    clause: str = ""
+
+    def gives(self, exit_kind: str | None, night: int | None, cause: str = "") -> bool:
+        """Whether an exit of this kind (on this night, for this cause) leaves 遗言."""
+        if exit_kind is None or exit_kind not in self.exits or cause in self.none_for:
+            return False
+        return exit_kind != "night" or not self.nights or night in self.nights
+
+
 @dataclass(frozen=True, slots=True)
 class ForbiddenCategory:
     """One section of the post's 判罚依据 (1、发言 … 7、作弊) and its numbered items.
@@ -439,6 +468,7 @@ class Ruleset:
     win: tuple[WinRule, ...]
     win_policy: WinPolicy
     speech: SpeechRules = field(default_factory=SpeechRules)
+    last_words: LastWordsRules = field(default_factory=LastWordsRules)
     publication: PublicationRules = field(default_factory=PublicationRules)
     tags: tuple[TagRule, ...] = ()
     role_groups: tuple[RoleGroup, ...] = ()

@@ -18,6 +18,7 @@ from tracker.penalties.findings import Finding
 from tracker.penalties.fonts import FontThresholds, detect_fonts
 from tracker.penalties.kidnap import ANIMAL_SOUNDS, Kidnap, detect_kidnapped_speech
 from tracker.penalties.kidnap import CLAUSE as KIDNAP_CLAUSE
+from tracker.penalties.last_words import last_words_posts
 from tracker.penalties.phrases import PhraseMatcher, load_lexicon
 from tracker.penalties.presence import StatusChange, ThreadKind, detect_presence
 from tracker.penalties.spam import SpamThresholds, detect_spam
@@ -111,7 +112,10 @@ class Detector:
             if "chat_log" in on:
                 found += detect_chat_log(post)
         if "presence" in on and ctx.timeline:
-            found += detect_presence(subject, ctx.timeline, ctx.threads, include_vote_threads=ctx.flag_dead_votes)
+            allowed = (last_words_posts(subject, ctx.timeline, ctx.threads, ctx.ruleset.last_words)
+                       if ctx.ruleset is not None else frozenset())
+            found += detect_presence(subject, ctx.timeline, ctx.threads, include_vote_threads=ctx.flag_dead_votes,
+                                     last_words=allowed)
         if "kidnap" in on and ctx.kidnaps:
             speech = ctx.ruleset.speech if ctx.ruleset is not None else None
             sounds = "".join(speech.kidnap_allowed_words) if speech and speech.kidnap_allowed_words else ANIMAL_SOUNDS

@@ -8,7 +8,8 @@ Acceleration (加速) suspends every one of these.
 
 Only the day's discussion thread counts, only between the day's open and close, and only a
 player's own posts: directors, spectators and anyone out are not counted, so vote-thread posts and
-a dead player's 遗言 never count (werewolf-12 "投票帖不算，遗言帖不算"). Blocked (屏蔽) posts
+a dead player's 遗言 (:mod:`tracker.penalties.last_words`: posts made after the exit) never count
+(werewolf-12 "投票帖不算，遗言帖不算"). Blocked (屏蔽) posts
 still count as posts — the player did post; the director hid the content. Deleted posts are not in
 the input at all. Where the ruleset lists ``content_free_words`` (werewolf-12 "纯表情/纯标点/“顶”
 “路过”之类无实质内容的帖不算"), a post saying nothing else is not counted (:func:`content_free`).

@@ -9,11 +9,14 @@ being out.
 A dead player's ballot in the vote thread is already reported by the tally as invalid ("voter is
 dead"); by default it is not flagged a second time as 诈尸. ``include_vote_threads`` turns that on
 for directors who card it as well.
+
+A 遗言 the ruleset allows (werewolf-12 三、2 "死者（遗言除外）……不得发言") is not 诈尸: which posts are
+遗言 is :mod:`tracker.penalties.last_words`, the one place that says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -37,12 +40,19 @@ BENCHED_CLAUSE = "判罚制度：红牌罚下进入挂机状态，不可发言�
 
 @dataclass(frozen=True, slots=True)
 class StatusChange:
-    """From ``at`` on, ``player`` has ``status`` (until a later change)."""
+    """From ``at`` on, ``player`` has ``status`` (until a later change).
+
+    For an exit, ``exit`` / ``night`` / ``cause`` say how it happened, as the event log records it
+    (:func:`tracker.penalties.last_words.exit_of`): whether it leaves 遗言 is the ruleset's
+    ``[last_words]``."""
 
     player: str
     status: Status
     at: datetime
     reason: str = ""
+    exit: str | None = None
+    night: int | None = None
+    cause: str = ""
 
 
 def status_at(timeline: Iterable[StatusChange], player: str, when: datetime) -> StatusChange | None:
@@ -62,13 +72,16 @@ def detect_presence(
     threads: Mapping[int, ThreadKind],
     *,
     include_vote_threads: bool = False,
+    last_words: Collection[int] = (),
 ) -> list[Finding]:
+    """``last_words``: the pids of posts that are a player's allowed 遗言
+    (:func:`tracker.penalties.last_words.last_words_posts`), not 诈尸."""
     changes = list(timeline)
     kinds: set[str] = {"discussion", "process"} | ({"vote"} if include_vote_threads else set())
     players = {c.player for c in changes}
     found: list[Finding] = []
     for post in posts:
-        if post.author not in players or threads.get(post.tid) not in kinds:
+        if post.author not in players or threads.get(post.tid) not in kinds or post.pid in last_words:
             continue
         ch = status_at(changes, post.author, post.posted_at)
         if ch is None or ch.status not in ("out", "benched"):

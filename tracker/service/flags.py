@@ -131,11 +131,15 @@ class Flags:
             "ruleset": ruleset.id, "options": {k: repr(v) for k, v in sorted(ruleset.option_values.items())},
             "players": players, "directors": directors, "extra": list(extra),
             "threads": {str(k): v for k, v in sorted(threads.items())},
-            "timeline": [[c.player, c.status, c.at.isoformat()] for c in timeline],
+            "timeline": [[c.player, c.status, c.at.isoformat(), *([c.exit, c.night, c.cause] if c.exit else [])]
+                         for c in timeline],
             "kidnaps": [[k.player, k.starts.isoformat(), k.ends.isoformat()] for k in kidnaps],
             "lexicons": _files_digest([*lexicons, _PENALTIES_DIR / "lexicons"]),
             "detector": _files_digest([_PENALTIES_DIR]),
         }
+        if ruleset.last_words.exits:  # which posts are 遗言: a change rescans
+            lw = ruleset.last_words
+            fingerprint["last_words"] = [list(lw.exits), list(lw.nights), lw.posts, lw.thread, list(lw.none_for)]
         if ruleset.detectors:  # the ruleset's choice of detectors and clauses: a change rescans
             fingerprint["rules"] = [[d.kind, d.clause, d.card, list(d.categories)] for d in ruleset.detectors]
         raw = json.dumps(fingerprint, ensure_ascii=False, sort_keys=True)

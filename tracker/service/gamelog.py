@@ -37,6 +37,7 @@ from tracker.engine.fold_pass import FoldPass
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event
 from tracker.penalties.kidnap import Kidnap
+from tracker.penalties.last_words import exit_of
 from tracker.penalties.presence import FROM_ENGINE, StatusChange
 from tracker.records import Post
 from tracker.service.context import GameContext
@@ -211,9 +212,15 @@ class GameLog:
             for n, st in now.items():
                 if st != before.get(n):
                     # the reason in the rule posts' words (the 诈尸 evidence quotes it), not the event's kind
-                    cause = next((str(x.data.get("cause", "")) for x in batch if x.player == n), "")
+                    mine = [x for x in batch if x.player == n]
+                    why = next((x for x in mine if x.kind in _EXITS), mine[0] if mine else None)
+                    cause = str(why.data.get("cause", "")) if why is not None else ""
+                    # how the player went out, for the 遗言 the ruleset allows ([last_words])
+                    exit_kind, night = exit_of(str(why.kind), why.data) if why is not None and st == "out" \
+                        else (None, None)
                     changes.append(StatusChange(player=n, status=FROM_ENGINE[st], at=e.at.astimezone(tz),
-                                                reason=_CAUSE_WORDS.get(cause, "" if cause.isascii() else cause)))
+                                                reason=_CAUSE_WORDS.get(cause, "" if cause.isascii() else cause),
+                                                exit=exit_kind, night=night, cause=cause))
             before = now
         return changes
 
@@ -296,5 +303,7 @@ class GameLog:
 
 
 #: Why a player went out or was benched, as the 诈尸 evidence says it.
+#: The events that take a player out (the one whose data says how, for 遗言).
+_EXITS = frozenset({EventKind.ELIMINATED, EventKind.DIED, EventKind.CARD_CONSEQUENCE, EventKind.LAST_VOTE_USED})
 _CAUSE_WORDS = {"vote": "白天投票出局", "night": "夜晚出局", "red_card": "红牌罚下", "card": "红牌罚下",
                 "skill": "技能"}
