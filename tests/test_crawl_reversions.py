@@ -150,14 +150,17 @@ def test_a_recrawl_after_edits_and_deletions_records_each_edit_once_and_reads_on
         assert all(now[pid].edited_by for pid in edited if "pstatus" in (game._body(
             next(s for s in game.epochs[2][now[pid].tid] if s.pid == pid))[0]))
 
-        # Rows read in full: the posts on the fetched pages and the edited ones, never one that only moved.
+        # Rows read in full are the edited posts' alone: not those that only moved (off the fetched
+        # pages), nor the unchanged ones sharing a fetched page with an edit, nor the new ones.
         on_pages = {s.pid for tid in game.tids for n in game.changed_pages(tid)
                     for s in game.visible(2, tid)[(n - 1) * 10: n * 10]}
         moved_only = {pid for tid in game.tids for pid, k in known[tid].items()
                       if pid in now and not now[pid].deleted and pid not in edited and now[pid].floor != k.floor}
         assert moved_only - on_pages, "the deletions moved posts off the fetched pages"
-        assert edited <= set(read) <= on_pages | edited
-        assert not (set(read) & (moved_only - on_pages))
+        assert on_pages - edited - new, "the fetched pages hold unchanged posts"
+        assert set(read) == edited
+        # the unchanged posts of the fetched pages were seen again all the same
+        assert all(now[pid].last_seen > stored[pid].last_seen for pid in on_pages - edited - new)
 
         # A third crawl of the same forum: listings only, nothing written, no version.
         forum.asked = []
@@ -196,5 +199,39 @@ def test_a_moved_post_whose_row_changed_meanwhile_goes_through_the_full_merge(ga
             now = {p.pid: p for p in all_posts(s)}
         assert not now[victim.pid].deleted and now[victim.pid].floor == victim.floor + 1
         assert _versions(store)[victim.pid] == 2
+    finally:
+        store.close()
+
+
+def test_a_refetched_page_still_sees_what_changed_on_it_besides_the_post_it_was_fetched_for(
+        game: Any, tmp_path: Path) -> None:
+    """The unchanged posts of a re-fetched page skip the merge only when they are exactly as stored:
+    a post deleted meanwhile comes back restored, one whose [size] alone changed (same text, the
+    listing cannot see it) is an edit, and the rest get nothing but last_seen."""
+    from dataclasses import replace
+    from datetime import UTC, datetime
+
+    from tracker.scraper.desktop import parse_thread_page
+    from tracker.scraper.mobile import parse_viewthread
+    from tracker.store.posts import mark_deleted
+
+    tid = game.tids[0]
+    store = Store.open(f"sqlite:///{tmp_path / 'g.db'}")
+    try:
+        crawl_game_sync(_config(game.tids), store, transport=httpx.MockTransport(Forum(game)))
+        page = parse_thread_page(game.desktop(1, tid, 2), page_url="p2").posts
+        gone, resized = page[0], page[1]
+        with store.session() as s:  # a complete listing without `gone` marks it deleted
+            listed = parse_viewthread(game.listing(1, tid, 1, 1000)).posts
+            assert mark_deleted(s, tid, [p.pid for p in listed if p.pid != gone.pid],
+                                seen_at=datetime.now(UTC)) == [gone.pid]
+        bigger = replace(resized, html=f'<font size="5">{resized.html}</font>', sizes=("5",))
+        before = _versions(store)
+        with store.session() as s:
+            result = upsert_posts(s, [gone, bigger, *page[2:]], seen_at=datetime.now(UTC))
+        assert result.restored_pids == [gone.pid] and set(result.changed_pids) == {gone.pid, resized.pid}
+        assert result.unchanged == len(page) - 2
+        after = _versions(store)
+        assert {pid for pid in after if after[pid] != before[pid]} == {gone.pid, resized.pid}
     finally:
         store.close()

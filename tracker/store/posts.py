@@ -23,6 +23,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -258,7 +259,7 @@ def _version_row(post: Post, key: str, kind: str, seen_at: datetime, crawl_id: i
             "edited_at": post.edited_at, "blocked": post.blocked, "crawl_id": crawl_id}
 
 
-def _formatting_changed(row: dict[str, Any], post: Post) -> bool:
+def _formatting_changed(row: Mapping[str, Any], post: Post) -> bool:
     return (row["edited_at"] != post.edited_at or row["edited_by"] != post.edited_by
             or list(row["colors"]) != list(post.colors) or list(row["sizes"]) != list(post.sizes)
             or list(row["fonts"]) != _fonts_json(post.fonts))
@@ -328,6 +329,18 @@ _SELECT_TIDS = select(thread_t.c.tid).where(thread_t.c.tid.in_(bindparam("tids",
 _UPDATE_POST = update(post_t).where(post_t.c.pid == bindparam("b_pid"))
 _INSERT_POST = insert(post_t)
 _INSERT_VERSION = insert(version_t)
+# What says whether a desktop observation is the stored post unchanged (see _as_stored).
+_PROBE_POSTS = select(post_t.c.pid, post_t.c.html_hash, post_t.c.content_key, post_t.c.floor, post_t.c.has_desktop,
+                      post_t.c.source, post_t.c.deleted, post_t.c.blocked, post_t.c.from_mobile, post_t.c.edited_by,
+                      post_t.c.edited_at, post_t.c.colors, post_t.c.sizes, post_t.c.fonts, post_t.c.images,
+                      post_t.c.smilies).where(post_t.c.pid.in_(bindparam("pids", expanding=True)))
+_TOUCH = (update(post_t)
+          .where(post_t.c.pid == bindparam("b_pid"), post_t.c.html_hash == bindparam("b_hash"),
+                 post_t.c.content_key == bindparam("b_key"), post_t.c.floor == bindparam("b_floor"),
+                 post_t.c.from_mobile == bindparam("b_mobile"), post_t.c.has_desktop.is_(True),
+                 post_t.c.source == "desktop", post_t.c.deleted.is_(False), post_t.c.blocked.is_(False))
+          .values(last_seen=bindparam("b_seen"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
+                  listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key)))
 # A listed post that only moved (see moved_only); the WHERE is the state the caller compared with.
 _REFLOOR = (update(post_t)
             .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False),
@@ -399,8 +412,29 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
             result.refloored_pids = [*(p.pid for p in light), *result.refloored_pids]
             return result
     pids = list(dict.fromkeys(p.pid for p in posts))
+    stored: Collection[int] = pids
+    as_stored = 0
+    if any(p.source == "desktop" for p in posts):
+        # A desktop page re-fetched for one post holds nine others exactly as stored: a probe of
+        # a few columns finds them, and they only get last_seen, not a read, merge and write-back
+        # of their whole row. The probe also says which pids exist at all (none, on a first crawl).
+        probe: dict[int, Any] = {}
+        for chunk in _chunks(pids):
+            probe.update((r.pid, r) for r in conn.execute(_PROBE_POSTS, {"pids": list(chunk)}))
+        stored = probe.keys()
+        same = _as_stored(posts, probe, listed)
+        if same and _touch(conn, same, listed, seen_at):
+            as_stored = len(same)
+            done = {p.pid for p in same}
+            posts = [p for p in posts if p.pid not in done]
+            stored = probe.keys() - done
+            if not posts:
+                session.commit()
+                result.unchanged = as_stored
+                return result
     existing: dict[int, dict[str, Any]] = {}
-    for chunk in _chunks(pids):
+    wanted = [pid for pid in pids if pid in stored]
+    for chunk in _chunks(wanted):
         for m in conn.execute(_SELECT_POSTS, {"pids": list(chunk)}).mappings():
             existing[m["pid"]] = dict(m)
     threads = _ensure_threads(conn, {p.tid for p in posts}, seen_at)
@@ -455,8 +489,39 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
 
     result.changed_pids = list(changed)
     result.refloored_pids = list(refloored)
-    result.unchanged = len(pids) - len(result.new_pids) - len(changed) - len(refloored.keys() - changed.keys())
+    result.unchanged = (len({p.pid for p in posts}) - len(result.new_pids) - len(changed)
+                        - len(refloored.keys() - changed.keys()) + as_stored)
     return result
+
+
+def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any], listed: Mapping[int, str]) -> list[Post]:
+    """Desktop observations that would change nothing but ``last_seen`` (and what the listing just
+    said: position, listing key): already seen on the desktop, neither blocked nor deleted, at the
+    same floor, with the same content key, HTML digest and every desktop-only field :func:`_merge`
+    would write (formatting, edit marker, images, smilies), so it would find no edit."""
+    seen = Counter(p.pid for p in posts)
+    out: list[Post] = []
+    for post in posts:
+        r = probe.get(post.pid)
+        if (r is None or seen[post.pid] > 1 or post.source != "desktop" or post.blocked or r.deleted
+                or r.blocked or not r.has_desktop or r.source != "desktop" or r.floor != post.floor
+                or r.from_mobile != post.from_mobile or r.html_hash != html_hash(post.html)
+                or r.content_key != content_key(post) or _formatting_changed(r._mapping, post)
+                or list(r.images) != list(post.images) or list(r.smilies) != list(post.smilies)):
+            continue
+        out.append(post)
+    return out
+
+
+def _touch(conn: Connection, same: Sequence[Post], listed: Mapping[int, str], seen_at: datetime) -> bool:
+    """last_seen (and the listing's position and key) for posts :func:`_as_stored` found unchanged,
+    guarded in SQL by what the probe read; False unless every row still matched. A row the guard
+    skipped is left as it was, one it matched holds what the merge would write too: falling back
+    to the merge for all of them gives the same store."""
+    rows = [{"b_pid": p.pid, "b_hash": html_hash(p.html), "b_key": content_key(p), "b_floor": p.floor,
+             "b_mobile": p.from_mobile, "b_position": p.position, "b_listed": listed.get(p.pid), "b_seen": seen_at}
+            for p in same]
+    return bool(conn.execute(_TOUCH, rows).rowcount == len(rows))
 
 
 def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost], seen_at: datetime) -> bool:
