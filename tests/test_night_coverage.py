@@ -177,3 +177,16 @@ def test_lose_takes_the_actors_own_skill_for_good() -> None:
     res = settle(parse_catalog(_night("kill"), "clash.toml"), t, [Action("P3", "救药", ("P4",))])
     assert res.state_after["P3.灵通"] is False and res.table_after is not None
     assert res.table_after.players["P3"].uses["灵通"] is False
+
+
+def test_distinct_from_refuses_a_target_the_other_skill_took_this_phase() -> None:
+    """213 捕杀 "选择一名与当晚[悬赏]不重复的角色": refused at its step, whichever was submitted first."""
+    night = {"ruleset": "distinct-toy", "steps": [{"n": "1", "skills": ["悬赏"]}, {"n": "2", "skills": ["捕杀"]}],
+             "skills": [{"name": "悬赏", "roles": ["祭司"], "targets": 1, "effects": [{"kind": "status", "status": "悬赏"}]},
+                        {"name": "捕杀", "roles": ["祭司"], "targets": 1, "distinct_from": ["悬赏"],
+                         "effects": [{"kind": "kill"}]}]}
+    cat = parse_catalog(night, "distinct.toml")
+    res = settle(cat, _seats(), [Action("P3", "捕杀", ("P4",), index=0), Action("P3", "悬赏", ("P4",), index=1)])
+    assert [(r.skill, r.reason) for r in res.rejected] == [("捕杀", "<捕杀>需选择与当晚<悬赏>不重复的角色（P4已是<悬赏>的目标）")]
+    res = settle(cat, _seats(), [Action("P3", "捕杀", ("P1",), index=0), Action("P3", "悬赏", ("P4",), index=1)])
+    assert res.rejected == [] and [d.player for d in res.deaths] == ["P1"]

@@ -624,6 +624,8 @@ class SkillT(_Table):
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
     not_with: list[str] = _f("skills the same player may not also use in the same night "
                              "(同一晚不能同时使用解药和毒药)", default=[])
+    distinct_from: list[str] = _f("skills whose targets this phase it may not take, refused at its step "
+                                  "(213 捕杀 \"选择一名与当晚[悬赏]不重复的角色\")", default=[], examples=[["悬赏"]])
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":

@@ -212,6 +212,8 @@ class Skill:
     effects: tuple[Effect, ...] = ()
     trigger: Trigger | None = None
     not_with: tuple[str, ...] = ()
+    #: Skills whose targets this phase it may not take (213 捕杀: 与当晚[悬赏]不重复), refused at its step.
+    distinct_from: tuple[str, ...] = ()
     #: A day submission that also acts in that night's settlement (107 牵制 "该角色当晚…", 教化 "其当夜
     #: 免疫诅咒", M65 飞行头槌/天璇紫后 "使得该玩家当晚无法使用任何技能"): the desk hands it to the
     #: night with ``phase = "day"``, and takes it at the night desk as the day's.
@@ -280,6 +282,7 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
+        distinct_from=tuple(t.distinct_from),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
 

@@ -75,7 +75,13 @@ Out = Callable[[str, str], None]
 
 def refused(board: Board, pool: Pool, use: Use) -> str | None:
     """Why an effect cannot take hold on these targets, decided when its step comes (解药 on
-    someone the wolves did not kill; a tag passed to a player already out)."""
+    someone the wolves did not kill; a tag passed to a player already out; a target another skill
+    already took this phase, ``distinct_from``)."""
+    for name in use.skill.distinct_from:
+        for t in use.action.targets:
+            if t in pool.targets.get(name, ()):
+                when = "当晚" if board.night is not None else "当天"
+                return f"<{use.skill.name}>需选择与{when}<{name}>不重复的角色（{t}已是<{name}>的目标）"
     for e in use.skill.effects:
         for t in use.action.targets:
             if e.kind == "protect" and e.only_if_hit_by and not pool.hit_by(t, e.only_if_hit_by):

@@ -1,8 +1,8 @@
 """A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
 
 The generic engine walks the night file's steps and settles from data (2) <守护>, (3) <查验>, (4)
-<预言>/<通灵>, (5) <杀人>, (7) <救药>/<毒药> and (8) <恶魔之眼>; the hook steps here are (1), (6),
-(7) <灵通> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
+<预言>/<通灵>, (5) <杀人>, (6) <捕杀>, (7) <救药>/<毒药> and (8) <恶魔之眼>; the hook steps here are (1),
+(6) <悬赏>, (7) <灵通> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
 the engine's pool (a damage's ``strength`` is its rank on :data:`.core.LADDER`), so a check made after
 the kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on the
 post's ladder, in 电梯楼 order.
@@ -78,20 +78,13 @@ def open_night(board: Board, actions: Sequence[Action]) -> Night:
 
 
 def bounty(board: Board, pool: Pool, night: Night) -> None:
-    """(6) 赏金猎人<悬赏><捕杀>: the 捕杀 is a [指杀] among the night's pending harms."""
-    night_acts, n = night.night_acts, board.night
-    offer = latest(night_acts, "悬赏")
+    """(6) 赏金猎人<悬赏>: remembered for the 晨曦's <悬赏成功>; its target is one the <捕杀> that
+    follows may not take (``distinct_from``)."""
+    offer = latest(night.night_acts, "悬赏")
     if offer is not None:
-        board.set_state("悬赏上次", {"target": offer.targets[0], "night": n, "成功": False})
+        board.set_state("悬赏上次", {"target": offer.targets[0], "night": board.night, "成功": False})
+        pool.targets["悬赏"] = offer.targets
         board.note(f"夜(6) {offer.actor}悬赏{offer.targets[0]}")
-    act = latest(night_acts, "捕杀")
-    if act is not None:
-        t = act.targets[0]
-        if offer is not None and offer.targets[0] == t:
-            board.reject(act, f"<捕杀>需选择与当晚[悬赏]不重复的角色（当晚悬赏{t}）", board.skill("捕杀").clause)
-        else:
-            pool.hits.append(effects.Hit(t, LADDER.index("指杀"), act.skill, act.skill, act.actor, act.members))
-            board.note(f"夜(6) {act.actor}捕杀 → 对{t}造成[指杀]")
 
 
 def spirit(board: Board, pool: Pool) -> None:
