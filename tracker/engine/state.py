@@ -10,7 +10,7 @@ same state. A malformed event does not stop the fold: it becomes a warning the d
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -373,124 +373,136 @@ class _Fold:
         self._set(name, life="out", cause=cause or self.players[name].cause)
 
     def apply(self, e: Event) -> None:
+        """One event on the state: checked, then handed to its kind's handler (:data:`_APPLY`)."""
         kind, data = normalize(e.kind, e.data)
         check_shape(kind, e.player, data)
         name = e.player
         if name is not None and name not in self.players and kind in NEEDS_PLAYER:
             raise GameRuleError(f"没有名为 {name!r} 的玩家", hint=did_you_mean(name, self.players))
-        K = EventKind
-        p = self.players.get(name) if name is not None else None
-        if kind == K.ELIMINATED:
-            assert p is not None
-            self._out(p.name, str(data.get("cause", "")) or None)
-        elif kind == K.DIED:
-            assert p is not None
-            if not self.rs.voting.dead_last_vote:
-                self._out(p.name, str(data.get("cause", "")) or None)
-            elif p.life == "alive":
-                self._set(p.name, life="dead", cause=str(data.get("cause", "")) or None)
-        elif kind == K.LAST_VOTE_USED:
-            assert p is not None
-            self._set(p.name, life="out", last_vote_used=True)
-        elif kind == K.BENCHED:
-            assert p is not None
-            self._set(p.name, benched=True)
-        elif kind == K.UNBENCHED:
-            assert p is not None
-            self._set(p.name, benched=False)
-        elif kind == K.REVIVED:
-            assert p is not None
-            self._set(p.name, life="alive", cause=None, last_vote_used=False)
-        elif kind == K.SUBSTITUTED:
-            assert p is not None
-            self._set(p.name, substitutes=(*p.substitutes, str(data["by"])))
-        elif kind == K.ROLE_SET:
-            assert p is not None
-            role_name = str(data["role"])
-            role = self.rs.role(role_name)
-            if role is None:
-                self.warnings.append(f"事件 {e.seq}：身份 {role_name!r} 不在规则 {self.rs.id} 中")
-            faction = p.faction
-            group = p.group
-            if data.get("faction"):
-                faction = self._faction(str(data["faction"]))
-            elif data.get("turn") and role is not None:
-                faction = role.faction
-            if data.get("group"):
-                group = str(data["group"])
-            elif data.get("turn") and role is not None:
-                group = role.group
-            self._set(p.name, role=role_name, faction=faction, group=group)
-        elif kind == K.FACTION_SET:
-            assert p is not None
-            self._set(p.name, faction=self._faction(str(data["faction"])))
-        elif kind == K.TAG_GIVEN:
-            assert p is not None
-            day = data.get("day")
-            self._give(p.name, str(data["tag"]), int(day) if day is not None else None)
-        elif kind == K.TAG_PASSED:
-            assert p is not None
-            tag, to = str(data["tag"]), str(data["to"])
-            if to not in self.players:
-                raise GameRuleError(f"没有名为 {to!r} 的玩家", hint=did_you_mean(to, self.players))
-            self._set(p.name, tags=p.tags - {tag})
-            self._give(to, tag, None)
-        elif kind == K.TAG_REMOVED:
-            assert p is not None
-            tag = str(data["tag"])
-            self._set(p.name, tags=p.tags - {tag}, day_tags=tuple(x for x in p.day_tags if x[0] != tag))
-            if data.get("gone"):
-                self.gone.add(tag)
-        elif kind == K.MODIFIER:
-            assert p is not None
-            mname = str(data["name"])
-            spec = self.rs.voting.modifier(mname)
-            role = self.rs.role(p.role) if p.role else None
-            if role is not None and mname in role.immune_to:
-                # M65 绿王 <绝对防御>: "游戏日任意时刻，对自己使用的技能无效"
-                self.warnings.append(f"事件 {e.seq}：{p.name}（{role.name}）不受 {mname} 影响，未计入")
-                self.applied.append(e)
-                return
-            day = data.get("day")
-            self.mods.append(Modifier(
-                kind=mname, player=p.name,
-                value=float(data.get("value", spec.value if spec else 0.0)),
-                day=int(day) if day is not None else None,
-                public=bool(data.get("public", spec.public if spec else False)),
-                effect=str(data.get("effect", spec.effect if spec else "received_add")), seq=e.seq))
-        elif kind == K.VOTE_RIGHT:
-            assert p is not None
-            granted = _truthy(data["granted"])
-            day = data.get("day")
-            self.rights.append(VoteRightChange(p.name, granted, int(day) if day is not None else None, e.seq))
-            if day is None:
-                self._set(p.name, vote_right=granted)
-        elif kind == K.CARD_CONSEQUENCE:
-            assert p is not None
-            self._red(p, data, e.seq)
-        elif kind == K.SURRENDER:
-            f = self._faction(str(data["faction"]))
-            if self.rs.win_policy.surrender and f not in self.rs.win_policy.surrender:
-                self.warnings.append(f"事件 {e.seq}：规则帖未规定{f}阵营可以投降")
-            self._lose(f, f"{f}阵营投降", "投降", e.seq)
-        elif kind == K.FACTION_LOST:
-            f = str(data["faction"])
-            self._lose(f, str(data.get("reason") or f"导演判负{f}阵营"), str(data.get("clause") or "导演判负"), e.seq)
-        elif kind == K.DECLARED:
-            cond = str(data["condition"])
-            if _truthy(data.get("value", True)):
-                self.declared.add(cond)
-            else:
-                self.declared.discard(cond)
-        elif kind == K.ACTION:
-            day = data.get("day")
-            self.actions.append(ActionRecord(
-                name=str(data["name"]), player=str(data["target"]) if data.get("target") else name,
-                actor=data.get("actor") or (name if data.get("target") else None),
-                success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
-        elif kind in (K.DAY_OPENED, K.DAY_CLOSED, K.DAY_EXTENDED, K.ACCELERATED, K.DELAYED):
-            self._day(kind, data, e)
+        handler = _APPLY.get(kind)
+        if handler is not None:
+            handler(self, kind, e, data, self.players.get(name) if name is not None else None)
         self.applied.append(e)
+
+    # -- one handler per kind: (kind, event, normalized data, the event's player or None) --------
+    def _on_eliminated(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._out(_named(p).name, str(data.get("cause", "")) or None)
+
+    def _on_died(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        if not self.rs.voting.dead_last_vote:
+            self._out(p.name, str(data.get("cause", "")) or None)
+        elif p.life == "alive":
+            self._set(p.name, life="dead", cause=str(data.get("cause", "")) or None)
+
+    def _on_last_vote_used(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._set(_named(p).name, life="out", last_vote_used=True)
+
+    def _on_benched(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._set(_named(p).name, benched=kind == EventKind.BENCHED.value)
+
+    def _on_revived(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._set(_named(p).name, life="alive", cause=None, last_vote_used=False)
+
+    def _on_substituted(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        self._set(p.name, substitutes=(*p.substitutes, str(data["by"])))
+
+    def _on_role_set(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        role_name = str(data["role"])
+        role = self.rs.role(role_name)
+        if role is None:
+            self.warnings.append(f"事件 {e.seq}：身份 {role_name!r} 不在规则 {self.rs.id} 中")
+        faction = p.faction
+        group = p.group
+        if data.get("faction"):
+            faction = self._faction(str(data["faction"]))
+        elif data.get("turn") and role is not None:
+            faction = role.faction
+        if data.get("group"):
+            group = str(data["group"])
+        elif data.get("turn") and role is not None:
+            group = role.group
+        self._set(p.name, role=role_name, faction=faction, group=group)
+
+    def _on_faction_set(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._set(_named(p).name, faction=self._faction(str(data["faction"])))
+
+    def _on_tag_given(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        day = data.get("day")
+        self._give(_named(p).name, str(data["tag"]), int(day) if day is not None else None)
+
+    def _on_tag_passed(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        tag, to = str(data["tag"]), str(data["to"])
+        if to not in self.players:
+            raise GameRuleError(f"没有名为 {to!r} 的玩家", hint=did_you_mean(to, self.players))
+        self._set(p.name, tags=p.tags - {tag})
+        self._give(to, tag, None)
+
+    def _on_tag_removed(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        tag = str(data["tag"])
+        self._set(p.name, tags=p.tags - {tag}, day_tags=tuple(x for x in p.day_tags if x[0] != tag))
+        if data.get("gone"):
+            self.gone.add(tag)
+
+    def _on_modifier(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        mname = str(data["name"])
+        spec = self.rs.voting.modifier(mname)
+        role = self.rs.role(p.role) if p.role else None
+        if role is not None and mname in role.immune_to:
+            # M65 绿王 <绝对防御>: "游戏日任意时刻，对自己使用的技能无效"
+            self.warnings.append(f"事件 {e.seq}：{p.name}（{role.name}）不受 {mname} 影响，未计入")
+            return
+        day = data.get("day")
+        self.mods.append(Modifier(
+            kind=mname, player=p.name,
+            value=float(data.get("value", spec.value if spec else 0.0)),
+            day=int(day) if day is not None else None,
+            public=bool(data.get("public", spec.public if spec else False)),
+            effect=str(data.get("effect", spec.effect if spec else "received_add")), seq=e.seq))
+
+    def _on_vote_right(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        p = _named(p)
+        granted = _truthy(data["granted"])
+        day = data.get("day")
+        self.rights.append(VoteRightChange(p.name, granted, int(day) if day is not None else None, e.seq))
+        if day is None:
+            self._set(p.name, vote_right=granted)
+
+    def _on_card_consequence(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._red(_named(p), data, e.seq)
+
+    def _on_surrender(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        f = self._faction(str(data["faction"]))
+        if self.rs.win_policy.surrender and f not in self.rs.win_policy.surrender:
+            self.warnings.append(f"事件 {e.seq}：规则帖未规定{f}阵营可以投降")
+        self._lose(f, f"{f}阵营投降", "投降", e.seq)
+
+    def _on_faction_lost(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        f = str(data["faction"])
+        self._lose(f, str(data.get("reason") or f"导演判负{f}阵营"), str(data.get("clause") or "导演判负"), e.seq)
+
+    def _on_declared(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        cond = str(data["condition"])
+        if _truthy(data.get("value", True)):
+            self.declared.add(cond)
+        else:
+            self.declared.discard(cond)
+
+    def _on_action(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        name = e.player
+        day = data.get("day")
+        self.actions.append(ActionRecord(
+            name=str(data["name"]), player=str(data["target"]) if data.get("target") else name,
+            actor=data.get("actor") or (name if data.get("target") else None),
+            success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
+
+    def _on_day(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+        self._day(kind, data, e)
 
     def _red(self, p: PlayerState, data: Mapping[str, Any], seq: int) -> None:
         """A red card's consequence: benched (107/M160, M160 also 丑角) or out (213/M19/M65)."""
@@ -589,6 +601,39 @@ class Mark:
     reds: dict[str, int]
     lengths: tuple[int, int, int, int, int]  # actions, applied, mods, rights, warnings
 
+
+
+def _named(p: PlayerState | None) -> PlayerState:
+    """The event's player (``check_shape`` and ``NEEDS_PLAYER`` have made sure there is one)."""
+    assert p is not None
+    return p
+
+
+#: What each kind of event does to the state: one handler per kind (kinds not here change nothing
+#: but are kept in the log: notes, night submissions and settlements, undo).
+_APPLY: dict[str, Callable[[_Fold, str, Event, dict[str, Any], PlayerState | None], None]] = {
+    EventKind.ELIMINATED.value: _Fold._on_eliminated,
+    EventKind.DIED.value: _Fold._on_died,
+    EventKind.LAST_VOTE_USED.value: _Fold._on_last_vote_used,
+    EventKind.BENCHED.value: _Fold._on_benched,
+    EventKind.UNBENCHED.value: _Fold._on_benched,
+    EventKind.REVIVED.value: _Fold._on_revived,
+    EventKind.SUBSTITUTED.value: _Fold._on_substituted,
+    EventKind.ROLE_SET.value: _Fold._on_role_set,
+    EventKind.FACTION_SET.value: _Fold._on_faction_set,
+    EventKind.TAG_GIVEN.value: _Fold._on_tag_given,
+    EventKind.TAG_PASSED.value: _Fold._on_tag_passed,
+    EventKind.TAG_REMOVED.value: _Fold._on_tag_removed,
+    EventKind.MODIFIER.value: _Fold._on_modifier,
+    EventKind.VOTE_RIGHT.value: _Fold._on_vote_right,
+    EventKind.CARD_CONSEQUENCE.value: _Fold._on_card_consequence,
+    EventKind.SURRENDER.value: _Fold._on_surrender,
+    EventKind.FACTION_LOST.value: _Fold._on_faction_lost,
+    EventKind.DECLARED.value: _Fold._on_declared,
+    EventKind.ACTION.value: _Fold._on_action,
+    **{k.value: _Fold._on_day for k in (EventKind.DAY_OPENED, EventKind.DAY_CLOSED, EventKind.DAY_EXTENDED,
+                                         EventKind.ACCELERATED, EventKind.DELAYED)},
+}
 
 def begin(ruleset: Ruleset, roster: Sequence[PlayerConfig], days: Sequence[DayConfig] = ()) -> _Fold:
     """A fold at the start of the game: the roster and the game file's days, no event yet."""
