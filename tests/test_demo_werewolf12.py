@@ -5,7 +5,8 @@ loopback server and crawled by the same service as the seed demo, desktop pages 
 asserted are what werewolf-12's post makes of that forum: 四、1 the 警长 election ("上警（含已退水者）
 不得投票"), 四、2 "警长的一票计为 1.5 票", 三、3 seat-number ballots, "投票对象：弃票", "21:00 及之后的投票帖
 ……一律无效", "21:00 之前从未有效投票者，视为弃票"; 五 the nights (守卫 → 狼人 → 女巫 → 预言家, 同守同救,
-"守卫守护不能挡女巫的毒药"); 三、4 潜水 ("顶""路过"不算); 三、5 红字; 三、2 "死者……不得发言".
+"守卫守护不能挡女巫的毒药"); 三、4 潜水 ("顶""路过"不算); 三、5 红字; 三、2 "死者（遗言除外）……不得发言" with 三、1's one 遗言 for
+the night-1 death.
 """
 
 from __future__ import annotations
@@ -72,6 +73,20 @@ def test_lurkers_and_flags(job: dict[str, Any]) -> None:
         assert {p["player"] for p in day["lurkers"]} == {"芋圆", "山竹"}
     assert job["days"][0]["posts"]["芋圆"] == 1  # "顶" and "路过" are not counted
     assert job["flags"]["by_kind"] == {"red_text": 1, "posted_while_out": 1}
+
+
+def test_the_night_one_deaths_last_words_are_not_zhashi(job: dict[str, Any],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """三、1 "死者如有遗言可在讨论帖发一帖遗言（第1夜死者有遗言，之后夜晚死亡无遗言……）": 北辰 (out on night 1)
+    posts his one 遗言 in the day-1 discussion thread, unflagged; 松果, out on night 2, has none, so
+    his day-2 post is 诈尸 (三、2 "死者（遗言除外）、旁观者不得发言")."""
+    game = Path(job["workdir"]) / "demo.toml"
+    capsys.readouterr()
+    assert main(["flags", str(game), "--json", "--no-detect"]) == 0
+    out = [f for f in json.loads(capsys.readouterr().out) if f["kind"] == "posted_while_out"]
+    assert [(f["author"], f["excerpt"]) for f in out] == [("松果", "我不是狼，我是冤死的！")]
+    [last_words] = [p for t in FORUM["threads"] for p in t["posts"] if p[1] == 10]
+    assert last_words[2].startswith("遗言")
 
 
 def test_the_stored_pages_are_what_the_script_writes(tmp_path: Path) -> None:
