@@ -140,3 +140,20 @@ def test_setup_kidnapper_and_wolf_join_the_pack_that_keeps_its_kill(
     assert run(capsys, "night", g, "--night", "1", "add", f"狼群({kidnapper},{wolf})", "杀人", seer)[0] == 0
     doc = json.loads(run(capsys, "night", g, "--night", "1", "--json")[1])
     assert doc["rejected"] == [] and [d["player"] for d in doc["deaths"]] == [seer]
+
+
+def test_a_cupid_whose_lovers_are_two_gods_counts_as_a_god(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """"双大特丘比特变大特" (the ruleset's [roles.couple]: "胜负判定时计作同类身份"): lovers recorded at the
+    desk carry 情侣:攻 / 情侣:受, and the cupid still counts among 预言家、女巫、医生 for 村民负1
+    ("村民阵营的预言家、女巫、医生出局") until he is out too."""
+    roles = _by_role(capsys, game)
+    seer, witch, doctor, cupid = roles["预言家"][0], roles["女巫"][0], roles["医生"][0], roles["变异丘比特"][0]
+    g = str(game)
+    lovers = json.dumps({"类型": "基佬情深", "攻": seer, "受": witch}, ensure_ascii=False)
+    assert run(capsys, "night", g, "setup", "情侣", lovers)[0] == 0
+    for who in (seer, witch, doctor):
+        assert run(capsys, "event", g, "eliminated", "--player", who, "--at", "2025-03-03T12:00:00+08:00")[0] == 0
+    assert json.loads(run(capsys, "state", g, "--json")[1])["lost"] == []
+    assert run(capsys, "event", g, "eliminated", "--player", cupid, "--at", "2025-03-03T13:00:00+08:00")[0] == 0
+    lost = json.loads(run(capsys, "state", g, "--json")[1])["lost"]
+    assert [x["faction"] if isinstance(x, dict) else x for x in lost] == ["村民"]

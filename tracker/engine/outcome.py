@@ -91,7 +91,10 @@ def _as_roles(state: GameState, p: PlayerState) -> tuple[str, ...]:
     role = _role(state.ruleset, p.role)
     if role is None or not role.couple_sets:
         return ()
-    lovers = [q.role for n, q in state.players.items() if n != p.name and role.couple_tag in q.tags]
+    # the couple's tag, or its member's word in the pair (M19's desk and scenarios: 情侣:攻 / 情侣:受)
+    tag, part = role.couple_tag, f"{role.couple_tag}:"
+    lovers = [q.role for n, q in state.players.items()
+              if n != p.name and any(t == tag or t.startswith(part) for t in q.tags)]
     if len(lovers) != 2:
         return ()
     return next((s for s in role.couple_sets if all(r in s for r in lovers)), ())

@@ -58,7 +58,8 @@ class CoupleT(_Table):
     until the couple is recorded (the fold leaves it unset and waits with the win check, `tracker
     init` writes none); the role's `faction` is the one it joins when the couple's sides differ."""
 
-    tag: Name = _f("the tag both members of the couple hold", examples=["情侣"])
+    tag: Name = _f("the tag both members of the couple hold, alone or with their part in the pair after a "
+                   "colon (情侣:攻, 情侣:受)", examples=["情侣"])
     sets: list[list[str]] = _f("when both holders' roles are in one of these sets, this role counts as that "
                                "set's roles in win checks", examples=[[["村民"], ["公狼", "老狼", "幼狼"]]])
 
