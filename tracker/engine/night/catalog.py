@@ -30,7 +30,8 @@ A night file::
 
 A game without a hook package is settled from these keys alone (:mod:`tracker.engine.night.flow`):
 ``[[steps]]`` in the post's order, each skill's ``effects`` (:mod:`tracker.engine.night.effects`),
-``trigger`` for what acts on its holder's exit, ``[[clashes]]`` for protections that kill together.
+``trigger`` for what acts on its holder's exit, ``[[clashes]]`` for protections that kill (or fail) together;
+a step written ``hook`` is the game's code (:mod:`tracker.engine.night.games`).
 
 Every key, its type and default is in ``docs/ruleset.md``, written from the one model of the format
 (:class:`tracker.engine.ruleset_model.NightT`) that also checks the file; a ruleset file outside the

@@ -4,9 +4,11 @@ A skill's ``effects`` name kinds from a small vocabulary (``EffectT`` in :mod:`t
 ``damage`` (a lethal hit with a strength, settled at the next ``resolve`` step), ``kill`` (out at
 once: a shot), ``protect`` (stops the damage of the skills it names, if at least as strong),
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
-target's faction or role), ``convert``, ``mark`` (give, take, pass or tear a tag such as 警长) and
-``status``. :class:`Pool` holds what is pending between steps — hits, protections, blocks — so that
-"守护 stops 杀人, not 毒药" and "同守同救 → dies" are decided by data at the ``resolve`` step.
+target's faction or role, actual or 表面), ``convert``, ``mark`` (give, take, pass or tear a tag such
+as 警长), ``status`` and ``lose`` (the actor loses a skill of his own). :class:`Pool` holds what
+is pending between steps — hits, protections, blocks — so that "守护 stops 杀人, not 毒药" and
+"同守同救 → dies" (or, 213, "均无效") are decided by data at the ``resolve`` step, or by the game's
+hook step that takes the pool there (213's ladder at 夜(9)).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ cannot express it. A ruleset without a package settles with the generic engine a
 
 Two ways in. ``steps``: the generic engine walks the ruleset's ``[[steps]]`` and settles every skill
 from its ``effects``; a step written ``hook = "name"`` is handed to ``steps["name"]`` with the
-submissions of the skills it lists — the only skills the game's code settles, each with its reason
-in ``hooked``. ``resolve`` (older): the hook walks the whole phase itself, and every skill of the
+submissions of the skills it lists; the skills the game's code settles (those, and any a hook step
+applies by itself) each give their reason in ``hooked``. ``resolve`` (older): the hook walks the whole phase itself, and every skill of the
 game is settled by code. :mod:`tracker.engine.night.coverage` counts which is which for the
 README's game × skill table.
 """
@@ -45,8 +45,8 @@ class Resolve(Protocol):
 class StepHook(Protocol):
     """One step of the post's order that data cannot say (``[[steps]] hook = "name"``), settled
     inside the generic engine's walk: ``flow`` gives its pending damage and protections (``pool``),
-    its exits with their triggers (``out``) and its submissions; ``actions`` are the submissions
-    that count of the skills the step lists."""
+    its exits with their triggers (``out``) and its submissions; ``actions`` are the submissions of
+    the skills the step lists, in submission order (the hook decides which of them count)."""
 
     def __call__(self, flow: Flow, step: Step, actions: Sequence[Action], /) -> None: ...
 
