@@ -260,3 +260,22 @@ def test_memo_computes_once_until_cleared_or_expired() -> None:
     assert memo.get("k", slow) == 2
     memo.max_age = 0.0
     assert memo.get("k", slow) == 3  # expired: a write the app was not told about is seen
+
+
+async def test_only_invalid_ballots_is_not_no_vote(service: Service) -> None:
+    """Issue 21: "a player with only invalid ballots is 无效票, not 未投票" — on the 票型 screen as in the
+    CLI and the 公示: the same split (``Tally.silent`` / ``Tally.only_invalid``) everywhere."""
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("2")
+        await settle(pilot)
+        (day,) = service.tally_day(2)
+        t = day.tally
+        assert t.only_invalid and t.silent  # the demo's day 2 has both kinds
+        tried = {cb.voter for cb in t.ballots if not cb.valid}
+        assert set(t.only_invalid) <= tried and not set(t.silent) & {cb.voter for cb in t.ballots}
+        totals = plain(app, "#tally-totals")
+        shown = {line.split("：")[0].strip(): line for line in totals.replace(" · ", "\n").splitlines() if "：" in line}
+        assert all(n in shown["仅有无效票"] for n in t.only_invalid)
+        assert all(n not in shown["未投票"] for n in t.only_invalid)
+        assert all(n in shown["未投票"] for n in t.silent)

@@ -65,7 +65,8 @@ class TallySheet:
     confirmed: bool
     abstain_word: str  # the ruleset's (Tally.abstain_word): werewolf-12 prints 弃票
     abstained: tuple[str, ...] = ()
-    no_vote: tuple[str, ...] = ()
+    no_vote: tuple[str, ...] = ()  # no ballot at all (Tally.silent)
+    only_invalid: tuple[str, ...] = ()  # every ballot invalid (Tally.only_invalid)
     auto_abstain: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -139,5 +140,5 @@ def sheet_from(dt: DayTally, *, confirmed: Collection[int], floor_of: Callable[[
     return TallySheet(
         tid=dt.tid, purpose=purpose, closes=w.closes, accelerated=w.accelerated, totals=tuple(totals),
         ballots=tuple(ballots), outcome=o.message, outcome_kind=o.kind, public_differs=o.public_differs,
-        confirmed=dt.tid in confirmed, abstained=tuple(t.abstained), no_vote=tuple(t.no_vote),
+        confirmed=dt.tid in confirmed, abstained=tuple(t.abstained), no_vote=t.silent, only_invalid=t.only_invalid,
         auto_abstain=tuple(t.auto_abstain), notes=(*dt.provisional, *dt.warnings), abstain_word=t.abstain_word)

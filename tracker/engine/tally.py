@@ -110,6 +110,18 @@ class Tally:
     def invalid(self) -> tuple[CountedBallot, ...]:
         return tuple(b for b in self.ballots if not b.valid)
 
+    @property
+    def only_invalid(self) -> tuple[str, ...]:
+        """Who voted, wrongly: every ballot invalid. Shown 仅有无效票, apart from 未投票, by every output."""
+        tried = {cb.voter for cb in self.ballots if not cb.valid}
+        return tuple(n for n in self.no_vote if n in tried)
+
+    @property
+    def silent(self) -> tuple[str, ...]:
+        """Who cast no ballot at all (未投票)."""
+        tried = {cb.voter for cb in self.ballots if not cb.valid}
+        return tuple(n for n in self.no_vote if n not in tried)
+
 
 # --------------------------------------------------------------------------- the count
 

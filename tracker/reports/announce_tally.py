@@ -66,14 +66,10 @@ def announce_tally_bbcode(t: Tally, *, title: str | None = None, show_voters: bo
     for target, total in t.public_totals.items():
         who = f"（{'、'.join(voters_of.get(target, []))}）" if show_voters and voters_of.get(target) else ""
         lines.append(f"{safe(target)}：{_n(total)} 票{who}")
-    # who posted only invalid ballots did vote, wrongly: 仅有无效票, apart from 未投票 (no ballot at all)
-    tried = {cb.voter for cb in t.ballots if not cb.valid}
-    only_invalid = [n for n in t.no_vote if n in tried]
-    silent = [n for n in t.no_vote if n not in tried]
     # the post's own word for an abstention (werewolf-12 "视为弃票"; the seed posts' 弃权)
     word = t.abstain_word
-    for label, names in ((word, t.abstained), (f"未投票，视为{word}", t.auto_abstain), ("未投票", silent),
-                         ("仅有无效票", only_invalid)):
+    for label, names in ((word, t.abstained), (f"未投票，视为{word}", t.auto_abstain), ("未投票", t.silent),
+                         ("仅有无效票", t.only_invalid)):
         if names:
             lines.append(f"{label}：{'、'.join(map(safe, names))}" if show_voters else f"{label}：{len(names)} 人")
 

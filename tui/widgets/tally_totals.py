@@ -76,7 +76,8 @@ def totals_table(s: TallySheet, *, show_true: bool) -> Table:
 def who_did_not(s: TallySheet) -> Text:
     out = Text()
     word = s.abstain_word  # the ruleset's word: werewolf-12 "视为弃票"
-    for label, names in ((word, s.abstained), (f"未投票，视为{word}", s.auto_abstain), ("未投票", s.no_vote)):
+    for label, names in ((word, s.abstained), (f"未投票，视为{word}", s.auto_abstain), ("未投票", s.no_vote),
+                         ("仅有无效票", s.only_invalid)):
         if names:
             if out:
                 out.append(" · ", "dim")
