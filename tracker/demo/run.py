@@ -106,8 +106,13 @@ def start(workdir: Path | None = None, game: str | None = None) -> DemoRun:
     root = Path(tempfile.mkdtemp(prefix="tracker-demo-")) if workdir is None else workdir
     root.mkdir(parents=True, exist_ok=True)
     data = demo_data(game)
-    with as_file(data / "pages") as pages:
-        forum = ReplayForum(pages)
+    if (data / "forum.toml").is_file():  # a generated forum (werewolf-12): written beside the game file
+        from tracker.demo.forum_pages import write_pages
+
+        forum = ReplayForum(write_pages(data, DEMO_DATA / "pages", root / "forum"))
+    else:
+        with as_file(data / "pages") as pages:
+            forum = ReplayForum(pages)
     url = forum.start()
     return DemoRun(workdir=root, game_path=prepare(root, url, data), forum=forum, game=game)
 
