@@ -94,6 +94,31 @@ def pid_of(tid: int, floor: int) -> int:
     return tid * 100_000 + floor
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """Keep-alive, no-delay, silent: the part both synthetic servers share (``synth_game`` too)."""
+
+    protocol_version = "HTTP/1.1"
+    # Headers and body are two writes: without TCP_NODELAY, Nagle holds the body until the
+    # client's delayed ACK (40 ms a request on Linux loopback), which a real forum does not do.
+    disable_nagle_algorithm = True
+
+    def _send(self, status: int, body: bytes, ctype: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def start(handler: type[BaseHTTPRequestHandler], host: str, port: int) -> tuple[ThreadingHTTPServer, str]:
+    server = ThreadingHTTPServer((host, port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://{host}:{server.server_address[1]}/"
+
+
 def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0, *,
           cache: bool = False) -> tuple[ThreadingHTTPServer, str]:
     """Answer viewthread (desktop pages of 10) and the mobile API (any ppp/page) for ``sizes``.
@@ -116,12 +141,7 @@ def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0, *,
                 built[key] = body
         return body
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # Headers and body are two writes: without TCP_NODELAY, Nagle holds the body until the
-        # client's delayed ACK (40 ms a request on Linux loopback), which a real forum does not do.
-        disable_nagle_algorithm = True
-
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
             url = urlsplit(self.path)
             q = {k: v[0] for k, v in parse_qs(url.query).items()}
@@ -137,19 +157,7 @@ def serve(sizes: dict[int, int], host: str = "127.0.0.1", port: int = 0, *,
             pages = max(1, -(-n // PER_PAGE))
             self._send(200, document("desktop", tid, min(page, pages), pages), "text/html; charset=utf-8")
 
-        def _send(self, status: int, body: bytes, ctype: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer((host, port), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://{host}:{server.server_address[1]}/"
+    return start(Handler, host, port)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,13 +31,13 @@ import re
 import sys
 import threading
 from dataclasses import dataclass, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from synth_forum import _FLOOR, _PG, PER_PAGE, Template
+from synth_forum import _FLOOR, _PG, PER_PAGE, QuietHandler, Template, start
 
 DAYS = 10
 DISCUSSION, VOTE = 270, 45  # visible posts a day at the first crawl
@@ -236,9 +236,7 @@ def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> tuple[Threading
     built: dict[tuple[int, str, int, int, int], bytes] = {}
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # see synth_forum.serve
+    class Handler(QuietHandler):
 
         def do_GET(self) -> None:
             url = urlsplit(self.path)
@@ -263,19 +261,7 @@ def serve(game: Game, host: str = "127.0.0.1", port: int = 0) -> tuple[Threading
                     built[key] = body
             self._send(200, body, "application/json" if mobile else "text/html; charset=utf-8")
 
-        def _send(self, status: int, body: bytes, ctype: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer((host, port), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://{host}:{server.server_address[1]}/"
+    return start(Handler, host, port)
 
 
 def main() -> int:
