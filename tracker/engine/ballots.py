@@ -106,11 +106,6 @@ class Ballot:
     def well_formed(self) -> bool:
         return not self.errors
 
-    @property
-    def order_key(self) -> tuple[datetime, int, int]:
-        """Forum time is authoritative; floor then pid break ties between posts of the same second."""
-        return (self.posted_at, self.floor, self.pid)
-
 
 @dataclass(frozen=True, slots=True)
 class _Label:
