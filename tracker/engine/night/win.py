@@ -24,7 +24,6 @@ state) -> state`` (:attr:`~tracker.engine.night.games.GameHooks.win_view`), each
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.outcome import FactionLoss, Outcome, evaluate
@@ -143,8 +142,3 @@ def declare(board: Board, condition: str) -> None:
     """A condition the post's settlement decides and ``[[win]]`` names as ``declared`` (M160 密谋成功):
     the night's counterpart of the director's ``declared`` event."""
     board.declared.add(condition)
-
-
-def with_players(state: GameState, **changed: PlayerState) -> GameState:
-    """``state`` with some players replaced (for a game's ``win_view``)."""
-    return replace(state, players={**state.players, **changed})
