@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tracker.engine.ruleset import LastWordsRules
-from tracker.penalties.presence import StatusChange, ThreadKind, status_at
+from tracker.penalties.presence import StatusChange, ThreadKind, by_player, in_force
 from tracker.records import Post
 
 _RED = frozenset({"red_card", "card"})
@@ -55,14 +55,13 @@ def last_words_posts(posts: Iterable[Post], timeline: Iterable[StatusChange], th
     another). Posts elsewhere neither count as 遗言 nor spend it."""
     if not rules.exits:
         return frozenset()
-    changes = list(timeline)
-    players = {c.player for c in changes}
+    changes = by_player(timeline)
     spent: dict[tuple[str, object], int] = {}
     found: set[int] = set()
     for post in sorted(posts, key=lambda p: (p.posted_at, p.pid)):
-        if post.author not in players or threads.get(post.tid) != rules.thread:
+        if post.author not in changes or threads.get(post.tid) != rules.thread:
             continue
-        ch = status_at(changes, post.author, post.posted_at)
+        ch = in_force(changes[post.author], post.posted_at)
         if ch is None or ch.status != "out" or not rules.gives(ch.exit, ch.night, ch.cause):
             continue
         key = (post.author, ch.at)

@@ -16,7 +16,8 @@ A 遗言 the ruleset allows (werewolf-12 三、2 "死者（遗言除外）……
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -55,15 +56,20 @@ class StatusChange:
     cause: str = ""
 
 
-def status_at(timeline: Iterable[StatusChange], player: str, when: datetime) -> StatusChange | None:
-    """The change in force for ``player`` at ``when`` (``None``: alive since the start)."""
-    current: StatusChange | None = None
-    for ch in sorted((c for c in timeline if c.player == player), key=lambda c: c.at):
-        if ch.at <= when:
-            current = ch
-        else:
-            break
-    return current
+def by_player(timeline: Iterable[StatusChange]) -> dict[str, list[StatusChange]]:
+    """Each player's changes in time order, sorted once: the checks ask :func:`in_force` once per
+    post, and a per-post filter and sort of the whole timeline was quadratic in a long game."""
+    out: dict[str, list[StatusChange]] = {}
+    for ch in sorted(timeline, key=lambda c: c.at):
+        out.setdefault(ch.player, []).append(ch)
+    return out
+
+
+def in_force(changes: Sequence[StatusChange], when: datetime) -> StatusChange | None:
+    """The change in force at ``when`` among one player's time-ordered ``changes`` (``None``: alive
+    since the start)."""
+    i = bisect_right(changes, when, key=lambda c: c.at)
+    return changes[i - 1] if i else None
 
 
 def detect_presence(
@@ -76,14 +82,13 @@ def detect_presence(
 ) -> list[Finding]:
     """``last_words``: the pids of posts that are a player's allowed 遗言
     (:func:`tracker.penalties.last_words.last_words_posts`), not 诈尸."""
-    changes = list(timeline)
+    changes = by_player(timeline)
     kinds: set[str] = {"discussion", "process"} | ({"vote"} if include_vote_threads else set())
-    players = {c.player for c in changes}
     found: list[Finding] = []
     for post in posts:
-        if post.author not in players or threads.get(post.tid) not in kinds or post.pid in last_words:
+        if post.author not in changes or threads.get(post.tid) not in kinds or post.pid in last_words:
             continue
-        ch = status_at(changes, post.author, post.posted_at)
+        ch = in_force(changes[post.author], post.posted_at)
         if ch is None or ch.status not in ("out", "benched"):
             continue
         why = f"（{ch.reason}）" if ch.reason else ""
