@@ -422,10 +422,10 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
         for chunk in _chunks(pids):
             probe.update((r.pid, r) for r in conn.execute(_PROBE_POSTS, {"pids": list(chunk)}))
         stored = probe.keys()
-        same = _as_stored(posts, probe, listed)
+        same = _as_stored(posts, probe)
         if same and _touch(conn, same, listed, seen_at):
             as_stored = len(same)
-            done = {p.pid for p in same}
+            done = {p.pid for p, _ in same}
             posts = [p for p in posts if p.pid not in done]
             stored = probe.keys() - done
             if not posts:
@@ -494,33 +494,36 @@ def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
     return result
 
 
-def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any], listed: Mapping[int, str]) -> list[Post]:
+def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any]) -> list[tuple[Post, str]]:
     """Desktop observations that would change nothing but ``last_seen`` (and what the listing just
     said: position, listing key): already seen on the desktop, neither blocked nor deleted, at the
     same floor, with the same content key, HTML digest and every desktop-only field :func:`_merge`
-    would write (formatting, edit marker, images, smilies), so it would find no edit."""
+    would write (formatting, edit marker, images, smilies), so it would find no edit. Each comes with
+    its HTML digest, so :func:`_touch` does not hash the page's HTML a second time."""
     seen = Counter(p.pid for p in posts)
-    out: list[Post] = []
+    out: list[tuple[Post, str]] = []
     for post in posts:
         r = probe.get(post.pid)
         if (r is None or seen[post.pid] > 1 or post.source != "desktop" or post.blocked or r.deleted
                 or r.blocked or not r.has_desktop or r.source != "desktop" or r.floor != post.floor
-                or r.from_mobile != post.from_mobile or r.html_hash != html_hash(post.html)
-                or r.content_key != content_key(post) or _formatting_changed(r._mapping, post)
+                or r.from_mobile != post.from_mobile):
+            continue
+        digest = html_hash(post.html)
+        if (r.html_hash != digest or r.content_key != content_key(post) or _formatting_changed(r._mapping, post)
                 or list(r.images) != list(post.images) or list(r.smilies) != list(post.smilies)):
             continue
-        out.append(post)
+        out.append((post, digest))
     return out
 
 
-def _touch(conn: Connection, same: Sequence[Post], listed: Mapping[int, str], seen_at: datetime) -> bool:
+def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[int, str], seen_at: datetime) -> bool:
     """last_seen (and the listing's position and key) for posts :func:`_as_stored` found unchanged,
     guarded in SQL by what the probe read; False unless every row still matched. A row the guard
     skipped is left as it was, one it matched holds what the merge would write too: falling back
     to the merge for all of them gives the same store."""
-    rows = [{"b_pid": p.pid, "b_hash": html_hash(p.html), "b_key": content_key(p), "b_floor": p.floor,
+    rows = [{"b_pid": p.pid, "b_hash": digest, "b_key": content_key(p), "b_floor": p.floor,
              "b_mobile": p.from_mobile, "b_position": p.position, "b_listed": listed.get(p.pid), "b_seen": seen_at}
-            for p in same]
+            for p, digest in same]
     return bool(conn.execute(_TOUCH, rows).rowcount == len(rows))
 
 
