@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from tracker.penalties.ledger import ACTION_WORDS as L_ACTION_WORDS
+from tracker.penalties.ledger import ACTION_WORDS  # the ledger's own words, as `tracker cards` prints them
 from tracker.penalties.ledger import Entry as LedgerEntry
 from tui.literal import literal
 from tui.messages import DataChanged
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
-# the ledger's own words (判罚/合并/撤销/更正/撤销合并), the same as `tracker cards` prints
-ACTION_WORDS = L_ACTION_WORDS
 
 
 def color_text(color: str | None) -> Text:
