@@ -23,6 +23,7 @@ from tracker.errors import GameRuleError, LedgerBrokenError
 from tracker.penalties import ledger as L
 from tracker.penalties.anchor import (
     Anchor,
+    SealCheck,
     SealPen,
     anchor_line,
     anchors_in,
@@ -136,23 +137,27 @@ class Penalties:
         posted = anchors_in((f"进程帖 {p.floor} 楼", p.text) for p in posts if p.author in game.directors)
         problems = [] if v.ok else [f"{v.problem}（第 {v.broken_at} 条）"]
         problems += [p for a in (*given, *posted) if (p := check_anchor(entries, a)) is not None]
-        key_file = game.ledger.key_file
         sealed = covers = 0
-        if key_file is not None and (entries or key_file.exists() or key_file.is_symlink()):
-            check = check_seals(load_key(key_file, create=False), key_file, entries)
+        check = self._seal_check(entries)
+        if check is not None:
             sealed, covers = check.lines, check.covers
             if check.problem:
                 problems.append(check.problem)
-        return LedgerAudit(v, tuple(problems), len(given), len(posted), source, key_file, sealed, covers)
+        return LedgerAudit(v, tuple(problems), len(given), len(posted), source, game.ledger.key_file, sealed,
+                           covers)
 
     def _sealed(self, v: L.Verification, entries: Sequence[L.Entry]) -> L.Verification:
+        check = self._seal_check(entries)
+        return v if check is None or check.problem is None else L.Verification(False, v.entries, check.at,
+                                                                                 check.problem)
+
+    def _seal_check(self, entries: Sequence[L.Entry]) -> SealCheck | None:
+        """The keyed local seal against ``entries``, the one rule for when there is one to check (None:
+        no ``[ledger] key_file``, or no card yet and no key — the key is created with the first one)."""
         key_file = self.ctx.game.ledger.key_file
-        if key_file is None:
-            return v
-        if not entries and not key_file.exists() and not key_file.is_symlink():
-            return v  # no card yet: the key is created with the first one
-        check = check_seals(load_key(key_file, create=False), key_file, entries)
-        return v if check.problem is None else L.Verification(False, v.entries, check.at, check.problem)
+        if key_file is None or (not entries and not key_file.exists() and not key_file.is_symlink()):
+            return None
+        return check_seals(load_key(key_file, create=False), key_file, entries)
 
     def card_history(self, card_id: int) -> list[L.Entry]:
         """One card's audit trail: the card, what merged it, what undid or replaced it, in order."""
