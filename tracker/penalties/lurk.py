@@ -190,7 +190,8 @@ def lurk_report(
         counts = {n: int(counts.get(n, 0)) for n in names}
     valid = set(valid_voters)
     voted = {n: n in valid for n in names}
-    invalid_only = [n for n in names if n not in valid and n in set(invalid_voters)]
+    tried = set(invalid_voters)
+    invalid_only = [n for n in names if n not in valid and n in tried]
     suspended = window.accelerated and rules.accelerated_suspends
     streaks_in = dict(previous_streaks or {})
     streaks: dict[str, int] = {}
