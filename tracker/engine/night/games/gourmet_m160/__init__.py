@@ -1,37 +1,34 @@
-"""M160 孤独的美食家 (血染钟楼——邪灵附身): a night settled in the post's "游戏流程（行动顺序分前后）".
+"""M160 孤独的美食家 (血染钟楼——邪灵附身): the lines of the post's "游戏流程（行动顺序分前后）" data cannot say.
 
-The first night walks "1.首夜行动顺序", every other night "4.其他夜" (the night file's ``[[steps]]``); each
-log line carries the post's place, "(4.5) 药剂：…". Players act on the role they believe they have
-(恶魔【附体】, 【迷失】), statuses change along the order (药剂 → 醉酒/清醒, 面具 → 表面阵营, 禁锢 →
-爪牙 without skills), lethal damage becomes 死亡 — not 出局 — when the night ends, then 哥谭 turns
-whoever had to act and did not into a 丑角, and the win check closes the night. The win check is
-the ruleset's ``[[win]]`` (:mod:`tracker.engine.night.win`), at the night's start (a win the day
-left — the 恶魔 voted out, settled at (4.1) — stops the night: "以上流程持续进行，直到一个阵营达成胜利条件"),
-at 密谋, and at its end.
+The generic engine (:mod:`tracker.engine.night.flow`) walks the night file's ``[[steps]]``: the first
+night "1.首夜行动顺序", every other night "4.其他夜", the day "3.投票结算"; each log line carries the
+post's place, "(4.5) 药剂：…". A step written ``hook`` is settled here, on one :class:`~.table.Night`
+the opening step builds (``flow.game``): players act on the role they believe they have (恶魔【附体】,
+【迷失】), statuses change along the order (药剂 → 醉酒/清醒, 面具 → 表面阵营, 禁锢 → 爪牙 without
+skills), lethal damage becomes 死亡 — not 出局 — at the step "夜晚结束", then 神游, and at "天亮"
+哥谭 turns whoever had to act and did not into a 丑角 before the 公示. The win check is the
+ruleset's ``[[win]]`` (:mod:`tracker.engine.night.win`), at the night's start (a win the day left —
+the 恶魔 voted out, settled at (4.1) — stops the night: "以上流程持续进行，直到一个阵营达成胜利条件"),
+at 密谋, and at its end. ``HOOKED`` says per skill which clause keeps it in code and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.exits import bench
-from tracker.engine.night.games import GameHooks
+from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
 from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names
 from tracker.engine.night.model import Action, Table
 
-STEPS: dict[str, Callable[[Night], None]] = {
-    "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
-    "禁锢": skills.jail, "抗议": skills.protest, "药剂": skills.potion, "自保": skills.coward,
-    "彷徨": skills.wander, "面具": skills.mask, "明晰": skills.clarity, "诊断": info.diagnose,
-    "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone, "访谈": info.interview,
-    "游历": info.travel, "欺诈": skills.deceive, "守墓": info.graves, "拷问": info.torture,
-    "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
-    "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
-    "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
-}
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
+
 GOTHAM = "【哥谭】：若一名【实际角色】不是【丑角】的玩家在需要操作的夜晚没有行动，则他会变成【丑角】（不影响原先的阵营及是否为恶魔）。"
 CLOWN_NIGHT = "【愚者】：你在夜晚不能进行任何操作，但每个夜晚*，你可以尝试操作两个玩家。"
 
@@ -87,44 +84,76 @@ def _as_cloned(board: Board, night: Night, actions: list[Action]) -> list[Action
     return out
 
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
-    """Walk the night's order, then the night's end: deaths, 守墓's answers, 神游, 哥谭, the 公示, the win.
+KEY = "gourmet-m160"
 
-    神游 is the order's last line but concerns the coming day ("若你存活，每个白天"), so it runs after the
-    deaths; 密谋's win stops everything where it happens.
-    """
-    if board.night is None:
-        board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
-        day_exits(Night(board, []), actions, board.table.day or 0)  # the win check runs at the phase's end
-        return
+
+def _night(flow: Flow) -> Night:
+    night = flow.game[KEY]
+    assert isinstance(night, Night)
+    return night
+
+
+def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """The night's start: red cards bench, the players act on the role they believe, a cloned
+    模仿者's 指向 become the cloned role's skill; every submission is this package's to settle (the
+    generic engine settles none of them by itself)."""
+    board = flow.board
+    actions = flow.actions
+    flow.done.update(a.index for a in actions)
     for a in actions:
         if a.skill == "红牌罚下":
             red_card(board, a)
     night = Night(board, [a for a in actions if a.skill not in EXITS])
     night.exits = [a for a in actions if a.skill == "投票出局"]
     night.actions = _as_cloned(board, night, night.actions)
-    order = steps(board.catalog, board.night)
-    place = {name: i for i, (_, name) in enumerate(order)}
+    night.order = [s for s in board.catalog.steps if s.runs(board.night, "night")]
+    place = {name: i for i, (_, name) in enumerate(steps(board.catalog, board.night))}
     for a in night.actions:
-        night.step_of[a.index] = place.get(a.skill, len(order))
-    alive_before = [p.name for p in board.living()]
-    submitted = {m for a in actions for m in a.members} | {r.actor for r in board.result.rejected}
-    for i, (num, name) in enumerate(order):
-        if name == "神游":
-            continue
-        night.step, night.here = num, float(i)
-        STEPS[name](night)
+        night.step_of[a.index] = place.get(a.skill, len(place))
+    night.alive_before = [p.name for p in board.living()]
+    night.submitted = {m for a in actions for m in a.members} | {r.actor for r in board.result.rejected}
+    flow.game[KEY] = night
+
+
+def _line(settle: Callable[[Night], None]) -> StepHook:
+    """One line of the post's order, settled at its place (``night.step`` is its number in the log)."""
+
+    def hook(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+        night = _night(flow)
+        if step.n:
+            night.step = step.n
+        night.here = float(next(i for i, s in enumerate(night.order) if s is step))
+        settle(night)
+
+    return hook
+
+
+def _close(night: Night) -> None:
+    """致死伤害 turns into 死亡 at the night's end, then 守墓's answers (a death tonight is told tonight)."""
     voted = {t for a in night.exits for t in a.targets}  # 死亡 at (4.1): no night action was due
-    alive_before = [p for p in alive_before if p not in voted]
-    died = kills.deaths(night)
-    info.graves_told(night, died)
-    walk = next((num for num, name in order if name == "神游"), "")
-    night.step = walk
-    skills.dream_walk(night, [p.name for p in board.living()])
+    night.alive_before = [p for p in night.alive_before if p not in voted]
+    night.died = kills.deaths(night)
+    info.graves_told(night, night.died)
+
+
+def _walk(night: Night) -> None:
+    """神游 is the order's last line but concerns the coming day ("若你存活，每个白天"): after the deaths."""
+    skills.dream_walk(night, [p.name for p in night.board.living()])
     skills.pointers_of_failed_clone(night)
-    _gotham(night, alive_before, submitted)
-    _morning(night, died)
+
+
+def _dawn(night: Night) -> None:
+    _gotham(night, night.alive_before, night.submitted)
+    _morning(night, night.died)
     # the win check closes the night: [win_policy] checks_at "end" (the settlement runs it)
+
+
+def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """3.投票结算 in the day: a red card benches, the vote's 死亡; their consequences open the next night."""
+    board = flow.board
+    flow.done.update(a.index for a in flow.actions)
+    board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
+    day_exits(Night(board, []), flow.actions, board.table.day or 0)  # the win check runs at the phase's end
 
 
 EXITS = ("投票出局", "红牌罚下")
@@ -204,10 +233,73 @@ def _morning(night: Night, died: list[str]) -> None:
     board.set_state("死亡未出局", [p.name for p in players if p.life == "死亡"])
 
 
+#: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
+LINES: dict[str, Callable[[Night], None]] = {
+    "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
+    "禁锢": skills.jail, "抗议": skills.protest, "药剂": skills.potion, "自保": skills.coward,
+    "彷徨": skills.wander, "面具": skills.mask, "明晰": skills.clarity, "诊断": info.diagnose,
+    "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone, "访谈": info.interview,
+    "游历": info.travel, "欺诈": skills.deceive, "守墓": info.graves, "拷问": info.torture,
+    "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
+    "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
+    "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
+    "夜晚结束": _close, "神游": _walk, "天亮": _dawn,
+}
+_DISTORT = "醉酒/中毒使它以 90% 的概率获取错误信息（信息类技能）或无效（其他技能），清醒优先；"
+_SURFACE = "读当夜随结算变化的【表面阵营】（面具、明晰在它之前的步骤改变）；"
+_BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 —— "
+#: Per skill: the clause that keeps it in code, and why data cannot say it (the README's table).
+HOOKED = {
+    "觉醒": "【觉醒】：你不可能是恶魔 —— 分发身份时的约束，夜里没有结算；由哥谭/附体的判定读取",
+    "诊断": "【诊断】：晨曦得知目标今晚选择了谁以及得知了什么 —— 反馈是别人的提交与反馈，" + _DISTORT,
+    "访谈": "【访谈】：如果他同意，得知彼此之间是否有表面阵营为恶魔的玩家 —— 目标的同意，" + _SURFACE + _DISTORT,
+    "密谋": "【密谋】：选中所有实际阵营为邪恶的玩家则善良获胜 —— 以选中集合宣布胜利（[[win]] declared）",
+    "占卜": "【占卜】：三个问题之一、每两个夜晚内不重复、偶数夜得知问题 —— 问题的选择与记录，" + _SURFACE + _DISTORT,
+    "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
+    "禁锢": "【禁锢】：选中实际阵营为爪牙的角色时，该爪牙今晚失去技能 —— 依目标类型的封锁，" + _DISTORT,
+    "游历": "【游历】：截止你行动时他们一共选择了多少名玩家 —— 数的是结算顺序中此前的提交，" + _DISTORT,
+    "明晰": "【明晰】：他们今晚的表面角色为实际角色 —— 改变之后技能所见的表面，" + _DISTORT,
+    "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
+    "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
+    "欺诈": "【欺诈】：选中表面阵营为恶魔的玩家时，他认为自己拥有的技能从现在开始按中毒处理 —— " + _SURFACE + _DISTORT,
+    "自保": "【自保】：选中表面阵营为恶魔的玩家时，你在当晚不会死亡 —— 依目标的表面保护自己，" + _DISTORT,
+    "守墓": "【守墓】：当他们其中有人在下个黄昏前死去时，你在当晚得知他的实际身份 —— 依死亡的延后告知，" + _DISTORT,
+    "拷问": "【拷问】：是否存在表面阵营为邪恶的玩家，一名固定的玩家与你自己可能被误认 —— 误认对象，" + _DISTORT,
+    "抗议": "【抗议】：所有指定他们作为目标的技能，都可能替换你作为其中一个技能目标 —— 改写之后提交的目标",
+    "彷徨": "【彷徨】：当他们其中一人死亡时，你可能代替他而死亡 —— 死亡时的替换，由导演决定",
+    "神游": "【神游】：每个白天一名你之外的存活玩家需要对漫步者疯狂（不会重复）—— 没有提交，导演随机指定并记录",
+    "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
+    "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
+    "窥天": "【窥天】：群内爪牙得知三个本局不存在的村民/外来者身份 —— 由导演挑选的告知，没有提交",
+    "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",
+    "寻觅": "【寻觅】：未成为恶魔击杀的对象则清醒、表面身份变为煤气灯人，再得知目标表面身份是否煤气灯人 —— "
+            "依当夜恶魔的目标改变自身状态，" + _DISTORT,
+    "面具": "【面具】：他今晚的表面阵营变为恶魔 —— 改变之后技能所见的表面（需与上一夜不同：no_repeat 数据），" + _DISTORT,
+    "预告": "【预告】：一名善良玩家得知本局存在告死邪魔 —— 由导演挑选的告知，没有提交",
+    "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
+    "洞悉": "【洞悉】：你知道恶魔每晚选择的玩家 —— 没有提交，告知的是恶魔按自认身份的提交，" + _DISTORT,
+    "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",
+    "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
+    "凶杀": "【凶杀】：选择的玩家中一名存活的非群内玩家受到致死杀害（非恶魔非爪牙，清醒、自保者不能）—— 由导演在合格者中挑一名，"
+            "目标来自恶魔自认身份的提交",
+    "夺魂": "【夺魂】：可以杀害爪牙，被杀害的爪牙保留技能并得知你是谁 —— 改变凶杀的合格目标与死亡后的技能",
+    "毒害": "【毒害】：第一次杀害村民时改为使其中毒，并对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
+    "狂乱": "【狂乱】：第一次杀害外来者时改为对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
+    "镜像": "【镜像】：双生暗影不能杀害彼此，每晚只会有一名玩家被杀害 —— 两个恶魔合用一次凶杀",
+    "投票出局": "投票导致【死亡】而非出局，在下一夜(4.1)结算 —— 三态的存活（存活/死亡/出局）",
+    "红牌罚下": "被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】 —— 挂机且成为丑角，不出局",
+}
+
+_WHY_LINE = ("游戏流程（行动顺序分前后）的一行：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局 —— "
+             "信息真假与身份认知随结算变化，效果词汇写不出（各技能的原因见 HOOKED）")
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse,
+    steps={"夜晚开始": _open, **{name: _line(f) for name, f in LINES.items()}, "白天": _day},
+    refuse=refuse, hooked=HOOKED,
     why={
-        "resolve": "游戏流程（行动顺序分前后）：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局、"
-                   "哥谭使未行动者成为丑角 —— 信息真假与身份认知随结算变化，效果词汇写不出",
+        "夜晚开始": "红牌罚下挂机并成为丑角、按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
+        "白天": "3.投票结算：投票导致【死亡】（不是出局），红牌罚下挂机并成为丑角 —— 三态的存活",
+        "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害）、彷徨的替死 —— 三态的存活与替死",
+        "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
+        **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},
         "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",
     })

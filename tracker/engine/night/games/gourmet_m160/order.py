@@ -1,4 +1,4 @@
-"""The post's two settlement orders ("游戏流程（行动顺序分前后）"), as the steps the hook walks.
+"""The post's two settlement orders ("游戏流程（行动顺序分前后）"), as the generic engine walks them.
 
 The post numbers its flow 0–4 (1 = 首夜, 4 = 其他夜) and lists each night's actions one per line
 without numbers; the night file's ``[[steps]]`` hold both lists (``nights = "first"`` / ``"later"``),

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Step
 from tracker.engine.night.model import Action, Seat
 
 DEMONS = ("缚魂灵", "附魂灵", "狂煞", "厉鬼", "双生暗影")
@@ -85,6 +86,10 @@ class Night:
     victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
     here: float = 0.0                                   # the place in the order being settled
     exits: list[Action] = field(default_factory=list)  # the day's vote (投票出局) settled at (4.1)
+    order: list[Step] = field(default_factory=list)    # tonight's steps, in the post's order
+    alive_before: list[str] = field(default_factory=list)  # living at the night's start (哥谭 reads it)
+    submitted: set[str] = field(default_factory=set)   # who submitted anything tonight (哥谭)
+    died: list[str] = field(default_factory=list)      # 死亡 at the night's end, in order
 
     # -- identity ---------------------------------------------------------------------------------
     @property
