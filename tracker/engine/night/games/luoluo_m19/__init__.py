@@ -1,43 +1,72 @@
-"""M19『少年落落之烦恼』(luoluo-m19): the night and day settlement in the post's order.
+"""M19『少年落落之烦恼』(luoluo-m19): the steps of its post that data cannot say.
 
-The skills and their generic limits are data (``rulesets/night/luoluo-m19.toml``); this package
-says what data cannot: the 结算顺序 (1)–(7) of 总体流程第4步 (:mod:`.night`), the setup choices
-and day exits (:mod:`.day`), every exit's cascades and the win check (:mod:`.cascade`), the
-morning 公示 and exit notices (:mod:`.report`), and the refusals only this post states
-(:mod:`.refusals`).
+The skills, their generic limits and the post's settlement order are data
+(``rulesets/night/luoluo-m19.toml``): the generic engine walks its ``[[steps]]`` — 总体流程 1–2
+(the setup choices), a red card before the vote, 总体流程 4（1）–（7） by night and 6 by day, the
+遗志 and a new <设计> target, the 公示 — and hands each step written ``hook`` to the function of the
+same name here. The code of those steps: the night's (:mod:`.night`), the setup choices and day
+exits (:mod:`.day`), every exit's cascades (:mod:`.cascade`), the morning 公示 and exit notices
+(:mod:`.report`), and the refusals only this post states (:mod:`.refusals`). ``HOOKED`` says per
+skill which clause keeps it in code and why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board, SettlementOver
-from tracker.engine.night.games import GameHooks
+from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.luoluo_m19 import cascade, day, night, report
 from tracker.engine.night.games.luoluo_m19.common import Ctx
 from tracker.engine.night.games.luoluo_m19.refusals import refuse
 from tracker.engine.night.model import Action
 
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
-    """Setup choices first (总体流程 1–2), then the night's steps or the day's exits, then the
-    cascades' leftovers, the 公示 and the notices. A win stops the settlement where it happens
+KEY = "luoluo-m19"
+
+
+def _ctx(flow: Flow) -> Ctx:
+    """The settlement's own record, made at its first hook step: the cascades listen from then on."""
+    ctx = flow.game.get(KEY)
+    if not isinstance(ctx, Ctx):
+        b = flow.board
+        ctx = Ctx(board=b, actions=list(flow.actions),
+                  dead_at_start=[p.name for p in b.table.players.values() if not p.alive])
+        cascade.install(ctx)
+        flow.game[KEY] = ctx
+    return ctx
+
+
+def _step(body: Callable[[Ctx], None]) -> StepHook:
+    """A step of the post's order settled by ``body``. A win stops the settlement where it happens
     ("宣布阵营获得胜利会立即终止一切结算"); the notices of the exits so far are still written."""
-    ctx = Ctx(board=board, actions=list(actions),
-              dead_at_start=[p.name for p in board.table.players.values() if not p.alive])
-    cascade.install(ctx)
+
+    def hook(flow: Flow, step: Step, actions: Sequence[Action], /) -> None:
+        ctx = _ctx(flow)
+        try:
+            body(ctx)
+        except SettlementOver:
+            report.finish(ctx)
+            raise
+
+    hook.__doc__ = body.__doc__
+    return hook
+
+
+def _close(flow: Flow, step: Step, actions: Sequence[Action], /) -> None:
+    """公示: a 殉职 by a sheriff who did not go out is refused; then the 公示 and the notices. Every
+    submission has been settled by a step of this game (a night's 投降 waits for the day)."""
+    ctx = _ctx(flow)
     try:
-        day.setup(ctx)
-        day.red_cards(ctx)
-        if board.night is not None:
-            night.run(ctx)
-        else:
-            day.run(ctx)
-        day.wills_and_designs(ctx)
         day.leftovers(ctx)
     except SettlementOver:
         report.finish(ctx)
         raise
+    flow.done.update(a.index for a in flow.actions)
     report.finish(ctx)
 
 
@@ -48,11 +77,65 @@ def named(board: Board, actions: Sequence[Action]) -> None:
     day.named_lovers(Ctx(board=board, actions=list(actions)))
 
 
+STEPS: dict[str, StepHook] = {
+    "开局": _step(day.setup),
+    "红牌罚下": _step(day.red_cards),
+    "绑架结束": _step(night.dusk),
+    "狼人行动": _step(night.step1),
+    "医生行动": _step(night.step2),
+    "女巫行动": _step(night.step3),
+    "预言家行动": _step(night.step4),
+    "绑匪行动": _step(night.step5),
+    "指杀结算": _step(night.step6),
+    "毒药和灭口结算": _step(night.step7),
+    "忠犬殉情": _step(night.dog_end),
+    "投降": _step(day.surrender),
+    "投票出局": _step(day.exile),
+    "遗志与设计": _step(day.wills_and_designs),
+    "公示": _close,
+}
+
+_CASCADE = ("出局连锁：每次出局（夜晚、投票、红牌、技能）后依次结算殉情、遇难→遗志、激励、设计重选、殉职，再判定胜负 —— "
+            "连锁依出局原因（红牌除外）与情侣关系，并改变阵营")
+_PAIR = "情侣关系（攻/受、主人/忠犬）由开局的双歧之箭决定"
+HOOKED: dict[str, str] = {
+    "激励": "幼狼非红牌出局后，仅限下一个夜晚狼人可以再使用一次<杀人> —— " + _CASCADE,
+    "通灵": "（3）强制反馈被指杀的角色，被算计时没有反馈，女巫失去<救药>后随之失去 —— 告知依随另一技能的持有",
+    "警觉": "成为<算计><灭口><觅食>的目标时此技能无效且得知使用者 —— 依目标令别人的技能无效并反馈",
+    "背叛": "绑匪成为情侣时失去<设计><灭口><绑架>并得知人质 —— " + _PAIR,
+    "逃脱": "人质成为情侣时失去<遇难><遗志>并得知绑匪 —— " + _PAIR,
+    "主人": "行使于忠犬身上的全部有效技能为主人所承受 —— 把任何技能的目标改成另一人，" + _PAIR,
+    "忠犬": "主人出局后存活至下一讨论日夜晚结束方<殉情>出局，并在该夜获得<杀人> —— 延后的出局与获得的技能，" + _PAIR,
+    "难言": "忠犬出局时没有遗言，且不消耗遗言数量 —— 公示的遗言计数",
+    "强攻": "攻成为指杀目标时不会出局（票数暗记+2 由白天计票结算）—— （6）指杀结算的一、，" + _PAIR,
+    "弱受": "受成为指杀目标时不论任何保护都立即出局（票数暗记-2 由白天计票结算）—— （6）指杀结算，" + _PAIR,
+    "恋爱": "情侣中有且只有一名狼人则失去<杀人>且不共群；绑匪和狼成为情侣时绑匪入狼群、丘比特入狼人阵营 —— " + _PAIR,
+    "殉情": "情侣中若有一人出局，另一人立即出局（红牌亦然，忠犬除外）—— " + _CASCADE,
+    "私奔": "情侣不属于同一个阵营时均脱离各自阵营，形成黑情侣阵营 —— 依情侣双方的阵营改变三人的阵营",
+    "寡妇刀": "狼人阵营优先判负后黑情侣获得<杀人>并被通知 —— 依判负获得技能（refuse 判定持有）",
+    "竞岗": "第一天投票最先高票者当选警长 —— 白天计票（voting.day1）结算，不在夜晚",
+    "带队": "警长的票计为1.5票 —— 白天计票（voting.weights）结算，不在夜晚",
+}
+
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse, prepare=named, setup=named,
+    steps=STEPS, refuse=refuse, prepare=named, setup=named, hooked=HOOKED,
     why={
-        "resolve": "总体流程第4步（1）—（7）与出局连锁：殉情、遇难、激励、空救累计、私奔成黑情侣、"
-                   "“宣布阵营获得胜利会立即终止一切结算” —— 情侣与人质的连锁改变阵营，效果词汇写不出",
+        "开局": "总体流程 1–2：双歧之箭、遇难、设计的开局选择，随后恋爱、私奔、逃脱、背叛定阵营 —— 阵营随情侣组合改变，效果词汇写不出",
+        "红牌罚下": "白天红牌罚下在被投票出局之前：同阵营两张红牌判负、导演可判负、警徽随机移交 —— 导演的决定",
+        "绑架结束": "绑架“执行上述效果直到下一个游戏日结束”：夜晚开始时解除",
+        "狼人行动": "总体流程 4（1）：算计、杀人（狼群、黑情侣、忠犬、接刀的丘比特；激励夜两次）、觅食、牺牲，"
+                   "主人承受行使于忠犬的技能、警觉令算计/觅食无效 —— " + _CASCADE,
+        "医生行动": "总体流程 4（2）：救治的目标（主人承受）",
+        "女巫行动": "总体流程 4（3）：通灵反馈指杀、救药与毒药（同一夜只能其一，救药用掉随之失去通灵）",
+        "预言家行动": "总体流程 4（4）：预言反馈<村民阵营>/<非村民阵营>",
+        "绑匪行动": "总体流程 4（5）：灭口、绑架只对仍存活的设计目标，两者都发动后失去设计",
+        "指杀结算": "总体流程 4（6）：一、救治目标或攻指杀无效；二、救药目标不出局；三、出局；弱受穿透任何保护；空救累计两次出局",
+        "毒药和灭口结算": "总体流程 4（7）：被毒害或被灭口的角色出局（救治、救药只挡指杀）",
+        "忠犬殉情": "忠犬“存活至下一讨论日夜晚结束方发动<殉情>出局”：该夜结算结束时出局",
+        "投降": "投降有效：该阵营优先判负，不公示",
+        "投票出局": "总体流程 6：高票者出局，立即公示，随之结算殉职、殉情",
+        "遗志与设计": "人质因遇难出局后提交的<遗志>、设计目标出局后重新选择的目标",
+        "公示": "白天开始时公示前一天投票出局、夜晚出局名单、当日警长；遗言数量等于狼人的数量",
         "prepare": "恋爱<强制> —— 开局设定的情侣在结算前成为情侣（拒绝依据结算开始时的阵营）",
         "setup": "恋爱<强制> —— 游戏开始时被丘比特选择的两名角色成为情侣 —— 导演以开局设定记下的情侣，"
                  "立即按双歧之箭的同一步骤（恋爱、私奔、双民变民）定阵营",
