@@ -79,17 +79,18 @@ def loading() -> Iterator[None]:
         gc.enable()
 
 
-def open_service(game_path: Path, db_url: str | None) -> Service:
+def open_service(game_path: Path, db_url: str | None, *, check_ruleset: bool = True) -> Service:
     with loading():
         from tracker.service import Service
 
-        return Service.open(game_path, db_url=db_url)
+        return Service.open(game_path, db_url=db_url, check_ruleset=check_ruleset)
 
 
 @contextmanager
-def service(game_path: Path, db_url: str | None) -> Iterator[Service]:
-    """The service for one command, closed (engine disposed) however the command ends."""
-    svc = open_service(game_path, db_url)
+def service(game_path: Path, db_url: str | None, *, check_ruleset: bool = True) -> Iterator[Service]:
+    """The service for one command, closed (engine disposed) however the command ends.
+    ``check_ruleset=False``: a command that reads no rule (`tracker crawl`) does not load the ruleset."""
+    svc = open_service(game_path, db_url, check_ruleset=check_ruleset)
     try:
         yield svc
     finally:

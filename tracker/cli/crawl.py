@@ -110,7 +110,8 @@ def register(group: click.Group) -> None:
         """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
         progress: Any = JsonProgress() if progress_jsonl else ProgressLine()
         detection = None
-        with service(game_path, db_url) as svc:
+        # a crawl reads no rule: the ruleset loads only for --detect or a log with a substitution
+        with service(game_path, db_url, check_ruleset=detect) as svc:
             try:
                 if detect:  # the TUI crawls through this command, so the detectors run in its child
                     report, detection = svc.crawl_and_detect(progress=progress, tids=list(threads) or None)
@@ -118,11 +119,12 @@ def register(group: click.Group) -> None:
                     report = svc.crawl(progress=progress, tids=list(threads) or None)
             finally:
                 progress.close()
-            from tracker.service.roster_check import roster_check
+            from tracker.service.roster_check import roster_check, substitutes_for_check
 
             # a typo in a player's name shows the first time the threads are read (a failed crawl
             # says its error alone: the names are checked when the threads were read in full)
-            names = roster_check(svc.ctx, svc.log.substitutes()) if not report.errors else None
+            names = (roster_check(svc.ctx, substitutes_for_check(svc.ctx, lambda: svc.log.substitutes()))
+                     if not report.errors else None)
         if as_json:
             from tracker.cli.json_docs import crawl_json
 

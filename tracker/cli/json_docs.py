@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.events import event_to_json
-from tracker.engine.tally import number
 
 if TYPE_CHECKING:  # the types only: `tracker --help` must not load the store and the services
     from tracker.engine.events import Event
@@ -56,6 +55,8 @@ def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> dict[str, Any]:
 
     ``tz`` (the forum's zone) writes the ballots' times as `tracker posts` writes the same posts'.
     """
+    from tracker.engine.tally import number  # here: `tracker crawl` prints its JSON without the counter
+
     t = dt.tally
     o = t.outcome
     return {

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from tracker.service.context import GameContext
-from tracker.service.gamelog import GameLog
 
 if TYPE_CHECKING:
     # Each service's module is loaded when the service is first asked for (the properties below):
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from tracker.service.browsing import Browsing, PostSearch
     from tracker.service.crawling import Crawling
     from tracker.service.flags import DetectionRun, Flags
+    from tracker.service.gamelog import GameLog
     from tracker.service.lurking import Lurking
     from tracker.service.night import NightDesk
     from tracker.service.penalties import CardDecision, Penalties, PlayerStanding
@@ -78,7 +78,14 @@ class Service:
     def __init__(self, game: GameConfig, store: Store, clock: Clock | None = None, *,
                  ruleset: Ruleset | None = None) -> None:
         self.ctx = GameContext(game, store, clock, ruleset=ruleset)
-        self.log = GameLog(self.ctx)
+
+    @cached_property
+    def log(self) -> GameLog:
+        """The event log and its folds (with the engine's state and days), loaded on first use:
+        `tracker crawl` reads no log when it holds no substitution."""
+        from tracker.service.gamelog import GameLog
+
+        return GameLog(self.ctx)
 
     # The services, each built (and its module loaded) on first use: a command pays only for the
     # areas it asks about. Each is built once and given the same log, so one request still reads
@@ -126,10 +133,12 @@ class Service:
         return Browsing(self.ctx)
 
     @classmethod
-    def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None) -> Service:
-        """The game file read and its ruleset checked before the database is touched."""
-        ctx = GameContext.open(game_path, db_url, clock)
-        return cls(ctx.game, ctx.store, ctx.clock, ruleset=ctx.ruleset)
+    def open(cls, game_path: str | Path, db_url: str | None = None, clock: Clock | None = None, *,
+             check_ruleset: bool = True) -> Service:
+        """The game file read and its ruleset checked before the database is touched (not checked,
+        but loaded on first use, with ``check_ruleset=False``: :meth:`GameContext.open`)."""
+        ctx = GameContext.open(game_path, db_url, clock, check_ruleset=check_ruleset)
+        return cls(ctx.game, ctx.store, ctx.clock, ruleset=ctx.ruleset if check_ruleset else None)
 
     # -- what every caller reads -------------------------------------------------------------------
     @property

@@ -7,7 +7,7 @@ the roster's contradictions of the ruleset, which `Votes.confirm_day` and the wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from tracker.engine.roster_names import RosterCheck, check_names
@@ -30,6 +30,22 @@ def roster_check(ctx: GameContext, substitutes: Iterable[str]) -> RosterCheck | 
         return None
     others = [*ctx.game.directors, *ctx.game.spectators, *substitutes]
     return check_names(list(ctx.game.player_names), others, counts)
+
+
+def substitutes_for_check(ctx: GameContext, substitutes: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """The log's 替补 for :func:`roster_check` after a crawl: ``substitutes`` (the log's fold,
+    :meth:`GameLog.substitutes`) is asked only when the log records a substitution. A log without
+    one has no substitute, and `tracker crawl` then loads neither the ruleset nor the engine."""
+    from tracker.engine.events import EventKind, from_config
+    from tracker.store.events import load_events
+
+    events = from_config(ctx.game.events)
+    if not any(e.kind == EventKind.SUBSTITUTED for e in events):
+        with ctx.store.session() as s:
+            events = load_events(s)
+        if not any(e.kind == EventKind.SUBSTITUTED for e in events):
+            return {}
+    return substitutes()
 
 
 def stored_uids(ctx: GameContext, names: list[str]) -> dict[str, int]:

@@ -1,0 +1,80 @@
+"""What `tracker crawl` loads (issue 22, item 9): cron runs it every few minutes, a fresh process each
+time, and on a 3,150-post re-crawl the interpreter's imports were a third of its cost. A crawl reads
+no rule, so it loads no ruleset models, no engine fold, no tally, no night engine, no detectors, no
+word segmentation and no TUI; the roster check after it folds the log (and so loads the ruleset)
+only when the log records a substitution, which must still excuse the substitute."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tracker.cli import main
+from tracker.demo.server import ReplayForum
+
+PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+DEMO_GAME = Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml"
+
+# Loaded by no plain crawl; each line says whose it is.
+NOT_FOR_A_CRAWL = (
+    "tracker.engine.ruleset",  # the ruleset's pydantic models and reader (…_model, …_schema, …_reader)
+    "tracker.engine.state", "tracker.engine.days", "tracker.engine.fold_pass",  # folding the log
+    "tracker.engine.tally", "tracker.engine.ballots",  # the vote counter
+    "tracker.engine.night",  # the night engine
+    "tracker.service.gamelog", "tracker.service.votes", "tracker.service.flags", "tracker.penalties",
+    "tracker.reports", "jieba", "rjieba", "textual", "tui", "alembic",
+)
+
+
+@pytest.fixture
+def forum() -> Iterator[ReplayForum]:
+    with ReplayForum(PAGES) as f:
+        yield f
+
+
+def _game(tmp_path: Path, base: str, extra: str = "") -> Path:
+    text = DEMO_GAME.read_text(encoding="utf-8").replace('forum = "http://127.0.0.1:8080/"', f'forum = "{base}"')
+    game = tmp_path / "game.toml"
+    game.write_text(text + extra, encoding="utf-8")
+    return game
+
+
+def _crawl_loading(game: Path) -> tuple[int, set[str]]:
+    """(exit code, modules loaded) of `tracker crawl GAME --json` in a fresh interpreter."""
+    code = ("import sys\nfrom tracker.cli import main\nrc = main(['crawl', sys.argv[1], '--json'])\n"
+            "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\nraise SystemExit(rc)")
+    done = subprocess.run([sys.executable, "-c", code, str(game)], capture_output=True, text=True, timeout=120)
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    return done.returncode, set(line.split()[1:])
+
+
+def _heavy(mods: set[str]) -> set[str]:
+    return {m for m in mods if m.startswith(NOT_FOR_A_CRAWL)}
+
+
+def test_a_crawl_loads_no_ruleset_engine_tally_detectors_or_tui(tmp_path: Path, forum: ReplayForum) -> None:
+    game = _game(tmp_path, forum.base_url)
+    assert main(["crawl", str(game), "--json"]) == 0  # the database's first run migrates it (alembic, every table)
+    code, mods = _crawl_loading(game)
+    assert code == 0
+    assert {"tracker.scraper.crawl", "tracker.store.posts", "tracker.service.roster_check"} <= mods  # it crawled
+    assert _heavy(mods) == set()
+
+
+def test_a_substitution_in_the_log_still_excuses_the_substitute(tmp_path: Path, forum: ReplayForum,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """路人甲 posts in the demo threads without being a player: named by the roster check, until the
+    log says 路人甲 plays 泡泡's seat (then the log is folded, with the ruleset, as before)."""
+    game = _game(tmp_path, forum.base_url)
+    assert main(["crawl", str(game)]) == 0
+    assert "名单核对：账号 路人甲" in capsys.readouterr().err
+    game = _game(tmp_path, forum.base_url, '\n[[events]]\nat = 2025-03-01T12:00:00+08:00\nkind = "substituted"\n'
+                                           'player = "泡泡"\nby = "路人甲"\n')
+    code, mods = _crawl_loading(game)
+    assert code == 0 and "tracker.engine.ruleset" in mods and "tracker.service.gamelog" in mods
+    assert main(["crawl", str(game)]) == 0
+    assert "路人甲" not in capsys.readouterr().err
