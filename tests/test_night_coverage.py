@@ -190,3 +190,18 @@ def test_distinct_from_refuses_a_target_the_other_skill_took_this_phase() -> Non
     assert [(r.skill, r.reason) for r in res.rejected] == [("捕杀", "<捕杀>需选择与当晚<悬赏>不重复的角色（P4已是<悬赏>的目标）")]
     res = settle(cat, _seats(), [Action("P3", "捕杀", ("P1",), index=0), Action("P3", "悬赏", ("P4",), index=1)])
     assert res.rejected == [] and [d.player for d in res.deaths] == ["P1"]
+
+
+def test_a_step_with_phases_runs_in_each_of_them_and_no_other() -> None:
+    """``phases``: one step for every day phase the post runs it in (107's vote and (19)–(20) end
+    whichever day phase is settled). In a phase it does not name, the skill is settled after the
+    steps in submission order, without the step's number: the log tells which happened."""
+    night = {"ruleset": "phases-toy", "steps": [{"n": "放逐", "phases": ["day", "黄昏"], "skills": ["放逐"]}],
+             "skills": [{"name": "放逐", "team": "放逐投票", "phase": "any", "targets": 1,
+                         "effects": [{"kind": "kill"}]}]}
+    cat = parse_catalog(night, "phases.toml")
+    for phase, at_step in ((None, True), ("黄昏", True), ("正午", False)):
+        t = Table(players=_seats().players, state={}, night=None, day=2, phase=phase)
+        res = settle(cat, t, [Action("放逐投票", "放逐", ("P4",))])
+        assert [d.player for d in res.deaths] == ["P4"]
+        assert any(line.startswith("(放逐) 放逐投票<放逐>：P4") for line in res.log) is at_step, (phase, res.log)

@@ -670,6 +670,8 @@ class StepT(_Table):
                           "the generic engine hands it the submissions of the skills this step lists, and "
                           "counts them as settled by a hook (M160 投票结算)", default=None)
     phase: Phase = _f("the phase it belongs to (night; day, 晨曦 … for the day's exits)", default="night")
+    phases: list[Phase] = _f("every phase it belongs to, for a step the post runs in several (107's vote and "
+                             "its (19)–(20) end whichever day phase is settled); empty: `phase` alone", default=[])
     nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
     clause: str = _f("the post's sentence", default="")
 

@@ -129,7 +129,7 @@ class Step:
     ``hook``: a step only the game's hooks settle (M160's 投票结算), by the name they give it.
     ``n``: the post's own step number, shown in the log as ``(n)`` — the name the ruleset's
     ``[win_policy] checks_at`` may give to run the win check after this step. ``phase``: night,
-    day, 晨曦 …; ``nights``: all, first (首夜 only) or later (from night 2)."""
+    day, 晨曦 … (``phases``: several); ``nights``: all, first (首夜 only) or later (from night 2)."""
 
     n: str
     skills: tuple[str, ...] = ()
@@ -139,10 +139,12 @@ class Step:
     phase: str = "night"
     nights: str = "all"
     clause: str = ""
+    #: Every phase the step belongs to when the post runs it in several; empty: ``phase`` alone.
+    phases: tuple[str, ...] = ()
 
     def runs(self, night: int | None, phase: str) -> bool:
         """Whether this step belongs to the phase being settled (night N, or a day phase)."""
-        if self.phase != phase:
+        if phase not in (self.phases or (self.phase,)):
             return False
         if night is None or self.nights == "all":
             return True
@@ -300,7 +302,7 @@ def _step(t: StepT) -> Step:
     tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
                                              empty=t.tell.empty, while_uses=t.tell.while_uses)
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
-                nights=t.nights, clause=t.clause)
+                nights=t.nights, clause=t.clause, phases=tuple(t.phases))
 
 
 def _clash(t: ClashT) -> Clash:

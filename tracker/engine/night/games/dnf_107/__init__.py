@@ -1,35 +1,74 @@
-"""107 地下城与勇士: the night's steps (1)–(17) and the day's (18)–(20), as the post orders them.
+"""107 地下城与勇士: the steps of its rule post that data cannot say yet.
 
-``resolve`` settles a night (:mod:`.night`) or a day (:mod:`.day`); ``refuse`` holds the refusals
-only this post states (藏匿 on the first day, 牵制 once every two days counted in days, 夜之牙's
-one dead and one living target, 推选首领 among the 恶徒). The shared flows — 翻转身份, the relic, the
-出局 effects, the win check — are in :mod:`.common`; the 致死伤害结算流程 in :mod:`.flow`.
+The post's order is data: ``rulesets/night/dnf-107.toml`` lists its ``[[steps]]`` — the night's
+(1)–(17), the day's (18), the vote, (19)–(20) and the day's end — and the generic engine walks them
+(:mod:`tracker.engine.night.flow`). The steps written ``hook`` are settled here, in the post's order:
+a night's in :mod:`.night`, a day's in :mod:`.day`, the 致死伤害结算流程 in :mod:`.flow`, and what they
+share (翻转身份, the relic, the 出局 effects, the win check's view) in :mod:`.common`. ``refuse``
+holds the refusals only this post states (藏匿 on the first day, 牵制 once every two days counted in
+days, 夜之牙's one dead and one living target, 推选首领 among the 恶徒). ``HOOKED`` says per skill
+which clause keeps it in code and why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.exits import bench
-from tracker.engine.night.games import GameHooks
+from tracker.engine.night.games import GameHooks, StepHook
+from tracker.engine.night.games.dnf_107 import day as days
 from tracker.engine.night.games.dnf_107.common import win_view
-from tracker.engine.night.games.dnf_107.day import resolve_day
-from tracker.engine.night.games.dnf_107.night import prepare_night, resolve_night
+from tracker.engine.night.games.dnf_107.night import Night, close_night, open_night, prepare_night
 from tracker.engine.night.model import Action, Table
 
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
-    """A red card first, day or night ("被红牌罚下的角色自动进入挂机状态": he does not go out), then the
-    phase in the post's order."""
-    rest = [a for a in actions if a.skill != "红牌罚下"]
-    for a in actions:
+
+def _data_skills(flow: Flow) -> set[str]:
+    """The skills a step settles from their ``effects`` (not a hook step): left to the generic walk."""
+    return {n for st in flow.catalog.steps if st.hook is None for n in st.skills}
+
+
+def _red_cards(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """A red card first, day or night ("被红牌罚下的角色自动进入挂机状态": he does not go out); the
+    phase's other submissions the hook steps settle are taken off the generic walk here, once."""
+    data = _data_skills(flow)
+    flow.done.update(a.index for a in flow.actions if a.skill not in data)
+    for a in flow.actions:
         if a.skill == "红牌罚下":
-            bench(board, a, board.skill("红牌罚下").clause)
-    if board.night is not None:
-        resolve_night(board, rest)
+            bench(flow.board, a, flow.board.skill("红牌罚下").clause)
+    rest = [a for a in flow.actions if a.skill != "红牌罚下"]
+    if flow.board.night is not None:
+        flow.game["107"] = open_night(flow.board, rest)
     else:
-        resolve_day(board, rest)
+        flow.game["107"] = days.open_day(flow.board, rest)
+
+
+def _night(call: Callable[[Night], None]) -> StepHook:
+    def hook(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+        night = flow.game["107"]
+        assert isinstance(night, Night)
+        call(night)
+    return hook
+
+
+def _lethal(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(5)–(10): the step's one damage skill, its hits kept for (13)."""
+    night = flow.game["107"]
+    assert isinstance(night, Night)
+    night.lethal(step.n, step.skills[0])
+
+
+def _day(call: Callable[[days.Day], None]) -> StepHook:
+    def hook(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+        day = flow.game["107"]
+        assert isinstance(day, days.Day)
+        call(day)
+    return hook
 
 
 def prepare(board: Board, actions: Sequence[Action]) -> None:
@@ -66,13 +105,116 @@ def refuse(table: Table, action: Action) -> str | None:
     return None
 
 
+_FLOW = ("致死伤害结算流程（1）—（5）：告死者无效、祝福抵消一次、防反改为对目标结算、初拥与死灵咒使人类不出局而翻转身份、"
+         "出局后陷阱连锁 —— 伤害在结算中改道、改阵营，damage/protect 写不出")
+_VOID = "失效的规则（翻转身份失去技能、牵制、潜行、超度/拓印当晚其他技能失效、蓄力斩使剑痕失效）在同一处判定"
+HOOKED = {
+    "诅咒": "（1）“游戏日夜晚开始时”翻转持有者身份，次数3起、灵能/神恩增减，神恩/虔诚/神眷者/教化免疫 —— 翻转身份与圣物次数",
+    "神恩": "不受诅咒影响（诅咒的豁免）、不能成为神眷者、被亡灵击杀时诅咒次数+1 —— 依击杀者阵营",
+    "神眷者·神恩": "神眷者免疫<诅咒> —— 诅咒的豁免，随诅咒在钩子中",
+    "牵制": "白天选定、当晚其非团队<普通>/<限定>技能无效 —— " + _VOID,
+    "教化": "圣殿阵营的目标当夜免疫诅咒并可转交圣物 —— 诅咒的豁免与圣物转交",
+    "红牌罚下": "红牌罚下进入挂机状态（不出局），导演可判负其阵营 —— 先于当晚一切结算",
+    "潜行": "（2）当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
+    "夜之语": "（3）目标不属于亡灵才可发送，次日公告“昨夜有夜之低语” —— " + _VOID,
+    "安葬": "（3）获知已出局角色出局时的身份 —— " + _VOID,
+    "神启": "（3）获知目标当晚发动的所有非团队且非锁定技能及其反馈 —— 读整晚的提交与反馈，在夜晚最后回答",
+    "拓印": "（3）/（4）按两名目标是否人类获得技能或翻转自身 —— 获得技能与翻转身份",
+    "探查": "（3）效果1获知阵营，效果2夺取圣物 —— 二选一与圣物流转",
+    "祝福": "（4）得到最多且至少为2的唯一角色免疫一次致死伤害，不能连续两夜 —— 计票式的保护",
+    "恩典": "（4）祝福神启者时的反馈与神启者得知第一个祝福者 —— 随祝福计票",
+    "防反": _FLOW,
+    "剑痕": "（4）留言次日公告，蓄力斩当夜失效 —— " + _VOID,
+    "陷阱": "（4）游荡者该夜受致死伤害或次日被投票出局后对目标造成致死伤害 —— 出局连锁，" + _FLOW,
+    "超度": "（4）获得已出局非亡灵角色的一个非团队技能 —— 获得技能",
+    "流言": "（4）目标在下个白天被公告记有2票，拓印者在原版之后 —— 公示顺序",
+    "诡辩": "（4）次日投票出局时由学者选择替代者 —— 改变白天的出局者",
+    "诡辩替代": "诡辩的替代者 —— 改变白天的出局者",
+    "诈骗": "（4）目标之一持有圣物则获得 —— 圣物流转",
+    "圣光天启": "（4）亡灵目标翻转身份并失去所有技能 —— 翻转身份",
+    "暗日": "（4）亡灵目标转变为活尸 —— 改身份并清空次数",
+    "突击": "（5）致死伤害 —— " + _FLOW,
+    "蓄力斩": "（6）致死伤害，每两夜一次 —— " + _FLOW,
+    "偷袭": "（7）致死伤害，所有恶徒每晚仅一次 —— " + _FLOW,
+    "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— " + _FLOW,
+    "啃咬": "（9）致死伤害 —— " + _FLOW,
+    "集群": "（9）存活活尸≥3时每晚可额外发动一次啃咬 —— 次数随存活人数",
+    "初拥": "（10）人类因此出局时改为翻转身份 —— " + _FLOW,
+    "告死": "（11）初步结算的即将出局者名单 —— 致死伤害结算流程的预演",
+    "不朽": "告死者不会因为致死伤害出局 —— " + _FLOW,
+    "死灵咒": "（12）即将出局名单中的人类不出局并翻转 —— " + _FLOW,
+    "长寿": "免疫第一次致死伤害（流程（1）—（5）之后） —— " + _FLOW,
+    "夜之隐": "免疫第一次致死伤害（流程（1）—（5）之后） —— " + _FLOW,
+    "天谴": "加入游戏时选定阵营，随机一名该阵营存活角色当夜结束时出局 —— 随机与延后出局",
+    "馈赠": "（14）持有者出局时导演随机一名角色获得圣物 —— 出局连锁与随机",
+    "传承": "（14）神眷者出局时选择继承者，神启者不能成为神眷者 —— 出局连锁",
+    "权势": "（14）出局的贵族指定角色，下个白天投票权翻转 —— 出局连锁与公告",
+    "权术": "（14）/（20）投票或流言对象出局时获得其圣物 —— 出局连锁与圣物流转",
+    "灾厄": "（15）亡灵持有者得知名单并可转交圣物 —— 圣物流转",
+    "虔诚": "（16）慰魂师得知亡灵阵营存活人数；不受诅咒影响 —— 计数的告知",
+    "认主": "（17）以人类身份持有圣物连续两个完整夜晚 —— 跨夜计数",
+    "夜之心": "（18）场上不存在其他亡灵时夜行怪翻转身份 —— 翻转身份",
+    "追踪": "（18）圣物持有者不是恶徒或恶徒群内的活尸时得知持有者 —— 依群与存活人数",
+    "腐化": "（19）最后一名亡灵则翻转目标，否则目标一起出局 —— 出局连锁",
+    "虚体": "恶灵因投票出局时明示身份，视为出局但保留发言权和投票权 —— 出局而保留权利",
+    "投票出局": "白天的放逐，随之结算诡辩、虚体、陷阱、腐化与出局效应 —— 出局连锁",
+    "当选神眷者": "第一天最先高票者当选神眷者，神启者当选则神眷者消失 —— 依身份的标记",
+    "推选首领": "恶徒推选首领 —— 标记",
+    "首领技能": "首领的投票有效、每出局一名恶徒票数+1 —— 白天计票（voting.per_dead_bonus）",
+    "藏匿": "第一日白天结束时恶徒选择一名角色获得圣物（诅咒次数3） —— 圣物流转",
+    "夜之躯": "守夜人宣言即时翻转；首个非亡灵阵营全部出局时加入该阵营 —— 翻转身份与胜负判定前的阵营",
+    "灵魂链接": "其他圣殿阵营角色出局或翻转时得到通知 —— 随出局与翻转身份",
+    "灵能": "恶灵诞生时诅咒次数+1 —— 随翻转身份",
+    "伪装": "成为活尸不失去原身份的团队技能 —— 随翻转身份",
+    "统御": "天谴者与活尸互知共群 —— 群的成员，非结算",
+    "夜之眼": "夜行怪加入游戏时得知圣物持有者的身份 —— 随翻转身份",
+}
+
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse, prepare=prepare, win_view=win_view,
+    steps={
+        "红牌罚下": _red_cards,
+        "(1)": _night(lambda n: n.step1_curse()),
+        "(2)": _night(lambda n: n.step2_stealth()),
+        "(3)": _night(lambda n: n.step3()),
+        "(4)": _night(lambda n: n.step4()),
+        "致死伤害": _lethal,
+        "(11)": _night(lambda n: n.step11()),
+        "(12)": _night(lambda n: n.step12()),
+        "(13)": _night(lambda n: n.step13()),
+        "(14)": _night(lambda n: n.step14()),
+        "(15)": _night(lambda n: n.step15()),
+        "(16)": _night(lambda n: n.step16()),
+        "(17)": _night(close_night),
+        "(18)": _day(days.dawn),
+        "白天": _day(days.day_skills),
+        "投票": _day(days.exile),
+        "(19)": _day(days.corruption),
+        "(20)": _day(days.last_words),
+        "白天结束": _day(days.day_end),
+    },
+    refuse=refuse, prepare=prepare, win_view=win_view, hooked=HOOKED,
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
-        "resolve": "夜晚（1）—（17）与致死伤害结算流程（1）—（5）：防反转移、初拥与死灵咒翻转身份、陷阱连锁、"
-                   "亡灵圣物的认主与诅咒 —— 伤害在结算中改道、改阵营，效果词汇写不出",
+        "红牌罚下": "挂机状态：红牌罚下进入挂机（不出局），导演视情况判负其阵营；本阶段由钩子结算的提交从通用结算中取出",
+        "(1)": "（1）诅咒：翻转持有者身份、圣物次数、神恩/虔诚/神眷者/教化的豁免 —— 翻转身份，效果词汇写不出",
+        "(2)": "（2）潜行：当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
+        "(3)": "（3）夜之语、安葬、神启、拓印、探查 —— " + _VOID,
+        "(4)": "（4）祝福计票、防反、剑痕、陷阱、超度、流言、诡辩、诈骗、圣光天启、暗日 —— " + _VOID,
+        "致死伤害": "（5）—（10）致死伤害在（13）按致死伤害结算流程结算 —— " + _FLOW,
+        "(11)": "（11）初步结算：致死伤害结算流程的预演给出告死名单 —— " + _FLOW,
+        "(12)": "（12）死灵咒只能选择告死名单中的角色 —— " + _FLOW,
+        "(13)": "（13）按顺序结算致死伤害以及出局效应，天谴于当夜结束时出局 —— " + _FLOW,
+        "(14)": "（14）出局通知、馈赠、传承、权势、权术 —— 出局连锁与圣物流转",
+        "(15)": "（15）灾厄 —— 圣物流转",
+        "(16)": "（16）虔诚 —— 亡灵阵营存活人数的告知",
+        "(17)": "（17）认主；神启的回答、早晨的公示、夜之躯加入阵营 —— 跨夜计数，其后是胜负判定",
+        "(18)": "（18）夜之心、追踪 —— 翻转身份与圣物持有者的告知",
+        "白天": "白天的技能：推选首领、当选神眷者、牵制、教化、夜之躯 —— 标记与翻转身份",
+        "投票": "投票出局：诡辩替代、虚体、陷阱 —— 出局连锁",
+        "(19)": "（19）腐化 —— 出局连锁",
+        "(20)": "（20）被投票出局的角色遗言、馈赠、传承 —— 出局连锁",
+        "白天结束": "第一日白天结束时藏匿；天谴的延后出局；白天结束的胜负判定 —— 圣物流转",
         "prepare": "（1）诅咒“游戏日夜晚开始时” —— 在任何人选择技能之前结算，先于拒绝检查",
         "refuse": "藏匿仅第一日、牵制每两个游戏日（按天计）、夜之牙一死一生两个目标、首领由恶徒推选 —— 目标之间的关系，键写不出",
     })

@@ -31,8 +31,8 @@ GROUPS = {"民兵": "民兵群", "恶徒": "恶徒群", "活尸": "活尸群", "
 FACTIONS = ("莱恩", "圣殿", "环蛇", "亡灵", "中立")
 #: state key: 夜之牙 "每当此技能使一名亡灵阵营角色出局时，中立阵营判胜所需人数+2" (7 when absent).
 NEUTRAL_NEED = "中立判胜人数"
-#: The points of [win_policy] checks_at: the night's (17) and the end of a day.
-NIGHT_WIN_STEP, DAY_END = "(17)", "白天结束"
+#: The point of [win_policy] checks_at at the end of a day (the night's is its step (17)).
+DAY_END = "白天结束"
 
 CL_FLIP = "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能，失去的技能效果全部终止，并获得对应身份的身份技能。"
 CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
@@ -256,12 +256,17 @@ def watchman_joins(board: Board, alive: dict[str, list[Seat]], lost: set[str]) -
     return joined
 
 
-def check_win(board: Board, step: str) -> None:
-    """胜负判定 at ``step`` ((17) of the night, the day's end): first 夜之躯 (the 守夜人 joins the first
-    non-亡灵 faction wiped out), then the ruleset's ``[[win]]`` by the one win check."""
+def joins(board: Board) -> None:
+    """夜之躯 before a win check: the 守夜人 joins the first non-亡灵 faction wiped out."""
     living = board.living()
     alive = {f: [s for s in living if counts_in(s, f)] for f in FACTIONS}
     watchman_joins(board, alive, set(board.state.get("判负阵营", []) or []))
+
+
+def check_win(board: Board, step: str) -> None:
+    """胜负判定 at ``step`` (the day's end; the night's (17) is the generic walk's, after
+    :func:`joins`): first 夜之躯, then the ruleset's ``[[win]]`` by the one win check."""
+    joins(board)
     win.check(board, step)
 
 

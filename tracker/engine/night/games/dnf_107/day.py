@@ -10,6 +10,7 @@ as submissions with ``phase = "night"``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.dnf_107.common import (
@@ -28,10 +29,25 @@ from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.model import Action
 
 
-def resolve_day(board: Board, actions: list[Action]) -> None:
-    b = board
-    day = b.table.day or 0
-    b.on_death.append(lambda bb, seat, cause: soul_link(bb, seat, "出局") if seat.faction == "圣殿" else None)
+@dataclass(slots=True)
+class Day:
+    """What a day's steps share: its submissions, and the vote's exile once (19)–(20) read it."""
+
+    b: Board
+    actions: list[Action]
+    day: int
+    exiled: str | None = None
+    deaths_from: int = 0
+
+
+def open_day(board: Board, actions: list[Action]) -> Day:
+    board.on_death.append(lambda bb, seat, cause: soul_link(bb, seat, "出局") if seat.faction == "圣殿" else None)
+    return Day(board, actions, board.table.day or 0)
+
+
+def dawn(d: Day) -> None:
+    """(18) at the start of a day after a night; on day 1 the 慰魂师's 灵魂链接 list."""
+    b, day = d.b, d.day
     if day > 1 and b.table.phase in (None, "晨曦"):
         step18(b)
     if day == 1 and b.table.phase in (None, "晨曦"):
@@ -39,7 +55,12 @@ def resolve_day(board: Board, actions: list[Action]) -> None:
         for s in b.living():
             if s.role == "慰魂师":  # 灵魂链接："游戏开始时，慰魂师得知其他圣殿阵营角色"
                 b.tell(s.name, f"灵魂链接：其他圣殿阵营角色：{'、'.join(t for t in temple if t != s.name) or '无'}")
-    for a in actions:
+
+
+def day_skills(d: Day) -> None:
+    """The day's own skills and results, in submission order: 推选首领, 当选神眷者, 牵制, 教化, 夜之躯."""
+    b, day = d.b, d.day
+    for a in d.actions:
         if a.skill == "推选首领":
             leader = a.targets[0]
             old = b.state.get("恶徒首领")
@@ -60,10 +81,12 @@ def resolve_day(board: Board, actions: list[Action]) -> None:
         elif a.skill == "夜之躯":
             b.note(f"第{day}天 夜之躯：守夜人{a.actor}宣言 → 即时翻转身份")
             flip(b, a.members[0], "夜之躯")
-    vote = latest(actions, "投票出局")
-    if vote is not None:
-        exile(b, actions, vote, day)
-    hide = latest(actions, "藏匿")
+
+
+def day_end(d: Day) -> None:
+    """第一日白天结束时 藏匿; a 天谴者 born by day calls down judgement "于当夜结束时"; the win check."""
+    b, day = d.b, d.day
+    hide = latest(d.actions, "藏匿")
     if hide is not None:
         t = hide.targets[0]
         r = relic(b) or {"诅咒剩余次数": 3}
@@ -113,8 +136,12 @@ def teach(b: Board, a: Action, day: int) -> None:
         b.tell(m.group(0), "教化：你获得了[亡灵圣物]")
 
 
-def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
-    """The vote's exile, with 诡辩 first ("替代该角色被投票出局"), then (19) and (20)."""
+def exile(d: Day) -> None:
+    """The vote's exile, with 诡辩 first ("替代该角色被投票出局"), 虚体, and the trap it springs."""
+    b, actions, day = d.b, d.actions, d.day
+    vote = latest(actions, "投票出局")
+    if vote is None:
+        return
     out = vote.targets[0]
     sophist = latest(actions, "诡辩", "night")
     if sophist is not None and sophist.targets[0] == out and b.seat(sophist.members[0]).alive:
@@ -124,7 +151,7 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
             out = sub.targets[0]
         else:
             b.note(f"第{day}天 诡辩：{out}即将被投票出局，学者未选择替代者")
-    start = len(b.result.deaths)
+    d.exiled, d.deaths_from = out, len(b.result.deaths)
     b.kill(out, "投票出局")
     seat = b.seat(out)
     phantom = latest(actions, "虚体")
@@ -146,7 +173,15 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
         else:
             b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")
             Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, False, "(19)"))
-    rot = latest(actions, "腐化")
+
+
+def corruption(d: Day) -> None:
+    """(19) 被投票出局的腐尸：选择<腐化>的目标."""
+    b, out = d.b, d.exiled
+    if out is None:
+        return
+    seat = b.seat(out)
+    rot = latest(d.actions, "腐化")
     if seat.role == "腐尸" and rot is not None and rot.members == (out,):
         t = rot.targets[0]
         others = [s for s in b.living() if is_undead(s) and s.role != "夜行怪"]
@@ -159,6 +194,13 @@ def exile(b: Board, actions: list[Action], vote: Action, day: int) -> None:
         else:
             b.note(f"(19) 腐化：{out}不是最后一名亡灵阵营角色 → {t}同腐尸一起出局")
             b.kill(t, f"腐化（{out}）")
-    for d in list(b.result.deaths[start:]):
-        exit_effects(b, b.seat(d.player), d.cause, actions)
-        b.note(f"(20) {d.player}得到出局通知，可以遗言")
+
+
+def last_words(d: Day) -> None:
+    """(20) 被投票出局的角色可以遗言，得到通知馈赠以及传承 (and whoever went out with him)."""
+    if d.exiled is None:
+        return
+    b = d.b
+    for x in list(b.result.deaths[d.deaths_from:]):
+        exit_effects(b, b.seat(x.player), x.cause, d.actions)
+        b.note(f"(20) {x.player}得到出局通知，可以遗言")

@@ -12,14 +12,13 @@ from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
 from tracker.engine.night.games.dnf_107.common import (
     NEUTRAL_NEED,
-    NIGHT_WIN_STEP,
     RELIC,
     UNDEAD,
-    check_win,
     counts_in,
     exit_effects,
     flip,
     is_undead,
+    joins,
     move_relic,
     relic,
     relic_holder,
@@ -57,6 +56,8 @@ class Night:
         self.scar: Action | None = None
         self.whispered = False
         self.deaths_from = len(board.result.deaths)
+        self.reaper: str | None = None
+        self.going: list[str] = []
 
     # -- helpers -------------------------------------------------------------------------------
     def of(self, skill: str) -> list[Action]:
@@ -263,68 +264,78 @@ class Night:
                         b.note(f"(4) 暗日：{t}{'已是活尸' if is_undead(seat) else '不属于亡灵阵营'} → 无变化")
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
-    def lethal(self) -> None:
+    def lethal(self, step: str, skill: str) -> None:
+        """One of (5)–(10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
         b = self.b
-        for step, skill in (("(5)", "突击"), ("(6)", "蓄力斩"), ("(7)", "偷袭"), ("(8)", "夜之牙"), ("(9)", "啃咬"),
-                            ("(10)", "初拥")):
-            acts = self.of(skill)
-            if skill == "偷袭" and len(acts) > 1:
-                for more in acts[1:]:
-                    b.reject(more, "<偷袭>每晚仅限发动一次", b.skill("偷袭").clause)
-                acts = acts[:1]
-            if skill == "啃咬":
-                allowed = 2 if sum(1 for s in b.living() if s.role == "活尸") >= 3 else 1
-                for more in acts[allowed:]:
-                    b.reject(more, f"<啃咬>当晚最多发动{allowed}次（存活的活尸数量大于等于3时，每晚可额外发动一次）",
-                             b.skill("集群").clause)
-                acts = acts[:allowed]
-            for a in acts:
-                self.spend(a)
-                if skill == "蓄力斩":
-                    b.set_state("蓄力斩上次", {"target": a.targets[0], "night": self.n})
-                if not self.live(a, step):
+        acts = self.of(skill)
+        if skill == "偷袭" and len(acts) > 1:
+            for more in acts[1:]:
+                b.reject(more, "<偷袭>每晚仅限发动一次", b.skill("偷袭").clause)
+            acts = acts[:1]
+        if skill == "啃咬":
+            allowed = 2 if sum(1 for s in b.living() if s.role == "活尸") >= 3 else 1
+            for more in acts[allowed:]:
+                b.reject(more, f"<啃咬>当晚最多发动{allowed}次（存活的活尸数量大于等于3时，每晚可额外发动一次）",
+                         b.skill("集群").clause)
+            acts = acts[:allowed]
+        for a in acts:
+            self.spend(a)
+            if skill == "蓄力斩":
+                b.set_state("蓄力斩上次", {"target": a.targets[0], "night": self.n})
+            if not self.live(a, step):
+                continue
+            undead = skill == "啃咬" or is_undead(self.actor(a))
+            source = "活尸" if skill == "啃咬" else a.actor
+            if skill == "夜之牙":
+                gone, victim = a.targets
+                if not is_undead(b.seat(gone)):
+                    b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
                     continue
-                undead = skill == "啃咬" or is_undead(self.actor(a))
-                source = "活尸" if skill == "啃咬" else a.actor
-                if skill == "夜之牙":
-                    gone, victim = a.targets
-                    if not is_undead(b.seat(gone)):
-                        b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
-                        continue
-                    b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
-                    self.hits.append(Hit(victim, skill, source, True, step))
-                    continue
-                t = a.targets[0]
-                extra = "；当夜剑痕失效" if skill == "蓄力斩" else ""
-                used = f"；{a.actor}的<{skill}>消耗" if b.skill(skill).kind == "限定" else ""
-                b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}{extra}")
-                self.hits.append(Hit(t, skill, source, undead, step))
+                b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
+                self.hits.append(Hit(victim, skill, source, True, step))
+                continue
+            t = a.targets[0]
+            extra = "；当夜剑痕失效" if skill == "蓄力斩" else ""
+            used = f"；{a.actor}的<{skill}>消耗" if b.skill(skill).kind == "限定" else ""
+            b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}{extra}")
+            self.hits.append(Hit(t, skill, source, undead, step))
 
     # -- (11)–(13) ---------------------------------------------------------------------------------
-    def step11_13(self) -> None:
+    def step11(self) -> None:
+        """(11) 初步结算: the 致死伤害结算流程 as a dry run gives the 告死 list."""
         b = self.b
-        reaper = next((s for s in b.living() if s.role == "告死者"), None)
-        if reaper is None:
+        self.reaper = next((s.name for s in b.living() if s.role == "告死者"), None)
+        if self.reaper is None:
             b.note("(11) 场上没有告死者 → 无<告死>反馈，无<死灵咒>")
-        else:
-            going = Flow(b, self.g.copy(), dry=True).dry_run(self.hits)
-            b.note(f"(11) 初步结算：即将出局者 {'、'.join(going) or '无'}；告死者{reaper.name}得到<告死>反馈")
-            b.tell(reaper.name, f"告死：即将出局者名单：{'、'.join(going) or '无'}")
-            for a in self.of("死灵咒"):
-                if a.members[0] != reaper.name:
-                    continue
-                if a.targets[0] not in going:
-                    b.reject(a, f"{a.targets[0]}不在当晚即将出局者名单中（<死灵咒>只能选择一名在当晚出局的角色）",
-                             b.skill("死灵咒").clause)
-                    continue
-                self.spend(a)
-                if self.live(a, "(12)"):
-                    t = a.targets[0]
-                    if is_undead(b.seat(t)):
-                        b.note(f"(12) 死灵咒：{t}不属于人类 → 无效果")
-                    else:
-                        self.g.necro = t
-                        b.note(f"(12) 死灵咒：告死者选择{t}")
+            return
+        self.going = Flow(b, self.g.copy(), dry=True).dry_run(self.hits)
+        b.note(f"(11) 初步结算：即将出局者 {'、'.join(self.going) or '无'}；告死者{self.reaper}得到<告死>反馈")
+        b.tell(self.reaper, f"告死：即将出局者名单：{'、'.join(self.going) or '无'}")
+
+    def step12(self) -> None:
+        """(12) 死灵咒: only on a player of the (11) list, only by the 告死者 who saw it."""
+        b = self.b
+        if self.reaper is None:
+            return
+        for a in self.of("死灵咒"):
+            if a.members[0] != self.reaper:
+                continue
+            if a.targets[0] not in self.going:
+                b.reject(a, f"{a.targets[0]}不在当晚即将出局者名单中（<死灵咒>只能选择一名在当晚出局的角色）",
+                         b.skill("死灵咒").clause)
+                continue
+            self.spend(a)
+            if self.live(a, "(12)"):
+                t = a.targets[0]
+                if is_undead(b.seat(t)):
+                    b.note(f"(12) 死灵咒：{t}不属于人类 → 无效果")
+                else:
+                    self.g.necro = t
+                    b.note(f"(12) 死灵咒：告死者选择{t}")
+
+    def step13(self) -> None:
+        """(13) 按顺序结算致死伤害以及出局效应, then 天谴 "于当夜结束时出局"."""
+        b = self.b
         if not self.hits:
             b.note("(11)-(13) 没有有效的致死伤害 → 无人出局")
         flow = Flow(b, self.g)
@@ -353,7 +364,7 @@ class Night:
                 flow.hit(Hit(trap, "陷阱", victim, False, "(13)"))
 
     # -- (14)–(17) ---------------------------------------------------------------------------------
-    def step14_17(self) -> None:
+    def step14(self) -> None:
         b = self.b
         for d in list(b.result.deaths[self.deaths_from:]):
             seat = b.seat(d.player)
@@ -363,6 +374,9 @@ class Night:
                 need = int(b.state.get(NEUTRAL_NEED, 7)) + 2
                 b.set_state(NEUTRAL_NEED, need)
                 b.note(f"夜之牙使亡灵阵营角色{d.player}出局 → 中立阵营判胜所需人数+2（现为{need}）")
+
+    def step15(self) -> None:
+        b = self.b
         holder = relic_holder(b)
         if holder is not None and b.seat(holder).alive and is_undead(b.seat(holder)):
             living = "、".join(s.name for s in b.living())
@@ -377,12 +391,14 @@ class Night:
                 b.tell(holder, f"灾厄：存活角色名单：{living}；可转交亡灵圣物（选择不转交）")
         elif holder is not None:
             b.note(f"(15) 灾厄：持有者{holder}不属于亡灵阵营 → 不结算")
+
+    def step16(self) -> None:
+        b = self.b
         for s in b.living():
             if s.role == "慰魂师":
                 n = sum(1 for p in b.living() if is_undead(p))
                 b.note(f"(16) 虔诚：慰魂师{s.name}得知亡灵阵营存活人数（{n}）")
                 b.tell(s.name, f"虔诚：亡灵阵营存活人数 {n}")
-        mastery(self)
 
 
 def curse(b: Board, taught: str | None) -> None:
@@ -419,20 +435,21 @@ def curse(b: Board, taught: str | None) -> None:
     flip(b, holder, "诅咒")
 
 
-def resolve_night(board: Board, actions: list[Action]) -> None:
+def open_night(board: Board, actions: list[Action]) -> Night:
+    """The night's own table of what its steps share, with the day's 牵制 and 教化 that act on it."""
     night = Night(board, actions)
     board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
     night.day_actions()
-    night.step1_curse()
-    night.step2_stealth()
-    night.step3()
-    night.step4()
-    night.lethal()
-    night.step11_13()
-    night.step14_17()
+    return night
+
+
+def close_night(night: Night) -> None:
+    """(17) 认主, then 神启's answer (the target's whole night), the morning 公示 and 夜之躯's joining
+    before the win check that follows (17)."""
+    mastery(night)
     revelation(night)
     morning(night)
-    check_win(board, NIGHT_WIN_STEP)
+    joins(night.b)
 
 
 def prepare_night(board: Board, actions: list[Action]) -> None:
