@@ -73,7 +73,7 @@ def once(n: int, edits: int) -> tuple[tuple[int, float], tuple[int, float], tupl
                     with svc.store.session() as s:
                         upsert_posts(s, posts(n, random.Random(1), edit=edits)[:edits], seen_at=OPENS)
                 t = time.perf_counter()
-                run = svc.detect_flags()
+                run = svc.flag_review.detect_flags()
                 out.append((run.scanned, time.perf_counter() - t))
             return out[0], out[1], out[2]
         finally:

@@ -82,10 +82,10 @@ def counting() -> Iterator[dict[str, int]]:
 
 
 REQUESTS: dict[str, Callable[[Service], object]] = {
-    "standing()": lambda s: s.standing(),
+    "standing()": lambda s: s.penalties.standing(),
     "state()": lambda s: s.state(),
-    "tally_day(2)": lambda s: s.tally_day(2),
-    "lurkers(2)": lambda s: s.lurkers(2),
+    "tally_day(2)": lambda s: s.votes.tally_day(2),
+    "lurkers(2)": lambda s: s.lurking.lurkers(2),
     "TUI 票型 screen (day 2)": lambda s: Gateway(s).tally(2),
     "TUI 潜水 screen (day 2)": lambda s: Gateway(s).lurkers(2),
     "TUI 玩家 screen": lambda s: Gateway(s).players(),

@@ -279,7 +279,7 @@ async def keys_during_big_crawl(tmp: Path, paints: Paints, gap: float = 0.12,
                       f"max {max(xs) * 1000:.0f} ms ({len(xs)} keys)")
             ok = header.crawl.state == "ok"
             await app.workers.wait_for_complete()
-        posts = service.search_posts().total
+        posts = service.browsing.search_posts().total
         service.close()
         if not ok:
             raise RuntimeError(f"the crawl did not finish: {header.crawl}")
@@ -364,8 +364,8 @@ def main() -> None:
         play_nights(service)  # night 1, as the demo settles it: 阿狸 and 老王 out
         t0 = time.perf_counter()
         generate(service, args.posts)
-        print(f"generated {service.search_posts().total} posts in {time.perf_counter() - t0:.2f} s")
-        service.flags()  # detection once, as after the first crawl
+        print(f"generated {service.browsing.search_posts().total} posts in {time.perf_counter() - t0:.2f} s")
+        service.flag_review.flags()  # detection once, as after the first crawl
         if want("start"):
             starts = [asyncio.run(first_screen(service)) for _ in range(args.runs)]
             shells = [a for a, _ in starts]

@@ -33,7 +33,7 @@ def _game(posts: int, memo_off: bool) -> Service:
     where = Path(tempfile.mkdtemp(prefix="bench-votes-"))
     svc = open_demo(where)
     if memo_off:
-        svc.ballot_memo_size = 0
+        svc.votes.ballot_memo_size = 0
     generate(svc, posts)
     return svc
 
@@ -54,12 +54,12 @@ def main() -> None:
                                    "lurkers first (fresh service)": []}
     for _ in range(args.runs):
         svc = _game(args.posts, args.memo_off)
-        res["tally first"].append(_timed(lambda: svc.tally_day(2)))  # noqa: B023 - called at once
-        res["tally again"].append(_timed(lambda: svc.tally_day(2)))  # noqa: B023
-        res["lurkers after tally"].append(_timed(lambda: svc.lurkers(2)))  # noqa: B023
+        res["tally first"].append(_timed(lambda: svc.votes.tally_day(2)))  # noqa: B023 - called at once
+        res["tally again"].append(_timed(lambda: svc.votes.tally_day(2)))  # noqa: B023
+        res["lurkers after tally"].append(_timed(lambda: svc.lurking.lurkers(2)))  # noqa: B023
         svc.close()
         fresh = _game(args.posts, args.memo_off)
-        res["lurkers first (fresh service)"].append(_timed(lambda: fresh.lurkers(2)))  # noqa: B023
+        res["lurkers first (fresh service)"].append(_timed(lambda: fresh.lurking.lurkers(2)))  # noqa: B023
         fresh.close()
     for name, values in res.items():
         print(f"{name}: median {statistics.median(values) * 1000:.0f} ms "

@@ -26,7 +26,7 @@ def test_the_ruleset_names_one_word() -> None:
 
 def test_the_exile_tally_says_qipiao(tmp_path: Path) -> None:
     svc = open_game(tmp_path, TALK_POSTS, VOTE_POSTS)
-    _, exile = svc.tally_day(1)
+    _, exile = svc.votes.tally_day(1)
     t = exile.tally
     assert t.abstain_word == "弃票" and t.abstained == ("阿五",) and t.final["阿五"] == "弃票"
     post = announce_tally_bbcode(t)

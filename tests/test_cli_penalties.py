@@ -143,11 +143,11 @@ def test_rerun_on_an_unchanged_store_scans_nothing(game: Path) -> None:
     put(game, [RED, PLAIN])
     svc = Service.open(game)
     try:
-        first = svc.detect_flags()
+        first = svc.flag_review.detect_flags()
         assert first.scanned == 2 and len(first.new_flags) >= 1
-        assert svc.detect_flags().scanned == 0
+        assert svc.flag_review.detect_flags().scanned == 0
         put(game, [post(103, 4, "包子", "新的一楼")])
-        assert svc.detect_flags().scanned == 1
+        assert svc.flag_review.detect_flags().scanned == 1
     finally:
         svc.close()
 
@@ -216,11 +216,11 @@ def test_card_from_flag_prefills_and_closes_the_flag(game: Path, capsys: pytest.
     fid = flags[0]["id"]  # type: ignore[index]
     svc = Service.open(game)
     try:
-        sug = svc.suggest_card(fid)
+        sug = svc.flag_review.suggest_card(fid)
         assert (sug.player, sug.color, sug.clause, sug.post) == ("泡泡", "blue", "6-(1)", 101)
-        d = svc.card_from_flag(fid)
-        assert d.entry.flag == fid and d.entry.post == 101 and d.entry.evidence == svc.flag(fid).html_hash
-        assert svc.flag(fid).status == "carded" and svc.flag(fid).card == d.entry.id
+        d = svc.flag_review.card_from_flag(fid)
+        assert d.entry.flag == fid and d.entry.post == 101 and d.entry.evidence == svc.flag_review.flag(fid).html_hash
+        assert svc.flag_review.flag(fid).status == "carded" and svc.flag_review.flag(fid).card == d.entry.id
     finally:
         svc.close()
     assert main(["card", str(game), "from-flag", str(fid)]) == 7
@@ -296,12 +296,12 @@ def test_announcements_use_the_rule_posts_words(game: Path, capsys: pytest.Captu
     _day_one(game)
     svc = Service.open(game, clock=FrozenClock(datetime(2025, 3, 2, 23, 0, tzinfo=SHANGHAI)))
     try:
-        svc.issue_card("栗子", "yellow", "5-(1)", "在未执行加速的讨论日发言不足五帖 [b]x[/b]")
-        svc.issue_card("泡泡", "blue", "2-(1)", "情绪发言", post=201)
-        text = svc.cards_announcement(1)
+        svc.penalties.issue_card("栗子", "yellow", "5-(1)", "在未执行加速的讨论日发言不足五帖 [b]x[/b]")
+        svc.penalties.issue_card("泡泡", "blue", "2-(1)", "情绪发言", post=201)
+        text = svc.penalties.cards_announcement(1)
         assert "黄牌" in text and "蓝牌" in text and "5-(1)" in text and "第 3 楼" in text
         assert "[b]x[/b]" not in text and "［b］x［/b］" in text
-        lurk = svc.lurkers_announcement(1)
+        lurk = svc.lurking.lurkers_announcement(1)
         assert "潜水" in lurk and "包子" in lurk and "未投" in lurk
     finally:
         svc.close()

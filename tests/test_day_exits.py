@@ -28,12 +28,12 @@ DAY2_NOON = datetime(2025, 3, 4, 12, 0, tzinfo=SHANGHAI)
 def _live(svc: Service, *kinds: str) -> list:
     from tracker.engine.events import effective
 
-    live, _ = effective(svc.all_events())
+    live, _ = effective(svc.log.events())
     return [e for e in live if not kinds or e.kind in kinds]
 
 
 def _status(svc: Service) -> dict[str, str]:
-    return {n: p.status for n, p in svc.game_state().players.items()}
+    return {n: p.status for n, p in svc.log.state().players.items()}
 
 
 # ------------------------------------------------------------------------------------------ M19
@@ -42,8 +42,8 @@ def test_the_vote_exile_sets_off_the_hostages_disaster_at_confirm(tmp_path: Path
     """遇难<强制>——"当英雄因为非红牌罚下原因出局，人质也随之出局"：the hostage 包子 chose 栗子 as
     his hero; day 2's vote exiles 栗子, and confirming it takes 包子 out with him, in one settlement."""
     svc = open_demo(tmp_path, at=AFTER_DAY2)
-    svc.night_desk().setup("英雄", "栗子", "包子")
-    [r] = svc.confirm_day(2, recorded_by="导演A")
+    svc.night_desk.setup("英雄", "栗子", "包子")
+    [r] = svc.votes.confirm_day(2, recorded_by="导演A")
     assert r.chosen == "栗子" and r.phase == "day:2"
     assert r.settlement is not None
     assert [d.player for d in r.settlement.deaths] == ["栗子", "包子"]
@@ -54,12 +54,12 @@ def test_the_vote_exile_sets_off_the_hostages_disaster_at_confirm(tmp_path: Path
     assert out["包子"].get("cause").startswith("遇难") and out["包子"].get("day") == 2
     assert _status(svc)["包子"] == "out"
     # recorded once: a second confirmation is refused before anything is written
-    before = len(svc.all_events())
+    before = len(svc.log.events())
     with pytest.raises(GameRuleError):
-        svc.confirm_day(2)
-    assert len(svc.all_events()) == before
+        svc.votes.confirm_day(2)
+    assert len(svc.log.events()) == before
     # the night after starts from that settlement: both are out at the night desk
-    night2 = svc.night_desk().preview("night:2")
+    night2 = svc.night_desk.preview("night:2")
     table = night2.table
     assert not table.players["栗子"].alive and not table.players["包子"].alive
     assert table.players["栗子"].fields["出局"] == {"day": 2, "cause": "投票"}
@@ -72,7 +72,7 @@ def test_a_vote_exile_without_consequences_records_the_same_exit(tmp_path: Path)
     """The demo's own day 2: 栗子 has no lover, no hostage — the settlement adds nobody, and the
     出局 recorded is the confirmation's (cause vote, 6 votes), as before the desk settled it."""
     svc = open_demo(tmp_path, at=AFTER_DAY2)
-    [r] = svc.confirm_day(2)
+    [r] = svc.votes.confirm_day(2)
     assert r.settlement is not None and [d.player for d in r.settlement.deaths] == ["栗子"]
     exits = [e for e in r.events if e.kind == EventKind.ELIMINATED.value]
     assert [(e.player, e.get("cause"), e.get("votes")) for e in exits] == [("栗子", "vote", 6.0)]
@@ -85,8 +85,8 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
     the carded lover's 出局 stays the ledger's consequence, the other's is the settlement's. A
     revoked red card undoes both."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
-    svc.night_desk().setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
-    decision = svc.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    svc.night_desk.setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
+    decision = svc.penalties.issue_card("碎碎", "red", "1", "辱骂", day=2)
     assert any("小白 出局（殉情" in line for line in decision.recorded), decision.recorded
     # the director reads the settlement under the card: both exits with their causes
     assert any(line.startswith("第2天") and "小白出局（殉情" in line for line in decision.events), decision.events
@@ -94,7 +94,7 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
     cascade = [e for e in _live(svc) if e.get("cascade_of") is not None]
     assert {e.kind for e in cascade} == {"night_action", "eliminated", "night_settled"}
     assert [e.player for e in cascade if e.kind == "eliminated"] == ["小白"]  # 碎碎's is the ledger's
-    svc.revoke_card(decision.entry.id, "误判")
+    svc.penalties.revoke_card(decision.entry.id, "误判")
     assert _status(svc)["碎碎"] == "alive" and _status(svc)["小白"] == "alive"
     assert [e for e in _live(svc) if e.get("cascade_of") is not None] == []
 
@@ -102,7 +102,7 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
 def test_a_red_carded_hero_does_not_take_the_hostage(tmp_path: Path) -> None:
     """遇难 fires only "当英雄因为非红牌罚下原因出局": a red card on the hero 泡泡 leaves 包子 in."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
-    svc.issue_card("泡泡", "red", "1", "辱骂", day=2)
+    svc.penalties.issue_card("泡泡", "red", "1", "辱骂", day=2)
     status = _status(svc)
     assert status["泡泡"] == "out" and status["包子"] == "alive"
     assert [e.player for e in _live(svc, "eliminated") if e.get("cascade_of") is not None] == []
@@ -112,10 +112,10 @@ def test_the_vote_after_a_red_card_settles_from_the_table_the_red_card_left(tmp_
     """A red card at noon settles day 2 once; the vote confirmed after it settles again (day:2#2),
     from the table the first left — the red-carded lover's partner is already out, and stays so."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
-    svc.night_desk().setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
-    svc.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    svc.night_desk.setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
+    svc.penalties.issue_card("碎碎", "red", "1", "辱骂", day=2)
     svc.ctx.clock = FrozenClock(AFTER_DAY2)
-    [r] = svc.confirm_day(2)
+    [r] = svc.votes.confirm_day(2)
     assert r.phase == "day:2#2" and r.settlement is not None
     assert [d.player for d in r.settlement.deaths] == ["栗子"]
     assert not r.settlement.table_after.players["小白"].alive
@@ -178,7 +178,7 @@ def test_213_a_duel_on_a_wolf_at_noon_voids_the_vote_confirmed_after_it(game213:
     """决斗[正午]："若该角色的[实际阵营]为狼人阵营，对其造成[穿透]，当天所进行的放逐投票无效" —
     the noon 决斗 is confirmed first; the vote's exile of P04 settled at 黄昏 afterwards leaves
     P04 in, and only the wolf the knight struck is out."""
-    desk = game213.night_desk()
+    desk = game213.night_desk
     desk.add("day:2:正午", "P01", "决斗", ["P02"])
     desk.confirm("day:2:正午")
     settled = _settle_exile(game213, "P04")
@@ -197,16 +197,16 @@ def test_213_a_duel_on_a_wolf_at_noon_voids_the_vote_confirmed_after_it(game213:
 def test_213_an_unconfirmed_noon_duel_stops_the_vote_from_settling_without_it(game213: Service) -> None:
     """No result may depend on the order things were typed: with a 决斗 submitted at 正午 but not
     settled, the vote is refused (nothing written) until the noon is confirmed."""
-    game213.night_desk().add("day:2:正午", "P01", "决斗", ["P02"])
-    before = len(game213.all_events())
+    game213.night_desk.add("day:2:正午", "P01", "决斗", ["P02"])
+    before = len(game213.log.events())
     with pytest.raises(GameRuleError, match="正午还有未确认的提交"):
         _settle_exile(game213, "P04")
-    assert len(game213.all_events()) == before
+    assert len(game213.log.events()) == before
 
 
 def test_213_a_duel_on_a_villager_costs_the_knight_and_the_vote_stands(game213: Service) -> None:
     """决斗 (2)："若该角色的[实际阵营]为村民阵营，骑士受到[致死伤害]" — the vote is not voided."""
-    desk = game213.night_desk()
+    desk = game213.night_desk
     desk.add("day:2:正午", "P01", "决斗", ["P04"])
     desk.confirm("day:2:正午")
     settled = _settle_exile(game213, "P03")
@@ -248,7 +248,7 @@ def test_107_sophistry_of_the_night_before_replaces_the_exiled_player(game107: S
     """诡辩<普通>："若该角色在次日投票阶段即将被投票出局，则由学者选择一名其他角色，替代该角色被投票
     出局" — submitted on night 2 and confirmed there, it acts in day 3's settlement without being typed
     again (the skill's ``next_day``); the replacement is a vote exit, in the place of the one voted."""
-    desk = game107.night_desk()
+    desk = game107.night_desk
     desk.add("night:2", "P01", "诡辩", ["P05"])
     desk.confirm("night:2")
     desk.add("day:3", "P01", "诡辩替代", ["P04"])
@@ -264,7 +264,7 @@ def test_107_sophistry_of_the_night_before_replaces_the_exiled_player(game107: S
 def test_107_a_trap_fires_when_the_wanderer_is_exiled_the_next_day(game107: Service) -> None:
     """陷阱<普通>："当游荡者在该夜受到致死伤害或次日白天被投票出局后，对其造成一次[致死伤害]" —
     the night-2 trap on P03 takes P03 out with the wanderer exiled on day 3."""
-    desk = game107.night_desk()
+    desk = game107.night_desk
     desk.add("night:2", "P02", "陷阱", ["P03"])
     desk.confirm("night:2")
     settled = _settle_exile_107(game107, "P02")
@@ -279,13 +279,13 @@ def test_an_undone_confirmation_can_be_confirmed_again(tmp_path: Path) -> None:
     next morning, yet the state at the close no longer holds the exile (an undo corrects the record,
     whatever its time), so the vote settles again from a table where 栗子 is in."""
     svc = open_demo(tmp_path, at=AFTER_DAY2)
-    [first] = svc.confirm_day(2)
+    [first] = svc.votes.confirm_day(2)
     svc.ctx.clock = FrozenClock(datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
     for e in reversed(first.events):
-        svc.undo_event(e.seq, "重新确认")
+        svc.log.undo_event(e.seq, "重新确认")
     close = datetime(2025, 3, 4, 22, 0, tzinfo=SHANGHAI)
-    assert svc.game_state(close).players["栗子"].status == "alive"
-    [again] = svc.confirm_day(2)
+    assert svc.log.state(close).players["栗子"].status == "alive"
+    [again] = svc.votes.confirm_day(2)
     assert again.settlement is not None and [d.player for d in again.settlement.deaths] == ["栗子"]
     assert [e.player for e in _live(svc, "eliminated") if e.get("vote_tid") == 6] == ["栗子"]
 

@@ -81,7 +81,7 @@ VOTE_POSTS = [
 
 def test_day1_election_then_exile_with_the_new_sheriff(tmp_path: Path) -> None:
     svc = open_game(tmp_path, TALK_POSTS, VOTE_POSTS)
-    sheriff, exile = svc.tally_day(1)
+    sheriff, exile = svc.votes.tally_day(1)
     assert sheriff.tid == exile.tid == VOTE
     assert sheriff.election is not None and exile.election is None
     s = sheriff.tally
@@ -99,22 +99,22 @@ def test_day1_election_then_exile_with_the_new_sheriff(tmp_path: Path) -> None:
 
 def test_confirming_the_day_records_both_votes_once(tmp_path: Path) -> None:
     svc = open_game(tmp_path, TALK_POSTS, VOTE_POSTS)
-    results = svc.confirm_day(1, recorded_by="导演")
+    results = svc.votes.confirm_day(1, recorded_by="导演")
     assert [r.purpose for r in results] == ["sheriff", "exile"] and results[1].chosen == "阿十"
-    live, _ = effective(svc.all_events())
+    live, _ = effective(svc.log.events())
     tags = [e for e in live if e.kind == EventKind.TAG_GIVEN.value]
     assert [(e.player, e.get("tag"), e.get("vote_purpose")) for e in tags] == [("阿一", "警长", "sheriff")]
     # recounted after the confirmation: the sheriff's own record still weighs 1.5 in the exile
-    again = svc.tally_day(1)[1].tally
+    again = svc.votes.tally_day(1)[1].tally
     assert again.outcome.player == "阿十" and again.totals["阿十"] == 2.5
     with pytest.raises(GameRuleError, match="已经确认过"):
-        svc.confirm_day(1)
+        svc.votes.confirm_day(1)
 
 
 def test_no_candidate_no_sheriff(tmp_path: Path) -> None:
     """四、1 "全员上警或无人上警 → 警徽流失"."""
     svc = open_game(tmp_path, [by(1, at(10, 5), "我不上警")], VOTE_POSTS)
-    sheriff, exile = svc.tally_day(1)
+    sheriff, exile = svc.votes.tally_day(1)
     assert sheriff.tally.outcome.kind == "nobody" and sheriff.tally.outcome.message == "无人上警，本局无警长"
     assert exile.tally.totals.get("阿十") == 2.0  # nobody weighs 1.5
 
@@ -122,13 +122,13 @@ def test_no_candidate_no_sheriff(tmp_path: Path) -> None:
 def test_the_game_file_names_the_days_votes(tmp_path: Path) -> None:
     """A day's purpose in the game file: day 1 holding only the exile (the election put off)."""
     svc = open_game(tmp_path, TALK_POSTS, VOTE_POSTS, purpose='purpose = ["exile"]')
-    [exile] = svc.tally_day(1)
+    [exile] = svc.votes.tally_day(1)
     assert exile.election is None and exile.tally.totals.get("阿十") == 2.0
     other = tmp_path / "other"
     other.mkdir()
     bad = open_game(other, TALK_POSTS, VOTE_POSTS, purpose='purpose = ["mayor"]')
     with pytest.raises(ConfigError, match="不是本规则的投票"):
-        bad.tally_day(1)
+        bad.votes.tally_day(1)
 
 
 def test_lurkers_count_content_only(tmp_path: Path) -> None:
@@ -136,7 +136,7 @@ def test_lurkers_count_content_only(tmp_path: Path) -> None:
     talk = [*TALK_POSTS, by(1, at(13), "顶"), by(1, at(13, 1), "路过"), by(1, at(13, 2), "我觉得 10 号在划水"),
             by(2, at(13), "10号发言像狼"), by(2, at(13, 5), "同意楼上，11号也可疑")]
     svc = open_game(tmp_path, talk, VOTE_POSTS)
-    rep = svc.lurkers(1)
+    rep = svc.lurking.lurkers(1)
     assert rep.posts["阿一"] == 2 and rep.posts["阿二"] == 3
     carded = {p.player for p in rep.penalties}
     assert "阿一" in carded and "阿二" not in carded

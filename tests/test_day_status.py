@@ -64,7 +64,7 @@ def demo(tmp_path: Path) -> Iterator[Service]:
 
 
 def test_requests_counted_from_the_stored_process_thread(demo: Service) -> None:
-    d1 = demo.day_status(1)
+    d1 = demo.log.day_status(1)
     assert d1.requests is not None
     # 申请加速 / 申请加速+1 / 申请加速 by living players; "不申请加速，我还想再看看" is not one, and the
     # director's own "请在本帖回复“申请加速”" is no player's request
@@ -72,7 +72,7 @@ def test_requests_counted_from_the_stored_process_thread(demo: Service) -> None:
     # M19: 超过所有存活玩家的二分之一 → 14 living need 8
     assert d1.requests.living == 14 and d1.requests.needed == 8 and not d1.requests.accelerate_ok
     assert not d1.accelerated and d1.suggestions == ()
-    d2 = demo.day_status(2)
+    d2 = demo.log.day_status(2)
     assert d2.requests is not None
     assert [x.player for x in d2.requests.accelerate] == ["包子", "小白"]
     assert d2.requests.living == 12 and d2.requests.needed == 7     # 阿狸 and 老王 out on night 1
@@ -84,7 +84,7 @@ def test_a_passed_request_is_a_suggestion_until_recorded(demo: Service) -> None:
     store_posts(demo, [reply(9100, 2, "取酒", "不申请加速", at(4, 9, 30)),
                        reply(9101, 2, "阿狸", "申请加速", at(4, 9, 31)),              # out since night 1
                        reply(9102, 2, "青铃", "申请加速", at(4, 22, 30))])            # after the close
-    status = demo.day_status(2)
+    status = demo.log.day_status(2)
     assert status.requests is not None and status.requests.accelerate_ok
     assert len(status.requests.accelerate) == 7
     ignored = dict(status.requests.ignored)
@@ -93,38 +93,38 @@ def test_a_passed_request_is_a_suggestion_until_recorded(demo: Service) -> None:
     assert not status.accelerated
     assert [s.kind for s in status.suggestions] == ["accelerate"]
     assert "accelerated --day 2 --cause request" in status.suggestions[0].command
-    assert not demo.tally_day(2)[0].tally.window.accelerated
-    assert not demo.lurkers(2).accelerated
+    assert not demo.votes.tally_day(2)[0].tally.window.accelerated
+    assert not demo.lurking.lurkers(2).accelerated
 
-    demo.record_event("accelerated", data={"day": 2, "cause": "request"}, at=at(4, 12))
-    status = demo.day_status(2)
+    demo.log.record_event("accelerated", data={"day": 2, "cause": "request"}, at=at(4, 12))
+    status = demo.log.day_status(2)
     assert status.accelerated and status.accelerated_at == at(4, 12) and status.accelerated_cause == "request"
     assert status.suggestions == ()
-    window = demo.tally_day(2)[0].tally.window
+    window = demo.votes.tally_day(2)[0].tally.window
     assert window.accelerated and window.accelerated_at == at(4, 12)
-    assert demo.lurkers(2).accelerated and demo.lurkers(2).penalties == []
+    assert demo.lurking.lurkers(2).accelerated and demo.lurking.lurkers(2).penalties == []
 
 
 def test_a_delay_moves_the_close_for_the_tally_the_lurk_count_and_the_state(demo: Service,
                                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    before = demo.tally_day(2)[0].tally
+    before = demo.votes.tally_day(2)[0].tally
     late_voter = before.no_vote[0]
     target = next(n for n in before.final if n != late_voter and n in before.final)
     store_posts(demo, [reply(9200, 6, late_voter, f"投票对象：{target}\n投票理由：晚到", at(5, 10))])
-    late = next(cb for cb in demo.tally_day(2)[0].tally.ballots if cb.ballot.pid == 9200)
+    late = next(cb for cb in demo.votes.tally_day(2)[0].tally.ballots if cb.ballot.pid == 9200)
     assert late.reason is not None and late.reason.startswith(Code.POSTED_AFTER_CLOSE.value)
 
-    demo.record_event("delayed", data={"day": 2}, at=at(4, 18))
-    status = demo.day_status(2)
+    demo.log.record_event("delayed", data={"day": 2}, at=at(4, 18))
+    status = demo.log.day_status(2)
     # 延时: a day more ("逢周末延时一天" is the unit), the freeze follows the close
     assert status.closes == at(5, 22) and status.planned_closes == at(4, 22) and status.extended
     assert status.freeze_starts == at(5, 21) and status.delayed and not status.accelerated
-    t = demo.tally_day(2)[0].tally
+    t = demo.votes.tally_day(2)[0].tally
     assert t.window.closes == at(5, 22)
     late = next(cb for cb in t.ballots if cb.ballot.pid == 9200)
     assert late.valid and t.final[late_voter] == target
     assert demo.lurking.lurk_input(2).window.closes == at(5, 22)
-    assert [d.closes for d in demo.effective_days()] == [at(2, 22), at(5, 22)]
+    assert [d.closes for d in demo.log.effective_days()] == [at(2, 22), at(5, 22)]
 
     assert main(["state", str(demo.game.path), "--json"]) == 0
     days = json.loads(capsys.readouterr().out)["days"]
@@ -145,8 +145,8 @@ async def test_the_watcher_schedules_on_the_effective_close(demo: Service) -> No
         return []
 
     clock = FrozenClock(at(4, 23))
-    watcher = Watcher(days=demo.effective_days(), schedule=demo.game.schedule, store=demo.store, clock=clock,
-                      crawl=crawl, write=write, name="demo", refresh_days=demo.effective_days)
+    watcher = Watcher(days=demo.log.effective_days(), schedule=demo.game.schedule, store=demo.store, clock=clock,
+                      crawl=crawl, write=write, name="demo", refresh_days=demo.log.effective_days)
     final2 = next(s for s in watcher.slots if s.key == "day2:final")
     assert final2.due == at(4, 22) + FINAL_GRACE
     from tracker.store.schedule import acquire_lock
@@ -154,7 +154,7 @@ async def test_the_watcher_schedules_on_the_effective_close(demo: Service) -> No
     with demo.store.session() as s:  # step() writes only while holding the game's lock (run() takes it)
         acquire_lock(s, name="demo", holder=watcher.holder, host=watcher.host, pid=watcher.pid, now=clock.now())
     # the director records the 延时 while the watcher runs: its next pass moves day 2's final report
-    demo.record_event("delayed", data={"day": 2}, at=at(4, 18))
+    demo.log.record_event("delayed", data={"day": 2}, at=at(4, 18))
     await watcher.step()
     assert "day2:final" not in written and "day1:final" in written
     assert next(s for s in watcher.slots if s.key == "day2:final").due == at(5, 22) + FINAL_GRACE
@@ -180,9 +180,9 @@ def game_213(tmp_path: Path, *, process: bool = True) -> Service:
 
 def eliminate_villagers(svc: Service, n: int) -> list[str]:
     """n 村民阵营 players out on night 1 (no faction loses: the game goes on)."""
-    names = [p.name for p in svc.game.players if svc.game_state().players[p.name].faction == "村民"][-n:]
+    names = [p.name for p in svc.game.players if svc.log.state().players[p.name].faction == "村民"][-n:]
     for name in names:
-        svc.record_event("eliminated", name, {"cause": "night"}, at=at(5, 9))
+        svc.log.record_event("eliminated", name, {"cause": "night"}, at=at(5, 9))
     return names
 
 
@@ -201,23 +201,23 @@ def test_213_accelerates_by_itself_at_16_not_out(tmp_path: Path, out: int, autom
         assert len(svc.game.players) == 24
         gone = eliminate_villagers(svc, out)
         alive = [p.name for p in svc.game.players if p.name not in gone]
-        status = svc.day_status(2)
+        status = svc.log.day_status(2)
         # 未出局角色≤16人时，导演将自动执行加速: in force with no record, from the opening
         assert status.not_out_at_open == 24 - out and status.auto_accelerate is automatic
         assert status.accelerated is automatic and status.accelerated_at is None
         assert status.accelerated_cause == ("auto" if automatic else None)
         assert status.suggestions == ()
-        assert not svc.day_status(1).accelerated          # 24 at day 1's opening
+        assert not svc.log.day_status(1).accelerated          # 24 at day 1's opening
 
         vote_and_change(svc, alive[0], alive[1], alive[2])
-        t = svc.tally_day(2)[0].tally
+        t = svc.votes.tally_day(2)[0].tally
         change = next(cb for cb in t.ballots if cb.ballot.pid == 8002)
         # 执行加速时，所有人不可改票，且发言不足或未投票者将不被判罚 — the tally and the 潜水 count agree
         assert (change.reason is not None and change.reason.startswith(Code.CHANGE_ACCELERATED.value)) is automatic
         lurk_window = svc.lurking.lurk_input(2).window
         assert t.window.accelerated == lurk_window.accelerated == status.accelerated
         assert t.window.closes == lurk_window.closes == status.closes
-        report = svc.lurkers(2)
+        report = svc.lurking.lurkers(2)
         assert report.accelerated is automatic
         assert (report.penalties == []) is automatic          # nobody posted: penalties unless accelerated
     finally:
@@ -228,11 +228,11 @@ def test_213_a_recorded_delay_lifts_the_automatic_acceleration(tmp_path: Path) -
     svc = game_213(tmp_path)
     try:
         eliminate_villagers(svc, 8)
-        svc.record_event("delayed", data={"day": 2, "days": 0}, at=at(6, 18))   # 延时成功: no longer 加速
-        status = svc.day_status(2)
+        svc.log.record_event("delayed", data={"day": 2, "days": 0}, at=at(6, 18))   # 延时成功: no longer 加速
+        status = svc.log.day_status(2)
         assert status.auto_accelerate and not status.accelerated and status.delayed
         assert status.closes == at(6, 22)                                        # days=0: the close stays
-        assert not svc.tally_day(2)[0].tally.window.accelerated and not svc.lurkers(2).accelerated
+        assert not svc.votes.tally_day(2)[0].tally.window.accelerated and not svc.lurking.lurkers(2).accelerated
     finally:
         svc.close()
 
@@ -260,8 +260,8 @@ def test_213_requests_and_delay_suggestion_through_the_cli(tmp_path: Path, capsy
 def test_requests_need_a_process_thread(tmp_path: Path) -> None:
     svc = game_213(tmp_path, process=False)
     try:
-        assert svc.day_status(2).requests is None
-        assert svc.day_status(2, requests=False).requests is None
+        assert svc.log.day_status(2).requests is None
+        assert svc.log.day_status(2, requests=False).requests is None
     finally:
         svc.close()
 
@@ -272,7 +272,7 @@ def test_day_status_for_an_unknown_day_is_a_config_error(tmp_path: Path) -> None
     svc = game_213(tmp_path)
     try:
         with pytest.raises(ConfigError):
-            svc.day_status(9)
+            svc.log.day_status(9)
     finally:
         svc.close()
 
@@ -280,7 +280,7 @@ def test_day_status_for_an_unknown_day_is_a_config_error(tmp_path: Path) -> None
 def test_effective_days_without_events_are_the_game_files(tmp_path: Path) -> None:
     svc = game_213(tmp_path)
     try:
-        assert [(d.opens, d.closes) for d in svc.effective_days()] == [(d.opens, d.closes) for d in svc.game.days]
-        assert svc.day_status(2).closes - svc.day_status(2).opens == timedelta(hours=36)
+        assert [(d.opens, d.closes) for d in svc.log.effective_days()] == [(d.opens, d.closes) for d in svc.game.days]
+        assert svc.log.day_status(2).closes - svc.log.day_status(2).opens == timedelta(hours=36)
     finally:
         svc.close()

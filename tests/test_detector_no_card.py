@@ -25,13 +25,13 @@ def test_werewolf12_flags_a_dead_players_post_without_a_card() -> None:
 
 def test_the_flag_suggests_no_card_and_from_flag_needs_a_colour(tmp_path: Path) -> None:
     svc = open_game(tmp_path, [*TALK_POSTS, by(10, at(13), "我死得冤，10 号是好人")], VOTE_POSTS)
-    svc.record_event("eliminated", "阿十", {"cause": "night"}, at=at(10))
-    [flag] = [f for f in svc.flags(detect=True) if f.kind == "posted_while_out"]
-    sug = svc.suggest_card(flag.id)
+    svc.log.record_event("eliminated", "阿十", {"cause": "night"}, at=at(10))
+    [flag] = [f for f in svc.flag_review.flags(detect=True) if f.kind == "posted_while_out"]
+    sug = svc.flag_review.suggest_card(flag.id)
     assert not sug.written and "规则帖没写此条的牌" in sug.why and "三、2" in sug.why
     with pytest.raises(GameRuleError, match="--color"):
-        svc.card_from_flag(flag.id)
-    card = svc.card_from_flag(flag.id, color="yellow")
+        svc.flag_review.card_from_flag(flag.id)
+    card = svc.flag_review.card_from_flag(flag.id, color="yellow")
     assert card.entry.player == "阿十" and card.entry.color == "yellow"
 
 

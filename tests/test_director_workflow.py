@@ -190,10 +190,10 @@ def test_a_roster_that_contradicts_the_ruleset_stops_confirm_and_the_win_check(
 
     svc = Service.open(game)
     try:
-        before = len(svc.all_events())
+        before = len(svc.log.events())
         with pytest.raises(ConfigError, match="不能确认结果：玩家人数为 13"):
-            svc.confirm_day(2)
-        assert len(svc.all_events()) == before
+            svc.votes.confirm_day(2)
+        assert len(svc.log.events()) == before
     finally:
         svc.close()
 

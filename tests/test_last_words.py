@@ -123,8 +123,8 @@ def test_the_exit_in_the_event_log_decides(tmp_path: Path) -> None:
     talk = [*TALK_POSTS, by(10, at(13), "遗言：10 号是好人"), by(10, at(14), "再说一句"),
             by(11, at(13), "遗言：11 号是好人"), by(12, at(13), "遗言：12 号是好人")]
     svc = open_game(tmp_path, talk, VOTE_POSTS)
-    svc.record_event("eliminated", "阿十", {"cause": "狼刀", "phase": "night:1", "via": "night"}, at=at(10))
-    svc.record_event("eliminated", "十一", {"cause": "night", "night": 1}, at=at(10))
-    svc.record_event("eliminated", "十二", {"cause": "night", "night": 2}, at=at(10))
-    out = sorted((f.excerpt, f.kind) for f in svc.flags(detect=True) if f.kind == "posted_while_out")
+    svc.log.record_event("eliminated", "阿十", {"cause": "狼刀", "phase": "night:1", "via": "night"}, at=at(10))
+    svc.log.record_event("eliminated", "十一", {"cause": "night", "night": 1}, at=at(10))
+    svc.log.record_event("eliminated", "十二", {"cause": "night", "night": 2}, at=at(10))
+    out = sorted((f.excerpt, f.kind) for f in svc.flag_review.flags(detect=True) if f.kind == "posted_while_out")
     assert out == [("再说一句", "posted_while_out"), ("遗言：12 号是好人", "posted_while_out")]

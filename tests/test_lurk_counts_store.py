@@ -18,7 +18,7 @@ def test_store_counts_equal_counting_posts_including_a_post_at_the_close(tmp_pat
         d2 = svc.game.day(2)
         assert d2.discussion is not None
         who = svc.game.player_names[0]
-        before = svc.lurkers(2).posts[who]
+        before = svc.lurking.lurkers(2).posts[who]
         edge = [Post(pid=990001, tid=d2.discussion, floor=900, author=who, uid=None, posted_at=d2.closes,
                      html="x", text="关门那一秒"),
                 Post(pid=990002, tid=d2.discussion, floor=901, author=who, uid=None,
@@ -26,13 +26,13 @@ def test_store_counts_equal_counting_posts_including_a_post_at_the_close(tmp_pat
         with svc.store.session() as s:
             upsert_posts(s, edge, seen_at=d2.closes + timedelta(minutes=5))
         for d in svc.game.days:
-            rep = svc.lurkers(d.day)
-            status = svc.day_status(d.day, requests=False)
+            rep = svc.lurking.lurkers(d.day)
+            status = svc.log.day_status(d.day, requests=False)
             with svc.store.session() as s:
                 posts = [p.to_post() for p in posts_for_thread(s, d.discussion or 0, include_deleted=False)]
             window = LurkWindow(day=d.day, discussion_tid=d.discussion, opens=status.opens, closes=status.closes)
             assert rep.posts == count_posts(posts, window, list(rep.posts))
         # the post at 22:00:00 counts, the one a second later does not
-        assert svc.lurkers(2).posts[who] == before + 1
+        assert svc.lurking.lurkers(2).posts[who] == before + 1
     finally:
         svc.close()

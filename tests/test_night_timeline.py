@@ -44,12 +44,12 @@ def test_the_demo_night_one_keeps_its_feedback_after_night_two(tmp_path: Path) -
 
     svc = open_demo(tmp_path, filled=False, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
     try:
-        desk = svc.night_desk()
+        desk = svc.night_desk
         before = desk.preview(phase_key(night=1))
         assert "通灵：被指杀的角色是阿狸" in [f.content for f in before.result.feedback]
         for day in (1, 2):
-            svc.tally_day(day)
-            svc.confirm_day(day, recorded_by="演示")
+            svc.votes.tally_day(day)
+            svc.votes.confirm_day(day, recorded_by="演示")
         play_nights(svc, (2,))
         after = desk.preview(phase_key(night=1))
         assert after.confirmed is not None
@@ -183,8 +183,8 @@ def test_state_shows_the_statuses_and_marks_the_nights_left(tmp_path: Path) -> N
     svc = open_demo(tmp_path, filled=False, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
     try:
         for day in (1, 2):
-            svc.tally_day(day)
-            svc.confirm_day(day, recorded_by="演示")
+            svc.votes.tally_day(day)
+            svc.votes.confirm_day(day, recorded_by="演示")
         play_nights(svc, (2,))  # 取酒 <绑架> 小白
         players = {p["name"]: p for p in state_json(svc.state())["players"]}
         assert "绑架" in players["小白"]["marks"]
@@ -260,16 +260,16 @@ def test_reopening_a_vote_day_lets_the_vote_be_confirmed_again(tmp_path: Path) -
     svc = open_demo(tmp_path, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))
     try:
         for day in (1, 2):
-            svc.tally_day(day)
-            svc.confirm_day(day, recorded_by="演示")
+            svc.votes.tally_day(day)
+            svc.votes.confirm_day(day, recorded_by="演示")
         play_nights(svc, (2,))
-        desk = svc.night_desk()
+        desk = svc.night_desk
         with pytest.raises(Exception, match="第2夜"):
             desk.reopen(phase_key(day=2))
         desk.reopen(phase_key(night=2))
         desk.reopen(phase_key(day=2))
         assert svc.state().state.players["栗子"].life == "alive"
-        [again] = svc.confirm_day(2, recorded_by="演示")
+        [again] = svc.votes.confirm_day(2, recorded_by="演示")
         assert again.chosen == "栗子" and again.settlement is not None and again.settlement.outcome is None
         assert svc.state().state.players["栗子"].life == "out"
     finally:

@@ -40,12 +40,12 @@ def test_which_day_it_is_now() -> None:
 def test_the_tui_header_and_the_reports_read_the_same_day(demo_crawled: Path, tmp_path: Path) -> None:
     svc = Service.open(copy_demo(demo_crawled, tmp_path))
     try:
-        days = tuple(svc.effective_days())
+        days = tuple(svc.log.effective_days())
         for now in (days[0].opens, days[0].closes, days[0].closes + timedelta(minutes=1), days[-1].opens,
                     days[-1].closes + timedelta(days=1)):
             svc.ctx.clock.now = lambda now=now: now  # type: ignore[method-assign]
             tui_day = current_day(days, now)
-            assert tui_day is not None and svc.current_day() == tui_day.day
+            assert tui_day is not None and svc.reports.current_day() == tui_day.day
     finally:
         svc.close()
 
@@ -53,7 +53,7 @@ def test_the_tui_header_and_the_reports_read_the_same_day(demo_crawled: Path, tm
 def test_a_confirmation_is_recorded_by_the_director_as_every_decision_is(demo_crawled: Path, tmp_path: Path) -> None:
     svc = Service.open(copy_demo(demo_crawled, tmp_path))
     try:
-        results = svc.confirm_day(1, recorded_by="  导演B ")
+        results = svc.votes.confirm_day(1, recorded_by="  导演B ")
         events = [e for r in results for e in r.events]
         assert events and {e.recorded_by for e in events} == {"导演B"}
     finally:
@@ -81,6 +81,6 @@ def test_init_writes_the_games_zone_and_reads_opens_in_it(tmp_path: Path,
 def test_the_night_desk_is_built_once(demo_crawled: Path, tmp_path: Path) -> None:
     svc = Service.open(copy_demo(demo_crawled, tmp_path))
     try:
-        assert svc.night_desk() is svc.night_desk()
+        assert svc.night_desk is svc.night_desk
     finally:
         svc.close()

@@ -69,6 +69,8 @@ def test_the_facade_loads_a_service_only_when_it_is_asked_for() -> None:
     from tests.test_layering import loaded_after
 
     mods = loaded_after("import tracker.service")
-    # the log (and the engine's fold it loads) too: `tracker crawl` reads none (tests/test_crawl_loads.py)
-    assert {m for m in mods if m.startswith("tracker.service.")} == {"tracker.service.context"}
+    # the log (and the engine's fold it loads) too: `tracker crawl` reads none (tests/test_crawl_loads.py);
+    # request.py is the one-request decorator the services' calls share (no imports of its own)
+    assert {m for m in mods if m.startswith("tracker.service.")} == {"tracker.service.context",
+                                                                      "tracker.service.request"}
     assert not {m for m in mods if m.startswith(("tracker.engine.night", "tracker.reports.html"))}

@@ -54,7 +54,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 
 def test_standing_reads_the_log_once_and_folds_once(svc: Service, counts: dict[str, int]) -> None:
-    assert len(svc.standing()) == len(svc.game.players)
+    assert len(svc.penalties.standing()) == len(svc.game.players)
     assert (counts["reads"], counts["folds"]) == (1, 1)
 
 
@@ -64,33 +64,33 @@ def test_every_request_reads_the_log_once_and_folds_it_once(svc: Service, counts
     day 1's provisional 警长: all from one pass, replaying at most the log once more in all."""
     logged = len(svc.log.events())
     counts.update(reads=0, folds=0, applied=0)
-    with svc.request():
+    with svc.log.request():
         if ask in ("standing", "several"):
-            svc.standing()
+            svc.penalties.standing()
         if ask in ("state", "several"):
             svc.state()  # the summary: the state now and each day's opening
         if ask in ("tally_day", "several"):
-            svc.tally_day(2)
+            svc.votes.tally_day(2)
         if ask in ("lurkers", "several"):
-            svc.lurkers(2)
+            svc.lurking.lurkers(2)
     assert (counts["reads"], counts["folds"]) == (1, 1)
     assert logged <= counts["applied"] <= 2 * logged
 
 
 def test_each_call_reads_afresh_and_one_request_shares_a_read(svc: Service, counts: dict[str, int]) -> None:
-    svc.standing()
-    svc.standing()
+    svc.penalties.standing()
+    svc.penalties.standing()
     assert counts["reads"] == 2
-    with svc.request():
-        svc.standing()
-        svc.tally_day(2)
-        svc.game_state()
+    with svc.log.request():
+        svc.penalties.standing()
+        svc.votes.tally_day(2)
+        svc.log.state()
     assert counts["reads"] == 3
 
 
 def test_an_event_recorded_in_a_request_is_seen_by_what_follows(svc: Service) -> None:
-    with svc.request():
-        assert svc.game_state().players["风行"].status == "alive"
-        svc.record_event("benched", "风行")
-        assert svc.game_state().players["风行"].status == "benched"
-        assert svc.standing()["风行"].status == "benched"
+    with svc.log.request():
+        assert svc.log.state().players["风行"].status == "alive"
+        svc.log.record_event("benched", "风行")
+        assert svc.log.state().players["风行"].status == "benched"
+        assert svc.penalties.standing()["风行"].status == "benched"

@@ -90,16 +90,16 @@ async def test_posts_screen_pages_and_filters_from_the_store(service: Service) -
         await app.workers.wait_for_complete()
         await pilot.pause()
         table = app.query_one(PostTable)
-        total = service.search_posts().total
+        total = service.browsing.search_posts().total
         assert table.row_count == min(50, total) and total > 50
         await pilot.press("right_square_bracket")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert table.posts[0].pid == service.search_posts(offset=50, limit=1).posts[0].pid
+        assert table.posts[0].pid == service.browsing.search_posts(offset=50, limit=1).posts[0].pid
         await pilot.press("slash", *"作者:泡泡 日:1", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        expected = service.search_posts(author="泡泡", day=1, limit=100)
+        expected = service.browsing.search_posts(author="泡泡", day=1, limit=100)
         assert [p.pid for p in table.posts] == [p.pid for p in expected.posts] and expected.total > 0
         assert all(p.author == "泡泡" and p.tid in (3, 4) for p in table.posts)
         await pilot.press("down")
@@ -151,7 +151,7 @@ async def test_r_crawls_the_replay_forum_and_new_posts_appear(tmp_path: Path) ->
             game.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"'), "utf-8")
         service = open_demo_at(tmp_path)
         try:
-            assert service.search_posts().total == 0
+            assert service.browsing.search_posts().total == 0
             app = make_app(service)
             async with app.run_test(size=(120, 36)) as pilot:
                 await pilot.press("7", "r")
@@ -161,12 +161,12 @@ async def test_r_crawls_the_replay_forum_and_new_posts_appear(tmp_path: Path) ->
                     await app.workers.wait_for_complete()
                 assert app.query_one(GameHeader).crawl.state == "ok", app.query_one(GameHeader).crawl
                 assert app.crawl_count == 1 and "✓" in app.query_one(GameHeader).render().plain
-                total = service.search_posts().total
+                total = service.browsing.search_posts().total
                 assert total > 100
                 assert app.query_one(PostTable).row_count == 50
                 # The child process ran the detectors after crawling (this process never did):
                 # the new flags are stored and the 违规 badge counts them.
-                flagged = service.flag_count(status="open")
+                flagged = service.flag_review.flag_count(status="open")
                 assert flagged > 0
                 assert app.query_one(Sidebar).badges.get("flags") == flagged
         finally:

@@ -38,8 +38,8 @@ async def test_flags_queue_shows_open_flags_and_the_post(service: Service) -> No
         await pilot.press("3")
         await settle(pilot)
         pane = app.query_one(FlagsPane)
-        open_flags = service.flags(status="open")
-        assert open_flags and len(pane.flags) == len(service.flags())
+        open_flags = service.flag_review.flags(status="open")
+        assert open_flags and len(pane.flags) == len(service.flag_review.flags())
         assert app.query_one(Sidebar).badges.get("flags") == len(open_flags)
         first = pane.current
         assert first.status == "open"
@@ -59,7 +59,7 @@ async def test_card_from_flag_writes_ledger_and_closes_flag(service: Service) ->
         await pilot.press("3")
         await settle(pilot)
         flag = app.query_one(FlagsPane).current
-        suggestion = service.suggest_card(flag.id)
+        suggestion = service.flag_review.suggest_card(flag.id)
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(app.screen, CardForm)
@@ -68,12 +68,12 @@ async def test_card_from_flag_writes_ledger_and_closes_flag(service: Service) ->
         await pilot.click("#ok")
         await settle(pilot)
         assert not isinstance(app.screen, CardForm)
-    issued = [e for e in service.ledger() if e.action == "issue"]
+    issued = [e for e in service.penalties.ledger() if e.action == "issue"]
     assert len(issued) == 1
     e = issued[0]
     assert (e.player, e.color, e.clause, e.flag, e.post) == (suggestion.player, suggestion.color,
                                                              suggestion.clause, flag.id, flag.pid)
-    assert service.flag(flag.id).status == "carded"
+    assert service.flag_review.flag(flag.id).status == "carded"
 
 
 async def test_cancelled_card_form_writes_nothing(service: Service) -> None:
@@ -85,7 +85,7 @@ async def test_cancelled_card_form_writes_nothing(service: Service) -> None:
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
-    assert service.ledger() == []
+    assert service.penalties.ledger() == []
 
 
 async def test_dismiss_flag_with_reason(service: Service) -> None:
@@ -94,7 +94,7 @@ async def test_dismiss_flag_with_reason(service: Service) -> None:
         await pilot.press("3")
         await settle(pilot)
         flag = app.query_one(FlagsPane).current
-        before = len(service.flags(status="open"))
+        before = len(service.flag_review.flags(status="open"))
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, ReasonDialog)
@@ -102,14 +102,14 @@ async def test_dismiss_flag_with_reason(service: Service) -> None:
         assert isinstance(app.screen, ReasonDialog)
         await pilot.press(*"广场助威不是场外助理", "enter")
         await settle(pilot)
-        stored = service.flag(flag.id)
+        stored = service.flag_review.flag(flag.id)
         assert stored.status == "dismissed" and stored.decision_reason == "广场助威不是场外助理"
-        assert len(service.flags(status="open")) == before - 1
+        assert len(service.flag_review.flags(status="open")) == before - 1
         assert app.query_one(Sidebar).badges.get("flags") == before - 1
 
 
 async def test_revoke_card_with_reason_and_audit_trail(service: Service) -> None:
-    card = service.issue_card("泡泡", "yellow", "潜水", "第1日发言不足5帖").entry
+    card = service.penalties.issue_card("泡泡", "yellow", "潜水", "第1日发言不足5帖").entry
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("4")
@@ -126,9 +126,9 @@ async def test_revoke_card_with_reason_and_audit_trail(service: Service) -> None
         await pilot.press(*"统计有误", "enter")
         await settle(pilot)
         assert table.row_count == 2
-    revokes = [e for e in service.ledger() if e.action == "revoke"]
+    revokes = [e for e in service.penalties.ledger() if e.action == "revoke"]
     assert len(revokes) == 1 and revokes[0].ref == card.id and revokes[0].reason == "统计有误"
-    assert service.standing()["泡泡"].yellow == 0
+    assert service.penalties.standing()["泡泡"].yellow == 0
 
 
 async def test_a_failing_service_call_is_told_in_chinese_and_the_screen_stays(service: Service,
@@ -139,7 +139,7 @@ async def test_a_failing_service_call_is_told_in_chinese_and_the_screen_stays(se
     def broken() -> Any:
         raise LedgerBrokenError("记牌账本校验失败：第 2 条被改动", hint="从备份恢复")
 
-    monkeypatch.setattr(service, "ledger", broken)
+    monkeypatch.setattr(service.penalties, "ledger", broken)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("4")

@@ -54,7 +54,7 @@ async def test_help_lists_the_night_keys(service: Service) -> None:
 
 
 async def test_enter_on_a_player_opens_the_player(service: Service) -> None:
-    service.issue_card("泡泡", "blue", "6-(1)", "红字", day=2)
+    service.penalties.issue_card("泡泡", "blue", "6-(1)", "红字", day=2)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("6")
@@ -70,8 +70,8 @@ async def test_enter_on_a_player_opens_the_player(service: Service) -> None:
 
 
 async def test_c_on_a_carded_flag_says_so(service: Service) -> None:
-    flag = service.flags(status="open")[0]
-    decision = service.card_from_flag(flag.id)
+    flag = service.flag_review.flags(status="open")[0]
+    decision = service.flag_review.card_from_flag(flag.id)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("3")
@@ -133,8 +133,8 @@ async def test_the_header_follows_the_recorded_delay_and_acceleration(service: S
         header = app.query_one(GameHeader)
         assert "距关门 3:12:40" in header.render().plain and "已加速" not in header.render().plain
         # the director records a delay of day 2 and its acceleration
-        service.record_event("delayed", data={"day": 2}, at=FROZEN_AT)
-        service.record_event("accelerated", data={"day": 2}, at=FROZEN_AT)
+        service.log.record_event("delayed", data={"day": 2}, at=FROZEN_AT)
+        service.log.record_event("accelerated", data={"day": 2}, at=FROZEN_AT)
         app.refresh_days()
         await settle(app)
         await pilot.pause()
@@ -164,7 +164,7 @@ async def test_the_cards_screen_issues_and_amends_cards(service: Service) -> Non
         form.query_one("#ok").press()
         await pilot.pause()
         await settle(app)
-        issued = [e for e in service.ledger() if e.action == "issue"]
+        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
         assert [(e.player, e.color, e.clause, e.reason) for e in issued] == [("泡泡", "blue", "6-(1)", "红字")]
         assert issued[0].post is not None and issued[0].day == 1  # 帖 3 is day 1's discussion
         await pilot.press("e")
@@ -176,9 +176,9 @@ async def test_the_cards_screen_issues_and_amends_cards(service: Service) -> Non
         form.query_one("#ok").press()
         await pilot.pause()
         await settle(app)
-    amended = [e for e in service.ledger() if e.action == "amend"]
+    amended = [e for e in service.penalties.ledger() if e.action == "amend"]
     assert [(e.ref, e.color, e.clause, e.reason) for e in amended] == [(issued[0].id, "yellow", "6-(1)", "重复红字，应为黄牌")]
-    assert service.standing()["泡泡"].yellow == 1 and service.standing()["泡泡"].blue == 0
+    assert service.penalties.standing()["泡泡"].yellow == 1 and service.penalties.standing()["泡泡"].blue == 0
 
 
 async def test_the_players_screen_records_an_event(service: Service) -> None:

@@ -38,7 +38,7 @@ def penalties_shown(app: TrackerApp) -> str:
 
 
 async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(service: Service) -> None:
-    day1 = service.lurkers(1)
+    day1 = service.lurking.lurkers(1)
     assert len(day1.penalties) >= 2
     first = day1.penalties[0].player
     app = TrackerApp(service, crawl_interval=0)
@@ -58,7 +58,7 @@ async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(servi
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        issued = [e for e in service.ledger() if e.action == "issue"]
+        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
         assert {e.player for e in issued} == {first} and all(e.day == 1 for e in issued)
         assert "已判罚（第 1 条）" in penalties_shown(app)
 
@@ -67,7 +67,7 @@ async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(servi
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        issued = [e for e in service.ledger() if e.action == "issue"]
+        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
         assert len(issued) == len(day1.penalties)
         assert "待判罚" not in penalties_shown(app)
 
@@ -86,8 +86,8 @@ async def test_the_ledger_screen_shows_day_and_place_and_a_forged_card_loudly(se
     """判罚 at 140×40: the day and 帖·楼 of each card, the reason readable; a tampered ledger is announced."""
     from sqlalchemy import text
 
-    flag = next(f for f in service.flags(detect=True) if f.status == "open")
-    service.card_from_flag(flag.id)
+    flag = next(f for f in service.flag_review.flags(detect=True) if f.status == "open")
+    service.flag_review.card_from_flag(flag.id)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("4")
@@ -145,7 +145,7 @@ async def test_a_confirmed_day_offers_no_confirmation_and_the_overview_states_th
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        assert any(e["kind"] == "tag_given" for e in service.events_json())
+        assert any(e["kind"] == "tag_given" for e in service.log.events_json())
         await pilot.press("y")  # confirmed already: a notice, no dialog
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmDialog)
@@ -173,7 +173,7 @@ async def test_a_roster_the_ruleset_contradicts_shows_in_the_overview_and_stops_
             await pilot.pause()
             await pilot.press("y")
             await settle(pilot)
-            assert not [e for e in svc.events_json() if e["kind"] == "tag_given"]
+            assert not [e for e in svc.log.events_json() if e["kind"] == "tag_given"]
             assert any("不能确认结果" in n.message for n in app._notifications)
     finally:
         svc.close()
@@ -205,8 +205,8 @@ async def test_the_overview_names_an_open_day_and_a_closed_one_truthfully_and_no
 
 
 async def test_the_audit_trail_puts_each_field_on_its_own_line(service: Service) -> None:
-    flag = next(f for f in service.flags(detect=True) if f.status == "open")
-    service.card_from_flag(flag.id)
+    flag = next(f for f in service.flag_review.flags(detect=True) if f.status == "open")
+    service.flag_review.card_from_flag(flag.id)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("4")

@@ -114,8 +114,8 @@ async def test_the_demo_nights_on_screen_8(tmp_path: Path) -> None:
     service = open_demo(tmp_path, at=datetime(2025, 3, 5, 9, 0, tzinfo=SHANGHAI))  # night 1 played
     try:
         for day in (1, 2):
-            service.tally_day(day)
-            service.confirm_day(day, recorded_by="演示")
+            service.votes.tally_day(day)
+            service.votes.confirm_day(day, recorded_by="演示")
         play_nights(service, (2,))
         app = TrackerApp(service, crawl_interval=0)
         async with app.run_test(size=(140, 40)) as pilot:

@@ -43,7 +43,7 @@ def plain(app: TrackerApp, selector: str) -> str:
 
 
 def vote_events(service: Service, tid: int) -> list[dict[str, Any]]:
-    return [e for e in service.events_json() if e["data"].get("vote_tid") == tid and not e["undone"]]
+    return [e for e in service.log.events_json() if e["data"].get("vote_tid") == tid and not e["undone"]]
 
 
 async def test_tally_shows_every_ballot_with_its_verdict(service: Service) -> None:
@@ -52,7 +52,7 @@ async def test_tally_shows_every_ballot_with_its_verdict(service: Service) -> No
         await pilot.press("2")
         await settle(pilot)
         pane = app.query_one(TallyPane)
-        (expected,) = service.tally_day(2)
+        (expected,) = service.votes.tally_day(2)
         assert pane.day == 2 and pane.view is not None
         table = app.query_one(BallotTable)
         assert [b.pid for b in table.rows_] == [cb.ballot.pid for cb in expected.tally.ballots]
@@ -111,7 +111,7 @@ async def test_enter_shows_the_post_and_the_voters_history(service: Service) -> 
 async def test_y_confirms_once_and_a_second_time_is_refused(service: Service) -> None:
     app = TrackerApp(service, crawl_interval=0)
     tid = service.game.day(2).vote[0]
-    expected = service.tally_day(2)[0].tally.outcome
+    expected = service.votes.tally_day(2)[0].tally.outcome
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("2")
         await settle(pilot)
@@ -134,7 +134,7 @@ async def test_y_confirms_once_and_a_second_time_is_refused(service: Service) ->
         # the exile, settled at the night desk with what it sets off (here nothing more)
         assert [(e["kind"], e["player"]) for e in recorded] == [
             ("night_action", None), ("eliminated", expected.player), ("night_settled", None)]
-        assert service.game_state().players[expected.player or ""].status == "out"
+        assert service.log.state().players[expected.player or ""].status == "out"
         assert "已确认" in plain(app, "#tally-outcome")
         await pilot.press("y")  # confirmed already: no dialog is offered, a notice says so
         await settle(pilot)
@@ -150,9 +150,9 @@ async def test_b_copies_and_writes_the_bbcode(service: Service) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("2", "b")
         await settle(pilot)
-        path = service.reports_dir() / "day2-tally.bbcode"
+        path = service.reports.reports_dir() / "day2-tally.bbcode"
         text = path.read_text("utf-8")
-        assert text == service.report_bbcode(2, "tally") and "[b]" in text
+        assert text == service.reports.report_bbcode(2, "tally") and "[b]" in text
         assert app.clipboard == text
         assert any(str(path) in n.message for n in app._notifications)
 
@@ -172,7 +172,7 @@ async def test_day_keys_move_between_vote_days(service: Service) -> None:
 
 async def test_lurkers_screen_counts_against_the_minimum(service: Service) -> None:
     app = TrackerApp(service, crawl_interval=0)
-    report = service.lurkers(2)
+    report = service.lurking.lurkers(2)
     minimum = service.ruleset.lurk.min_posts
     under = [p for p, n in report.posts.items() if n < minimum and p not in report.exempt]
     async with app.run_test(size=(120, 36)) as pilot:
@@ -226,7 +226,7 @@ async def test_two_vote_threads_on_one_day_show_both(tmp_path: Path) -> None:
             assert {b.tid for b in table.rows_} == {5, 6} and len(table.rows_) == 7
             assert str(table.columns[next(iter(table.columns))].label) == "帖"
             outcome = plain(app, "#tally-outcome")
-            for dt in svc.tally_day(1):
+            for dt in svc.votes.tally_day(1):
                 assert dt.tally.outcome.message in outcome
             assert outcome.count("待确认") == 2  # the day has closed: both wait for `y`
             assert app.query_one(Sidebar).badges.get("tally") == "!"
@@ -269,7 +269,7 @@ async def test_only_invalid_ballots_is_not_no_vote(service: Service) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("2")
         await settle(pilot)
-        (day,) = service.tally_day(2)
+        (day,) = service.votes.tally_day(2)
         t = day.tally
         assert t.only_invalid and t.silent  # the demo's day 2 has both kinds
         tried = {cb.voter for cb in t.ballots if not cb.valid}

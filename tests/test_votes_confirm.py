@@ -38,22 +38,22 @@ def svc(tmp_path: Path) -> Service:
 
 
 def _events(svc: Service) -> list[tuple[str, str | None, object]]:
-    return [(e.kind, e.player, e.get("vote_tid")) for e in svc.all_events() if e.get("vote_tid") is not None]
+    return [(e.kind, e.player, e.get("vote_tid")) for e in svc.log.events() if e.get("vote_tid") is not None]
 
 
 def test_a_second_confirmation_of_the_whole_day_is_refused_before_writing(svc: Service) -> None:
-    first = svc.confirm_day(1)
+    first = svc.votes.confirm_day(1)
     assert [r.tid for r in first] == [5, 6]
     recorded = _events(svc)
     with pytest.raises(GameRuleError, match="已经确认过"):
-        svc.confirm_day(1)
+        svc.votes.confirm_day(1)
     assert _events(svc) == recorded
 
 
 def test_a_thread_confirmed_earlier_is_skipped_and_the_other_recorded(svc: Service) -> None:
     with svc.store.session() as s:
         append_event(s, EventDraft(at=at(4, 22), kind="note", data={"vote_tid": 6, "day": 1, "text": "已确认"}))
-    results = svc.confirm_day(1)
+    results = svc.votes.confirm_day(1)
     assert [(r.tid, r.already_confirmed) for r in results] == [(5, False), (6, True)]
     tids = [tid for _, _, tid in _events(svc)]
     assert tids.count(6) == 1 and 5 in tids

@@ -25,15 +25,15 @@ def _demo(where: Path, *, memo: int | None = None) -> Service:
     where.mkdir()
     svc = open_demo(where)
     if memo is not None:
-        svc.ballot_memo_size = memo
+        svc.votes.ballot_memo_size = memo
     return svc
 
 
 def _answers(svc: Service) -> str:
     days = [d.day for d in svc.game.days if d.vote]
     out: dict[str, Any] = {
-        "tally": {d: [tally_to_json(dt) for dt in svc.tally_day(d)] for d in days},
-        "lurk": {d: svc.lurkers(d).to_json() for d in days},
+        "tally": {d: [tally_to_json(dt) for dt in svc.votes.tally_day(d)] for d in days},
+        "lurk": {d: svc.lurking.lurkers(d).to_json() for d in days},
     }
     return json.dumps(out, ensure_ascii=False, sort_keys=True, default=str)
 
@@ -65,13 +65,13 @@ def test_same_answers_with_and_without_memo(tmp_path: Path, parses: list[int]) -
 def test_memo_bounded_still_same(tmp_path: Path) -> None:
     plain = _demo(tmp_path / "plain", memo=0)
     tiny = _demo(tmp_path / "tiny")
-    tiny.ballot_memo_size = 3  # evicts all the time
+    tiny.votes.ballot_memo_size = 3  # evicts all the time
     assert _answers(tiny) == _answers(plain)
     assert tiny.votes._ballot_memo is not None and len(tiny.votes._ballot_memo[1]) <= 3
 
 
 def _edit_a_ballot(svc: Service) -> tuple[int, str]:
-    dt = svc.tally_day(2)[0]
+    dt = svc.votes.tally_day(2)[0]
     cb = dt.tally.ballots[0]
     other = next(n for n in svc.game.player_names if n not in (cb.target, cb.voter))
     with svc.store.session() as s:
@@ -105,10 +105,10 @@ def test_lurkers_counts_each_vote_once(tmp_path: Path, parses: list[int]) -> Non
     inside one lurkers() call each vote thread is counted once, even with the memo off."""
     svc = _demo(tmp_path / "g", memo=0)
     last = max(d.day for d in svc.game.days if d.vote)
-    svc.lurkers(last)
+    svc.lurking.lurkers(last)
     assert len(parses) == len(set(parses))
     parses.clear()
-    svc.lurkers(last)  # a new call reads the store afresh
+    svc.lurking.lurkers(last)  # a new call reads the store afresh
     assert parses
 
 

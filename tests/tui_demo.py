@@ -49,5 +49,5 @@ def open_demo(tmp: Path, *, filled: bool = True, at: datetime = FROZEN_AT) -> Se
     play_nights(service)  # night 1: 阿狸 and 老王 out
     if filled:
         fill_store(service)
-        service.detect_flags()  # as `tracker crawl --detect` (the TUI's crawl) does after storing
+        service.flag_review.detect_flags()  # as `tracker crawl --detect` (the TUI's crawl) does after storing
     return service

@@ -65,8 +65,8 @@ class TrackerApp(App[None]):
 
     def compose(self) -> ComposeResult:
         g = self.gateway
-        yield GameHeader(title=g.game.name, ruleset=g.ruleset_name(), days=g.header_days(),
-                         freeze_minutes=g.freeze_minutes(), clock=g.clock, tz_name=g.game.timezone,
+        yield GameHeader(title=g.service.game.name, ruleset=g.ruleset_name(), days=g.header_days(),
+                         freeze_minutes=g.freeze_minutes(), clock=g.clock, tz_name=g.service.game.timezone,
                          id="game-header")
         with Horizontal(id="body"):
             yield Sidebar(id="sidebar")
@@ -195,7 +195,7 @@ class TrackerApp(App[None]):
 
     @work(thread=True, exclusive=True, group="badge-flags", exit_on_error=False)
     def _flag_badge(self) -> None:
-        self.call_from_thread(self.set_badge, "flags", self.gateway.open_flag_count())
+        self.call_from_thread(self.set_badge, "flags", self.service.flag_review.flag_count(status="open"))
 
     @work(thread=True, exclusive=True, group="badge-tally", exit_on_error=False)
     def _tally_badge(self) -> None:

@@ -10,23 +10,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
 from tracker.clock import Clock
-from tracker.config import DayConfig, GameConfig
+from tracker.config import DayConfig
 from tracker.engine.days import DayStatus
 from tracker.engine.night.desk import phase_key, settled_event
 from tracker.errors import GameRuleError, TrackerError
 from tracker.penalties.ledger import Entry as LedgerEntry
-from tracker.penalties.lurk_cards import LurkFinding
-from tracker.penalties.review import CardSuggestion, Flag
+from tracker.penalties.review import Flag
 from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
-from tracker.service.browsing import StoredPost
-from tracker.service.night import NightPreview
-from tracker.service.penalties import CardDecision, LedgerAudit
+from tracker.service.penalties import CardDecision
 from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
@@ -64,20 +60,16 @@ class Gateway:
     def invalidate(self) -> None:
         self.memo.clear()
 
-    @property
-    def game(self) -> GameConfig:
-        return self.service.game
-
     def header_days(self) -> tuple[DayConfig, ...]:
         """The days as the game has them now: the recorded delays' closes and the 加速 in force
         (the game file's ``[[days]]`` when the state cannot be read)."""
         try:
             statuses = {s.day: s for s in self.service.state().days}
         except TrackerError:
-            return tuple(self.game.days)
+            return tuple(self.service.game.days)
         return tuple(replace(d, opens=statuses[d.day].opens, closes=statuses[d.day].closes,
                              accelerated=bool(statuses[d.day].accelerated)) if d.day in statuses else d
-                     for d in self.game.days)
+                     for d in self.service.game.days)
 
     def freeze_minutes(self) -> int | None:
         """The ruleset's change freeze; None when the ruleset cannot be loaded (the header says so)."""
@@ -90,7 +82,7 @@ class Gateway:
         try:
             return str(self.service.ruleset.id)
         except TrackerError:
-            return self.game.ruleset
+            return self.service.game.ruleset
 
     # -- crawling -------------------------------------------------------------------------------------
     async def crawl(self, progress: Callable[[CrawlProgress | _Progress], None]) -> None:
@@ -107,7 +99,7 @@ class Gateway:
         import json
         import sys
 
-        if self.game.path is None:  # a service built in memory: crawl and detect here, on a worker thread
+        if self.service.game.path is None:  # a service built in memory: crawl and detect here, on a worker thread
             def crawl_and_detect() -> None:
                 with self.lock:  # detection writes flags, as decisions do
                     self.service.crawl_and_detect(progress=progress)
@@ -115,7 +107,7 @@ class Gateway:
             await asyncio.to_thread(crawl_and_detect)
             return
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tracker", "crawl", str(self.game.path), "--db", self.service.store.url,
+            sys.executable, "-m", "tracker", "crawl", str(self.service.game.path), "--db", self.service.store.url,
             "--json", "--detect", "--progress-jsonl", stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         said: list[str] = []
@@ -141,7 +133,7 @@ class Gateway:
 
     # -- reads (thread workers call these) ----------------------------------------------------------
     def today(self) -> int | None:
-        d = current_day(self.game.days, self.clock.now())
+        d = current_day(self.service.game.days, self.clock.now())
         return d.day if d is not None else None
 
     def players(self) -> tuple[PlayerRow, ...]:
@@ -154,9 +146,9 @@ class Gateway:
 
     def player_detail(self, name: str) -> tuple[PlayerRow, list[LedgerEntry]]:
         """One player's row and every ledger entry naming them (the 玩家 screen's Enter)."""
-        with self.service.request():
+        with self.service.log.request():
             row = next(p for p in self.players() if p.name == name)
-            entries = [e for e in self.service.ledger() if e.player == name]
+            entries = [e for e in self.service.penalties.ledger() if e.player == name]
         return row, entries
 
     def overview(self) -> Overview:
@@ -170,7 +162,8 @@ class Gateway:
             return None
 
         players = attempt(self.players) or ()
-        flags = attempt(self.open_flag_count)
+        # open flags as stored: the crawl's child process runs the detectors, never this one
+        flags = attempt(lambda: self.service.flag_review.flag_count(status="open"))
         outcome = attempt(self._outcome_words)
         return Overview(players=players, open_flags=flags, posts=attempt(lambda: self.search_posts(
             PostQuery(), 0, 1).total), outcome=outcome, problems=tuple(problems))
@@ -186,16 +179,9 @@ class Gateway:
         return f"{o.reason}（{o.clause}）" if o else "尚未分出"
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
-        found = self.service.search_posts(author=query.author, tid=query.tid, day=query.day,
+        found = self.service.browsing.search_posts(author=query.author, tid=query.tid, day=query.day,
                                           text=query.text, offset=offset, limit=limit)
         return PostPage(query=query, offset=found.offset, limit=limit, total=found.total, posts=found.posts)
-
-    def post(self, pid: int) -> StoredPost | None:
-        return self.service.post(pid)
-
-    def open_flag_count(self) -> int:
-        """Open flags as stored (the crawl's child process runs the detectors, never this one)."""
-        return self.service.flag_count(status="open")
 
     def lurker_count(self) -> int | None:
         """Players under the day's minimum right now (the 潜水 badge); None before any day."""
@@ -207,30 +193,26 @@ class Gateway:
     def tally_badge(self) -> int | str | None:
         """The 票型 badge: ``!`` when a closed day's outcome waits for `y`, else the invalid ballots."""
         day = self.today()
-        if day is None or not self.game.day(day).vote:
+        if day is None or not self.service.game.day(day).vote:
             return None
         view = self.tally(day)
         return "!" if view.waiting else view.invalid
 
     # -- 票型 ---------------------------------------------------------------------------------------
     def vote_days(self) -> tuple[int, ...]:
-        return tuple(d.day for d in self.game.days if d.vote)
+        return tuple(d.day for d in self.service.game.days if d.vote)
 
     def tally(self, day: int) -> TallyView:
         """The day's vote thread(s) as the screen draws them (the count is kept until the store changes)."""
-        with self.service.request():  # one read of the event log for the count, the day and what is confirmed
-            dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-            confirmed = self.confirmed_tids()
+        with self.service.log.request():  # one read of the event log for the count, the day and what is confirmed
+            dts = self.memo.get(("tally", day), lambda: self.service.votes.tally_day(day))
+            confirmed = frozenset(self.service.votes.confirmed_tids())
             closes = self.day_status(day).closes
         sheets = tuple(sheet_from(dt, confirmed=confirmed, floor_of=self._floor) for dt in dts)
         return TallyView(day=day, sheets=sheets, closed=self.clock.now() >= closes)
 
-    def confirmed_tids(self) -> frozenset[int]:
-        """Vote threads whose result is recorded as game events (and not undone)."""
-        return frozenset(self.service.confirmed_tids())
-
     def _floor(self, pid: int) -> int | None:
-        post = self.service.post(pid)
+        post = self.service.browsing.post(pid)
         return int(post.floor) if post is not None else None
 
     def confirm_day(self, day: int) -> list[str]:
@@ -238,7 +220,7 @@ class Gateway:
         and a roster the ruleset contradicts (`Votes.confirm_day`)."""
         try:
             with self.lock:
-                results = self.service.confirm_day(day)
+                results = self.service.votes.confirm_day(day)
         finally:
             self.invalidate()
         from tracker.engine.night.desk import phase_words
@@ -253,20 +235,20 @@ class Gateway:
 
     def tally_bbcode(self, day: int) -> tuple[str, Path]:
         """The announcement BBCode (the same text `tracker report` writes), saved in the reports dir."""
-        dts = self.memo.get(("tally", day), lambda: self.service.tally_day(day))
-        text = tally_bbcode(dts, self.game.tz)
-        return text, self.service.write_report_file(f"day{day}-tally.bbcode", text)
+        dts = self.memo.get(("tally", day), lambda: self.service.votes.tally_day(day))
+        text = tally_bbcode(dts, self.service.game.tz)
+        return text, self.service.reports.write_file(f"day{day}-tally.bbcode", text)
 
     def day_status(self, day: int) -> DayStatus:
         """Effective open/close and 加速 in force (GameLog.day_status; the 进程帖 is not read)."""
-        return self.memo.get(("status", day), lambda: self.service.day_status(day, requests=False))
+        return self.memo.get(("status", day), lambda: self.service.log.day_status(day, requests=False))
 
     # -- 潜水 ---------------------------------------------------------------------------------------
     def lurkers(self, day: int) -> LurkView:
-        with self.service.request():  # one read of the event log for the count and the day
-            rep = self.memo.get(("lurk", day), lambda: self.service.lurkers(day))
+        with self.service.log.request():  # one read of the event log for the count and the day
+            rep = self.memo.get(("lurk", day), lambda: self.service.lurking.lurkers(day))
             status = self.day_status(day)
-        d = self.game.day(day)
+        d = self.service.game.day(day)
         return lurk_view(rep, status=status, discussion=d.discussion, has_vote=bool(d.vote),
                          rules=self.service.ruleset.lurk)
 
@@ -277,68 +259,46 @@ class Gateway:
         Only reads: detection runs in the crawl's child process (``tracker crawl --detect``), so
         showing this screen never scans posts in the process that draws the screen.
         """
-        flags = self.service.flags(detect=False)
+        flags = self.service.flag_review.flags(detect=False)
         return sorted(flags, key=lambda f: (f.status != "open", f.posted_at, f.pid, f.id))
-
-    def suggest_card(self, flag_id: int) -> CardSuggestion:
-        return self.service.suggest_card(flag_id)
 
     def card_from_flag(self, flag_id: int, color: str, clause: str, reason: str) -> CardDecision:
         with self.lock:
-            return self.service.card_from_flag(flag_id, color=color, clause=clause, reason=reason)
+            return self.service.flag_review.card_from_flag(flag_id, color=color, clause=clause, reason=reason)
 
     def dismiss_flag(self, flag_id: int, reason: str) -> Flag:
         with self.lock:
-            return self.service.dismiss_flag(flag_id, reason)
+            return self.service.flag_review.dismiss_flag(flag_id, reason)
 
     def cards(self) -> tuple[list[LedgerEntry], list[StandingRow]]:
-        ledger = self.service.ledger()
-        standing = self.service.standing()
+        ledger = self.service.penalties.ledger()
+        standing = self.service.penalties.standing()
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
-    def ledger_check(self) -> LedgerAudit:
-        """The ledger's audit as `tracker cards verify` makes it: the chain, the anchors the directors
-        posted in the process thread (the database's copy) and the local seal (the 判罚 screen says
-        loudly when any fails)."""
-        return self.service.penalties.audit()
-
-    def post_places(self, pids: list[int | None]) -> dict[int, tuple[int, int, datetime]]:
-        """pid → (tid, floor, posted_at) of the posts cards name."""
-        return dict(self.service.post_places(pids))
-
-    def card_history(self, card_id: int) -> list[LedgerEntry]:
-        return self.service.card_history(card_id)
-
     def revoke_card(self, card_id: int, reason: str) -> CardDecision:
         with self.lock:
-            return self.service.revoke_card(card_id, reason)
+            return self.service.penalties.revoke_card(card_id, reason)
 
     def issue_card(self, player: str, color: str, clause: str, reason: str, post: str = "") -> CardDecision:
         """A card typed at the 判罚 screen, as `tracker card issue` writes it."""
         with self.lock:
-            return self.service.issue_card(player, color, clause or None, reason, post=post or None)
+            return self.service.penalties.issue_card(player, color, clause or None, reason, post=post or None)
 
     def amend_card(self, card_id: int, reason: str, *, color: str | None, clause: str | None) -> CardDecision:
         with self.lock:
-            return self.service.amend_card(card_id, reason, color=color, clause=clause)
+            return self.service.penalties.amend_card(card_id, reason, color=color, clause=clause)
 
     def record_event(self, kind: str, player: str, data: dict[str, str]) -> str:
         """An event for ``player`` (the 玩家 screen's `v`), said back as `tracker event` says it."""
         from tracker.reports.event_lines import event_line
 
         with self.lock:
-            e = self.service.record_event(kind, player, dict(data))
+            e = self.service.log.record_event(kind, player, dict(data))
         said = f"已记录事件 #{e.seq}：{event_line(e.kind, e.player, dict(e.data))}"
         if e.kind in ("eliminated", "died"):
             said += "（手动记录的出局不触发连锁；投票出局请确认结果，技能出局请在夜晚界面提交）"
         return said
-
-    def lurk_findings(self, day: int) -> list[LurkFinding]:
-        """The day's 潜水 penalties with their status in the ledger (待判罚 / 已判罚 第 N 条)."""
-        from tracker.service.lurk_cards import day_lurk_findings
-
-        return day_lurk_findings(self.service, day)
 
     def card_lurkers(self, day: int, players: tuple[str, ...] = ()) -> list[CardDecision]:
         """Card the day's uncarded 潜水 penalties (all, or those of ``players``): the 潜水 screen's c / C."""
@@ -350,8 +310,8 @@ class Gateway:
     # -- 夜晚 ---------------------------------------------------------------------------------------
     def night_default(self) -> int:
         """The night to open on: the first not yet confirmed, else the last the game file allows."""
-        events = self.service.all_events()
-        last = max((d.day for d in self.game.days), default=1)
+        events = self.service.log.events()
+        last = max((d.day for d in self.service.game.days), default=1)
         for n in range(1, last + 1):
             if settled_event(events, phase_key(night=n)) is None:
                 return n
@@ -359,11 +319,8 @@ class Gateway:
 
     def night_words(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(player names, skill names): what the entry line completes."""
-        desk = self.service.night_desk()
-        return tuple(p.name for p in self.game.players), tuple(desk.catalog.names())
-
-    def night_preview(self, night: int) -> NightPreview:
-        return self.service.night_desk().preview(phase_key(night=night))
+        desk = self.service.night_desk
+        return tuple(p.name for p in self.service.game.players), tuple(desk.catalog.names())
 
     def night_add(self, night: int, line: str) -> str:
         """``行动者 技能 目标…`` (a choice after ``--``: ``掠夺者 技能掠夺 P04 -- 黄王``)."""
@@ -372,7 +329,7 @@ class Gateway:
         if len(parts) < 2:
             raise GameRuleError("写成：行动者 技能 目标…", hint="例如：饺子 守护 包子；团队：狼群(银鸦,风行) 杀人 泡泡")
         with self.lock:
-            ev = self.service.night_desk().add(phase_key(night=night), parts[0], parts[1], parts[2:],
+            ev = self.service.night_desk.add(phase_key(night=night), parts[0], parts[1], parts[2:],
                                                choice=choice.strip() or None)
         from tracker.reports.night import submitted_line
 
@@ -380,14 +337,14 @@ class Gateway:
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
         with self.lock:
-            ev = self.service.night_desk().remove(phase_key(night=night), actor, skill)
+            ev = self.service.night_desk.remove(phase_key(night=night), actor, skill)
         from tracker.reports.night import withdrawn_line
 
         return withdrawn_line(ev.seq, actor, skill)
 
     def night_confirm(self, night: int) -> str:
         with self.lock:
-            preview, recorded = self.service.night_desk().confirm(phase_key(night=night))
+            preview, recorded = self.service.night_desk.confirm(phase_key(night=night))
         self.invalidate()
         return f"已确认{preview.words}的结算：写入 {len(recorded)} 个事件"
 

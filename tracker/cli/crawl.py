@@ -116,7 +116,7 @@ def register(group: click.Group) -> None:
                 if detect:  # the TUI crawls through this command, so the detectors run in its child
                     report, detection = svc.crawl_and_detect(progress=progress, tids=list(threads) or None)
                 else:
-                    report = svc.crawl(progress=progress, tids=list(threads) or None)
+                    report = svc.crawling.crawl(progress=progress, tids=list(threads) or None)
             finally:
                 progress.close()
             from tracker.service.roster_check import roster_check, substitutes_for_check
@@ -147,7 +147,7 @@ def register(group: click.Group) -> None:
         """列出数据库里某帖的全部帖子（含已删除、已屏蔽的，并标出）。"""
         with service(game_path, db_url) as svc:
             tz = svc.game.tz
-            rows = [post_json(p, tz) for p in svc.posts(tid)]
+            rows = [post_json(p, tz) for p in svc.browsing.posts(tid)]
         if as_json:
             emit_json(rows)
             return

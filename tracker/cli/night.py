@@ -151,7 +151,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
         raise click.UsageError(f"不认识的操作 {verb!r}；可用：{' / '.join(_VERBS)}（不写则预览）")
     chosen = _decisions(decisions)
     with service(game_path, db_url) as svc:
-        desk = svc.night_desk()
+        desk = svc.night_desk
         if verb == "setup":
             if len(rest) != 2:
                 raise click.UsageError("setup 写成：setup 字段 值 [--player 玩家]，例如 setup 英雄 饺子 --player 泡泡")

@@ -134,7 +134,7 @@ def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str 
         if flag_id is None or reason is None:
             raise click.UsageError("驳回需要违规记录的编号和理由：tracker flags GAME.toml dismiss ID --reason 理由")
         with service(game_path, db_url) as svc:
-            f = svc.dismiss_flag(flag_id, reason, by=by)
+            f = svc.flag_review.dismiss_flag(flag_id, reason, by=by)
         if as_json:
             emit_json(flag_json(f))
         else:
@@ -146,9 +146,9 @@ def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str 
 
     with service(game_path, db_url) as svc:
         ledger_ok = check_ledger(svc)  # the suggested cards read the ledger
-        run = None if no_detect else svc.detect_flags()
-        found = svc.flags(detect=False, status=status)
-        ledger = svc.ledger()
+        run = None if no_detect else svc.flag_review.detect_flags()
+        found = svc.flag_review.flags(detect=False, status=status)
+        ledger = svc.penalties.ledger()
         # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
         rules = svc.ctx.ruleset.detectors
         suggested = {f.id: suggest_card(f, ledger, rules=rules) for f in found if f.status == "open"}
@@ -185,11 +185,11 @@ def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode
 
     with service(game_path, db_url) as svc:
         if bbcode:
-            echo(svc.lurkers_announcement(day), nl=False)
+            echo(svc.lurking.lurkers_announcement(day), nl=False)
             return
         ledger_ok = check_ledger(svc)  # the 已判罚 column reads the ledger
-        rep = svc.lurkers(day)
-        found = lurk_findings(day, rep.penalties, svc.ledger())
+        rep = svc.lurking.lurkers(day)
+        found = lurk_findings(day, rep.penalties, svc.penalties.ledger())
     if as_json:
         emit_json(lurkers_json(rep, found))
         fail_if_broken(ledger_ok)
@@ -238,7 +238,7 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
             raise click.UsageError("公示需要 --day N")
         with service(game_path, db_url) as svc:
             v = check_ledger(svc)
-            echo(svc.cards_announcement(day), nl=False)
+            echo(svc.penalties.cards_announcement(day), nl=False)
         fail_if_broken(v)
         return
     if action == "history":
@@ -246,8 +246,8 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
             raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
         with service(game_path, db_url) as svc:
             v = check_ledger(svc)
-            history = svc.card_history(card_id)
-            places = svc.post_places([e.post for e in history])
+            history = svc.penalties.card_history(card_id)
+            places = svc.penalties.post_places([e.post for e in history])
             tz = svc.game.tz
         if as_json:
             emit_json(history_json(history, places))
@@ -258,9 +258,9 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
         return
     with service(game_path, db_url) as svc:
         v = check_ledger(svc)
-        ledger = svc.ledger()
-        standing = svc.standing()
-        places = svc.post_places([e.post for e in ledger])
+        ledger = svc.penalties.ledger()
+        standing = svc.penalties.standing()
+        places = svc.penalties.post_places([e.post for e in ledger])
         tz = svc.game.tz
     if as_json:
         emit_json(cards_json(ledger, standing, places, verified=v))
@@ -343,7 +343,7 @@ def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool,
               call: Callable[[Service], CardDecision]) -> None:
     with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
         d = call(svc)
-        places = svc.post_places([e.post for e in d.written])
+        places = svc.penalties.post_places([e.post for e in d.written])
         tz = svc.game.tz
     if as_json:
         emit_json(placed_decision_json(d, places))
@@ -369,7 +369,7 @@ def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reas
           day: int | None, by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
     """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
     def call(svc: Service) -> CardDecision:
-        return svc.issue_card(player, color, clause, reason, post=post, by=by, day=day,
+        return svc.penalties.issue_card(player, color, clause, reason, post=post, by=by, day=day,
                               at=_when(at, svc.game.tz))
 
     _decision(obj, db_url, as_json, call)
@@ -384,7 +384,7 @@ def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reas
 def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_url: str | None,
            as_json: bool) -> None:
     """撤销一张牌（新记录；它参与的合并随之撤销）。"""
-    _decision(obj, db_url, as_json, lambda svc: svc.revoke_card(card_id, reason, by=by))
+    _decision(obj, db_url, as_json, lambda svc: svc.penalties.revoke_card(card_id, reason, by=by))
 
 @card.command("amend")
 @click.argument("card_id", type=int, metavar="ID")
@@ -398,7 +398,7 @@ def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_ur
 def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, clause: str | None,
           by: str | None, db_url: str | None, as_json: bool) -> None:
     """更正一张牌的牌色或条款（新记录，原记录保留）。"""
-    _decision(obj, db_url, as_json, lambda svc: svc.amend_card(card_id, reason, color=color, clause=clause, by=by))
+    _decision(obj, db_url, as_json, lambda svc: svc.penalties.amend_card(card_id, reason, color=color, clause=clause, by=by))
 
 @card.command("from-flag")
 @click.argument("flag_id", type=int, metavar="FLAG_ID")
@@ -414,7 +414,7 @@ def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, cla
 def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
               day: int | None, by: str | None, reported: bool, db_url: str | None, as_json: bool) -> None:
     """把一条违规记录转为判罚（牌色、条款按违规记录预填）。"""
-    _decision(obj, db_url, as_json, lambda svc: svc.card_from_flag(flag_id, color=color, clause=clause,
+    _decision(obj, db_url, as_json, lambda svc: svc.flag_review.card_from_flag(flag_id, color=color, clause=clause,
                                                            reason=reason, by=by, day=day, reported=reported))
 
 @card.command("from-lurker")

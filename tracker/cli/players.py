@@ -71,7 +71,7 @@ def register(group: click.Group) -> None:
 
         with service(game_path, db_url) as svc:
             if not no_crawl:
-                svc.crawl(tids=[tid])
+                svc.crawling.crawl(tids=[tid])
             with svc.store.session() as s:
                 posts = posts_for_thread(s, tid)
             game = svc.game

@@ -42,13 +42,13 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
     svc = open_service(game_path, db_url)
     try:
         ledger = check_ledger(svc)
-        day = day if day is not None else svc.current_day()
-        att = svc.attention(day, kind)
-        written = svc.write_reports(day, (kind,), force=force) if write else []
+        day = day if day is not None else svc.reports.current_day()
+        att = svc.reports.attention(day, kind)
+        written = svc.reports.write_reports(day, (kind,), force=force) if write else []
         if as_json:
             from tracker.cli.json_docs import attention_json
 
-            emit_json(attention_json(day, kind, att, svc.report_bbcode(day, kind), written))
+            emit_json(attention_json(day, kind, att, svc.reports.report_bbcode(day, kind), written))
         else:
             echo(_render(svc, day, kind, fmt), nl=False)
             for item in att.items:
@@ -64,8 +64,8 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
 
 def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
     if fmt == "bbcode":
-        return str(svc.report_bbcode(day, kind)).rstrip("\n") + "\n"
-    report = svc.day_report(day, (kind,))
+        return str(svc.reports.report_bbcode(day, kind)).rstrip("\n") + "\n"
+    report = svc.reports.day_report(day, (kind,))
     if fmt == "html":
         from tracker.reports.html import render_html
 
@@ -109,9 +109,9 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
     def write(slot: Slot) -> list[str]:
         final = slot.kind == "final"
         # unattended: a report the director edited is kept, the new one written beside it (NAME.new.EXT)
-        paths = svc.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning", beside=True)
+        paths = svc.reports.write_reports(slot.day, slot.reports, final=final, suffix="" if final else "-warning", beside=True)
         if svc.game.schedule.post_reports and svc.game.process_thread is not None:
-            text = "\n\n".join(svc.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
+            text = "\n\n".join(svc.reports.report_bbcode(slot.day, k) for k in slot.reports if k != "tally")
             try:
                 _post(svc, svc.game.process_thread, text)
             except PostRefusedError as exc:
@@ -122,7 +122,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
         from tracker.config import load_game
 
         svc.ctx.game = load_game(game_path)  # every service reads the game through the shared context
-        return svc.effective_days()
+        return svc.log.effective_days()
 
     def game_over() -> str | None:
         from tracker.service.roster_check import roster_errors
@@ -135,8 +135,8 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
     game = svc.game
     tz = game.tz
     kw: dict[str, Any] = dict(
-        days=svc.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
-        crawl=svc.crawl_async, write=write, name=game.name, refresh_days=refresh,
+        days=svc.log.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
+        crawl=svc.crawling.crawl_async, write=write, name=game.name, refresh_days=refresh,
         # the crawl stops itself at its deadline; this is the backstop for the reports
         crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60, keep_watching=True, tz=tz,
         game_over=game_over,
@@ -220,7 +220,7 @@ def elevator_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
     """生成讨论帖二楼的电梯楼（BBCode）。"""
     svc = open_service(game_path, db_url)
     try:
-        text = svc.elevator_bbcode(day)
+        text = svc.reports.elevator_bbcode(day)
     finally:
         svc.close()
     from tracker.cli.json_docs import elevator_json
@@ -240,7 +240,7 @@ def announce_cmd(game_path: Path, day: int, db_url: str | None, as_json: bool) -
     svc = open_service(game_path, db_url)
     try:
         ledger = check_ledger(svc)
-        text = svc.day_announcement_bbcode(day)
+        text = svc.reports.day_announcement_bbcode(day)
         first = min(d.day for d in svc.game.days)
     finally:
         svc.close()

@@ -297,16 +297,16 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
             except ValueError as exc:
                 raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from exc
             when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
-        e = svc.record_event(kind, player, data, at=when, recorded_by=by)
+        e = svc.log.record_event(kind, player, data, at=when, recorded_by=by)
         if e.kind == "undo":
-            for note in svc.undo_notes(int(e.data["seq"])):
+            for note in svc.log.undo_notes(int(e.data["seq"])):
                 echo(f"注意：{note}", err=True)
-        s = svc.game_state()
+        s = svc.log.state()
         if as_json:
             emit_json(event_json(e, s.outcome))
             return
         echo(f"已记录事件 #{e.seq}：{_event_words(e.kind, e.player, dict(e.data))}")
-        if e.kind in ("eliminated", "died") and svc.night_desk().has_exit_skill("exile"):
+        if e.kind in ("eliminated", "died") and svc.night_desk.has_exit_skill("exile"):
             # typed by hand, the exit is recorded alone: what it sets off is the desk's to settle
             echo("注意：手动记录的出局不触发连锁（殉情、遇难、殉职 …）；投票出局请用 tracker confirm，"
                  "红牌用 tracker card issue，技能出局用 tracker night … add / confirm", err=True)
@@ -343,7 +343,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         if as_json:
             emit_json(state_command_json(summary, outcome_judged=not roster_broken, problems=problems, ledger=ledger,
                                          readings=readings_json(svc.ruleset, svc.game.options),
-                                         events=svc.events_json() if show_events else None))
+                                         events=svc.log.events_json() if show_events else None))
             fail_if_broken(ledger)
             _refuse_roster(problems)
             return
@@ -382,7 +382,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         if show_events:
             from tracker.engine.events import effective
 
-            events = svc.all_events()
+            events = svc.log.events()
             _, undone = effective(events)
             for e in events:
                 mark = "（已撤销）" if e.seq in undone else ""

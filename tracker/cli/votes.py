@@ -30,7 +30,7 @@ def tally_cmd(game_path: Path, day: int, ruleset_id: str | None, bbcode: bool, n
 
     svc = open_service(game_path, db_url)
     try:
-        results = svc.tally_day(day, ruleset_id=ruleset_id)
+        results = svc.votes.tally_day(day, ruleset_id=ruleset_id)
         tz = svc.game.tz
         if as_json:
             emit_json(tally_command_json(day, results, tz))
@@ -79,7 +79,7 @@ def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str 
     """确认当日投票结果，记为游戏事件（当选、出局/死亡、已用最后一票）。"""
     svc = open_service(game_path, db_url)
     try:
-        results = svc.confirm_day(day, recorded_by=recorded_by)
+        results = svc.votes.confirm_day(day, recorded_by=recorded_by)
         if as_json:
             emit_json(confirm_command_json(day, results))
             return

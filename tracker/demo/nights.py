@@ -51,7 +51,7 @@ def load_nights(source: Traversable = NIGHTS_FILE) -> dict[int, list[Submission]
 
 def play_night(svc: Service, night: int, source: Traversable = NIGHTS_FILE) -> NightPreview:
     """Submit night ``night``'s actions through the desk and confirm its settlement (once)."""
-    desk = svc.night_desk()
+    desk = svc.night_desk
     key = phase_key(night=night)
     for s in load_nights(source)[night]:
         desk.add(key, s.actor, s.skill, s.targets, choice=s.choice)

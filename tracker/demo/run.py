@@ -59,7 +59,7 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
     started = time.perf_counter()
     svc = Service.open(game_path)
     try:
-        crawl = svc.crawl(progress=progress)
+        crawl = svc.crawling.crawl(progress=progress)
         days: list[dict[str, Any]] = []
         nights: list[dict[str, Any]] = []
         nights_file = data / "nights.toml"
@@ -68,9 +68,9 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
         for d in svc.game.days:
             if first and d.day in scripted:  # the night before the day: its deaths do not vote
                 nights.append(night_summary(play_night(svc, d.day, nights_file)))
-            tallies = [tally_to_json(t) for t in svc.tally_day(d.day)]
-            confirmed = svc.confirm_day(d.day, recorded_by="演示")
-            lurk = svc.lurkers(d.day)
+            tallies = [tally_to_json(t) for t in svc.votes.tally_day(d.day)]
+            confirmed = svc.votes.confirm_day(d.day, recorded_by="演示")
+            lurk = svc.lurking.lurkers(d.day)
             days.append({
                 "day": d.day,
                 "votes": [{"tid": t["tid"], "purpose": t["purpose"], "public_totals": t["public_totals"],
@@ -84,8 +84,8 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
             })
             if not first and d.day in scripted:  # night N follows day N in M19 (总体流程: 讨论日 → 夜晚)
                 nights.append(night_summary(play_night(svc, d.day, nights_file)))
-        flags = svc.flags(detect=True)
-        reports = [str(p) for d in svc.game.days for p in svc.write_reports(d.day, final=True)]
+        flags = svc.flag_review.flags(detect=True)
+        reports = [str(p) for d in svc.game.days for p in svc.reports.write_reports(d.day, final=True)]
         state = svc.state()
         order = {"nights_first": True} if first else {}  # the seed demo's summary stays as it was
         return {

@@ -27,6 +27,7 @@ from tracker.penalties.review import (
 )
 from tracker.records import Post
 from tracker.service.context import GameContext
+from tracker.service.request import one_request
 from tracker.store.penalties import (
     add_flags,
     count_flags,
@@ -85,6 +86,7 @@ class Flags:
 
     # --------------------------------------------------------------------------------- detection
 
+    @one_request
     def detect_flags(self) -> DetectionRun:
         """Run the detectors on the posts that are new or changed since the last run (the watermark)."""
         tids = self.ctx.game.thread_ids()
@@ -154,6 +156,7 @@ class Flags:
 
     # --------------------------------------------------------------------------------- review
 
+    @one_request
     def flags(self, *, detect: bool = True, status: str | None = None) -> list[Flag]:
         """Every flag (open first for the TUI's queue is the caller's choice); detection runs first."""
         if detect:
@@ -182,6 +185,7 @@ class Flags:
         check_card(fl)
         return suggest_card(fl, self.penalties.ledger(), reported=reported, rules=self.ctx.ruleset.detectors)
 
+    @one_request
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
                        reason: str | None = None, by: str | None = None, day: int | None = None,
                        reported: bool = False) -> CardDecision:

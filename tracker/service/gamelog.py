@@ -12,12 +12,13 @@ snapshot: what follows in the same request reads the log afresh.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlmodel import Session
 
@@ -45,6 +46,17 @@ from tracker.store.events import append_event, load_events
 from tracker.store.posts import posts_for_thread
 
 T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+def _in_request(method: Callable[Concatenate[GameLog, P], R]) -> Callable[Concatenate[GameLog, P], R]:
+    """The log's own answer within one request (a caller's own request is joined); the services'
+    calls do the same through :func:`tracker.service.request.one_request`."""
+    @functools.wraps(method)
+    def within(self: GameLog, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.request():
+            return method(self, *args, **kwargs)
+    return within
 
 
 @dataclass
@@ -132,6 +144,7 @@ class GameLog:
             found = req.passes[rs.id] = FoldPass(rs, self.ctx.game.players, base, self.ctx.game.days)
         return found
 
+    @_in_request
     def state(self, at: datetime | None = None) -> GameState:
         """The state now, or as it was at ``at`` (events that happened at or before it)."""
         events = self.events()
@@ -155,6 +168,7 @@ class GameLog:
         return self.substitutes().get(name, name)
 
     # -- days ---------------------------------------------------------------------------------------
+    @_in_request
     def day_status(self, day: int, *, ruleset: Ruleset | None = None, requests: bool = True,
                    events: Sequence[Event] | None = None) -> DayStatus:
         """Day ``day`` as it stands: effective opens/closes, acceleration in force, the request count.
@@ -167,12 +181,14 @@ class GameLog:
         log = self.events() if events is None else list(events)
         return self._day_status(day, ruleset or self.ctx.ruleset, log, self._process_posts() if requests else None)
 
+    @_in_request
     def day_statuses(self, *, requests: bool = True) -> list[DayStatus]:
         """Every day of the game file, the log and the 进程帖 read once."""
         log = self.events()
         posts = self._process_posts() if requests else None
         return [self._day_status(d.day, self.ctx.ruleset, log, posts) for d in self.ctx.game.days]
 
+    @_in_request
     def effective_days(self) -> list[DayConfig]:
         """The game file's days with the effective opens and closes (a delayed day closes later)."""
         by_day = {s.day: s for s in self.day_statuses(requests=False)}
@@ -242,6 +258,7 @@ class GameLog:
         return out
 
     # -- recording --------------------------------------------------------------------------------
+    @_in_request
     def record_event(self, kind: str, player: str | None = None, data: Mapping[str, Any] | None = None, *,
                      at: datetime | None = None, recorded_by: str | None = None) -> Event:
         """Check the event against the current state (GameRuleError with the fix), then append it."""
@@ -256,9 +273,11 @@ class GameLog:
         with self.ctx.store.session() as session:
             return self.append(session, [draft])[0]
 
+    @_in_request
     def undo_event(self, seq: int, reason: str = "", *, recorded_by: str | None = None) -> Event:
         return self.record_event("undo", data={"seq": seq, "reason": reason}, recorded_by=recorded_by)
 
+    @_in_request
     def undo_notes(self, seq: int) -> list[str]:
         """What undoing event ``seq`` leaves standing: the later results built on it (settlements
         and vote confirmations are not recomputed by an undo), and, for a settlement's confirmation,
@@ -293,6 +312,7 @@ class GameLog:
         """The log as the caller's transaction sees it (before its own appends are committed)."""
         return from_config(self.ctx.game.events) + load_events(session)
 
+    @_in_request
     def events_json(self) -> list[dict[str, Any]]:
         events = self.events()
         _, undone = effective(events)

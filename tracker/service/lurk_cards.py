@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 def day_lurk_findings(svc: Service, day: int) -> list[LurkFinding]:
     """The day's lurk penalties with their status in the ledger."""
-    rep = svc.lurkers(day)
-    return lurk_findings(day, rep.penalties, svc.ledger())
+    rep = svc.lurking.lurkers(day)
+    return lurk_findings(day, rep.penalties, svc.penalties.ledger())
 
 
 def card_lurkers(svc: Service, day: int, players: Collection[str] = (), *,
@@ -48,5 +48,5 @@ def card_lurkers(svc: Service, day: int, players: Collection[str] = (), *,
     for f in todo:
         if f.card is not None:
             continue
-        decisions.append(svc.issue_card(f.penalty.player, f.penalty.card, f.clause, f.reason, by=by, day=day))
+        decisions.append(svc.penalties.issue_card(f.penalty.player, f.penalty.card, f.clause, f.reason, by=by, day=day))
     return decisions

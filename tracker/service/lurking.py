@@ -25,6 +25,7 @@ from tracker.penalties.lurk import (
 from tracker.penalties.presence import FROM_ENGINE
 from tracker.reports.announce_cards import LurkLine, lurkers_bbcode
 from tracker.service.context import GameContext
+from tracker.service.request import one_request
 from tracker.store.posts import author_uid_post_counts, author_uid_short_posts
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
@@ -40,6 +41,7 @@ class Lurking:
         self.log = log
         self.votes = votes
 
+    @one_request
     def lurkers(self, day: int) -> LurkReport:
         """The day's 潜水 report, the three-day rule carried from day 1."""
         game = self.ctx.game
@@ -98,6 +100,7 @@ class Lurking:
             tried |= {b.voter for b in t.ballots}
         return valid, tried - valid
 
+    @one_request
     def lurkers_announcement(self, day: int) -> str:
         """The 潜水 名单 to paste (BBCode), final once the day has closed."""
         rep = self.lurkers(day)

@@ -95,6 +95,12 @@ class NightDesk:
         self._now = now
         self.director = director
 
+    def within(self, *, log: Callable[[], list[Event]], append: Callable[[Sequence[EventDraft]], list[Event]]) -> NightDesk:
+        """This desk reading and writing inside a caller's transaction (a vote's or a red card's exit
+        settles with the events that record it, all or nothing): the same ruleset, days and director."""
+        return NightDesk(self.ruleset, log=log, fold=self._fold, append=append, window=self._window, now=self._now,
+                         director=self.director)
+
     @property
     def catalog(self) -> Catalog:
         return catalog_of(self.ruleset)

@@ -34,6 +34,7 @@ from tracker.penalties.anchor import (
 from tracker.penalties.review import check_card
 from tracker.reports.announce_cards import RedOff, cards_bbcode
 from tracker.service.context import GameContext
+from tracker.service.request import one_request
 from tracker.store.penalties import append_entries, decide_flag, get_flag, load_entries, load_head
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
@@ -178,6 +179,7 @@ class Penalties:
                     changed = True
         return [e for e in entries if e.id in related]
 
+    @one_request
     def standing(self) -> dict[str, PlayerStanding]:
         """Every player's cards now held, with their status in the game (alive/dead/out/benched)."""
         entries = self.ledger()
@@ -186,6 +188,7 @@ class Penalties:
         status = self.log.statuses()
         return {p: PlayerStanding(p, s.blue, s.yellow, s.red, status.get(p, "alive")) for p, s in stands.items()}
 
+    @one_request
     def issue_card(self, player: str, color: str, clause: str | None, reason: str, *,
                    post: int | str | None = None, by: str | None = None, flag: int | None = None,
                    day: int | None = None, at: datetime | None = None) -> CardDecision:
@@ -228,6 +231,7 @@ class Penalties:
                 day=where.day),
                 primary="issue", after=after)
 
+    @one_request
     def revoke_card(self, card_id: int, reason: str, *, by: str | None = None) -> CardDecision:
         """A pardon: a new entry naming the card; a conversion it was part of is undone as new entries."""
         issuer = self.ctx.director(by)
@@ -238,6 +242,7 @@ class Penalties:
                                                             day=self._announced_on(entries, card_id)),
                                 primary="revoke")
 
+    @one_request
     def amend_card(self, card_id: int, reason: str, *, color: str | None = None, clause: str | None = None,
                    by: str | None = None) -> CardDecision:
         issuer = self.ctx.director(by)
@@ -405,6 +410,7 @@ class Penalties:
 
     # --------------------------------------------------------------------------- announcement
 
+    @one_request
     def cards_announcement(self, day: int) -> str:
         """判罚公示 for one day: the decisions between the day's opening and the next day's."""
         from tracker.penalties.place import announced_split

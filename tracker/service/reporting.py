@@ -38,6 +38,7 @@ from tracker.reports.model import (
 )
 from tracker.service.context import GameContext
 from tracker.service.report_files import write_report
+from tracker.service.request import one_request
 from tracker.store.posts import posts_for_thread
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
@@ -80,6 +81,7 @@ class Reports:
         base = game.path.parent if game.path is not None else Path.cwd()
         return base / "reports"
 
+    @one_request
     def current_day(self) -> int:
         """The day that is open now, else the last one that has opened (what a cron job means by "today")."""
         from tracker.engine.days import day_now
@@ -141,6 +143,7 @@ class Reports:
         self.ctx.game.day(day)  # the ConfigError for a day the game file lacks
         return next(d for d in self._days() if d.day == day)
 
+    @one_request
     def day_report(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None) -> DayReport:
         d = self._day(day)
         game = self.ctx.game
@@ -154,6 +157,7 @@ class Reports:
             tally=tally[0] if tally else None,
             cards=self._cards_section() if "cards" in kinds else None, notes=notes)
 
+    @one_request
     def report_bbcode(self, day: int, kind: str) -> str:
         if kind == "tally":
             return tally_bbcode(self.votes.tally_day(day), self.ctx.game.tz)
@@ -163,6 +167,7 @@ class Reports:
             return self.penalties.cards_announcement(day)
         raise ValueError(kind)
 
+    @one_request
     def attention(self, day: int, kind: str) -> Attention:
         items: list[str] = []
         if kind in ("lurkers", "cards"):
@@ -188,6 +193,7 @@ class Reports:
                       for f in self.flags.flags(status="open")]
         return Attention(tuple(items))
 
+    @one_request
     def write_reports(self, day: int, kinds: Sequence[str] = KINDS, *, final: bool | None = None,
                       suffix: str = "", force: bool = False, beside: bool = False) -> list[Path]:
         """Write each kind as .md, .bbcode and .html; returns the paths written. A report the
@@ -234,6 +240,7 @@ class Reports:
                    if pl.name in state.players and state.players[pl.name].status != "out"]
         return d.discussion, entries
 
+    @one_request
     def elevator_bbcode(self, day: int) -> str:
         """The 电梯楼 for a day's discussion thread, as the ruleset's rule post describes it."""
         tid, entries = self._elevator_entries(day)
@@ -241,6 +248,7 @@ class Reports:
         return elevator_bbcode(forum=self.ctx.game.forum, tid=tid, day=day, entries=entries, style=pub.elevator,
                                shuffle=pub.elevator_shuffle)
 
+    @one_request
     def day_announcement_bbcode(self, day: int) -> str:
         """The 公示 that opens ``day``: the previous day's and night's 出局 lists in the rule post's order,
         the day's title holders and acceleration."""

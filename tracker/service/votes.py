@@ -36,6 +36,7 @@ from tracker.engine.tally import (
 )
 from tracker.errors import ConfigError, GameRuleError
 from tracker.service.context import GameContext
+from tracker.service.request import one_request
 from tracker.store.posts import ballot_rows, post_versions, posts_for_thread
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
@@ -185,6 +186,7 @@ class Votes:
 
     # ------------------------------------------------------------------ the count
 
+    @one_request
     def tally_day(self, day: int, *, ruleset_id: str | None = None) -> list[DayTally]:
         """One DayTally per vote thread of the day (213's day 1 has two: 警长 and 牧首)."""
         ruleset = self.ctx.other_ruleset(ruleset_id)
@@ -317,6 +319,7 @@ class Votes:
 
     # ------------------------------------------------------------------ confirm
 
+    @one_request
     def confirmed_tids(self) -> set[int]:
         """Vote threads whose result is recorded as game events (and not undone)."""
         live, _ = effective(self.log.events())
@@ -328,6 +331,7 @@ class Votes:
         return {(int(e.get("vote_tid")), None if e.get("vote_purpose") is None else str(e.get("vote_purpose")))
                 for e in live if e.get("vote_tid") is not None}
 
+    @one_request
     def confirm_day(self, day: int, *, recorded_by: str | None = None) -> list[ConfirmResult]:
         """Record each vote of the day as game events (elected tag, exile/death, last votes used).
 

@@ -156,7 +156,7 @@ class FlagsPane(Pane):
     @work(thread=True, exclusive=True, group="flag-decision", exit_on_error=False)
     @reported
     def open_card_form(self, flag_id: int) -> None:
-        sug = self.gateway.suggest_card(flag_id)
+        sug = self.service.flag_review.suggest_card(flag_id)
 
         def push() -> None:
             form = CardForm(player=sug.player, color=sug.color, clause=sug.clause, reason=sug.reason, why=sug.why)

@@ -138,7 +138,9 @@ class LurkersPane(Pane):
     @reported
     def load(self, day: int) -> None:
         view = self.gateway.lurkers(day)
-        findings = self.gateway.lurk_findings(day)
+        from tracker.service.lurk_cards import day_lurk_findings
+
+        findings = day_lurk_findings(self.service, day)  # 待判罚 / 已判罚 第 N 条
         self.deliver(self.show, view, findings)
 
     def show(self, view: LurkView, findings: list[Any] | None = None) -> None:
@@ -161,7 +163,7 @@ class LurkersPane(Pane):
         self.query_one("#lurk-penalties", Static).update(penalties_text(view, self.findings))
 
     def action_day(self, step: int) -> None:
-        days = [d.day for d in self.gateway.game.days]
+        days = [d.day for d in self.service.game.days]
         if self.day is None or self.day not in days:
             return
         i = days.index(self.day) + step

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import Suggester
 from textual.widgets import DataTable, Input, Static
 
+from tracker.engine.night.desk import phase_key
 from tracker.reports.night import sections
 from tui.literal import literal
 from tui.screens.dialogs import ConfirmDialog
@@ -111,7 +112,7 @@ class NightPane(Pane):
             if self.preview is None:
                 self.night = self.gateway.night_default()
             words = self.gateway.night_words()
-            preview = self.gateway.night_preview(self.night)
+            preview = self.service.night_desk.preview(phase_key(night=self.night))
         except Exception as exc:
             self.app.call_from_thread(self.fail, exc)
             return

@@ -87,7 +87,7 @@ class OverviewPane(Pane):
         self.query_one("#overview-body").focus()
 
     def reload(self) -> None:
-        game = self.gateway.game
+        game = self.service.game
         now = self.gateway.clock.now()
         today = current_day(game.days, now)
         self.query_one("#overview-days", Static).update(days_table(game, today.day if today else None, now))

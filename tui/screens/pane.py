@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
+    from tracker.service import Service
     from tui.app import TrackerApp
     from tui.gateway import Gateway
 
@@ -56,6 +57,11 @@ class Pane(Vertical):
     @property
     def gateway(self) -> Gateway:
         return self.tracker.gateway
+
+    @property
+    def service(self) -> Service:
+        """The tracker's services, reached directly for what needs no thread lock or cache."""
+        return self.tracker.gateway.service
 
     def reload(self) -> None:
         """Fetch fresh data (in a worker) and redraw; called when shown and after crawls/decisions."""

@@ -155,7 +155,7 @@ class TallyPane(Pane):
     @work(thread=True, exclusive=True, group="tally-post", exit_on_error=False)
     @reported
     def open_ballot(self, b: BallotRow, view: TallyView) -> None:
-        post = self.gateway.post(b.pid)
+        post = self.service.browsing.post(b.pid)
         self.app.call_from_thread(self.app.push_screen, BallotDetail(b, view.history(b.voter), post))
 
     def action_confirm(self) -> None:
