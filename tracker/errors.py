@@ -125,6 +125,13 @@ class UnknownIdError(TrackerError):
     exit_code = 2
 
 
+class EntryError(TrackerError):
+    """A line the director typed is not in the shape asked for (a night submission without its
+    skill): a usage error, said in the same words by the command line and the TUI."""
+
+    exit_code = 2
+
+
 class LedgerBrokenError(TrackerError):
     exit_code = 1
 

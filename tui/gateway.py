@@ -17,11 +17,12 @@ from tracker.clock import Clock
 from tracker.config import DayConfig
 from tracker.engine.days import DayStatus
 from tracker.engine.night.desk import phase_key, settled_event
-from tracker.errors import GameRuleError, TrackerError
+from tracker.errors import TrackerError
 from tracker.penalties.ledger import Entry as LedgerEntry
 from tracker.penalties.review import Flag
 from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
+from tracker.service.night import parse_entry_line
 from tracker.service.penalties import CardDecision
 from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
@@ -324,16 +325,13 @@ class Gateway:
 
     def night_add(self, night: int, line: str) -> str:
         """``行动者 技能 目标…`` (a choice after ``--``: ``掠夺者 技能掠夺 P04 -- 黄王``)."""
-        words, _, choice = line.partition(" -- ")
-        parts = words.split()
-        if len(parts) < 2:
-            raise GameRuleError("写成：行动者 技能 目标…", hint="例如：饺子 守护 包子；团队：狼群(银鸦,风行) 杀人 泡泡")
+        entry = parse_entry_line(line)
         with self.lock:
-            ev = self.service.night_desk.add(phase_key(night=night), parts[0], parts[1], parts[2:],
-                                               choice=choice.strip() or None)
+            ev = self.service.night_desk.add(phase_key(night=night), entry.actor, entry.skill, entry.targets,
+                                             choice=entry.choice)
         from tracker.reports.night import submitted_line
 
-        return submitted_line(ev.seq, parts[0], str(ev.data["skill"]), parts[2:])
+        return submitted_line(ev.seq, entry.actor, str(ev.data["skill"]), entry.targets)
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
         with self.lock:

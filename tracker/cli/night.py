@@ -176,12 +176,12 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             return
         key = phase_key(night, day, phase)
         if verb == "add":
-            if len(rest) < 2:
-                raise click.UsageError("add 写成：add 行动者 技能 [目标…]")
             from tracker.reports.night import submitted_line
+            from tracker.service.night import parse_entry
 
-            ev = desk.add(key, rest[0], rest[1], rest[2:], choice=choice)
-            echo(submitted_line(ev.seq, rest[0], str(ev.data["skill"]), rest[2:]))
+            entry = parse_entry(rest, choice)
+            ev = desk.add(key, entry.actor, entry.skill, entry.targets, choice=entry.choice)
+            echo(submitted_line(ev.seq, entry.actor, str(ev.data["skill"]), entry.targets))
             return
         if verb == "remove":
             if len(rest) != 2:

@@ -43,7 +43,33 @@ from tracker.engine.night.desk import (
 from tracker.engine.night.model import Action
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState
-from tracker.errors import ConfigError, GameRuleError, RulesetError
+from tracker.errors import ConfigError, EntryError, GameRuleError, RulesetError
+
+
+@dataclass(frozen=True, slots=True)
+class NightEntry:
+    """One submission as the director types it: ``行动者 技能 目标…`` (a team: ``狼群(甲,乙)``)."""
+
+    actor: str
+    skill: str
+    targets: tuple[str, ...]
+    choice: str | None = None
+
+
+def parse_entry(words: Sequence[str], choice: str | None = None) -> NightEntry:
+    """The one reading of a typed submission (`tracker night … add`, the TUI's 夜晚 entry line):
+    whether it names the actor and the skill is checked here, once, with one message; whether the
+    names exist is the desk's to say (:meth:`NightDesk.add`)."""
+    if len(words) < 2:
+        raise EntryError("夜晚提交写成：行动者 技能 [目标…]",
+                         hint="例如：饺子 守护 包子；团队：狼群(银鸦,风行) 杀人 泡泡")
+    return NightEntry(words[0], words[1], tuple(words[2:]), choice.strip() or None if choice is not None else None)
+
+
+def parse_entry_line(line: str) -> NightEntry:
+    """A whole typed line, its choice after `` -- `` (``掠夺者 技能掠夺 P04 -- 黄王``)."""
+    words, sep, choice = line.partition(" -- ")
+    return parse_entry(words.split(), choice if sep else None)
 
 
 @dataclass(frozen=True, slots=True)
