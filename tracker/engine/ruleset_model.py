@@ -507,15 +507,32 @@ Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup",
 Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
 
 
-EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose"]
+EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause"}), "kill": frozenset({"cause"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by"}), "block": frozenset({"voids"}),
     "inspect": frozenset({"answer", "words", "text", "seen"}), "convert": frozenset({"role", "faction"}),
-    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights"}),
-    "lose": frozenset({"loses"}),
+    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase"}),
+    "lose": frozenset({"loses"}), "redirect": frozenset(),
 }
+#: The keys every effect kind reads.
+COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target"})
+
+
+class TargetIsT(_Table):
+    """`when_target = { … }` in an effect — it takes hold only on a target that is one of `values`
+    (M160 禁锢 "当你选中【实际阵营】为【爪牙】的角色时，该【爪牙】在今晚失去技能"); on any other target it
+    does nothing, and the log says so."""
+
+    of: Literal["faction", "role", "group"] = _f(
+        "what is compared: the target's faction, role, or role group (the player's `type`, else his role's "
+        "`group` in `[[roles]]`)", default="faction")
+    seen: Literal["actual", "surface"] = _f(
+        "the actual faction/role, or the 表面 one a check sees (as `inspect`'s `seen`); a group is the group of "
+        "the role so seen", default="actual")
+    values: Annotated[list[Name], Field(min_length=1)] = _f("the values on which the effect takes hold",
+                                                            examples=[["爪牙"]])
 
 
 class EffectT(_Table):
@@ -526,7 +543,10 @@ class EffectT(_Table):
                           "protect: stops the damage of the skills in `stops`; block: voids the target's later "
                           "skills this phase; inspect: tells the actor the target's faction or role in the post's "
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
-                          "on the target; lose: the actor loses a skill of his own (`loses`)", examples=["damage"])
+                          "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
+                          "submissions this phase naming the target may name the actor in its place instead, one "
+                          "target per submission, a question for the director (M160 无政府主义者【抗议】)",
+                          examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
     cause: str | None = _f("damage/kill: the cause a death records (default: the skill's name); a trigger's "
@@ -554,11 +574,16 @@ class EffectT(_Table):
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\")", default=None, examples=["灵通"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
+    for_phase: bool = _f("status: it lasts this phase only (今晚, 当晚): held while the phase is settled — the "
+                         "generic engine and the game's hooks read it — and never written to the table or the "
+                         "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
+    when_target: TargetIsT | None = _f("any kind: see `when_target`; leave out: it takes hold on every target",
+                                       default=None)
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
     def _own_keys(self) -> "EffectT":
-        extra = sorted(k for k in self.model_fields_set - {"kind", "clause"} if k not in EFFECT_KEYS[self.kind])
+        extra = sorted(k for k in self.model_fields_set - COMMON_EFFECT_KEYS if k not in EFFECT_KEYS[self.kind])
         if extra:
             raise ValueError(f"{self.kind} 效果不读 {extra[0]}（它读：{'、'.join(sorted(EFFECT_KEYS[self.kind]))}）")
         if self.kind == "mark" and not self.tag:
@@ -627,6 +652,10 @@ class SkillT(_Table):
                              "(同一晚不能同时使用解药和毒药)", default=[])
     distinct_from: list[str] = _f("skills whose targets this phase it may not take, refused at its step "
                                   "(213 捕杀 \"选择一名与当晚[悬赏]不重复的角色\")", default=[], examples=[["悬赏"]])
+    voided_by: list[str] = _f(
+        "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
+        "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
+        "file's `status_cancels` cancels does not void it", default=[], examples=[["醉酒", "中毒"]])
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":
@@ -700,6 +729,10 @@ class NightT(_Table):
     steps: list[StepT] = _f("see `[[steps]]`", default=[])
     clashes: list[ClashT] = _f("see `[[clashes]]`", default=[])
     statuses: list[str] = _f("statuses a scenario of this game may name beyond those its effects give", default=[])
+    status_cancels: dict[str, list[str]] = _f(
+        "a status → the statuses it cancels while its holder has it: they void nothing (`voided_by`) and count as "
+        "not held (M160 \"【清醒】：免疫【醉酒】与【中毒】……优先级高于【醉酒】与【中毒】\")", default={},
+        examples=[{"清醒": ["醉酒", "中毒"]}])
     state_keys: list[str] = _f("`state` keys a scenario of this game may name beyond those its skills read "
                                "(`no_repeat`, `cooldown_key`) and its tags", default=[])
 
@@ -753,5 +786,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("[[clashes]]", ClashT),
-    ("[[skills]]", SkillT), ("effects", EffectT), ("trigger", TriggerT),
+    ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
 )

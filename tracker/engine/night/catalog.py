@@ -63,6 +63,16 @@ NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 
 
 @dataclass(frozen=True, slots=True)
+class TargetIs:
+    """``when_target``: an effect takes hold only on a target whose ``of`` (faction, role or role group),
+    actual or as a check of the 表面 sees it (``seen``), is one of ``values`` (M160 禁锢: 爪牙)."""
+
+    values: tuple[str, ...]
+    of: str = "faction"
+    seen: str = "actual"
+
+
+@dataclass(frozen=True, slots=True)
 class Effect:
     """One generic effect a skill composes (``effects``), with the post's sentence.
 
@@ -73,7 +83,9 @@ class Effect:
     for the rest of the phase (``["*"]``: all). ``inspect``: ``answer`` (``faction`` or ``role``) in
     the post's ``words`` (faction → word), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
-    on the target, for ``nights`` nights (0: until removed). ``lose``: the actor's skill ``loses`` is gone.
+    on the target, for ``nights`` nights (0: until removed), or for this phase only (``for_phase``: 今晚).
+    ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
+    target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
     """
 
     kind: str
@@ -94,6 +106,8 @@ class Effect:
     nights: int = 0
     loses: str | None = None
     clause: str = ""
+    for_phase: bool = False
+    when_target: TargetIs | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +235,8 @@ class Skill:
     #: 免疫诅咒", M65 飞行头槌/天璇紫后 "使得该玩家当晚无法使用任何技能"): the desk hands it to the
     #: night with ``phase = "day"``, and takes it at the night desk as the day's.
     tonight: bool = False
+    #: Statuses of its user under which it does nothing at its step (M160 醉酒/中毒: "其他类型技能无效").
+    voided_by: tuple[str, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -250,6 +266,8 @@ class Catalog:
     #: director records what follows it.
     exile_skill: str | None = None
     red_card_skill: str | None = None
+    #: A status → the statuses it cancels while held (M160 清醒 "免疫【醉酒】与【中毒】").
+    status_cancels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def exit_skill(self, kind: str) -> str | None:
         """The skill a day's exit is submitted as: ``exile`` (the vote's) or ``red_card``."""
@@ -285,7 +303,7 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
-        distinct_from=tuple(t.distinct_from),
+        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
 
@@ -295,7 +313,9 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, clause=e.clause)
+                  nights=e.nights, loses=e.loses, clause=e.clause, for_phase=e.for_phase,
+                  when_target=None if e.when_target is None else TargetIs(
+                      values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen))
 
 
 def _step(t: StepT) -> Step:
@@ -355,7 +375,8 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
                    steps=tuple(_step(x) for x in doc.steps), clashes=tuple(_clash(x) for x in doc.clashes),
                    statuses=tuple(doc.statuses), state_keys=tuple(doc.state_keys),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
-                   red_card_skill=doc.red_card_skill)
+                   red_card_skill=doc.red_card_skill,
+                   status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()})
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None) -> Catalog:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, Skill
 from tracker.engine.night.model import Action, Seat
@@ -52,6 +53,14 @@ class Pool:
     blocked: dict[str, set[str]] = field(default_factory=dict)
     #: Targets each skill was used on in this phase (a ``tell`` step reports them).
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Who blocked each blocked player, ``P05<禁锢>``, and the clause (the refusal names them).
+    blockers: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Statuses for this phase only (``for_phase``: 今晚), by player: never written to the table.
+    tonight: dict[str, set[str]] = field(default_factory=dict)
+    #: ``redirect`` effects so far: (the player who may be put in, the target he may replace, the skill).
+    redirects: list[tuple[str, str, str]] = field(default_factory=list)
+    #: A submission's targets once the redirects had their say (by its index), decided once.
+    substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
@@ -104,6 +113,13 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if target is None:
         return
+    if effect.when_target is not None and not tonight.matches(board, effect.when_target, target):
+        board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
+        return
+    if effect.kind == "redirect":
+        tonight.redirect(pool, who, target, name)
+        board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
+        return
     if effect.kind == "damage":
         pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
         board.note(f"{step} {who}<{name}>：{target}（致死，待结算）")
@@ -115,7 +131,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.note(f"{step} {who}<{name}>：{target}（当晚不受{'、'.join(effect.stops) or '任何'}致死）")
     elif effect.kind == "block":
         pool.blocked.setdefault(target, set()).update(effect.voids)
-        board.note(f"{step} {who}<{name}>：{target}此后的{'、'.join(effect.voids)}无效")
+        pool.blockers.setdefault(target, (f"{who}<{name}>", effect.clause or use.skill.clause))
+        voids = "技能" if "*" in effect.voids else "、".join(effect.voids)
+        board.note(f"{step} {who}<{name}>：{target}此后的{voids}无效")
     elif effect.kind == "inspect":
         seat = board.seat(target)
         faction, role = surface(board, seat) if effect.seen == "surface" else (seat.faction, seat.role)
@@ -125,6 +143,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.note(f"{step} {who}<{name}>：{target} → {word}")
     elif effect.kind == "convert":
         board.convert(target, effect.role, effect.faction, name)
+    elif effect.kind == "status" and effect.for_phase:
+        tonight.give(pool, target, effect.status or "")
+        board.note(f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
     elif effect.kind == "status":
         seat = board.seat(target)
         if effect.status and effect.status not in seat.status:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from tracker.engine.night import effects
+from tracker.engine.night import effects, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, Step
 from tracker.engine.night.checks import holds
@@ -143,8 +143,16 @@ class Flow:
         b, skill = self.board, self.catalog.skill(action.skill)
         self.done.add(action.index)
         actor = action.team or (action.members[0] if action.members else action.actor)
-        if any(self.pool.blocks(m, skill.name) for m in action.members):
-            b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
+        chosen = action  # what the player chose: no_repeat reads it
+        if action.targets:  # a redirect (抗议) before this step may replace a target; decided once, here
+            action = replace(action, targets=tonight.targets(b, self.pool, action))
+        blocked = next((m for m in action.members if self.pool.blocks(m, skill.name)), None)
+        if blocked is not None:
+            if blocked in self.pool.blockers:  # "blocked before he acts: refused, with the blocker"
+                by, clause = self.pool.blockers[blocked]
+                b.reject(action, f"{blocked}被{by}封锁，<{skill.name}>无效", clause)
+            else:
+                b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
             return
         use = Use(step, action, skill, actor)
         why = effects.refused(b, self.pool, use)
@@ -153,19 +161,29 @@ class Flow:
             return
         if skill.uses is not None and action.members and action.index >= 0:
             b.use(b.seat(action.members[0]), skill)
+        void = tonight.voiding(b, self.pool, skill, action.members)
+        if void is not None:  # used, to no effect ("一次性技能如果被触发则被消耗")
+            b.note(f"{step} {actor}<{skill.name}>：{void[0]}{void[1]}，技能无效")
+            self._last_use(skill, chosen)
+            return
         self.pool.targets[skill.name] = action.targets
         if not action.targets and not any(e.kind == "mark" for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         for e in skill.effects:
             for t in action.targets or (None,):
                 effects.apply(b, self.pool, use, e, t, self.out)
+        self._last_use(skill, chosen)
+        if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
+            self.after_exits()
+
+    def _last_use(self, skill: Skill, action: Action) -> None:
+        """``no_repeat``: the target of this night's use, for the next night's refusal."""
+        b = self.board
         if skill.no_repeat and b.night is not None:
             last: dict[str, object] = {"night": b.night}
             if action.targets:
                 last = {"target": action.targets[0], "night": b.night}
             b.set_state(skill.no_repeat, last)
-        if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
-            self.after_exits()
 
     def effective(self, name: str) -> list[Action]:
         """The submissions of a skill that count: the last per player, or per team."""

@@ -95,18 +95,21 @@ def _night(flow: Flow) -> Night:
 
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The night's start: red cards bench, the players act on the role they believe, a cloned
-    模仿者's 指向 become the cloned role's skill; every submission is this package's to settle (the
-    generic engine settles none of them by itself)."""
+    模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
+    to settle, those of the data steps (禁锢, 抗议, 面具, 明晰) the generic engine's."""
     board = flow.board
     actions = flow.actions
-    flow.done.update(a.index for a in actions)
     for a in actions:
         if a.skill == "红牌罚下":
             red_card(board, a)
-    night = Night(board, [a for a in actions if a.skill not in EXITS])
+    night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
     night.exits = [a for a in actions if a.skill == "投票出局"]
     night.actions = _as_cloned(board, night, night.actions)
+    cloned = {a.index: a for a in night.actions}
+    flow.actions = [cloned.get(a.index, a) for a in actions]  # the generic steps settle a clone's 指向 too
     night.order = [s for s in board.catalog.steps if s.runs(board.night, "night")]
+    data = {name for s in night.order if s.hook is None for name in s.skills}
+    flow.done.update(a.index for a in flow.actions if a.skill not in data)
     place = {name: i for i, (_, name) in enumerate(steps(board.catalog, board.night))}
     for a in night.actions:
         night.step_of[a.index] = place.get(a.skill, len(place))
@@ -236,8 +239,7 @@ def _morning(night: Night, died: list[str]) -> None:
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
     "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
-    "禁锢": skills.jail, "抗议": skills.protest, "药剂": skills.potion, "自保": skills.coward,
-    "彷徨": skills.wander, "面具": skills.mask, "明晰": skills.clarity, "诊断": info.diagnose,
+    "药剂": skills.potion, "自保": skills.coward, "彷徨": skills.wander, "诊断": info.diagnose,
     "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone, "访谈": info.interview,
     "游历": info.travel, "欺诈": skills.deceive, "守墓": info.graves, "拷问": info.torture,
     "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
@@ -256,16 +258,13 @@ HOOKED = {
     "密谋": "【密谋】：选中所有实际阵营为邪恶的玩家则善良获胜 —— 以选中集合宣布胜利（[[win]] declared）",
     "占卜": "【占卜】：三个问题之一、每两个夜晚内不重复、偶数夜得知问题 —— 问题的选择与记录，" + _SURFACE + _DISTORT,
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
-    "禁锢": "【禁锢】：选中实际阵营为爪牙的角色时，该爪牙今晚失去技能 —— 依目标类型的封锁，" + _DISTORT,
     "游历": "【游历】：截止你行动时他们一共选择了多少名玩家 —— 数的是结算顺序中此前的提交，" + _DISTORT,
-    "明晰": "【明晰】：他们今晚的表面角色为实际角色 —— 改变之后技能所见的表面，" + _DISTORT,
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
     "欺诈": "【欺诈】：选中表面阵营为恶魔的玩家时，他认为自己拥有的技能从现在开始按中毒处理 —— " + _SURFACE + _DISTORT,
     "自保": "【自保】：选中表面阵营为恶魔的玩家时，你在当晚不会死亡 —— 依目标的表面保护自己，" + _DISTORT,
     "守墓": "【守墓】：当他们其中有人在下个黄昏前死去时，你在当晚得知他的实际身份 —— 依死亡的延后告知，" + _DISTORT,
     "拷问": "【拷问】：是否存在表面阵营为邪恶的玩家，一名固定的玩家与你自己可能被误认 —— 误认对象，" + _DISTORT,
-    "抗议": "【抗议】：所有指定他们作为目标的技能，都可能替换你作为其中一个技能目标 —— 改写之后提交的目标",
     "彷徨": "【彷徨】：当他们其中一人死亡时，你可能代替他而死亡 —— 死亡时的替换，由导演决定",
     "神游": "【神游】：每个白天一名你之外的存活玩家需要对漫步者疯狂（不会重复）—— 没有提交，导演随机指定并记录",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
@@ -274,7 +273,6 @@ HOOKED = {
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",
     "寻觅": "【寻觅】：未成为恶魔击杀的对象则清醒、表面身份变为煤气灯人，再得知目标表面身份是否煤气灯人 —— "
             "依当夜恶魔的目标改变自身状态，" + _DISTORT,
-    "面具": "【面具】：他今晚的表面阵营变为恶魔 —— 改变之后技能所见的表面（需与上一夜不同：no_repeat 数据），" + _DISTORT,
     "预告": "【预告】：一名善良玩家得知本局存在告死邪魔 —— 由导演挑选的告知，没有提交",
     "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
     "洞悉": "【洞悉】：你知道恶魔每晚选择的玩家 —— 没有提交，告知的是恶魔按自认身份的提交，" + _DISTORT,

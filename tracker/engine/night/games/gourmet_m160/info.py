@@ -190,7 +190,7 @@ def seek(night: Night) -> None:
             _say(night, f"寻觅：{a.actor}今晚被禁锢，失去技能")
             continue
         if a.actor not in night.demon_victims:
-            night.sober.add(a.actor)
+            night.give(a.actor, "清醒")
             night.gaslit_dawn.add(a.actor)
             _say(night, f"寻觅：{a.actor}未成为恶魔击杀的对象 → 清醒，表面身份变为煤气灯人（天亮后恢复）")
         yes = night.apparent_role(t) == "煤气灯人"

@@ -118,24 +118,7 @@ def lost(night: Night) -> None:
         _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
 
 
-# -- effect skills -------------------------------------------------------------------------------
-def jail(night: Night) -> None:
-    """【禁锢】: an 实际 爪牙 among the targets loses his skills tonight."""
-    for a in _able(night, "禁锢"):
-        hit = [t for t in night.targets(a) if kind(night.seat(t)) == "爪牙"]
-        night.jailed.update(hit)
-        night.jailed_by.update(dict.fromkeys(hit, a.actor))
-        _say(night, f"禁锢：{a.actor}选中{names(list(night.targets(a)))} → "
-                    + (f"爪牙{names(hit)}今晚失去技能" if hit else "都不是爪牙，无效果"))
-
-
-def protest(night: Night) -> None:
-    """【抗议】: tonight every skill naming these two may have the 无政府主义者 put in their place."""
-    for a in _able(night, "抗议"):
-        night.protest = (a.actor, frozenset(a.targets))
-        _say(night, f"抗议：{a.actor}选中{names(list(a.targets))}，指定他们的技能可能改以{a.actor}为目标")
-
-
+# -- effect skills (禁锢, 抗议, 面具, 明晰 are the night file's effects) ---------------------------------------------------------------------------
 def potion(night: Night) -> None:
     """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
     time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
@@ -160,8 +143,8 @@ def potion(night: Night) -> None:
             else:
                 sober = board.ask(f"药剂.{night.n}", f"<药剂>：{x}、{y}中谁清醒（规则不限定）", [x, y])
                 pick = next(o for o in legal if o["清醒"] == sober)
-        night.sober.add(pick["清醒"])
-        night.drunk.add(pick["醉酒"])
+        night.give(pick["清醒"], "清醒")
+        night.give(pick["醉酒"], "醉酒")
         entry = {"night": night.n, "清醒": pick["清醒"], "醉酒": pick["醉酒"]}
         board.set_state("药剂历史", [*history, entry])
         _say(night, f"药剂：{pick['清醒']}清醒、{pick['醉酒']}醉酒，持续到第{night.n}天黄昏"
@@ -194,26 +177,6 @@ def wander(night: Night) -> None:
     for a in _able(night, "彷徨"):
         night.wander = (a.actor, frozenset(night.targets(a)))
         _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
-
-
-def mask(night: Night) -> None:
-    """【面具】: the target's 表面阵营 is 恶魔 tonight, for every skill settled after this step."""
-    for a in _each(night, "面具"):
-        t = night.targets(a)[0]
-        night.board.set_state("面具上次", {"target": a.targets[0], "night": night.n})
-        why = night.disabled(a)
-        if why:
-            _say(night, f"面具：{why}")
-            continue
-        night.masked = t
-        _say(night, f"面具：{t}今晚表面阵营为恶魔")
-
-
-def clarity(night: Night) -> None:
-    """【明晰】: tonight the two show their 实际角色 (a 面具 or a belief no longer shows)."""
-    for a in _able(night, "明晰"):
-        night.clarified.update(night.targets(a))
-        _say(night, f"明晰：{names(list(night.targets(a)))}今晚表面角色为实际角色")
 
 
 def deceive(night: Night) -> None:

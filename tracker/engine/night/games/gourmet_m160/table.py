@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Step
+from tracker.engine.night.effects import Pool
 from tracker.engine.night.model import Action, Seat
 
 DEMONS = ("缚魂灵", "附魂灵", "狂煞", "厉鬼", "双生暗影")
@@ -23,6 +25,8 @@ VILLAGERS = ("护士长", "心理学家", "阴谋论者", "化梦师", "药师",
 #: "信息类技能则大概率（90%）获取错误信息"; every other skill is 无效 while 醉酒.
 INFO = frozenset({"诊断", "访谈", "占卜", "游历", "守墓", "拷问", "洞悉", "寻觅"})
 WRONG = 0.9
+#: The statuses of tonight the post's steps read (given by the night file's effects or by 药剂/寻觅).
+MASK, CLEAR, SOBER_, DRUNK_ = "面具", "明晰", "清醒", "醉酒"
 
 DRUNK = "2、【醉酒】：【醉酒】的玩家失去技能，但他们仍然以为自己拥有技能，并且能够发动技能。【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗），信息类技能则大概率（90%）获取错误信息。"
 SOBER = "4、【清醒】：免疫【醉酒】与【中毒】，并免受恶魔侵害，优先级高于【醉酒】与【中毒】。"
@@ -68,20 +72,12 @@ class Night:
     board: Board
     actions: list[Action]
     step: str = ""
-    sober: set[str] = field(default_factory=set)       # 清醒 (药剂, 寻觅)
-    drunk: set[str] = field(default_factory=set)       # 醉酒 (药剂)
-    jailed: set[str] = field(default_factory=set)      # 爪牙 who lost their skills tonight (禁锢)
-    jailed_by: dict[str, str] = field(default_factory=dict)  # jailed 爪牙 → the 安保人员 who chose him
-    masked: str | None = None                           # 面具: 表面阵营 恶魔 tonight
-    clarified: set[str] = field(default_factory=set)   # 明晰: 表面角色 = 实际角色 tonight
     gaslit_dawn: set[str] = field(default_factory=set)  # 寻觅: 表面身份 煤气灯人 at 晨曦
-    protest: tuple[str, frozenset[str]] | None = None  # 抗议
     coward_safe: set[str] = field(default_factory=set)  # 自保
     wander: tuple[str, frozenset[str]] | None = None   # 彷徨
     lethal: list[Lethal] = field(default_factory=list)
     demon_victims: set[str] = field(default_factory=set)
     heard: dict[str, list[str]] = field(default_factory=dict)  # feedback each player got tonight
-    substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
     victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
     here: float = 0.0                                   # the place in the order being settled
@@ -90,6 +86,9 @@ class Night:
     alive_before: list[str] = field(default_factory=list)  # living at the night's start (哥谭 reads it)
     submitted: set[str] = field(default_factory=set)   # who submitted anything tonight (哥谭)
     died: list[str] = field(default_factory=list)      # 死亡 at the night's end, in order
+    #: The phase's pool the generic engine settles the data skills into: 禁锢's blocks, 抗议's
+    #: redirects, 面具/明晰/醉酒/清醒 for tonight (:mod:`tracker.engine.night.tonight`).
+    pool: Pool = field(default_factory=Pool)
 
     # -- identity ---------------------------------------------------------------------------------
     @property
@@ -106,9 +105,7 @@ class Night:
 
     def side(self, name: str) -> str:
         """【表面阵营】 as the post's skills ask it (恶魔 / 爪牙 / 村民 / 外来者), at this step."""
-        if name in self.clarified:
-            return kind(self.seat(name))
-        if name == self.masked:
+        if self.tonight(name, MASK) and not self.tonight(name, CLEAR):
             return "恶魔"
         return kind(self.seat(name))
 
@@ -119,7 +116,7 @@ class Night:
         """【表面身份】/【表面角色】: what the player believes, 实际 under 明晰, 煤气灯人 after 寻觅."""
         if name in self.gaslit_dawn:
             return "煤气灯人"
-        if name in self.clarified:
+        if self.tonight(name, CLEAR):
             return self.seat(name).role
         return self.believed(name)
 
@@ -131,6 +128,28 @@ class Night:
         return seat.role == "丑角" or "丑角" in seat.status or self.believed(name) == "丑角"
 
     # -- statuses ---------------------------------------------------------------------------------
+    def tonight(self, name: str, status: str) -> bool:
+        """A status for tonight only (面具, 明晰, 清醒, 醉酒), held in the phase's pool."""
+        return status in self.pool.tonight.get(name, ())
+
+    def give(self, name: str, status: str) -> None:
+        tonight.give(self.pool, name, status)
+
+    @property
+    def sober(self) -> set[str]:
+        """清醒 tonight (药剂, 寻觅)."""
+        return {p for p, s in self.pool.tonight.items() if SOBER_ in s}
+
+    @property
+    def drunk(self) -> set[str]:
+        """醉酒 tonight (药剂)."""
+        return {p for p, s in self.pool.tonight.items() if DRUNK_ in s}
+
+    @property
+    def jailed(self) -> set[str]:
+        """爪牙 who lost their skills tonight (禁锢, a ``block`` of every skill)."""
+        return {p for p, voids in self.pool.blocked.items() if "*" in voids}
+
     def impaired(self, name: str) -> bool:
         """醉酒 or 中毒, unless 清醒 ("优先级高于【醉酒】与【中毒】")."""
         if name in self.sober:
@@ -159,8 +178,8 @@ class Night:
         if any(r.actor == action.actor and r.skill == action.skill and r.targets == tuple(action.targets)
                for r in self.board.result.rejected):
             return
-        by = self.jailed_by.get(action.members[0], "安保人员")
-        self.board.reject(action, f"{action.members[0]}被{by}<禁锢>，今晚失去技能", self.board.skill("禁锢").clause)
+        by, clause = self.pool.blockers.get(action.members[0], ("安保人员<禁锢>", self.board.skill("禁锢").clause))
+        self.board.reject(action, f"{action.members[0]}被{by}，今晚失去技能", clause)
 
     def wrong(self, action: Action) -> bool:
         """An information skill's answer is wrong: 90% while 醉酒/中毒 (seeded, the director may override)."""
@@ -173,22 +192,7 @@ class Night:
     # -- targets ----------------------------------------------------------------------------------
     def targets(self, action: Action) -> tuple[str, ...]:
         """The targets after 【抗议】: each protested target may be replaced by the 无政府主义者."""
-        if action.index in self.substituted:
-            return self.substituted[action.index]
-        out = tuple(action.targets)
-        if self.protest is not None and action.members[0] != self.protest[0]:
-            anarchist, marked = self.protest
-            for t in out:
-                if t in marked and anarchist not in out:
-                    yes = self.board.ask(f"抗议.{action.members[0]}.{action.skill}",
-                                         f"<抗议>：{action.members[0]}<{action.skill}>的目标{t}是否被{anarchist}替换",
-                                         ["否", "是"])
-                    if yes == "是":
-                        out = tuple(anarchist if x == t else x for x in out)
-                        self.board.note(f"抗议：{action.members[0]}<{action.skill}>的目标{t}替换为{anarchist}")
-                    break
-        self.substituted[action.index] = out
-        return out
+        return tonight.targets(self.board, self.pool, action)
 
     def chosen_by(self, player: str) -> list[str]:
         """Everyone ``player`` chose tonight (after 抗议), first choice first: a 恶魔's "你选择的玩家"."""
