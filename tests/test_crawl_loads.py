@@ -78,3 +78,15 @@ def test_a_substitution_in_the_log_still_excuses_the_substitute(tmp_path: Path, 
     assert code == 0 and "tracker.engine.ruleset" in mods and "tracker.service.gamelog" in mods
     assert main(["crawl", str(game)]) == 0
     assert "路人甲" not in capsys.readouterr().err
+
+
+def test_a_crawl_does_not_check_the_ruleset_the_next_command_does(tmp_path: Path, forum: ReplayForum,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md: cron's crawl stores the posts whatever the ruleset says; `tracker state` (like
+    every command that reads a rule) still refuses a ruleset id that does not exist."""
+    game = _game(tmp_path, forum.base_url)
+    game.write_text(game.read_text(encoding="utf-8").replace('ruleset = "', 'ruleset = "no-such-', 1), encoding="utf-8")
+    assert main(["crawl", str(game), "--json"]) == 0
+    assert capsys.readouterr().out.count('"status": "ok"') >= 1
+    assert main(["state", str(game)]) != 0
+    assert "no-such-" in capsys.readouterr().err
