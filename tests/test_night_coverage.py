@@ -205,3 +205,52 @@ def test_a_step_with_phases_runs_in_each_of_them_and_no_other() -> None:
         res = settle(cat, t, [Action("放逐投票", "放逐", ("P4",))])
         assert [d.player for d in res.deaths] == ["P4"]
         assert any(line.startswith("(放逐) 放逐投票<放逐>：P4") for line in res.log) is at_step, (phase, res.log)
+
+
+# -- generic limits and the void hook ---------------------------------------------------------------
+LIMITS = {"ruleset": "limits-toy", "steps": [{"n": "1", "skills": ["暗杀"]}, {"n": "2", "skills": ["重击"]}],
+          "skills": [
+              {"name": "暗杀", "roles": ["狼人", "守卫"], "targets": 1, "per_phase": 1, "effects": [{"kind": "kill"}],
+               "clause": "暗杀每晚仅限发动一次。"},
+              {"name": "重击", "roles": ["祭司"], "targets": 1, "cooldown": 2, "cooldown_key": "重击上次",
+               "effects": [{"kind": "kill"}]}]}
+
+
+def test_per_phase_refuses_the_submissions_past_the_limit_whoever_sends_them() -> None:
+    """107 <偷袭> "每晚仅限发动一次" for all 恶徒 together: the first in the post's order takes effect."""
+    res = settle(parse_catalog(LIMITS, "limits.toml"), _seats(),
+                 [Action("P1", "暗杀", ("P4",), index=0), Action("P2", "暗杀", ("P3",), index=1)])
+    assert [d.player for d in res.deaths] == ["P4"]
+    assert [(r.actor, r.reason, r.clause) for r in res.rejected] == [("P2", "<暗杀>每晚仅限发动一次", "暗杀每晚仅限发动一次。")]
+
+
+def test_the_generic_engine_writes_the_cooldown_key_it_counts_from() -> None:
+    """``cooldown_key``: written when the skill is settled, so the next night's refusal reads it."""
+    cat = parse_catalog(LIMITS, "limits.toml")
+    res = settle(cat, _seats(), [Action("P3", "重击", ("P4",))])
+    assert res.state_after["重击上次"] == {"target": "P4", "night": 2}
+    assert res.table_after is not None
+    after = res.table_after
+    for night, refused in ((3, True), (4, False)):
+        t = Table(players=after.players, state=dict(after.state), night=night)
+        again = settle(cat, t, [Action("P3", "重击", ("P1",))])
+        assert bool(again.rejected) is refused, night
+
+
+def _silenced(flow: Flow, action: Action, step: str) -> bool:
+    if "沉默" in flow.board.seat(action.actor).status:
+        flow.board.note(f"{step} {action.actor}<{action.skill}>：沉默，无效")
+        return True
+    return False
+
+
+def test_the_void_hook_is_asked_before_a_data_skill_takes_effect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GameHooks.void``: a rule of the post that voids a submission at its step (107 牵制, 潜行 …)."""
+    hooks = GameHooks(steps={"献祭": _sacrifice}, why={"献祭": "测试用"}, void=_silenced)
+    monkeypatch.setattr(importlib.import_module("tracker.engine.night.settle"), "hooks_for", lambda _id: hooks)
+    t = _seats()
+    t.players["P1"].status.append("沉默")
+    res = settle(parse_catalog(LIMITS, "limits.toml"), t,
+                 [Action("P1", "暗杀", ("P4",), index=0), Action("P2", "暗杀", ("P3",), index=1)])
+    assert "(1) P1<暗杀>：沉默，无效" in res.log
+    assert res.deaths == [] and [r.actor for r in res.rejected] == ["P2"]  # the voided one was still 发动

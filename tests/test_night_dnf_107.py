@@ -959,3 +959,11 @@ def test_random_days_never_crash_nor_kill_twice(day_: tuple[Table, list[Action]]
     out = dead(res)
     assert len(out) == len(set(out)) and all(t.players[p].alive for p in out)
     assert run(t, *acts, seed=seed).to_json() == res.to_json()
+
+
+def test_a_damage_submitted_twice_by_one_player_counts_once_the_last() -> None:
+    """突击<限定>：……该角色受到一次[致死伤害]。 A player who sends it twice has used it once: the
+    last submission counts (before: both were settled, two deaths for one use)."""
+    res = run(table(), act("P06", "突击", "P13"), act("P06", "突击", "P14"))
+    assert dead(res) == ["P14"]
+    assert res.state_after["P06.突击"] == 0

@@ -632,7 +632,12 @@ class SkillT(_Table):
     no_repeat: str | None = _f("the `state` key of its last use; the same target is refused the next night",
                                default=None)
     cooldown: Positive | None = _f("at least this many nights between two uses", default=None)
-    cooldown_key: str | None = _f("the `state` key the cooldown counts from", default=None)
+    cooldown_key: str | None = _f("the `state` key the cooldown counts from: the generic engine writes "
+                                  "`{target, night}` (or `day`) there each time it settles the skill", default=None)
+    per_phase: Positive | None = _f("at most this many submissions of the skill take effect in one night (or day), "
+                                    "whoever sends them, in the post's order; later ones are refused (107 <偷袭> "
+                                    "每晚仅限发动一次, for all 恶徒 together). Leave out: no such limit",
+                                    default=None, examples=[1])
     target_dead: bool = _f("targets must be out", default=False)
     target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
     actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills)", default=False)

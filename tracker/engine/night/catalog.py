@@ -184,7 +184,9 @@ class Skill:
     post's [X], 1 for 限一次, true for a skill held until lost); 1 when ``uses`` is set and it is not.
     ``no_repeat``: the ``state`` key holding ``{target, night}`` of its last use (守护上次), refused
     when the same target comes again the next night.
-    ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``.
+    ``cooldown``: at least this many nights (days) between two uses, counted from ``cooldown_key``
+    (which the generic engine writes when it settles the skill). ``per_phase``: at most this many
+    submissions of the skill take effect per phase, whoever sends them; later ones are refused.
     ``gained``: players outside ``roles`` may come to hold the skill in play (寡妇刀, 接刀, a lover's
     or a tag's skill such as 警长<殉职>); the generic holder check then lets the submission through
     and the game's ``refuse`` hook decides who holds it now.
@@ -215,6 +217,8 @@ class Skill:
     no_repeat: str | None = None
     cooldown: int | None = None
     cooldown_key: str | None = None
+    #: At most this many submissions of the skill take effect per phase, whoever sends them (107 偷袭).
+    per_phase: int | None = None
     target_dead: bool = False
     target_alive_or_dead: bool = False
     actor_may_be_dead: bool = False
@@ -298,6 +302,7 @@ def _skill(t: SkillT) -> Skill:
         max_targets=hi, uses=t.uses, count=t.count if t.count is not None else (1 if t.uses is not None else None),
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
+        per_phase=t.per_phase,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
         actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,

@@ -64,6 +64,16 @@ def _applies(step: Step, board: Board) -> bool:
     return step.runs(board.night, _phase(board))
 
 
+#: A small count as the posts write it (每晚仅限发动一次).
+_TIMES = {1: "一", 2: "两", 3: "三"}
+
+
+def last_use(board: Board, action: Action) -> dict[str, Any]:
+    """What ``cooldown_key`` holds after a use: its target and the night (or day) it was used."""
+    when: dict[str, Any] = {"night": board.night} if board.night is not None else {"day": board.table.day}
+    return {"target": action.targets[0], **when} if action.targets else when
+
+
 def _key(action: Action, skill: Skill) -> str:
     """Whose submission replaces whose: a team's skill is one per team, whichever member sends it."""
     return skill.team or action.team or "+".join(action.members)
@@ -83,6 +93,8 @@ class Flow:
         self.clashes = self.catalog.clashes
         #: What a game's hook steps hand on to its later steps within this settlement.
         self.game: dict[str, Any] = {}
+        #: Submissions taken so far this phase per skill with ``per_phase`` (偷袭 每晚仅限发动一次).
+        self.taken: dict[str, int] = {}
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str) -> None:
@@ -143,6 +155,8 @@ class Flow:
         b, skill = self.board, self.catalog.skill(action.skill)
         self.done.add(action.index)
         actor = action.team or (action.members[0] if action.members else action.actor)
+        if self.over_limit(action, skill):
+            return
         chosen = action  # what the player chose: no_repeat reads it
         if action.targets:  # a redirect (抗议) before this step may replace a target; decided once, here
             action = replace(action, targets=tonight.targets(b, self.pool, action))
@@ -153,6 +167,8 @@ class Flow:
                 b.reject(action, f"{blocked}被{by}封锁，<{skill.name}>无效", clause)
             else:
                 b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
+            return
+        if b.hooks is not None and b.hooks.void is not None and b.hooks.void(self, action, step):
             return
         use = Use(step, action, skill, actor)
         why = effects.refused(b, self.pool, use)
@@ -177,13 +193,29 @@ class Flow:
             self.after_exits()
 
     def _last_use(self, skill: Skill, action: Action) -> None:
-        """``no_repeat``: the target of this night's use, for the next night's refusal."""
+        """``no_repeat``: the target of this night's use, for the next night's refusal; ``cooldown_key``:
+        when (and on whom) it was last used, which the cooldown counts from."""
         b = self.board
         if skill.no_repeat and b.night is not None:
             last: dict[str, object] = {"night": b.night}
             if action.targets:
                 last = {"target": action.targets[0], "night": b.night}
             b.set_state(skill.no_repeat, last)
+        if skill.cooldown_key is not None:
+            b.set_state(skill.cooldown_key, last_use(b, action))
+
+    def over_limit(self, action: Action, skill: Skill) -> bool:
+        """``per_phase``: the submissions past the limit are refused, whoever sends them."""
+        if skill.per_phase is None or action.index < 0:
+            return False
+        taken = self.taken.get(skill.name, 0)
+        if taken >= skill.per_phase:
+            when = "晚" if self.board.night is not None else "天"
+            self.board.reject(action, f"<{skill.name}>每{when}仅限发动{_TIMES.get(skill.per_phase, str(skill.per_phase))}次",
+                              skill.clause)
+            return True
+        self.taken[skill.name] = taken + 1
+        return False
 
     def effective(self, name: str) -> list[Action]:
         """The submissions of a skill that count: the last per player, or per team."""

@@ -51,6 +51,15 @@ class StepHook(Protocol):
     def __call__(self, flow: Flow, step: Step, actions: Sequence[Action], /) -> None: ...
 
 
+class Void(Protocol):
+    """A rule of the post that voids a submission when its step comes, after the refusals let it in
+    (107: a player who 翻转身份 has lost the skill, <牵制>, <潜行>/<超度>/<拓印> voiding the night's
+    other skills): True when void. Asked by the generic engine before it settles a skill from its
+    ``effects``; the hook says why in the log and spends what a voided use still spends."""
+
+    def __call__(self, flow: Flow, action: Action, step: str, /) -> bool: ...
+
+
 class Prepare(Protocol):
     """What the post settles before anyone chooses (107's <诅咒> "游戏日夜晚开始时"): the
     refusals then see the table as it stands after it."""
@@ -93,6 +102,7 @@ class GameHooks:
     resolve: Resolve | None = None
     steps: Mapping[str, StepHook] = field(default_factory=dict)
     refuse: Refuse | None = None
+    void: Void | None = None
     grants: Grants | None = None
     prepare: Prepare | None = None
     win_view: WinView | None = None

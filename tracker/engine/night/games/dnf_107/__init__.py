@@ -29,8 +29,11 @@ if TYPE_CHECKING:
 
 
 def _data_skills(flow: Flow) -> set[str]:
-    """The skills a step settles from their ``effects`` (not a hook step): left to the generic walk."""
-    return {n for st in flow.catalog.steps if st.hook is None for n in st.skills}
+    """The skills a night step settles from their ``effects`` (not a hook step): left to the generic
+    walk. Every day step is a hook step, so a day's submissions are all the hooks'."""
+    if flow.board.night is None:
+        return set()
+    return {n for st in flow.catalog.steps if st.hook is None and st.phase == "night" for n in st.skills}
 
 
 def _red_cards(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -52,15 +55,23 @@ def _night(call: Callable[[Night], None]) -> StepHook:
     def hook(flow: Flow, step: Step, _: Sequence[Action]) -> None:
         night = flow.game["107"]
         assert isinstance(night, Night)
+        night.take(flow.pool)
         call(night)
     return hook
 
 
 def _lethal(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(5)–(10): the step's one damage skill, its hits kept for (13)."""
+    """(8)–(10): the step's one damage skill, its hits kept for (13)."""
     night = flow.game["107"]
     assert isinstance(night, Night)
+    night.take(flow.pool)
     night.lethal(step.n, step.skills[0])
+
+
+def _void(flow: Flow, action: Action, step: str) -> bool:
+    """A night skill settled from data meets the night's voids (:meth:`.night.Night.voided`)."""
+    night = flow.game.get("107")
+    return isinstance(night, Night) and night.voided(action, step)
 
 
 def _day(call: Callable[[days.Day], None]) -> StepHook:
@@ -117,7 +128,6 @@ HOOKED = {
     "红牌罚下": "红牌罚下进入挂机状态（不出局），导演可判负其阵营 —— 先于当晚一切结算",
     "潜行": "（2）当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
     "夜之语": "（3）目标不属于亡灵才可发送，次日公告“昨夜有夜之低语” —— " + _VOID,
-    "安葬": "（3）获知已出局角色出局时的身份 —— " + _VOID,
     "神启": "（3）获知目标当晚发动的所有非团队且非锁定技能及其反馈 —— 读整晚的提交与反馈，在夜晚最后回答",
     "拓印": "（3）/（4）按两名目标是否人类获得技能或翻转自身 —— 获得技能与翻转身份",
     "探查": "（3）效果1获知阵营，效果2夺取圣物 —— 二选一与圣物流转",
@@ -133,9 +143,6 @@ HOOKED = {
     "诈骗": "（4）目标之一持有圣物则获得 —— 圣物流转",
     "圣光天启": "（4）亡灵目标翻转身份并失去所有技能 —— 翻转身份",
     "暗日": "（4）亡灵目标转变为活尸 —— 改身份并清空次数",
-    "突击": "（5）致死伤害 —— " + _FLOW,
-    "蓄力斩": "（6）致死伤害，每两夜一次 —— " + _FLOW,
-    "偷袭": "（7）致死伤害，所有恶徒每晚仅一次 —— " + _FLOW,
     "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— " + _FLOW,
     "啃咬": "（9）致死伤害 —— " + _FLOW,
     "集群": "（9）存活活尸≥3时每晚可额外发动一次啃咬 —— 次数随存活人数",
@@ -175,6 +182,7 @@ HOOKS = GameHooks(
         "红牌罚下": _red_cards,
         "(1)": _night(lambda n: n.step1_curse()),
         "(2)": _night(lambda n: n.step2_stealth()),
+        "(3)夜之语": _night(lambda n: n.step3_whisper()),
         "(3)": _night(lambda n: n.step3()),
         "(4)": _night(lambda n: n.step4()),
         "致死伤害": _lethal,
@@ -192,16 +200,18 @@ HOOKS = GameHooks(
         "(20)": _day(days.last_words),
         "白天结束": _day(days.day_end),
     },
-    refuse=refuse, prepare=prepare, win_view=win_view, hooked=HOOKED,
+    refuse=refuse, void=_void, prepare=prepare, win_view=win_view, hooked=HOOKED,
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
         "红牌罚下": "挂机状态：红牌罚下进入挂机（不出局），导演视情况判负其阵营；本阶段由钩子结算的提交从通用结算中取出",
         "(1)": "（1）诅咒：翻转持有者身份、圣物次数、神恩/虔诚/神眷者/教化的豁免 —— 翻转身份，效果词汇写不出",
         "(2)": "（2）潜行：当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
-        "(3)": "（3）夜之语、安葬、神启、拓印、探查 —— " + _VOID,
+        "(3)夜之语": "（3）夜之语：目标不属于亡灵才可发送，次日公告 —— 条件告知与公告",
+        "(3)": "（3）神启、拓印、探查 —— " + _VOID,
         "(4)": "（4）祝福计票、防反、剑痕、陷阱、超度、流言、诡辩、诈骗、圣光天启、暗日 —— " + _VOID,
-        "致死伤害": "（5）—（10）致死伤害在（13）按致死伤害结算流程结算 —— " + _FLOW,
+        "致死伤害": "（8）—（10）夜之牙、啃咬（集群）、初拥；（5）—（7）的致死伤害（数据）与它们一起在（13）按致死伤害结算流程结算 —— " + _FLOW,
+        "void": "失效：" + _VOID + "；由数据结算的技能也先经此判定",
         "(11)": "（11）初步结算：致死伤害结算流程的预演给出告死名单 —— " + _FLOW,
         "(12)": "（12）死灵咒只能选择告死名单中的角色 —— " + _FLOW,
         "(13)": "（13）按顺序结算致死伤害以及出局效应，天谴于当夜结束时出局 —— " + _FLOW,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
+from tracker.engine.night.effects import Pool
 from tracker.engine.night.games.dnf_107.common import (
     NEUTRAL_NEED,
     RELIC,
@@ -120,6 +121,26 @@ class Night:
                 out.append(t)
         return out
 
+    def voided(self, a: Action, step: str) -> bool:
+        """A skill the generic engine settles from its ``effects`` meets the same voids as the rest
+        (:meth:`live`); void, it is still 发动: a 限定 use is spent (N02: 偷袭 on 潜行), a cooldown
+        counts from tonight ("发动此技能的当夜")."""
+        if self.live(a, step):
+            return False
+        self.spend(a)
+        sk = self.b.skill(a.skill)
+        if sk.cooldown_key is not None:
+            self.b.set_state(sk.cooldown_key, {"target": a.targets[0], "night": self.n} if a.targets else {"night": self.n})
+        return True
+
+    def take(self, pool: Pool) -> None:
+        """The [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭) joins the hits the
+        致死伤害结算流程 settles at (13), with whether an 亡灵 dealt it (神恩: 被亡灵阵营角色击杀)."""
+        hits, pool.hits = pool.hits, []
+        for h in hits:
+            undead = self.b.has(h.by) and is_undead(self.b.seat(h.by))
+            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)"))
+
     def spend(self, a: Action) -> None:
         """A 限定 skill is spent when it is 发动, even if its effect then fails (N02: 偷袭 on 潜行)."""
         sk = self.b.skill(a.skill)
@@ -161,7 +182,7 @@ class Night:
                 self.b.note(f"(2) {a.actor}发动<潜行>（限定，用掉）：当晚{a.actor}不受任何其他角色的技能效果影响；"
                             "当晚其发动的其他技能失效")
 
-    def step3(self) -> None:
+    def step3_whisper(self) -> None:
         b = self.b
         for a in self.of("夜之语"):
             if self.live(a, "(3)"):
@@ -172,12 +193,10 @@ class Night:
                     b.note(f"(3) 夜之语：{a.actor}对{t}发送消息 → 次日公告“昨夜有夜之低语”")
                     b.tell(t, f"夜之语：{a.choice or '（消息）'}")
                     self.whispered = True
-        for a in self.of("安葬"):
-            if self.live(a, "(3)"):
-                t = a.targets[0]
-                role = b.seat(t).role
-                b.note(f"(3) 安葬：{a.actor}选择已出局的{t} → 获知其出局时的身份（{role}）")
-                b.tell(a.actor, f"安葬：{t}出局时的身份为{role}")
+
+    def step3(self) -> None:
+        """(3) after <安葬> (data): 神启 (answered at night's end), 拓印, 探查."""
+        b = self.b
         for a in self.of("神启"):
             self.live(a, "(3)")  # its answer comes once the night is settled
         for a in self.of("拓印"):
@@ -265,13 +284,9 @@ class Night:
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
-        """One of (5)–(10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
+        """One of (8)–(10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
         b = self.b
         acts = self.of(skill)
-        if skill == "偷袭" and len(acts) > 1:
-            for more in acts[1:]:
-                b.reject(more, "<偷袭>每晚仅限发动一次", b.skill("偷袭").clause)
-            acts = acts[:1]
         if skill == "啃咬":
             allowed = 2 if sum(1 for s in b.living() if s.role == "活尸") >= 3 else 1
             for more in acts[allowed:]:
@@ -280,8 +295,6 @@ class Night:
             acts = acts[:allowed]
         for a in acts:
             self.spend(a)
-            if skill == "蓄力斩":
-                b.set_state("蓄力斩上次", {"target": a.targets[0], "night": self.n})
             if not self.live(a, step):
                 continue
             undead = skill == "啃咬" or is_undead(self.actor(a))
@@ -295,9 +308,8 @@ class Night:
                 self.hits.append(Hit(victim, skill, source, True, step))
                 continue
             t = a.targets[0]
-            extra = "；当夜剑痕失效" if skill == "蓄力斩" else ""
             used = f"；{a.actor}的<{skill}>消耗" if b.skill(skill).kind == "限定" else ""
-            b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}{extra}")
+            b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}")
             self.hits.append(Hit(t, skill, source, undead, step))
 
     # -- (11)–(13) ---------------------------------------------------------------------------------
