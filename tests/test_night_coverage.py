@@ -254,3 +254,13 @@ def test_the_void_hook_is_asked_before_a_data_skill_takes_effect(monkeypatch: py
                  [Action("P1", "暗杀", ("P4",), index=0), Action("P2", "暗杀", ("P3",), index=1)])
     assert "(1) P1<暗杀>：沉默，无效" in res.log
     assert res.deaths == [] and [r.actor for r in res.rejected] == ["P2"]  # the voided one was still 发动
+
+
+def test_accel_m65_is_walked_by_the_generic_engine_over_its_steps() -> None:
+    """M65's 优先级判定 is the night file's ``[[steps]]`` (0–5 with the post's numbers), each a hook
+    step the game supplies; no hook walks the whole phase."""
+    hooks, cat = hooks_for("accel-m65"), load_catalog("accel-m65")
+    assert hooks is not None and hooks.resolve is None
+    numbered = [s.n for s in cat.steps if s.n]
+    assert numbered[numbered.index("0"):] == ["0", "1", "2", "3", "4", "5"]
+    assert all(s.hook in hooks.steps for s in cat.steps if s.hook is not None)

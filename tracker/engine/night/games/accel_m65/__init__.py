@@ -2,16 +2,20 @@
 
 The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割
 2、绿王绝对防御 3、紫王天璇紫后、银鸦飞行头槌 4、红王最后一枪 5、蓝王天枢剑圣、深桩深青之桩
-X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" The 增益 and information skills the list leaves
-out follow in submission order ("增益技能生效时间按照私聊导演的具体时间先后为准"); then the
-morning (<四眼预知>) and the win check. 2 and X act inside every step that casts a skill on a
-player (:func:`.cast.land`); 判负 is judged silently on every death by the ruleset's ``[[win]]`` (:mod:`.verdict`).
+X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" is the night file's ``[[steps]]``, walked by the
+generic engine; each step is a hook step here (``STEP_HOOKS``), sharing one :class:`Walk`. The 增益
+and information skills the list leaves out follow in submission order ("增益技能生效时间按照私聊导演的
+具体时间先后为准"); then the morning (<四眼预知>) and the win check. 2 and X act inside every step
+that casts a skill on a player (:func:`.cast.land`) — why the skills stay code (``HOOKED``); 判负 is
+judged silently on every death by the ruleset's ``[[win]]`` (:mod:`.verdict`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.checks import holds
@@ -35,6 +39,11 @@ from .rules import (
     rewound_skill,
     stealable,
 )
+
+if TYPE_CHECKING:
+    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.flow import Flow
+
 
 _BUFFS = {
     "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "数据收集": steps.data_collect,
@@ -158,7 +167,28 @@ def _effective(ctx: Ctx, actions: Sequence[Action]) -> list[Action]:
     return out
 
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
+@dataclass(slots=True)
+class Walk:
+    """What the step hooks of one settlement hand on to each other: the context and the
+    submissions that count (:func:`_effective`), in submission order."""
+
+    ctx: Ctx
+    acts: list[Action]
+
+    def of(self, *names: str) -> list[Action]:
+        return [a for a in self.acts if a.skill in names]
+
+
+def _walk(flow: Flow) -> Walk:
+    walk = flow.game.get("m65")
+    assert isinstance(walk, Walk), "the first step (抉择) starts every M65 settlement"
+    return walk
+
+
+def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), 抉择 and <四眼预知> at the start
+    of the game, the 枯竭 declarations and answers (kept for the nested X), <最后一枪> chosen in advance."""
+    board = flow.board
     ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
 
     def on_death(b: Board, seat: Seat, cause: str) -> None:
@@ -170,61 +200,109 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
 
     board.on_death.append(on_death)  # then the win check judges losses ([win_policy] losses_at "death")
     board.on_lost.append(verdict.stay_in)
-    acts = _effective(ctx, actions)
-
-    def of(*names: str) -> list[Action]:
-        return [a for a in acts if a.skill in names]
-
-    for a in of("抉择"):
+    walk = Walk(ctx, _effective(ctx, flow.actions))
+    flow.game["m65"] = walk
+    counted = {a.index for a in walk.acts}
+    flow.done.update(a.index for a in flow.actions if a.index not in counted)  # refused in _effective
+    for a in walk.of("抉择"):
         steps.choose(ctx, a)
-    if any(a.phase == "setup" for a in acts):
+    if any(a.phase == "setup" for a in walk.acts):
         steps.foresee(ctx, 2, "游戏开始时")
-    for a in of(*REACTIONS):
+    for a in walk.of(*REACTIONS):
         if _declaring(a):
             steps.declare(ctx, a)
         else:
             ctx.reactions.append(a)
-    for a in of("最后一枪"):
+    for a in walk.of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
         seat = board.seat(a.members[0])
         out = seat.fields.get("出局")
         if not seat.alive and isinstance(out, dict) and out.get("day") == ctx.day:
             # went out in the day (投票 …) before this settlement: the shot is taken now, as of then
             ctx.guns.append((seat.name, str(out.get("cause", "出局")), -1))
-    # Blocks cast in the day happened before the night began: their targets are fixed (and
-    # perceive, reflect, redirect) as they stood then, before any death of this night.
-    daytime_blocks = [a for a in of(*BLOCKS) if a.phase == "day" or not ctx.night]
-    for a in daytime_blocks:
-        steps.block(ctx, a)
-    # The day's exits, after the day's blocks and before the night: the vote, then a red card
-    # ("白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4).
-    for a in [*of(DAY_EXITS[0]), *of(DAY_EXITS[1])]:
-        steps.day_exit(ctx, a)
-    cuts = of(CUT)
-    for a in cuts:
-        if not steps.lent(ctx, a):
-            steps.cut(ctx, a, "(0)")
-    for a in cuts:
-        if steps.lent(ctx, a):
-            steps.cut(ctx, a, "(1)")
+
+
+def _daytime(walk: Walk) -> list[Action]:
+    """Blocks cast in the day happened before the night began: their targets are fixed (and
+    perceive, reflect, redirect) as they stood then, before any death of this night."""
+    return [a for a in walk.of(*BLOCKS) if a.phase == "day" or not walk.ctx.night]
+
+
+def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """The day's blocks, then the day's exits before the night: the vote, then a red card
+    ("白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4)."""
+    walk = _walk(flow)
+    for a in _daytime(walk):
+        steps.block(walk.ctx, a)
+    for a in [*walk.of(DAY_EXITS[0]), *walk.of(DAY_EXITS[1])]:
+        steps.day_exit(walk.ctx, a)
+
+
+def _cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(0) 黑王<绝对切割>."""
+    walk = _walk(flow)
+    for a in walk.of(CUT):
+        if not steps.lent(walk.ctx, a):
+            steps.cut(walk.ctx, a, "(0)")
+
+
+def _lent_cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(1) 掠夺者技能掠夺得到的<绝对切割>."""
+    walk = _walk(flow)
+    for a in walk.of(CUT):
+        if steps.lent(walk.ctx, a):
+            steps.cut(walk.ctx, a, "(1)")
+
+
+def _defence(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(2) 绿王<绝对防御>: judged inside every later step (:func:`.cast.land`)."""
+    board = flow.board
     if any(p.alive and p.role == "绿王" for p in board.living()):
         board.note("(2) 绿王<绝对防御>（强制）：对自己使用的技能无效，不包括<绝对切割>（在以下各步中判定）")
-    for a in of(*BLOCKS):
-        if a not in daytime_blocks:
-            steps.block(ctx, a)
-    for a in of("机械制造"):
-        by = ctx.stopped(a.members[0], a.skill)
+
+
+def _block(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(3) 紫王<天璇紫后>、银鸦<飞行头槌> used at night (a stolen one); the day's are cast already."""
+    walk = _walk(flow)
+    daytime = _daytime(walk)
+    for a in walk.of(*BLOCKS):
+        if a not in daytime:
+            steps.block(walk.ctx, a)
+
+
+def _gun(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(4) 红王<最后一枪>, unlocked by <机械制造> (a 机械制造 submitted now arms a later death)."""
+    walk = _walk(flow)
+    for a in walk.of("机械制造"):
+        by = walk.ctx.stopped(a.members[0], a.skill)
         if by is None:
-            ctx.made_guns[a.members[0]] = a.index
+            walk.ctx.made_guns[a.members[0]] = a.index
         else:
-            steps.refuse_blocked(ctx, a, by, "(4)")
-    steps.guns(ctx)
-    for a in of(*MARKS):
-        steps.mark(ctx, a)
-    for a in acts:
+            steps.refuse_blocked(walk.ctx, a, by, "(4)")
+    steps.guns(walk.ctx)
+
+
+def _mark(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(5) 蓝王<天枢剑圣>、骑士<深青之桩>."""
+    walk = _walk(flow)
+    for a in walk.of(*MARKS):
+        steps.mark(walk.ctx, a)
+
+
+def _buff(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """The 增益 and information skills the list leaves out, in submission order (C_BUFF)."""
+    walk = _walk(flow)
+    for a in walk.acts:
         if a.skill in _BUFFS:
-            _BUFFS[a.skill](ctx, a)
-    steps.passive(ctx, of(*_PASSIVE))
+            _BUFFS[a.skill](walk.ctx, a)
+
+
+def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """The 强制 skills submitted by mistake, <最后一枪> chosen but not set off, the next day's 暗记,
+    and <四眼预知> at the start of the next day; every submission is settled by now."""
+    walk, board = _walk(flow), flow.board
+    ctx = walk.ctx
+    steps.passive(ctx, walk.of(*_PASSIVE))
     for seat_name, shooter in ctx.gun_orders.items():
         if board.seat(seat_name).alive:
             board.note(f"<最后一枪>：{seat_name}未出局，预先选择的{shooter}不触发")
@@ -232,16 +310,49 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         board.result.state_after[f"第{ctx.day + 1}天暗记"] = {
             p: "被投票数加倍" if len(s) == 1 else f"被投票数加倍（{'、'.join(s)}，各加倍一次）"
             for p, s in ctx.marks.items()}
-    if ctx.night and not any(a.phase == "setup" for a in acts):
+    if ctx.night and not any(a.phase == "setup" for a in walk.acts):
         steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
+    flow.done.update(a.index for a in flow.actions)
     # the win check ends the phase ([win_policy] checks_at "end": the settlement runs it)
 
 
+_WHY_ORDER = ("胜负判定·优先级判定：X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中 —— 每一步对玩家施放的技能都先经"
+              "<绝对防御>、感知与反弹/更改目标（cast.land），并受(3)的封锁；这些嵌套的判定 effects 写不出")
+STEP_HOOKS = {
+    "开始": _start, "白天": _day, "绝对切割": _cut, "掠夺所得绝对切割": _lent_cut, "绝对防御": _defence,
+    "封锁": _block, "最后一枪": _gun, "暗记": _mark, "增益": _buff, "结束": _end,
+}
+
+_CAST = "；对玩家施放时先经<绝对防御>与嵌套的 X（感知、反弹、更改目标），受(3)封锁 —— 嵌套判定，effects 写不出"
+#: Per skill: the clause that keeps it in code and why data cannot say it.
+HOOKED = {
+    "绝对切割": "(0)/(1) 无视任何技能杀死、立即知道被击杀者身份、公示；掠夺所得的在(1) —— 技能随掠夺结果变化" + _CAST,
+    "飞行头槌": "(3) 白天施放、当晚封锁（不包括被动技能和<绝对切割>），按天比较的不可连续" + _CAST,
+    "天璇紫后": "(3) 白天施放、当晚封锁（不包括强制技能和<绝对切割>），按天比较的不可连续" + _CAST,
+    "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,
+    "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
+    "净化之焰": "X 持续感知/枯竭反弹，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
+    "辐射炫惑": "X 持续感知减益/枯竭更改目标，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
+    "深青之桩": "(5) 次日被投票数加倍（暗记）、每名玩家仅可以被选择一次" + _CAST,
+    "天枢剑圣": "(5) 次日被投票数加倍（暗记）、每名玩家仅可以被选择一次" + _CAST,
+    "数据收集": "得知白天被投票出局角色的具体身份 —— 目标是当天白天出局的记录，不是提交的目标",
+    "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
+    "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
+    "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",
+    "绝对防御": "(2) 对自己使用的技能无效，不包括<绝对切割> —— 嵌套在每一步的施放中（cast.land）",
+    "四眼预知": "游戏开始时随机得知两名、每个白天开始时三名角色的身份 —— 随机的强制告知",
+    "天罡护体": "游戏日第一日不因技能和投票出局、得票最高则当日无人出局 —— 依游戏日与出局方式",
+    "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",
+    "票权掠夺": "剥夺投票权（暗记，仍可投票但算无效票），不会受到任何干扰和反弹 —— 改写白天计票",
+    "抉择": "分发身份完毕后选择持续或枯竭，决定技能形态与次数 —— 抉择改变别的技能",
+    "投票出局": "白天的出局在当晚结算之前，出局通知与<最后一枪> —— 记为白天的出局",
+    "红牌罚下": "白天红牌罚下导致的出局结算在投票结算之后执行，不能发动<最后一枪> —— 记为白天的出局",
+}
+
 HOOKS = GameHooks(
-    resolve=resolve, refuse=refuse, grants=grants, win_view=verdict.win_view,
+    steps=STEP_HOOKS, refuse=refuse, grants=grants, win_view=verdict.win_view, hooked=HOOKED,
     why={
-        "resolve": "胜负判定·优先级判定：0、绝对切割 … X、净化之焰/辐射炫惑嵌套在触发的步骤中 —— 嵌套在每一步里的"
-                   "触发效果和按私聊时间先后生效的增益，步骤列表写不出",
+        **dict.fromkeys(STEP_HOOKS, _WHY_ORDER),
         "refuse": "宣言类技能、一夜一技能、技能掠夺所得技能的使用条件 —— 依赖掠夺记录与宣言内容，键写不出",
         "grants": "技能掠夺：猜测成功后下一夜晚可使用该角色的任一非强制技能 —— 技能随掠夺结果变化",
         "win_view": "加速研究社胜1 成功完成对四个不同角色的技能掠夺 —— 夜晚的掠夺成功记录在掠夺者的 掠夺成功 上，"

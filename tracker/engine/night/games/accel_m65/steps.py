@@ -17,7 +17,6 @@ from .rules import (
     C_NO_PRIVILEGE,
     CUT,
     named_skill,
-    options,
     parse_role,
     role_skills,
     stealable,
@@ -392,8 +391,3 @@ def passive(ctx: Ctx, acts: Sequence[Action]) -> None:
     for act in acts:
         ctx.board.note(f"<{act.skill}>（{act.members[0]}）是强制/被动技能，无需发动，按其触发条件结算")
 
-
-def reaction_note(ctx: Ctx, act: Action) -> None:
-    seat = ctx.board.seat(act.members[0])
-    if "枯竭" not in options(seat, act.skill):
-        ctx.board.note(f"<{act.skill}>（{act.members[0]}）：持续型无需发动")
