@@ -264,3 +264,53 @@ def test_accel_m65_is_walked_by_the_generic_engine_over_its_steps() -> None:
     numbered = [s.n for s in cat.steps if s.n]
     assert numbered[numbered.index("0"):] == ["0", "1", "2", "3", "4", "5"]
     assert all(s.hook in hooks.steps for s in cat.steps if s.hook is not None)
+
+
+# -- a tell of several skills, silenced by a status (213 <灵通>) -----------------------------------------
+TELL = {
+    "ruleset": "tell-toy",
+    "steps": [
+        {"n": "1", "skills": ["杀人"]},
+        {"n": "2", "skills": ["捕杀"]},
+        {"n": "3", "tell": {"to": "灵视", "about": "杀人", "also": ["捕杀"], "text": "被指杀：{targets}",
+                             "empty": "当晚无人被指杀", "unless_status": ["净化"]}},
+        {"n": "4", "resolve": True},
+    ],
+    "skills": [
+        {"name": "杀人", "team": "狼群", "roles": ["狼人"], "targets": 1, "effects": [{"kind": "damage"}]},
+        {"name": "捕杀", "roles": ["猎手"], "targets": 1, "effects": [{"kind": "damage"}]},
+        {"name": "灵视", "roles": ["巫"], "phase": "passive", "kind": "强制"},
+    ],
+}
+
+
+def _tell_table(*status: str) -> Table:
+    return Table(players={"P1": Seat("P1", "狼人", "狼人"), "P2": Seat("P2", "猎手", "村民"),
+                          "P3": Seat("P3", "巫", "村民", status=list(status)), "P4": Seat("P4", "村民", "村民")},
+                 state={}, night=2)
+
+
+def test_a_tell_names_the_targets_of_every_skill_it_is_about_once() -> None:
+    """213 灵通 "反馈被指杀的角色": the targets of 杀人 and of 捕杀, in step order, each player once."""
+    cat = parse_catalog(TELL, "tell.toml")
+    both = settle(cat, _tell_table(), [Action("狼群(P1)", "杀人", ("P4",), index=0),
+                                       Action("P2", "捕杀", ("P4",), index=1)])
+    assert [f.content for f in both.feedback if f.to == "P3"] == ["被指杀：P4"]
+    assert "(3) 告知P3（<灵视>）：被指杀：P4" in both.log
+    two = settle(cat, _tell_table(), [Action("P2", "捕杀", ("P1",), index=0),
+                                      Action("狼群(P1)", "杀人", ("P4",), index=1)])
+    assert [f.content for f in two.feedback if f.to == "P3"] == ["被指杀：P4、P1"]
+    none = settle(cat, _tell_table(), [])
+    assert [f.content for f in none.feedback if f.to == "P3"] == ["当晚无人被指杀"]
+
+
+def test_a_tell_is_not_given_to_a_holder_with_a_silencing_status() -> None:
+    """213 状态[净化]："[强制]技能也会失效" — the purified witch is told nothing, and the log says why."""
+    res = settle(parse_catalog(TELL, "tell.toml"), _tell_table("净化"), [Action("狼群(P1)", "杀人", ("P4",))])
+    assert [f for f in res.feedback if f.to == "P3"] == []
+    assert any("(3) P3处于[净化]状态" in line for line in res.log)
+
+
+def test_a_skill_a_tell_step_settles_counts_as_data() -> None:
+    cov = coverage(parse_catalog(TELL, "tell.toml"), None)
+    assert cov.by_data == ("杀人", "捕杀", "灵视") and cov.unsettled == ()

@@ -741,7 +741,7 @@ def test_every_skill_of_the_post_is_data_with_its_clause() -> None:
     assert all(s.clause for s in cat.skills.values())
     night = [(s.n, s.hook or s.skills) for s in cat.steps if s.phase == "night"]
     assert night == [("夜(1)", "夜晚开始"), ("夜(2)", ("守护",)), ("夜(3)", ("查验",)), ("夜(4)", ("预言", "通灵")),
-                     ("夜(5)", ("杀人",)), ("夜(6)", "悬赏"), ("夜(6)", ("捕杀",)), ("夜(7)", "灵通"), ("夜(7)", ("救药", "毒药")),
+                     ("夜(5)", ("杀人",)), ("夜(6)", "悬赏"), ("夜(6)", ("捕杀",)), ("夜(7)", ()), ("夜(7)", ("救药", "毒药")),
                      ("夜(8)", ("恶魔之眼",)), ("夜(9)", "夜晚出局")]
     assert cat.scenario_game == GAME
 

@@ -687,6 +687,11 @@ class TellT(_Table):
     text: str = _f("the words, `{targets}` standing for the targets", default="{targets}")
     empty: str = _f("the words when that skill has no target this phase", default="无")
     while_uses: bool = _f("only while the holder still has a use of `to` (解药用掉之后不再告知刀口)", default=False)
+    also: list[Name] = _f("more skills whose targets this phase are told with `about`'s, in step order, each "
+                          "player once (213 灵通 \"反馈被指杀的角色\": the targets of 杀人 and of 捕杀)",
+                          default=[], examples=[["捕杀"]])
+    unless_status: list[Name] = _f("holders with one of these statuses are not told (213 [净化]：\"[强制]技能也会"
+                                   "失效\"); leave out: every living holder is", default=[], examples=[["净化"]])
 
 
 class StepT(_Table):

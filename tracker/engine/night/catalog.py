@@ -127,13 +127,16 @@ class Trigger:
 @dataclass(frozen=True, slots=True)
 class Tell:
     """What the director tells a skill's holders at a step: the targets of another skill
-    (女巫 is told 当晚狼人的刀口), only while that skill has uses left when ``while_uses``."""
+    (女巫 is told 当晚狼人的刀口) and of those in ``also``, only while that skill has uses left when
+    ``while_uses``, never to a holder with a status in ``unless_status`` (213 [净化])."""
 
     to: str
     about: str
     text: str = "{targets}"
     empty: str = "无"
     while_uses: bool = False
+    also: tuple[str, ...] = ()
+    unless_status: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +328,8 @@ def _effect(e: EffectT) -> Effect:
 
 def _step(t: StepT) -> Step:
     tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
-                                             empty=t.tell.empty, while_uses=t.tell.while_uses)
+                                             empty=t.tell.empty, while_uses=t.tell.while_uses,
+                                             also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases))
 
@@ -349,6 +353,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
         if st.tell is not None:
             known(st.tell.to, ("steps", i, "tell", "to"))
             known(st.tell.about, ("steps", i, "tell", "about"))
+            for name in st.tell.also:
+                known(name, ("steps", i, "tell", "also"))
     for i, c in enumerate(doc.clashes):
         for name in c.protections:
             known(name, ("clashes", i, "protections"))

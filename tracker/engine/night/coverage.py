@@ -2,7 +2,8 @@
 
 The README's game × skill table is this count (``tests/test_night_coverage.py`` holds the two
 equal). A skill is settled from data when the generic engine applies its ``effects`` at a step of
-the night file (or on its holder's exit, ``trigger``) and no hook is asked for it. A game whose hook
+the night file (or on its holder's exit, ``trigger``), or a ``tell`` step tells its holders what it
+says (213 <灵通>, a 强制 skill nobody submits), and no hook is asked for it. A game whose hook
 walks the whole phase (``GameHooks.resolve``) settles every skill in code; a game whose hooks name
 steps (``GameHooks.steps``) settles in code the skills those steps list and those ``hooked`` names.
 """
@@ -42,6 +43,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
                     by_hook.setdefault(name, hooks.hooked.get(name) or hooks.why.get(step.hook, ""))
         for name, why in hooks.hooked.items():
             by_hook.setdefault(name, why)
-    data = tuple(n for n, s in catalog.skills.items() if n not in by_hook and s.effects)
-    left = tuple(n for n, s in catalog.skills.items() if n not in by_hook and not s.effects)
+    told = {st.tell.to for st in catalog.steps if st.tell is not None and st.hook is None}
+    data = tuple(n for n, s in catalog.skills.items() if n not in by_hook and (s.effects or n in told))
+    left = tuple(n for n, s in catalog.skills.items() if n not in by_hook and not s.effects and n not in told)
     return Coverage(catalog.ruleset, data, by_hook, left)

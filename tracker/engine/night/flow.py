@@ -235,16 +235,22 @@ class Flow:
         assert step.tell is not None
         t, b = step.tell, self.board
         to = self.catalog.skill(t.to)
+        n = step.n if "(" in step.n else f"({step.n})"
         for seat in b.living():
             if not holds(seat, to):
                 continue
             left = seat.uses.get(to.uses or to.name, True)
             if t.while_uses and (left is False or (not isinstance(left, bool) and left <= 0)):
-                b.note(f"({step.n}) {seat.name}的<{to.name}>已用完，不再告知")
+                b.note(f"{n} {seat.name}的<{to.name}>已用完，不再告知")
                 continue
-            targets = self.pool.targets.get(t.about, ())
+            silenced = [s for s in t.unless_status if s in seat.status]
+            if silenced:
+                b.note(f"{n} {seat.name}处于[{silenced[0]}]状态，<{to.name}>失效，不告知")
+                continue
+            targets = tuple(dict.fromkeys(x for name in (t.about, *t.also) for x in self.pool.targets.get(name, ())))
             text = t.text.format(targets="、".join(targets)) if targets else t.empty
             b.tell(seat.name, text)
+            b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
 
     def hooked(self, step: Step, n: str) -> None:
         """A step the game's code settles: its listed skills' submissions go to the hook (which decides

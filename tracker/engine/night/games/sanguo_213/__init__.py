@@ -2,8 +2,8 @@
 
 The skills' limits and the post's order are data (``rulesets/night/sanguo-213.toml``): the generic
 engine walks its ``[[steps]]`` and settles the checks (查验, 预言, 通灵, 恶魔之眼) from their
-``inspect`` effects, reading the 表面 through :func:`.core.surface`. The steps written ``hook`` are
-settled here — a night's (1)–(2), (5)–(7), and (9) with the 竞选 and 晨曦 (1)–(4); a day's 正午 and
+``inspect`` effects, reading the 表面 through :func:`.core.surface`, and tells the witch her <灵通> (a
+``tell`` step). The steps written ``hook`` are settled here — a night's (1), (6) <悬赏> and (9) with the 竞选 and 晨曦 (1)–(4); a day's 正午 and
 黄昏 (1)–(5) — with the refusals only this post states (:func:`refuse`); ``HOOKED`` says per skill
 which clause keeps it in code and why.
 """
@@ -28,7 +28,6 @@ from tracker.engine.night.games.sanguo_213.night import (
     close_night,
     open_night,
     parse_disguise,
-    spirit,
 )
 from tracker.engine.night.model import Action, Table
 
@@ -82,10 +81,6 @@ def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 def _bounty(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     bounty(flow.board, flow.pool, flow.game["213"])
-
-
-def _spirit(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    spirit(flow.board, flow.pool)
 
 
 def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -172,7 +167,6 @@ _EXITS = ("出局后的下一个可发动技能的时点、因何出局（投票
 HOOKED = {
     "伪装": "伪装（1）–（5）：接刀标签、表面阵营与表面身份、名单与马甲 —— 五选一、每项一次、改变别的技能所见，效果词汇写不出",
     "接刀": "所有[群内]狼出局时，[接刀]的角色获得<杀人>（石像鬼先于隐狼）—— 按出局顺序传递技能，键写不出",
-    "灵通": "反馈被指杀的角色（杀人与捕杀）直到救药用掉 —— 告知两个技能的目标、随另一技能失效，tell 写不出",
     "悬赏": "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功> —— 到晨曦才判定的延后反馈",
     "主宰黑夜": "[夜晚]和[晨曦]对仅针对村民阵营发动的技能[不死] —— 依据施放者阵营的不死，" + _LADDER,
     "长寿之命": _LADDER,
@@ -193,12 +187,11 @@ HOOKED = {
 }
 
 HOOKS = GameHooks(
-    steps={"夜晚开始": _night_open, "悬赏": _bounty, "灵通": _spirit, "夜晚出局": _night_close, "白天": _day_phases},
+    steps={"夜晚开始": _night_open, "悬赏": _bounty, "夜晚出局": _night_close, "白天": _day_phases},
     refuse=refuse, surface=surface, hooked=HOOKED,
     why={
         "夜晚开始": "总体流程 3（1）伪装（及其前的红牌、投降、接刀通知）—— 伪装五选一、每项一次，效果词汇写不出",
         "悬赏": "总体流程 3（6）<悬赏> —— 记下目标，到晨曦公示出局时才反馈<悬赏成功>（捕杀读它）",
-        "灵通": "总体流程 3（7）女巫<灵通>（强制）反馈被指杀的角色 —— 没有提交的强制告知，[净化]时失效",
         "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置），长寿之命、"
                 "主宰黑夜、坚强，电梯楼顺序；竞选、晨曦（1）—（4）—— 依出局原因与时点的连锁",
         "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",

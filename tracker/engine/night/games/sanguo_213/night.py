@@ -1,8 +1,8 @@
 """A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
 
 The generic engine walks the night file's steps and settles from data (2) <守护>, (3) <查验>, (4)
-<预言>/<通灵>, (5) <杀人>, (6) <捕杀>, (7) <救药>/<毒药> and (8) <恶魔之眼>; the hook steps here are (1),
-(6) <悬赏>, (7) <灵通> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
+<预言>/<通灵>, (5) <杀人>, (6) <捕杀>, (7) <灵通> (a ``tell``), <救药>/<毒药> and (8) <恶魔之眼>; the hook
+steps here are (1), (6) <悬赏> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
 the engine's pool (a damage's ``strength`` is its rank on :data:`.core.LADDER`), so a check made after
 the kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on the
 post's ladder, in 电梯楼 order.
@@ -87,26 +87,12 @@ def bounty(board: Board, pool: Pool, night: Night) -> None:
         board.note(f"夜(6) {offer.actor}悬赏{offer.targets[0]}")
 
 
-def spirit(board: Board, pool: Pool) -> None:
-    """(7) 女巫<灵通>（强制）: "反馈被指杀的角色" — before she chooses <救药> or <毒药>."""
-    seat = next((p for p in board.table.players.values() if p.role == "女巫" and p.alive), None)
-    if seat is None:
-        return
-    if seat.uses.get("灵通", True) is not False and not purified(seat):
-        knifed = list(dict.fromkeys(h.target for h in pool.hits if LADDER[h.strength] == "指杀"))
-        line = f"灵通：被指杀的角色是{names(knifed)}" if knifed else "灵通：当晚没有被指杀的角色"
-        board.tell(seat.name, line)
-        board.note(f"夜(7) 女巫{line}")
-    for key in ("救药", "毒药", "灵通"):
-        if key in seat.uses:
-            board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
-
-
 def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]) -> None:
     """(9) 结算夜晚出局名单: every pending harm against every defence on the post's ladder, in
     电梯楼 order ([救药] and [守护] on one player void each other: the night file's clash); the win
     check, 4. 竞选, then 晨曦."""
     ctx = night.ctx
+    _potions(board)
     for t in list(pool.guards):
         effects.meet(board, pool, clashes, t, "夜(9)")
         guards = pool.guards.get(t) or []
@@ -127,6 +113,15 @@ def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]
     for a in polls.values():
         election(board, a)
     dawn(board, ctx, night.actions)
+
+
+def _potions(board: Board) -> None:
+    """What the living witch holds after (7) — 救药, 毒药, 灵通, used or not — for the night's
+    ``state_after`` (the director's record of her potions each night, the shared examples' too)."""
+    seat = next((p for p in board.table.players.values() if p.role == "女巫" and p.alive), None)
+    for key in ("救药", "毒药", "灵通"):
+        if seat is not None and key in seat.uses:
+            board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
 
 
 def _seed_longevity(board: Board) -> None:
