@@ -165,3 +165,19 @@ def test_a_night_file_naming_a_missing_exit_skill_is_refused() -> None:
     assert cat.exile_skill == "投票出局" and cat.red_card_skill is None
     with pytest.raises(RulesetError, match="red_card_skill"):
         parse_catalog({"ruleset": "t", "skills": skills, "red_card_skill": "红牌"}, "t.toml")
+
+
+def test_once_per_target_refuses_a_player_already_chosen_and_records_each_one() -> None:
+    """``once_per_target`` (M65 深青之桩 "每名玩家仅可以被选择一次"): a player in the state key's list is
+    refused with the post's words; the generic engine adds every target it settles, once."""
+    from tracker.engine.night.catalog import parse_catalog
+
+    cat = parse_catalog({"ruleset": "once-toy", "skills": [
+        {"name": "钉", "roles": ["骑士"], "min_targets": 1, "max_targets": 2, "once_per_target": "钉已选择"}]}, "t")
+    table = Table(players={"P1": Seat("P1", "骑士", "甲"), "P2": Seat("P2", "村民", "乙"),
+                           "P3": Seat("P3", "村民", "乙")}, state={"钉已选择": ["P2"]}, night=2)
+    again = settle(cat, table, [Action("P1", "钉", ("P3", "P2"))])
+    assert [r.reason for r in again.rejected] == ["每名玩家仅可以被选择一次（P2已被<钉>选择过）"]
+    assert "钉已选择" not in again.state_after
+    fresh = settle(cat, table, [Action("P1", "钉", ("P3", "P1"))])
+    assert fresh.rejected == [] and fresh.state_after["钉已选择"] == ["P2", "P3", "P1"]

@@ -638,6 +638,10 @@ class SkillT(_Table):
                                     "whoever sends them, in the post's order; later ones are refused (107 <偷袭> "
                                     "每晚仅限发动一次, for all 恶徒 together). Leave out: no such limit",
                                     default=None, examples=[1])
+    once_per_target: str | None = _f(
+        "the `state` key listing every player it has taken: a player already there is refused as its target, "
+        "and the generic engine adds each target it settles (M65 深青之桩 \"每名玩家仅可以被选择一次\"); leave "
+        "out: a player may be chosen again", default=None, examples=["深青之桩已选择"])
     target_dead: bool = _f("targets must be out", default=False)
     target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
     actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills)", default=False)

@@ -222,6 +222,8 @@ class Skill:
     cooldown_key: str | None = None
     #: At most this many submissions of the skill take effect per phase, whoever sends them (107 偷袭).
     per_phase: int | None = None
+    #: The ``state`` key listing the players it has taken, each only once a game (每名玩家仅可以被选择一次).
+    once_per_target: str | None = None
     target_dead: bool = False
     target_alive_or_dead: bool = False
     actor_may_be_dead: bool = False
@@ -306,6 +308,7 @@ def _skill(t: SkillT) -> Skill:
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         per_phase=t.per_phase,
+        once_per_target=t.once_per_target,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
         actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,

@@ -101,6 +101,11 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         last = table.state.get(skill.no_repeat)
         if isinstance(last, dict) and last.get("night") == night - 1 and last.get("target") in action.targets:
             return f"<{skill.name}>不能连续两晚选择同一名玩家（第{night - 1}夜已选{last.get('target')}）"
+    if skill.once_per_target:
+        taken = table.state.get(skill.once_per_target)
+        again = next((t for t in action.targets if isinstance(taken, list) and t in taken), None)
+        if again is not None:
+            return f"每名玩家仅可以被选择一次（{again}已被<{skill.name}>选择过）"
     if skill.cooldown and skill.cooldown_key:
         last = table.state.get(skill.cooldown_key)
         when = table.night if table.night is not None else table.day

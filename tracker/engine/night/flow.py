@@ -183,6 +183,9 @@ class Flow:
             self._last_use(skill, chosen)
             return
         self.pool.targets[skill.name] = action.targets
+        if skill.once_per_target and action.targets:
+            taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
+            b.set_state(skill.once_per_target, [*taken, *(t for t in action.targets if t not in taken)])
         if not action.targets and not any(e.kind == "mark" for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         for e in skill.effects:

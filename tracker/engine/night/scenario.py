@@ -169,7 +169,7 @@ def vocabulary(ruleset: Ruleset, catalog: Catalog) -> dict[str, set[str]]:
         "status": set(COMMON_STATUS) | set(catalog.statuses) | {e.status for s in skills for e in s.effects if e.status},
         "uses": {s.uses or s.name for s in skills if s.uses} | {s.name for s in skills},
         "state": (set(COMMON_STATE) | set(catalog.state_keys) | tags
-                  | {k for s in skills for k in (s.no_repeat, s.cooldown_key) if k}),
+                  | {k for s in skills for k in (s.no_repeat, s.cooldown_key, s.once_per_target) if k}),
     }
 
 

@@ -77,8 +77,6 @@ def refuse(table: Table, action: Action) -> str | None:
     skill, targets, choice = action.skill, action.targets, action.choice or ""
     day = game_day(table)
     target: Seat | None = table.players.get(targets[0]) if targets else None
-    if skill in MARKS and targets and targets[0] in (table.state.get(f"{skill}已选择") or []):
-        return f"每名玩家仅可以被选择一次（{targets[0]}已被<{skill}>选择过）"
     if skill in BLOCKS and not seat.alive:
         out = seat.fields.get("出局")
         if table.night is None or action.phase != "day" or not isinstance(out, dict) or out.get("day") != day:

@@ -183,9 +183,10 @@ def mark(ctx: Ctx, act: Action) -> None:
     if not can_act(ctx, act, "(5)"):
         return
     actor, target = act.members[0], act.targets[0]
-    key = f"{act.skill}已选择"
-    chosen = [str(x) for x in b.state.get(key) or []]
-    b.set_state(key, [*chosen, target])
+    key = ctx.cat.skill(act.skill).once_per_target  # "每名玩家仅可以被选择一次" (refused by the generic checks)
+    if key is not None:
+        chosen = [str(x) for x in b.state.get(key) or []]
+        b.set_state(key, [*chosen, target])
     if not b.seat(target).alive:
         b.note(f"(5) <{act.skill}>：{target}已出局，不再生效")
         return
