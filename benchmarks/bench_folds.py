@@ -82,8 +82,8 @@ def counting() -> Iterator[dict[str, int]]:
 
 
 REQUESTS: dict[str, Callable[[Service], object]] = {
-    "standing()": lambda s: s.penalties.standing(),
-    "state()": lambda s: s.state(),
+    "standing()": lambda s: s.cards.standing(),
+    "summary()": lambda s: s.summary(),
     "tally_day(2)": lambda s: s.votes.tally_day(2),
     "lurkers(2)": lambda s: s.lurking.lurkers(2),
     "TUI 票型 screen (day 2)": lambda s: Gateway(s).tally(2),

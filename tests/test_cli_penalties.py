@@ -296,9 +296,9 @@ def test_announcements_use_the_rule_posts_words(game: Path, capsys: pytest.Captu
     _day_one(game)
     svc = Service.open(game, clock=FrozenClock(datetime(2025, 3, 2, 23, 0, tzinfo=SHANGHAI)))
     try:
-        svc.penalties.issue_card("栗子", "yellow", "5-(1)", "在未执行加速的讨论日发言不足五帖 [b]x[/b]")
-        svc.penalties.issue_card("泡泡", "blue", "2-(1)", "情绪发言", post=201)
-        text = svc.penalties.cards_announcement(1)
+        svc.cards.issue_card("栗子", "yellow", "5-(1)", "在未执行加速的讨论日发言不足五帖 [b]x[/b]")
+        svc.cards.issue_card("泡泡", "blue", "2-(1)", "情绪发言", post=201)
+        text = svc.cards.cards_announcement(1)
         assert "黄牌" in text and "蓝牌" in text and "5-(1)" in text and "第 3 楼" in text
         assert "[b]x[/b]" not in text and "［b］x［/b］" in text
         lurk = svc.lurking.lurkers_announcement(1)

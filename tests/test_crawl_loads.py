@@ -25,7 +25,7 @@ NOT_FOR_A_CRAWL = (
     "tracker.engine.state", "tracker.engine.days", "tracker.engine.fold_pass",  # folding the log
     "tracker.engine.tally", "tracker.engine.ballots",  # the vote counter
     "tracker.engine.night",  # the night engine
-    "tracker.service.gamelog", "tracker.service.votes", "tracker.service.flags", "tracker.penalties",
+    "tracker.service.gamelog", "tracker.service.votes", "tracker.service.flag_review", "tracker.penalties",
     "tracker.reports", "jieba", "rjieba", "textual", "tui", "alembic",
 )
 

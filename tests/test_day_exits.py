@@ -86,7 +86,7 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
     revoked red card undoes both."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
     svc.night_desk.setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
-    decision = svc.penalties.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    decision = svc.cards.issue_card("碎碎", "red", "1", "辱骂", day=2)
     assert any("小白 出局（殉情" in line for line in decision.recorded), decision.recorded
     # the director reads the settlement under the card: both exits with their causes
     assert any(line.startswith("第2天") and "小白出局（殉情" in line for line in decision.events), decision.events
@@ -94,7 +94,7 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
     cascade = [e for e in _live(svc) if e.get("cascade_of") is not None]
     assert {e.kind for e in cascade} == {"night_action", "eliminated", "night_settled"}
     assert [e.player for e in cascade if e.kind == "eliminated"] == ["小白"]  # 碎碎's is the ledger's
-    svc.penalties.revoke_card(decision.entry.id, "误判")
+    svc.cards.revoke_card(decision.entry.id, "误判")
     assert _status(svc)["碎碎"] == "alive" and _status(svc)["小白"] == "alive"
     assert [e for e in _live(svc) if e.get("cascade_of") is not None] == []
 
@@ -102,7 +102,7 @@ def test_a_red_card_takes_the_lover_with_it_and_its_revocation_brings_both_back(
 def test_a_red_carded_hero_does_not_take_the_hostage(tmp_path: Path) -> None:
     """遇难 fires only "当英雄因为非红牌罚下原因出局": a red card on the hero 泡泡 leaves 包子 in."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
-    svc.penalties.issue_card("泡泡", "red", "1", "辱骂", day=2)
+    svc.cards.issue_card("泡泡", "red", "1", "辱骂", day=2)
     status = _status(svc)
     assert status["泡泡"] == "out" and status["包子"] == "alive"
     assert [e.player for e in _live(svc, "eliminated") if e.get("cascade_of") is not None] == []
@@ -113,7 +113,7 @@ def test_the_vote_after_a_red_card_settles_from_the_table_the_red_card_left(tmp_
     from the table the first left — the red-carded lover's partner is already out, and stays so."""
     svc = open_demo(tmp_path, at=DAY2_NOON)
     svc.night_desk.setup("情侣", {"类型": "基佬情深", "攻": "碎碎", "受": "小白"})
-    svc.penalties.issue_card("碎碎", "red", "1", "辱骂", day=2)
+    svc.cards.issue_card("碎碎", "red", "1", "辱骂", day=2)
     svc.ctx.clock = FrozenClock(AFTER_DAY2)
     [r] = svc.votes.confirm_day(2)
     assert r.phase == "day:2#2" and r.settlement is not None

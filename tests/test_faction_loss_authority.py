@@ -44,16 +44,16 @@ def test_a_faction_set_moves_the_loss_the_director_is_told(tmp_path: Path) -> No
     svc = Service.open(path, clock=FrozenClock(DAY1))
     try:
         svc.log.record_event("faction_set", b, {"faction": small})
-        assert not any("阵营判负" in w for w in svc.penalties.issue_card(a, "red", None, "攻击").events)
+        assert not any("阵营判负" in w for w in svc.cards.issue_card(a, "red", None, "攻击").events)
         # the game file puts a and b in one faction (two reds); the state has moved b: one red each
-        assert not any("阵营判负" in w for w in svc.penalties.issue_card(b, "red", None, "攻击").events)
+        assert not any("阵营判负" in w for w in svc.cards.issue_card(b, "red", None, "攻击").events)
         assert not _red_losses(svc)
-        third = svc.penalties.issue_card(c, "red", None, "攻击")
+        third = svc.cards.issue_card(c, "red", None, "攻击")
         assert f"{small}阵营累计 2 张红牌：阵营判负" in third.events
         assert _red_losses(svc) == {small}
-        announced = svc.penalties.cards_announcement(1)
+        announced = svc.cards.cards_announcement(1)
         assert f"{small}阵营累计获得两张或以上" in announced and f"{big}阵营累计获得两张或以上" not in announced
-        undone = svc.penalties.revoke_card(third.entry.id, "误判")
+        undone = svc.cards.revoke_card(third.entry.id, "误判")
         assert f"{small}阵营红牌减为 1 张：撤销阵营判负" in undone.events
         assert not _red_losses(svc)
     finally:

@@ -109,14 +109,14 @@ def test_anchors_posted_by_a_director_in_the_process_thread_are_checked(
     forge_rewrite_and_rehash(game.with_suffix(".db"))
     code, out, err = run(capsys, "cards", str(game), "verify")
     assert code == 1 and "进程帖 5 楼" in out + err
-    # the TUI's 判罚 screen asks the same audit (svc.penalties.audit): the chain alone is intact,
+    # the TUI's 判罚 screen asks the same audit (svc.cards.audit): the chain alone is intact,
     # the posted anchor is not
     from tracker.service import Service
 
     svc = Service.open(game)
     try:
-        assert svc.penalties.verify_ledger().ok
-        check = svc.penalties.audit()
+        assert svc.cards.verify_ledger().ok
+        check = svc.cards.audit()
         assert not check.ok and check.posted == 1 and any("进程帖 5 楼" in p for p in check.problems)
     finally:
         svc.close()

@@ -17,7 +17,7 @@ from tracker.engine.events import Event
 from tracker.engine.ruleset import load_ruleset
 from tracker.engine.state import GameState, PlayerState, fold
 from tracker.penalties import ledger as L
-from tracker.service.penalties import consequence_drafts
+from tracker.service.cards import consequence_drafts
 
 T0 = datetime(2025, 3, 4, 12, 0, tzinfo=SHANGHAI)
 

@@ -108,7 +108,7 @@ def test_the_announcement_draft_names_the_outs_once() -> None:
     """Where a post's hooks write the out list in its own words (M19 "第N夜出局：…"), the draft does
     not repeat it; where they do not (213's night lines are 遗言/警长/牧首), the draft leads with it."""
     from tracker.engine.night.model import Settlement
-    from tracker.reports.night import announcement_lines
+    from tracker.reports.night_settlement import announcement_lines
 
     own = Settlement(out_order=["甲"], lines=["第2夜出局：甲", "遗言：甲（若提交）"], outs_in_lines=True)
     assert announcement_lines(own) == ["第2夜出局：甲", "遗言：甲（若提交）"]

@@ -1,4 +1,4 @@
-"""A night submission is read once (tracker.service.night.parse_entry): the command line and the
+"""A night submission is read once (tracker.service.night_desk.parse_entry): the command line and the
 TUI's 夜晚 entry line refuse the same bad entry with the same words (issue 23 item 3)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from tracker.cli import main
 from tracker.errors import EntryError
 from tracker.service import Service
-from tracker.service.night import NightEntry, parse_entry, parse_entry_line
+from tracker.service.night_desk import NightEntry, parse_entry, parse_entry_line
 from tui.gateway import Gateway
 
 

@@ -186,7 +186,7 @@ def test_state_shows_the_statuses_and_marks_the_nights_left(tmp_path: Path) -> N
             svc.votes.tally_day(day)
             svc.votes.confirm_day(day, recorded_by="演示")
         play_nights(svc, (2,))  # 取酒 <绑架> 小白
-        players = {p["name"]: p for p in state_json(svc.state())["players"]}
+        players = {p["name"]: p for p in state_json(svc.summary())["players"]}
         assert "绑架" in players["小白"]["marks"]
         assert "英雄：泡泡" in players["包子"]["marks"] and "设计目标：小白" in players["取酒"]["marks"]
         assert players["阿狸"]["tags"] == ["情侣:受"] and players["阿狸"]["marks"] == []  # a tag is not repeated
@@ -268,9 +268,9 @@ def test_reopening_a_vote_day_lets_the_vote_be_confirmed_again(tmp_path: Path) -
             desk.reopen(phase_key(day=2))
         desk.reopen(phase_key(night=2))
         desk.reopen(phase_key(day=2))
-        assert svc.state().state.players["栗子"].life == "alive"
+        assert svc.summary().state.players["栗子"].life == "alive"
         [again] = svc.votes.confirm_day(2, recorded_by="演示")
         assert again.chosen == "栗子" and again.settlement is not None and again.settlement.outcome is None
-        assert svc.state().state.players["栗子"].life == "out"
+        assert svc.summary().state.players["栗子"].life == "out"
     finally:
         svc.close()

@@ -418,7 +418,7 @@ def test_scenario_names_are_checked_against_the_ruleset(tmp_path: Path, capsys: 
 def test_a_day_phase_that_takes_nobody_out_is_not_announced_as_a_peaceful_night() -> None:
     """平安夜 is the word for a night without deaths (五、6 "夜里死亡者次日早上统一公布"); a day
     settlement in which nobody goes out (a hunter's shot refused) is announced as 无人出局."""
-    from tracker.reports.night import announcement_lines
+    from tracker.reports.night_settlement import announcement_lines
 
     quiet_day = Settlement(table_after=Table(players={}, state={}, day=1))
     quiet_night = Settlement(table_after=Table(players={}, state={}, night=2))

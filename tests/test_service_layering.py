@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 SERVICE_DIR = Path(__file__).resolve().parent.parent / "tracker" / "service"
-SERVICES = ["gamelog", "votes", "penalties", "flags", "lurking", "reporting", "status", "crawling", "browsing",
-            "night"]
+SERVICES = ["gamelog", "votes", "cards", "flag_review", "lurking", "reporting", "status", "crawling", "browsing",
+            "night_desk"]
 
 
 def _runtime_imports(tree: ast.Module) -> set[str]:

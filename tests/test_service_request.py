@@ -54,7 +54,7 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 
 def test_standing_reads_the_log_once_and_folds_once(svc: Service, counts: dict[str, int]) -> None:
-    assert len(svc.penalties.standing()) == len(svc.game.players)
+    assert len(svc.cards.standing()) == len(svc.game.players)
     assert (counts["reads"], counts["folds"]) == (1, 1)
 
 
@@ -66,9 +66,9 @@ def test_every_request_reads_the_log_once_and_folds_it_once(svc: Service, counts
     counts.update(reads=0, folds=0, applied=0)
     with svc.log.request():
         if ask in ("standing", "several"):
-            svc.penalties.standing()
+            svc.cards.standing()
         if ask in ("state", "several"):
-            svc.state()  # the summary: the state now and each day's opening
+            svc.summary()  # the summary: the state now and each day's opening
         if ask in ("tally_day", "several"):
             svc.votes.tally_day(2)
         if ask in ("lurkers", "several"):
@@ -78,11 +78,11 @@ def test_every_request_reads_the_log_once_and_folds_it_once(svc: Service, counts
 
 
 def test_each_call_reads_afresh_and_one_request_shares_a_read(svc: Service, counts: dict[str, int]) -> None:
-    svc.penalties.standing()
-    svc.penalties.standing()
+    svc.cards.standing()
+    svc.cards.standing()
     assert counts["reads"] == 2
     with svc.log.request():
-        svc.penalties.standing()
+        svc.cards.standing()
         svc.votes.tally_day(2)
         svc.log.state()
     assert counts["reads"] == 3
@@ -93,4 +93,4 @@ def test_an_event_recorded_in_a_request_is_seen_by_what_follows(svc: Service) ->
         assert svc.log.state().players["风行"].status == "alive"
         svc.log.record_event("benched", "风行")
         assert svc.log.state().players["风行"].status == "benched"
-        assert svc.penalties.standing()["风行"].status == "benched"
+        assert svc.cards.standing()["风行"].status == "benched"

@@ -68,7 +68,7 @@ async def test_card_from_flag_writes_ledger_and_closes_flag(service: Service) ->
         await pilot.click("#ok")
         await settle(pilot)
         assert not isinstance(app.screen, CardForm)
-    issued = [e for e in service.penalties.ledger() if e.action == "issue"]
+    issued = [e for e in service.cards.ledger() if e.action == "issue"]
     assert len(issued) == 1
     e = issued[0]
     assert (e.player, e.color, e.clause, e.flag, e.post) == (suggestion.player, suggestion.color,
@@ -85,7 +85,7 @@ async def test_cancelled_card_form_writes_nothing(service: Service) -> None:
         await settle(pilot)
         await pilot.press("escape")
         await settle(pilot)
-    assert service.penalties.ledger() == []
+    assert service.cards.ledger() == []
 
 
 async def test_dismiss_flag_with_reason(service: Service) -> None:
@@ -109,7 +109,7 @@ async def test_dismiss_flag_with_reason(service: Service) -> None:
 
 
 async def test_revoke_card_with_reason_and_audit_trail(service: Service) -> None:
-    card = service.penalties.issue_card("泡泡", "yellow", "潜水", "第1日发言不足5帖").entry
+    card = service.cards.issue_card("泡泡", "yellow", "潜水", "第1日发言不足5帖").entry
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("4")
@@ -126,9 +126,9 @@ async def test_revoke_card_with_reason_and_audit_trail(service: Service) -> None
         await pilot.press(*"统计有误", "enter")
         await settle(pilot)
         assert table.row_count == 2
-    revokes = [e for e in service.penalties.ledger() if e.action == "revoke"]
+    revokes = [e for e in service.cards.ledger() if e.action == "revoke"]
     assert len(revokes) == 1 and revokes[0].ref == card.id and revokes[0].reason == "统计有误"
-    assert service.penalties.standing()["泡泡"].yellow == 0
+    assert service.cards.standing()["泡泡"].yellow == 0
 
 
 async def test_a_failing_service_call_is_told_in_chinese_and_the_screen_stays(service: Service,
@@ -139,7 +139,7 @@ async def test_a_failing_service_call_is_told_in_chinese_and_the_screen_stays(se
     def broken() -> Any:
         raise LedgerBrokenError("记牌账本校验失败：第 2 条被改动", hint="从备份恢复")
 
-    monkeypatch.setattr(service.penalties, "ledger", broken)
+    monkeypatch.setattr(service.cards, "ledger", broken)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("4")

@@ -54,7 +54,7 @@ async def test_help_lists_the_night_keys(service: Service) -> None:
 
 
 async def test_enter_on_a_player_opens_the_player(service: Service) -> None:
-    service.penalties.issue_card("泡泡", "blue", "6-(1)", "红字", day=2)
+    service.cards.issue_card("泡泡", "blue", "6-(1)", "红字", day=2)
     app = TrackerApp(service, crawl_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("6")
@@ -139,7 +139,7 @@ async def test_the_header_follows_the_recorded_delay_and_acceleration(service: S
         await settle(app)
         await pilot.pause()
         line = header.render().plain
-        closes = next(d.closes for d in service.state().days if d.day == 2)
+        closes = next(d.closes for d in service.summary().days if d.day == 2)
         assert closes > service.game.day(2).closes  # the delay moved the close
         assert "已加速" in line and f"距关门 {format_span(closes - FROZEN_AT)}" in line, line
 
@@ -164,7 +164,7 @@ async def test_the_cards_screen_issues_and_amends_cards(service: Service) -> Non
         form.query_one("#ok").press()
         await pilot.pause()
         await settle(app)
-        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
+        issued = [e for e in service.cards.ledger() if e.action == "issue"]
         assert [(e.player, e.color, e.clause, e.reason) for e in issued] == [("泡泡", "blue", "6-(1)", "红字")]
         assert issued[0].post is not None and issued[0].day == 1  # 帖 3 is day 1's discussion
         await pilot.press("e")
@@ -176,9 +176,9 @@ async def test_the_cards_screen_issues_and_amends_cards(service: Service) -> Non
         form.query_one("#ok").press()
         await pilot.pause()
         await settle(app)
-    amended = [e for e in service.penalties.ledger() if e.action == "amend"]
+    amended = [e for e in service.cards.ledger() if e.action == "amend"]
     assert [(e.ref, e.color, e.clause, e.reason) for e in amended] == [(issued[0].id, "yellow", "6-(1)", "重复红字，应为黄牌")]
-    assert service.penalties.standing()["泡泡"].yellow == 1 and service.penalties.standing()["泡泡"].blue == 0
+    assert service.cards.standing()["泡泡"].yellow == 1 and service.cards.standing()["泡泡"].blue == 0
 
 
 async def test_the_players_screen_records_an_event(service: Service) -> None:
@@ -201,4 +201,4 @@ async def test_the_players_screen_records_an_event(service: Service) -> None:
         await pilot.pause()
         await settle(app)
         assert any("已记录事件" in m and "小白" in m for m in told(app)), told(app)
-    assert service.state().state.players["小白"].status == "benched"
+    assert service.summary().state.players["小白"].status == "benched"

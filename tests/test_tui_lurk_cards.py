@@ -58,7 +58,7 @@ async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(servi
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
+        issued = [e for e in service.cards.ledger() if e.action == "issue"]
         assert {e.player for e in issued} == {first} and all(e.day == 1 for e in issued)
         assert "已判罚（第 1 条）" in penalties_shown(app)
 
@@ -67,7 +67,7 @@ async def test_c_cards_the_selected_player_and_shift_c_the_rest_of_the_day(servi
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        issued = [e for e in service.penalties.ledger() if e.action == "issue"]
+        issued = [e for e in service.cards.ledger() if e.action == "issue"]
         assert len(issued) == len(day1.penalties)
         assert "待判罚" not in penalties_shown(app)
 

@@ -56,7 +56,7 @@ def test_an_unexpected_error_has_its_own_code_one_line_and_the_log(
     def broken(*_a: object, **_k: object) -> object:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(Service, "state", broken)
+    monkeypatch.setattr(Service, "summary", broken)
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

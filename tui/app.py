@@ -22,7 +22,7 @@ from tracker.service import Service
 from tui.commands import TrackerCommands
 from tui.gateway import Gateway
 from tui.heap import freeze_long_lived
-from tui.messages import CrawlFinished, CrawlProgress, DataChanged
+from tui.messages import CrawlFinished, CrawlProgressed, DataChanged
 from tui.screens.help import HelpScreen
 from tui.screens.pane import Pane
 from tui.screens.registry import PANES, make_pane
@@ -140,7 +140,7 @@ class TrackerApp(App[None]):
     async def run_crawl(self) -> None:
         """The crawl runs in a child process (see Gateway.crawl); this worker only awaits its progress."""
         def progress(step: Any) -> None:
-            self.post_message(CrawlProgress(describe_progress(step)))
+            self.post_message(CrawlProgressed(describe_progress(step)))
 
         try:
             await self.gateway.crawl(progress)
@@ -155,7 +155,7 @@ class TrackerApp(App[None]):
         days = self.gateway.header_days()
         self.call_from_thread(setattr, self.query_one(GameHeader), "days", days)
 
-    def on_crawl_progress(self, message: CrawlProgress) -> None:
+    def on_crawl_progressed(self, message: CrawlProgressed) -> None:
         header = self.query_one(GameHeader)
         header.crawl = CrawlStatus("running", header.crawl.at, message.detail)
 

@@ -22,8 +22,8 @@ from tracker.penalties.ledger import Entry as LedgerEntry
 from tracker.penalties.review import Flag
 from tracker.scraper.crawl import CrawlProgress
 from tracker.service import Service
-from tracker.service.night import parse_entry_line
-from tracker.service.penalties import CardDecision
+from tracker.service.cards import CardDecision
+from tracker.service.night_desk import parse_entry_line
 from tracker.service.reporting import tally_bbcode
 from tui.lurk_view import LurkView, lurk_view
 from tui.memo import Memo
@@ -65,7 +65,7 @@ class Gateway:
         """The days as the game has them now: the recorded delays' closes and the 加速 in force
         (the game file's ``[[days]]`` when the state cannot be read)."""
         try:
-            statuses = {s.day: s for s in self.service.state().days}
+            statuses = {s.day: s for s in self.service.summary().days}
         except TrackerError:
             return tuple(self.service.game.days)
         return tuple(replace(d, opens=statuses[d.day].opens, closes=statuses[d.day].closes,
@@ -139,7 +139,7 @@ class Gateway:
 
     def players(self) -> tuple[PlayerRow, ...]:
         """The roster with status and cards from the game state."""
-        s = self.service.state()
+        s = self.service.summary()
         return tuple(PlayerRow(name=p.name, status=p.status, role=p.role, faction=p.faction, tags=tuple(sorted(p.tags)),
                                marks=tuple(m for m in s.marks.get(name, ()) if m not in p.tags),
                                blue=s.cards[name].blue, yellow=s.cards[name].yellow, red=s.cards[name].red)
@@ -149,7 +149,7 @@ class Gateway:
         """One player's row and every ledger entry naming them (the 玩家 screen's Enter)."""
         with self.service.log.request():
             row = next(p for p in self.players() if p.name == name)
-            entries = [e for e in self.service.penalties.ledger() if e.player == name]
+            entries = [e for e in self.service.cards.ledger() if e.player == name]
         return row, entries
 
     def overview(self) -> Overview:
@@ -176,7 +176,7 @@ class Gateway:
         errors = roster_errors(self.service.ctx)
         if errors:
             return f"不判定（配置错误：{'；'.join(errors)}）"
-        o = self.service.state().state.outcome
+        o = self.service.summary().state.outcome
         return f"{o.reason}（{o.clause}）" if o else "尚未分出"
 
     def search_posts(self, query: PostQuery, offset: int, limit: int) -> PostPage:
@@ -225,7 +225,7 @@ class Gateway:
         finally:
             self.invalidate()
         from tracker.engine.night.desk import phase_words
-        from tracker.reports.night import exit_lines
+        from tracker.reports.night_settlement import exit_lines
 
         lines: list[str] = []
         for r in results:
@@ -272,23 +272,23 @@ class Gateway:
             return self.service.flag_review.dismiss_flag(flag_id, reason)
 
     def cards(self) -> tuple[list[LedgerEntry], list[StandingRow]]:
-        ledger = self.service.penalties.ledger()
-        standing = self.service.penalties.standing()
+        ledger = self.service.cards.ledger()
+        standing = self.service.cards.standing()
         rows = [StandingRow(s.player, s.blue, s.yellow, s.red, s.status) for s in standing.values()]
         return ledger, rows
 
     def revoke_card(self, card_id: int, reason: str) -> CardDecision:
         with self.lock:
-            return self.service.penalties.revoke_card(card_id, reason)
+            return self.service.cards.revoke_card(card_id, reason)
 
     def issue_card(self, player: str, color: str, clause: str, reason: str, post: str = "") -> CardDecision:
         """A card typed at the 判罚 screen, as `tracker card issue` writes it."""
         with self.lock:
-            return self.service.penalties.issue_card(player, color, clause or None, reason, post=post or None)
+            return self.service.cards.issue_card(player, color, clause or None, reason, post=post or None)
 
     def amend_card(self, card_id: int, reason: str, *, color: str | None, clause: str | None) -> CardDecision:
         with self.lock:
-            return self.service.penalties.amend_card(card_id, reason, color=color, clause=clause)
+            return self.service.cards.amend_card(card_id, reason, color=color, clause=clause)
 
     def record_event(self, kind: str, player: str, data: dict[str, str]) -> str:
         """An event for ``player`` (the 玩家 screen's `v`), said back as `tracker event` says it."""
@@ -329,14 +329,14 @@ class Gateway:
         with self.lock:
             ev = self.service.night_desk.add(phase_key(night=night), entry.actor, entry.skill, entry.targets,
                                              choice=entry.choice)
-        from tracker.reports.night import submitted_line
+        from tracker.reports.night_settlement import submitted_line
 
         return submitted_line(ev.seq, entry.actor, str(ev.data["skill"]), entry.targets)
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
         with self.lock:
             ev = self.service.night_desk.remove(phase_key(night=night), actor, skill)
-        from tracker.reports.night import withdrawn_line
+        from tracker.reports.night_settlement import withdrawn_line
 
         return withdrawn_line(ev.seq, actor, skill)
 

@@ -8,13 +8,13 @@ from textual.message import Message
 
 
 @dataclass
-class CrawlProgress(Message):
+class CrawlProgressed(Message):
     """A step of a running crawl; only the latest one matters to the header."""
 
     detail: str
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, CrawlProgress)
+        return isinstance(message, CrawlProgressed)
 
 
 @dataclass

@@ -29,9 +29,9 @@ if TYPE_CHECKING:  # the types only: `tracker --help` must not load the store an
     from tracker.records import ThreadSummary
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
     from tracker.scraper.discovery import SignUp
-    from tracker.service.flags import DetectionRun
-    from tracker.service.night import NightPreview
-    from tracker.service.penalties import CardDecision, PlayerStanding
+    from tracker.service.cards import CardDecision, PlayerStanding
+    from tracker.service.flag_review import DetectionRun
+    from tracker.service.night_desk import NightPreview
     from tracker.service.reporting import Attention
     from tracker.service.status import GameSummary
     from tracker.service.votes import ConfirmResult, DayTally
@@ -167,7 +167,7 @@ def state_json(s: GameSummary) -> dict[str, Any]:
     return doc
 
 
-#: A card's place: pid → (tid, floor, posted_at), as ``Service.post_places`` answers.
+#: A card's place: pid → (tid, floor, posted_at), as ``Cards.post_places`` answers.
 Places = Mapping[int, tuple[int, int, datetime]]
 
 

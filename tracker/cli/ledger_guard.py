@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def check_ledger(svc: Service) -> Verification:
     """Verify the chain; when broken, warn on stderr at once (before anything else is printed)."""
-    v = svc.penalties.verify_ledger()
+    v = svc.cards.verify_ledger()
     if not v.ok:
         echo(f"！！！记牌账本已损坏：{v.problem}（第 {v.broken_at} 条）。以下判罚与牌况不可信！！！", err=True)
     return v

@@ -18,7 +18,7 @@ from tracker.cli.common import db_option, echo, emit_json, json_option
 if TYPE_CHECKING:
     from tracker.engine.night import Catalog, Settlement, Table
     from tracker.engine.ruleset import Ruleset
-    from tracker.service.night import NightPreview
+    from tracker.service.night_desk import NightPreview
 
 
 class NightGroup(click.Group):
@@ -83,7 +83,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
         else:
             emit_json(simulations_json([one.get("id") for one in many], [result for _, result in runs]))
         return
-    from tracker.reports.night import render
+    from tracker.reports.night_settlement import render
 
     for i, (table, result) in enumerate(runs):
         if many is not None:
@@ -176,8 +176,8 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             return
         key = phase_key(night, day, phase)
         if verb == "add":
-            from tracker.reports.night import submitted_line
-            from tracker.service.night import parse_entry
+            from tracker.reports.night_settlement import submitted_line
+            from tracker.service.night_desk import parse_entry
 
             entry = parse_entry(rest, choice)
             ev = desk.add(key, entry.actor, entry.skill, entry.targets, choice=entry.choice)
@@ -186,7 +186,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
         if verb == "remove":
             if len(rest) != 2:
                 raise click.UsageError("remove 写成：remove 行动者 技能")
-            from tracker.reports.night import withdrawn_line
+            from tracker.reports.night_settlement import withdrawn_line
 
             ev = desk.remove(key, rest[0], rest[1])
             echo(withdrawn_line(ev.seq, rest[0], rest[1]))
@@ -220,8 +220,8 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
 
 
 def _show(preview: NightPreview) -> None:
-    """The preview as the director reads it: submissions, then the settlement (tracker.reports.night)."""
-    from tracker.reports.night import render
+    """The preview as the director reads it: submissions, then the settlement (tracker.reports.night_settlement)."""
+    from tracker.reports.night_settlement import render
 
     state = "（已确认）" if preview.confirmed is not None else "（预览，未确认）"
     echo(f"{preview.words}结算{state}")

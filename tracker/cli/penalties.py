@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from tracker.penalties import ledger as L
     from tracker.penalties.review import Flag
     from tracker.service import Service
-    from tracker.service.penalties import CardDecision
+    from tracker.service.cards import CardDecision
 
 COLOR_CHOICE = WordChoice(COLOR_WORDS_IN)
 
@@ -148,7 +148,7 @@ def flags(game_path: Path, action: str | None, flag_id: int | None, reason: str 
         ledger_ok = check_ledger(svc)  # the suggested cards read the ledger
         run = None if no_detect else svc.flag_review.detect_flags()
         found = svc.flag_review.flags(detect=False, status=status)
-        ledger = svc.penalties.ledger()
+        ledger = svc.cards.ledger()
         # what the TUI shows beside each flag: the evidence and, for an open one, the suggested card
         rules = svc.ctx.ruleset.detectors
         suggested = {f.id: suggest_card(f, ledger, rules=rules) for f in found if f.status == "open"}
@@ -189,7 +189,7 @@ def lurkers(game_path: Path, day: int, db_url: str | None, as_json: bool, bbcode
             return
         ledger_ok = check_ledger(svc)  # the 已判罚 column reads the ledger
         rep = svc.lurking.lurkers(day)
-        found = lurk_findings(day, rep.penalties, svc.penalties.ledger())
+        found = lurk_findings(day, rep.penalties, svc.cards.ledger())
     if as_json:
         emit_json(lurkers_json(rep, found))
         fail_if_broken(ledger_ok)
@@ -238,7 +238,7 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
             raise click.UsageError("公示需要 --day N")
         with service(game_path, db_url) as svc:
             v = check_ledger(svc)
-            echo(svc.penalties.cards_announcement(day), nl=False)
+            echo(svc.cards.cards_announcement(day), nl=False)
         fail_if_broken(v)
         return
     if action == "history":
@@ -246,8 +246,8 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
             raise click.UsageError("需要牌的编号：tracker cards GAME.toml history ID")
         with service(game_path, db_url) as svc:
             v = check_ledger(svc)
-            history = svc.penalties.card_history(card_id)
-            places = svc.penalties.post_places([e.post for e in history])
+            history = svc.cards.card_history(card_id)
+            places = svc.cards.post_places([e.post for e in history])
             tz = svc.game.tz
         if as_json:
             emit_json(history_json(history, places))
@@ -258,9 +258,9 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
         return
     with service(game_path, db_url) as svc:
         v = check_ledger(svc)
-        ledger = svc.penalties.ledger()
-        standing = svc.penalties.standing()
-        places = svc.penalties.post_places([e.post for e in ledger])
+        ledger = svc.cards.ledger()
+        standing = svc.cards.standing()
+        places = svc.cards.post_places([e.post for e in ledger])
         tz = svc.game.tz
     if as_json:
         emit_json(cards_json(ledger, standing, places, verified=v))
@@ -278,7 +278,7 @@ def cards(game_path: Path, action: str | None, card_id: int | None, day: int | N
 
 def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str, ...],
             from_forum: bool = False) -> None:
-    """The ledger's audit (`Penalties.audit`) in the director's words; the process thread read
+    """The ledger's audit (`Cards.audit`) in the director's words; the process thread read
     from the forum when asked (the network is the command's to touch, not the service's)."""
     from tracker.errors import LedgerBrokenError
     from tracker.penalties.anchor import parse_anchor, seal_path
@@ -291,10 +291,10 @@ def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str
         if from_forum and game.process_thread is not None:
             from tracker.scraper.live import thread_posts_sync
 
-            audit = svc.penalties.audit(wanted, thread_posts_sync(game, game.process_thread),
+            audit = svc.cards.audit(wanted, thread_posts_sync(game, game.process_thread),
                                         f"论坛上的进程帖（帖 {game.process_thread}，刚刚读取）")
         else:
-            audit = svc.penalties.audit(wanted)
+            audit = svc.cards.audit(wanted)
     v, problems, anchored, posted = audit.chain, audit.problems, audit.anchored, audit.posted
     key_file, sealed, covers = audit.key_file, audit.sealed, audit.covers
     checked = [f"哈希链：{v.entries} 条记录与账本摘要（都在数据库里）"]
@@ -343,7 +343,7 @@ def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool,
               call: Callable[[Service], CardDecision]) -> None:
     with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
         d = call(svc)
-        places = svc.penalties.post_places([e.post for e in d.written])
+        places = svc.cards.post_places([e.post for e in d.written])
         tz = svc.game.tz
     if as_json:
         emit_json(placed_decision_json(d, places))
@@ -369,7 +369,7 @@ def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reas
           day: int | None, by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
     """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
     def call(svc: Service) -> CardDecision:
-        return svc.penalties.issue_card(player, color, clause, reason, post=post, by=by, day=day,
+        return svc.cards.issue_card(player, color, clause, reason, post=post, by=by, day=day,
                               at=_when(at, svc.game.tz))
 
     _decision(obj, db_url, as_json, call)
@@ -384,7 +384,7 @@ def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reas
 def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_url: str | None,
            as_json: bool) -> None:
     """撤销一张牌（新记录；它参与的合并随之撤销）。"""
-    _decision(obj, db_url, as_json, lambda svc: svc.penalties.revoke_card(card_id, reason, by=by))
+    _decision(obj, db_url, as_json, lambda svc: svc.cards.revoke_card(card_id, reason, by=by))
 
 @card.command("amend")
 @click.argument("card_id", type=int, metavar="ID")
@@ -398,7 +398,7 @@ def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_ur
 def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, clause: str | None,
           by: str | None, db_url: str | None, as_json: bool) -> None:
     """更正一张牌的牌色或条款（新记录，原记录保留）。"""
-    _decision(obj, db_url, as_json, lambda svc: svc.penalties.amend_card(card_id, reason, color=color, clause=clause, by=by))
+    _decision(obj, db_url, as_json, lambda svc: svc.cards.amend_card(card_id, reason, color=color, clause=clause, by=by))
 
 @card.command("from-flag")
 @click.argument("flag_id", type=int, metavar="FLAG_ID")

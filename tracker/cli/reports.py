@@ -127,7 +127,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
     def game_over() -> str | None:
         from tracker.service.roster_check import roster_errors
 
-        outcome = svc.state().state.outcome
+        outcome = svc.summary().state.outcome
         if outcome is None or roster_errors(svc.ctx):  # a roster that contradicts the ruleset decides nothing
             return None
         return f"{outcome.reason}（{outcome.clause}）"

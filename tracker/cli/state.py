@@ -337,7 +337,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
     svc = open_service(game_path, db_url)
     try:
         ledger = check_ledger(svc)  # the cards column reads the ledger: a forged card must not pass quietly
-        summary = svc.state()
+        summary = svc.summary()
         problems = check_assignment(svc.ruleset, svc.game.players)
         roster_broken = any(p.level == "error" for p in problems)
         if as_json:

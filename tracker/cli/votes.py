@@ -90,7 +90,7 @@ def confirm_cmd(game_path: Path, day: int, recorded_by: str | None, db_url: str 
             echo(f"{r.explanation}（依据：{r.clause}），已记录 {len(r.events)} 条事件")
             if r.settlement is not None and r.phase is not None:
                 from tracker.engine.night.desk import phase_words
-                from tracker.reports.night import exit_lines
+                from tracker.reports.night_settlement import exit_lines
 
                 for line in exit_lines(phase_words(r.phase), r.settlement):
                     echo(f"  {line}")

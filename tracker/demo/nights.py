@@ -21,7 +21,7 @@ from tracker.engine.night.desk import phase_key
 
 if TYPE_CHECKING:
     from tracker.service import Service
-    from tracker.service.night import NightPreview
+    from tracker.service.night_desk import NightPreview
 
 NIGHTS_FILE = files("tracker.demo") / "data" / "nights.toml"
 #: Who the demo's submissions and confirmations are recorded by (as the days' confirmations).

@@ -86,7 +86,7 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
                 nights.append(night_summary(play_night(svc, d.day, nights_file)))
         flags = svc.flag_review.flags(detect=True)
         reports = [str(p) for d in svc.game.days for p in svc.reports.write_reports(d.day, final=True)]
-        state = svc.state()
+        state = svc.summary()
         order = {"nights_first": True} if first else {}  # the seed demo's summary stays as it was
         return {
             "game": svc.game.name, "ruleset": svc.ruleset.id, "forum": svc.game.forum,

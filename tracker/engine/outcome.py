@@ -158,9 +158,9 @@ def holds(cond: Condition, state: GameState, ruleset: Ruleset, own: str = "") ->
     if k == "red_cards_at_least":
         return state.faction_reds.get(own, 0) >= cond.n
     if k == "hook":
-        from tracker.engine.rulesets.hooks import HOOKS
+        from tracker.engine.rulesets.hooks import WIN_HOOKS
 
-        hs = HOOKS.get(ruleset.hooks or "")
+        hs = WIN_HOOKS.get(ruleset.hooks or "")
         fn = hs.conditions.get(cond.name) if hs else None
         return bool(fn(state)) if fn else False
     if k == "all":

@@ -266,10 +266,10 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
                       for d in doc.detectors)
     hooks = doc.hooks or None
     if hooks is not None:
-        from tracker.engine.rulesets.hooks import HOOKS
+        from tracker.engine.rulesets.hooks import WIN_HOOKS
 
-        if hooks not in HOOKS:
-            raise at.error(("hooks",), f"hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(HOOKS))}")
+        if hooks not in WIN_HOOKS:
+            raise at.error(("hooks",), f"hooks = {hooks!r} 不存在", hint=f"可用：{', '.join(sorted(WIN_HOOKS))}")
     wins.extend(_red_card_losses(cards, [f.name for f in factions], wins))
     _check_names(doc, set(rnames), fnames, wins, hooks, at)
 
@@ -387,7 +387,7 @@ def _check_names(doc: RulesetT, rnames: set[str], fnames: set[str], wins: Sequen
             known(e.nobody_out_if_top, rnames, "身份", ("voting", "day1", i, "nobody_out_if_top"))
     if doc.cards.red_turns_role:
         known(doc.cards.red_turns_role, rnames, "身份", ("cards", "red_turns_role"))
-    from tracker.engine.rulesets.hooks import HOOKS
+    from tracker.engine.rulesets.hooks import WIN_HOOKS
 
     for i, w in enumerate(wins):
         loc: Loc = ("win", i, "when")
@@ -401,7 +401,7 @@ def _check_names(doc: RulesetT, rnames: set[str], fnames: set[str], wins: Sequen
                 for g in ps.groups:
                     known(g, gnames, "身份组", loc, label)
             if c.kind == "hook":
-                available = set(HOOKS[hooks].conditions) if hooks in HOOKS else set()
+                available = set(WIN_HOOKS[hooks].conditions) if hooks in WIN_HOOKS else set()
                 known(c.name, available, "hook 条件", loc, f"{label}（hooks = {hooks!r}）")
 
 

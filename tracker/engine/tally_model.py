@@ -20,9 +20,8 @@ from tracker.engine.verdicts import Verdict
 
 if TYPE_CHECKING:
     from tracker.engine.ruleset import Election, VotingRules
-    from tracker.engine.state import GameState
+    from tracker.engine.state import GameState, Status
 
-Status = Literal["alive", "dead", "out", "benched"]
 Purpose = Literal["exile", "election"]
 OutcomeKind = Literal["exiled", "elected", "nobody"]
 

@@ -35,7 +35,7 @@ from typing import Literal, Protocol
 
 from tracker.engine.normalize import normalize
 from tracker.engine.ruleset import LurkRules
-from tracker.penalties.presence import Status as PlayerStatus  # one vocabulary with the 诈尸 checks
+from tracker.penalties.presence import Presence  # one vocabulary with the 诈尸 checks
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
 
@@ -75,7 +75,7 @@ class PlayerDay:
     """A player's standing on the day: ``out``/``benched`` players are not judged at all."""
 
     name: str
-    status: PlayerStatus = "alive"
+    status: Presence = "alive"
     kidnapped: bool = False
 
 

@@ -26,12 +26,12 @@ from tracker.engine.state import STATUS_WORDS
 from tracker.penalties.findings import Finding, excerpt, make_finding
 from tracker.records import Post
 
-Status = Literal["alive", "dead_not_out", "out", "benched"]
+Presence = Literal["alive", "dead_not_out", "out", "benched"]
 
 #: The engine's status (:data:`tracker.engine.state.Status`) in this module's and the 潜水 rules'
 #: words: the engine says "dead" for M160's 【死亡】 not yet 【出局】, the rule posts' checks say
 #: "dead_not_out". The one translation between the two, used wherever a fold feeds a detector.
-FROM_ENGINE: dict[str, Status] = {"alive": "alive", "dead": "dead_not_out", "out": "out", "benched": "benched"}
+FROM_ENGINE: dict[str, Presence] = {"alive": "alive", "dead": "dead_not_out", "out": "out", "benched": "benched"}
 ThreadKind = Literal["discussion", "vote", "process", "other"]
 
 OUT_CLAUSE = "账号回帖（2）已出局角色在讨论帖、投票帖、进程帖中发言（诈尸）"
@@ -48,7 +48,7 @@ class StatusChange:
     ``[last_words]``."""
 
     player: str
-    status: Status
+    status: Presence
     at: datetime
     reason: str = ""
     exit: str | None = None

@@ -94,7 +94,7 @@ MAX_DESKTOP_PAGES = 5000  # 50,000 posts at Discuz's 10 a page; without a reply 
 DESKTOP_BATCH = 20  # desktop pages stored per transaction
 T = TypeVar("T")
 
-Status = Literal["ok", "missing", "no_permission", "not_a_thread", "parse_error", "forum_error"]
+ThreadStatus = Literal["ok", "missing", "no_permission", "not_a_thread", "parse_error", "forum_error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ Progress = Callable[[CrawlProgress], None]
 class ThreadReport:
     tid: int
     subject: str = ""
-    status: Status = "ok"
+    status: ThreadStatus = "ok"
     source: Literal["mobile+desktop", "desktop"] = "mobile+desktop"
     requests: int = 0
     pages_fetched: int = 0
@@ -198,7 +198,7 @@ def desktop_url(tid: int, page: int) -> str:
     return f"forum.php?mod=viewthread&tid={tid}&page={page}"
 
 
-def _status_of(exc: TrackerError) -> Status:
+def _status_of(exc: TrackerError) -> ThreadStatus:
     if isinstance(exc, ThreadMissingError):
         return "missing"
     if isinstance(exc, NoPermissionError):
@@ -665,7 +665,7 @@ def _error_for(rep: ThreadReport) -> TrackerError:
     if rep.cause is not None:
         return rep.cause
     message = rep.error or ""
-    kinds: dict[Status, type[TrackerError]] = {
+    kinds: dict[ThreadStatus, type[TrackerError]] = {
         "missing": ThreadMissingError, "no_permission": NoPermissionError, "not_a_thread": NotAThreadError,
         "parse_error": ParseError, "forum_error": ForumError,
     }

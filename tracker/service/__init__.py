@@ -5,10 +5,10 @@ Each area of the job is a service of its own, given what it needs in its constru
     GameContext  the game file, the store, the clock, the ruleset
     GameLog      the event log, read once and folded once per request (ctx)
     Votes        the count of each vote thread and its confirmation (ctx, log)
-    Penalties    the card ledger and its announcement (ctx, log)
-    Flags        the detectors and the review of their flags (ctx, log, penalties)
+    Cards        the card ledger and its announcement (ctx, log)
+    FlagReview   the detectors and the review of their flags (ctx, log, cards)
     Lurking      潜水 (ctx, log, votes)
-    Reports      the day's reports and the director's posts (ctx, log, votes, lurking, penalties, flags)
+    Reports      the day's reports and the director's posts (ctx, log, votes, lurking, cards, flag_review)
     Crawling, Browsing   the forum and the stored posts (ctx)
     NightDesk    night submissions and their settlement (the log's read, fold and append, the days' closes)
 
@@ -18,7 +18,7 @@ state` no night engine, report renderers or post search). Callers reach each ser
 public call opens one :meth:`GameLog.request` itself (:func:`~tracker.service.request.one_request`),
 so a call reads the event log once and folds each state it needs once, however many services it
 crosses; a caller that asks several questions at once wraps them in ``svc.log.request()``. What
-Service itself answers crosses services (:meth:`crawl_and_detect`, :meth:`state`).
+Service itself answers crosses services (:meth:`crawl_and_detect`, :meth:`summary`).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ if TYPE_CHECKING:
     from tracker.engine.ruleset import Ruleset
     from tracker.scraper.crawl import CrawlProgress, CrawlReport  # loaded by the commands that crawl
     from tracker.service.browsing import Browsing
+    from tracker.service.cards import Cards
     from tracker.service.crawling import Crawling
-    from tracker.service.flags import DetectionRun, Flags
+    from tracker.service.flag_review import DetectionRun, FlagReview
     from tracker.service.gamelog import GameLog
     from tracker.service.lurking import Lurking
-    from tracker.service.night import NightDesk
-    from tracker.service.penalties import Penalties
+    from tracker.service.night_desk import NightDesk
     from tracker.service.reporting import Reports
     from tracker.service.status import GameSummary
     from tracker.service.votes import Votes
@@ -79,16 +79,16 @@ class Service:
         return Votes(self.ctx, self.log, desk=self._desk_in)
 
     @cached_property
-    def penalties(self) -> Penalties:
-        from tracker.service.penalties import Penalties
+    def cards(self) -> Cards:
+        from tracker.service.cards import Cards
 
-        return Penalties(self.ctx, self.log, desk=self._desk_in)
+        return Cards(self.ctx, self.log, desk=self._desk_in)
 
     @cached_property
-    def flag_review(self) -> Flags:
-        from tracker.service.flags import Flags
+    def flag_review(self) -> FlagReview:
+        from tracker.service.flag_review import FlagReview
 
-        return Flags(self.ctx, self.log, self.penalties)
+        return FlagReview(self.ctx, self.log, self.cards)
 
     @cached_property
     def lurking(self) -> Lurking:
@@ -100,7 +100,7 @@ class Service:
     def reports(self) -> Reports:
         from tracker.service.reporting import Reports
 
-        return Reports(self.ctx, self.log, self.votes, self.lurking, self.penalties, self.flag_review)
+        return Reports(self.ctx, self.log, self.votes, self.lurking, self.cards, self.flag_review)
 
     @cached_property
     def crawling(self) -> Crawling:
@@ -147,7 +147,7 @@ class Service:
         """The night desk over this game's log (``tracker night``, the TUI's 夜晚 screen): given the
         log's read, fold and append, so it plugs in as one more service. Built once (its catalog of
         skills with it); it keeps nothing else between calls."""
-        from tracker.service.night import NightDesk
+        from tracker.service.night_desk import NightDesk
 
         log = self.log
 
@@ -188,11 +188,11 @@ class Service:
         return report, detection
 
     @one_request
-    def state(self) -> GameSummary:
+    def summary(self) -> GameSummary:
         """The game state with each player's cards (`tracker state`, the TUI's 玩家 screen)."""
         from tracker.service.status import summary
 
-        return summary(self.log, self.penalties)
+        return summary(self.log, self.cards)
 
 
 __all__ = ["Service"]

@@ -1,6 +1,6 @@
 """Look up the post a card names and the game day it belongs to (helpers for ``issue_card``).
 
-Kept apart from the penalties mixin so the day-and-place rules stay one small file: the director
+Kept apart from the card ledger service (cards.py) so the day-and-place rules stay one small file: the director
 may name the post by pid or by ``TID#FLOOR`` (what the page shows), and the card's day comes from
 ``--day``, else from the post (its thread's day), else from the decision's time.
 """

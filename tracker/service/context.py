@@ -1,6 +1,6 @@
 """What every service of the tracker is built over: the game file, the store, the clock, the ruleset.
 
-One :class:`GameContext` per opened game; each small service (``GameLog``, ``Votes``, ``Penalties``
+One :class:`GameContext` per opened game; each small service (``GameLog``, ``Votes``, ``Cards``
 …) receives it, and the other services it needs, in its constructor. The store's engine is built
 by :meth:`GameContext.open`, once, from the game file and ``--db`` (never at import time).
 """

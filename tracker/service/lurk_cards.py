@@ -16,13 +16,13 @@ from tracker.penalties.lurk_cards import LurkFinding, lurk_findings
 
 if TYPE_CHECKING:
     from tracker.service import Service
-    from tracker.service.penalties import CardDecision
+    from tracker.service.cards import CardDecision
 
 
 def day_lurk_findings(svc: Service, day: int) -> list[LurkFinding]:
     """The day's lurk penalties with their status in the ledger."""
     rep = svc.lurking.lurkers(day)
-    return lurk_findings(day, rep.penalties, svc.penalties.ledger())
+    return lurk_findings(day, rep.penalties, svc.cards.ledger())
 
 
 def card_lurkers(svc: Service, day: int, players: Collection[str] = (), *,
@@ -48,5 +48,5 @@ def card_lurkers(svc: Service, day: int, players: Collection[str] = (), *,
     for f in todo:
         if f.card is not None:
             continue
-        decisions.append(svc.penalties.issue_card(f.penalty.player, f.penalty.card, f.clause, f.reason, by=by, day=day))
+        decisions.append(svc.cards.issue_card(f.penalty.player, f.penalty.card, f.clause, f.reason, by=by, day=day))
     return decisions

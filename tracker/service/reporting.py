@@ -42,10 +42,10 @@ from tracker.service.request import one_request
 from tracker.store.posts import posts_for_thread
 
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
-    from tracker.service.flags import Flags
+    from tracker.service.cards import Cards
+    from tracker.service.flag_review import FlagReview
     from tracker.service.gamelog import GameLog
     from tracker.service.lurking import Lurking
-    from tracker.service.penalties import Penalties
     from tracker.service.votes import DayTally, Votes
 
 KINDS = ("tally", "lurkers", "cards")
@@ -65,14 +65,14 @@ class Attention:
 class Reports:
     """The day's reports and the director's own posts (电梯楼, 开门公示), from the other services."""
 
-    def __init__(self, ctx: GameContext, log: GameLog, votes: Votes, lurking: Lurking, penalties: Penalties,
-                 flags: Flags) -> None:
+    def __init__(self, ctx: GameContext, log: GameLog, votes: Votes, lurking: Lurking, cards: Cards,
+                 flag_review: FlagReview) -> None:
         self.ctx = ctx
         self.log = log
         self.votes = votes
         self.lurking = lurking
-        self.penalties = penalties
-        self.flags = flags
+        self.cards = cards
+        self.flag_review = flag_review
 
     def reports_dir(self) -> Path:
         game = self.ctx.game
@@ -127,10 +127,10 @@ class Reports:
                                 color=e.color or "", clause=e.clause or "", reason=e.reason or "",
                                 issuer="自动" if e.issuer == LADDER_ISSUER else (e.issuer or ""),
                                 note="" if e.action == "issue" else ACTION_WORDS.get(e.action, e.action))
-                        for e in self.penalties.ledger()
+                        for e in self.cards.ledger()
                         if (e.color in colors) or e.action != "issue")
         standing = tuple(StandingRow(s.player, s.blue, s.yellow, s.red, STATUS_WORDS.get(s.status, s.status))
-                         for s in self.penalties.standing().values())
+                         for s in self.cards.standing().values())
         return CardsSection(entries=entries, standing=standing)
 
     # ----------------------------------------------------------------------------- the report
@@ -164,7 +164,7 @@ class Reports:
         if kind == "lurkers":
             return self.lurking.lurkers_announcement(day)
         if kind == "cards":
-            return self.penalties.cards_announcement(day)
+            return self.cards.cards_announcement(day)
         raise ValueError(kind)
 
     @one_request
@@ -174,7 +174,7 @@ class Reports:
             # a 潜水 penalty needs the director until it is a card (then the 公示 and the ledger agree)
             from tracker.penalties.lurk_cards import lurk_findings
 
-            found = lurk_findings(day, self.lurking.lurkers(day).penalties, self.penalties.ledger())
+            found = lurk_findings(day, self.lurking.lurkers(day).penalties, self.cards.ledger())
             items += [f"潜水待判罚：{f.penalty.player} {f.penalty.words}（{f.clause}）"
                       f"——tracker card GAME.toml from-lurker --day {day}"
                       for f in found if f.card is None]
@@ -190,7 +190,7 @@ class Reports:
                     items.append(f"结果待确认：{dt.tally.outcome.message}")
         if kind == "cards":
             items += [f"待审违规 #{f.id} {place_words(f.tid, f.floor)} {f.author}：{KIND_WORDS.get(f.kind, f.kind)}"
-                      for f in self.flags.flags(status="open")]
+                      for f in self.flag_review.flags(status="open")]
         return Attention(tuple(items))
 
     @one_request

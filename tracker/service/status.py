@@ -14,8 +14,8 @@ from tracker.engine.days import DayStatus
 from tracker.engine.state import GameState
 
 if TYPE_CHECKING:  # the services a summary is drawn from (tracker.service composes them)
+    from tracker.service.cards import Cards, PlayerStanding
     from tracker.service.gamelog import GameLog
-    from tracker.service.penalties import Penalties, PlayerStanding
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,19 +37,19 @@ class GameSummary:
     """Statuses and marks the nights put on each player (净化, 绑架, 中毒, 英雄：X …): :mod:`tracker.engine.marks`."""
 
 
-def summary(log: GameLog, penalties: Penalties) -> GameSummary:
+def summary(log: GameLog, cards: Cards) -> GameSummary:
     state = log.state()
     standing: Mapping[str, PlayerStanding]
     try:
-        standing = penalties.standing()
+        standing = cards.standing()
     except Exception:  # the ledger is its own area: the state still answers without it
         standing = {}
-    cards = {}
+    counts: dict[str, CardCount] = {}
     for name, p in state.players.items():
         s = standing.get(name)
-        cards[name] = CardCount(s.blue, s.yellow, s.red) if s is not None else CardCount(0, 0, p.reds)
+        counts[name] = CardCount(s.blue, s.yellow, s.red) if s is not None else CardCount(0, 0, p.reds)
     from tracker.engine.marks import standing_marks
 
     marks = standing_marks(log.events(), list(state.players))
-    return GameSummary(state=state, days=tuple(log.day_statuses()), cards=cards,
+    return GameSummary(state=state, days=tuple(log.day_statuses()), cards=counts,
                        marks={name: tuple(m) for name, m in marks.items()})

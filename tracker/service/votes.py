@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # the services this one is given (tracker.service composes th
 
     from tracker.engine.night import Settlement
     from tracker.service.gamelog import GameLog
-    from tracker.service.night import DayExit, NightDesk
+    from tracker.service.night_desk import DayExit, NightDesk
 
 _MISS = object()
 _MEMO_LOCK = threading.Lock()

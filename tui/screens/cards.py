@@ -28,7 +28,7 @@ from tui.views import StandingRow
 from tui.zone import zone
 
 if TYPE_CHECKING:
-    from tracker.service.penalties import LedgerAudit
+    from tracker.service.cards import LedgerAudit
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
@@ -103,8 +103,8 @@ class CardsPane(Pane):
     @reported
     def load(self) -> None:
         ledger, standing = self.gateway.cards()
-        check = self.service.penalties.audit()
-        places = self.service.penalties.post_places([e.post for e in ledger])
+        check = self.service.cards.audit()
+        places = self.service.cards.post_places([e.post for e in ledger])
         self.deliver(self.show, ledger, standing, check, places)
 
     def show(self, ledger: list[LedgerEntry], standing: list[StandingRow], check: LedgerAudit | None = None,
@@ -149,8 +149,8 @@ class CardsPane(Pane):
     @work(thread=True, exclusive=True, group="card-trail", exit_on_error=False)
     @reported
     def load_trail(self, card_id: int) -> None:
-        trail = self.service.penalties.card_history(card_id)
-        places = self.service.penalties.post_places([e.post for e in trail])
+        trail = self.service.cards.card_history(card_id)
+        places = self.service.cards.post_places([e.post for e in trail])
         self.app.call_from_thread(self.show_trail, card_id, trail, places)
 
     def show_trail(self, card_id: int, trail: list[LedgerEntry],

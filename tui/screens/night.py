@@ -19,7 +19,7 @@ from textual.suggester import Suggester
 from textual.widgets import DataTable, Input, Static
 
 from tracker.engine.night.desk import phase_key
-from tracker.reports.night import sections
+from tracker.reports.night_settlement import sections
 from tui.literal import literal
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane
@@ -54,7 +54,7 @@ _TONES = {"plain": "", "bad": "red", "warn": "yellow", "good": "bold magenta"}
 
 
 def preview_text(p: Any) -> Text:
-    """The settlement as the CLI prints it (tracker.reports.night), coloured by section."""
+    """The settlement as the CLI prints it (tracker.reports.night_settlement), coloured by section."""
     out = Text()
     for section in sections(p.result):
         out.append(f"{section.title}\n", "bold")

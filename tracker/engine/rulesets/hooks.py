@@ -1,4 +1,7 @@
-"""Named conditions for what a ruleset file cannot say as data; keep each one small.
+"""Win-condition hooks: named conditions a ruleset's win rules use where data cannot say them.
+
+Not the night's hooks (:class:`tracker.engine.night.games.GameHooks`, a game's settlement in code):
+these only answer "is this win condition met?" from the folded state. Keep each one small.
 
 A ruleset names its hook set with ``hooks = "…"``; a win rule uses a hook with
 ``when = { hook = "name" }``. A hook reads the folded :class:`tracker.engine.state.GameState`
@@ -11,13 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-HookCondition = Callable[[Any], bool]
+WinCondition = Callable[[Any], bool]
 
 
 @dataclass(frozen=True, slots=True)
-class HookSet:
+class WinHooks:
     name: str
-    conditions: Mapping[str, HookCondition] = field(default_factory=dict)
+    conditions: Mapping[str, WinCondition] = field(default_factory=dict)
 
 
 def _distinct_successful_steals(state: Any, n: int = 4) -> bool:
@@ -26,6 +29,6 @@ def _distinct_successful_steals(state: Any, n: int = 4) -> bool:
     return len(targets) >= n
 
 
-HOOKS: dict[str, HookSet] = {
-    "accel-m65": HookSet("accel-m65", {"four_distinct_steals": _distinct_successful_steals}),
+WIN_HOOKS: dict[str, WinHooks] = {
+    "accel-m65": WinHooks("accel-m65", {"four_distinct_steals": _distinct_successful_steals}),
 }

@@ -1,9 +1,9 @@
-"""Flags: the violation detectors run over new or changed posts, and the director's review of them.
+"""FlagReview: the violation detectors run over new or changed posts, and the director's review of them.
 
 Detection is incremental: a watermark per post and per *context* (players, statuses over time,
 kidnaps, lexicons, the ruleset, the detectors' own code) — when the context changes every post is
 scanned again under it. Reviewing a flag either dismisses it (with a reason) or turns it into a card
-through :class:`tracker.service.penalties.Penalties`, the one place cards are decided.
+through :class:`tracker.service.cards.Cards`, the one place cards are decided.
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ if TYPE_CHECKING:
     # the detectors (word lists, segmentation) are loaded when detection runs, not by `tracker state`
     from tracker.penalties.detect import DetectContext
     from tracker.penalties.findings import Finding
+    from tracker.service.cards import CardDecision, Cards
 
     # the services this one is given (tracker.service composes them)
     from tracker.service.gamelog import GameLog
-    from tracker.service.penalties import CardDecision, Penalties
 
 SPAM_REACH = 40
 """Floors either side of a new or changed post that the run detector (水帖) looks at."""
@@ -78,11 +78,11 @@ class Scan:
         return self.build()
 
 
-class Flags:
-    def __init__(self, ctx: GameContext, log: GameLog, penalties: Penalties) -> None:
+class FlagReview:
+    def __init__(self, ctx: GameContext, log: GameLog, cards: Cards) -> None:
         self.ctx = ctx
         self.log = log
-        self.penalties = penalties
+        self.cards = cards
 
     # --------------------------------------------------------------------------------- detection
 
@@ -183,7 +183,7 @@ class Flags:
         """The TUI's `c` key: colour, clause and reason prefilled from the flag and the player's record."""
         fl = self.flag(flag_id)
         check_card(fl)
-        return suggest_card(fl, self.penalties.ledger(), reported=reported, rules=self.ctx.ruleset.detectors)
+        return suggest_card(fl, self.cards.ledger(), reported=reported, rules=self.ctx.ruleset.detectors)
 
     @one_request
     def card_from_flag(self, flag_id: int, *, color: str | None = None, clause: str | None = None,
@@ -195,11 +195,11 @@ class Flags:
         if not sug.written and color is None:
             raise GameRuleError(f"违规 #{flag_id}：{sug.why}",
                                 hint=f"导演定了牌色就写 --color（蓝 / 黄 / 红），例如 from-flag {flag_id} --color 黄")
-        first = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
+        first = self.cards.issue_card(sug.player, color or sug.color, clause or sug.clause, reason or sug.reason,
                                           post=sug.post, by=by, flag=flag_id, day=day)
         if sug.count < 2:
             return first
-        second = self.penalties.issue_card(sug.player, color or sug.color, clause or sug.clause,
+        second = self.cards.issue_card(sug.player, color or sug.color, clause or sug.clause,
                                            f"{reason or sug.reason}（被举报者加倍判罚）", post=sug.post, by=by, day=day)
         return replace(first, written=first.written + second.written,
                        consequences=first.consequences + second.consequences,

@@ -1,4 +1,4 @@
-"""Penalties: the card ledger, its audit trail and its announcement (判罚公示).
+"""Cards: the card ledger, its audit trail and its announcement (判罚公示).
 
 The ledger's decisions are pure (:mod:`tracker.penalties.ledger`); this service loads the entries,
 asks the ledger what to append, appends it in one transaction together with the flag's new status,
@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the services this one is given (tracker.service composes th
 
     from tracker.records import Post
     from tracker.service.gamelog import GameLog
-    from tracker.service.night import NightDesk
+    from tracker.service.night_desk import NightDesk
     from tracker.store.posts import StoredPost
 
 
@@ -93,7 +93,7 @@ class PlayerStanding:
     status: str
 
 
-class Penalties:
+class Cards:
     """The card ledger: every decision a new hash-chained entry, a red card's effect a game event."""
 
     def __init__(self, ctx: GameContext, log: GameLog, desk: Callable[[Session], NightDesk] | None = None) -> None:
@@ -353,7 +353,7 @@ class Penalties:
         desk = self._desk(session)
         if not desk.has_exit_skill("red_card"):
             return [], []
-        from tracker.reports.night import exit_lines
+        from tracker.reports.night_settlement import exit_lines
 
         # the log is read again only to find what an undone red card set off
         undoing = any(e.kind == EventKind.UNDO for e in appended)
