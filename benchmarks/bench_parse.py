@@ -25,13 +25,13 @@ sys.path.insert(0, str(ROOT))
 from bs4 import BeautifulSoup, Tag  # noqa: E402
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
+from tests.captured_pages import PAGES  # noqa: E402
 from tracker.clock import SHANGHAI  # noqa: E402
 from tracker.scraper.charset import decode_body  # noqa: E402
 from tracker.scraper.desktop import parse_thread_page  # noqa: E402
 from tracker.scraper.mobile import parse_viewthread  # noqa: E402
 from tracker.scraper.times import from_epoch, parse_forum_time  # noqa: E402
 
-PAGES = ROOT / "tests" / "fixtures" / "discuz" / "pages"
 _POST_ID = re.compile(r"^post_(\d+)$")
 _UID = re.compile(r"uid=(\d+)")
 _PID = re.compile(r"[?&;]pid=(\d+)")

@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ROOT / "tests" / "fixtures" / "discuz" / "pages"
+PAGES = ROOT / "tracker" / "demo" / "data" / "pages"  # the demo's captures, stored once (in the package)
 TEMPLATE_HTML = PAGES / "day1-discussion-p2.html"
 TEMPLATE_JSON = PAGES / "day1-discussion.mobile-ppp200.json"
 TEMPLATE_TID = 3

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
+from tests.captured_pages import PAGES
 from tracker.records import Post
 from tracker.scraper.desktop import parse_thread_page
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 TEMPLATE = PAGES / "day1-discussion-p2.html"
 TEMPLATE_TID = 3
 _POST_START = re.compile(r'<div id="post_(\d+)"')

@@ -15,7 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+from tests.captured_pages import PAGES
+
 HTML = "text/html; charset=utf-8"
 JSON = "application/json; charset=utf-8"
 

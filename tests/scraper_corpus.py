@@ -14,8 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tests.captured_pages import PAGES
+
 DISCUZ = Path(__file__).parent / "fixtures" / "discuz"
-PAGES = DISCUZ / "pages"
 GROWTH = DISCUZ / "growth"
 
 _QUOTE_BLOCK = re.compile(r"\[quote\].*?\[/quote\]", re.S | re.I)

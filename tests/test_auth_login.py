@@ -17,6 +17,7 @@ import httpx
 import pytest
 import respx
 
+from tests.captured_pages import PAGES
 from tracker.config import parse_game
 from tracker.errors import ConfigError, LoginError
 from tracker.scraper.auth import (
@@ -191,7 +192,7 @@ def test_a_forged_or_orphaned_auth_cookie_gives_a_guest_page() -> None:
 def test_the_mobile_api_tells_a_guest_by_member_uid_zero() -> None:
     member = parse_viewthread(replay("05c-mobile-v4-session-after-503-login-is-valid.json").content)
     assert not is_guest_view(member.member_uid, member.member_name)
-    guest = json.loads((Path(__file__).parent / "fixtures/discuz/pages/day1-discussion.mobile-ppp200.json")
+    guest = json.loads((PAGES / "day1-discussion.mobile-ppp200.json")
                        .read_text(encoding="utf-8"))
     assert guest["Variables"]["member_uid"] == "0"
     page = parse_viewthread(guest)

@@ -10,8 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from test_auth_login import BASE, EXCHANGES, LOGIN_PAGE, LOGIN_POST, SECRET, replay
+from test_auth_login import BASE, LOGIN_PAGE, LOGIN_POST, SECRET, replay
 
+from tests.captured_pages import PAGES
 from tracker.config import load_game
 from tracker.errors import LoginError
 from tracker.scraper.auth import save_cookies
@@ -19,7 +20,6 @@ from tracker.scraper.crawl import crawl_game
 from tracker.store.db import Store
 from tracker.store.posts import all_posts
 
-PAGES = EXCHANGES.parent / "pages"
 LISTING = re.compile(re.escape(BASE + "api/mobile/index.php?version=4&module=viewthread&tid=2") + ".*")
 DESKTOP = BASE + "forum.php?mod=viewthread&tid=2&page=1"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.cli import main
 from tracker.clock import SHANGHAI
 from tracker.config import PlayerConfig
@@ -106,7 +107,7 @@ def test_players_from_thread_fills_uids_from_the_forum(tmp_path: Path, capsys: p
     from tracker.config import load_game
     from tracker.demo.server import ReplayForum
 
-    pages = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+    pages = PAGES
     with ReplayForum(pages) as forum:
         game = tmp_path / "game.toml"
         game.write_text(
@@ -148,7 +149,7 @@ def test_init_from_a_sign_up_thread_fills_players_and_uids(tmp_path: Path, capsy
     from tracker.config import load_game
     from tracker.demo.server import ReplayForum
 
-    pages = Path(__file__).parent / "fixtures" / "discuz" / "pages"
+    pages = PAGES
     out = tmp_path / "game.toml"
     with ReplayForum(pages) as forum:
         code = main(["init", "--ruleset", "luoluo-m19", "--out", str(out), "--forum", forum.base_url,

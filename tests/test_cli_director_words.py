@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from night_toy_hooks import toy_game
 
+from tests.captured_pages import PAGES
 from tests.test_cli_penalties import PLAIN, RED, put, write_game
 from tracker.cli import main
 from tracker.engine.night.games import MODULES
@@ -97,7 +98,7 @@ def test_a_section_the_forum_does_not_have_is_named(tmp_path: Path, capsys: pyte
     from tracker.demo.server import ReplayForum
 
     demo = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
-    with ReplayForum(Path(__file__).parent / "fixtures" / "discuz" / "pages") as forum:
+    with ReplayForum(PAGES) as forum:
         game = tmp_path / "game.toml"
         game.write_text(demo.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"'),
                         encoding="utf-8")
@@ -111,7 +112,7 @@ def test_known_spectators_are_not_named_by_the_roster_check(tmp_path: Path,
     from tracker.demo.server import ReplayForum
 
     demo = (Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml").read_text(encoding="utf-8")
-    with ReplayForum(Path(__file__).parent / "fixtures" / "discuz" / "pages") as forum:
+    with ReplayForum(PAGES) as forum:
         game = tmp_path / "game.toml"
         text = demo.replace('forum = "http://127.0.0.1:8080/"', f'forum = "{forum.base_url}"')
         game.write_text(text, encoding="utf-8")

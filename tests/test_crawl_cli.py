@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.cli import main
 from tracker.cli.crawl import ProgressLine
 from tracker.demo.server import ReplayForum
@@ -21,7 +22,7 @@ POST_KEYS = ["pid", "tid", "floor", "position", "author", "uid", "posted_at", "e
 
 @pytest.fixture
 def forum() -> Iterator[ReplayForum]:
-    with ReplayForum(DISCUZ / "pages") as f:
+    with ReplayForum(PAGES) as f:
         yield f
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.config import GameConfig, load_game
 from tracker.demo.server import ReplayForum
 from tracker.errors import LoginError, NetworkError
@@ -28,7 +29,6 @@ from tracker.store.posts import all_posts, crawls, iter_raw, posts_for_thread
 
 ROOT = Path(__file__).parent.parent
 DISCUZ = Path(__file__).parent / "fixtures" / "discuz"
-PAGES = DISCUZ / "pages"
 SCENARIO = json.loads((DISCUZ / "scenario.json").read_text(encoding="utf-8"))
 GAME_TIDS = (2, 3, 4, 5, 6)
 

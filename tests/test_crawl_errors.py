@@ -8,6 +8,7 @@ import httpx
 import pytest
 import respx
 
+from tests.captured_pages import PAGES
 from tracker.config import load_game
 from tracker.errors import NotAThreadError
 from tracker.scraper.crawl import crawl_game
@@ -17,7 +18,6 @@ from tracker.store.db import Store
 from tracker.store.posts import all_posts
 
 BASE = "http://bbs.example.test/"
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 
 
 @respx.mock

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.cli import main
 from tracker.demo.server import ReplayForum
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 DEMO_GAME = Path(__file__).parents[1] / "tracker" / "demo" / "data" / "game.toml"
 
 # Loaded by no plain crawl; each line says whose it is.

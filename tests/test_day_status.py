@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.cli import main
 from tracker.cli.state import render_game_file
 from tracker.clock import SHANGHAI, FrozenClock
@@ -27,7 +28,6 @@ from tracker.service import Service
 from tracker.store.posts import upsert_posts
 from tracker.watch import Watcher
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 DEMO_GAME = Path(__file__).parent.parent / "tracker" / "demo" / "data" / "game.toml"
 SEEN = datetime(2025, 3, 6, tzinfo=UTC)
 

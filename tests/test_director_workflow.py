@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tests.demo_game import copy_demo
 from tracker.cli import main
 
@@ -151,7 +152,6 @@ def test_an_intact_ledger_reads_quietly_and_json_says_it_was_checked(game: Path,
 # ------------------------------------------------------------------- 4. names and the roster
 
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 
 
 def test_a_typo_in_a_players_name_is_named_after_the_crawl(tmp_path: Path,

@@ -8,17 +8,16 @@ deletion, and redirects to another host.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import httpx
 import pytest
 import respx
 
+from tests.captured_pages import PAGES
 from tracker.errors import ForumError, NetworkError
 from tracker.scraper.fetch import Fetcher, FetchPolicy, is_flood_page, looks_truncated, parse_retry_after
 
 BASE = "http://127.0.0.1:8080/"
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 PAGE = (PAGES / "day1-discussion-p1.html").read_bytes()
 MOBILE = (PAGES / "day1-discussion.mobile-ppp200.json").read_bytes()
 HTML = "text/html; charset=utf-8"

@@ -9,10 +9,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.demo.server import ReplayForum, canonical
 
 FIXTURES = Path(__file__).parent / "fixtures" / "discuz"
-PAGES = FIXTURES / "pages"
 EPOCH2 = FIXTURES / "growth" / "epoch2"
 
 

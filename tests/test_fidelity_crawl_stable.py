@@ -24,12 +24,12 @@ import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.captured_pages import PAGES
 from tracker.config import GameConfig, load_game
 from tracker.scraper.crawl import crawl_game_sync
 from tracker.store.db import Store
 from tracker.store.posts import post_versions
 
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 FORUM = "http://127.0.0.1:8080/"
 TID = 6  # day2-vote
 DESKTOP = {n: (PAGES / f"day2-vote-p{n}.html").read_text(encoding="utf-8") for n in (1, 2)}

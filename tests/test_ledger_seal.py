@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tests.hostile_forum import Answer, HostileForum, page
 from tests.test_cli_penalties import GAME, post, put
 from tests.test_ledger_anchor import forge_rewrite_and_rehash
@@ -166,7 +167,7 @@ def test_anchors_from_the_forum_catch_a_rewritten_chain_and_process_thread(
         line = re.search(r"账本锚点：第 3 条 [0-9a-f]{16}", out)
         assert line is not None
         # the director posts the announcement as post 122 (导演A) of the process thread
-        p3 = (Path(__file__).parent / "fixtures/discuz/pages/day1-vote-p3.html").read_bytes()
+        p3 = (PAGES / "day1-vote-p3.html").read_bytes()
         posted["p3"] = p3.replace("投票截止。统计：饺子 5 票".encode(), line.group(0).encode())
         put(g, [post(122, 21, "导演A", line.group(0), tid=PROCESS)])
         code, out, _ = run(capsys, "cards", str(g), "verify", "--anchors-from-forum")

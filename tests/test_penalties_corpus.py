@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.engine.ballots import parse_ballot
 from tracker.engine.ruleset import LurkRules, load_ruleset
 from tracker.engine.tally import PlayerView, Roster, TallyRules, tally
@@ -42,7 +43,7 @@ def corpus() -> tuple[Post, ...]:
     """Every post a crawl would store, parsed from the saved desktop pages."""
     posts: dict[int, Post] = {}
     for name in sorted({p["page_file"] for p in SCENARIO["posts"] if p.get("page_file")}):
-        for post in parse_thread_page((DISCUZ / "pages" / name).read_bytes()).posts:
+        for post in parse_thread_page((PAGES / name).read_bytes()).posts:
             posts.setdefault(post.pid, post)
     return tuple(sorted(posts.values(), key=lambda p: (p.posted_at, p.pid)))
 

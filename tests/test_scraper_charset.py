@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.scraper.charset import charset_from_header, charset_from_meta, decode_body
-
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 
 
 def test_gbk_twin_decodes_to_the_utf8_page() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.captured_pages import PAGES as CAPTURED
 from tracker.cli import main
 from tracker.demo.nights import play_demo_nights
 from tracker.scraper.desktop import parse_thread_page
@@ -28,7 +29,7 @@ def game(tmp_path: Path) -> Path:
     try:
         for name, pages in PAGES.items():
             for n in range(1, pages + 1):
-                page = parse_thread_page((FIXTURES / "pages" / f"{name}-p{n}.html").read_bytes())
+                page = parse_thread_page((CAPTURED / f"{name}-p{n}.html").read_bytes())
                 with store.session() as s:
                     upsert_posts(s, page.posts, seen_at=datetime(2025, 3, 5, tzinfo=UTC))
     finally:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.captured_pages import PAGES
 from tracker.engine.ballots import Ballot, parse_ballot
 from tracker.engine.tally import PlayerView, Roster, Tally, TallyRules, VoteWindow, tally
 from tracker.records import Post
@@ -34,7 +35,7 @@ def vote_posts(key: str) -> list[Post]:
     t = thread(key)
     posts: list[Post] = []
     for n in range(1, t["desktop_pages"] + 1):
-        page = FIXTURES / "pages" / f"{key.replace('d1vote', 'day1-vote').replace('d2vote', 'day2-vote')}-p{n}.html"
+        page = PAGES / f"{key.replace('d1vote', 'day1-vote').replace('d2vote', 'day2-vote')}-p{n}.html"
         posts.extend(parse_thread_page(page.read_bytes()).posts)
     return posts
 

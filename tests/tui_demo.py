@@ -14,12 +14,12 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
+from tests.captured_pages import PAGES
 from tracker.clock import SHANGHAI, FrozenClock
 from tracker.demo.nights import play_nights
 from tracker.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = Path(__file__).parent / "fixtures" / "discuz" / "pages"
 DEMO_GAME = ROOT / "tracker" / "demo" / "data" / "game.toml"
 FROZEN_AT = datetime(2025, 3, 4, 18, 47, 20, tzinfo=SHANGHAI)
 _PAGE = re.compile(r"^(rules|process|day\d-discussion|day\d-vote)-p\d+\.html$")

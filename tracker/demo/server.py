@@ -1,7 +1,9 @@
 """A loopback HTTP server that answers like the Discuz! forum the captures came from.
 
 It serves a directory of captured documents described by an ``index.json`` (``file``, ``url`` =
-path+query, ``status``, ``content_type``, ``location``, ``as``), and reproduces the behaviour of
+path+query, ``status``, ``content_type``, ``location``, ``as``; ``more``: further folders, relative to
+the index, holding the files it names that its own folder does not — the tests' corpus names the
+demo's pages, which are stored once, in the package), and reproduces the behaviour of
 Discuz that a crawler must cope with, not just the bytes:
 
 - the query is matched as Discuz reads it: parameter order does not matter, ``page`` defaults to 1;
@@ -81,6 +83,7 @@ class Capture:
 
     root: Path
     base_url: str = CAPTURE_BASE
+    more: tuple[Path, ...] = ()
     pages: dict[Key, ReplayEntry] = field(default_factory=dict)
     redirects: dict[Key, ReplayEntry] = field(default_factory=dict)
     missing: dict[str, ReplayEntry] = field(default_factory=dict)
@@ -88,7 +91,8 @@ class Capture:
     @classmethod
     def load(cls, root: Path) -> Capture:
         index = json.loads((root / "index.json").read_text(encoding="utf-8"))
-        cap = cls(root=root, base_url=index.get("base_url", CAPTURE_BASE))
+        cap = cls(root=root, base_url=index.get("base_url", CAPTURE_BASE),
+                  more=tuple((root / m).resolve() for m in index.get("more", ())))
         for item in index["files"]:
             url = item.get("url")
             if url is None or not str(item.get("as", "guest")).startswith("guest"):
@@ -107,6 +111,13 @@ class Capture:
                 cap.missing[kind] = entry
             cap.pages.setdefault(key, entry)
         return cap
+
+    def file(self, name: str) -> Path:
+        """Where a file the index names is stored: this folder, else the first of ``more`` holding it."""
+        for folder in (self.root, *self.more):
+            if (folder / name).is_file():
+                return folder / name
+        return self.root / name  # missing everywhere: reading it says which file
 
 
 def canonical_location(location: str) -> Key:
@@ -270,7 +281,7 @@ class ReplayForum:
         return self._serve(cap, entry)
 
     def _serve(self, cap: Capture, entry: ReplayEntry) -> Answer:
-        body = (cap.root / entry.file).read_bytes()
+        body = cap.file(entry.file).read_bytes()
         headers: tuple[tuple[str, str], ...] = ()
         if entry.location:
             headers = (("Location", self._rebase(entry.location)),)
@@ -324,7 +335,7 @@ class ReplayForum:
             if entry is None:
                 return Answer(404, "application/json", b'{"Message":{"messageval":"thread_nonexistence"}}')
             return self._serve(cap, entry)
-        doc = json.loads((cap.root / whole.file).read_text(encoding="utf-8"))
+        doc = json.loads(cap.file(whole.file).read_text(encoding="utf-8"))
         variables = doc.get("Variables", {})
         posts = variables.get("postlist") or []
         if posts:
