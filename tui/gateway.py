@@ -331,7 +331,7 @@ class Gateway:
                                              choice=entry.choice)
         from tracker.reports.night_settlement import submitted_line
 
-        return submitted_line(ev.seq, entry.actor, str(ev.data["skill"]), entry.targets)
+        return submitted_line(ev.seq, entry.actor, str(ev.payload.skill), entry.targets)
 
     def night_remove(self, night: int, actor: str, skill: str) -> str:
         with self.lock:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, json_option
+from tracker.engine.events import given
 
 if TYPE_CHECKING:
     from tracker.engine.night import Catalog, Settlement, Table
@@ -160,7 +161,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             if ev.kind == "tag_given":
                 echo(f"已记录设定（事件 {ev.seq}）：{ev.player} 开局持有{ev.data['tag']}")
             else:
-                field = str(ev.data["field"])
+                field = str(ev.payload.field)
                 named = rest[0] if field == rest[0] else f"{rest[0]}（{field}）"
                 echo(f"已记录设定（事件 {ev.seq}）：{player + ' 的 ' if player else ''}{named} = {rest[1]}")
             if done.result is not None:  # what the fact set off at the start of the game (M19 恋爱、私奔 …)
@@ -181,7 +182,7 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
 
             entry = parse_entry(rest, choice)
             ev = desk.add(key, entry.actor, entry.skill, entry.targets, choice=entry.choice)
-            echo(submitted_line(ev.seq, entry.actor, str(ev.data["skill"]), entry.targets))
+            echo(submitted_line(ev.seq, entry.actor, str(ev.payload.skill), entry.targets))
             return
         if verb == "remove":
             if len(rest) != 2:
@@ -193,8 +194,8 @@ def desk_cmd(game_path: Path, words: tuple[str, ...], night: int | None, day: in
             return
         if verb == "reopen":
             settled, undone = desk.reopen(key)
-            reopened = phase_words(str(settled.data["phase"]))
-            if settled.data.get("vote_tid") is not None:
+            reopened = phase_words(str(settled.payload.phase))
+            if settled.payload.vote_tid is not None:
                 echo(f"已重新打开{reopened}：撤销 {len(undone)} 个事件（投票帖 {settled.data['vote_tid']} 的确认及其结算）；"
                      f"可以修改当天的提交后重新确认投票：tracker confirm GAME.toml --day {settled.data.get('day', '')}".rstrip())
             else:
@@ -227,9 +228,9 @@ def _show(preview: NightPreview) -> None:
     echo(f"{preview.words}结算{state}")
     echo(f"已提交 {len(preview.submitted)} 个行动：")
     for e in preview.submitted:
-        targets = "、".join(e.data.get("targets", ())) or "—"
-        extra = f"（{e.data['choice']}）" if e.data.get("choice") else ""
-        echo(f"  [{e.seq}] {e.data['actor']}<{e.data['skill']}> → {targets}{extra}")
+        targets = "、".join(given(e.payload.targets, ())) or "—"
+        extra = f"（{e.payload.choice}）" if e.payload.choice else ""
+        echo(f"  [{e.seq}] {e.payload.actor}<{e.payload.skill}> → {targets}{extra}")
     echo(render(preview.result))
 
 

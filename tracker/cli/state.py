@@ -298,8 +298,8 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
                 raise ConfigError(f"--at {at!r} 不是时间", hint="例如：2025-03-03T09:00:00+08:00") from exc
             when = when if when.tzinfo else when.replace(tzinfo=svc.game.tz)
         e = svc.log.record_event(kind, player, data, at=when, recorded_by=by)
-        if e.kind == "undo":
-            for note in svc.log.undo_notes(int(e.data["seq"])):
+        if e.kind == "undo" and e.payload.seq is not None:
+            for note in svc.log.undo_notes(int(e.payload.seq)):
                 echo(f"注意：{note}", err=True)
         s = svc.log.state()
         if as_json:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from tracker.errors import GameRuleError
 
@@ -89,6 +89,80 @@ EXAMPLES: Mapping[str, str] = {
 }
 
 
+T = TypeVar("T")
+U = TypeVar("U")
+
+#: A value the director typed (``--data key=value``) or the log stored: kept as given, converted where read.
+Scalar = str | int | float | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """An event's data with each key an attribute, built once per read: ``e.payload.vote_tid`` (a
+    misspelt ``e.payload.vote_tdi`` is a mypy error, where ``e.data.get("vote_tdi")`` was a silent
+    None). None: the event does not hold the key. Which kind uses which keys is said beside
+    :class:`EventKind`; the log itself is JSON, so a value is converted where it is read, and keys
+    not listed here stay in ``data`` (the event lines show them as stored)."""
+
+    day: Scalar | None = None  # the game day (day_*, accelerated, a one-day tag or modifier or vote right, action)
+    until: str | datetime | None = None  # day_extended / delayed: the new close (ISO time; a time in the game file)
+    days: Scalar | None = None  # day_extended: by whole days
+    cause: Scalar | None = None  # why a player went out or got a tag (vote, night, red_card, election, 殉情 …)
+    by: str | None = None  # substituted: the substitute
+    role: str | None = None
+    turn: Scalar | None = None  # role_set: take the role's faction and group (翻转身份)
+    faction: str | None = None
+    group: str | None = None
+    tag: str | None = None
+    to: str | None = None  # tag_passed: the heir
+    via: str | None = None  # tag_passed: 殉职 / 殉道 / 传承 / 馈赠
+    gone: Scalar | None = None  # tag_removed: the tag leaves the game
+    name: str | None = None  # modifier / action: its name
+    value: Any = None  # modifier's weight, declared's truth, night_setup's value (a list, a mapping …)
+    public: Scalar | None = None
+    effect: str | None = None  # modifier: what it changes
+    granted: Scalar | None = None  # vote_right
+    color: str | None = None  # card_consequence
+    consequence: str | None = None  # card_consequence: out / benched
+    ledger_id: int | None = None  # card_consequence: the card
+    again: Scalar | None = None  # card_consequence: a further red to a player already carded off
+    cascade_of: int | None = None  # an event another one set off (殉情 after a red card's exit)
+    result: dict[str, Any] | None = None  # what a settlement returned (its outcome …)
+    reason: str | None = None
+    clause: str | None = None
+    condition: str | None = None  # declared
+    actor: str | None = None  # action / night_action
+    target: str | None = None  # action
+    success: Scalar | None = None  # action
+    seq: int | None = None  # undo: the event it cancels
+    phase: str | None = None  # night_action / night_settled: night:N, day:N:晨曦 …
+    skill: str | None = None
+    targets: list[str] | None = None
+    choice: str | None = None
+    in_phase: str | None = None
+    field: str | None = None  # night_setup
+    table: dict[str, Any] | None = None  # night_settled: the table after settlement
+    seed: int | None = None
+    decisions: dict[str, str] | None = None
+    submitted: list[int] | None = None  # night_settled: the submissions it settled
+    vote_tid: int | None = None  # the vote thread a confirmation records
+    vote_purpose: str | None = None
+    votes: Scalar | None = None  # an exile by vote: the votes it got
+    night: Scalar | None = None  # an exit recorded by hand with cause night: which night
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Payload:
+        return cls(**{k: v for k, v in data.items() if k in _PAYLOAD_KEYS})
+
+
+_PAYLOAD_KEYS = frozenset(Payload.__dataclass_fields__)
+
+
+def given(value: T | None, default: U) -> T | U:
+    """``value`` unless the event does not hold it (``data.get(key, default)`` read from a :class:`Payload`)."""
+    return default if value is None else value
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One recorded fact. ``at`` is when it happened in the game; ``recorded_at`` when it was written."""
@@ -104,6 +178,11 @@ class Event:
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
 
+    @property
+    def payload(self) -> Payload:
+        """The data with typed keys: ``e.payload.vote_tid`` (mypy refuses ``vote_tdi``)."""
+        return Payload.of(self.data)
+
 
 @dataclass(frozen=True, slots=True)
 class EventDraft:
@@ -114,6 +193,10 @@ class EventDraft:
     player: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
     recorded_by: str = "tracker"
+
+    @property
+    def payload(self) -> Payload:
+        return Payload.of(self.data)
 
     def to_event(self, seq: int, recorded_at: datetime | None = None) -> Event:
         return Event(seq=seq, at=self.at, kind=self.kind, player=self.player, data=dict(self.data),

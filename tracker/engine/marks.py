@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.engine.events import EventKind, effective
+from tracker.engine.events import EventKind, effective, given
 
 #: Player fields shown as ``word：value`` (the scenario vocabulary's keys, the posts' words).
 FIELD_WORDS = {"英雄": "英雄", "设计目标": "设计目标", "伪装": "伪装", "原身份": "原身份", "choice": "抉择",
@@ -31,7 +31,7 @@ def standing_marks(events: Sequence[Any], players: Sequence[str]) -> dict[str, l
     live, _ = effective(events)
     out: dict[str, list[str]] = {p: [] for p in players}
     settled = [e for e in live if e.kind == EventKind.NIGHT_SETTLED]
-    table: Mapping[str, Any] = settled[-1].data.get("table", {}) if settled else {}
+    table: Mapping[str, Any] = given(settled[-1].payload.table, {}) if settled else {}
     fields: dict[str, dict[str, Any]] = {p: {} for p in players}
     for seat in table.get("players", ()):
         name = seat.get("name")
@@ -46,7 +46,7 @@ def standing_marks(events: Sequence[Any], players: Sequence[str]) -> dict[str, l
     for e in live:
         if e.kind != EventKind.NIGHT_SETUP or e.player not in out:
             continue
-        key, value = str(e.data.get("field")), e.data.get("value")
+        key, value = str(e.payload.field), e.payload.value
         if key in ("tags", "status"):
             for v in [value] if isinstance(value, str) else value or []:
                 _add(out, e.player, str(v))

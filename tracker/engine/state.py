@@ -16,7 +16,16 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from tracker.config import DayConfig, PlayerConfig
-from tracker.engine.events import NEEDS_PLAYER, Event, EventKind, check_shape, effective, normalize
+from tracker.engine.events import (
+    NEEDS_PLAYER,
+    Event,
+    EventKind,
+    Payload,
+    check_shape,
+    effective,
+    given,
+    normalize,
+)
 from tracker.engine.outcome import FactionLoss, Outcome, evaluate
 from tracker.engine.roster_names import did_you_mean
 from tracker.engine.ruleset import Ruleset
@@ -381,138 +390,138 @@ class _Fold:
             raise GameRuleError(f"没有名为 {name!r} 的玩家", hint=did_you_mean(name, self.players))
         handler = _APPLY.get(kind)
         if handler is not None:
-            handler(self, kind, e, data, self.players.get(name) if name is not None else None)
+            handler(self, kind, e, Payload.of(data), self.players.get(name) if name is not None else None)
         self.applied.append(e)
 
     # -- one handler per kind: (kind, event, normalized data, the event's player or None) --------
-    def _on_eliminated(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        self._out(_named(p).name, str(data.get("cause", "")) or None)
+    def _on_eliminated(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        self._out(_named(p).name, str(given(data.cause, "")) or None)
 
-    def _on_died(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_died(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
         if not self.rs.voting.dead_last_vote:
-            self._out(p.name, str(data.get("cause", "")) or None)
+            self._out(p.name, str(given(data.cause, "")) or None)
         elif p.life == "alive":
-            self._set(p.name, life="dead", cause=str(data.get("cause", "")) or None)
+            self._set(p.name, life="dead", cause=str(given(data.cause, "")) or None)
 
-    def _on_last_vote_used(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_last_vote_used(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         self._set(_named(p).name, life="out", last_vote_used=True)
 
-    def _on_benched(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_benched(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         self._set(_named(p).name, benched=kind == EventKind.BENCHED.value)
 
-    def _on_revived(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_revived(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         self._set(_named(p).name, life="alive", cause=None, last_vote_used=False)
 
-    def _on_substituted(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_substituted(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        self._set(p.name, substitutes=(*p.substitutes, str(data["by"])))
+        self._set(p.name, substitutes=(*p.substitutes, str(data.by)))
 
-    def _on_role_set(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_role_set(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        role_name = str(data["role"])
+        role_name = str(data.role)
         role = self.rs.role(role_name)
         if role is None:
             self.warnings.append(f"事件 {e.seq}：身份 {role_name!r} 不在规则 {self.rs.id} 中")
         faction = p.faction
         group = p.group
-        if data.get("faction"):
-            faction = self._faction(str(data["faction"]))
-        elif data.get("turn") and role is not None:
+        if data.faction:
+            faction = self._faction(str(data.faction))
+        elif data.turn and role is not None:
             faction = role.faction
-        if data.get("group"):
-            group = str(data["group"])
-        elif data.get("turn") and role is not None:
+        if data.group:
+            group = str(data.group)
+        elif data.turn and role is not None:
             group = role.group
         self._set(p.name, role=role_name, faction=faction, group=group)
 
-    def _on_faction_set(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        self._set(_named(p).name, faction=self._faction(str(data["faction"])))
+    def _on_faction_set(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        self._set(_named(p).name, faction=self._faction(str(data.faction)))
 
-    def _on_tag_given(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        day = data.get("day")
-        self._give(_named(p).name, str(data["tag"]), int(day) if day is not None else None)
+    def _on_tag_given(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        day = data.day
+        self._give(_named(p).name, str(data.tag), int(day) if day is not None else None)
 
-    def _on_tag_passed(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_tag_passed(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        tag, to = str(data["tag"]), str(data["to"])
+        tag, to = str(data.tag), str(data.to)
         if to not in self.players:
             raise GameRuleError(f"没有名为 {to!r} 的玩家", hint=did_you_mean(to, self.players))
         self._set(p.name, tags=p.tags - {tag})
         self._give(to, tag, None)
 
-    def _on_tag_removed(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_tag_removed(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        tag = str(data["tag"])
+        tag = str(data.tag)
         self._set(p.name, tags=p.tags - {tag}, day_tags=tuple(x for x in p.day_tags if x[0] != tag))
-        if data.get("gone"):
+        if data.gone:
             self.gone.add(tag)
 
-    def _on_modifier(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_modifier(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        mname = str(data["name"])
+        mname = str(data.name)
         spec = self.rs.voting.modifier(mname)
         role = self.rs.role(p.role) if p.role else None
         if role is not None and mname in role.immune_to:
             # M65 绿王 <绝对防御>: "游戏日任意时刻，对自己使用的技能无效"
             self.warnings.append(f"事件 {e.seq}：{p.name}（{role.name}）不受 {mname} 影响，未计入")
             return
-        day = data.get("day")
+        day = data.day
         self.mods.append(Modifier(
             kind=mname, player=p.name,
-            value=float(data.get("value", spec.value if spec else 0.0)),
+            value=float(given(data.value, spec.value if spec else 0.0)),
             day=int(day) if day is not None else None,
-            public=bool(data.get("public", spec.public if spec else False)),
-            effect=str(data.get("effect", spec.effect if spec else "received_add")), seq=e.seq))
+            public=bool(given(data.public, spec.public if spec else False)),
+            effect=str(given(data.effect, spec.effect if spec else "received_add")), seq=e.seq))
 
-    def _on_vote_right(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_vote_right(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         p = _named(p)
-        granted = _truthy(data["granted"])
-        day = data.get("day")
+        granted = _truthy(data.granted)
+        day = data.day
         self.rights.append(VoteRightChange(p.name, granted, int(day) if day is not None else None, e.seq))
         if day is None:
             self._set(p.name, vote_right=granted)
 
-    def _on_card_consequence(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_card_consequence(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         self._red(_named(p), data, e.seq)
 
-    def _on_surrender(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        f = self._faction(str(data["faction"]))
+    def _on_surrender(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        f = self._faction(str(data.faction))
         if self.rs.win_policy.surrender and f not in self.rs.win_policy.surrender:
             self.warnings.append(f"事件 {e.seq}：规则帖未规定{f}阵营可以投降")
         self._lose(f, f"{f}阵营投降", "投降", e.seq)
 
-    def _on_faction_lost(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        f = str(data["faction"])
-        self._lose(f, str(data.get("reason") or f"导演判负{f}阵营"), str(data.get("clause") or "导演判负"), e.seq)
+    def _on_faction_lost(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        f = str(data.faction)
+        self._lose(f, str(data.reason or f"导演判负{f}阵营"), str(data.clause or "导演判负"), e.seq)
 
-    def _on_declared(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
-        cond = str(data["condition"])
-        if _truthy(data.get("value", True)):
+    def _on_declared(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
+        cond = str(data.condition)
+        if _truthy(given(data.value, True)):
             self.declared.add(cond)
         else:
             self.declared.discard(cond)
 
-    def _on_action(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_action(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         name = e.player
-        day = data.get("day")
+        day = data.day
         self.actions.append(ActionRecord(
-            name=str(data["name"]), player=str(data["target"]) if data.get("target") else name,
-            actor=data.get("actor") or (name if data.get("target") else None),
-            success=_truthy(data.get("success", True)), day=int(day) if day is not None else None, seq=e.seq))
+            name=str(data.name), player=str(data.target) if data.target else name,
+            actor=data.actor or (name if data.target else None),
+            success=_truthy(given(data.success, True)), day=int(day) if day is not None else None, seq=e.seq))
 
-    def _on_day(self, kind: str, e: Event, data: dict[str, Any], p: PlayerState | None) -> None:
+    def _on_day(self, kind: str, e: Event, data: Payload, p: PlayerState | None) -> None:
         self._day(kind, data, e)
 
-    def _red(self, p: PlayerState, data: Mapping[str, Any], seq: int) -> None:
+    def _red(self, p: PlayerState, data: Payload, seq: int) -> None:
         """A red card's consequence: benched (107/M160, M160 also 丑角) or out (213/M19/M65)."""
         cards = self.rs.cards
-        if str(data.get("color", "red")) != "red":
+        if str(given(data.color, "red")) != "red":
             return
-        consequence = str(data.get("consequence") or cards.red_consequence)
+        consequence = str(data.consequence or cards.red_consequence)
         faction = p.faction
         self._set(p.name, reds=p.reds + 1)
-        if _truthy(data.get("again", False)) or p.life == "out":
+        if _truthy(given(data.again, False)) or p.life == "out":
             # A further red to a player already carded off changes nothing for them, but counts for
             # the faction: "同一阵营的角色累计获得两张或以上红牌时，阵营判负" (213, M19).
             self._count_faction_red(faction, seq)
@@ -535,8 +544,9 @@ class _Fold:
         if faction:
             self.reds[faction] += 1
 
-    def _day(self, kind: str, data: Mapping[str, Any], e: Event) -> None:
-        n = int(data["day"])
+    def _day(self, kind: str, data: Payload, e: Event) -> None:
+        assert data.day is not None  # check_shape: every day_* event names its day
+        n = int(data.day)
         d = self.days.get(n, DayState(day=n))
         if kind == EventKind.DAY_OPENED:
             d = replace(d, opens=e.at, closed=False)
@@ -548,11 +558,11 @@ class _Fold:
             if until is not None:
                 d = replace(d, closes=until, closes_before_delay=until)
             elif d.closes is not None:
-                extra = timedelta(days=float(data.get("days", 1)))
+                extra = timedelta(days=float(data.days if data.days is not None else 1))
                 d = replace(d, closes=d.closes + extra, closes_before_delay=(d.closes_before_delay or d.closes) + extra)
         elif kind == EventKind.ACCELERATED:
             at = e.at if d.opens is not None and e.at > d.opens else None
-            d = replace(d, accelerated=True, delayed=False, accelerated_cause=str(data.get("cause", "director")),
+            d = replace(d, accelerated=True, delayed=False, accelerated_cause=str(given(data.cause, "director")),
                         accelerated_at=at)
         elif kind == EventKind.DELAYED:
             # 延时成功时，不再视为“执行加速”状态; 延时 moves the close a day ("逢周末延时一天" is the
@@ -563,7 +573,7 @@ class _Fold:
                 d = replace(d, closes_before_delay=d.closes_before_delay or d.closes, closes=until)
             elif d.closes is not None:
                 d = replace(d, closes_before_delay=d.closes_before_delay or d.closes,
-                            closes=d.closes + timedelta(days=float(data.get("days", 1))))
+                            closes=d.closes + timedelta(days=float(data.days if data.days is not None else 1)))
         self.days[n] = d
 
     def check(self, e: Event) -> None:
@@ -575,8 +585,8 @@ class _Fold:
         self.lost, self.outcome = evaluate(self.rs, state, self.lost, seq=e.seq, at=e.at)
 
 
-def _until(data: Mapping[str, Any]) -> datetime | None:
-    until = data.get("until")
+def _until(data: Payload) -> datetime | None:
+    until = data.until
     if not until:
         return None
     return until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
@@ -611,7 +621,7 @@ def _named(p: PlayerState | None) -> PlayerState:
 
 #: What each kind of event does to the state: one handler per kind (kinds not here change nothing
 #: but are kept in the log: notes, night submissions and settlements, undo).
-_APPLY: dict[str, Callable[[_Fold, str, Event, dict[str, Any], PlayerState | None], None]] = {
+_APPLY: dict[str, Callable[[_Fold, str, Event, Payload, PlayerState | None], None]] = {
     EventKind.ELIMINATED.value: _Fold._on_eliminated,
     EventKind.DIED.value: _Fold._on_died,
     EventKind.LAST_VOTE_USED.value: _Fold._on_last_vote_used,

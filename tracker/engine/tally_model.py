@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol, cast, get_args
 
 from tracker.engine.ballots import ABSTAIN, Ballot, BallotKind
-from tracker.engine.events import Event, EventKind, effective
+from tracker.engine.events import Event, EventKind, effective, given
 from tracker.engine.normalize import name_key
 from tracker.engine.verdicts import Verdict
 
@@ -360,7 +360,7 @@ def day_out_times(events: Sequence[Event], window: VoteWindow, *,
         if not e.player or e.kind not in _OUT_KINDS or not window.opens <= e.at <= window.closes:
             continue
         if e.kind == EventKind.CARD_CONSEQUENCE.value:
-            if str(e.data.get("color", "red")) != "red":
+            if str(given(e.payload.color, "red")) != "red":
                 continue
             if red_settled == "after_vote":
                 out.setdefault(e.player, window.closes + _AFTER)
@@ -381,8 +381,8 @@ def day_benched_times(events: Sequence[Event], window: VoteWindow) -> dict[str, 
         if not e.player or not window.opens <= e.at <= window.closes:
             continue
         benched = e.kind == EventKind.BENCHED.value or (
-            e.kind == EventKind.CARD_CONSEQUENCE.value and str(e.data.get("consequence")) == "benched"
-            and str(e.data.get("color", "red")) == "red")
+            e.kind == EventKind.CARD_CONSEQUENCE.value and str(e.payload.consequence) == "benched"
+            and str(given(e.payload.color, "red")) == "red")
         if benched:
             out.setdefault(e.player, e.at)
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tracker.engine.events import Payload, given
 from tracker.engine.ruleset import LastWordsRules
 from tracker.penalties.presence import StatusChange, ThreadKind, by_player, in_force
 from tracker.records import Post
@@ -31,14 +32,15 @@ def exit_of(kind: str, data: Mapping[str, Any]) -> tuple[str, int | None]:
     its cause the skill's name) or recorded with cause ``night`` (and ``night = N``): ``night``;
     anything else (开枪 by day, 殉情 …): ``skill``.
     """
-    cause = str(data.get("cause", ""))
+    d = Payload.of(data)
+    cause = str(given(d.cause, ""))
     if kind == "card_consequence" or cause in _RED:
         return "red_card", None
     if cause == "vote":
         return "vote", None
-    phase = str(data.get("phase", ""))
+    phase = str(given(d.phase, ""))
     if cause == "night" or phase.startswith("night:"):
-        number = data.get("night")
+        number = d.night
         if number is None and phase.startswith("night:"):
             number = phase.split(":")[1].split("#")[0]
         try:

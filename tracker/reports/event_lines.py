@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.engine.events import Payload, given
+
 #: The kind's word in the rule posts' terms (`tracker event GAME.toml 挂机` accepts it too).
 EVENT_WORDS = {
     "day_opened": "开门", "day_closed": "关门", "day_extended": "延长", "accelerated": "加速", "delayed": "延时",
@@ -58,7 +60,8 @@ def _value(v: Any) -> str:
 
 
 def _settled(data: Mapping[str, Any]) -> list[str]:
-    result = data.get("result") or {}
+    payload = Payload.of(data)
+    result = payload.result or {}
     deaths = result.get("deaths") or []
     parts = ["出局：" + "、".join(f"{d['player']}（{d['cause']}）" for d in deaths) if deaths else "无人出局"]
     survivals = result.get("survivals") or []
@@ -71,7 +74,7 @@ def _settled(data: Mapping[str, Any]) -> list[str]:
     outcome = result.get("outcome")
     if outcome:
         parts.append(f"胜负：{outcome['winner']}获胜")
-    decisions = data.get("decisions") or {}
+    decisions = payload.decisions or {}
     if decisions:
         parts.append("导演决定 " + "，".join(f"{k}={v}" for k, v in decisions.items()))
     return parts
@@ -79,32 +82,33 @@ def _settled(data: Mapping[str, Any]) -> list[str]:
 
 def event_line(kind: str, player: str | None, data: Mapping[str, Any]) -> str:
     """``挂机（benched） 泡泡 第2日``: the word, the key the director may type, the details in words."""
+    d = Payload.of(data)
     word = EVENT_WORDS.get(kind)
     head = f"{word}（{kind}）" if word else kind
     parts: list[str] = []
-    if data.get("phase"):
-        parts.append(_phase(str(data["phase"])))
-        if kind == "modifier" and data.get("day") is not None:
-            parts.append(f"作用于第{data['day']}日")
-    elif data.get("day") is not None:
-        parts.append(f"第{data['day']}日")
+    if d.phase:
+        parts.append(_phase(str(d.phase)))
+        if kind == "modifier" and d.day is not None:
+            parts.append(f"作用于第{d.day}日")
+    elif d.day is not None:
+        parts.append(f"第{d.day}日")
     if "actor" in data:
-        targets = "、".join(str(t) for t in data.get("targets") or ())
-        choice = f"（{data['choice']}）" if data.get("choice") else ""
-        parts.append(f"{data['actor']}<{data.get('skill', '?')}>" + (f" → {targets}" if targets else "") + choice)
+        targets = "、".join(str(t) for t in d.targets or ())
+        choice = f"（{d.choice}）" if d.choice else ""
+        parts.append(f"{d.actor}<{given(d.skill, '?')}>" + (f" → {targets}" if targets else "") + choice)
     if kind == "night_setup":
-        parts.append(f"{data.get('field')} = {_value(data.get('value'))}")
+        parts.append(f"{d.field} = {_value(d.value)}")
     if kind == "night_settled":
         parts.extend(_settled(data))
-    if data.get("cause"):
-        cause = str(data["cause"])
+    if d.cause:
+        cause = str(d.cause)
         parts.append(f"原因 {CAUSE_WORDS.get(cause, cause)}")
-    if data.get("seq") is not None:
-        parts.append(f"撤销事件 #{data['seq']}")
-    if data.get("vote_tid") is not None:
-        parts.append(f"投票帖 {data['vote_tid']}" + (f"（{_value(data['votes'])} 票）" if data.get("votes") is not None else ""))
+    if d.seq is not None:
+        parts.append(f"撤销事件 #{d.seq}")
+    if d.vote_tid is not None:
+        parts.append(f"投票帖 {d.vote_tid}" + (f"（{_value(d.votes)} 票）" if d.votes is not None else ""))
     if kind == "vote_right" and "granted" in data:
-        parts.append("恢复票权" if data["granted"] else "失去票权")
+        parts.append("恢复票权" if d.granted else "失去票权")
     shown = {"phase", "day", "actor", "skill", "targets", "choice", "field", "cause", "seq", "vote_tid", "votes",
              "decisions", "granted", *_STORED}
     if kind != "night_setup":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import event
 from sqlmodel import Session
 
-from tracker.engine.events import Event, EventDraft, EventKind, effective, make_draft
+from tracker.engine.events import Event, EventDraft, EventKind, effective, given, make_draft
 from tracker.engine.roster_names import did_you_mean
 from tracker.engine.state import STATUS_WORDS, GameState
 from tracker.errors import GameRuleError, LedgerBrokenError
@@ -322,10 +322,10 @@ class Cards:
         for e in appended:
             if e.kind == "undo":
                 out.append(f"事件 #{e.seq}：撤销事件 #{e.get('seq')}（{e.get('reason') or '红牌已撤销'}）")
-            elif e.get("again"):
+            elif e.payload.again:
                 out.append(f"事件 #{e.seq}：{e.player} 再获红牌，计入阵营红牌数")
             elif e.kind == EventKind.CARD_CONSEQUENCE:
-                what = STATUS_WORDS.get(str(e.get("consequence")), str(e.get("consequence")))
+                what = STATUS_WORDS.get(str(e.payload.consequence), str(e.payload.consequence))
                 turn = f"，成为{rules.red_turns_role}" if rules.red_turns_role else ""
                 out.append(f"事件 #{e.seq}：{e.player} 红牌罚下，{what}{turn}")
             elif e.kind == EventKind.TAG_PASSED:
@@ -338,7 +338,7 @@ class Cards:
             elif e.kind == EventKind.NIGHT_SETTLED:
                 from tracker.engine.night.desk import phase_words
 
-                win = (e.get("result") or {}).get("outcome")
+                win = (e.payload.result or {}).get("outcome")
                 out.append(f"事件 #{e.seq}：{phase_words(str(e.get('phase')))}结算，随红牌罚下"
                            + (f"：{win['winner']}获胜（{win['reason']}）" if win else ""))
         return out, said
@@ -364,8 +364,8 @@ class Cards:
             if e.kind == EventKind.UNDO:  # the red is gone: so is what it set off
                 drafts += [make_draft(EventKind.UNDO.value, at=e.at, recorded_by=e.recorded_by,
                                       data={"seq": c.seq, "reason": f"红牌（事件 #{e.get('seq')}）已撤销，其连锁随之撤销"})
-                           for c in live if c.get("cascade_of") == e.get("seq")]
-            elif e.kind == EventKind.CARD_CONSEQUENCE and e.get("consequence") == "out" and not e.get("again") \
+                           for c in live if c.payload.cascade_of == e.payload.seq]
+            elif e.kind == EventKind.CARD_CONSEQUENCE and e.payload.consequence == "out" and not e.payload.again \
                     and e.player is not None:
                 settled = desk.settle_exit("red_card", self._day_at(e.at), e.player, at=e.at, without={e.seq},
                                            via=f"tracker card（记牌账本第 {e.get('ledger_id')} 条）")
@@ -476,15 +476,15 @@ def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Event]
                                   data=data))
         elif c.kind == "red_card_again_undone" and c.player is not None:
             again = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
-                     and e.data.get("again") and e.seq not in undone]
-            same = [e for e in again if e.data.get("ledger_id") == c.card]
+                     and e.payload.again and e.seq not in undone]
+            same = [e for e in again if e.payload.ledger_id == c.card]
             for e in (same or again)[-1:]:
                 undone.add(e.seq)
                 out.append(make_draft(EventKind.UNDO.value, at=at, recorded_by=by,
                                       data={"seq": e.seq, "reason": f"红牌（记牌账本第 {c.card} 条）已撤销"}))
         elif c.kind == "red_card_undone" and c.player is not None:
             mine = [e for e in live if e.kind == EventKind.CARD_CONSEQUENCE and e.player == c.player
-                    and str(e.data.get("color", "red")) == "red"]
+                    and str(given(e.payload.color, "red")) == "red"]
             for e in mine:
                 out.append(make_draft(EventKind.UNDO.value, at=at, recorded_by=by,
                                       data={"seq": e.seq, "reason": f"红牌（记牌账本第 {c.card} 条）已撤销"}))

@@ -32,6 +32,7 @@ from tracker.engine.events import (
     effective,
     event_to_json,
     from_config,
+    given,
     make_draft,
 )
 from tracker.engine.fold_pass import FoldPass
@@ -230,7 +231,7 @@ class GameLog:
                     # the reason in the rule posts' words (the 诈尸 evidence quotes it), not the event's kind
                     mine = [x for x in batch if x.player == n]
                     why = next((x for x in mine if x.kind in _EXITS), mine[0] if mine else None)
-                    cause = str(why.data.get("cause", "")) if why is not None else ""
+                    cause = str(given(why.payload.cause, "")) if why is not None else ""
                     # how the player went out, for the 遗言 the ruleset allows ([last_words])
                     exit_kind, night = exit_of(str(why.kind), why.data) if why is not None and st == "out" \
                         else (None, None)
@@ -246,9 +247,9 @@ class GameLog:
         live, _ = effective(self.events())
         out = []
         for e in live:
-            if e.kind != "tag_given" or e.get("tag") != "绑架" or not e.player:
+            if e.kind != "tag_given" or e.payload.tag != "绑架" or not e.player:
                 continue
-            day = e.get("day")
+            day = e.payload.day
             ends = None
             if day is not None:
                 ends = next((d.closes for d in days if d.day == int(day)), None)
@@ -296,7 +297,7 @@ class GameLog:
         if target.kind == EventKind.NIGHT_SETTLED.value:
             kept = [x for x in settled_with(events, target) if x.seq != seq]
             if kept:
-                key = str(target.data["phase"])
+                key = str(target.payload.phase)
                 notes.append(f"{phase_words(key)}这次确认记录的 {len(kept)} 个事件（出局、标记 …）仍然有效；"
                              f"整体撤销请用 tracker night GAME.toml {desk_command(key)} reopen")
         return notes

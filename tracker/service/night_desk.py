@@ -167,7 +167,7 @@ class NightDesk:
         if table is None:  # recorded before the table it began from was kept: the nearest we have
             at = self.at(key)
             table = table_for(self._fold(as_of(events, at, inclusive=False)), self.catalog, events, key, at)
-        seqs = confirmed.data.get("submitted")
+        seqs = confirmed.payload.submitted
         if seqs is None:
             submitted = submission_events(events, key)
         else:
@@ -218,7 +218,7 @@ class NightDesk:
         events = self._log()
         self._refuse_confirmed(events, open_key(events, key), "撤回")
         found = [e for e in submission_events(events, open_key(events, key))
-                 if e.data.get("actor") == actor and e.data.get("skill") == name]
+                 if e.payload.actor == actor and e.payload.skill == name]
         if not found:
             raise GameRuleError(f"{phase_words(key)}没有 {actor} 提交的<{name}>", hint="用 tracker night GAME.toml --night N 查看已提交的行动")
         draft = make_draft(EventKind.UNDO.value, at=self._now(), data={"seq": found[-1].seq, "reason": "撤回提交"},
@@ -316,7 +316,7 @@ class NightDesk:
         log = [*events, draft.to_event(seq, self._now())]
         table = table_for(self._fold(as_of(log, at)), catalog, log, phase_key(night=1), at)
         if name == "情侣":  # named lovers come into being now, not from an earlier table's tags
-            _check_lovers(table, draft.data.get("value"))
+            _check_lovers(table, draft.payload.value)
         result = settle_setup(catalog, replace(table, night=None, day=None, phase=None), ruleset=self.ruleset)
         after = result.table_after or table
         cause = f"开局设定：{name}"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tracker.config import DayConfig
+from tracker.engine.events import given
 from tracker.engine.state import STATUS_WORDS
 from tracker.errors import ConfigError, os_error_words
 from tracker.penalties.findings import KIND_WORDS
@@ -265,7 +266,7 @@ class Reports:
             for name, kind in announced_changes(before, now_state):
                 ev = next((e for e in sorted(events, key=lambda e: (e.at, e.seq))
                            if e.player == name and (kind == "out" or e.kind == "died")), None)
-                cause = str(ev.get("cause", "")) if ev is not None else ""
+                cause = str(given(ev.payload.cause, "")) if ev is not None else ""
                 night = cause == "night" or (ev is not None and ev.at > prev.closes and cause != "vote")
                 out.append(OutEntry(name, "night" if night else "day", ev.seq if ev is not None else 0, kind))
             if prev.discussion is not None:

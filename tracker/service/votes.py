@@ -295,7 +295,7 @@ class Votes:
         放逐投票): their tally's winner, as events marked provisional."""
         if not ruleset.voting.day1:
             return []
-        given = {str(e.get("tag")) for e in events if e.kind == EventKind.TAG_GIVEN.value}
+        given = {str(e.payload.tag) for e in events if e.kind == EventKind.TAG_GIVEN.value}
         out: list[tuple[Event, str]] = []
         for d in self.ctx.game.days:
             if d.day > day or not d.vote:
@@ -323,13 +323,13 @@ class Votes:
     def confirmed_tids(self) -> set[int]:
         """Vote threads whose result is recorded as game events (and not undone)."""
         live, _ = effective(self.log.events())
-        return {int(e.get("vote_tid")) for e in live if e.get("vote_tid") is not None}
+        return {int(tid) for e in live if (tid := e.payload.vote_tid) is not None}
 
     def _confirmed_votes(self) -> set[tuple[int, str | None]]:
         """(vote thread, vote purpose) of each recorded result; purpose None: the whole thread."""
         live, _ = effective(self.log.events())
-        return {(int(e.get("vote_tid")), None if e.get("vote_purpose") is None else str(e.get("vote_purpose")))
-                for e in live if e.get("vote_tid") is not None}
+        return {(int(tid), None if (purpose := e.payload.vote_purpose) is None else str(purpose))
+                for e in live if (tid := e.payload.vote_tid) is not None}
 
     @one_request
     def confirm_day(self, day: int, *, recorded_by: str | None = None) -> list[ConfirmResult]:
@@ -397,7 +397,7 @@ class Votes:
         """The vote's 出局 settled at the night desk with what it sets off (殉情, 诡辩, a 决斗 that
         voids the vote, the win check …), where the game's night file names its exile skill: the
         tally decided who; the settlement decides what follows, in the post's order."""
-        exile = next((d for d in drafts if d.player == chosen and d.data.get("cause") == "vote"
+        exile = next((d for d in drafts if d.player == chosen and d.payload.cause == "vote"
                       and d.kind in (EventKind.ELIMINATED.value, EventKind.DIED.value)), None)
         desk = self._desk(session) if self._desk is not None and exile is not None else None
         if desk is None or exile is None or chosen is None or not desk.has_exit_skill("exile"):
@@ -419,17 +419,19 @@ def _purpose(dt: DayTally) -> str:
 def _own_result(e: Event, tid: int, purpose: str) -> bool:
     """Whether an event is this vote's own confirmed result (a thread holding two votes — werewolf-12's
     警长投票 and 投票对象 — tells them apart by ``vote_purpose``; older records name only the thread)."""
-    if e.get("vote_tid") is None or int(e.get("vote_tid")) != tid:
+    recorded = e.payload.vote_tid
+    if recorded is None or int(recorded) != tid:
         return False
-    return e.get("vote_purpose") is None or str(e.get("vote_purpose")) == purpose
+    said = e.payload.vote_purpose
+    return said is None or str(said) == purpose
 
 
 def _with_elected(roster: Roster, events: Sequence[Event], window: VoteWindow) -> Roster:
     """The exile's roster with the titles elected earlier the same day (werewolf-12: 警长竞选 before the
     day-1 放逐投票, the new 警长 weighs 1.5 in it): a tag given by an election during the window."""
     live, _ = effective(list(events))
-    given = {(e.player, str(e.get("tag"))) for e in live
-             if e.kind == EventKind.TAG_GIVEN.value and e.get("cause") == "election" and e.player
+    given = {(e.player, str(e.payload.tag)) for e in live
+             if e.kind == EventKind.TAG_GIVEN.value and e.payload.cause == "election" and e.player
              and window.opens <= e.at <= window.closes}
     if not given:
         return roster

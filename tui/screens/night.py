@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.suggester import Suggester
 from textual.widgets import DataTable, Input, Static
 
+from tracker.engine.events import given
 from tracker.engine.night.desk import phase_key
 from tracker.reports.night_settlement import sections
 from tui.literal import literal
@@ -125,8 +126,8 @@ class NightPane(Pane):
         title = Text(f"夜晚 · {preview.words}（{state}）", "bold")
         title.append("   [ ] 换夜 · a 提交 · d 撤回 · c 确认结算", "dim")
         self.set_text("#night-title", title)
-        rows = [(Text(str(e.seq), "dim"), literal(str(e.data["actor"])), literal(str(e.data["skill"]), "bold"),
-                 literal("、".join(e.data.get("targets", ())) + (f"（{e.data['choice']}）" if e.data.get("choice") else "")))
+        rows = [(Text(str(e.seq), "dim"), literal(str(e.payload.actor)), literal(str(e.payload.skill), "bold"),
+                 literal("、".join(given(e.payload.targets, ())) + (f"（{e.payload.choice}）" if e.payload.choice else "")))
                 for e in preview.submitted]
         fill(self.query_one(DataTable), compose(COLUMNS, rows), keys=[str(e.seq) for e in preview.submitted])
         self.query_one("#night-preview", Static).update(preview_text(preview))
@@ -170,7 +171,7 @@ class NightPane(Pane):
         if self.preview is None or not self.preview.submitted or table.cursor_row < 0:
             return
         event = self.preview.submitted[min(table.cursor_row, len(self.preview.submitted) - 1)]
-        self.withdraw(str(event.data["actor"]), str(event.data["skill"]))
+        self.withdraw(str(event.payload.actor), str(event.payload.skill))
 
     @work(thread=True, exclusive=True, group="night-write", exit_on_error=False)
     def withdraw(self, actor: str, skill: str) -> None:
