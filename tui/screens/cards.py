@@ -28,7 +28,7 @@ from tui.views import StandingRow
 from tui.zone import zone
 
 if TYPE_CHECKING:
-    from tracker.service.cards import LedgerAudit
+    from tracker.service.cards import CardDecision, LedgerAudit
 
 COLOR_WORDS = {"blue": ("蓝牌", "bold white on blue"), "yellow": ("黄牌", "bold black on yellow"),
                "red": ("红牌", "bold white on red")}
@@ -72,7 +72,7 @@ class CardsPane(Pane):
 
     def __init__(self) -> None:
         super().__init__()
-        self.entries: list[Any] = []
+        self.entries: list[LedgerEntry] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("判罚", "bold"), classes="pane-title")
@@ -132,7 +132,7 @@ class CardsPane(Pane):
             self.query_one("#card-trail", Static).update(Text("账本为空：还没有发过牌", "dim"))
 
     @property
-    def current(self) -> Any:
+    def current(self) -> LedgerEntry | None:
         table = self.query_one(DataTable)
         if not self.entries or not (0 <= table.cursor_row < len(self.entries)):
             return None
@@ -228,7 +228,7 @@ class CardsPane(Pane):
                         ok_label="确认更正")
         self.app.push_screen(form, lambda choice: self._amended(e, choice))
 
-    def _amended(self, e: Any, choice: CardChoice | None) -> None:
+    def _amended(self, e: LedgerEntry, choice: CardChoice | None) -> None:
         if choice is not None:
             self.write_amend(e.id, choice, e.color, e.clause or "")
 
@@ -241,7 +241,7 @@ class CardsPane(Pane):
         self._told("更正", decision)
         self.post_message(DataChanged("amend"))
 
-    def _told(self, title: str, decision: Any) -> None:
+    def _told(self, title: str, decision: CardDecision) -> None:
         extra = "；".join(decision.events)
         msg = f"第 {decision.entry.id} 条：{decision.entry.player}" + (f"；{extra}" if extra else "")
         self.app.call_from_thread(self.notify, msg, title=title, timeout=4, markup=False)

@@ -7,7 +7,7 @@ worker; the app reloads the badges afterwards.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -25,12 +25,15 @@ from tui.widgets.lines import Col, Lines, compose, fill
 from tui.widgets.post_view import PostView
 from tui.zone import zone
 
+if TYPE_CHECKING:
+    from tracker.penalties.review import Flag
+
 STATUS_WORDS = {"open": ("待审", "bold yellow"), "dismissed": ("已驳回", "dim"), "carded": ("已判罚", "red")}
 # One composed cell per row (tui/widgets/lines.py): a frame of this screen costs half as much.
 COLUMNS = (Col("状态", 6), Col("类型", 8), Col("作者", 16), Col("楼", 5, "right"), Col("帖", 7), Col("摘录"))
 
 
-def flag_cells(f: Any) -> tuple[Text | str, ...]:
+def flag_cells(f: Flag) -> tuple[Text | str, ...]:
     word, style = STATUS_WORDS.get(f.status, (f.status, ""))
     return (Text(word, style), KIND_WORDS.get(f.kind, f.kind), literal(f.author), str(f.floor), str(f.tid),
             literal(" ".join(f.excerpt.split())[:30]))
@@ -51,7 +54,7 @@ class FlagsPane(Pane):
 
     def __init__(self) -> None:
         super().__init__()
-        self.flags: list[Any] = []
+        self.flags: list[Flag] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("违规", "bold"), classes="pane-title")
@@ -82,7 +85,7 @@ class FlagsPane(Pane):
         lines = compose(COLUMNS, [flag_cells(f) for f in flags])  # here, off the UI thread
         self.deliver(self.show, flags, lines)
 
-    def show(self, flags: list[Any], lines: Lines) -> None:
+    def show(self, flags: list[Flag], lines: Lines) -> None:
         table = self.query_one(DataTable)
         keep = self.current.id if self.current is not None else None
         if flags and _same(flags, self.flags):
@@ -104,7 +107,7 @@ class FlagsPane(Pane):
             self.query_one("#flag-detail", Static).update(Text("没有违规记录", "dim"))
 
     @property
-    def current(self) -> Any:
+    def current(self) -> Flag | None:
         table = self.query_one(DataTable)
         if not self.flags or not (0 <= table.cursor_row < len(self.flags)):
             return None
@@ -114,7 +117,7 @@ class FlagsPane(Pane):
         if 0 <= event.cursor_row < len(self.flags):
             self._show_flag(self.flags[event.cursor_row])
 
-    def _show_flag(self, f: Any) -> None:
+    def _show_flag(self, f: Flag) -> None:
         detail = Text()
         detail.append(KIND_WORDS.get(f.kind, f.kind), "bold red")
         # the category's Chinese word; a word list's file name (oath, insult …) is not shown: the clause names it
@@ -197,14 +200,14 @@ class FlagsPane(Pane):
         self.post_message(DataChanged("flag"))
 
 
-def _same(a: list[Any], b: list[Any]) -> bool:
+def _same(a: list[Flag], b: list[Flag]) -> bool:
     return [(f.id, f.status) for f in a] == [(f.id, f.status) for f in b]
 
 
 class _FlagPost:
     """The flagged post as PostView reads it, from the flag's stored evidence (HTML at detection)."""
 
-    def __init__(self, f: Any) -> None:
+    def __init__(self, f: Flag) -> None:
         self.pid, self.tid, self.floor, self.author, self.posted_at = f.pid, f.tid, f.floor, f.author, f.posted_at
         self.html = f.html or ""
         self.text = f.excerpt

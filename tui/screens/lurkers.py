@@ -7,7 +7,7 @@ The count (seconds on a big game) runs in a thread worker; the screen says 计�
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -21,6 +21,9 @@ from tui.messages import DataChanged
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane, reported
 from tui.widgets.countdown import Countdown
+
+if TYPE_CHECKING:
+    from tracker.penalties.lurk_cards import LurkFinding
 
 
 def posts_cell(r: LurkerRow, v: LurkView) -> Text:
@@ -69,7 +72,7 @@ def status_line(v: LurkView) -> Text:
     return out
 
 
-def penalties_text(v: LurkView, findings: list[Any] | None = None) -> Text:
+def penalties_text(v: LurkView, findings: list[LurkFinding] | None = None) -> Text:
     """The penalties the count gives, each with its card's status (待判罚 until `c`/`C` cards it)."""
     out = Text("判罚", "bold")
     if not v.penalties:
@@ -105,7 +108,7 @@ class LurkersPane(Pane):
         super().__init__()
         self.day: int | None = None
         self.view: LurkView | None = None
-        self.findings: list[Any] = []
+        self.findings: list[LurkFinding] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("潜水", "bold"), id="lurk-title", classes="pane-title")
@@ -143,7 +146,7 @@ class LurkersPane(Pane):
         findings = day_lurk_findings(self.service, day)  # 待判罚 / 已判罚 第 N 条
         self.deliver(self.show, view, findings)
 
-    def show(self, view: LurkView, findings: list[Any] | None = None) -> None:
+    def show(self, view: LurkView, findings: list[LurkFinding] | None = None) -> None:
         if view.day != self.day:
             return
         self.query_one(Countdown).set_day(view.opens, view.closes, "（按目前计，关门后为准）")

@@ -8,7 +8,7 @@ each change, and confirms with ``c`` (the dialog's focus starts on 取消). `a` 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -25,6 +25,9 @@ from tui.literal import literal
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane
 from tui.widgets.lines import Col, compose, fill
+
+if TYPE_CHECKING:
+    from tracker.service.night_desk import NightPreview
 
 COLUMNS = (Col("#", 5), Col("行动者", 16), Col("技能", 10), Col("目标"))
 
@@ -54,7 +57,7 @@ class WordSuggester(Suggester):
 _TONES = {"plain": "", "bad": "red", "warn": "yellow", "good": "bold magenta"}
 
 
-def preview_text(p: Any) -> Text:
+def preview_text(p: NightPreview) -> Text:
     """The settlement as the CLI prints it (tracker.reports.night_settlement), coloured by section."""
     out = Text()
     for section in sections(p.result):
@@ -85,7 +88,7 @@ class NightPane(Pane):
     def __init__(self) -> None:
         super().__init__()
         self.night = 1
-        self.preview: Any = None
+        self.preview: NightPreview | None = None
         self.suggester = WordSuggester()
 
     def compose(self) -> ComposeResult:
@@ -119,7 +122,7 @@ class NightPane(Pane):
             return
         self.deliver(self.show, preview, words)
 
-    def show(self, preview: Any, words: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
+    def show(self, preview: NightPreview, words: tuple[tuple[str, ...], tuple[str, ...]]) -> None:
         self.preview = preview
         self.suggester.players, self.suggester.skills = words
         state = "已确认" if preview.confirmed is not None else "预览，未确认"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -18,8 +18,11 @@ from tui.timing import current_day
 from tui.views import Overview, PlayerRow
 from tui.zone import zone
 
+if TYPE_CHECKING:
+    from tracker.config import DayConfig, GameConfig
 
-def day_mark(d: Any, today: int | None, now: datetime | None) -> Text:
+
+def day_mark(d: DayConfig, today: int | None, now: datetime | None) -> Text:
     """Which day the screen follows, in words that stay true: 进行中 only while it is open; a day
     closed long ago is 最近关门, not 今日; before the first opening, 下一日."""
     if d.day != today:
@@ -31,7 +34,7 @@ def day_mark(d: Any, today: int | None, now: datetime | None) -> Text:
     return Text("◀ 下一日", "cyan")
 
 
-def days_table(game: Any, today: int | None, now: datetime | None = None) -> Table:
+def days_table(game: GameConfig, today: int | None, now: datetime | None = None) -> Table:
     t = Table(title="日程", title_justify="left", expand=True, box=None, header_style="bold")
     for col in ("日", "讨论帖", "投票帖", "开门", "关门", ""):
         t.add_column(col, no_wrap=True)
