@@ -510,10 +510,12 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
-    "damage": frozenset({"strength", "cause"}), "kill": frozenset({"cause"}),
-    "protect": frozenset({"strength", "stops", "only_if_hit_by"}), "block": frozenset({"voids"}),
-    "inspect": frozenset({"answer", "words", "text", "seen"}), "convert": frozenset({"role", "faction"}),
-    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase"}),
+    "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
+    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log"}),
+    "block": frozenset({"voids", "refuses", "log"}),
+    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
+    "convert": frozenset({"role", "faction"}),
+    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(),
 }
 #: The keys every effect kind reads.
@@ -558,6 +560,9 @@ class EffectT(_Table):
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
                                default={}, examples=[{"好人": "好人", "狼人": "狼人"}])
+    otherwise: str | None = _f("inspect: the word for a faction (or role) `words` does not name (M19 预言 \"若该角色属于"
+                               "村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>\"); default the name itself", default=None,
+                               examples=["<非村民阵营>"])
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\")", default="{target}：{answer}")
     seen: Literal["actual", "surface"] = _f(
@@ -571,6 +576,14 @@ class EffectT(_Table):
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
     status: str | None = _f("status: the status given", default=None)
+    refuses: str | None = _f("block: the blocked player's later submissions this phase are refused with this reason, "
+                             "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
+                             "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
+                             "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
+    log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
+                         "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
+                         "standing in (M19 \"{step} 预言{target} → {answer}\"); default: the engine's own line",
+                         default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\")", default=None, examples=["灵通"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
@@ -749,6 +762,10 @@ class NightT(_Table):
         examples=[{"清醒": ["醉酒", "中毒"]}])
     state_keys: list[str] = _f("`state` keys a scenario of this game may name beyond those its skills read "
                                "(`no_repeat`, `cooldown_key`) and its tags", default=[])
+    out_do_not_act: bool = _f("a submission whose actors have all gone out earlier in the same settlement is not "
+                              "settled, and the log says so (M19 \"以下身份如未出局、未失去技能，依次选择发动技能\"); "
+                              "default: a submission that passed the refusals at the start is settled at its step "
+                              "(a skill with `trigger` or `actor_may_be_dead` always is)", default=False)
 
 
 # -- the whole file ------------------------------------------------------------------------------

@@ -141,6 +141,8 @@ class Board:
         """Spend one use of a counted skill (a one-shot bool becomes False)."""
         key = skill if isinstance(skill, str) else (skill.uses or skill.name)
         left = seat.uses.get(key)
+        if left is None and not isinstance(skill, str):
+            left = skill.count  # the key not written yet: what it holds when the game starts
         if isinstance(left, bool):
             seat.uses[key] = False
         elif isinstance(left, int):

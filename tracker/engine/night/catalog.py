@@ -80,12 +80,13 @@ class Effect:
     ``cause`` a death records (default: the skill's name; 猎人's exceptions read it). ``protect``:
     ``stops`` (the skills whose damage it stops: 守护 stops 杀人, not 毒药) and ``only_if_hit_by``
     (解药 "救当晚被狼人杀的人": refused on anyone else). ``block``: the skills of the target it voids
-    for the rest of the phase (``["*"]``: all). ``inspect``: ``answer`` (``faction`` or ``role``) in
-    the post's ``words`` (faction → word), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
+    for the rest of the phase (``["*"]``: all). ``refuses``: the post's reason those submissions are refused (M19 算计). ``inspect``: ``answer`` (``faction`` or ``role``) in
+    the post's ``words`` (faction → word; ``otherwise`` for the rest), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
     on the target, for ``nights`` nights (0: until removed), or for this phase only (``for_phase``: 今晚).
     ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
     target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
+    ``log``: the log's line for it, in the post's words, instead of the engine's own.
     """
 
     kind: str
@@ -108,6 +109,12 @@ class Effect:
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
+    #: inspect: the word for what ``words`` does not name (None: the name itself).
+    otherwise: str | None = None
+    #: block: the post's reason the blocked player's later submissions are refused (None: the engine's).
+    refuses: str | None = None
+    #: The settlement log's line for the effect (None: the engine's own).
+    log: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +284,8 @@ class Catalog:
     red_card_skill: str | None = None
     #: A status → the statuses it cancels while held (M160 清醒 "免疫【醉酒】与【中毒】").
     status_cancels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: A submission whose actors all went out earlier in the settlement is not settled (M19 "如未出局").
+    out_do_not_act: bool = False
 
     def exit_skill(self, kind: str) -> str | None:
         """The skill a day's exit is submitted as: ``exile`` (the vote's) or ``red_card``."""
@@ -326,7 +335,8 @@ def _effect(e: EffectT) -> Effect:
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, clause=e.clause, for_phase=e.for_phase,
                   when_target=None if e.when_target is None else TargetIs(
-                      values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen))
+                      values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
+                  otherwise=e.otherwise, refuses=e.refuses, log=e.log)
 
 
 def _step(t: StepT) -> Step:
@@ -390,7 +400,8 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
                    statuses=tuple(doc.statuses), state_keys=tuple(doc.state_keys),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
                    red_card_skill=doc.red_card_skill,
-                   status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()})
+                   status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()},
+                   out_do_not_act=doc.out_do_not_act)
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None) -> Catalog:

@@ -61,6 +61,8 @@ class Pool:
     redirects: list[tuple[str, str, str]] = field(default_factory=list)
     #: A submission's targets once the redirects had their say (by its index), decided once.
     substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    #: A blocked player whose later submissions are refused, not voided: (reason, the blocker's clause).
+    refusing: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
@@ -122,25 +124,27 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "damage":
         pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
-        board.note(f"{step} {who}<{name}>：{target}（致死，待结算）")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
     elif effect.kind == "kill":
-        board.note(f"{step} {who}<{name}>：{target}")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
         out(target, effect.cause or name)
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
-        board.note(f"{step} {who}<{name}>：{target}（当晚不受{'、'.join(effect.stops) or '任何'}致死）")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{'、'.join(effect.stops) or '任何'}致死）")
     elif effect.kind == "block":
         pool.blocked.setdefault(target, set()).update(effect.voids)
         pool.blockers.setdefault(target, (f"{who}<{name}>", effect.clause or use.skill.clause))
+        if effect.refuses is not None:
+            pool.refusing[target] = (effect.refuses.format(target=target, actor=who), effect.clause or use.skill.clause)
         voids = "技能" if "*" in effect.voids else "、".join(effect.voids)
-        board.note(f"{step} {who}<{name}>：{target}此后的{voids}无效")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}此后的{voids}无效")
     elif effect.kind == "inspect":
         seat = board.seat(target)
         faction, role = surface(board, seat) if effect.seen == "surface" else (seat.faction, seat.role)
         found = faction if effect.answer == "faction" else role
-        word = effect.words.get(found, found)
+        word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(who, effect.text.format(target=target, answer=word))
-        board.note(f"{step} {who}<{name}>：{target} → {word}")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target} → {word}", answer=word)
     elif effect.kind == "convert":
         board.convert(target, effect.role, effect.faction, name)
     elif effect.kind == "status" and effect.for_phase:
@@ -151,9 +155,16 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         if effect.status and effect.status not in seat.status:
             seat.status.append(effect.status)
         board.result.state_after[f"{target}.status"] = list(seat.status)
-        board.note(f"{step} {who}<{name}>：{target}获得{effect.status}")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+
+
+def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:
+    """The effect's line in the log: the post's words (``log``) where the night file gives them."""
+    if effect.log is not None:
+        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer)
+    board.note(line)
 
 
 def _lose(board: Board, use: Use, effect: Effect) -> None:

@@ -162,11 +162,18 @@ class Flow:
             action = replace(action, targets=tonight.targets(b, self.pool, action))
         blocked = next((m for m in action.members if self.pool.blocks(m, skill.name)), None)
         if blocked is not None:
-            if blocked in self.pool.blockers:  # "blocked before he acts: refused, with the blocker"
+            if blocked in self.pool.refusing:  # the post's own reason (``refuses``: M19 算计)
+                reason, clause = self.pool.refusing[blocked]
+                b.reject(action, reason, clause)
+            elif blocked in self.pool.blockers:  # "blocked before he acts: refused, with the blocker"
                 by, clause = self.pool.blockers[blocked]
                 b.reject(action, f"{blocked}被{by}封锁，<{skill.name}>无效", clause)
             else:
                 b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
+            return
+        if (self.catalog.out_do_not_act and action.members and skill.trigger is None and not skill.actor_may_be_dead
+                and not any(b.seat(m).alive for m in action.members)):
+            b.note(f"{step} {action.actor}已出局，<{skill.name}>不再发动")
             return
         if b.hooks is not None and b.hooks.void is not None and b.hooks.void(self, action, step):
             return
@@ -182,14 +189,18 @@ class Flow:
             b.note(f"{step} {actor}<{skill.name}>：{void[0]}{void[1]}，技能无效")
             self._last_use(skill, chosen)
             return
-        self.pool.targets[skill.name] = action.targets
+        targets = self.aimed(use)
+        self.pool.targets[skill.name] = targets
         if skill.once_per_target and action.targets:
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
-            b.set_state(skill.once_per_target, [*taken, *(t for t in action.targets if t not in taken)])
+            b.set_state(skill.once_per_target, [*taken, *(t for t in targets if t not in taken)])
         if not action.targets and not any(e.kind == "mark" for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
+        if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
+            self._last_use(skill, chosen)
+            return
         for e in skill.effects:
-            for t in action.targets or (None,):
+            for t in targets or (None,):
                 effects.apply(b, self.pool, use, e, t, self.out)
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
@@ -219,6 +230,13 @@ class Flow:
             return True
         self.taken[skill.name] = taken + 1
         return False
+
+    def aimed(self, use: Use) -> tuple[str, ...]:
+        """The targets the effects land on: the submission's, or where the game's ``aim`` hook says."""
+        aim = self.board.hooks.aim if self.board.hooks is not None else None
+        if aim is None:
+            return use.action.targets
+        return tuple(t for t in (aim(self.board, use, x) for x in use.action.targets) if t is not None)
 
     def effective(self, name: str) -> list[Action]:
         """The submissions of a skill that count: the last per player, or per team."""

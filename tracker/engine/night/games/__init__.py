@@ -28,6 +28,7 @@ from tracker.errors import RulesetError
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
     from tracker.engine.night.catalog import Step
+    from tracker.engine.night.effects import Use
     from tracker.engine.night.flow import Flow
     from tracker.engine.night.model import Action, Seat, Table
     from tracker.engine.state import GameState
@@ -85,6 +86,14 @@ class WinView(Protocol):
     def __call__(self, board: Board, state: GameState, /) -> GameState: ...
 
 
+class Aim(Protocol):
+    """Where a data skill's effects aimed at ``target`` land, asked once per target before they apply:
+    another player (M19 主人 "行使于忠犬身上的全部有效技能全部为主人所承受"), the target itself, or
+    None — they do not take on anyone (M19 警觉 "此技能无效"). The hook writes its own log lines."""
+
+    def __call__(self, board: Board, use: Use, target: str, /) -> str | None: ...
+
+
 class Grants(Protocol):
     """Skills a player may use this phase beyond his role's (a stolen or lent skill)."""
 
@@ -110,6 +119,8 @@ class GameHooks:
     #: What a fact the director records before the game sets off at once (M19: lovers named by
     #: ``setup 情侣`` make their factions then, "游戏开始时"), so the day's fold sees it from the start.
     setup: Prepare | None = None
+    #: With ``steps``: where a data skill's effects land (see :class:`Aim`); None: on its targets.
+    aim: Aim | None = None
     #: With ``steps``: skill → the clause and why data cannot say it, for every skill the code
     #: settles (those its hook steps list, and passive skills it applies inside them); every other
     #: skill of the night file is settled from its ``effects`` alone.

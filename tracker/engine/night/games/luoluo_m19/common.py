@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.effects import Pool
 from tracker.engine.night.model import Action, Seat, Table
 
 #: "三狼：公狼、老狼、幼狼" (1L). 绑匪 is 狼人阵营 but 群外 and no 狼人 in this sense.
@@ -118,7 +119,8 @@ class Ctx:
     board: Board
     actions: list[Action]
     dead_at_start: list[str] = field(default_factory=list)
-    blocked: set[str] = field(default_factory=set)
+    #: The generic engine's pending blocks (老狼<算计> is data: a ``block`` that ``refuses``).
+    pool: Pool = field(default_factory=Pool)
     #: 指杀 of step (1): (effective target, who killed) in order.
     strikes: list[tuple[str, str]] = field(default_factory=list)
     treated: str | None = None      # 救治 target (after 主人 bears it)
@@ -152,15 +154,29 @@ class Ctx:
         self.board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
 
     def bearer(self, target: str, skill: str) -> str:
-        """主人: "夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受"."""
-        b = self.board
-        if b.night is None:
-            return target
-        lv = lovers(self.table)
-        if lv is None or lv.get("类型") != "人狗情未了" or lv.get("忠犬") != target:
-            return target
-        master = lv["主人"]
-        if not b.seat(master).alive:
-            return target
-        b.note(f"主人：行使于忠犬{target}身上的<{skill}>由主人{master}承受")
-        return str(master)
+        return bearer(self.board, target, skill)
+
+    def blocked(self, act: Action) -> tuple[str, str] | None:
+        """Why a lone actor's submission is refused at its step, with the clause: blocked by <算计>
+        (the reason the night file's ``refuses`` gives), or None."""
+        if len(act.members) != 1 or act.team is not None or not self.pool.blocks(act.members[0], act.skill):
+            return None
+        m = act.members[0]
+        if m in self.pool.refusing:
+            return self.pool.refusing[m]
+        by, clause = self.pool.blockers.get(m, ("", ""))
+        return f"{m}被{by}封锁，<{act.skill}>无效", clause
+
+
+def bearer(board: Board, target: str, skill: str) -> str:
+    """主人: "夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受"."""
+    if board.night is None:
+        return target
+    lv = lovers(board.table)
+    if lv is None or lv.get("类型") != "人狗情未了" or lv.get("忠犬") != target:
+        return target
+    master = lv["主人"]
+    if not board.seat(master).alive:
+        return target
+    board.note(f"主人：行使于忠犬{target}身上的<{skill}>由主人{master}承受")
+    return str(master)

@@ -6,9 +6,12 @@ held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 
 
 from __future__ import annotations
 
+from tracker.engine.night.board import Board
+from tracker.engine.night.effects import Use
 from tracker.engine.night.games.luoluo_m19.cascade import settle_sheriffs
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
+    bearer,
     dog_night_of,
     held,
     in_pack,
@@ -25,8 +28,9 @@ def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
     if act.index in ctx.used:
         return False
     ctx.used.add(act.index)
-    if len(act.members) == 1 and act.team is None and act.members[0] in ctx.blocked:
-        b.reject(act, f"{act.members[0]}被老狼<算计>，当晚无法发动任何技能", ctx.clause("算计"))
+    blocked = ctx.blocked(act)
+    if blocked is not None:
+        b.reject(act, *blocked)
         return False
     gone = [m for m in act.members if not b.seat(m).alive]
     if gone and len(gone) == len(act.members):
@@ -36,8 +40,24 @@ def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
 
 
 def _alert(ctx: Ctx, target: str, act: Action, step: str) -> bool:
+    return alert(ctx.board, target, act, step)
+
+
+#: "警觉<强制> —— 当你成为<算计><灭口><觅食>的目标时，此技能无效".
+ALERTED = ("算计", "灭口", "觅食")
+
+
+def aim(board: Board, use: Use, target: str) -> str | None:
+    """Where a data skill of the night lands (``GameHooks.aim``): on the 主人 for the 忠犬; on nobody
+    when the 女巫's <警觉> voids it."""
+    t = bearer(board, target, use.skill.name)
+    if use.skill.name in ALERTED and alert(board, t, use.action, use.step):
+        return None
+    return t
+
+
+def alert(b: Board, target: str, act: Action, step: str) -> bool:
     """警觉<强制>: <算计><灭口><觅食> on the 女巫 who holds it have no effect, and she learns who."""
-    b = ctx.board
     seat = b.seat(target)
     if seat.role != "女巫" or not held(seat, "警觉"):
         return False
@@ -47,28 +67,14 @@ def _alert(ctx: Ctx, target: str, act: Action, step: str) -> bool:
     return True
 
 
-def step1(ctx: Ctx) -> None:
-    """（1）狼人/黑情侣/情侣行动。其中因为主人出局获得技能的忠犬可以行使<杀人>."""
-    b = ctx.board
-    for act in ctx.of("算计"):
-        if not _live_actor(ctx, act, "(1)"):
-            continue
-        ctx.spend(b.seat(act.members[0]), "算计")
-        t = ctx.bearer(act.targets[0], "算计")
-        if _alert(ctx, t, act, "(1)"):
-            continue
-        ctx.blocked.add(t)
-        b.note(f"(1) 老狼{act.actor}<算计>{t}（限定，用掉）：{t}当晚无法发动任何技能")
+def kills(ctx: Ctx) -> None:
+    """（1）狼人/黑情侣/情侣行动。其中因为主人出局获得技能的忠犬可以行使<杀人> — after <算计> (data)."""
     _kills(ctx)
-    for act in ctx.of("觅食"):
-        if not _live_actor(ctx, act, "(1)"):
-            continue
-        t = ctx.bearer(act.targets[0], "觅食")
-        if _alert(ctx, t, act, "(1)"):
-            continue
-        yes = b.seat(t).role == "村民"
-        b.note(f"(1) 公狼{act.actor}<觅食>{t} → {'是' if yes else '不是'}村民")
-        b.tell(act.actor, f"觅食：{t}的身份{'是' if yes else '不是'}村民")
+
+
+def sacrifice(ctx: Ctx) -> None:
+    """（1）幼狼<牺牲>, after <觅食> (data)."""
+    b = ctx.board
     for act in ctx.of("牺牲"):
         if not _live_actor(ctx, act, "(1)"):
             continue
@@ -128,7 +134,7 @@ def step3(ctx: Ctx) -> None:
     b = ctx.board
     witches = [p for p in ctx.table.players.values() if p.role == "女巫" and p.alive]
     for w in witches:
-        if w.name in ctx.blocked:
+        if ctx.pool.blocks(w.name, "通灵"):
             b.note(f"(3) 女巫{w.name}被<算计>，当晚没有<通灵>反馈")
         elif held(w, "通灵"):
             struck = list(dict.fromkeys(t for t, _ in ctx.strikes))
@@ -157,18 +163,6 @@ def step3(ctx: Ctx) -> None:
             ctx.poison = (t, w.name)
             ctx.lose_skill(w, "毒药")
             b.note(f"(3) 女巫{w.name}对{t}使用毒药（失去<毒药>），出局结算不在此时")
-
-
-def step4(ctx: Ctx) -> None:
-    """（4）预言家行动: <村民阵营> or <非村民阵营>."""
-    b = ctx.board
-    for act in ctx.of("预言"):
-        if not _live_actor(ctx, act, "(4)"):
-            continue
-        t = ctx.bearer(act.targets[0], "预言")
-        word = "<村民阵营>" if b.seat(t).faction == "村民" else "<非村民阵营>"
-        b.note(f"(4) 预言{t} → {word}")
-        b.tell(act.actor, f"预言：{t} {word}")
 
 
 def step5(ctx: Ctx) -> None:
@@ -288,6 +282,3 @@ def dusk(ctx: Ctx) -> None:
             b.note(f"{p.name}的绑架状态已于第{b.night}天结束时结束")
 
 
-def run(ctx: Ctx) -> None:
-    for step in (dusk, step1, step2, step3, step4, step5, step6, step7, dog_end):
-        step(ctx)
