@@ -314,3 +314,16 @@ def test_a_tell_is_not_given_to_a_holder_with_a_silencing_status() -> None:
 def test_a_skill_a_tell_step_settles_counts_as_data() -> None:
     cov = coverage(parse_catalog(TELL, "tell.toml"), None)
     assert cov.by_data == ("杀人", "捕杀", "灵视") and cov.unsettled == ()
+
+
+def test_a_vote_effect_marks_the_target_for_the_next_days_tally() -> None:
+    """``kind = "vote"``: the ruleset's ``[[voting.modifiers]]`` entry (default: the skill's name) on the
+    target for the next day — night N is followed by day N+1, or by day N where night N comes first."""
+    night: dict[str, object] = {"ruleset": "vote-toy", "steps": [{"n": "1", "skills": ["流言"]}], "skills": [
+        {"name": "流言", "roles": ["祭司"], "targets": 1, "effects": [{"kind": "vote"}]},
+        {"name": "加倍", "roles": ["守卫"], "targets": 1, "effects": [{"kind": "vote", "modifier": "深青之桩"}]}]}
+    acts = [Action("P3", "流言", ("P1",), index=0), Action("P2", "加倍", ("P4",), index=1)]
+    res = settle(parse_catalog(night, "vote.toml"), _seats(), acts)
+    assert [(m.name, m.player, m.day) for m in res.vote_marks] == [("流言", "P1", 3), ("深青之桩", "P4", 3)]
+    first = settle(parse_catalog({**night, "night_precedes_day": True}, "vote.toml"), _seats(), acts[:1])
+    assert [(m.player, m.day) for m in first.vote_marks] == [("P1", 2)]

@@ -967,3 +967,12 @@ def test_a_damage_submitted_twice_by_one_player_counts_once_the_last() -> None:
     res = run(table(), act("P06", "突击", "P13"), act("P06", "突击", "P14"))
     assert dead(res) == ["P14"]
     assert res.state_after["P06.突击"] == 0
+
+
+def test_a_rumour_is_a_vote_mark_the_next_days_tally_reads() -> None:
+    """流言<普通>：游戏日夜晚，贵族选择一名角色，该角色在下个白天被公告记有2票。 — the ruleset's
+    ``[[voting.modifiers]]`` 流言 (announced_add 2) on the target for day 3 after night 2, announced in
+    the morning (before: announced only, nothing for the tally to read)."""
+    res = run(table(), act("P08", "流言", "P01"))
+    assert [(m.name, m.player, m.day) for m in res.vote_marks] == [("流言", "P01", 3)]
+    assert "流言：P01被公告记有2票" in res.lines

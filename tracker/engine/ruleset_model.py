@@ -507,7 +507,8 @@ Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup",
 Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
 
 
-EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect"]
+EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
+                     "vote"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -516,7 +517,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
-    "lose": frozenset({"loses"}), "redirect": frozenset(),
+    "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target"})
@@ -547,7 +548,8 @@ class EffectT(_Table):
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
                           "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
                           "submissions this phase naming the target may name the actor in its place instead, one "
-                          "target per submission, a question for the director (M160 无政府主义者【抗议】)",
+                          "target per submission, a question for the director (M160 无政府主义者【抗议】); vote: a "
+                          "`[[voting.modifiers]]` entry on the target that the next day's tally reads",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -592,6 +594,9 @@ class EffectT(_Table):
                          "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
     when_target: TargetIsT | None = _f("any kind: see `when_target`; leave out: it takes hold on every target",
                                        default=None)
+    modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
+                              "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
+                              "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")

@@ -87,6 +87,8 @@ class Effect:
     ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
     target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
     ``log``: the log's line for it, in the post's words, instead of the engine's own.
+    ``vote``: the ruleset's ``[[voting.modifiers]]`` ``modifier`` (default: the skill's name) on the
+    target for the next day, which that day's tally reads (107 流言).
     """
 
     kind: str
@@ -106,6 +108,7 @@ class Effect:
     status: str | None = None
     nights: int = 0
     loses: str | None = None
+    modifier: str | None = None
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
@@ -333,7 +336,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, clause=e.clause, for_phase=e.for_phase,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, clause=e.clause, for_phase=e.for_phase,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log)

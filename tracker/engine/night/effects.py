@@ -5,7 +5,8 @@ A skill's ``effects`` name kinds from a small vocabulary (``EffectT`` in :mod:`t
 once: a shot), ``protect`` (stops the damage of the skills it names, if at least as strong),
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
 target's faction or role, actual or 表面), ``convert``, ``mark`` (give, take, pass or tear a tag such
-as 警长), ``status`` and ``lose`` (the actor loses a skill of his own). :class:`Pool` holds what
+as 警长), ``status``, ``lose`` (the actor loses a skill of his own) and ``vote`` (a modifier of the
+next day's tally). :class:`Pool` holds what
 is pending between steps — hits, protections, blocks — so that "守护 stops 杀人, not 毒药" and
 "同守同救 → dies" (or, 213, "均无效") are decided by data at the ``resolve`` step, or by the game's
 hook step that takes the pool there (213's ladder at 夜(9)).
@@ -122,6 +123,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         tonight.redirect(pool, who, target, name)
         board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
         return
+    if effect.kind == "vote":
+        _vote(board, use, effect, target)
+        return
     if effect.kind == "damage":
         pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
@@ -176,6 +180,23 @@ def _lose(board: Board, use: Use, effect: Effect) -> None:
             seat.uses[key] = False
             board.result.state_after[f"{m}.{key}"] = False
             board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+
+
+def next_day(board: Board) -> int | None:
+    """The day after the phase being settled: night N is followed by day N+1 (213, whose night N
+    comes before day N: day N); a day D by day D+1."""
+    if board.night is not None:
+        return board.night if board.catalog.night_precedes_day else board.night + 1
+    return board.table.day + 1 if board.table.day is not None else None
+
+
+def _vote(board: Board, use: Use, effect: Effect, target: str) -> None:
+    """A modifier of the ruleset's voting on the target for the next day (107 流言 "该角色在下个白天被
+    公告记有2票"): recorded with the settlement, so the next tally counts it once it is confirmed."""
+    name = effect.modifier or use.skill.name
+    day = next_day(board)
+    board.mark_votes(name, target, day)
+    board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}（第{day}天投票：{name}）")
 
 
 def surface(board: Board, seat: Seat) -> tuple[str, str]:

@@ -53,7 +53,6 @@ class Night:
         self.restrainers = "民兵"  # who submitted the <牵制> (P06+P18)
         self.taught: str | None = None
         self.hits: list[Hit] = []
-        self.rumours: list[tuple[bool, str]] = []
         self.scar: Action | None = None
         self.whispered = False
         self.deaths_from = len(board.result.deaths)
@@ -239,11 +238,10 @@ class Night:
             self.spend(a)
             if self.live(a, "(4)"):
                 deliver(self, a)
-        for a in self.of("流言"):
-            if self.live(a, "(4)"):
-                original = self.role_at_start.get(a.members[0]) in b.skill("流言").roles
-                self.rumours.append((not original, a.targets[0]))
-                b.note(f"(4) 流言：{a.actor}选择{a.targets[0]} → 下个白天被公告记有2票")
+
+    def step4_late(self) -> None:
+        """(4) after <流言> (data): 诡辩, 诈骗, 圣光天启, and 暗日 (which the order leaves out)."""
+        b = self.b
         for a in self.of("诡辩"):
             if self.live(a, "(4)"):
                 b.note(f"(4) 诡辩：{a.actor}选择{a.targets[0]}（次日投票阶段生效）")

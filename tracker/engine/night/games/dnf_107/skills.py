@@ -177,6 +177,20 @@ def revelation(nt: Night) -> None:
         b.tell(a.actor, text)
 
 
+def rumours(nt: Night) -> list[str]:
+    """The targets <流言> marked tonight (its ``vote`` effect), "如果学者拓印了流言/剑痕，则公示时原版在先":
+    a target an original holder (贵族/血族 at night start) chose comes first."""
+    b = nt.b
+    holders = b.skill("流言").roles
+    marks = [m.player for m in b.result.vote_marks if m.name == "流言"]
+
+    def copied(t: str) -> bool:
+        return not any(a.skill == "流言" and a.targets[:1] == (t,) and a.index not in nt.void
+                       and nt.role_at_start.get(a.members[0] if a.members else "") in holders for a in nt.actions)
+
+    return sorted(marks, key=copied)
+
+
 def morning(nt: Night) -> None:
     b = nt.b
     day_out = [s.name for s in b.table.players.values()
@@ -188,7 +202,7 @@ def morning(nt: Night) -> None:
     b.announce(f"神眷者：{god or '无'}")
     if nt.scar is not None and nt.scar.index not in nt.void:
         b.announce(f"剑痕：{nt.scar.choice or ''}")
-    for _, t in sorted(nt.rumours, key=lambda x: x[0]):
+    for t in rumours(nt):
         b.announce(f"流言：{t}被公告记有2票")
     if nt.whispered:
         b.announce("昨夜有夜之低语")
