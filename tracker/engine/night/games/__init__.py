@@ -10,7 +10,8 @@ cannot express it. A ruleset without a package settles with the generic engine a
 Two ways in. ``steps``: the generic engine walks the ruleset's ``[[steps]]`` and settles every skill
 from its ``effects``; a step written ``hook = "name"`` is handed to ``steps["name"]`` with the
 submissions of the skills it lists; the skills the game's code settles (those, and any a hook step
-applies by itself) each give their reason in ``hooked``. ``resolve`` (older): the hook walks the whole phase itself, and every skill of the
+applies by itself) each give their reason in ``hooked``; ``void`` lets the post's own rules void a
+skill data settles when its step comes (107: 翻转身份, 牵制, 潜行 reach 突击 and 安葬 as they reach the rest). ``resolve`` (older): the hook walks the whole phase itself, and every skill of the
 game is settled by code. :mod:`tracker.engine.night.coverage` counts which is which for the
 README's game × skill table.
 """
