@@ -117,18 +117,6 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
     return f"黑情侣{killer}"
 
 
-def step2(ctx: Ctx) -> None:
-    """（2）医生行动，选择<救治>的目标."""
-    b = ctx.board
-    for act in ctx.of("救治"):
-        if not _live_actor(ctx, act, "(2)"):
-            continue
-        ctx.treated = ctx.bearer(act.targets[0], "救治")
-        b.note(f"(2) 医生{act.actor}救治{ctx.treated}")
-    if ctx.treated is None:
-        b.note("(2) 没有救治目标，也不累计空救")
-
-
 def step3(ctx: Ctx) -> None:
     """（3）女巫行动，收到通灵反馈，可以发动救药、毒药。但是被毒药的目标出局结算不在此时."""
     b = ctx.board
@@ -203,6 +191,10 @@ def step6(ctx: Ctx) -> None:
     any protection; then the 救治 target not 指杀 counts one 空救, two put it out at once."""
     b = ctx.board
     lv = lovers(ctx.table) or {}
+    # 救治 is data (a ``protect`` of 杀人 settled at (2), on the 主人 for the 忠犬): its target, read here
+    ctx.treated = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救治" for g in guards)), None)
+    if ctx.treated is None:
+        b.note("(6) 没有救治目标，也不累计空救")
     for t, who in ctx.strikes:
         seat = b.seat(t)
         if not seat.alive:
