@@ -286,7 +286,7 @@ def test_mask_before_deceit_not_twice_and_clarity_takes_it_off() -> None:
                     P05=act("P05", "自保", "P12", "P14"))
     res = run(scenario(3, acts, state={"面具上次": {"target": "P07", "night": 2}}))
     assert res.state_after["P12.status"] == ["中毒"] and res.state_after["面具上次"] == {"target": "P12", "night": 3}
-    assert any("没有自保" in x for x in res.log)
+    assert any("(4.6) P05<自保>：P12的表面阵营不是恶魔，无效果" in x for x in res.log)  # the mask comes at 4.8
     acts = everyone(3, P08=act("P08", "面具", "P12"), P09=act("P09", "欺诈", "P12", "P14"),
                     P10=act("P10", "明晰", "P12", "P13"))
     res = run(scenario(3, acts))

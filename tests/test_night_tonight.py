@@ -20,7 +20,7 @@ NIGHT: dict[str, Any] = {
     "steps": [
         {"n": "1", "skills": ["封印"]},
         {"n": "2", "skills": ["灌醉", "换位"]},
-        {"n": "3", "skills": ["伪装", "诅咒"]},
+        {"n": "3", "skills": ["伪装", "诅咒", "躲避"]},
         {"n": "4", "skills": ["守护", "杀人"]},
         {"n": "5", "resolve": True},
     ],
@@ -34,6 +34,9 @@ NIGHT: dict[str, Any] = {
          "effects": [{"kind": "status", "status": "伪装", "for_phase": True}]},
         {"name": "诅咒", "roles": ["巫婆"], "targets": 1, "voided_by": ["醉酒"],
          "effects": [{"kind": "status", "status": "中毒",
+                      "when_target": {"of": "faction", "seen": "surface", "values": ["狼人"]}}]},
+        {"name": "躲避", "roles": ["懦夫"], "targets": 1,
+         "effects": [{"kind": "protect", "stops": ["*"], "to": "actor",
                       "when_target": {"of": "faction", "seen": "surface", "values": ["狼人"]}}]},
         {"name": "守护", "roles": ["守卫"], "targets": 1, "voided_by": ["醉酒"], "uses": "守护", "count": 2,
          "effects": [{"kind": "protect", "stops": ["杀人"]}]},
@@ -50,7 +53,7 @@ def _table(**fields: dict[str, Any]) -> Table:
     seats = {
         "P1": Seat("P1", "狼人", "狼人"), "P2": Seat("P2", "守卫", "村民", uses={"守护": 2}), "P3": Seat("P3", "术士", "村民"),
         "P4": Seat("P4", "替身", "村民"), "P5": Seat("P5", "酒保", "村民"), "P6": Seat("P6", "巫婆", "村民"),
-        "P7": Seat("P7", "村民", "村民"),
+        "P7": Seat("P7", "村民", "村民"), "P8": Seat("P8", "懦夫", "村民"),
     }
     for name, extra in fields.items():
         for key, value in extra.items():
@@ -126,3 +129,15 @@ def test_a_redirect_may_put_its_user_in_a_later_targets_place() -> None:
     assert [q.key for q in no.questions] == ["换位.P1.杀人"]
     before = _run([Action("狼群(P1)", "杀人", ("P7",))])  # no redirect: no question
     assert before.questions == []
+
+
+def test_an_effect_on_the_actor_when_a_target_is_of_a_kind() -> None:
+    """``to = "actor"`` with ``stops = ["*"]``: choosing a wolf (表面) keeps the chooser alive tonight
+    against any skill (懦夫【自保】 "当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡")."""
+    knife = Action("狼群(P1)", "杀人", ("P8",))
+    safe = _run([Action("P8", "躲避", ("P1",)), knife])
+    assert safe.deaths == [] and [s.player for s in safe.survivals] == ["P8"]
+    assert any("(3) P8<躲避>：P8（当晚不受任何致死）" in line for line in safe.log)
+    shown = _run([Action("P8", "躲避", ("P1",)), knife], P1={"表面阵营": "村民"})
+    assert [d.player for d in shown.deaths] == ["P8"]
+    assert [d.player for d in _run([Action("P8", "躲避", ("P7",)), knife]).deaths] == ["P8"]

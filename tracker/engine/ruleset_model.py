@@ -520,7 +520,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier"}),
 }
 #: The keys every effect kind reads.
-COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target"})
+COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
 
 
 class TargetIsT(_Table):
@@ -555,7 +555,8 @@ class EffectT(_Table):
                          default=1)
     cause: str | None = _f("damage/kill: the cause a death records (default: the skill's name); a trigger's "
                            "`unless` reads it", default=None)
-    stops: list[str] = _f("protect: the skills whose damage it stops", default=[], examples=[["杀人"]])
+    stops: list[str] = _f("protect: the skills whose damage it stops (`*`: every skill's: \"你在当晚不会死亡\")",
+                          default=[], examples=[["杀人"]])
     only_if_hit_by: str | None = _f("protect: refused unless the target was hit by this skill this phase "
                                     "(解药：救当晚被狼人杀的人)", default=None)
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
@@ -597,6 +598,9 @@ class EffectT(_Table):
     modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
                               "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
                               "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
+    to: Literal["target", "actor"] = _f(
+        "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
+        "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\")", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")

@@ -118,6 +118,8 @@ class Effect:
     refuses: str | None = None
     #: The settlement log's line for the effect (None: the engine's own).
     log: str | None = None
+    #: ``target`` (each target) or ``actor`` (the actor, once per target it takes hold on: 自保).
+    to: str = "target"
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,7 +338,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, clause=e.clause, for_phase=e.for_phase,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, clause=e.clause, for_phase=e.for_phase, to=e.to,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log)

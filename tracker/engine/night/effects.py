@@ -116,9 +116,11 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if target is None:
         return
-    if effect.when_target is not None and not tonight.matches(board, effect.when_target, target):
+    if effect.when_target is not None and not tonight.matches(board, pool, effect.when_target, target):
         board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
         return
+    if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"
+        target = use.action.members[0] if use.action.members else who
     if effect.kind == "redirect":
         tonight.redirect(pool, who, target, name)
         board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
@@ -134,7 +136,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         out(target, effect.cause or name)
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
-        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{'、'.join(effect.stops) or '任何'}致死）")
+        stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{stops}致死）")
     elif effect.kind == "block":
         pool.blocked.setdefault(target, set()).update(effect.voids)
         pool.blockers.setdefault(target, (f"{who}<{name}>", effect.clause or use.skill.clause))
@@ -144,7 +147,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}此后的{voids}无效")
     elif effect.kind == "inspect":
         seat = board.seat(target)
-        faction, role = surface(board, seat) if effect.seen == "surface" else (seat.faction, seat.role)
+        faction, role = surface(board, seat, pool) if effect.seen == "surface" else (seat.faction, seat.role)
         found = faction if effect.answer == "faction" else role
         word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(who, effect.text.format(target=target, answer=word))
@@ -199,10 +202,13 @@ def _vote(board: Board, use: Use, effect: Effect, target: str) -> None:
     board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}（第{day}天投票：{name}）")
 
 
-def surface(board: Board, seat: Seat) -> tuple[str, str]:
-    """The faction and role a check of the 表面 sees: the game's hooks' reading (213 伪装), else the
-    player's ``表面阵营``/``表面身份`` fields, else the actual ones."""
+def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, str]:
+    """The faction and role a check of the 表面 sees: the game's hooks' reading as this phase's effects
+    leave it (M160 面具/明晰, given the ``pool``) or as it stands (213 伪装), else the player's
+    ``表面阵营``/``表面身份`` fields, else the actual ones."""
     hooks = board.hooks
+    if hooks is not None and hooks.surface_now is not None and pool is not None:
+        return hooks.surface_now(board, pool, seat)
     if hooks is not None and hooks.surface is not None:
         return hooks.surface(seat)
     faction, role = seat.fields.get("表面阵营"), seat.fields.get("表面身份")
@@ -250,7 +256,7 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
             out(h.target, clash.cause)
             continue
         guards = pool.guards.get(h.target, [])
-        stop = next((g for g in guards if h.skill in g.stops and g.strength >= h.strength), None)
+        stop = next((g for g in guards if (h.skill in g.stops or "*" in g.stops) and g.strength >= h.strength), None)
         if stop is not None:
             board.survive(h.target, f"{stop.by}<{stop.skill}>")
             continue

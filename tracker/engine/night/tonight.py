@@ -60,12 +60,12 @@ def group(board: Board, seat: Seat, role: str) -> str:
     return (found.group if found is not None else None) or role
 
 
-def matches(board: Board, cond: TargetIs, target: str) -> bool:
+def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
     """``when_target``: the target's faction, role or group (actual or 表面) is one of ``values``."""
     from tracker.engine.night.effects import surface
 
     seat = board.seat(target)
-    faction, role = surface(board, seat) if cond.seen == "surface" else (seat.faction, seat.role)
+    faction, role = surface(board, seat, pool) if cond.seen == "surface" else (seat.faction, seat.role)
     found = {"faction": faction, "role": role}.get(cond.of) or group(board, seat, role)
     return found in cond.values
 

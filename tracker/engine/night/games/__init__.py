@@ -29,7 +29,7 @@ from tracker.errors import RulesetError
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
     from tracker.engine.night.catalog import Step
-    from tracker.engine.night.effects import Use
+    from tracker.engine.night.effects import Pool, Use
     from tracker.engine.night.flow import Flow
     from tracker.engine.night.model import Action, Seat, Table
     from tracker.engine.state import GameState
@@ -81,6 +81,13 @@ class Surface(Protocol):
     def __call__(self, seat: Seat, /) -> tuple[str, str]: ...
 
 
+class SurfaceNow(Protocol):
+    """The faction and role a check of the 表面 sees at this step of the phase, where the phase's own
+    effects change it (M160 面具 "他在今晚的【表面阵营】变为【恶魔】", 明晰): ``pool`` holds them."""
+
+    def __call__(self, board: Board, pool: Pool, seat: Seat, /) -> tuple[str, str]: ...
+
+
 class WinView(Protocol):
     """What only a game's post can say to the win check (107: can the 亡灵 still come back)."""
 
@@ -117,6 +124,8 @@ class GameHooks:
     prepare: Prepare | None = None
     win_view: WinView | None = None
     surface: Surface | None = None
+    #: The 表面 as tonight's effects so far leave it (preferred to ``surface`` where the pool is known).
+    surface_now: SurfaceNow | None = None
     #: What a fact the director records before the game sets off at once (M19: lovers named by
     #: ``setup 情侣`` make their factions then, "游戏开始时"), so the day's fold sees it from the start.
     setup: Prepare | None = None

@@ -22,7 +22,7 @@ from tracker.engine.night.exits import bench
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
-from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names
+from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names, surface_now
 from tracker.engine.night.model import Action, Table
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def _night(flow: Flow) -> Night:
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The night's start: red cards bench, the players act on the role they believe, a cloned
     模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
-    to settle, those of the data steps (禁锢, 抗议, 面具, 明晰) the generic engine's."""
+    to settle, those of the data steps (禁锢, 抗议, 自保, 面具, 明晰, 欺诈) the generic engine's."""
     board = flow.board
     actions = flow.actions
     for a in actions:
@@ -239,9 +239,9 @@ def _morning(night: Night, died: list[str]) -> None:
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
     "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
-    "药剂": skills.potion, "自保": skills.coward, "彷徨": skills.wander, "诊断": info.diagnose,
+    "药剂": skills.potion, "彷徨": skills.wander, "诊断": info.diagnose,
     "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone, "访谈": info.interview,
-    "游历": info.travel, "欺诈": skills.deceive, "守墓": info.graves, "拷问": info.torture,
+    "游历": info.travel, "守墓": info.graves, "拷问": info.torture,
     "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
     "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
@@ -261,8 +261,6 @@ HOOKED = {
     "游历": "【游历】：截止你行动时他们一共选择了多少名玩家 —— 数的是结算顺序中此前的提交，" + _DISTORT,
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
-    "欺诈": "【欺诈】：选中表面阵营为恶魔的玩家时，他认为自己拥有的技能从现在开始按中毒处理 —— " + _SURFACE + _DISTORT,
-    "自保": "【自保】：选中表面阵营为恶魔的玩家时，你在当晚不会死亡 —— 依目标的表面保护自己，" + _DISTORT,
     "守墓": "【守墓】：当他们其中有人在下个黄昏前死去时，你在当晚得知他的实际身份 —— 依死亡的延后告知，" + _DISTORT,
     "拷问": "【拷问】：是否存在表面阵营为邪恶的玩家，一名固定的玩家与你自己可能被误认 —— 误认对象，" + _DISTORT,
     "彷徨": "【彷徨】：当他们其中一人死亡时，你可能代替他而死亡 —— 死亡时的替换，由导演决定",
@@ -292,7 +290,7 @@ _WHY_LINE = ("游戏流程（行动顺序分前后）的一行：醉酒/中毒�
              "信息真假与身份认知随结算变化，效果词汇写不出（各技能的原因见 HOOKED）")
 HOOKS = GameHooks(
     steps={"夜晚开始": _open, **{name: _line(f) for name, f in LINES.items()}, "白天": _day},
-    refuse=refuse, hooked=HOOKED,
+    refuse=refuse, hooked=HOOKED, surface_now=surface_now,
     why={
         "夜晚开始": "红牌罚下挂机并成为丑角、按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
         "白天": "3.投票结算：投票导致【死亡】（不是出局），红牌罚下挂机并成为丑角 —— 三态的存活",
@@ -300,4 +298,6 @@ HOOKS = GameHooks(
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
         **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},
         "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",
+        "surface_now": "【表面阵营】是玩家的类型（恶魔/爪牙/村民/外来者），今晚的面具、明晰、寻觅改变它；表面身份是自认的身份 —— "
+                       "附体与迷失的自认身份、三种今晚状态的先后，键写不出（欺诈、自保读它）",
     })

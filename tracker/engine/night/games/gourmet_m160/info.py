@@ -9,6 +9,7 @@ from __future__ import annotations
 from tracker.engine.night.games.gourmet_m160.skills import _each, _say
 from tracker.engine.night.games.gourmet_m160.table import (
     DEMONS,
+    GASLIT,
     MINIONS,
     OUTSIDERS,
     VILLAGERS,
@@ -191,7 +192,7 @@ def seek(night: Night) -> None:
             continue
         if a.actor not in night.demon_victims:
             night.give(a.actor, "清醒")
-            night.gaslit_dawn.add(a.actor)
+            night.give(a.actor, GASLIT)
             _say(night, f"寻觅：{a.actor}未成为恶魔击杀的对象 → 清醒，表面身份变为煤气灯人（天亮后恢复）")
         yes = night.apparent_role(t) == "煤气灯人"
         if night.wrong(a):

@@ -118,7 +118,7 @@ def lost(night: Night) -> None:
         _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
 
 
-# -- effect skills (禁锢, 抗议, 面具, 明晰 are the night file's effects) ---------------------------------------------------------------------------
+# -- effect skills (禁锢, 抗议, 自保, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
 def potion(night: Night) -> None:
     """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
     time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
@@ -162,31 +162,11 @@ def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n:
     return best
 
 
-def coward(night: Night) -> None:
-    """【自保】: a target whose 表面阵营 is 恶魔 (at this step) keeps the 懦夫 alive tonight."""
-    for a in _able(night, "自保"):
-        hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
-        if hit:
-            night.coward_safe.add(a.actor)
-        _say(night, f"自保：{a.actor}选中{names(list(night.targets(a)))} → "
-                    + (f"{names(hit)}表面阵营为恶魔，{a.actor}当晚不会死亡" if hit else "表面阵营都不是恶魔，没有自保"))
-
-
 def wander(night: Night) -> None:
     """【彷徨】: if one of the two dies tonight, the 虚无主义者 may die instead (asked at the death)."""
     for a in _able(night, "彷徨"):
         night.wander = (a.actor, frozenset(night.targets(a)))
         _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
-
-
-def deceive(night: Night) -> None:
-    """【欺诈】: a target whose 表面阵营 is 恶魔 has the skills he believes he has 中毒 from now on."""
-    for a in _able(night, "欺诈"):
-        hit = [t for t in night.targets(a) if night.side(t) == "恶魔"]
-        for t in hit:
-            night.poison(t, "欺诈：他认为自己拥有的技能从现在开始按中毒处理")
-        _say(night, f"欺诈：{a.actor}选中{names(list(night.targets(a)))} → "
-                    + (f"{names(hit)}表面阵营为恶魔，其技能从现在开始按中毒处理" if hit else "表面阵营都不是恶魔，无效果"))
 
 
 def plot(night: Night) -> None:

@@ -27,6 +27,8 @@ INFO = frozenset({"诊断", "访谈", "占卜", "游历", "守墓", "拷问", "�
 WRONG = 0.9
 #: The statuses of tonight the post's steps read (given by the night file's effects or by 药剂/寻觅).
 MASK, CLEAR, SOBER_, DRUNK_ = "面具", "明晰", "清醒", "醉酒"
+#: 寻觅 at 晨曦: "你的【表面身份】变为【煤气灯人】，天亮后恢复" (a status of tonight).
+GASLIT = "表面煤气灯人"
 
 DRUNK = "2、【醉酒】：【醉酒】的玩家失去技能，但他们仍然以为自己拥有技能，并且能够发动技能。【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗），信息类技能则大概率（90%）获取错误信息。"
 SOBER = "4、【清醒】：免疫【醉酒】与【中毒】，并免受恶魔侵害，优先级高于【醉酒】与【中毒】。"
@@ -57,6 +59,19 @@ def kept_skills(seat: Seat) -> bool:
     return seat.life == "死亡" and kind(seat) == "爪牙" and any(w in cause for w in ("夺魂", "缚魂灵", "附魂灵"))
 
 
+def surface_now(board: Board, pool: Pool, seat: Seat) -> tuple[str, str]:
+    """The 【表面阵营】 and 【表面身份】 a check sees at this step (``GameHooks.surface_now``): the
+    阵营 is the player's type (恶魔 / 爪牙 / 村民 / 外来者) — 恶魔 under tonight's 面具, unless 明晰 —
+    and the 身份 the role he believes — 实际 under 明晰, 煤气灯人 after his 寻觅 at 晨曦."""
+    tonight_ = pool.tonight.get(seat.name, set())
+    clear = CLEAR in tonight_
+    side = "恶魔" if MASK in tonight_ and not clear else kind(seat)
+    believes = seat.fields.get("believes")
+    role = "煤气灯人" if GASLIT in tonight_ else seat.role if clear else (
+        believes if isinstance(believes, str) else seat.role)
+    return side, role
+
+
 @dataclass
 class Lethal:
     target: str
@@ -72,8 +87,6 @@ class Night:
     board: Board
     actions: list[Action]
     step: str = ""
-    gaslit_dawn: set[str] = field(default_factory=set)  # 寻觅: 表面身份 煤气灯人 at 晨曦
-    coward_safe: set[str] = field(default_factory=set)  # 自保
     wander: tuple[str, frozenset[str]] | None = None   # 彷徨
     lethal: list[Lethal] = field(default_factory=list)
     demon_victims: set[str] = field(default_factory=set)
@@ -105,20 +118,14 @@ class Night:
 
     def side(self, name: str) -> str:
         """【表面阵营】 as the post's skills ask it (恶魔 / 爪牙 / 村民 / 外来者), at this step."""
-        if self.tonight(name, MASK) and not self.tonight(name, CLEAR):
-            return "恶魔"
-        return kind(self.seat(name))
+        return surface_now(self.board, self.pool, self.seat(name))[0]
 
     def looks_evil(self, name: str) -> bool:
         return self.side(name) in ("恶魔", "爪牙")
 
     def apparent_role(self, name: str) -> str:
         """【表面身份】/【表面角色】: what the player believes, 实际 under 明晰, 煤气灯人 after 寻觅."""
-        if name in self.gaslit_dawn:
-            return "煤气灯人"
-        if self.tonight(name, CLEAR):
-            return self.seat(name).role
-        return self.believed(name)
+        return surface_now(self.board, self.pool, self.seat(name))[1]
 
     def is_demon(self, name: str) -> bool:
         return kind(self.seat(name)) == "恶魔"
@@ -144,6 +151,11 @@ class Night:
     def drunk(self) -> set[str]:
         """醉酒 tonight (药剂)."""
         return {p for p, s in self.pool.tonight.items() if DRUNK_ in s}
+
+    @property
+    def coward_safe(self) -> set[str]:
+        """Who "在当晚不会死亡" (懦夫【自保】: a protection of the actor against every skill)."""
+        return {p for p, guards in self.pool.guards.items() if any("*" in g.stops for g in guards)}
 
     @property
     def jailed(self) -> set[str]:
