@@ -6,12 +6,15 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from tracker.engine.night.board import Board, latest
+from tracker.engine.night.board import latest
+from tracker.engine.night.catalog import Step
+from tracker.engine.night.flow import Flow
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.model import Action
 
 
-def resolve(board: Board, actions: Sequence[Action]) -> None:
+def night(flow: Flow, step: Step, actions: Sequence[Action]) -> None:
+    board = flow.board
     guard = latest(actions, "守护")
     guarded = guard.targets[0] if guard else None
     if guard:
@@ -31,7 +34,7 @@ def resolve(board: Board, actions: Sequence[Action]) -> None:
         board.win("村民", "狼人全部出局", "狼人全部出局，村民获胜。", stop=True)
 
 
-HOOKS = GameHooks(resolve=resolve, why={"resolve": "测试用：守护挡刀与胜负判定写在代码里"})
+HOOKS = GameHooks(steps={"夜晚": night}, why={"夜晚": "测试用：守护挡刀与胜负判定写在代码里"})
 
 
 TOY = Path(__file__).parent / "fixtures" / "night" / "toy"

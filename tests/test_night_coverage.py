@@ -131,11 +131,10 @@ def test_a_hook_step_the_game_does_not_supply_is_an_error() -> None:
         settle(cat, _seats(), [Action("P3", "献祭", ("P4",))])
 
 
-def test_hooks_walk_the_phase_or_name_steps_not_both() -> None:
-    with pytest.raises(ValueError, match="resolve"):
-        GameHooks(why={})
-    with pytest.raises(ValueError, match="resolve"):
-        GameHooks(why={}, resolve=lambda b, a: None, steps={"x": _sacrifice})
+def test_hooks_name_the_steps_they_settle() -> None:
+    """No hook walks a whole phase: a hook package with no step of its own is a mistake."""
+    with pytest.raises(ValueError, match="steps"):
+        GameHooks(why={}, steps={})
 
 
 def test_an_inspect_of_the_surface_reads_the_players_surface_fields() -> None:
@@ -260,7 +259,7 @@ def test_accel_m65_is_walked_by_the_generic_engine_over_its_steps() -> None:
     """M65's 优先级判定 is the night file's ``[[steps]]`` (0–5 with the post's numbers), each a hook
     step the game supplies; no hook walks the whole phase."""
     hooks, cat = hooks_for("accel-m65"), load_catalog("accel-m65")
-    assert hooks is not None and hooks.resolve is None
+    assert hooks is not None and hooks.steps
     numbered = [s.n for s in cat.steps if s.n]
     assert numbered[numbered.index("0"):] == ["0", "1", "2", "3", "4", "5"]
     assert all(s.hook in hooks.steps for s in cat.steps if s.hook is not None)

@@ -3,9 +3,8 @@
 The README's game × skill table is this count (``tests/test_night_coverage.py`` holds the two
 equal). A skill is settled from data when the generic engine applies its ``effects`` at a step of
 the night file (or on its holder's exit, ``trigger``), or a ``tell`` step tells its holders what it
-says (213 <灵通>, a 强制 skill nobody submits), and no hook is asked for it. A game whose hook
-walks the whole phase (``GameHooks.resolve``) settles every skill in code; a game whose hooks name
-steps (``GameHooks.steps``) settles in code the skills those steps list and those ``hooked`` names.
+says (213 <灵通>, a 强制 skill nobody submits), and no hook is asked for it; a game's hooks
+(``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
 
 from __future__ import annotations
@@ -33,10 +32,7 @@ class Coverage:
 
 def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     by_hook: dict[str, str] = {}
-    if hooks is not None and hooks.resolve is not None:
-        why = hooks.why.get("resolve", "")
-        by_hook = dict.fromkeys(catalog.skills, why)
-    elif hooks is not None:
+    if hooks is not None:
         for step in catalog.steps:
             if step.hook is not None:
                 for name in step.skills:

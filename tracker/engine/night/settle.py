@@ -4,8 +4,7 @@ Pure: the same table, actions, seed and decisions give the same :class:`Settleme
 outside the returned value changes. The order of the steps is the post's; the order in which the
 director typed the submissions matters only where the post says it does (a resubmission after a
 refusal replaces the first). The generic engine (:mod:`.flow`) walks the night file's steps; a game
-whose hooks (:mod:`.games`) name steps of their own is asked for those steps only, and a game whose
-hook still walks the whole phase (``resolve``) is settled by it.
+whose hooks (:mod:`.games`) name steps of their own is asked for those steps only.
 """
 
 from __future__ import annotations
@@ -87,14 +86,13 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
     if hooks is not None and hooks.prepare is not None:
         hooks.prepare(board, list(actions))  # what the post settles before anyone chooses (107's (1) 诅咒)
     lent = hooks.grants(board.table) if hooks is not None and hooks.grants is not None else {}
-    whole = hooks.resolve if hooks is not None else None  # a hook that walks the whole phase itself
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None and whole is None and (hooks is None or hooks.refuse is None):  # else the hook's own
+        if why is None and (hooks is None or hooks.refuse is None):  # else the hook's own
             why = flow.refuse_team(board.table, action, skill)
-        if why is None and whole is None:
+        if why is None:
             why = flow.refuse_together(board.table, action, skill, legal)
         if why is None and hooks is not None and hooks.refuse is not None:
             why = hooks.refuse(board.table, action)
@@ -102,8 +100,5 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
             board.reject(action, why, skill.clause)
         else:
             legal.append(action)
-    if whole is not None:
-        whole(board, legal)
-    else:
-        flow.run(board, legal)
+    flow.run(board, legal)
     check(board, "end")

@@ -38,12 +38,6 @@ if TYPE_CHECKING:
 MODULES: dict[str, str] = {}
 
 
-class Resolve(Protocol):
-    """Walk the post's settlement order over the submissions that passed the refusals."""
-
-    def __call__(self, board: Board, actions: Sequence[Action], /) -> None: ...
-
-
 class StepHook(Protocol):
     """One step of the post's order that data cannot say (``[[steps]] hook = "name"``), settled
     inside the generic engine's walk: ``flow`` gives its pending damage and protections (``pool``),
@@ -112,12 +106,11 @@ class Grants(Protocol):
 class GameHooks:
     """A game's hooks. ``why``: hook name → the clause it settles and why data cannot say it.
 
-    Exactly one of ``resolve`` (the hook walks the whole phase) and ``steps`` (the generic engine
-    walks it, handing the named steps to the hook) is given."""
+    ``steps`` (the steps the generic engine hands to the game's code) is never empty: a game whose
+    night is data alone has no hook package at all."""
 
     why: Mapping[str, str]
-    resolve: Resolve | None = None
-    steps: Mapping[str, StepHook] = field(default_factory=dict)
+    steps: Mapping[str, StepHook]
     refuse: Refuse | None = None
     void: Void | None = None
     grants: Grants | None = None
@@ -137,8 +130,8 @@ class GameHooks:
     hooked: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if (self.resolve is None) == (not self.steps):
-            raise ValueError("GameHooks: give resolve (the whole phase) or steps (named steps), not both or neither")
+        if not self.steps:
+            raise ValueError("GameHooks: name the steps the game's code settles (steps); a game without any needs no hooks")
 
 
 def module_name(ruleset_id: str) -> str:
@@ -160,7 +153,7 @@ def hooks_for(ruleset_id: str) -> GameHooks | None:
     hooks = getattr(importlib.import_module(name), "HOOKS", None)
     if not isinstance(hooks, GameHooks):
         raise RulesetError(f"规则 {ruleset_id} 的钩子模块 {name} 没有导出 HOOKS（GameHooks）",
-                           hint="在模块中写 HOOKS = GameHooks(resolve=..., why={...})")
+                           hint="在模块中写 HOOKS = GameHooks(steps={...}, why={...})")
     return hooks
 
 
