@@ -7,9 +7,10 @@ decision prints the entry it wrote; `cards verify` exits 1 when the chain is bro
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -331,17 +332,27 @@ def _verify(game_path: Path, db_url: str | None, as_json: bool, given: tuple[str
                                 hint="账本在记牌工具之外被改动；请从备份恢复数据库")
 
 # ----------------------------------------------------------------------------------- card
+@dataclass(frozen=True, slots=True)
+class CardTarget:
+    """What ``tracker card GAME [--db]`` names for its subcommands: typed, so a misspelt field is
+    mypy's error rather than a KeyError at a director's prompt."""
+
+    game_path: Path
+    db_url: str | None
+
+
 @click.group("card", cls=CardGroup)
 @game_argument
 @db_option
 @click.pass_context
 def card(ctx: click.Context, game_path: Path, db_url: str | None) -> None:
     """发牌、撤销、更正（每个操作都是账本中的一条新记录）。"""
-    ctx.obj = {"game_path": game_path, "db_url": db_url}
+    ctx.obj = CardTarget(game_path, db_url)
 
-def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool,
+
+def _decision(obj: CardTarget, db_url: str | None, as_json: bool,
               call: Callable[[Service], CardDecision]) -> None:
-    with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
+    with service(obj.game_path, db_url or obj.db_url) as svc:
         d = call(svc)
         places = svc.cards.post_places([e.post for e in d.written])
         tz = svc.game.tz
@@ -365,7 +376,7 @@ def _decision(obj: dict[str, Any], db_url: str | None, as_json: bool,
 @db_option
 @json_option
 @click.pass_obj
-def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reason: str, post: str | None,
+def issue(obj: CardTarget, player: str, color: str, clause: str | None, reason: str, post: str | None,
           day: int | None, by: str | None, at: str | None, db_url: str | None, as_json: bool) -> None:
     """给玩家发牌；满三张自动合并，红牌按规则罚下。牌记在违规那一日的公示里。"""
     def call(svc: Service) -> CardDecision:
@@ -381,7 +392,7 @@ def issue(obj: dict[str, Any], player: str, color: str, clause: str | None, reas
 @db_option
 @json_option
 @click.pass_obj
-def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_url: str | None,
+def revoke(obj: CardTarget, card_id: int, reason: str, by: str | None, db_url: str | None,
            as_json: bool) -> None:
     """撤销一张牌（新记录；它参与的合并随之撤销）。"""
     _decision(obj, db_url, as_json, lambda svc: svc.cards.revoke_card(card_id, reason, by=by))
@@ -395,7 +406,7 @@ def revoke(obj: dict[str, Any], card_id: int, reason: str, by: str | None, db_ur
 @db_option
 @json_option
 @click.pass_obj
-def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, clause: str | None,
+def amend(obj: CardTarget, card_id: int, reason: str, color: str | None, clause: str | None,
           by: str | None, db_url: str | None, as_json: bool) -> None:
     """更正一张牌的牌色或条款（新记录，原记录保留）。"""
     _decision(obj, db_url, as_json, lambda svc: svc.cards.amend_card(card_id, reason, color=color, clause=clause, by=by))
@@ -411,7 +422,7 @@ def amend(obj: dict[str, Any], card_id: int, reason: str, color: str | None, cla
 @db_option
 @json_option
 @click.pass_obj
-def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str | None, reason: str | None,
+def from_flag(obj: CardTarget, flag_id: int, color: str | None, clause: str | None, reason: str | None,
               day: int | None, by: str | None, reported: bool, db_url: str | None, as_json: bool) -> None:
     """把一条违规记录转为判罚（牌色、条款按违规记录预填）。"""
     _decision(obj, db_url, as_json, lambda svc: svc.flag_review.card_from_flag(flag_id, color=color, clause=clause,
@@ -424,12 +435,12 @@ def from_flag(obj: dict[str, Any], flag_id: int, color: str | None, clause: str 
 @db_option
 @json_option
 @click.pass_obj
-def from_lurker(obj: dict[str, Any], players: tuple[str, ...], day: int, by: str | None, db_url: str | None,
+def from_lurker(obj: CardTarget, players: tuple[str, ...], day: int, by: str | None, db_url: str | None,
                 as_json: bool) -> None:
     """把当日的潜水判罚转为牌（默认全部待判罚的；写玩家名只判这几人）。已判过的不会重复发牌。"""
     from tracker.service.lurk_cards import card_lurkers
 
-    with service(obj["game_path"], db_url or obj.get("db_url")) as svc:
+    with service(obj.game_path, db_url or obj.db_url) as svc:
         out = card_lurkers(svc, day, players, by=by)
         tz = svc.game.tz
     if as_json:
