@@ -292,6 +292,15 @@ class Catalog:
     #: A submission whose actors all went out earlier in the settlement is not settled (M19 "如未出局").
     out_do_not_act: bool = False
 
+    def day_before(self, night: int) -> int:
+        """The day just before night ``night``: day N-1 where night N opens day N (213's 首夜 is
+        night 1 before day 1, so day 0: none), else day N (night N follows day N's vote)."""
+        return night - 1 if self.night_precedes_day else night
+
+    def night_before(self, day: int) -> int:
+        """The night just before day ``day`` (night 0: none)."""
+        return day if self.night_precedes_day else day - 1
+
     def exit_skill(self, kind: str) -> str | None:
         """The skill a day's exit is submitted as: ``exile`` (the vote's) or ``red_card``."""
         return self.exile_skill if kind == "exile" else self.red_card_skill

@@ -187,7 +187,7 @@ def carried_use(table: Table, events: Sequence[Any], key: str, catalog: Catalog)
     from_day = _day_before(events, key, catalog) if kind == "night" else []
     if not from_day:
         return table
-    day = night - 1 if catalog.night_precedes_day else night
+    day = catalog.day_before(night)
     keys = {k for e in from_day for k in (catalog.skill(str(e.data["skill"])).cooldown_key,
                                           catalog.skill(str(e.data["skill"])).no_repeat) if k}
     settled = sorted((e for e in _live(events) if e.kind == EventKind.NIGHT_SETTLED
@@ -212,7 +212,7 @@ def _day_before(events: Sequence[Any], key: str, catalog: Catalog) -> list[Any]:
     kind, night, _ = key_parts(key)
     if kind != "night":
         return []
-    day = night - 1 if catalog.night_precedes_day else night
+    day = catalog.day_before(night)
     tonight = {name for name, s in catalog.skills.items() if s.tonight}
     if not tonight:
         return []
@@ -225,7 +225,7 @@ def _night_before(events: Sequence[Any], key: str, catalog: Catalog) -> list[Any
     kind, day, _ = key_parts(key)
     if kind != "day":
         return []
-    night = day if catalog.night_precedes_day else day - 1
+    night = catalog.night_before(day)
     carried = {name for name, s in catalog.skills.items() if s.next_day}
     return [e for e in submission_events(events, phase_key(night=night)) if e.data.get("skill") in carried]
 

@@ -189,7 +189,7 @@ def next_day(board: Board) -> int | None:
     """The day after the phase being settled: night N is followed by day N+1 (213, whose night N
     comes before day N: day N); a day D by day D+1."""
     if board.night is not None:
-        return board.night if board.catalog.night_precedes_day else board.night + 1
+        return board.catalog.day_before(board.night) + 1
     return board.table.day + 1 if board.table.day is not None else None
 
 

@@ -211,10 +211,7 @@ class Flow:
         when (and on whom) it was last used, which the cooldown counts from."""
         b = self.board
         if skill.no_repeat and b.night is not None:
-            last: dict[str, object] = {"night": b.night}
-            if action.targets:
-                last = {"target": action.targets[0], "night": b.night}
-            b.set_state(skill.no_repeat, last)
+            b.set_state(skill.no_repeat, last_use(b, action))
         if skill.cooldown_key is not None:
             b.set_state(skill.cooldown_key, last_use(b, action))
 
