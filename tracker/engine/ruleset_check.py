@@ -58,10 +58,12 @@ def _night_file(data: dict[str, Any], path: Path, text: str) -> list[Problem]:
     except ValidationError as exc:
         return problems(NightT, exc, text)
     roles: tuple[str, ...] = ()
+    voting = None
     if doc.ruleset and (BUNDLED_DIR / f"{doc.ruleset}.toml").is_file():
-        roles = tuple(r.name for r in load_ruleset(doc.ruleset).roles)
+        bundled = load_ruleset(doc.ruleset)
+        roles, voting = tuple(r.name for r in bundled.roles), bundled.voting
     try:
-        parse_catalog(data, path.name, roles, text)
+        parse_catalog(data, path.name, roles, text, voting)
     except RulesetError as exc:
         return [_finding(exc)]
     return list(_defaults(doc, text))

@@ -12,6 +12,7 @@ Cross-references (a role's faction is declared, a win rule names known roles, th
 ``players``) are not the format's business: the reader checks them after the model.
 """
 
+import difflib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -687,11 +688,21 @@ class SkillT(_Table):
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
         "file's `status_cancels` cancels does not void it", default=[], examples=[["醉酒", "中毒"]])
+    tally: str | None = _f(
+        "the `[voting]` key of the ruleset by which the day's tally settles this skill, not a night step "
+        "(213/M19 带队 \"计算投票数量时警长投出的票计为1.5票\": `weights`; 107 首领技能: `per_dead_bonus`; "
+        "M19 竞岗: `day1`): where the night meets its ruleset, that key must be set there (else a ruleset "
+        "error), a submission of the skill is refused, and the coverage counts it as settled from data. "
+        "Leave out: the skill is not the tally's", default=None, examples=["weights"])
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":
         if not self.roles and not self.team and not self.tag:
             raise ValueError("既没有 roles 也没有 team 或 tag：写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
+        if self.tally is not None and self.tally not in VotingT.model_fields:
+            near = difflib.get_close_matches(self.tally, list(VotingT.model_fields), n=1)
+            raise ValueError(f"tally = {self.tally!r} 不是 [voting] 的键："
+                             + (f"是不是想写 `{near[0]}`？" if near else "写成结算这个技能的 [voting] 键（如 weights）"))
         lo, hi = self.target_range
         if hi < lo:
             raise ValueError("max_targets 小于 min_targets")

@@ -43,7 +43,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +56,7 @@ from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
 
 if TYPE_CHECKING:
-    from tracker.engine.ruleset_schema import Ruleset
+    from tracker.engine.ruleset_schema import Ruleset, VotingRules
 
 MAX_NIGHT_FILE_BYTES = 1024 * 1024  # the largest bundled night file is ~60 KB
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
@@ -258,6 +258,9 @@ class Skill:
     tonight: bool = False
     #: Statuses of its user under which it does nothing at its step (M160 醉酒/中毒: "其他类型技能无效").
     voided_by: tuple[str, ...] = ()
+    #: The ``[voting]`` key by which the day's tally settles it (带队: ``weights``), checked set in the
+    #: ruleset where the night meets it (:func:`check_tally`); never submitted, no night step.
+    tally: str | None = None
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -337,7 +340,7 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
-        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by),
+        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally,
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
 
@@ -390,9 +393,34 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "not_with"))
 
 
-def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -> Catalog:
+def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:
+    """Why the ruleset's ``[voting]`` cannot settle ``skill`` by its ``tally`` key: the key is left at its
+    default (no weight, no bonus, no day-1 vote …), so nothing would count it; None when it is set."""
+    if skill.tally is None:
+        return None
+    value = getattr(voting, skill.tally)
+    default = next(f for f in fields(voting) if f.name == skill.tally)
+    unset = default.default if default.default is not MISSING else None
+    if value and value != unset:
+        return None
+    return (f"技能 {skill.name} 写了 tally = {skill.tally!r}（由白天计票结算），但规则的 [voting] 没有设置 "
+            f"{skill.tally}：计票不会结算它")
+
+
+def check_tally(catalog: Catalog, voting: VotingRules, src: str) -> None:
+    """Every skill the night file says the tally settles (``tally``) has its ``[voting]`` key set in the
+    ruleset it is read with; a night file alone cannot know it, so this runs where the two meet."""
+    for skill in catalog.skills.values():
+        why = _unset_tally(skill, voting)
+        if why is not None:
+            raise RulesetError(f"{src}：{why}", hint=f"在规则文件的 [voting] 中写 {skill.tally}，或删去技能的 tally")
+
+
+def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
+                 voting: VotingRules | None = None) -> Catalog:
     """A validated night (a night file, or a ruleset's ``[night]``) as a Catalog, after checking the
-    names it uses: each skill once, its holders among the ruleset's ``roles``, the exit skills its own."""
+    names it uses: each skill once, its holders among the ruleset's ``roles``, the exit skills its own;
+    with the ruleset's ``voting``, each ``tally`` key set there."""
     skills: dict[str, Skill] = {}
     for i, t in enumerate(doc.skills):
         if t.name in skills:
@@ -403,6 +431,10 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
                 raise at.error(("skills", i, "roles"), f"{at.name(('skills', i, 'roles'))}（{t.name}）的身份 {r!r} 不在规则的 [[roles]] 中",
                                hint=f"是不是想写 `{near[0]}`？" if near else f"规则的身份：{'、'.join(roles)}")
         skills[t.name] = _skill(t)
+        why = None if voting is None else _unset_tally(skills[t.name], voting)
+        if why is not None:
+            raise at.error(("skills", i, "tally"), f"{at.name(('skills', i, 'tally'))}：{why}",
+                           hint=f"在规则的 [voting] 中写 {t.tally}，或删去 tally")
     for key in ("exile_skill", "red_card_skill"):
         named = getattr(doc, key)
         if named is not None and named not in skills:
@@ -418,8 +450,10 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = ()) -
                    out_do_not_act=doc.out_do_not_act)
 
 
-def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None) -> Catalog:
-    """Validate a decoded night file; ``roles`` (the ruleset's) catch a misspelt holder."""
+def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None,
+                  voting: VotingRules | None = None) -> Catalog:
+    """Validate a decoded night file; ``roles`` (the ruleset's) catch a misspelt holder, ``voting``
+    (the ruleset's) a ``tally`` key the ruleset does not set."""
     at = FileAt(src, text)
     try:
         doc = NightT.model_validate(data)
@@ -427,14 +461,17 @@ def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), 
         raise at.refused(exc, NightT) from None
     if doc.ruleset is None:
         raise at.error(("ruleset",), "缺少 ruleset（规则的 id）", hint='写成 ruleset = "luoluo-m19"')
-    return catalog_from(doc, doc.ruleset, at, roles)
+    return catalog_from(doc, doc.ruleset, at, roles, voting)
 
 
 def catalog_of(ruleset: Ruleset) -> Catalog:
-    """A ruleset's night: inline in its file, the file it names, or the bundled ``night/<id>.toml``."""
+    """A ruleset's night: inline in its file (checked as the ruleset was read), the file it names, or
+    the bundled ``night/<id>.toml`` — each ``tally`` key checked against the ruleset's ``[voting]``."""
     if ruleset.night_catalog is not None:
         return ruleset.night_catalog
-    return load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
+    catalog = load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
+    check_tally(catalog, ruleset.voting, (ruleset.night_path or NIGHT_DIR / f"{ruleset.id}.toml").name)
+    return catalog
 
 
 @cache

@@ -3,13 +3,15 @@
 The README's game × skill table is this count (``tests/test_night_coverage.py`` holds the two
 equal). A skill is settled from data when the generic engine applies its ``effects`` at a step of
 the night file (or on its holder's exit, ``trigger``), or a ``tell`` step tells its holders what it
-says (213 <灵通>, a 强制 skill nobody submits), and no hook is asked for it; a game's hooks
+says (213 <灵通>, a 强制 skill nobody submits), or the day's tally settles it from the ruleset's
+``[voting]`` key its ``tally`` names (带队: ``weights``; :func:`.catalog.check_tally` holds that key set
+where the night meets its ruleset), and no hook is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tracker.engine.night.catalog import Catalog
 from tracker.engine.night.games import GameHooks
@@ -18,12 +20,14 @@ from tracker.engine.night.games import GameHooks
 @dataclass(frozen=True, slots=True)
 class Coverage:
     """One game's count: the skills data settles, the skills a hook settles with its reason, and
-    the skills neither settles (a skill with no ``effects`` that no hook declares: an error)."""
+    the skills neither settles (a skill with no ``effects`` that no hook declares: an error).
+    ``tallied``: those of ``by_data`` the day's tally settles, with the reason (the ``[voting]`` key)."""
 
     ruleset: str
     by_data: tuple[str, ...]
     by_hook: dict[str, str]
     unsettled: tuple[str, ...]
+    tallied: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -40,6 +44,9 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
         for name, why in hooks.hooked.items():
             by_hook.setdefault(name, why)
     told = {st.tell.to for st in catalog.steps if st.tell is not None and st.hook is None}
-    data = tuple(n for n, s in catalog.skills.items() if n not in by_hook and (s.effects or n in told))
-    left = tuple(n for n, s in catalog.skills.items() if n not in by_hook and not s.effects and n not in told)
-    return Coverage(catalog.ruleset, data, by_hook, left)
+    tallied = {n: f"白天的计票结算（[voting] {s.tally}）" for n, s in catalog.skills.items()
+               if n not in by_hook and s.tally is not None}
+    data = tuple(n for n, s in catalog.skills.items()
+                 if n not in by_hook and (s.effects or n in told or n in tallied))
+    left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
+    return Coverage(catalog.ruleset, data, by_hook, left, tallied)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from tracker.engine.night.flow import Flow
 
 #: Skills that act by themselves: a submission of one is a mistake, not a choice.
-AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "带队", "接刀")
+AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "接刀")
 
 
 #: What each phase of the 总体流程 settles; a legal submission for another phase is refused, never dropped.
@@ -178,7 +178,6 @@ HOOKED = {
     "殉道": _EXITS + "；效果2仅当因狼人阵营技能出局时可选，不选则随机",
     "殉职": _EXITS + "；不选择则本局不再有警长",
     "绝笔": "牧首在任意时机出局都可以留下遗言 —— 遗言规则随出局时点与附加身份变化",
-    "带队": "警长的票计为1.5票 —— 白天计票（voting.weights）结算，不在夜晚",
     "决斗": "[翻牌]：目标实际阵营为狼人则[穿透]并使当天放逐投票无效，否则骑士受[致死伤害] —— 条件分支与作废投票",
     "竞选": "警长/牧首竞选票数最高者如只有一个则当选 —— 导演提交的选举结果，附加身份随之获得技能",
     "投票": "放逐投票票数最高的角色如只有一个则出局，随之结算报复、殉职/殉道、村镇之殇 —— 出局连锁",
