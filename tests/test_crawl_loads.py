@@ -2,12 +2,15 @@
 time, and on a 3,150-post re-crawl the interpreter's imports were a third of its cost. A crawl reads
 no rule, so it loads no ruleset models, no engine fold, no tally, no night engine, no detectors, no
 word segmentation and no TUI; the roster check after it folds the log (and so loads the ruleset)
-only when the log records a substitution, which must still excuse the substitute."""
+only when the log records a substitution, which must still excuse the substitute. What it writes
+and reads (posts, versions, threads, crawls, raw pages, the event log) are Core tables: it loads
+neither SQLAlchemy's ORM nor sqlmodel, nor the store's sqlmodel areas (penalties, schedule)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +30,7 @@ NOT_FOR_A_CRAWL = (
     "tracker.engine.night",  # the night engine
     "tracker.service.gamelog", "tracker.service.votes", "tracker.service.flag_review", "tracker.penalties",
     "tracker.reports", "jieba", "rjieba", "textual", "tui", "alembic",
+    "sqlalchemy.orm", "sqlmodel", "tracker.store.orm", "tracker.store.penalties", "tracker.store.schedule",  # ORM
 )
 
 
@@ -63,6 +67,21 @@ def test_a_crawl_loads_no_ruleset_engine_tally_detectors_or_tui(tmp_path: Path, 
     assert code == 0
     assert {"tracker.scraper.crawl", "tracker.store.posts", "tracker.service.roster_check"} <= mods  # it crawled
     assert _heavy(mods) == set()
+
+
+def test_the_crawls_tables_load_no_orm_sqlmodel_or_pydantic() -> None:
+    """The store's Core side on its own (the posts area, the event log, the engine and its units of
+    work): pydantic is the game file's (tracker.config), never the store's."""
+    code = textwrap.dedent("""
+        import sys
+        import tracker.store.db, tracker.store.events, tracker.store.posts, tracker.store.tables
+        print(" ".join(sorted(sys.modules)))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    mods = set(done.stdout.split())
+    assert "sqlalchemy" in mods
+    assert {m for m in mods if m.split(".")[0] in {"sqlmodel", "pydantic", "pydantic_core"}
+            or m.startswith("sqlalchemy.orm")} == set()
 
 
 def test_a_substitution_in_the_log_still_excuses_the_substitute(tmp_path: Path, forum: ReplayForum,

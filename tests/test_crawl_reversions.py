@@ -30,7 +30,7 @@ from tracker.config import GameConfig, parse_game
 from tracker.scraper.crawl import crawl_game_sync
 from tracker.store.db import Store
 from tracker.store.posts import all_posts, thread_state, upsert_posts
-from tracker.store.tables import PostVersion
+from tracker.store.tables import version_t
 
 BASE = "http://forum.test/"
 ROOT = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -105,7 +105,7 @@ def rows_read(store: Store) -> Iterator[list[int]]:
 
 def _versions(store: Store) -> Counter[int]:
     with store.session() as s:
-        rows = s.connection().execute(select(PostVersion.pid, func.count()).group_by(PostVersion.pid))  # type: ignore[call-overload]
+        rows = s.connection().execute(select(version_t.c.pid, func.count()).group_by(version_t.c.pid))
         return Counter({int(pid): int(n) for pid, n in rows})
 
 

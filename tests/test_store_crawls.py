@@ -30,7 +30,7 @@ from tracker.store.posts import (
     thread_state,
     upsert_posts,
 )
-from tracker.store.tables import PostRow, PostVersion, RawPageRow
+from tracker.store.tables import post_t, raw_t, version_t
 
 T0 = datetime(2025, 4, 12, 10, 0, tzinfo=SHANGHAI)
 
@@ -84,7 +84,7 @@ def test_raw_pages_are_kept_compressed_and_iterated_for_reparse(store: Store) ->
                      T0 + timedelta(seconds=1))
         save_raw(s, "/forum.php?mod=viewthread&tid=14&page=2", 302, None, b"", T0 + timedelta(seconds=2), cid)
         stored_size = s.connection().execute(
-            select(func.length(RawPageRow.body_gz)).where(RawPageRow.id == a)).scalar_one()  # type: ignore[arg-type]
+            select(func.length(raw_t.c.body_gz)).where(raw_t.c.id == a)).scalar_one()
     with store.session() as s:
         every = list(iter_raw(s, batch=2))
         of_crawl = list(iter_raw(s, crawl_id=cid))
@@ -171,9 +171,9 @@ def test_a_killed_writer_leaves_a_consistent_store(db_url: str) -> None:
     try:
         with store.session() as s:
             conn = s.connection()
-            pids = list(conn.execute(select(PostRow.pid)).scalars())  # type: ignore[call-overload]
-            per_pid = dict(conn.execute(select(PostVersion.pid, func.count()).group_by(PostVersion.pid)).all())  # type: ignore[call-overload]
-            counters = dict(conn.execute(select(PostRow.pid, PostRow.versions)).all())  # type: ignore[call-overload]
+            pids = list(conn.execute(select(post_t.c.pid)).scalars())
+            per_pid = dict(conn.execute(select(version_t.c.pid, func.count()).group_by(version_t.c.pid)).all())
+            counters = dict(conn.execute(select(post_t.c.pid, post_t.c.versions)).all())
         assert len(pids) >= 30 and len(pids) % 10 == 0  # whole pages only
         for pid in pids:  # every post has its first version; edited ones exactly one more
             assert per_pid[pid] == counters[pid] == (2 if pid % 10 < 5 else 1), pid

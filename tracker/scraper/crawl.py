@@ -62,7 +62,7 @@ from tracker.scraper.plan import (
     listing_complete,
     plan_thread,
 )
-from tracker.store.db import Store
+from tracker.store.db import Store, UnitOfWork
 from tracker.store.posts import (
     RawAnswer,
     ThreadState,
@@ -80,7 +80,6 @@ from tracker.store.posts import (
 
 if TYPE_CHECKING:
     import httpx
-    from sqlmodel import Session as DbSession
 
 MAX_LISTING_PAGES = 200
 LISTING_SLACK = 50  # pids a listing may hold beyond the ppp asked (a quoted pid, a few extra keys)
@@ -276,14 +275,14 @@ class _Crawler:
         if self.keep_raw:
             into.append(RawAnswer(got.url, got.status, got.content_type, got.body, self.now()))
 
-    def keep(self, s: DbSession, raws: Sequence[RawAnswer]) -> None:
+    def keep(self, s: UnitOfWork, raws: Sequence[RawAnswer]) -> None:
         """Keep raw answers in the caller's session: one statement and one commit for a batch of pages,
         not a session, an insert and a commit per page (304 of them on a first 3,000-post crawl)."""
         save_raws(s, raws, self.crawl_id)
 
     def keep_now(self, raws: Sequence[RawAnswer]) -> None:
         if raws:
-            with self.store.session() as s:
+            with self.store.unit() as s:
                 self.keep(s, raws)
 
     def counted(self, rep: ThreadReport, got: Fetched) -> None:
@@ -314,7 +313,7 @@ class _Crawler:
         rep = ThreadReport(tid=tid)
         self.emit("thread", tid)
         try:
-            with self.store.session() as s:
+            with self.store.unit() as s:
                 state = thread_state(s, tid)
             listing: Listing | None = None
             if self.use_mobile:
@@ -428,7 +427,7 @@ class _Crawler:
         # they were last seen alive, and an unchanged thread then costs one read, no write.
         writes = [p for p in listing.posts
                   if p.pid not in deferred_pids and observation_changed(state.known.get(p.pid), p)]
-        with self.store.session() as s:
+        with self.store.unit() as s:
             self.keep(s, raws)
             result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id, known=state.known)
             deleted: list[int] = []
@@ -447,7 +446,7 @@ class _Crawler:
         finally:
             leftovers = [p for p in deferred if p.pid not in stored]
             if leftovers:
-                with self.store.session() as s:
+                with self.store.unit() as s:
                     rep.posts_new += len(upsert_posts(s, leftovers, seen_at=self.now(),
                                                       crawl_id=self.crawl_id).new_pids)
 
@@ -497,7 +496,7 @@ class _Crawler:
                          else p for p in posts]
                 # What the listing said of each post: the next listing is compared with it.
                 listing_keys = listed.keys
-            with self.store.session() as s:
+            with self.store.unit() as s:
                 self.keep(s, raws)
                 result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id,
                                       listing_keys=listing_keys)
@@ -577,7 +576,7 @@ class _Crawler:
         seen = [p for tp in (first, *rest) for p in tp.posts]
         rep.posts_seen = len({p.pid for p in seen})
         now = self.now()
-        with self.store.session() as s:
+        with self.store.unit() as s:
             if listing_complete(list({p.pid: p for p in seen}.values())):
                 rep.listing_complete = True
                 gone_now = mark_deleted(s, tid, [p.pid for p in seen], seen_at=now)
@@ -612,7 +611,7 @@ async def crawl_game(
     if not wanted:
         raise ConfigError("游戏文件里没有要抓取的帖子", hint="在 [[days]] 中写 discussion / vote，或在 [game] 写 process_thread")
     minutes = game.crawl.crawl_deadline_minutes if deadline_minutes is None else deadline_minutes
-    with store.session() as s:
+    with store.unit() as s:
         # a crawl older than any deadline and still 'running' was killed: record it as failed
         close_stale_crawls(s, started_before=clock.now() - timedelta(minutes=minutes + 10), finished_at=clock.now())
         crawl_id = start_crawl(s, wanted, started_at=clock.now())
@@ -647,7 +646,7 @@ async def crawl_game(
         errors.append(f"抓取中断：{type(exc).__name__}")
         raise
     finally:
-        with store.session() as s:
+        with store.unit() as s:
             finish_crawl(s, crawl_id, fetcher.stats.requests, crawler.pages_fetched if crawler else 0,
                          sum(r.posts_new for r in reports), sum(r.posts_changed for r in reports),
                          errors, status, finished_at=clock.now())

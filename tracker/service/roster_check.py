@@ -24,7 +24,7 @@ def roster_check(ctx: GameContext, substitutes: Iterable[str]) -> RosterCheck | 
     tids = list(ctx.game.thread_ids())
     if not tids:
         return None
-    with ctx.store.session() as s:
+    with ctx.store.unit() as s:
         counts = posts_per_author(s, tids)
     if not counts:
         return None
@@ -41,7 +41,7 @@ def substitutes_for_check(ctx: GameContext, substitutes: Callable[[], dict[str, 
 
     events = from_config(ctx.game.events)
     if not any(e.kind == EventKind.SUBSTITUTED for e in events):
-        with ctx.store.session() as s:
+        with ctx.store.unit() as s:
             events = load_events(s)
         if not any(e.kind == EventKind.SUBSTITUTED for e in events):
             return {}
@@ -55,7 +55,7 @@ def stored_uids(ctx: GameContext, names: list[str]) -> dict[str, int]:
 
     if not names:
         return {}
-    with ctx.store.session() as s:
+    with ctx.store.unit() as s:
         return uids_by_author(s, names)
 
 

@@ -9,26 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, String
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlalchemy import JSON, Column, Integer, String, Table, insert, select
 
 from tracker.engine.events import Event, EventDraft
-from tracker.store.metadata import DEFERRED  # (naming convention before any table)
+from tracker.store.column_types import UTCDateTime
+from tracker.store.metadata import metadata
 
+if TYPE_CHECKING:
+    from tracker.store.db import UnitOfWork
 
-class EventRow(SQLModel, table=True):
-    model_config = DEFERRED
-    __tablename__ = "event"
-
-    seq: int | None = Field(default=None, primary_key=True)
-    at: datetime
-    kind: str = Field(sa_type=String(32), index=True)
-    player: str | None = Field(default=None, sa_type=String(255))
-    data: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
-    recorded_by: str = Field(sa_type=String(255))
-    recorded_at: datetime
+#: A Core table, as the posts area's: the crawl's roster check asks whether the log records a
+#: substitution, and so reads this table without loading the ORM (``tests/test_crawl_loads.py``).
+event_t = Table(
+    "event", metadata,
+    Column("seq", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("kind", String(32), nullable=False, index=True),
+    Column("player", String(255), nullable=True),
+    Column("data", JSON, nullable=False),
+    Column("recorded_by", String(255), nullable=False),
+    Column("recorded_at", UTCDateTime, nullable=False),
+)
 
 
 def _jsonable(v: Any) -> Any:
@@ -43,22 +46,21 @@ def _jsonable(v: Any) -> Any:
     return str(v)
 
 
-def _to_event(r: EventRow) -> Event:
-    assert r.seq is not None
-    return Event(seq=r.seq, at=r.at, kind=r.kind, player=r.player, data=dict(r.data or {}),
-                 recorded_by=r.recorded_by, recorded_at=r.recorded_at)
-
-
-def append_event(session: Session, event: Event | EventDraft, *, recorded_at: datetime | None = None) -> Event:
+def append_event(session: UnitOfWork, event: Event | EventDraft, *, recorded_at: datetime | None = None) -> Event:
     """Insert one event (its ``seq``, if any, is ignored: the database numbers the log)."""
     when = recorded_at or (event.recorded_at if isinstance(event, Event) else event.at)
-    row = EventRow(at=event.at, kind=str(event.kind), player=event.player, data=_jsonable(dict(event.data)),
-                   recorded_by=event.recorded_by, recorded_at=when)
-    session.add(row)
-    session.flush()
-    return _to_event(row)
+    values = {"at": event.at, "kind": str(event.kind), "player": event.player, "data": _jsonable(dict(event.data)),
+              "recorded_by": event.recorded_by, "recorded_at": when}
+    pk = session.connection().execute(insert(event_t).values(**values)).inserted_primary_key
+    assert pk is not None
+    return _to_event({**values, "seq": pk[0]})  # as recorded, in the caller's zones (as the ORM row was)
 
 
-def load_events(session: Session) -> list[Event]:
+def _to_event(r: Mapping[Any, Any]) -> Event:
+    return Event(seq=r["seq"], at=r["at"], kind=r["kind"], player=r["player"], data=dict(r["data"] or {}),
+                 recorded_by=r["recorded_by"], recorded_at=r["recorded_at"])
+
+
+def load_events(session: UnitOfWork) -> list[Event]:
     """The whole log in recording order."""
-    return [_to_event(r) for r in session.exec(select(EventRow).order_by(col(EventRow.seq)))]
+    return [_to_event(r) for r in session.connection().execute(select(event_t).order_by(event_t.c.seq)).mappings()]

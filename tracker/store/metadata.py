@@ -1,33 +1,21 @@
-"""The single MetaData every table registers on, with a naming convention alembic can batch-alter on SQLite."""
+"""The single MetaData every table registers on, with a naming convention alembic can batch-alter on SQLite.
+
+Plain SQLAlchemy Core: the posts area's and the event log's tables are Core ``Table``s defined on it
+(what `tracker crawl` writes and reads loads neither the ORM, nor sqlmodel, nor pydantic), and the
+areas still written as sqlmodel classes register on it too (:mod:`tracker.store.orm`).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import Table
-from sqlmodel import SQLModel
-from sqlmodel._compat import SQLModelConfig
+from sqlalchemy import MetaData
 
-SQLModel.metadata.naming_convention = {
+metadata = MetaData(naming_convention={
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
-}
-
-metadata = SQLModel.metadata
-
-#: Every table's pydantic config: its validator and serializer are built on first use, not when the
-#: class is defined. A table row is built without validation (sqlmodel's table construct) and
-#: never dumped, so no command builds them; each table's definition costs ~1 ms less (~10 ms of
-#: every command's start-up).
-DEFERRED = SQLModelConfig(defer_build=True)
-
-
-def table_of(model: type[SQLModel]) -> Table:
-    """The Core table of a row class, for bulk inserts and Core queries. SQLModel's metaclass sets
-    ``__table__`` at run time; its type stubs do not declare it, hence the one ignore here."""
-    table: Table = model.__table__  # type: ignore[attr-defined]
-    return table
+})
 
 
 def load_all_tables() -> None:

@@ -24,7 +24,7 @@ from sqlmodel import Field, Session, SQLModel, col
 from tracker.errors import GameRuleError, StoreError, UnknownIdError
 from tracker.penalties.ledger import Action, Color, Entry, Head
 from tracker.penalties.review import Flag, FlagStatus, finding_key
-from tracker.store.metadata import DEFERRED, table_of  # (naming convention before any table)
+from tracker.store.orm import DEFERRED, table_of  # (the project's MetaData before any table)
 
 if TYPE_CHECKING:
     from tracker.penalties.findings import Finding
@@ -290,9 +290,8 @@ def unscanned(tids: Collection[int], *, context_key: str, session: Session) -> l
     The comparison runs in SQL over identity columns (no bodies): an unchanged store returns no
     rows. Deleted posts are included: a player deleting a violation is when the stored copy matters.
     """
-    from tracker.store.tables import PostRow
+    from tracker.store.tables import post_t
 
-    post_t = table_of(PostRow)
     scan_t = table_of(FlagScanRow)
     stale = or_(scan_t.c.pid.is_(None), scan_t.c.content_key != post_t.c.content_key,
                 scan_t.c.html_hash != post_t.c.html_hash, scan_t.c.blocked != post_t.c.blocked,
@@ -310,9 +309,8 @@ def posts_near(marks: Sequence[ScanMark], *, reach: int, session: Session) -> li
     """Stored posts within ``reach`` floors of the marked ones, same thread (for run detectors such
     as 水帖), plus the marked posts themselves; loaded a window at a time, never a whole game."""
     from tracker.store.posts import _stored
-    from tracker.store.tables import PostRow
+    from tracker.store.tables import post_t
 
-    post_t = table_of(PostRow)
     windows: list[tuple[int, int, int]] = []
     for m in sorted(marks, key=lambda m: (m.tid, m.floor)):
         lo, hi = m.floor - reach, m.floor + reach

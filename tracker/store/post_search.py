@@ -12,9 +12,10 @@ from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlmodel import Session
 
-from tracker.store.posts import StoredPost, _stored, post_t
+from tracker.store.db import UnitOfWork
+from tracker.store.posts import StoredPost, _stored
+from tracker.store.tables import post_t
 
 
 def _escape_like(s: str) -> str:
@@ -31,7 +32,7 @@ def _where(q: Any, author: str | None, tids: Collection[int] | None, text: str |
     return q
 
 
-def search_posts(session: Session, *, author: str | None = None, tids: Collection[int] | None = None,
+def search_posts(session: UnitOfWork, *, author: str | None = None, tids: Collection[int] | None = None,
                  text: str | None = None, offset: int = 0, limit: int = 50) -> tuple[int, list[StoredPost]]:
     """``(total, page)``: how many posts match and the ``limit`` of them from ``offset`` in forum order."""
     conn = session.connection()
@@ -44,6 +45,6 @@ def search_posts(session: Session, *, author: str | None = None, tids: Collectio
     return int(total), [_stored(m) for m in rows]
 
 
-def post_by_pid(session: Session, pid: int) -> StoredPost | None:
+def post_by_pid(session: UnitOfWork, pid: int) -> StoredPost | None:
     m = session.connection().execute(select(post_t).where(post_t.c.pid == pid)).mappings().first()
     return _stored(m) if m is not None else None

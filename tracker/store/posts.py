@@ -7,7 +7,7 @@ Core bulk statements (executemany), never one ORM ``add`` per row.
 Merge rules for a post seen again (pid is the identity; floors renumber after deletions):
 
 - its content is :func:`content_key` (normalised plain text + quoted pids), identical whether the post
-  came from a desktop page or the mobile API. A different key is an edit: a :class:`PostVersion` row
+  came from a desktop page or the mobile API. A different key is an edit: a :class:`StoredVersion` row
   keeps the new state with the time it was seen, the post row takes the new content;
 - with the same key, a source only updates what it knows: mobile the position, floor and block state;
   desktop also html, sizes, colours, fonts, images, smilies, the edit marker and ``from_mobile``.
@@ -33,20 +33,12 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, col
-from sqlmodel import select as model_select
 
 from tracker.records import FontUse, Post, Quote, Source
-from tracker.store.metadata import table_of
-from tracker.store.tables import CrawlRow, PostRow, PostVersion, RawPageRow, ThreadRow
+from tracker.store.db import UnitOfWork  # an ORM session or the crawl's Core unit
+from tracker.store.tables import crawl_t, post_t, raw_t, thread_t, version_t
 
 _CHUNK = 500
-
-post_t = table_of(PostRow)
-version_t = table_of(PostVersion)
-thread_t = table_of(ThreadRow)
-crawl_t = table_of(CrawlRow)
-raw_t = table_of(RawPageRow)
 
 # Fields only a desktop page knows; a mobile observation leaves them as they are.
 _DESKTOP_FIELDS = ("html", "html_hash", "colors", "sizes", "fonts", "images", "smilies", "edited_by",
@@ -380,7 +372,7 @@ def moved_only(known: KnownPost | None, post: Post) -> bool:
     return post.blocked or (known.listing_key is not None and known.listed_as(content_key(post)))
 
 
-def upsert_posts(session: Session, posts: Sequence[Post], *, seen_at: datetime,
+def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetime,
                  crawl_id: int | None = None, listing_keys: Mapping[int, str] | None = None,
                  known: Mapping[int, KnownPost] | None = None) -> UpsertResult:
     """Store one page (or listing) of observed posts in one transaction; idempotent.
@@ -537,7 +529,7 @@ def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownP
     return bool(conn.execute(_REFLOOR, rows).rowcount == len(rows))
 
 
-def mark_deleted(session: Session, tid: int, present_pids: Collection[int], *, seen_at: datetime) -> list[int]:
+def mark_deleted(session: UnitOfWork, tid: int, present_pids: Collection[int], *, seen_at: datetime) -> list[int]:
     """Flag the thread's posts absent from a COMPLETE listing as deleted (never removed); return their pids."""
     _aware(seen_at, "seen_at")
     if not present_pids:
@@ -555,7 +547,7 @@ def mark_deleted(session: Session, tid: int, present_pids: Collection[int], *, s
 
 # --- threads ---------------------------------------------------------------------------------------
 
-def save_thread(session: Session, tid: int, subject: str | None, replies: int | None, maxposition: int | None,
+def save_thread(session: UnitOfWork, tid: int, subject: str | None, replies: int | None, maxposition: int | None,
                 pages: int | None, *, fid: int | None = None, seen_at: datetime | None = None,
                 listed_at: datetime | None = None) -> None:
     """Record a thread's counters as last seen; ``None`` means "not known by this source", keeping the old value."""
@@ -573,7 +565,7 @@ def save_thread(session: Session, tid: int, subject: str | None, replies: int | 
     session.commit()
 
 
-def thread_state(session: Session, tid: int) -> ThreadState:
+def thread_state(session: UnitOfWork, tid: int) -> ThreadState:
     """What the store knows of a thread (deleted posts included, flagged) for an incremental crawl."""
     conn = session.connection()
     t = conn.execute(select(thread_t).where(thread_t.c.tid == tid)).mappings().first()
@@ -601,7 +593,7 @@ def _stored(m: Any) -> StoredPost:
         html_hash=m["html_hash"], has_desktop=m["has_desktop"])
 
 
-def posts_for_threads(session: Session, tids: Collection[int], *,
+def posts_for_threads(session: UnitOfWork, tids: Collection[int], *,
                       include_deleted: bool = True) -> list[StoredPost]:
     """Posts of several threads in thread then posting order (pid order: floors renumber, pids do not)."""
     q = select(post_t).where(post_t.c.tid.in_(list(tids)))
@@ -633,7 +625,7 @@ class BallotRow(NamedTuple):
                     quotes=self.quotes, source="store")
 
 
-def ballot_rows(session: Session, tid: int) -> list[BallotRow]:
+def ballot_rows(session: UnitOfWork, tid: int) -> list[BallotRow]:
     """A vote thread's visible posts in pid order, with only the columns a ballot is read from."""
     c = post_t.c
     q = (select(c.pid, c.tid, c.floor, c.author, c.posted_at, c.edited_at, c.versions, c.content_key, c.text,
@@ -643,24 +635,46 @@ def ballot_rows(session: Session, tid: int) -> list[BallotRow]:
             for row in session.connection().execute(q)]
 
 
-def posts_for_thread(session: Session, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
+def posts_for_thread(session: UnitOfWork, tid: int, *, include_deleted: bool = True) -> list[StoredPost]:
     return posts_for_threads(session, [tid], include_deleted=include_deleted)
 
 
-def all_posts(session: Session, *, include_deleted: bool = True) -> list[StoredPost]:
+def all_posts(session: UnitOfWork, *, include_deleted: bool = True) -> list[StoredPost]:
     q = select(post_t)
     if not include_deleted:
         q = q.where(post_t.c.deleted.is_(False))
     return [_stored(m) for m in session.connection().execute(q.order_by(post_t.c.tid, post_t.c.pid)).mappings()]
 
 
-def post_versions(session: Session, pid: int) -> list[PostVersion]:
+@dataclass(frozen=True)
+class StoredVersion:
+    """One recorded state of a post (a ``post_version`` row): ``kind`` is ``first``, ``edit``,
+    ``blocked``, ``unblocked`` or ``restored``; ``quotes`` as stored (JSON objects)."""
+
+    id: int
+    pid: int
+    seen_at: datetime
+    kind: str
+    source: str
+    content_key: str
+    text: str
+    html: str
+    quotes: list[dict[str, Any]]
+    colors: list[str]
+    sizes: list[str]
+    edited_by: str | None
+    edited_at: datetime | None
+    blocked: bool
+    crawl_id: int | None
+
+
+def post_versions(session: UnitOfWork, pid: int) -> list[StoredVersion]:
     """Every recorded state of a post, oldest first."""
-    return list(session.exec(model_select(PostVersion).where(PostVersion.pid == pid)
-                             .order_by(col(PostVersion.id))).all())
+    q = select(version_t).where(version_t.c.pid == pid).order_by(version_t.c.id)
+    return [StoredVersion(**m) for m in session.connection().execute(q).mappings()]
 
 
-def author_post_counts(session: Session, tids: int | Collection[int], start: datetime, end: datetime, *,
+def author_post_counts(session: UnitOfWork, tids: int | Collection[int], start: datetime, end: datetime, *,
                        include_deleted: bool = True, include_blocked: bool = True) -> dict[str, int]:
     """Posts per author in ``[start, end)`` in the given thread(s), by ``posted_at`` (for lurking).
 
@@ -679,7 +693,7 @@ def author_post_counts(session: Session, tids: int | Collection[int], start: dat
     return {author: int(n) for author, n in session.connection().execute(q)}
 
 
-def author_uid_post_counts(session: Session, tids: int | Collection[int], start: datetime, end: datetime, *,
+def author_uid_post_counts(session: UnitOfWork, tids: int | Collection[int], start: datetime, end: datetime, *,
                            include_deleted: bool = True) -> dict[tuple[str, int | None], int]:
     """:func:`author_post_counts` per (author, uid): who posted is decided by uid, not by a name."""
     tid_list = [tids] if isinstance(tids, int) else list(tids)
@@ -692,7 +706,7 @@ def author_uid_post_counts(session: Session, tids: int | Collection[int], start:
     return {(author, uid): int(n) for author, uid, n in session.connection().execute(q)}
 
 
-def author_uid_short_posts(session: Session, tid: int, start: datetime, end: datetime, *, max_chars: int,
+def author_uid_short_posts(session: UnitOfWork, tid: int, start: datetime, end: datetime, *, max_chars: int,
                            ) -> list[tuple[str, int | None, str, int]]:
     """(author, uid, text, number of images) of the thread's posts in ``[start, end)`` whose text is at
     most ``max_chars`` long, deleted and blocked ones left out: the only posts that can say nothing
@@ -732,7 +746,7 @@ def _crawl(m: Any) -> CrawlRecord:
                        status=m["status"])
 
 
-def start_crawl(session: Session, threads: Iterable[int], *, started_at: datetime | None = None) -> int:
+def start_crawl(session: UnitOfWork, threads: Iterable[int], *, started_at: datetime | None = None) -> int:
     """Record the start of a crawl at once, so a killed crawl stays visible (no end, status ``running``)."""
     started_at = _aware(started_at or _now(), "started_at")
     res = session.connection().execute(insert(crawl_t).values(started_at=started_at, threads=list(threads),
@@ -744,7 +758,7 @@ def start_crawl(session: Session, threads: Iterable[int], *, started_at: datetim
     return int(pk[0])
 
 
-def close_stale_crawls(session: Session, *, started_before: datetime, finished_at: datetime) -> int:
+def close_stale_crawls(session: UnitOfWork, *, started_before: datetime, finished_at: datetime) -> int:
     """Mark crawls still 'running' that started before ``started_before`` as failed.
 
     A crawl stops itself at its deadline, so one still 'running' long after was killed (SIGKILL, the
@@ -759,7 +773,7 @@ def close_stale_crawls(session: Session, *, started_before: datetime, finished_a
     return int(res.rowcount or 0)
 
 
-def finish_crawl(session: Session, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,
+def finish_crawl(session: UnitOfWork, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,
                  errors: list[str], status: str, *, finished_at: datetime | None = None) -> None:
     finished_at = _aware(finished_at or _now(), "finished_at")
     res = session.connection().execute(
@@ -771,12 +785,12 @@ def finish_crawl(session: Session, crawl_id: int, requests: int, pages: int, pos
     session.commit()
 
 
-def last_crawl(session: Session) -> CrawlRecord | None:
+def last_crawl(session: UnitOfWork) -> CrawlRecord | None:
     m = session.connection().execute(select(crawl_t).order_by(crawl_t.c.id.desc()).limit(1)).mappings().first()
     return None if m is None else _crawl(m)
 
 
-def crawls(session: Session, *, limit: int = 50) -> list[CrawlRecord]:
+def crawls(session: UnitOfWork, *, limit: int = 50) -> list[CrawlRecord]:
     """The most recent crawls, newest first."""
     q = select(crawl_t).order_by(crawl_t.c.id.desc()).limit(limit)
     return [_crawl(m) for m in session.connection().execute(q).mappings()]
@@ -816,7 +830,7 @@ def _raw_row(raw: RawAnswer, crawl_id: int | None) -> dict[str, Any]:
             "fetched_at": _aware(raw.fetched_at, "fetched_at"), "crawl_id": crawl_id}
 
 
-def save_raw(session: Session, url: str, status: int, content_type: str | None, body: bytes,
+def save_raw(session: UnitOfWork, url: str, status: int, content_type: str | None, body: bytes,
              fetched_at: datetime, crawl_id: int | None = None) -> int:
     """Keep a response body (gzip) for offline re-parsing; return its id."""
     res = session.connection().execute(
@@ -827,7 +841,7 @@ def save_raw(session: Session, url: str, status: int, content_type: str | None, 
     return int(pk[0])
 
 
-def save_raws(session: Session, raws: Sequence[RawAnswer], crawl_id: int | None = None) -> None:
+def save_raws(session: UnitOfWork, raws: Sequence[RawAnswer], crawl_id: int | None = None) -> None:
     """Keep several response bodies in one statement and one transaction (a crawl's batch of pages:
     one commit, not one per page), in the order given."""
     if raws:
@@ -835,7 +849,7 @@ def save_raws(session: Session, raws: Sequence[RawAnswer], crawl_id: int | None 
         session.commit()
 
 
-def iter_raw(session: Session, *, crawl_id: int | None = None, batch: int = 100) -> Iterator[RawPage]:
+def iter_raw(session: UnitOfWork, *, crawl_id: int | None = None, batch: int = 100) -> Iterator[RawPage]:
     """Stored responses in fetch order, decompressed, streamed ``batch`` rows at a time."""
     q = select(raw_t).order_by(raw_t.c.id)
     if crawl_id is not None:
@@ -847,13 +861,14 @@ def iter_raw(session: Session, *, crawl_id: int | None = None, batch: int = 100)
 
 # -- lookups for cards and the roster check (the service asks; only the store reads the tables) -----
 
-def post_by_pid(session: Session, pid: int) -> tuple[int, int, datetime, str] | None:
+def post_by_pid(session: UnitOfWork, pid: int) -> tuple[int, int, datetime, str] | None:
     """(pid, tid, posted_at, html hash) of a stored post, or None."""
-    row = session.get(PostRow, pid)
-    return None if row is None else (int(row.pid), int(row.tid), _utc(row.posted_at), str(row.html_hash))
+    row = session.connection().execute(
+        select(post_t.c.pid, post_t.c.tid, post_t.c.posted_at, post_t.c.html_hash).where(post_t.c.pid == pid)).first()
+    return None if row is None else (int(row[0]), int(row[1]), _utc(row[2]), str(row[3]))
 
 
-def post_at_floor(session: Session, tid: int, floor: int) -> tuple[int, int, datetime, str] | None:
+def post_at_floor(session: UnitOfWork, tid: int, floor: int) -> tuple[int, int, datetime, str] | None:
     """The post a page shows at ``tid#floor`` (a visible one before a deleted one), or None."""
     rows = session.connection().execute(
         select(post_t.c.pid, post_t.c.tid, post_t.c.posted_at, post_t.c.html_hash)
@@ -864,14 +879,14 @@ def post_at_floor(session: Session, tid: int, floor: int) -> tuple[int, int, dat
     return int(r[0]), int(r[1]), _utc(r[2]), str(r[3])
 
 
-def places_of(session: Session, pids: Sequence[int]) -> dict[int, tuple[int, int, datetime]]:
+def places_of(session: UnitOfWork, pids: Sequence[int]) -> dict[int, tuple[int, int, datetime]]:
     """pid → (tid, floor, posted_at), in one query: a card's 帖 and 楼."""
     rows = session.connection().execute(select(post_t.c.pid, post_t.c.tid, post_t.c.floor, post_t.c.posted_at)
                                         .where(post_t.c.pid.in_(list(pids))))
     return {int(r[0]): (int(r[1]), int(r[2]), _utc(r[3])) for r in rows}
 
 
-def uids_by_author(session: Session, names: Sequence[str]) -> dict[str, int]:
+def uids_by_author(session: UnitOfWork, names: Sequence[str]) -> dict[str, int]:
     """name → uid from any stored post of that account (any thread)."""
     rows = session.connection().execute(
         select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(list(names)), post_t.c.uid.is_not(None))
@@ -879,7 +894,7 @@ def uids_by_author(session: Session, names: Sequence[str]) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
-def posts_per_author(session: Session, tids: Sequence[int]) -> dict[str, int]:
+def posts_per_author(session: UnitOfWork, tids: Sequence[int]) -> dict[str, int]:
     """author → visible posts in ``tids`` (one GROUP BY): who posts in the game's threads."""
     rows = session.connection().execute(
         select(post_t.c.author, func.count()).where(post_t.c.tid.in_(list(tids)), post_t.c.deleted.is_(False))

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col
 
 from tracker.errors import TrackerError
-from tracker.store.metadata import DEFERRED  # (naming convention before any table)
+from tracker.store.orm import DEFERRED  # (the project's MetaData before any table)
 
 STALE_AFTER = timedelta(minutes=10)
 
