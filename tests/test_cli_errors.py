@@ -230,18 +230,19 @@ def test_an_unreachable_forum_keeps_what_was_stored(tmp_path: Path, baseline: Ba
     assert_posts_kept(game, baseline)
 
 
-@pytest.mark.parametrize(("tid", "words"), [(99999, ("不存在",)), (7, ("阅读权限", "登录"))])
+@pytest.mark.parametrize(("tid", "status", "words"),
+                         [(99999, "missing", ("不存在",)), (7, "no_permission", ("阅读权限", "登录"))])
 def test_a_missing_or_forbidden_thread_is_reported_and_the_others_still_crawl(
         tmp_path: Path, baseline: Baseline, forum: ReplayForum, capsys: pytest.CaptureFixture[str], tid: int,
-        words: tuple[str, ...]) -> None:
+        status: str, words: tuple[str, ...]) -> None:
     game = copy_game(baseline, tmp_path, forum_url=forum.base_url,
                      edit=lambda t: t.replace("vote = 6", f"vote = {tid}", 1))
     code, out, err = run(capsys, "crawl", str(game), "--json")
     assert_refused(code, err, 4, *words)
     doc = json.loads(out)
     assert doc["status"] == "partial"
-    status = {t["tid"]: t["status"] for t in doc["threads"]}
-    assert status.pop(tid) in ("missing", "no_permission") and set(status.values()) == {"ok"}
+    statuses = {t["tid"]: t["status"] for t in doc["threads"]}
+    assert statuses.pop(tid) == status and set(statuses.values()) == {"ok"}
     assert_posts_kept(game, baseline)
 
 

@@ -353,9 +353,11 @@ def test_poison_harm_once_on_a_neighbour() -> None:
     acts = everyone(2, P06=act("P06", "游历", "P05", "P11"))
     res = run(scenario(2, acts, **dead4))
     assert res.state_after["P05.status"] == ["中毒"] and [s.player for s in res.survivals] == ["P05"]
-    assert len(res.deaths) == 1 and res.deaths[0].player in {"P03", "P06"}
     q = next(q for q in res.questions if q.key == "毒害.相邻")
     assert set(q.options) == {"P03", "P06"}  # P04 is 死亡: P05's living neighbours are P03 and P06
+    assert [d.player for d in res.deaths] == [q.taken]  # "一名": the seed's pick, a question to the director
+    res = run(scenario(2, acts, **dead4), **{"毒害.相邻": "P03"})
+    assert [d.player for d in res.deaths] == ["P03"]
     line = run(scenario(2, everyone(2, P06=act("P06", "游历", "P13", "P11")), state={"座次环形": False},
                         P14={"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}))
     assert [d.player for d in line.deaths] == ["P12"] and not any(q.key == "毒害.相邻" for q in line.questions)
@@ -394,7 +396,9 @@ def test_whisperer_blocks_the_demon_and_kills_through_a_choice() -> None:
     # with the 唆使 gone the 恶魔's kill on the 村民 P07 is its first: 【毒害】 "改为使其中毒，并对一名与他相邻的
     # 玩家造成【致死伤害】"
     assert res.state_after.get("P07.status") == ["中毒"] and len(res.deaths) == 1
-    assert res.deaths[0].player in {"P06", "P08"} and res.deaths[0].cause.startswith("毒害")
+    q = next(q for q in res.questions if q.key == "毒害.相邻")
+    assert set(q.options) == {"P06", "P08"} and res.deaths[0].player == q.taken  # "一名与他相邻的玩家"
+    assert res.deaths[0].cause.startswith("毒害")
 
 
 def test_clown_gotham_and_the_clown_demon() -> None:
@@ -557,7 +561,10 @@ def test_twin_shadows_kill_one_a_night() -> None:
     fields = {"P06": {"believes": "末日传道士"}, "P03": {"believes": "冰恋者"}}
     acts = [*everyone(2, "P03", P06=act("P06", "游历", "P03", "P07")), act("P03", "守墓", "P06", "P09")]
     res = run(scenario(2, acts, roles=twins, **fields))
-    assert len(res.deaths) == 1 and res.deaths[0].player in {"P07", "P09"}
+    q = next(q for q in res.questions if q.key == "凶杀")  # which twin's kill is the night's one: the director's
+    assert set(q.options) == {"P03:P09", "P06:P07"} and [d.player for d in res.deaths] == [q.taken.split(":")[1]]
+    res = run(scenario(2, acts, roles=twins, **fields), **{"凶杀": "P06:P07"})
+    assert [d.player for d in res.deaths] == ["P07"]
 
 
 def test_evil_wins_when_demons_are_half_the_living() -> None:

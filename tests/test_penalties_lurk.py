@@ -58,7 +58,7 @@ def test_no_vote_and_invalid_only() -> None:
     assert rep.voted == {"甲": True, "乙": False, "丙": False}
     assert rep.invalid_only == ["乙"]
     assert sorted((p.player, p.rule) for p in rep.penalties) == [("丙", "no_vote"), ("乙", "no_vote")]
-    assert "5（3）" in rep.penalties[0].clause or "未投票" in rep.penalties[0].clause
+    assert "5（3）" in rep.penalties[0].clause and "未投票" in rep.penalties[0].clause
     # 107 has no vote penalty
     rep107 = lurk_report(window=window(1), posts=posts, players=players, rules=load_ruleset("dnf-107").lurk)
     assert rep107.penalties == []

@@ -103,7 +103,8 @@ def test_every_vote_post_gets_the_expected_verdict(key: str) -> None:
         if "target" in expect:
             assert cb.target == expect["target"], p["pid"]
         assert cb.final is bool(expect.get("final", False)), p["pid"]
-        assert (cb.kind == "change") is bool(expect.get("change", False)) or cb.kind == "proxy"
+        want = "proxy" if "proxy_by" in expect else "change" if expect.get("change", False) else "vote"
+        assert cb.kind == want, p["pid"]
         assert cb.ballot.abstain is bool(expect.get("abstain", False))
         assert cb.ballot.proxy_by == expect.get("proxy_by")
         if not expect["valid"]:
