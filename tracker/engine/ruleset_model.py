@@ -684,6 +684,11 @@ class SkillT(_Table):
                              "(同一晚不能同时使用解药和毒药)", default=[])
     distinct_from: list[str] = _f("skills whose targets this phase it may not take, refused at its step "
                                   "(213 捕杀 \"选择一名与当晚[悬赏]不重复的角色\")", default=[], examples=[["悬赏"]])
+    immune_to: list[str] = _f(
+        "skills whose effects do not take hold on its holders: the effect is logged and does nothing (107 神启者 "
+        "神恩 \"神启者不受<诅咒>技能影响\", 虔诚, 神眷者·神恩); a game's hook step that settles one of these skills "
+        "asks the same (`tracker.engine.night.effects.immunity`). Leave out: no immunity", default=[],
+        examples=[["诅咒"]])
     voided_by: list[str] = _f(
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
@@ -720,8 +725,14 @@ class TellT(_Table):
     """`tell = { … }` in a `[[steps]]` entry — what the director tells a skill's holders at this step."""
 
     to: Name = _f("the skill whose living holders are told (解药: the witch)", examples=["解药"])
-    about: Name = _f("the skill whose targets this phase they are told (杀人: the knife)", examples=["杀人"])
-    text: str = _f("the words, `{targets}` standing for the targets", default="{targets}")
+    about: Name | None = _f("the skill whose targets this phase they are told (杀人: the knife); leave out with "
+                            "`count`", default=None, examples=["杀人"])
+    count: list[Name] = _f("instead of `about`: they are told how many players of these factions are alive, "
+                           "`{count}` in `text` — a player counts in his faction and in those his role's "
+                           "`also_factions` names (107 虔诚 \"夜晚结束时，慰魂师得知亡灵阵营的存活人数\": 夜行怪 counts); "
+                           "leave out: `about`'s targets are told", default=[], examples=[["亡灵"]])
+    text: str = _f("the words, `{targets}` standing for the targets (`{count}` for the number, with `count`)",
+                   default="{targets}")
     empty: str = _f("the words when that skill has no target this phase", default="无")
     while_uses: bool = _f("only while the holder still has a use of `to` (解药用掉之后不再告知刀口)", default=False)
     also: list[Name] = _f("more skills whose targets this phase are told with `about`'s, in step order, each "
@@ -729,6 +740,14 @@ class TellT(_Table):
                           default=[], examples=[["捕杀"]])
     unless_status: list[Name] = _f("holders with one of these statuses are not told (213 [净化]：\"[强制]技能也会"
                                    "失效\"); leave out: every living holder is", default=[], examples=[["净化"]])
+
+    @model_validator(mode="after")
+    def _what(self) -> "TellT":
+        if (self.about is None) == (not self.count):
+            raise ValueError("tell 写 about（告知某技能的目标）或 count（告知某些阵营的存活人数），二者写一个")
+        if self.count and self.also:
+            raise ValueError("tell 的 also 只与 about 一起写")
+        return self
 
 
 class StepT(_Table):

@@ -139,16 +139,19 @@ class Trigger:
 @dataclass(frozen=True, slots=True)
 class Tell:
     """What the director tells a skill's holders at a step: the targets of another skill
-    (女巫 is told 当晚狼人的刀口) and of those in ``also``, only while that skill has uses left when
-    ``while_uses``, never to a holder with a status in ``unless_status`` (213 [净化])."""
+    (女巫 is told 当晚狼人的刀口) and of those in ``also``, or (``count``) how many living players
+    count in some factions (107 虔诚), only while that skill has uses left when ``while_uses``, never
+    to a holder with a status in ``unless_status`` (213 [净化])."""
 
     to: str
-    about: str
+    about: str | None
     text: str = "{targets}"
     empty: str = "无"
     while_uses: bool = False
     also: tuple[str, ...] = ()
     unless_status: tuple[str, ...] = ()
+    #: Instead of ``about``'s targets: how many living players count in these factions (107 虔诚).
+    count: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +264,8 @@ class Skill:
     #: The ``[voting]`` key by which the day's tally settles it (带队: ``weights``), checked set in the
     #: ruleset where the night meets it (:func:`check_tally`); never submitted, no night step.
     tally: str | None = None
+    #: Skills whose effects do not take hold on its holders (107 神恩 "神启者不受<诅咒>技能影响").
+    immune_to: tuple[str, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -340,7 +345,7 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
-        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally,
+        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally, immune_to=tuple(t.immune_to),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
 
@@ -359,7 +364,8 @@ def _effect(e: EffectT) -> Effect:
 def _step(t: StepT) -> Step:
     tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
                                              empty=t.tell.empty, while_uses=t.tell.while_uses,
-                                             also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status))
+                                             also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status),
+                                             count=tuple(t.tell.count))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases))
 
@@ -382,7 +388,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("steps", i, "skills"))
         if st.tell is not None:
             known(st.tell.to, ("steps", i, "tell", "to"))
-            known(st.tell.about, ("steps", i, "tell", "about"))
+            if st.tell.about is not None:
+                known(st.tell.about, ("steps", i, "tell", "about"))
             for name in st.tell.also:
                 known(name, ("steps", i, "tell", "also"))
     for i, c in enumerate(doc.clashes):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, Skill
+from tracker.engine.night.checks import holds
 from tracker.engine.night.model import Action, Seat
 
 
@@ -121,6 +122,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"
         target = use.action.members[0] if use.action.members else who
+    shield = immunity(board, board.seat(target), name) if board.has(target) else None
+    if shield is not None:
+        board.note(f"{step} {who}<{name}>：{target}的<{shield.name}>免疫<{name}>，无效果")
+        return
     if effect.kind == "redirect":
         tonight.redirect(pool, who, target, name)
         board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
@@ -165,6 +170,12 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+
+
+def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
+    """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
+    "神启者不受<诅咒>技能影响"), or None; a game's hook step settling ``skill`` asks the same."""
+    return next((s for s in board.catalog.skills.values() if skill in s.immune_to and holds(seat, s)), None)
 
 
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:

@@ -20,7 +20,7 @@ from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, Step
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
-from tracker.engine.night.model import Action, Table
+from tracker.engine.night.model import Action, Seat, Table
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
 
@@ -72,6 +72,16 @@ def last_use(board: Board, action: Action) -> dict[str, Any]:
     """What ``cooldown_key`` holds after a use: its target and the night (or day) it was used."""
     when: dict[str, Any] = {"night": board.night} if board.night is not None else {"day": board.table.day}
     return {"target": action.targets[0], **when} if action.targets else when
+
+
+def counted(board: Board, factions: Sequence[str]) -> int:
+    """Living players who count in one of ``factions``: their own, or one their role's ``also_factions``
+    names in the ruleset (107 "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营")."""
+    def counts(seat: Seat) -> bool:
+        role = board.ruleset.role(seat.role) if board.ruleset is not None else None
+        mine = {seat.faction, *(role.also_factions if role is not None else ())}
+        return not mine.isdisjoint(factions)
+    return sum(1 for seat in board.living() if counts(seat))
 
 
 def _key(action: Action, skill: Skill) -> str:
@@ -265,8 +275,12 @@ class Flow:
             if silenced:
                 b.note(f"{n} {seat.name}处于[{silenced[0]}]状态，<{to.name}>失效，不告知")
                 continue
-            targets = tuple(dict.fromkeys(x for name in (t.about, *t.also) for x in self.pool.targets.get(name, ())))
-            text = t.text.format(targets="、".join(targets)) if targets else t.empty
+            if t.count:
+                text = t.text.format(count=counted(b, t.count))
+            else:
+                targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
+                                              for x in self.pool.targets.get(name, ())))
+                text = t.text.format(targets="、".join(targets)) if targets else t.empty
             b.tell(seat.name, text)
             b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
-from tracker.engine.night.effects import Pool
+from tracker.engine.night.effects import Pool, immunity
 from tracker.engine.night.games.dnf_107.common import (
     NEUTRAL_NEED,
     RELIC,
@@ -402,14 +402,6 @@ class Night:
         elif holder is not None:
             b.note(f"(15) 灾厄：持有者{holder}不属于亡灵阵营 → 不结算")
 
-    def step16(self) -> None:
-        b = self.b
-        for s in b.living():
-            if s.role == "慰魂师":
-                n = sum(1 for p in b.living() if is_undead(p))
-                b.note(f"(16) 虔诚：慰魂师{s.name}得知亡灵阵营存活人数（{n}）")
-                b.tell(s.name, f"虔诚：亡灵阵营存活人数 {n}")
-
 
 def curse(b: Board, taught: str | None) -> None:
     """(1) 诅咒, at "游戏日夜晚开始时": before anyone chooses, so a flipped holder chooses as his new identity."""
@@ -426,13 +418,10 @@ def curse(b: Board, taught: str | None) -> None:
     if left <= 0:
         b.note(f"(1) 诅咒：次数为0，不再生效（持有者{holder}）")
         return
+    shield = immunity(b, seat, "诅咒")  # 神恩、虔诚、神眷者·神恩: their immune_to
     immune = None
-    if seat.role == "神启者":
-        immune = "<神恩>：神启者不受<诅咒>技能影响"
-    elif seat.role == "慰魂师":
-        immune = "<虔诚>：慰魂师不受<诅咒>技能影响"
-    elif "神眷者" in seat.tags:
-        immune = "<神恩>：神眷者免疫<诅咒>技能"
+    if shield is not None:
+        immune = f"<{shield.name}>：{seat.role if seat.role in shield.roles else shield.tag}免疫<诅咒>"
     elif taught == holder:
         immune = "<教化>：当夜免疫诅咒"
     if immune:
