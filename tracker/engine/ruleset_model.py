@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote"]
+                     "vote", "learn"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -519,6 +519,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier"}),
+    "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
@@ -539,6 +540,34 @@ class TargetIsT(_Table):
                                                             examples=[["爪牙"]])
 
 
+class DistortT(_Table):
+    """`distort = { … }` in a `learn` effect — while its user holds one of `by` (and no status that cancels
+    it, `status_cancels`) the answer is wrong with a chance (M160 "【醉酒】……信息类技能则大概率（90%）获取错误
+    信息"; "【中毒】：永久【醉酒】"): a yes/no answer is turned round, a number is replaced by another the
+    director picks. Both are questions of the settlement, seeded, the director overriding them with
+    `--decide`: `醉酒错误.<actor>.<skill>` (是/否: wrong or not) and `<skill>.错误.<actor>` (the wrong number)."""
+
+    by: Annotated[list[Name], Field(min_length=1)] = _f("the statuses of the user under which the answer may be "
+                                                        "wrong", examples=[["醉酒", "中毒"]])
+    chance: Annotated[float, Field(ge=0, le=1)] = _f("the chance the answer is wrong (0.9: \"大概率（90%）\")",
+                                                     default=0.9)
+    upto: Count = _f("a number's wrong answers offered to the director: 0 to `upto`, the true one left out",
+                     default=8)
+
+
+class MisreadT(_Table):
+    """`misread = { … }` in a `learn` effect of `ask = "any"` — the actor himself and one other player the
+    director names once for the game may be taken for a match when none of them is (M160 审讯官【拷问】
+    "有一名除你之外玩家始终可能会被你的技能误认为【表面阵营】为【邪恶阵营】的玩家，你可能会被你的技能误认为……"):
+    when no player asked about matches and one of them is the actor or that player, the director says
+    whether he is mistaken. Questions `<skill>.误认对象` (the one player, asked of every player but the
+    actor) and `<skill>.误认.<actor>` (否/是; seeded: either, as likely)."""
+
+    who: Name = _f("the question naming the one other player", examples=["审讯官之外始终可能被误认的那名玩家（开局由导演定下）"])
+    whether: Name = _f("the question whether they are mistaken this time, `{players}` standing in",
+                       examples=["<拷问>：是否把{players}误认为邪恶"])
+
+
 class EffectT(_Table):
     """`effects = [{ kind = … }]` in a `[[skills]]` entry — one generic effect the generic engine applies
     to each target, in order. Each kind reads only its own keys."""
@@ -550,7 +579,8 @@ class EffectT(_Table):
                           "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
                           "submissions this phase naming the target may name the actor in its place instead, one "
                           "target per submission, a question for the director (M160 无政府主义者【抗议】); vote: a "
-                          "`[[voting.modifiers]]` entry on the target that the next day's tally reads",
+                          "`[[voting.modifiers]]` entry on the target that the next day's tally reads; learn: the actor is told "
+                          "the answer to one question (`ask`) about the whole submission, not one target at a time",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -568,7 +598,8 @@ class EffectT(_Table):
                                "村民阵营，反馈<村民阵营>；否则，反馈<非村民阵营>\"); default the name itself", default=None,
                                examples=["<非村民阵营>"])
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
-                   "(213 \"查验：{target} 的身份是 {answer}\")", default="{target}：{answer}")
+                   "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
+                   "`{actor}` and `{answer}` (the word told) standing in", default="{target}：{answer}")
     seen: Literal["actual", "surface"] = _f(
         "inspect: the target's actual faction/role, or the 表面 one a check sees (213 预言 查验其[表面阵营]): the "
         "player's `表面阵营`/`表面身份` fields, or what the game's hooks say (`GameHooks.surface`, 213 伪装)",
@@ -584,9 +615,29 @@ class EffectT(_Table):
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
                              "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
+    ask: Literal["any", "chosen_before"] = _f(
+        "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
+        "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
+        "players chose this phase in submissions settled at steps before this one (M160 游历 \"截止你行动时为止，"
+        "他们在今晚一共选择了多少名玩家（按人次计算）\")", default="any")
+    among: Literal["targets", "actor_and_targets"] = _f(
+        "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\")",
+        default="targets")
+    match: TargetIsT | None = _f("learn, ask = any: what a player asked about must be (see `when_target`); "
+                                 "required there", default=None)
+    yes: str = _f("learn, ask = any: the word told for yes", default="是", examples=["存在"])
+    no: str = _f("learn, ask = any: the word told for no", default="否", examples=["不存在"])
+    told: Literal["actor", "actor_and_targets"] = _f(
+        "learn: who is told the answer: the actor, or the actor and each target (M160 访谈 \"你们得知\")",
+        default="actor")
+    misread: MisreadT | None = _f("learn, ask = any: see `misread`; leave out: no player is ever mistaken",
+                                  default=None)
+    distort: DistortT | None = _f("learn: see `distort`; leave out: the answer is always true", default=None)
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
-                         "standing in (M19 \"{step} 预言{target} → {answer}\"); default: the engine's own line",
+                         "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
+                         "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）); default: the "
+                         "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\")", default=None, examples=["灵通"])
@@ -615,6 +666,13 @@ class EffectT(_Table):
             raise ValueError("status 效果要写 status")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
+        if self.kind == "learn":
+            if self.model_fields_set & {"when_target", "to"}:
+                raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
+            if self.ask == "any" and self.match is None:
+                raise ValueError("learn 效果 ask = \"any\" 要写 match（被问的玩家须是什么）")
+            if self.ask != "any" and self.model_fields_set & {"match", "yes", "no", "misread"}:
+                raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread（它们属于 ask = \"any\"）")
         return self
 
 

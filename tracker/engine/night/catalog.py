@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT
+from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT, TargetIsT
 from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
@@ -89,6 +89,7 @@ class Effect:
     ``log``: the log's line for it, in the post's words, instead of the engine's own.
     ``vote``: the ruleset's ``[[voting.modifiers]]`` ``modifier`` (default: the skill's name) on the
     target for the next day, which that day's tally reads (107 流言).
+    ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`).
     """
 
     kind: str
@@ -120,6 +121,35 @@ class Effect:
     log: str | None = None
     #: ``target`` (each target) or ``actor`` (the actor, once per target it takes hold on: 自保).
     to: str = "target"
+    #: learn (:mod:`.learn`): the question, the players it asks about, what they must be, the words
+    #: told for yes/no, who is told, a misreading and a distortion (None: none).
+    ask: str = "any"
+    among: str = "targets"
+    match: TargetIs | None = None
+    yes: str = "是"
+    no: str = "否"
+    told: str = "actor"
+    misread: Misread | None = None
+    distort: Distort | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Distort:
+    """``distort``: while the user holds one of ``by`` the answer is wrong with ``chance``; a wrong
+    number is one of 0 … ``upto`` (the true one left out), the director's pick (M160 醉酒/中毒)."""
+
+    by: tuple[str, ...]
+    chance: float = 0.9
+    upto: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Misread:
+    """``misread``: the actor and one player the director names may be taken for a match (M160 拷问):
+    ``who`` asks for that player, ``whether`` whether they are mistaken this time."""
+
+    who: str
+    whether: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +388,16 @@ def _effect(e: EffectT) -> Effect:
                   nights=e.nights, loses=e.loses, modifier=e.modifier, clause=e.clause, for_phase=e.for_phase, to=e.to,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
-                  otherwise=e.otherwise, refuses=e.refuses, log=e.log)
+                  otherwise=e.otherwise, refuses=e.refuses, log=e.log,
+                  ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
+                  no=e.no, told=e.told,
+                  misread=None if e.misread is None else Misread(who=e.misread.who, whether=e.misread.whether),
+                  distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
+                                                                 upto=e.distort.upto))
+
+
+def _target_is(t: TargetIsT) -> TargetIs:
+    return TargetIs(values=tuple(t.values), of=t.of, seen=t.seen)
 
 
 def _step(t: StepT) -> Step:

@@ -6,7 +6,7 @@ once: a shot), ``protect`` (stops the damage of the skills it names, if at least
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
 target's faction or role, actual or 表面), ``convert``, ``mark`` (give, take, pass or tear a tag such
 as 警长), ``status``, ``lose`` (the actor loses a skill of his own) and ``vote`` (a modifier of the
-next day's tally). :class:`Pool` holds what
+next day's tally); ``learn`` (one answer about the whole submission, maybe distorted) is :mod:`.learn`'s. :class:`Pool` holds what
 is pending between steps — hits, protections, blocks — so that "守护 stops 杀人, not 毒药" and
 "同守同救 → dies" (or, 213, "均无效") are decided by data at the ``resolve`` step, or by the game's
 hook step that takes the pool there (213's ladder at 夜(9)).

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from tracker.engine.night import effects, tonight
+from tracker.engine.night import effects, learn, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, Step
 from tracker.engine.night.checks import holds
@@ -105,6 +105,10 @@ class Flow:
         self.game: dict[str, Any] = {}
         #: Submissions taken so far this phase per skill with ``per_phase`` (偷袭 每晚仅限发动一次).
         self.taken: dict[str, int] = {}
+        #: This phase's place of each skill in the post's order (the first step listing it), and the place
+        #: of the step being walked: what was settled before a step (``learn``'s ``chosen_before``).
+        self.place_of: dict[str, int] = {}
+        self.at = 0
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str) -> None:
@@ -210,6 +214,9 @@ class Flow:
             self._last_use(skill, chosen)
             return
         for e in skill.effects:
+            if e.kind == "learn":  # one answer for the whole submission
+                learn.apply(self, use, e, targets)
+                continue
             for t in targets or (None,):
                 effects.apply(b, self.pool, use, e, t, self.out)
         self._last_use(skill, chosen)
@@ -334,9 +341,13 @@ class Flow:
                 cause = gone.get("cause") if isinstance(gone, dict) else None
                 self.fire(last[-1], skill, cause if isinstance(cause, str) else None)
                 self.after_exits()
-        for step in self.catalog.steps:
-            if _applies(step, b):
-                self.walk(step)
+        steps = [s for s in self.catalog.steps if _applies(s, b)]
+        for i, step in enumerate(steps):
+            for name in step.skills:
+                self.place_of.setdefault(name, i)
+        for self.at, step in enumerate(steps):
+            self.walk(step)
+        self.at = len(steps)
         for a in self.actions:  # skills no step lists: in submission order
             skill = self.catalog.skill(a.skill)
             if a.index not in self.done and skill.trigger is None:

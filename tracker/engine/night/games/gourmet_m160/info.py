@@ -89,21 +89,6 @@ def interview(night: Night) -> None:
             night.tell(p, f"访谈：你们之间{word}表面阵营为恶魔的玩家")
 
 
-def travel(night: Night) -> None:
-    """【游历】: how many players the two chose tonight up to this step (人次)."""
-    here = night.here
-    for a in _each(night, "游历"):
-        count = sum(len(b.targets) for b in night.actions
-                    if b.members and b.members[0] in night.targets(a) and night.step_of.get(b.index, 99) < here)
-        shown = count
-        if night.wrong(a):
-            shown = int(night.board.ask(f"游历.错误.{a.actor}", "醉酒的<游历>给出的错误数字",
-                                        [str(i) for i in range(0, 9) if i != count]))
-        _say(night, f"游历：截至{a.actor}行动时，{names(list(night.targets(a)))}共选择了{count}人次"
-                    + (f"（醉酒，告知{shown}）" if shown != count else ""))
-        night.tell(a.actor, f"游历：{shown}")
-
-
 def graves(night: Night) -> None:
     """【守墓】: remembered now; told tonight for a death tonight, kept pending until the next 黄昏."""
     for a in _each(night, "守墓"):
@@ -124,27 +109,6 @@ def graves_told(night: Night, died: list[str]) -> None:
             elif night.seat(t).alive:
                 night.board.later(f"守墓：若{t}在下个黄昏前死去，{a.actor}当晚得知其实际身份", t,
                                   f"至第{night.n}天黄昏", night.board.skill("守墓").clause)
-
-
-def torture(night: Night) -> None:
-    """【拷问】: is there a 表面 邪恶 player among the two; one fixed other player, and the 审讯官
-    himself, may be mistaken for one (never the other way round)."""
-    board = night.board
-    for a in _each(night, "拷问"):
-        ts = night.targets(a)
-        yes = any(night.looks_evil(t) for t in ts)
-        if not yes:
-            herring = board.ask("拷问.误认对象", "审讯官之外始终可能被误认的那名玩家（开局由导演定下）",
-                                [p for p in board.table.players if p != a.actor])
-            suspects = [t for t in ts if t in (a.actor, herring)]
-            if suspects and board.ask(f"拷问.误认.{a.actor}", f"<拷问>：是否把{names(suspects)}误认为邪恶",
-                                      ["否", "是"]) == "是":
-                yes = True
-        if night.wrong(a):
-            yes = not yes
-        word = "存在" if yes else "不存在"
-        _say(night, f"拷问：{a.actor}选中{names(list(ts))} → {word}表面阵营为邪恶阵营的玩家")
-        night.tell(a.actor, f"拷问：{names(list(ts))}中{word}表面阵营为邪恶阵营的玩家")
 
 
 def demon_choices(night: Night) -> list[str]:
@@ -217,7 +181,7 @@ def diagnose_dawn(night: Night) -> None:
             subject = night.board.ask(f"诊断.错误.{a.actor}", "醉酒的<诊断>改报哪名玩家的行动",
                                       [p.name for p in night.board.living() if p.name != t] or [t])
         chose = [x for b in night.actions if b.members and b.members[0] == subject for x in b.targets]
-        heard = night.heard.get(subject, [])
+        heard = [f.content for f in night.board.result.feedback if f.to == subject]  # the data skills' too
         what = f"得知了“{'；'.join(heard)}”" if heard else "未得知任何信息"
         text = (f"诊断：{t}今晚选择了{names(chose)}，{what}" if chose else f"诊断：{t}今晚没有选择任何玩家，{what}")
         night.board.note(f"({night.step}) 晨曦 诊断反馈：{text[3:]}")

@@ -90,7 +90,6 @@ class Night:
     wander: tuple[str, frozenset[str]] | None = None   # 彷徨
     lethal: list[Lethal] = field(default_factory=list)
     demon_victims: set[str] = field(default_factory=set)
-    heard: dict[str, list[str]] = field(default_factory=dict)  # feedback each player got tonight
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
     victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
     here: float = 0.0                                   # the place in the order being settled
@@ -219,7 +218,6 @@ class Night:
 
     def tell(self, to: str, content: str) -> None:
         self.board.tell(to, content)
-        self.heard.setdefault(to, []).append(content)
 
     # -- seats ------------------------------------------------------------------------------------
     def neighbours(self, name: str) -> list[str]:

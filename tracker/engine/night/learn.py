@@ -1,0 +1,87 @@
+"""``learn``: an information skill's answer, asked of the whole submission, maybe wrong.
+
+Posts' information skills ask one question about all the players chosen at once ("他们当中是否存在
+【表面阵营】为【邪恶阵营】的玩家", "他们在今晚一共选择了多少名玩家"), not one answer per target as
+``inspect`` gives; and a status of the user may make the answer wrong with a chance ("【醉酒】……信息类
+技能则大概率（90%）获取错误信息"). Both are the night file's keys (``ask``, ``among``, ``match``,
+``misread``, ``distort``); every chance and every pick is a question of the settlement (seeded, the
+director's ``--decide`` overriding it), so the same night always tells the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tracker.engine.night import tonight
+from tracker.engine.night.catalog import Distort, Effect, Misread
+
+if TYPE_CHECKING:
+    from tracker.engine.night.board import Board
+    from tracker.engine.night.effects import Use
+    from tracker.engine.night.flow import Flow
+
+
+def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
+    """Work out the answer for the players asked about, distort it, tell it and log it."""
+    board, action = flow.board, use.action
+    actor = action.members[0] if action.members else use.actor
+    asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
+    if effect.ask == "chosen_before":
+        truth = str(chosen_before(flow, asked))
+    else:
+        assert effect.match is not None
+        yes = any(tonight.matches(board, flow.pool, effect.match, p) for p in asked)
+        if not yes and effect.misread is not None:
+            yes = misread(board, use, effect.misread, asked, actor)
+        truth = effect.yes if yes else effect.no
+    told, held = truth, _distorted(flow, use, effect.distort, actor)
+    if held is not None:
+        assert effect.distort is not None
+        told = _wrong(board, use, effect, effect.distort, truth, actor)
+    listed = "、".join(targets) if targets else "无"
+    for to in (actor, *targets) if effect.told == "actor_and_targets" else (actor,):
+        board.tell(to, effect.text.format(targets=listed, target=listed, actor=actor, answer=told))
+    line = (effect.log or "{step} {actor}<" + use.skill.name + ">：{targets} → {answer}").format(
+        step=use.step, actor=actor, targets=listed, answer=truth)
+    board.note(line + (f"（{held}，告知{told}）" if told != truth else ""))
+
+
+def chosen_before(flow: Flow, players: Sequence[str]) -> int:
+    """How many players (人次) ``players`` chose this phase in submissions whose step comes before the
+    one being settled (a skill no step lists is settled after the steps)."""
+    end = len(flow.place_of)
+    return sum(len(a.targets) for a in flow.actions
+               if a.members and a.members[0] in players and flow.place_of.get(a.skill, end) < flow.at)
+
+
+def misread(board: Board, use: Use, m: Misread, asked: Sequence[str], actor: str) -> bool:
+    """The actor or the one player the director named may be taken for a match (asked only when one
+    of them is among the players asked about)."""
+    name = use.skill.name
+    herring = board.ask(f"{name}.误认对象", m.who, [p for p in board.table.players if p != actor])
+    suspects = [p for p in asked if p in (actor, herring)]
+    return bool(suspects) and board.ask(f"{name}.误认.{actor}", m.whether.format(players="、".join(suspects)),
+                                        ["否", "是"]) == "是"
+
+
+def _distorted(flow: Flow, use: Use, d: Distort | None, actor: str) -> str | None:
+    """The status that makes this answer wrong (the chance taken), or None: the answer is true."""
+    if d is None or not flow.board.has(actor):
+        return None
+    held = next((s for s in d.by if tonight.holds(flow.board, flow.pool, actor, s)), None)
+    if held is None:
+        return None
+    name = use.skill.name
+    wrong = flow.board.chance(f"{d.by[0]}错误.{actor}.{name}", f"{actor}{'/'.join(d.by)}，<{name}>获取错误信息？",
+                              d.chance)
+    return held if wrong else None
+
+
+def _wrong(board: Board, use: Use, effect: Effect, d: Distort, truth: str, actor: str) -> str:
+    """The wrong answer: yes and no turned round; another number, the director's pick."""
+    if effect.ask == "any":
+        return effect.no if truth == effect.yes else effect.yes
+    name = use.skill.name
+    return board.ask(f"{name}.错误.{actor}", f"{d.by[0]}的<{name}>给出的错误数字",
+                     [str(i) for i in range(0, d.upto + 1) if str(i) != truth])
