@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn"]
+                     "vote", "learn", "watch"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -520,6 +520,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort"}),
+    "watch": frozenset({"state", "text", "log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
@@ -580,7 +581,9 @@ class EffectT(_Table):
                           "submissions this phase naming the target may name the actor in its place instead, one "
                           "target per submission, a question for the director (M160 无政府主义者【抗议】); vote: a "
                           "`[[voting.modifiers]]` entry on the target that the next day's tally reads; learn: the actor is told "
-                          "the answer to one question (`ask`) about the whole submission, not one target at a time",
+                          "the answer to one question (`ask`) about the whole submission, not one target at a time; "
+                          "watch: the target is remembered (`state`) for a later `feedback` step, which tells "
+                          "the skill's holders `text` if he is then announced out (213 悬赏)",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -599,7 +602,8 @@ class EffectT(_Table):
                                examples=["<非村民阵营>"])
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
-                   "`{actor}` and `{answer}` (the word told) standing in", default="{target}：{answer}")
+                   "`{actor}` and `{answer}` (the word told) standing in; watch: what the skill's holders are told "
+                   "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\")", default="{target}：{answer}")
     seen: Literal["actual", "surface"] = _f(
         "inspect: the target's actual faction/role, or the 表面 one a check sees (213 预言 查验其[表面阵营]): the "
         "player's `表面阵营`/`表面身份` fields, or what the game's hooks say (`GameHooks.surface`, 213 伪装)",
@@ -647,6 +651,10 @@ class EffectT(_Table):
                          "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
     when_target: TargetIsT | None = _f("any kind: see `when_target`; leave out: it takes hold on every target",
                                        default=None)
+    state: str | None = _f(
+        "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
+        "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
+        "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads)", default=None, examples=["悬赏上次"])
     modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
                               "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
                               "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
@@ -673,6 +681,8 @@ class EffectT(_Table):
                 raise ValueError("learn 效果 ask = \"any\" 要写 match（被问的玩家须是什么）")
             if self.ask != "any" and self.model_fields_set & {"match", "yes", "no", "misread"}:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread（它们属于 ask = \"any\"）")
+        if self.kind == "watch" and not self.state:
+            raise ValueError("watch 效果要写 state（记住目标的 state 键，如 \"悬赏上次\"）")
         return self
 
 
@@ -818,6 +828,12 @@ class StepT(_Table):
     skills: list[str] = _f("the skills settled at this step, in this order (the last submission per player, or "
                            "per team, counts)", default=[])
     tell: TellT | None = _f("see `tell`", default=None)
+    feedback: Name | None = _f(
+        "a skill with a `watch` effect: the target it remembered at the night this phase belongs to (a night, or "
+        "the day phase after it) is looked at here — announced out in this settlement (公示出局), the record's "
+        "`成功` becomes true and the skill's holders are told the effect's `text`; else nothing (213 悬赏 \"若该"
+        "角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\" at 晨曦). Leave out: no feedback here",
+        default=None, examples=["悬赏"])
     resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)
     hook: str | None = _f("a step only the game's code settles, by the name its `GameHooks.steps` gives it: "
                           "the generic engine hands it the submissions of the skills this step lists, and "

@@ -88,7 +88,9 @@ class Effect:
     target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
     ``log``: the log's line for it, in the post's words, instead of the engine's own.
     ``vote``: the ruleset's ``[[voting.modifiers]]`` ``modifier`` (default: the skill's name) on the
-    target for the next day, which that day's tally reads (107 流言).
+    target for the next day, which that day's tally reads (107 流言). ``watch``: the target remembered in
+    the ``state`` key until the skill's ``feedback`` step, which tells its holders ``text`` if he is then
+    announced out (213 悬赏).
     ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`).
     """
 
@@ -110,6 +112,8 @@ class Effect:
     nights: int = 0
     loses: str | None = None
     modifier: str | None = None
+    #: watch: the ``state`` key remembering the target until the skill's ``feedback`` step (213 悬赏上次).
+    state: str | None = None
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
@@ -203,6 +207,8 @@ class Step:
     clause: str = ""
     #: Every phase the step belongs to when the post runs it in several; empty: ``phase`` alone.
     phases: tuple[str, ...] = ()
+    #: A skill with a ``watch`` effect whose remembered target is looked at here (213 悬赏 at 晨曦).
+    feedback: str | None = None
 
     def runs(self, night: int | None, phase: str) -> bool:
         """Whether this step belongs to the phase being settled (night N, or a day phase)."""
@@ -385,7 +391,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, clause=e.clause, for_phase=e.for_phase, to=e.to,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log,
@@ -406,7 +412,7 @@ def _step(t: StepT) -> Step:
                                              also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status),
                                              count=tuple(t.tell.count))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
-                nights=t.nights, clause=t.clause, phases=tuple(t.phases))
+                nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback)
 
 
 def _clash(t: ClashT) -> Clash:
@@ -425,6 +431,11 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
     for i, st in enumerate(doc.steps):
         for name in st.skills:
             known(name, ("steps", i, "skills"))
+        if st.feedback is not None:
+            known(st.feedback, ("steps", i, "feedback"))
+            if not any(e.kind == "watch" for e in skills[st.feedback].effects):
+                raise at.error(("steps", i, "feedback"), f"{at.name(('steps', i, 'feedback'))}：技能 {st.feedback} 没有 "
+                               "watch 效果，没有可反馈的目标", hint='给该技能写 effects = [{ kind = "watch", state = … }]')
         if st.tell is not None:
             known(st.tell.to, ("steps", i, "tell", "to"))
             if st.tell.about is not None:

@@ -133,6 +133,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "vote":
         _vote(board, use, effect, target)
         return
+    if effect.kind == "watch":
+        board.set_state(effect.state or "", {**_remembered(board, target), "成功": False})
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（待反馈）")
+        return
     if effect.kind == "damage":
         pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
@@ -194,6 +198,33 @@ def _lose(board: Board, use: Use, effect: Effect) -> None:
             seat.uses[key] = False
             board.result.state_after[f"{m}.{key}"] = False
             board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+
+
+def _remembered(board: Board, target: str) -> dict[str, object]:
+    """What ``watch`` keeps of a use on ``target`` now: ``{target, night}`` (``day`` in a day phase)."""
+    when: dict[str, object] = {"night": board.night} if board.night is not None else {"day": board.table.day}
+    return {"target": target, **when}
+
+
+def feedback(board: Board, skill: Skill, step: str) -> None:
+    """A ``feedback`` step: the target ``skill``'s ``watch`` remembered at the night this phase belongs to,
+    if announced out in this settlement, makes the record's 成功 true and its holders are told ``text``
+    (213 悬赏 "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>")."""
+    night = board.night if board.night is not None else (
+        board.catalog.night_before(board.table.day) if board.table.day is not None else None)
+    for e in skill.effects:
+        if e.kind != "watch" or e.state is None:
+            continue
+        record = board.state.get(e.state)
+        if not (isinstance(record, dict) and night is not None and record.get("night") == night):
+            continue
+        target = record.get("target")
+        if target in board.result.out_order and not record.get("成功"):
+            board.set_state(e.state, {**record, "成功": True})
+            for seat in board.table.players.values():
+                if holds(seat, skill):
+                    board.tell(seat.name, e.text.format(target=target))
+            board.note(f"{step} {skill.name}{target}公示出局 → {e.text.format(target=target)}")
 
 
 def next_day(board: Board) -> int | None:

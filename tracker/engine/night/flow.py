@@ -316,6 +316,8 @@ class Flow:
             return
         if step.tell is not None:
             self.tell(step)
+        if step.feedback is not None:
+            effects.feedback(self.board, self.catalog.skill(step.feedback), n)
         for name in step.skills:
             skill = self.catalog.skill(name)
             if skill.trigger is not None:

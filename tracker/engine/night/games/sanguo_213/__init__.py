@@ -2,10 +2,11 @@
 
 The skills' limits and the post's order are data (``rulesets/night/sanguo-213.toml``): the generic
 engine walks its ``[[steps]]`` and settles the checks (查验, 预言, 通灵, 恶魔之眼) from their
-``inspect`` effects, reading the 表面 through :func:`.core.surface`, and tells the witch her <灵通> (a
-``tell`` step). The steps written ``hook`` are settled here — a night's (1), (6) <悬赏> and (9) with the 竞选 and 晨曦 (1)–(4); a day's 正午 and
-黄昏 (1)–(5) — with the refusals only this post states (:func:`refuse`); ``HOOKED`` says per skill
-which clause keeps it in code and why.
+``inspect`` effects, reading the 表面 through :func:`.core.surface`, tells the witch her <灵通> (a
+``tell`` step), remembers the <悬赏> target (``watch``) and tells <悬赏成功> at 晨曦 (a ``feedback``
+step). The steps written ``hook`` are settled here — a night's (1) and (9) with 4. 竞选, 晨曦 (1)–(2)
+and (3)–(4); a day's 正午 and 黄昏 (1)–(5) — with the refusals only this post states
+(:func:`refuse`); ``HOOKED`` says per skill which clause keeps it in code and why.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks
 from tracker.engine.night.games.sanguo_213.core import (
+    Ctx,
     heirs_in_order,
     in_pack,
     knife_heir_mark,
@@ -24,8 +26,10 @@ from tracker.engine.night.games.sanguo_213.core import (
 )
 from tracker.engine.night.games.sanguo_213.day import day_phase, resolve_day
 from tracker.engine.night.games.sanguo_213.night import (
-    bounty,
+    Night,
     close_night,
+    dawn_end,
+    dawn_start,
     open_night,
     parse_disguise,
 )
@@ -79,13 +83,31 @@ def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     flow.game["213"] = open_night(flow.board, kept)
 
 
-def _bounty(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    bounty(flow.board, flow.pool, flow.game["213"])
-
-
 def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     flow.done.update(a.index for a in flow.actions)  # 晨曦's submissions are settled in its steps
     close_night(flow.board, flow.game["213"], flow.pool, flow.clashes)
+
+
+def _dawn(flow: Flow) -> tuple[Night, list[Action], bool]:
+    """The 晨曦 being settled: the night's own (its submissions marked 晨曦), or one settled alone at
+    the desk after the night (every kept submission is 晨曦's; the others are refused here, once)."""
+    if flow.board.night is None and "213" not in flow.game:
+        kept = _kept(flow.board, flow.actions)
+        flow.done.update(a.index for a in flow.actions)
+        flow.game["213"] = Night(Ctx("晨曦"), kept)
+    night: Night = flow.game["213"]
+    alone = flow.board.night is None
+    return night, (list(night.actions) if alone else [a for a in night.actions if a.phase == "晨曦"]), alone
+
+
+def _dawn_start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    night, acts, alone = _dawn(flow)
+    dawn_start(flow.board, night.ctx, acts, alone)
+
+
+def _dawn_end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    night, acts, alone = _dawn(flow)
+    dawn_end(flow.board, night.ctx, acts, alone)
 
 
 def _day_phases(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -167,7 +189,6 @@ _EXITS = ("出局后的下一个可发动技能的时点、因何出局（投票
 HOOKED = {
     "伪装": "伪装（1）–（5）：接刀标签、表面阵营与表面身份、名单与马甲 —— 五选一、每项一次、改变别的技能所见，效果词汇写不出",
     "接刀": "所有[群内]狼出局时，[接刀]的角色获得<杀人>（石像鬼先于隐狼）—— 按出局顺序传递技能，键写不出",
-    "悬赏": "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功> —— 到晨曦才判定的延后反馈",
     "主宰黑夜": "[夜晚]和[晨曦]对仅针对村民阵营发动的技能[不死] —— 依据施放者阵营的不死，" + _LADDER,
     "长寿之命": _LADDER,
     "坚强": "因指杀、投票之外的方式即将出局时改为下一讨论日出局 —— 依出局原因延后出局",
@@ -186,13 +207,15 @@ HOOKED = {
 }
 
 HOOKS = GameHooks(
-    steps={"夜晚开始": _night_open, "悬赏": _bounty, "夜晚出局": _night_close, "白天": _day_phases},
+    steps={"夜晚开始": _night_open, "夜晚出局": _night_close, "晨曦报复": _dawn_start, "晨曦": _dawn_end,
+           "白天": _day_phases},
     refuse=refuse, surface=surface, hooked=HOOKED,
     why={
         "夜晚开始": "总体流程 3（1）伪装（及其前的红牌、投降、接刀通知）—— 伪装五选一、每项一次，效果词汇写不出",
-        "悬赏": "总体流程 3（6）<悬赏> —— 记下目标，到晨曦公示出局时才反馈<悬赏成功>（捕杀读它）",
         "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置），长寿之命、"
-                "主宰黑夜、坚强，电梯楼顺序；竞选、晨曦（1）—（4）—— 依出局原因与时点的连锁",
+                "主宰黑夜、坚强，电梯楼顺序；4. 竞选 —— 依出局原因与时点的连锁",
+        "晨曦报复": "总体流程 5：晨曦（1）通知出局（2）<报复>及其连锁 —— 依出局原因与时点",
+        "晨曦": "总体流程 5：晨曦（3）<殉职><殉道>（4）遗言；无晨曦提交时留待晨曦结算 —— 依出局原因与时点",
         "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",
         "refuse": "接刀者何时能杀人、翻牌技能需未翻牌、决斗与悬赏的条件 —— 依赖出局顺序与公开信息，键写不出",
         "surface": "伪装（2）设置自己的表面阵营、表面身份：预言、通灵、恶魔之眼读的表面，由伪装的记录给出",

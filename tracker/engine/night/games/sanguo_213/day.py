@@ -1,7 +1,8 @@
 """A day of 213: 正午 (<决斗>, the 中箭勇者's delayed exit, red cards), then 黄昏 (总体流程 2 (1)–(5)).
 
 A day scenario may hold both: 正午 actions settle first, and a successful <决斗> voids 当天所进行的
-放逐投票 at 黄昏. A scenario that starts at 晨曦 settles 晨曦 (2)–(4) for the night before it.
+放逐投票 at 黄昏. A scenario that starts at 晨曦 is the night file's 晨曦 steps (the night's own, see
+:mod:`.night`), not this module's.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     strike,
     surrender,
 )
-from tracker.engine.night.games.sanguo_213.night import bounty_feedback
 from tracker.engine.night.model import Action
 
 DUSK = ("黄昏", "关门")
@@ -46,21 +46,6 @@ def _phase(board: Board, a: Action) -> str:
 def resolve_day(board: Board, actions: Sequence[Action]) -> None:
     ctx = Ctx("正午")
     start = board.table.phase or "正午"
-    if start == "晨曦":
-        ctx.phase = "晨曦"
-        for a in actions:
-            if a.skill == "红牌":
-                red_card(board, ctx, a, "晨曦")
-                check_win(board, ctx)
-            elif a.skill == "投降":
-                surrender(board, ctx, a)
-        heirs.revenge(board, ctx, actions, "晨曦(2)")
-        bounty_feedback(board, board.table.day)
-        heirs.successions(board, ctx, actions, "晨曦(3)")
-        heirs.last_words(board, ctx, "晨曦(4)")
-        sort_out(board, ctx)
-        heirs.titles(board)
-        return
     noon = [a for a in actions if _phase(board, a) == "正午"]
     dusk = [a for a in actions if _phase(board, a) in DUSK]
     for a in noon:

@@ -1,8 +1,9 @@
 """A night of 213 in the post's order (总体流程 3 (1)–(9), the 竞选 of 4, then 晨曦 5 (1)–(4)).
 
 The generic engine walks the night file's steps and settles from data (2) <守护>, (3) <查验>, (4)
-<预言>/<通灵>, (5) <杀人>, (6) <捕杀>, (7) <灵通> (a ``tell``), <救药>/<毒药> and (8) <恶魔之眼>; the hook
-steps here are (1), (6) <悬赏> and (9). Nothing dies before (9): the steps before it only gather protections and harms in
+<预言>/<通灵>, (5) <杀人>, (6) <悬赏> (a ``watch``) and <捕杀>, (7) <灵通> (a ``tell``), <救药>/<毒药>, (8)
+<恶魔之眼> and the 晨曦's <悬赏成功> (a ``feedback`` step); the hook steps here are (1), (9) with 4. 竞选,
+and 晨曦 (1)–(2) and (3)–(4) around that feedback. Nothing dies before (9): the steps before it only gather protections and harms in
 the engine's pool (a damage's ``strength`` is its rank on :data:`.core.LADDER`), so a check made after
 the kill (先刀后验) still sees the target in. (9) then weighs every harm against every defence on the
 post's ladder, in 电梯楼 order.
@@ -77,20 +78,10 @@ def open_night(board: Board, actions: Sequence[Action]) -> Night:
     return night
 
 
-def bounty(board: Board, pool: Pool, night: Night) -> None:
-    """(6) 赏金猎人<悬赏>: remembered for the 晨曦's <悬赏成功>; its target is one the <捕杀> that
-    follows may not take (``distinct_from``)."""
-    offer = latest(night.night_acts, "悬赏")
-    if offer is not None:
-        board.set_state("悬赏上次", {"target": offer.targets[0], "night": board.night, "成功": False})
-        pool.targets["悬赏"] = offer.targets
-        board.note(f"夜(6) {offer.actor}悬赏{offer.targets[0]}")
-
-
 def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]) -> None:
     """(9) 结算夜晚出局名单: every pending harm against every defence on the post's ladder, in
     电梯楼 order ([救药] and [守护] on one player void each other: the night file's clash); the win
-    check, 4. 竞选, then 晨曦."""
+    check, then 4. 竞选."""
     ctx = night.ctx
     _potions(board)
     for t in list(pool.guards):
@@ -112,7 +103,6 @@ def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]
     polls = {(a.choice or "").strip(): a for a in night.night_acts if a.skill == "竞选"}  # the last result counts
     for a in polls.values():
         election(board, a)
-    dawn(board, ctx, night.actions)
 
 
 def _potions(board: Board) -> None:
@@ -134,45 +124,38 @@ def _seed_longevity(board: Board) -> None:
             board.note(f"夜(0) 长老{seat.name}<长寿之命>：获得状态[守护]，持续至游戏结束")
 
 
-def dawn(board: Board, ctx: Ctx, actions: Sequence[Action]) -> None:
-    """晨曦 (1)–(4), then what the next day's 公示 adds (警长、牧首).
+def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool) -> None:
+    """晨曦 (1)–(2): the outs are told, a red card or 投降 sent for 晨曦, then <报复>.
 
-    A night scenario with no 晨曦 submission at all has not reached 晨曦 (2)–(3) yet (the desk
-    confirms a night before the dead choose): <报复>, <殉职> and <殉道> are left pending, to be
-    settled as that day's 晨曦, rather than torn up or drawn at random before anyone could choose.
+    ``alone``: a 晨曦 settled on its own (the desk's, after the night was confirmed), whose
+    submissions are all 晨曦's; else the night's own 晨曦, with the submissions marked 晨曦. A night
+    scenario with no 晨曦 submission at all has not reached 晨曦 (2)–(3) yet (the desk confirms a
+    night before the dead choose): <报复>, <殉职> and <殉道> are left pending (:func:`dawn_end`), to
+    be settled as that day's 晨曦, rather than torn up or drawn at random before anyone could choose.
     """
     ctx.phase = "晨曦"
-    board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
-    later = [a for a in actions if a.phase == "晨曦"]
-    for a in later:
+    if not alone:
+        board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
+    for a in acts:
         if a.skill == "红牌":
             red_card(board, ctx, a, "晨曦")
             check_win(board, ctx)
         elif a.skill == "投降":
             surrender(board, ctx, a)
-    if later:
-        heirs.revenge(board, ctx, later, "晨曦(2)")
-    bounty_feedback(board, board.night)
-    if later:
-        heirs.successions(board, ctx, later, "晨曦(3)")
+    if acts or alone:
+        heirs.revenge(board, ctx, acts, "晨曦(2)")
+
+
+def dawn_end(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool) -> None:
+    """晨曦 (3)–(4) (after the <悬赏> feedback, a step of the night file), then what the next day's
+    公示 adds (警长、牧首)."""
+    if acts or alone:
+        heirs.successions(board, ctx, acts, "晨曦(3)")
     else:
         heirs.pending(board, ctx, "晨曦(2)–(3)")
     heirs.last_words(board, ctx, "晨曦(4)")
     sort_out(board, ctx)
     heirs.titles(board)
-
-
-def bounty_feedback(board: Board, night: int | None) -> None:
-    """悬赏: "若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>" (night and 晨曦 outs alike)."""
-    bounty = board.state.get("悬赏上次")
-    if not (isinstance(bounty, dict) and night is not None and bounty.get("night") == night):
-        return
-    if bounty.get("target") in board.result.out_order and not bounty.get("成功"):
-        board.set_state("悬赏上次", {**bounty, "成功": True})
-        hunter = next((p for p in board.table.players.values() if p.role == "赏金猎人"), None)
-        if hunter is not None:
-            board.tell(hunter.name, "悬赏成功")
-        board.note(f"晨曦 悬赏{bounty.get('target')}公示出局 → <悬赏成功>")
 
 
 _OPTION = re.compile(r"^\s*[（(]?([1-5])[)）]?\s*[:：/,，\s]*(.*)$")
