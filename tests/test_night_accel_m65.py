@@ -309,7 +309,7 @@ def test_deep_blue_stake_and_sword_saint_each_player_once() -> None:
     """"使其第二天被投票数加倍（暗记），被选中的玩家不公示。每名玩家仅可以被选择一次。\""""
     res = night([A("P03", "深青之桩", "P06"), A("P13", "天枢剑圣", "P06")], n=3,
                 state={"深青之桩已选择": ["P01"], "天枢剑圣已选择": ["P03"]})
-    assert res.state_after["第4天暗记"] == {"P06": "被投票数加倍（深青之桩、天枢剑圣，各加倍一次）"}
+    assert res.state_after["第4天暗记"] == {"P06": "被投票数加倍（天枢剑圣、深青之桩，各加倍一次）"}  # the post's order in 5
     assert res.state_after["深青之桩已选择"] == ["P01", "P06"] and res.lines == []
     assert "被施放减益技能<深青之桩>，来源P03" in told(res, "P06")  # 黄王 持续
     again = night([A("P03", "深青之桩", "P01"), A("P13", "天枢剑圣", "P03")], n=3,

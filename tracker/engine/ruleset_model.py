@@ -518,7 +518,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
-    "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier"}),
+    "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort"}),
     "watch": frozenset({"state", "text", "log"}),
 }
@@ -658,6 +658,9 @@ class EffectT(_Table):
     modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
                               "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
                               "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
+    lasts: Literal["next_day", "game"] = _f(
+        "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
+        "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
     to: Literal["target", "actor"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\")", default="target")
@@ -748,6 +751,10 @@ class SkillT(_Table):
     effects: list[EffectT] = _f("what the generic engine does with it, in order (a game with hooks may leave "
                                 "them out)", default=[])
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
+    every_submission: bool = _f(
+        "every submission of a player is settled at its step, in submission order, none replacing an earlier one "
+        "(M65 \"每天限一次\" with <时间回溯> \"次日该技能可以额外使用一次\": the game's refusals take the surplus "
+        "away); default: the last submission per player (or per team) counts, \"以最后一条私信为准\"", default=False)
     not_with: list[str] = _f("skills the same player may not also use in the same night "
                              "(同一晚不能同时使用解药和毒药)", default=[])
     distinct_from: list[str] = _f("skills whose targets this phase it may not take, refused at its step "

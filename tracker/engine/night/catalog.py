@@ -135,6 +135,8 @@ class Effect:
     told: str = "actor"
     misread: Misread | None = None
     distort: Distort | None = None
+    #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
+    lasts: str = "next_day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +291,8 @@ class Skill:
     effects: tuple[Effect, ...] = ()
     trigger: Trigger | None = None
     not_with: tuple[str, ...] = ()
+    #: Every submission of a player is settled, none replacing an earlier one (M65 时间回溯's extra use).
+    every_submission: bool = False
     #: Skills whose targets this phase it may not take (213 捕杀: 与当晚[悬赏]不重复), refused at its step.
     distinct_from: tuple[str, ...] = ()
     #: A day submission that also acts in that night's settlement (107 牵制 "该角色当晚…", 教化 "其当夜
@@ -380,7 +384,7 @@ def _skill(t: SkillT) -> Skill:
         actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
-        effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with),
+        effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally, immune_to=tuple(t.immune_to),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
@@ -391,7 +395,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log,

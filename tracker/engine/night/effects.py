@@ -237,11 +237,13 @@ def next_day(board: Board) -> int | None:
 
 def _vote(board: Board, use: Use, effect: Effect, target: str) -> None:
     """A modifier of the ruleset's voting on the target for the next day (107 流言 "该角色在下个白天被
-    公告记有2票"): recorded with the settlement, so the next tally counts it once it is confirmed."""
+    公告记有2票"), or from now on (``lasts = "game"``: M65 票权掠夺): recorded with the settlement, so
+    the tallies count it once it is confirmed."""
     name = effect.modifier or use.skill.name
-    day = next_day(board)
+    day = next_day(board) if effect.lasts == "next_day" else None  # "game": from now on, every day
     board.mark_votes(name, target, day)
-    board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}（第{day}天投票：{name}）")
+    when = f"第{day}天" if day is not None else "此后每天"
+    board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}（{when}投票：{name}）")
 
 
 def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, str]:

@@ -205,9 +205,9 @@ class Flow:
             return
         targets = self.aimed(use)
         self.pool.targets[skill.name] = targets
-        if skill.once_per_target and action.targets:
+        if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
-            b.set_state(skill.once_per_target, [*taken, *(t for t in targets if t not in taken)])
+            b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
         if not action.targets and not any(e.kind == "mark" for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
@@ -253,9 +253,12 @@ class Flow:
         return tuple(t for t in (aim(self.board, use, x) for x in use.action.targets) if t is not None)
 
     def effective(self, name: str) -> list[Action]:
-        """The submissions of a skill that count: the last per player, or per team."""
+        """The submissions of a skill that count: the last per player, or per team (every one, in
+        submission order, for a skill with ``every_submission``)."""
         skill = self.catalog.skill(name)
         mine = [a for a in self.actions if a.skill == name and a.index not in self.done]
+        if skill.every_submission:
+            return mine
         last: dict[str, Action] = {}
         for a in mine:
             key = _key(a, skill)

@@ -3,7 +3,8 @@
 The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割
 2、绿王绝对防御 3、紫王天璇紫后、银鸦飞行头槌 4、红王最后一枪 5、蓝王天枢剑圣、深桩深青之桩
 X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" is the night file's ``[[steps]]``, walked by the
-generic engine; each step is a hook step here (``STEP_HOOKS``), sharing one :class:`Walk`. The 增益
+generic engine; each step but (5) is a hook step here (``STEP_HOOKS``), sharing one :class:`Walk`; (5)'s
+marks are data, their casts passing :func:`aim` and their users :func:`void` as every cast does. The 增益
 and information skills the list leaves out follow in submission order ("增益技能生效时间按照私聊导演的
 具体时间先后为准"); then the morning (<四眼预知>) and the win check. 2 and X act inside every step
 that casts a skill on a player (:func:`.cast.land`) — why the skills stay code (``HOOKED``); 判负 is
@@ -16,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.checks import holds
@@ -23,7 +25,7 @@ from tracker.engine.night.games import GameHooks
 from tracker.engine.night.model import Action, Seat, Table
 
 from . import steps, verdict
-from .cast import Ctx
+from .cast import Ctx, land
 from .rules import (
     BLOCKS,
     C_OUT,
@@ -42,6 +44,7 @@ from .rules import (
 
 if TYPE_CHECKING:
     from tracker.engine.night.catalog import Step
+    from tracker.engine.night.effects import Use
     from tracker.engine.night.flow import Flow
 
 
@@ -183,6 +186,40 @@ def _walk(flow: Flow) -> Walk:
     return walk
 
 
+#: The settlement each board is walked in, for the hooks the generic engine asks with the board only (aim).
+_WALKS: WeakKeyDictionary[Board, Walk] = WeakKeyDictionary()
+
+#: The skills data settles that take effect when submitted before their user's death (C_BUFF).
+_DATA_BUFFS = frozenset({"数据收集"})
+
+
+def _label(step: str) -> str:
+    return step or "(增益)"
+
+
+def void(flow: Flow, action: Action, step: str) -> bool:
+    """A skill data settles meets the rules every M65 skill meets when its step comes: its user is
+    still in the game ("角色出局后，不能继续……行使特权"; a 增益 skill submitted before his death still
+    takes effect) and not blocked by (3) (飞行头槌/天璇紫后, with their exceptions)."""
+    walk = _walk(flow)
+    walk.ctx.current = action.index
+    return not steps.can_act(walk.ctx, action, _label(step), buff=action.skill in _DATA_BUFFS)
+
+
+def aim(board: Board, use: Use, target: str) -> str | None:
+    """Where a skill data settles lands: "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中" and 2 绿王
+    <绝对防御> — every cast on a player passes :func:`.cast.land` (voided, perceived, reflected or
+    redirected); a player already out takes nothing."""
+    walk = _WALKS.get(board)
+    if walk is None:
+        return target
+    if not board.seat(target).alive:
+        board.note(f"{_label(use.step)} <{use.skill.name}>：{target}已出局，不再生效")
+        return None
+    daytime = not walk.ctx.night or use.action.phase == "day"
+    return land(walk.ctx, use.actor, use.skill.name, target, daytime=daytime)
+
+
 def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), 抉择 and <四眼预知> at the start
     of the game, the 枯竭 declarations and answers (kept for the nested X), <最后一枪> chosen in advance."""
@@ -200,6 +237,7 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     board.on_lost.append(verdict.stay_in)
     walk = Walk(ctx, _effective(ctx, flow.actions))
     flow.game["m65"] = walk
+    _WALKS[board] = walk
     counted = {a.index for a in walk.acts}
     flow.done.update(a.index for a in flow.actions if a.index not in counted)  # refused in _effective
     for a in walk.of("抉择"):
@@ -280,13 +318,6 @@ def _gun(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     steps.guns(walk.ctx)
 
 
-def _mark(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(5) 蓝王<天枢剑圣>、骑士<深青之桩>."""
-    walk = _walk(flow)
-    for a in walk.of(*MARKS):
-        steps.mark(walk.ctx, a)
-
-
 def _buff(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The 增益 and information skills the list leaves out, in submission order (C_BUFF)."""
     walk = _walk(flow)
@@ -304,10 +335,14 @@ def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     for seat_name, shooter in ctx.gun_orders.items():
         if board.seat(seat_name).alive:
             board.note(f"<最后一枪>：{seat_name}未出局，预先选择的{shooter}不触发")
-    if ctx.marks:
+    marks: dict[str, list[str]] = {}  # (5)'s 暗记, settled from data as vote marks for the next day
+    for m in board.result.vote_marks:
+        if m.name in MARKS and m.day == ctx.day + 1:
+            marks.setdefault(m.player, []).append(m.name)
+    if marks:
         board.result.state_after[f"第{ctx.day + 1}天暗记"] = {
             p: "被投票数加倍" if len(s) == 1 else f"被投票数加倍（{'、'.join(s)}，各加倍一次）"
-            for p, s in ctx.marks.items()}
+            for p, s in marks.items()}
     if ctx.night and not any(a.phase == "setup" for a in walk.acts):
         steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
     flow.done.update(a.index for a in flow.actions)
@@ -318,7 +353,7 @@ _WHY_ORDER = ("胜负判定·优先级判定：X、劫火净化之焰、黄王�
               "<绝对防御>、感知与反弹/更改目标（cast.land），并受(3)的封锁；这些嵌套的判定 effects 写不出")
 STEP_HOOKS = {
     "开始": _start, "白天": _day, "绝对切割": _cut, "掠夺所得绝对切割": _lent_cut, "绝对防御": _defence,
-    "封锁": _block, "最后一枪": _gun, "暗记": _mark, "增益": _buff, "结束": _end,
+    "封锁": _block, "最后一枪": _gun, "增益": _buff, "结束": _end,
 }
 
 _CAST = "；对玩家施放时先经<绝对防御>与嵌套的 X（感知、反弹、更改目标），受(3)封锁 —— 嵌套判定，effects 写不出"
@@ -331,8 +366,6 @@ HOOKED = {
     "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
     "净化之焰": "X 持续感知/枯竭反弹，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
     "辐射炫惑": "X 持续感知减益/枯竭更改目标，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
-    "深青之桩": "(5) 次日被投票数加倍（暗记）、每名玩家仅可以被选择一次" + _CAST,
-    "天枢剑圣": "(5) 次日被投票数加倍（暗记）、每名玩家仅可以被选择一次" + _CAST,
     "数据收集": "得知白天被投票出局角色的具体身份 —— 目标是当天白天出局的记录，不是提交的目标",
     "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
@@ -348,10 +381,14 @@ HOOKED = {
 }
 
 HOOKS = GameHooks(
-    steps=STEP_HOOKS, refuse=refuse, grants=grants, win_view=verdict.win_view, hooked=HOOKED,
+    steps=STEP_HOOKS, refuse=refuse, grants=grants, win_view=verdict.win_view, hooked=HOOKED, void=void, aim=aim,
     why={
         **dict.fromkeys(STEP_HOOKS, _WHY_ORDER),
         "refuse": "宣言类技能、一夜一技能、技能掠夺所得技能的使用条件 —— 依赖掠夺记录与宣言内容，键写不出",
+        "void": "角色出局后不能行使特权（出局前提交的增益技能仍生效）、(3) 的封锁（飞行头槌不包括被动技能、天璇紫后不包括强制"
+                "技能，都不包括<绝对切割>）—— 由数据结算的技能也先经此判定；封锁的例外依技能的种类与封锁者",
+        "aim": "2 绿王<绝对防御>与嵌套的 X（劫火净化之焰、黄王辐射炫惑：感知、反弹、更改目标）—— 由数据结算的技能对玩家施放时"
+               "先经 cast.land；反应依前一夜的声明与当时的答复",
         "grants": "技能掠夺：猜测成功后下一夜晚可使用该角色的任一非强制技能 —— 技能随掠夺结果变化",
         "win_view": "加速研究社胜1 成功完成对四个不同角色的技能掠夺 —— 夜晚的掠夺成功记录在掠夺者的 掠夺成功 上，"
                     "交给 [[win]] 的 hook 条件 four_distinct_steals（白天读记录的行动）",

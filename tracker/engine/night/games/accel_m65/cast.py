@@ -41,7 +41,6 @@ class Ctx:
     made_guns: dict[str, int] = field(default_factory=dict)   # 机械制造 submitted now: index
     death_at: dict[str, int] = field(default_factory=dict)    # who died at which submission
     extra: set[int] = field(default_factory=set)              # submissions that are a 时间回溯 extra use
-    marks: dict[str, list[str]] = field(default_factory=dict)  # 被投票数加倍 (暗记) by skill
     current: int = 10**6                                       # the submission being settled
 
     def stopped(self, player: str, skill: str, *, passive: bool = False) -> str | None:

@@ -177,28 +177,6 @@ def guns(ctx: Ctx) -> None:
             b.kill(final, f"最后一枪（{player}）")
 
 
-def mark(ctx: Ctx, act: Action) -> None:
-    """(5) 蓝王<天枢剑圣>、骑士<深青之桩>: doubled votes the next day, 暗记, not announced."""
-    b = ctx.board
-    if not can_act(ctx, act, "(5)"):
-        return
-    actor, target = act.members[0], act.targets[0]
-    key = ctx.cat.skill(act.skill).once_per_target  # "每名玩家仅可以被选择一次" (refused by the generic checks)
-    if key is not None:
-        chosen = [str(x) for x in b.state.get(key) or []]
-        b.set_state(key, [*chosen, target])
-    if not b.seat(target).alive:
-        b.note(f"(5) <{act.skill}>：{target}已出局，不再生效")
-        return
-    final = land(ctx, actor, act.skill, target)
-    if final is None:
-        return
-    ctx.marks.setdefault(final, []).append(act.skill)
-    b.mark_votes(act.skill, final, ctx.day + 1)  # [[voting.modifiers]] of the same name: the next day's tally
-    b.note(f"(5) <{act.skill}>（{actor}）：{final}第{ctx.day + 1}天被投票数加倍（暗记，不公示）；"
-           f"{target}此前未被选择过")
-
-
 def time_rewind(ctx: Ctx, act: Action) -> None:
     """<时间回溯>: the target's named skill may be used once more the next 游戏日."""
     b = ctx.board
