@@ -569,11 +569,12 @@ def thread_state(session: UnitOfWork, tid: int) -> ThreadState:
     """What the store knows of a thread (deleted posts included, flagged) for an incremental crawl."""
     conn = session.connection()
     t = conn.execute(select(thread_t).where(thread_t.c.tid == tid)).mappings().first()
+    # The pid, then KnownPost's fields in its order: every row of the thread fetched at once and
+    # built positionally (half the time of iterating the result row by row by attribute name).
     cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
             post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key)
-    known = {r.pid: KnownPost(r.content_key, r.floor, r.position, r.has_desktop, r.blocked, r.deleted,
-                              r.listing_key)
-             for r in conn.execute(select(*cols).where(post_t.c.tid == tid))}
+    make = KnownPost._make
+    known = {r[0]: make(r[1:]) for r in conn.execute(select(*cols).where(post_t.c.tid == tid)).all()}
     if t is None:
         return ThreadState(tid, None, None, None, None, None, known)
     return ThreadState(tid, t["subject"], t["replies"], t["maxposition"], t["pages"], t["listed_at"], known)
