@@ -587,8 +587,9 @@ class EffectT(_Table):
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
-    cause: str | None = _f("damage/kill: the cause a death records (default: the skill's name); a trigger's "
-                           "`unless` reads it", default=None)
+    cause: str | None = _f("damage/kill: the cause a death records, `{actor}` standing in for who acts (M19 "
+                           "\"牺牲（{actor}主动出局）\"); default: the skill's name; a trigger's `unless` reads it",
+                           default=None)
     stops: list[str] = _f("protect: the skills whose damage it stops (`*`: every skill's: \"你在当晚不会死亡\")",
                           default=[], examples=[["杀人"]])
     only_if_hit_by: str | None = _f("protect: refused unless the target was hit by this skill this phase "
@@ -663,7 +664,8 @@ class EffectT(_Table):
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
     to: Literal["target", "actor"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
-        "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\")", default="target")
+        "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
+        "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself)", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -694,7 +696,8 @@ class TriggerT(_Table):
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
 
     on: Literal["exit"] = _f("when it acts: `exit`, right after its holder goes out", default="exit")
-    unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下)", default=[])
+    unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下); a cause "
+                           "written with its detail after the name, `牺牲（P05主动出局）`, is that name's", default=[])
     missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
                              "(逾期未指定视为撕警徽); none: nothing happens", default=None)
     clause: str = _f("the post's sentence", default="")

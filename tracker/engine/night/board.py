@@ -62,6 +62,10 @@ class Board:
         self.declared: set[str] = set()
         #: Listeners called with each faction the win check newly judges lost (M19 寡妇刀).
         self.on_lost: list[Callable[[Board, str], None]] = []
+        #: Every exit not yet followed by what it sets off, (player, cause) in the order they went out,
+        #: whoever settled it (an effect or a game's hook step): the generic engine runs each one's
+        #: ``trigger`` skills from here (:meth:`tracker.engine.night.flow.Flow.after_exits`).
+        self.exits: list[tuple[str, str]] = []
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -127,6 +131,7 @@ class Board:
         elif seat.life is not None:
             seat.life = "出局"
         self.result.deaths.append(Death(player, cause))
+        self.exits.append((player, cause))
         if announce:
             self.result.out_order.append(player)
         self.note(f"{player}{seat.life or '出局'}（{cause}）")

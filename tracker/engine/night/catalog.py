@@ -163,7 +163,7 @@ class Trigger:
     """A skill that acts when its holder goes out (猎人 开枪, 警长 警徽), not at a step.
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
-    name or one of its aliases. ``missing``: the ``choice`` taken when the holder who went out in this
+    name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
     settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens.
     """
 

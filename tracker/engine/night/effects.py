@@ -115,12 +115,14 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "lose":
         _lose(board, use, effect)
         return
-    if target is None:
-        return
+    if target is None:  # a submission without targets: only an effect on the actor himself takes hold
+        if effect.to != "actor" or not use.action.members or effect.when_target is not None:
+            return
+        target = use.action.members[0]  # 幼狼<牺牲> "幼狼可以主动出局"
     if effect.when_target is not None and not tonight.matches(board, pool, effect.when_target, target):
         board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
         return
-    if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"
+    if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"; 幼狼<牺牲> "主动出局"
         target = use.action.members[0] if use.action.members else who
     shield = immunity(board, board.seat(target), name) if board.has(target) else None
     if shield is not None:
@@ -138,11 +140,11 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（待反馈）")
         return
     if effect.kind == "damage":
-        pool.hits.append(Hit(target, effect.strength, effect.cause or name, name, who, use.action.members))
+        pool.hits.append(Hit(target, effect.strength, _cause(effect, use), name, who, use.action.members))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
     elif effect.kind == "kill":
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
-        out(target, effect.cause or name)
+        out(target, _cause(effect, use))
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
         stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
@@ -180,6 +182,11 @@ def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
     """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
     "神启者不受<诅咒>技能影响"), or None; a game's hook step settling ``skill`` asks the same."""
     return next((s for s in board.catalog.skills.values() if skill in s.immune_to and holds(seat, s)), None)
+
+
+def _cause(effect: Effect, use: Use) -> str:
+    """The cause a death records: the effect's ``cause`` (``{actor}`` standing in), else the skill's name."""
+    return effect.cause.format(actor=use.actor) if effect.cause else use.skill.name
 
 
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:

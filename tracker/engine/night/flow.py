@@ -98,8 +98,6 @@ class Flow:
         self.actions = [replace(a, index=i) for i, a in enumerate(actions)]
         self.pool = Pool()
         self.done: set[int] = set()
-        self.queue: list[tuple[str, str]] = []
-        self.exited: list[str] = []
         self.clashes = self.catalog.clashes
         #: What a game's hook steps hand on to its later steps within this settlement.
         self.game: dict[str, Any] = {}
@@ -117,17 +115,18 @@ class Flow:
         if b.kill(player, cause):
             when = {"night": b.night} if b.night is not None else {"day": b.table.day}
             b.seat(player).fields["出局"] = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
-            self.queue.append((player, cause))
-            self.exited.append(player)
 
     def after_exits(self) -> None:
-        """Each exit's triggers in turn (a shot's victim's own triggers follow), then one win check
-        at the point ``exit``: the exits and what they set off are one moment (猎人开枪带走最后一名
-        狼人的同时最后一名神职也出局)."""
-        if not self.queue:
+        """Each exit so far's triggers in turn (a shot's victim's own triggers follow), then one win
+        check at the point ``exit``: the exits and what they set off are one moment (猎人开枪带走最后一名
+        狼人的同时最后一名神职也出局). The exits are the board's, so an exit a game's hook step settles
+        (``board.kill``) sets off the same data triggers as an effect's; a hook calls this itself where
+        its post settles what an exit sets off at once (立即), before its next step."""
+        queue = self.board.exits
+        if not queue:
             return
-        while self.queue:
-            player, cause = self.queue.pop(0)
+        while queue:
+            player, cause = queue.pop(0)
             self.triggers(player, cause)
         check(self.board, "exit")
 
@@ -155,7 +154,7 @@ class Flow:
         assert skill.trigger is not None
         self.done.add(action.index)
         names = {n for u in skill.trigger.unless for n in (u, *self._aliases(u))}
-        if cause is not None and cause in names:
+        if cause is not None and (cause in names or cause.split("（", 1)[0] in names):  # 牺牲（P05主动出局）
             self.board.reject(action, f"因<{cause}>出局，不能发动<{skill.name}>", skill.trigger.clause or skill.clause)
             return
         self.settle(action, f"{action.actor}出局后")
@@ -208,7 +207,7 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind == "mark" for e in skill.effects):
+        if not action.targets and not any(e.kind == "mark" or e.to == "actor" for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
             self._last_use(skill, chosen)

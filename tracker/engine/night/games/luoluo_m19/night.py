@@ -72,16 +72,6 @@ def kills(ctx: Ctx) -> None:
     _kills(ctx)
 
 
-def sacrifice(ctx: Ctx) -> None:
-    """（1）幼狼<牺牲>, after <觅食> (data)."""
-    b = ctx.board
-    for act in ctx.of("牺牲"):
-        if not _live_actor(ctx, act, "(1)"):
-            continue
-        b.note(f"(1) 幼狼{act.actor}<牺牲>：主动出局")
-        b.kill(act.actor, f"牺牲（{act.actor}主动出局）")
-
-
 def _kills(ctx: Ctx) -> None:
     """Each killer's 指杀: the pack once (twice on its 激励 night), the 黑情侣 after 寡妇刀, the 忠犬
     on its night, the 丘比特 who 接刀; a later submission of the same killer replaces the earlier."""
