@@ -513,7 +513,7 @@ EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert",
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
-    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log"}),
+    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
     "convert": frozenset({"role", "faction"}),
@@ -594,6 +594,14 @@ class EffectT(_Table):
                           default=[], examples=[["杀人"]])
     only_if_hit_by: str | None = _f("protect: refused unless the target was hit by this skill this phase "
                                     "(解药：救当晚被狼人杀的人)", default=None)
+    standing: bool = _f(
+        "protect: held by the skill's holders themselves at all times, with no submission and no step — in the "
+        "skill's `phases` only (leave out: every phase), and not while one of its `voided_by` statuses is held "
+        "(213 主宰黑夜<强制> \"在[夜晚]和[晨曦]阶段，获得……[不死]状态\"; [净化] \"[强制]技能也会失效\"). Leave out: "
+        "it protects the targets of a submission", default=False)
+    from_factions: list[Name] = _f(
+        "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
+        "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",

@@ -145,6 +145,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "kill":
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
         out(target, _cause(effect, use))
+    elif effect.kind == "protect" and effect.standing:  # its holders hold it themselves: see standing()
+        return
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
         stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
@@ -234,6 +236,13 @@ def feedback(board: Board, skill: Skill, step: str) -> None:
             board.note(f"{step} {skill.name}{target}公示出局 → {e.text.format(target=target)}")
 
 
+def _phase(board: Board) -> str:
+    """The phase being settled, as a skill's ``phases`` name it: ``night``, else the day's own phase."""
+    if board.night is not None:
+        return "night"
+    return {None: "day", "白天": "day"}.get(board.table.phase, board.table.phase or "day")
+
+
 def next_day(board: Board) -> int | None:
     """The day after the phase being settled: night N is followed by day N+1 (213, whose night N
     comes before day N: day N); a day D by day D+1."""
@@ -294,6 +303,25 @@ def meet(board: Board, pool: Pool, clashes: Sequence[Clash], target: str, step: 
     return None
 
 
+def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, phase: str,
+             pool: Pool | None = None) -> tuple[Skill, Effect] | None:
+    """The protection ``seat`` holds by itself (a ``standing`` protect of a skill he holds, in one of
+    its ``phases``, no ``voided_by`` status on him) that stops damage of ``skill`` at ``strength``
+    dealt by a player of ``faction`` (213 主宰黑夜: [不死] against 村民阵营's skills at night and 晨曦)."""
+    if not seat.alive:
+        return None
+    for own in board.catalog.skills.values():
+        if (own.phases and phase not in own.phases) or not holds(seat, own):
+            continue
+        if tonight.voiding(board, pool or Pool(), own, (seat.name,)) is not None:
+            continue
+        for e in own.effects:
+            if (e.kind == "protect" and e.standing and (skill in e.stops or "*" in e.stops) and e.strength >= strength
+                    and (not e.from_factions or faction in e.from_factions)):
+                return own, e
+    return None
+
+
 def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: Out) -> None:
     """Pending damage meets the protections, in the order it was dealt: a protection stops a hit of
     a skill it names if at least as strong; protections that clash (同守同救) kill, or fail, instead."""
@@ -310,6 +338,11 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
         stop = next((g for g in guards if (h.skill in g.stops or "*" in g.stops) and g.strength >= h.strength), None)
         if stop is not None:
             board.survive(h.target, f"{stop.by}<{stop.skill}>")
+            continue
+        by = next((board.seat(m).faction for m in h.members if board.has(m)), "")
+        held = standing(board, board.seat(h.target), h.skill, h.strength, by, _phase(board), pool)
+        if held is not None:
+            board.survive(h.target, f"{h.target}<{held[0].name}>")
             continue
         weak = [g.skill for g in guards]
         if weak:

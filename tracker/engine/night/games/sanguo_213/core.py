@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.night import win
+from tracker.engine.night import effects, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
 
@@ -160,10 +160,11 @@ def harm(board: Board, members: Sequence[str], strength: str, skill: str, actor:
 
 # -- harm against defence -------------------------------------------------------------------------
 def _defence(board: Board, ctx: Ctx, seat: Seat, hit: Hit) -> str | None:
-    """The defence that cancels ``hit`` on ``seat`` (and is spent, for 长寿之命), or None."""
-    if (seat.role == "恶魔" and ctx.phase in ("night", "晨曦") and hit.faction == "村民"
-            and not purified(seat) and LADDER.index(hit.strength) < LADDER.index("不死")):
-        return f"恶魔<主宰黑夜>：[不死]>[{hit.strength}]"
+    """The defence that cancels ``hit`` on ``seat`` (and is spent, for 长寿之命), or None: first what the
+    player holds by himself (a ``standing`` protect of the night file: 主宰黑夜's [不死]), then [守护]."""
+    held = effects.standing(board, seat, hit.skill, LADDER.index(hit.strength), hit.faction, ctx.phase)
+    if held is not None:
+        return f"{seat.role}<{held[0].name}>：[{LADDER[held[1].strength]}]>[{hit.strength}]"
     if hit.strength != "指杀":
         return None
     guard = ctx.guards.get(seat.name)

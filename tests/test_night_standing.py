@@ -1,0 +1,70 @@
+"""A protection its holder holds by itself: ``standing`` protect, with ``from_factions``.
+
+213 主宰黑夜<强制> "在[夜晚]和[晨曦]阶段，获得仅针对村民阵营发动的技能的[不死]状态": nobody submits it;
+the 恶魔 simply has [不死] against damage dealt by 村民阵营 players, in the skill's ``phases``, and not
+while [净化] ("[强制]技能也会失效", ``voided_by``). A toy game settled by the generic engine alone;
+213's own cases (毒药, 猎人<报复> at 晨曦, 决斗 at 正午) are in test_night_sanguo_213.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tracker.engine.night import settle
+from tracker.engine.night.catalog import parse_catalog
+from tracker.engine.night.model import Action, Seat, Settlement, Table
+from tracker.errors import RulesetError
+
+DARK = {"name": "黑夜", "roles": ["恶魔"], "phase": "passive", "phases": ["night"], "kind": "强制",
+        "voided_by": ["净化"],
+        "effects": [{"kind": "protect", "standing": True, "strength": 5, "stops": ["*"], "from_factions": ["村民"]}]}
+NIGHT: dict[str, Any] = {
+    "ruleset": "standing-toy",
+    "steps": [{"n": "1", "skills": ["毒药", "杀人"]}, {"n": "2", "resolve": True}],
+    "skills": [
+        {"name": "毒药", "roles": ["女巫"], "phases": ["night", "day"], "targets": 1,
+         "effects": [{"kind": "damage", "strength": 2}]},
+        {"name": "杀人", "team": "狼群", "roles": ["狼人"], "targets": 1, "effects": [{"kind": "damage"}]},
+        DARK,
+    ],
+}
+
+
+def _run(*actions: Action, status: tuple[str, ...] = (), night: int | None = 2, phase: str | None = None,
+         ) -> Settlement:
+    players = {"P01": Seat("P01", "女巫", "村民"), "P02": Seat("P02", "狼人", "狼人"),
+               "P03": Seat("P03", "恶魔", "狼人", status=list(status)), "P04": Seat("P04", "村民", "村民")}
+    table = Table(players=players, state={}, night=night, day=None if night is not None else 2, phase=phase)
+    acts = [Action(a.actor, a.skill, a.targets, phase=a.phase, index=i) for i, a in enumerate(actions)]
+    return settle(parse_catalog(NIGHT, "toy.toml"), table, acts)
+
+
+def test_a_standing_protection_stops_damage_of_the_named_faction() -> None:
+    res = _run(Action("P01", "毒药", ("P03",)))
+    assert res.deaths == [] and [(s.player, s.reason) for s in res.survivals] == [("P03", "P03<黑夜>")]
+
+
+def test_damage_of_another_faction_goes_through() -> None:
+    assert [d.player for d in _run(Action("狼群", "杀人", ("P03",))).deaths] == ["P03"]
+
+
+def test_a_voiding_status_takes_it_away() -> None:
+    assert [d.player for d in _run(Action("P01", "毒药", ("P03",)), status=("净化",)).deaths] == ["P03"]
+
+
+def test_only_in_the_skills_phases() -> None:
+    res = _run(Action("P01", "毒药", ("P03",), phase="day"), night=None, phase="day")
+    assert [d.player for d in res.deaths] == ["P03"]
+
+
+def test_nobody_submits_it() -> None:
+    res = _run(Action("P03", "黑夜"))
+    assert [(r.skill, r.reason) for r in res.rejected] == [("黑夜", "<黑夜>无需发动：技能效果自动结算")]
+
+
+def test_standing_and_from_factions_are_protect_keys_only() -> None:
+    bad = {**NIGHT, "skills": [*NIGHT["skills"][:2], {**DARK, "effects": [{"kind": "damage", "standing": True}]}]}
+    with pytest.raises(RulesetError, match="standing"):
+        parse_catalog(bad, "toy.toml")
