@@ -1,6 +1,7 @@
-"""``docs/ruleset.md`` and the JSON Schemas, written from the one model of the ruleset format.
+"""``docs/ruleset.md`` and the JSON Schemas, written from the one model of each input format.
 
-Run ``python -m tracker.engine.ruleset_docs`` after changing :mod:`tracker.engine.ruleset_model`;
+Run ``python -m tracker.engine.ruleset_docs`` after changing :mod:`tracker.engine.ruleset_model` or
+:mod:`tracker.engine.night.scenario_model` (the night scenario's ``scenario.schema.json``);
 ``tests/test_ruleset_format.py`` fails while the committed files differ from what this writes, so a
 key cannot be added, renamed or given a new default without its documentation following.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from tracker.engine.night.scenario_model import scenario_schema
 from tracker.engine.ruleset_copy import default_words
 from tracker.engine.ruleset_errors import toml_value
 from tracker.engine.ruleset_model import TABLES, NightT, RulesetT
@@ -24,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC_PATH = ROOT / "docs" / "ruleset.md"
 SCHEMA_PATH = Path(__file__).with_name("ruleset.schema.json")
 NIGHT_SCHEMA_PATH = Path(__file__).with_name("night.schema.json")
+SCENARIO_SCHEMA_PATH = Path(__file__).with_name("night") / "scenario.schema.json"
 
 _HEADERS: dict[type[BaseModel], str] = {model: header for header, model in TABLES}
 
@@ -124,10 +127,15 @@ def schema(model: type[BaseModel]) -> str:
     return json.dumps(model.model_json_schema(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
+def scenario_schema_text() -> str:
+    return json.dumps(scenario_schema(), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
 def write() -> None:
     DOC_PATH.write_text(markdown(), encoding="utf-8")
     SCHEMA_PATH.write_text(schema(RulesetT), encoding="utf-8")
     NIGHT_SCHEMA_PATH.write_text(schema(NightT), encoding="utf-8")
+    SCENARIO_SCHEMA_PATH.write_text(scenario_schema_text(), encoding="utf-8")
 
 
 if __name__ == "__main__":

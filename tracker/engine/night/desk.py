@@ -420,15 +420,10 @@ _FOLD_KEYS = frozenset({"存活", "判负阵营", "红牌"})
 
 @cache
 def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
-    """The player fields and state keys of the scenario schema (shared/night's closed vocabulary)."""
-    import json
+    """The player fields and state keys of the scenario model (shared/night's closed vocabulary)."""
+    from tracker.engine.night.scenario_model import player_fields, state_keys
 
-    from tracker.engine.night.scenario import SCHEMA_PATH
-
-    defs = json.loads(SCHEMA_PATH.read_text("utf-8"))["$defs"]
-    fields = {k for name, d in defs.items() if name.startswith("player") for k in d.get("properties", {})}
-    keys = {k for name, d in defs.items() if name.startswith("state") for k in d.get("properties", {})}
-    return frozenset(fields - _FOLD_FIELDS), frozenset(keys - _FOLD_KEYS)
+    return player_fields() - _FOLD_FIELDS, state_keys() - _FOLD_KEYS
 
 
 def setup_field(field: str, player: str | None) -> str:

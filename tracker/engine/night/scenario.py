@@ -1,45 +1,44 @@
-"""The scenario file of ``tracker night simulate``: checked against its JSON Schema, then read.
+"""The scenario file of ``tracker night simulate``: checked against its model, then read.
 
-The schema (``scenario.schema.json``, the shared vocabulary of state keys and player fields) is
-the contract: a file that does not validate is refused with the path of its first error, before
-any settlement, so the engine never guesses at a misspelt key.
+The model (:mod:`tracker.engine.night.scenario_model`, the shared vocabulary of state keys and player
+fields; ``scenario.schema.json`` is written from it) is the contract: a file that does not validate is
+refused with the path of its first error, before any settlement, so the engine never guesses at a
+misspelt key.
 
 Bounded before anything is settled: a file of at most MAX_BYTES, nesting at most MAX_DEPTH deep,
 at most MAX_PLAYERS seats and MAX_ACTIONS submissions (a night of the largest game, 24 players,
-is a few dozen), each player listed once, and at most MAX_ERRORS schema errors looked at (the
-first is shown). A hostile file ends with a clear exit 2, in little memory and time.
+is a few dozen), each player listed once, at most MAX_VALUES values in all (so the model finds at
+most that many errors, of which the first is shown). A hostile file ends with a clear exit 2, in
+little memory and time.
 """
 
 from __future__ import annotations
 
 import difflib
-import itertools
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from tracker.engine.night.catalog import Catalog
 from tracker.engine.night.model import CORE_FIELDS, Action, Seat, Table
+from tracker.engine.night.scenario_model import ScenarioT, seed_context
+from tracker.engine.ruleset_errors import clean
 from tracker.errors import ConfigError
 
 if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
     from tracker.engine.ruleset import Ruleset
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 MAX_BYTES = 1024 * 1024  # the worked examples' largest scenario is ~6 KB
-MAX_DEPTH = 32  # the schema's deepest value (a player's fields) is 6 levels down
+MAX_DEPTH = 32  # the format's deepest value (a player's fields) is 6 levels down
 MAX_PLAYERS = 64  # the posts' games have at most 24
 MAX_ACTIONS = 1000
-MAX_ERRORS = 100
-
-
-@cache
-def _validator() -> Any:
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text("utf-8")))
+MAX_VALUES = 20_000  # 64 players' fields and 1,000 actions of a few keys each hold under 10,000
 
 
 def _path(parts: Sequence[Any]) -> str:
@@ -49,25 +48,57 @@ def _path(parts: Sequence[Any]) -> str:
     return out or "（顶层）"
 
 
-def validate(data: Any, where: Sequence[Any] = ()) -> None:
-    """ConfigError (exit 2) naming the path of the first error, or nothing. ``where``: the
-    scenario's place in a ``{"scenarios": [...]}`` file, prefixed to the path."""
+_WANT = {"int": "整数", "bool": "true 或 false", "string": "文字（加引号）", "list": "数组", "dict": "对象",
+         "model": "对象", "float": "数字"}
+
+
+def _words(err: ErrorDetails) -> str:
+    """One error of the model in the director's words."""
+    kind, ctx = err["type"], err.get("ctx") or {}
+    value = err.get("input")
+    shown = json.dumps(value, ensure_ascii=False) if len(repr(value)) < 60 else "（对象或数组）"
+    if kind == "missing":
+        return "缺少这个键"
+    if kind == "extra_forbidden":
+        return "不是可识别的键"
+    if kind in ("literal_error", "enum"):
+        return f"取值 {shown} 不可用，可选：{ctx.get('expected', '')}"
+    if kind == "string_pattern_mismatch":
+        return f"取值 {shown} 格式不对（应符合 {ctx.get('pattern', '')}，玩家写 P01…）"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        limit = ctx.get("ge", ctx.get("le"))
+        return f"取值 {shown} {'不能小于' if kind == 'greater_than_equal' else '不能大于'} {limit}"
+    if kind in ("string_too_short", "too_short"):
+        return "不能为空"
+    if kind == "value_error":
+        return str(ctx.get("error", err["msg"]))
+    want = next((v for k, v in _WANT.items() if kind.startswith(k)), None)
+    return f"取值 {shown} 类型不对，应为{want}" if want else f"取值 {shown} 不对（{err['msg']}）"
+
+
+def validate(data: Any, where: Sequence[Any] = ()) -> ScenarioT:
+    """The scenario as its model, or ConfigError (exit 2) naming the path of the first error. ``where``:
+    the scenario's place in a ``{"scenarios": [...]}`` file, prefixed to the path."""
     if not isinstance(data, dict):
         raise ConfigError(f"情景文件{_path(list(where)) if where else '的顶层'}应是一个 JSON 对象（含 setup 和 actions）")
     _bounded(data)
-    errors = sorted(itertools.islice(_validator().iter_errors(data), MAX_ERRORS),
-                    key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    if errors:
-        e = errors[0]
-        raise ConfigError(f"情景文件不符合格式：{_path([*where, *e.absolute_path])}：{e.message}",
-                          hint="键和取值见 scenario.schema.json（状态键的词汇表）")
+    try:
+        return ScenarioT.model_validate(data, context=seed_context(data))
+    except ValidationError as exc:
+        e = exc.errors(include_url=False)[0]  # in the format's order: game, setup (its players, state), actions
+        raise ConfigError(f"情景文件不符合格式：{_path([*where, *clean(e['loc'])])}：{_words(e)}",
+                          hint="键和取值见 scenario.schema.json（状态键的词汇表）") from None
 
 
 def _depth(data: Any) -> int:
-    """How deep ``data`` nests (iteratively: a deep value must not exhaust the stack here)."""
-    deepest, stack = 0, [(data, 1)]
+    """How deep ``data`` nests (iteratively: a deep value must not exhaust the stack here); ConfigError
+    past MAX_VALUES values."""
+    deepest, stack, values = 0, [(data, 1)], 0
     while stack:
         value, d = stack.pop()
+        values += 1
+        if values > MAX_VALUES:
+            raise ConfigError(f"情景文件的值超过 {MAX_VALUES} 个", hint="情景文件只含 setup、actions 和期望结果")
         deepest = max(deepest, d)
         if d > MAX_DEPTH:
             break
@@ -79,9 +110,7 @@ def _depth(data: Any) -> int:
 
 
 def _bounded(data: Mapping[str, Any]) -> None:
-    """The sizes no night has: refused before the schema walks them."""
-    if _depth(data) > MAX_DEPTH:
-        raise ConfigError(f"情景文件嵌套超过 {MAX_DEPTH} 层", hint="情景文件只含 setup、actions 和期望结果")
+    """The sizes no night has: refused before the model reads them."""
     setup = data.get("setup")
     players = setup.get("players") if isinstance(setup, dict) else None
     if isinstance(players, list):
@@ -95,6 +124,8 @@ def _bounded(data: Mapping[str, Any]) -> None:
     actions = data.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
         raise ConfigError(f"情景文件有 {len(actions)} 条行动，超过上限 {MAX_ACTIONS}")
+    if _depth(data) > MAX_DEPTH:
+        raise ConfigError(f"情景文件嵌套超过 {MAX_DEPTH} 层", hint="情景文件只含 setup、actions 和期望结果")
 
 
 def scenarios_of(data: Any) -> list[dict[str, Any]] | None:
