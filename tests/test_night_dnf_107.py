@@ -671,6 +671,17 @@ def test_first_day_hiding_election_and_leader() -> None:
     assert [r.skill for r in res.rejected] == ["藏匿", "当选神眷者"]
 
 
+def test_one_chosen_one_the_last_election_counts_and_the_holder_gives_it_up() -> None:
+    """第一天白天……获得投票最多的角色将成为神眷者。 One 神眷者 at a time: an election moves the mark from a
+    player who held it, and of two results the last counts."""
+    res = run(day(1, state={"神眷者": "P03"}), act("放逐投票", "当选神眷者", "P14"))
+    assert [(t.from_player, t.to_player) for t in res.tags_moved] == [("P03", "P14")]
+    assert res.table_after is not None and "神眷者" not in res.table_after.players["P03"].tags
+    res = run(day(1), act("放逐投票", "当选神眷者", "P14"), act("放逐投票", "当选神眷者", "P01"))
+    assert [(t.from_player, t.to_player) for t in res.tags_moved] == [(None, "P01")]
+    assert res.state_after["神眷者"] == "P01"
+
+
 def test_teaching_lets_a_temple_holder_pass_the_relic() -> None:
     """教化<普通>：……若该角色属于圣殿阵营，其当夜免疫诅咒并可以将持有的亡灵圣物转交给其他一名角色。"""
     res = run(day(3, state={"亡灵圣物": relic_at("P03", 2)}), act("P15", "教化", "P03", choice="转交P10"))

@@ -517,7 +517,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
     "convert": frozenset({"role", "faction"}),
-    "mark": frozenset({"tag", "choices"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
+    "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort"}),
     "watch": frozenset({"state", "text", "log"}),
@@ -620,6 +620,11 @@ class EffectT(_Table):
     role: str | None = _f("convert: the new role", default=None)
     faction: str | None = _f("convert: the new faction", default=None)
     tag: str | None = _f("mark: the tag (警长)", default=None)
+    act: Literal["give", "take", "pass", "tear"] | None = _f(
+        "mark: what it does when the submission's `choice` is none of `choices`, the move then named by the "
+        "skill alone (107 推选首领 gives 恶徒首领 to its target); leave out: a submission with no `choice` passes the "
+        "tag from the actor to its target, or tears it without one, and an unknown `choice` does nothing",
+        default=None, examples=["give"])
     choices: dict[str, Literal["give", "take", "pass", "tear"]] = _f(
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])

@@ -129,6 +129,8 @@ class Effect:
     refuses: str | None = None
     #: The settlement log's line for the effect (None: the engine's own).
     log: str | None = None
+    #: mark: what it does when the submission's ``choice`` is none of ``choices`` (None: pass/tear by default).
+    act: str | None = None
     #: ``target`` (each target) or ``actor`` (the actor, once per target it takes hold on: 自保).
     to: str = "target"
     #: learn (:mod:`.learn`): the question, the players it asks about, what they must be, the words
@@ -405,7 +407,7 @@ def _effect(e: EffectT) -> Effect:
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
-                  otherwise=e.otherwise, refuses=e.refuses, log=e.log,
+                  otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
                   ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
                   no=e.no, told=e.told,
                   misread=None if e.misread is None else Misread(who=e.misread.who, whether=e.misread.whether),

@@ -277,16 +277,44 @@ def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, st
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
     tag = effect.tag or ""
-    choice = use.action.choice or ("pass" if target else "tear")
-    act = effect.choices.get(choice, choice)
-    word = use.action.choice or ("传递" if act == "pass" else act)
-    holder = next((p.name for p in board.holders(tag)), None)
+    if effect.act is not None and use.action.choice not in effect.choices:
+        act, via = effect.act, use.skill.name  # 推选首领: the skill alone says how it moved
+    else:
+        choice = use.action.choice or ("pass" if target else "tear")
+        act = effect.choices.get(choice, choice)
+        via = f"{use.skill.name}·{use.action.choice or ('传递' if act == 'pass' else act)}"
+    holder = tag_holder(board, tag)
     if act in ("pass", "give") and target is not None:
-        board.move_tag(tag, holder if act == "give" else use.actor, target, f"{use.skill.name}·{word}")
+        frm = holder if act == "give" else use.actor
+        if not _vanishes(board, use, tag, target, frm, via):
+            board.move_tag(tag, frm, target, via)
     elif act == "take" and target is not None:
-        board.move_tag(tag, target, use.actor, f"{use.skill.name}·{word}")
+        board.move_tag(tag, target, use.actor, via)
     elif act == "tear":
-        board.move_tag(tag, use.actor, None, f"{use.skill.name}·{word}")
+        board.move_tag(tag, use.actor, None, via)
+
+
+def tag_holder(board: Board, tag: str) -> str | None:
+    """Who holds a tag now: the player marked with it, else the player the table's ``state`` names for it
+    (the state key the board keeps for 警长, 神眷者, 恶徒首领 … as tags move)."""
+    held = next((p.name for p in board.holders(tag)), None)
+    named = board.state.get(tag)
+    return held if held is not None else (named if isinstance(named, str) and board.has(named) else None)
+
+
+def _vanishes(board: Board, use: Use, tag: str, target: str, frm: str | None, via: str) -> bool:
+    """A tag given to a role the ruleset's ``[[tags]] vanishes_for`` names is gone, from whoever held it
+    (107 神恩 "神启者不能成为神眷者，当神启者成为神眷者时，神眷者消失"), as the day's fold has it."""
+    rule = board.ruleset.tag_rule(tag) if board.ruleset is not None else None
+    role = board.seat(target).role
+    if rule is None or role not in rule.vanishes_for:
+        return False
+    board.note(f"{use.step} {target}（{role}）不能持有{tag} → {tag}消失")
+    if frm is not None and board.has(frm) and tag in board.seat(frm).tags:
+        board.move_tag(tag, frm, None, f"{via}（{tag}消失）")
+    elif tag in board.state:
+        board.set_state(tag, None)
+    return True
 
 
 def meet(board: Board, pool: Pool, clashes: Sequence[Clash], target: str, step: str) -> Clash | None:

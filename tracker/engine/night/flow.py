@@ -60,7 +60,8 @@ def _phase(board: Board) -> str:
     return {None: "day", "白天": "day"}.get(board.table.phase, board.table.phase or "day")
 
 
-def _applies(step: Step, board: Board) -> bool:
+def applies(step: Step, board: Board) -> bool:
+    """Whether ``step`` belongs to the phase the board settles (a game's hook step may ask it too)."""
     return step.runs(board.night, _phase(board))
 
 
@@ -345,7 +346,7 @@ class Flow:
                 cause = gone.get("cause") if isinstance(gone, dict) else None
                 self.fire(last[-1], skill, cause if isinstance(cause, str) else None)
                 self.after_exits()
-        steps = [s for s in self.catalog.steps if _applies(s, b)]
+        steps = [s for s in self.catalog.steps if applies(s, b)]
         for i, step in enumerate(steps):
             for name in step.skills:
                 self.place_of.setdefault(name, i)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.exits import bench
+from tracker.engine.night.flow import applies
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.dnf_107 import day as days
 from tracker.engine.night.games.dnf_107.common import win_view
@@ -29,11 +30,9 @@ if TYPE_CHECKING:
 
 
 def _data_skills(flow: Flow) -> set[str]:
-    """The skills a night step settles from their ``effects`` (not a hook step): left to the generic
-    walk. Every day step is a hook step, so a day's submissions are all the hooks'."""
-    if flow.board.night is None:
-        return set()
-    return {n for st in flow.catalog.steps if st.hook is None and st.phase == "night" for n in st.skills}
+    """The skills a step of this phase settles from their ``effects`` (not a hook step): left to the
+    generic walk."""
+    return {n for st in flow.catalog.steps if st.hook is None and applies(st, flow.board) for n in st.skills}
 
 
 def _red_cards(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -162,9 +161,6 @@ HOOKED = {
     "腐化": "（19）最后一名亡灵则翻转目标，否则目标一起出局 —— 出局连锁",
     "虚体": "恶灵因投票出局时明示身份，视为出局但保留发言权和投票权 —— 出局而保留权利",
     "投票出局": "白天的放逐，随之结算诡辩、虚体、陷阱、腐化与出局效应 —— 出局连锁",
-    "当选神眷者": "第一天最先高票者当选神眷者，神启者当选则神眷者消失 —— 依身份的标记",
-    "推选首领": "恶徒推选首领 —— 标记",
-    "首领技能": "首领的投票有效、每出局一名恶徒票数+1 —— 白天计票（voting.per_dead_bonus）",
     "藏匿": "第一日白天结束时恶徒选择一名角色获得圣物（诅咒次数3） —— 圣物流转",
     "夜之躯": "守夜人宣言即时翻转；首个非亡灵阵营全部出局时加入该阵营 —— 翻转身份与胜负判定前的阵营",
     "灵魂链接": "其他圣殿阵营角色出局或翻转时得到通知 —— 随出局与翻转身份",
@@ -217,7 +213,7 @@ HOOKS = GameHooks(
         "(15)": "（15）灾厄 —— 圣物流转",
         "(17)": "（17）认主；神启的回答、早晨的公示、夜之躯加入阵营 —— 跨夜计数，其后是胜负判定",
         "(18)": "（18）夜之心、追踪 —— 翻转身份与圣物持有者的告知",
-        "白天": "白天的技能：推选首领、当选神眷者、牵制、教化、夜之躯 —— 标记与翻转身份",
+        "白天": "白天的技能：牵制、教化、夜之躯 —— 当晚的失效、诅咒的豁免与圣物转交、翻转身份",
         "投票": "投票出局：诡辩替代、虚体、陷阱 —— 出局连锁",
         "(19)": "（19）腐化 —— 出局连锁",
         "(20)": "（20）被投票出局的角色遗言、馈赠、传承 —— 出局连锁",

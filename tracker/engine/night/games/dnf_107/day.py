@@ -58,21 +58,11 @@ def dawn(d: Day) -> None:
 
 
 def day_skills(d: Day) -> None:
-    """The day's own skills and results, in submission order: 推选首领, 当选神眷者, 牵制, 教化, 夜之躯."""
+    """The day's own skills, in submission order: 牵制, 教化, 夜之躯 (推选首领 and 当选神眷者 are the step
+    before, data: ``mark``)."""
     b, day = d.b, d.day
     for a in d.actions:
-        if a.skill == "推选首领":
-            leader = a.targets[0]
-            old = b.state.get("恶徒首领")
-            b.move_tag("恶徒首领", old if isinstance(old, str) else None, leader, "推选首领")
-        elif a.skill == "当选神眷者":
-            god = a.targets[0]
-            if b.seat(god).role == "神启者":
-                b.note(f"第1天 {god}获得最多投票，但神启者不能成为神眷者 → 神眷者消失")
-                b.set_state("神眷者", None)
-            else:
-                b.move_tag("神眷者", None, god, "第一天竞选")
-        elif a.skill == "牵制":
+        if a.skill == "牵制":
             b.set_state("牵制上次", {"target": a.targets[0], "day": day})
             b.note(f"第{day}天 牵制：民兵共同选择{a.targets[0]} → 其当晚发动的非团队的<普通>和<限定>技能无效")
             b.later("牵制", a.targets[0], f"第{day}夜", b.skill("牵制").clause)
