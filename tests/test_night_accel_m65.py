@@ -284,6 +284,21 @@ def test_last_shot_after_a_vote_exile() -> None:
     assert deaths(card) == []
 
 
+def test_the_days_exits_are_settled_before_the_night_and_a_red_card_fires_no_gun() -> None:
+    """"讨论日获得投票最多的角色将出局。" / "白天红牌罚下导致的出局结算在投票结算之后执行。" — the day's exits (data:
+    `kill`) are recorded on that day even in the night's settlement, so <数据收集> reads them; <最后一枪> answers a
+    vote ("当你因非红牌的情况出局时"), not a red card; <绝对防御> does not stop the vote (no skill)."""
+    armed = {"机械制造上次": {"night": 2}}
+    res = day([A("放逐投票", "投票出局", "P08"), A("P08", "最后一枪", "P05")], n=3, state=armed)
+    assert deaths(res) == ["P08", "P05"] and res.deaths[0].cause == "投票"
+    assert res.table_after is not None and res.table_after.players["P08"].fields["出局"] == {"day": 3, "cause": "投票"}
+    red = day([A("导演", "红牌罚下", "P08"), A("P08", "最后一枪", "P05")], n=3, state=armed)
+    assert deaths(red) == ["P08"] and red.deaths[0].cause == "红牌罚下"
+    both = night([A("导演", "红牌罚下", "P06"), A("放逐投票", "投票出局", "P04", phase="白天"), A("P11", "数据收集")])
+    assert deaths(both) == ["P04", "P06"]  # the vote first, then the red card
+    assert told(both, "P11") == ["数据收集：第2天被投票出局的P04的身份：绿王"]
+
+
 def test_day_block_stands_when_its_caster_is_voted_out_that_day() -> None:
     """"<天璇紫后>：游戏日白天任意时刻……使得该玩家当晚无法使用任何技能" — cast before the vote, it holds
     that night; a caster out on an earlier day cannot cast ("角色出局后，不能继续……行使特权")."""
@@ -432,11 +447,14 @@ def test_four_different_plunders_win_first() -> None:
 def test_vote_plunder_is_secret_and_once() -> None:
     """"<票权掠夺>（限定）：游戏日任意时刻……剥夺他的投票权，暗记并不公示……只能使用一次。\""""
     res = day([A("P02", "票权掠夺", "P07")], n=2)
-    assert res.state_after["P07.票权掠夺"].startswith("仍可投票，但投票算无效票") and res.lines == []
+    # the hidden mark the tallies read from now on (no day: the ruleset's void_voter lasts the game)
+    assert [(m.name, m.player, m.day) for m in res.vote_marks] == [("票权掠夺", "P07", None)] and res.lines == []
     assert res.state_after["P02.票权掠夺"] == 0 and told(res, "P02") == ["已执行<票权掠夺>"]
     assert told(res, "P07") == ["被施放<票权掠夺>，来源P02"]  # 劫火 持续 perceives any skill
     again = day([A("P02", "票权掠夺", "P03")], n=3, players={"P02": {"uses": {"票权掠夺": 0}}})
     assert rejected(again) == [("P02", "票权掠夺")]
+    green = night([A("P02", "票权掠夺", "P04")])  # "不会受到任何干扰和反弹": not voided by 绝对防御
+    assert [(m.player, m.day) for m in green.vote_marks] == [("P04", None)]
 
 
 # ------------------------------------------------------------------------------ 增益 / information
@@ -479,7 +497,7 @@ def test_data_collection_and_ethereal_eternity() -> None:
     拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）"."""
     out = {"P06": {"alive": False, "出局": {"day": 2, "cause": "投票"}, "choice": "持续"}}
     res = night([A("P11", "数据收集"), A("P11", "缥缈永恒", "P06")], players=out)
-    assert told(res, "P11")[0] == "数据收集：第2天被投票出局的P06的身份：黄王"
+    assert "数据收集：第2天被投票出局的P06的身份：黄王" in told(res, "P11")  # (data, after the hooks' 增益)
     assert res.state_after["P11.辐射炫惑"] == 1 and res.state_after["P11.缥缈永恒"] == 0
     # the next night the 白王 holds both options: 持续 perception of a 减益 skill
     nxt = night([A("P03", "深青之桩", "P11")], n=3, players={**out, "P11": {"uses": {"缥缈永恒": 0, "辐射炫惑": 1}}})

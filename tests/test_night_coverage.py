@@ -256,12 +256,12 @@ def test_the_void_hook_is_asked_before_a_data_skill_takes_effect(monkeypatch: py
 
 
 def test_accel_m65_is_walked_by_the_generic_engine_over_its_steps() -> None:
-    """M65's 优先级判定 is the night file's ``[[steps]]`` (0–5 with the post's numbers), each a hook
-    step the game supplies; no hook walks the whole phase."""
+    """M65's 优先级判定 is the night file's ``[[steps]]`` (0–5 with the post's numbers, then the 增益), each
+    a hook step the game supplies or a data step; no hook walks the whole phase."""
     hooks, cat = hooks_for("accel-m65"), load_catalog("accel-m65")
     assert hooks is not None and hooks.steps
     numbered = [s.n for s in cat.steps if s.n]
-    assert numbered[numbered.index("0"):] == ["0", "1", "2", "3", "4", "5"]
+    assert numbered[numbered.index("0"):] == ["0", "1", "2", "3", "4", "5", "增益"]
     assert all(s.hook in hooks.steps for s in cat.steps if s.hook is not None)
 
 

@@ -509,13 +509,14 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch"]
+                     "vote", "learn", "watch", "tell"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions"}),
     "block": frozenset({"voids", "refuses", "log"}),
-    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log"}),
+    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
+    "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
@@ -583,7 +584,8 @@ class EffectT(_Table):
                           "`[[voting.modifiers]]` entry on the target that the next day's tally reads; learn: the actor is told "
                           "the answer to one question (`ask`) about the whole submission, not one target at a time; "
                           "watch: the target is remembered (`state`) for a later `feedback` step, which tells "
-                          "the skill's holders `text` if he is then announced out (213 悬赏)",
+                          "the skill's holders `text` if he is then announced out (213 悬赏); tell: the actor is told "
+                          "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -612,7 +614,14 @@ class EffectT(_Table):
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
                    "`{actor}` and `{answer}` (the word told) standing in; watch: what the skill's holders are told "
-                   "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\")", default="{target}：{answer}")
+                   "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
+                   "day) too; tell: what the actor is told, `{target}` standing in (required)", default="{target}：{answer}")
+    exits: list[Name] = _f(
+        "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
+        "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
+        "出局角色的具体身份\": `[\"投票\"]`; leave out: the targets", default=[], examples=[["投票"]])
+    empty: str = _f("inspect with `exits`: what the actor is told when nobody went out so, `{day}` standing in",
+                    default="无")
     seen: Literal["actual", "surface"] = _f(
         "inspect: the target's actual faction/role, or the 表面 one a check sees (213 预言 查验其[表面阵营]): the "
         "player's `表面阵营`/`表面身份` fields, or what the game's hooks say (`GameHooks.surface`, 213 伪装)",
@@ -690,6 +699,8 @@ class EffectT(_Table):
             raise ValueError("mark 效果要写 tag（如 \"警长\"）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
+        if self.kind == "tell" and "text" not in self.model_fields_set:
+            raise ValueError("tell 效果要写 text（告知使用者的话）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "learn":
@@ -777,9 +788,14 @@ class SkillT(_Table):
                                   "(213 捕杀 \"选择一名与当晚[悬赏]不重复的角色\")", default=[], examples=[["悬赏"]])
     immune_to: list[str] = _f(
         "skills whose effects do not take hold on its holders: the effect is logged and does nothing (107 神启者 "
-        "神恩 \"神启者不受<诅咒>技能影响\", 虔诚, 神眷者·神恩); a game's hook step that settles one of these skills "
-        "asks the same (`tracker.engine.night.effects.immunity`). Leave out: no immunity", default=[],
+        "神恩 \"神启者不受<诅咒>技能影响\", 虔诚, 神眷者·神恩); `*`: every skill but those in `immune_except` (M65 绿王 "
+        "<绝对防御>（强制）\"游戏日任意时刻，对自己使用的技能无效，不包括<绝对切割>\"); a game's hook that settles one of "
+        "these skills asks the same (`tracker.engine.night.effects.immunity`). Leave out: no immunity", default=[],
         examples=[["诅咒"]])
+    immune_except: list[Name] = _f(
+        "with `immune_to = [\"*\"]`: the skills that still take hold on its holders (M65: 绝对切割 \"不包括<绝对切割>\"; "
+        "技能掠夺、票权掠夺 \"不会受到任何干扰和反弹\"; the day's exits, no skill). Leave out: none", default=[],
+        examples=[["绝对切割"]])
     voided_by: list[str] = _f(
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "

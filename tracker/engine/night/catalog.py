@@ -89,6 +89,8 @@ class Effect:
     ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
     target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
     ``log``: the log's line for it, in the post's words, instead of the engine's own.
+    ``inspect`` with ``exits``: the players who went out on the day before by one of those causes,
+    not the targets (M65 数据收集). ``tell``: the actor is told ``text``.
     ``vote``: the ruleset's ``[[voting.modifiers]]`` ``modifier`` (default: the skill's name) on the
     target for the next day, which that day's tally reads (107 流言). ``watch``: the target remembered in
     the ``state`` key until the skill's ``feedback`` step, which tells its holders ``text`` if he is then
@@ -145,6 +147,10 @@ class Effect:
     distort: Distort | None = None
     #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
     lasts: str = "next_day"
+    #: inspect: the causes of exit whose players of the day before are inspected instead of the targets.
+    exits: tuple[str, ...] = ()
+    #: inspect with ``exits``: told when nobody went out so.
+    empty: str = "无"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +320,8 @@ class Skill:
     tally: str | None = None
     #: Skills whose effects do not take hold on its holders (107 神恩 "神启者不受<诅咒>技能影响").
     immune_to: tuple[str, ...] = ()
+    #: With ``immune_to = ("*",)``: the skills that still take hold on its holders (M65 绝对切割).
+    immune_except: tuple[str, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -394,6 +402,7 @@ def _skill(t: SkillT) -> Skill:
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally, immune_to=tuple(t.immune_to),
+        immune_except=tuple(t.immune_except),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause))
 
@@ -405,6 +414,7 @@ def _effect(e: EffectT) -> Effect:
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
+                  exits=tuple(e.exits), empty=e.empty,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
@@ -461,6 +471,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
     for i, t in enumerate(doc.skills):
         for name in t.not_with:
             known(name, ("skills", i, "not_with"))
+        for name in t.immune_except:
+            known(name, ("skills", i, "immune_except"))
 
 
 def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:

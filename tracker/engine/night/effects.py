@@ -5,8 +5,8 @@ A skill's ``effects`` name kinds from a small vocabulary (``EffectT`` in :mod:`t
 once: a shot), ``protect`` (stops the damage of the skills it names, if at least as strong),
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
 target's faction or role, actual or 表面), ``convert``, ``mark`` (give, take, pass or tear a tag such
-as 警长), ``status``, ``lose`` (the actor loses a skill of his own) and ``vote`` (a modifier of the
-next day's tally); ``learn`` (one answer about the whole submission, maybe distorted) is :mod:`.learn`'s. :class:`Pool` holds what
+as 警长), ``status``, ``lose`` (the actor loses a skill of his own), ``vote`` (a modifier of the
+next day's tally) and ``tell`` (the actor is told the post's words); ``learn`` (one answer about the whole submission, maybe distorted) is :mod:`.learn`'s. :class:`Pool` holds what
 is pending between steps — hits, protections, blocks — so that "守护 stops 杀人, not 毒药" and
 "同守同救 → dies" (or, 213, "均无效") are decided by data at the ``resolve`` step, or by the game's
 hook step that takes the pool there (213's ladder at 夜(9)).
@@ -115,6 +115,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "lose":
         _lose(board, use, effect)
         return
+    if effect.kind == "inspect" and effect.exits:
+        _inspect_exits(board, use, effect)
+        return
     if target is None:  # a submission without targets: only an effect on the actor himself takes hold
         if effect.to != "actor" or not use.action.members or effect.when_target is not None:
             return
@@ -165,6 +168,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(who, effect.text.format(target=target, answer=word))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target} → {word}", answer=word)
+    elif effect.kind == "tell":
+        board.tell(who, effect.text.format(target=target))
+        board.note(f"{step} 告知{who}：{effect.text.format(target=target)}")
     elif effect.kind == "convert":
         board.convert(target, effect.role, effect.faction, name)
     elif effect.kind == "status" and effect.for_phase:
@@ -182,8 +188,11 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
 
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
     """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
-    "神启者不受<诅咒>技能影响"), or None; a game's hook step settling ``skill`` asks the same."""
-    return next((s for s in board.catalog.skills.values() if skill in s.immune_to and holds(seat, s)), None)
+    "神启者不受<诅咒>技能影响"; ``*``: every skill but ``immune_except``, M65 绝对防御), or None; a game's hook step
+    settling ``skill`` asks the same."""
+    return next((s for s in board.catalog.skills.values()
+                 if (skill in s.immune_to or ("*" in s.immune_to and skill not in s.immune_except)) and holds(seat, s)),
+                None)
 
 
 def _cause(effect: Effect, use: Use) -> str:
@@ -196,6 +205,23 @@ def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer:
     if effect.log is not None:
         line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer)
     board.note(line)
+
+
+def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
+    """``inspect`` of who went out on the day this phase follows (or is) by one of ``exits``' causes, not
+    of a target (M65 <数据收集> "游戏日夜晚，可以得知白天被投票出局角色的具体身份")."""
+    day = board.catalog.day_before(board.night) if board.night is not None else board.table.day
+    gone = [p for p in board.table.players.values() if isinstance(p.fields.get("出局"), dict)
+            and p.fields["出局"].get("day") == day and p.fields["出局"].get("cause") in effect.exits]
+    if not gone:
+        text = effect.empty.format(day=day)
+        board.tell(use.actor, text)
+        board.note(f"{use.step} {use.actor}<{use.skill.name}>：{text}")
+    for seat in gone:
+        found = seat.faction if effect.answer == "faction" else seat.role
+        word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
+        board.tell(use.actor, effect.text.format(target=seat.name, answer=word, day=day))
+        _log(board, use, effect, seat.name, f"{use.step} {use.actor}<{use.skill.name}>：{seat.name} → {word}", answer=word)
 
 
 def _lose(board: Board, use: Use, effect: Effect) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from tracker.engine.night import effects, learn, tonight
@@ -110,11 +111,12 @@ class Flow:
         self.at = 0
 
     # -- exits and what they set off ---------------------------------------------------------------
-    def out(self, player: str, cause: str) -> None:
-        """Take a player out now; his triggers and the win check run in :meth:`after_exits`."""
+    def out(self, player: str, cause: str, day: int | None = None) -> None:
+        """Take a player out now; his triggers and the win check run in :meth:`after_exits`. ``day``: the
+        exit belongs to that day (a day skill settled in the night that follows it)."""
         b = self.board
         if b.kill(player, cause):
-            when = {"night": b.night} if b.night is not None else {"day": b.table.day}
+            when = {"day": day} if day is not None else ({"night": b.night} if b.night is not None else {"day": b.table.day})
             b.seat(player).fields["出局"] = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
 
     def after_exits(self) -> None:
@@ -208,17 +210,20 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind == "mark" or e.to == "actor" for e in skill.effects):
+        if not action.targets and not any(e.kind == "mark" or e.to == "actor" or e.exits for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
             self._last_use(skill, chosen)
             return
+        out: effects.Out = self.out
+        if skill.phase == "day" and b.night is not None:  # the day's exit settled before the night (M65 白天的出局)
+            out = partial(self.out, day=self.catalog.day_before(b.night))
         for e in skill.effects:
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
                 continue
             for t in targets or (None,):
-                effects.apply(b, self.pool, use, e, t, self.out)
+                effects.apply(b, self.pool, use, e, t, out)
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()

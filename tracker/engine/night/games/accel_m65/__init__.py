@@ -49,8 +49,8 @@ if TYPE_CHECKING:
 
 
 _BUFFS = {
-    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "数据收集": steps.data_collect,
-    "缥缈永恒": steps.eternal, "机械制造": steps.make_gun, "技能掠夺": steps.steal, "票权掠夺": steps.vote_steal,
+    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "缥缈永恒": steps.eternal, "机械制造": steps.make_gun,
+    "技能掠夺": steps.steal,
 }
 _PASSIVE = ("绝对防御", "四眼预知", "天罡护体")
 
@@ -202,6 +202,9 @@ def void(flow: Flow, action: Action, step: str) -> bool:
     still in the game ("角色出局后，不能继续……行使特权"; a 增益 skill submitted before his death still
     takes effect) and not blocked by (3) (飞行头槌/天璇紫后, with their exceptions)."""
     walk = _walk(flow)
+    if action.skill in DAY_EXITS:  # in the day, before any of this phase's submissions
+        walk.ctx.current = -1
+        return False
     walk.ctx.current = action.index
     return not steps.can_act(walk.ctx, action, _label(step), buff=action.skill in _DATA_BUFFS)
 
@@ -211,7 +214,7 @@ def aim(board: Board, use: Use, target: str) -> str | None:
     <绝对防御> — every cast on a player passes :func:`.cast.land` (voided, perceived, reflected or
     redirected); a player already out takes nothing."""
     walk = _WALKS.get(board)
-    if walk is None:
+    if walk is None or use.skill.name in DAY_EXITS:  # the day's exits are no skill cast on a player
         return target
     if not board.seat(target).alive:
         board.note(f"{_label(use.step)} <{use.skill.name}>：{target}已出局，不再生效")
@@ -265,18 +268,17 @@ def _daytime(walk: Walk) -> list[Action]:
 
 
 def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """The day's blocks, then the day's exits before the night: the vote, then a red card
-    ("白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4)."""
+    """The day's blocks, before the day's exits (data, the next step: the vote, then a red card,
+    "白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4)."""
     walk = _walk(flow)
     for a in _daytime(walk):
         steps.block(walk.ctx, a)
-    for a in [*walk.of(DAY_EXITS[0]), *walk.of(DAY_EXITS[1])]:
-        steps.day_exit(walk.ctx, a)
 
 
 def _cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """(0) 黑王<绝对切割>."""
     walk = _walk(flow)
+    walk.ctx.current = 10**6  # the day's exits (as of the day, -1) are settled
     for a in walk.of(CUT):
         if not steps.lent(walk.ctx, a):
             steps.cut(walk.ctx, a, "(0)")
@@ -288,13 +290,6 @@ def _lent_cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     for a in walk.of(CUT):
         if steps.lent(walk.ctx, a):
             steps.cut(walk.ctx, a, "(1)")
-
-
-def _defence(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(2) 绿王<绝对防御>: judged inside every later step (:func:`.cast.land`)."""
-    board = flow.board
-    if any(p.alive and p.role == "绿王" for p in board.living()):
-        board.note("(2) 绿王<绝对防御>（强制）：对自己使用的技能无效，不包括<绝对切割>（在以下各步中判定）")
 
 
 def _block(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -352,7 +347,7 @@ def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 _WHY_ORDER = ("胜负判定·优先级判定：X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中 —— 每一步对玩家施放的技能都先经"
               "<绝对防御>、感知与反弹/更改目标（cast.land），并受(3)的封锁；这些嵌套的判定 effects 写不出")
 STEP_HOOKS = {
-    "开始": _start, "白天": _day, "绝对切割": _cut, "掠夺所得绝对切割": _lent_cut, "绝对防御": _defence,
+    "开始": _start, "白天": _day, "绝对切割": _cut, "掠夺所得绝对切割": _lent_cut,
     "封锁": _block, "最后一枪": _gun, "增益": _buff, "结束": _end,
 }
 
@@ -366,18 +361,13 @@ HOOKED = {
     "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
     "净化之焰": "X 持续感知/枯竭反弹，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
     "辐射炫惑": "X 持续感知减益/枯竭更改目标，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
-    "数据收集": "得知白天被投票出局角色的具体身份 —— 目标是当天白天出局的记录，不是提交的目标",
     "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
     "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",
-    "绝对防御": "(2) 对自己使用的技能无效，不包括<绝对切割> —— 嵌套在每一步的施放中（cast.land）",
     "四眼预知": "游戏开始时随机得知两名、每个白天开始时三名角色的身份 —— 随机的强制告知",
     "天罡护体": "游戏日第一日不因技能和投票出局、得票最高则当日无人出局 —— 依游戏日与出局方式",
     "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",
-    "票权掠夺": "剥夺投票权（暗记，仍可投票但算无效票），不会受到任何干扰和反弹 —— 改写白天计票",
     "抉择": "分发身份完毕后选择持续或枯竭，决定技能形态与次数 —— 抉择改变别的技能",
-    "投票出局": "白天的出局在当晚结算之前，出局通知与<最后一枪> —— 记为白天的出局",
-    "红牌罚下": "白天红牌罚下导致的出局结算在投票结算之后执行，不能发动<最后一枪> —— 记为白天的出局",
 }
 
 HOOKS = GameHooks(

@@ -20,9 +20,9 @@ from .rules import (
     CUT,
     DEBUFFS,
     UNTOUCHABLE,
-    defends,
     exhaust_active,
     options,
+    shield,
 )
 
 
@@ -134,15 +134,17 @@ def land(ctx: Ctx, source: str, skill: str, target: str, *, daytime: bool = Fals
     """The player ``skill`` cast by ``source`` on ``target`` finally takes effect on, or None (无效)."""
     b = ctx.board
     seat = b.seat(target)
-    if skill != CUT and skill not in UNTOUCHABLE and defends(seat):
-        b.note(f"(2) {target}<绝对防御>（强制）：对自己使用的<{skill}>无效")
+    by = shield(b, seat, skill)
+    if by is not None:
+        b.note(f"(2) {target}<{by}>（强制）：对自己使用的<{skill}>无效")
         return None
     perceive(ctx, source, skill, target, daytime=daytime)
     new = react(ctx, source, skill, target, daytime=daytime)
     if new == target:
         return target
-    if defends(b.seat(new)):
-        b.note(f"(2) {new}<绝对防御>（强制）：转到自己身上的<{skill}>无效")
+    by = shield(b, b.seat(new), skill)
+    if by is not None:
+        b.note(f"(2) {new}<{by}>（强制）：转到自己身上的<{skill}>无效")
         return None
     perceive(ctx, source, skill, new, daytime=daytime)
     return new

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, load_catalog
+from tracker.engine.night.effects import immunity
 from tracker.engine.night.model import Seat, Table
 
 RULESET = "accel-m65"
@@ -69,9 +71,11 @@ def options(seat: Seat, skill: str) -> frozenset[str]:
     return frozenset()
 
 
-def defends(seat: Seat) -> bool:
-    """<绝对防御>（强制）: the 绿王, or a 白王 who took the 绿王's template."""
-    return seat.alive and (seat.role == "绿王" or seat.uses.get("绝对防御") is True)
+def shield(board: Board, seat: Seat, skill: str) -> str | None:
+    """The skill that voids ``skill`` on ``seat`` — <绝对防御>（强制）, held by the 绿王 or a 白王 who took his
+    template: the night file's ``immune_to``, which the generic engine reads for the skills it settles."""
+    found = immunity(board, seat, skill) if seat.alive else None
+    return found.name if found is not None else None
 
 
 def holds_gun_skill(seat: Seat) -> bool:

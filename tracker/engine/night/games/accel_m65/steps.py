@@ -60,20 +60,6 @@ def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
     ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
 
 
-def day_exit(ctx: Ctx, act: Action) -> None:
-    """The day's vote (投票出局) or a red card (红牌罚下): the player goes out, notified like any exit."""
-    b = ctx.board
-    target = act.targets[0]
-    ctx.current = -1  # in the day, before any of this phase's submissions (as an exit the table records)
-    cause = "红牌罚下" if act.skill == "红牌罚下" else "投票出局"
-    killed = b.kill(target, cause)
-    ctx.current = 10**6
-    if killed:
-        b.seat(target).fields["出局"] = {"day": ctx.day, "cause": "红牌" if cause == "红牌罚下" else "投票"}
-        b.result.state_after[f"{target}.出局"] = b.seat(target).fields["出局"]
-        b.note(f"白天结束 {target}{cause}（{ctx.cat.skill(act.skill).clause}）")
-
-
 def cut(ctx: Ctx, act: Action, step: str) -> None:
     """(0) 黑王<绝对切割> / (1) 掠夺者技能掠夺得到的<绝对切割>: kill ignoring every skill."""
     b = ctx.board
@@ -224,22 +210,6 @@ def watch(ctx: Ctx, act: Action) -> None:
             ctx.cat.skill("空之瞭望").clause)
 
 
-def data_collect(ctx: Ctx, act: Action) -> None:
-    """<数据收集>: the identity of whoever was voted out in the day before this night."""
-    b = ctx.board
-    if not can_act(ctx, act, "(增益)", buff=True):
-        return
-    actor = act.members[0]
-    out = [p for p in b.table.players.values()
-           if isinstance(p.fields.get("出局"), dict) and p.fields["出局"].get("day") == ctx.day
-           and p.fields["出局"].get("cause") == "投票"]
-    if not out:
-        b.tell(actor, f"数据收集：第{ctx.day}天白天无人被投票出局")
-    for p in out:
-        b.tell(actor, f"数据收集：第{ctx.day}天被投票出局的{p.name}的身份：{p.role}")
-    b.note(f"(增益) <数据收集>（{actor}）：" + ("、".join(f"{p.name}={p.role}" for p in out) or "白天无人被投票出局"))
-
-
 def eternal(ctx: Ctx, act: Action) -> None:
     """<缥缈永恒>: the 白王 holds every skill of a voted-out ally's role, both 抉择 options."""
     b = ctx.board
@@ -299,23 +269,6 @@ def steal(ctx: Ctx, act: Action) -> None:
     b.note(f"(增益) <技能掠夺>（{actor}）：猜测{target}为{guess} → {why}，反馈猜测{'成功' if ok else '失败'}；"
            f"成功掠夺的不同角色{len(won)}个")
     b.tell(actor, f"技能掠夺：猜测{'成功' if ok else '失败'}")
-
-
-def vote_steal(ctx: Ctx, act: Action) -> None:
-    """<票权掠夺>: the target's votes count as invalid from now on (暗记, not announced)."""
-    b = ctx.board
-    actor, target = act.members[0], act.targets[0]
-    if not b.seat(actor).alive:
-        b.note(f"(增益) {actor}已出局，<票权掠夺>不再生效")
-        return
-    perceive(ctx, actor, "票权掠夺", target, daytime=not ctx.night)
-    spend(ctx, act)
-    b.result.state_after[f"{target}.票权掠夺"] = "仍可投票，但投票算无效票（暗记，不公示）"
-    b.mark_votes("票权掠夺", target, None)  # duration = "game" in [[voting.modifiers]]
-    b.later("票权掠夺：该玩家仍可投票，但投票算无效票", target, f"第{ctx.day + (1 if ctx.night else 0)}天起",
-            ctx.cat.skill("票权掠夺").clause)
-    b.note(f"<票权掠夺>（{actor}）：剥夺{target}的投票权（暗记，不公示；不会受到任何干扰和反弹）")
-    b.tell(actor, "已执行<票权掠夺>")
 
 
 def declare(ctx: Ctx, act: Action) -> None:
