@@ -7,16 +7,17 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
+from tracker.jsonvalue import JSON
 from tracker.visible import INVISIBLE, visible
 
 if TYPE_CHECKING:  # the type only: `tracker --help` must not load the service and the store
     from tracker.service import Service
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 db_option = click.option("--db", "db_url", default=None, metavar="URL",
                          help="SQLAlchemy 数据库地址（默认：游戏文件旁的 GAME.db）")
@@ -41,7 +42,7 @@ def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
 _JSON_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *INVISIBLE)}
 
 
-def emit_json(data: Any) -> None:
+def emit_json(data: JSON) -> None:
     """The JSON contract: UTF-8, no ASCII escaping, nothing else on stdout."""
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False, default=str)
     click.echo(text.translate(_JSON_ESCAPES))
@@ -107,7 +108,7 @@ class WordChoice(click.Choice[str]):
         self.alias = {w: value for value, ws in words.items() for w in (value, *ws)}
         super().__init__(list(self.alias))
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if isinstance(value, str) and value.strip() in self.alias:
             return self.alias[value.strip()]
         choices = "、".join(f"{v}（{'/'.join(ws)}）" for v, ws in self.words.items())

@@ -8,17 +8,19 @@ other threads were stored), then exits non-zero with the first thread's error.
 from __future__ import annotations
 
 import sys
+from datetime import tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, service
-from tracker.cli.json_docs import post_json
+from tracker.cli.json_docs import posts_json
 from tracker.visible import visible_line
 
 if TYPE_CHECKING:
     from tracker.scraper.crawl import CrawlProgress, CrawlReport
+    from tracker.store.posts import StoredPost
 
 _STATUS_WORDS = {"ok": "完成", "missing": "帖子不存在", "no_permission": "无权限", "not_a_thread": "不是主题帖",
                  "parse_error": "无法解析", "forum_error": "论坛错误"}
@@ -84,12 +86,13 @@ def _summary(report: CrawlReport) -> None:
                f"新帖 {report.posts_new}，改动 {report.posts_changed}，删除 {report.posts_deleted}")
 
 
-def _post_line(p: dict[str, Any]) -> str:
-    marks = "".join(m for m, on in (("［已删除］", p["deleted"]), ("［已屏蔽］", p["blocked"]),
-                                    (f"［{p['versions']} 个版本］", p["versions"] > 1)) if on)
-    text = " ".join(p["text"].split())
+def _post_line(p: StoredPost, tz: tzinfo) -> str:
+    """One stored post as a line of `tracker posts`, from the post itself (the JSON is built apart)."""
+    marks = "".join(m for m, on in (("［已删除］", p.deleted), ("［已屏蔽］", p.blocked),
+                                    (f"［{p.versions} 个版本］", p.versions > 1)) if on)
+    text = " ".join(p.text.split())
     text = text[:60] + "…" if len(text) > 60 else text
-    return f"{p['floor']:>4} 楼 {p['posted_at'][:16].replace('T', ' ')} {p['author']}{marks}：{text}"
+    return f"{p.floor:>4} 楼 {p.posted_at.astimezone(tz).strftime('%Y-%m-%d %H:%M')} {p.author}{marks}：{text}"
 
 
 def register(group: click.Group) -> None:
@@ -108,7 +111,7 @@ def register(group: click.Group) -> None:
     def crawl(game_path: Path, threads: tuple[int, ...], db_url: str | None, as_json: bool, detect: bool,
               progress_jsonl: bool) -> None:
         """抓取游戏帖：每帖一次移动版列表，只取有新帖或改动的桌面版页面。"""
-        progress: Any = JsonProgress() if progress_jsonl else ProgressLine()
+        progress: JsonProgress | ProgressLine = JsonProgress() if progress_jsonl else ProgressLine()
         detection = None
         # a crawl reads no rule: the ruleset loads only for --detect or a log with a substitution
         with service(game_path, db_url, check_ruleset=detect) as svc:
@@ -147,12 +150,12 @@ def register(group: click.Group) -> None:
         """列出数据库里某帖的全部帖子（含已删除、已屏蔽的，并标出）。"""
         with service(game_path, db_url) as svc:
             tz = svc.game.tz
-            rows = [post_json(p, tz) for p in svc.browsing.posts(tid)]
+            rows = svc.browsing.posts(tid)
         if as_json:
-            emit_json(rows)
+            emit_json(posts_json(rows, tz))
             return
         if not rows:
             echo(f"数据库里没有帖 {tid} 的帖子；先运行 tracker crawl {game_path}", err=True)
             return
         for row in rows:
-            echo(_post_line(row))  # a post's ANSI escapes or bidi marks are shown, not obeyed
+            echo(_post_line(row, tz))  # a post's ANSI escapes or bidi marks are shown, not obeyed

@@ -10,9 +10,10 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracker.engine.events import event_to_json
+from tracker.jsonvalue import Doc
 
 if TYPE_CHECKING:  # the types only: `tracker --help` must not load the store and the services
     from tracker.engine.events import Event
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # the types only: `tracker --help` must not load the store an
     from tracker.store.posts import StoredPost
 
 
-def post_json(p: StoredPost, tz: tzinfo) -> dict[str, Any]:
+def post_json(p: StoredPost, tz: tzinfo) -> Doc:
     """The ``tracker posts --json`` shape (docs/cli.md): times in the forum's zone, deleted posts marked."""
     return {
         "pid": p.pid, "tid": p.tid, "floor": p.floor, "position": p.position, "author": p.author, "uid": p.uid,
@@ -50,7 +51,12 @@ def post_json(p: StoredPost, tz: tzinfo) -> dict[str, Any]:
     }
 
 
-def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> dict[str, Any]:
+def posts_json(posts: Sequence[StoredPost], tz: tzinfo) -> list[Doc]:
+    """`tracker posts --json`: every stored post of the thread."""
+    return [post_json(p, tz) for p in posts]
+
+
+def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> Doc:
     """The CLI contract: day, ballots, final, totals, public_totals, outcome (plus context keys).
 
     ``tz`` (the forum's zone) writes the ballots' times as `tracker posts` writes the same posts'.
@@ -63,7 +69,7 @@ def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> dict[str, Any]:
         "day": t.day,
         "tid": dt.tid,
         "ruleset": dt.ruleset_id,
-        "purpose": t.window.purpose if dt.election is None else dt.election.purpose,
+        "purpose": dt.purpose,
         "ballots": [{
             "pid": cb.ballot.pid, "floor": cb.ballot.floor, "voter": cb.voter, "target": cb.target,
             "kind": cb.kind, "valid": cb.valid, "reason": cb.reason, "final": cb.final,
@@ -87,7 +93,7 @@ def tally_to_json(dt: DayTally, tz: tzinfo | None = None) -> dict[str, Any]:
     }
 
 
-def entry_json(e: L.Entry) -> dict[str, Any]:
+def entry_json(e: L.Entry) -> Doc:
     """A ledger entry as the CLI prints it (stable English keys)."""
     return {
         "id": e.id, "action": e.action, "player": e.player, "color": e.color, "clause": e.clause,
@@ -97,7 +103,7 @@ def entry_json(e: L.Entry) -> dict[str, Any]:
     }
 
 
-def decision_json(d: CardDecision) -> dict[str, Any]:
+def decision_json(d: CardDecision) -> Doc:
     out = entry_json(d.entry)
     out["written"] = [entry_json(e) for e in d.written]
     out["events"] = list(d.events)
@@ -105,7 +111,7 @@ def decision_json(d: CardDecision) -> dict[str, Any]:
     return out
 
 
-def _place(where: Mapping[int, tuple[int, int, datetime]], pid: int | None) -> dict[str, Any]:
+def _place(where: Mapping[int, tuple[int, int, datetime]], pid: int | None) -> Doc:
     found = where.get(pid) if pid is not None else None
     if found is None:
         return {"tid": None, "floor": None, "posted_at": None}
@@ -114,11 +120,11 @@ def _place(where: Mapping[int, tuple[int, int, datetime]], pid: int | None) -> d
 
 def cards_json(ledger: list[L.Entry], standing: dict[str, PlayerStanding],
                places: Mapping[int, tuple[int, int, datetime]] | None = None,
-               verified: L.Verification | None = None) -> dict[str, Any]:
+               verified: L.Verification | None = None) -> Doc:
     """The `tracker cards --json` document; ``places`` (pid → tid, floor, posted_at) say 帖 and 楼;
     ``verified``, the chain's check, is the command's last key."""
     where = places or {}
-    doc: dict[str, Any] = {
+    doc: Doc = {
         "ledger": [{**entry_json(e), **_place(where, e.post)} for e in ledger],
         "standing": {p: {"blue": s.blue, "yellow": s.yellow, "red": s.red, "status": s.status}
                      for p, s in standing.items()},
@@ -128,7 +134,7 @@ def cards_json(ledger: list[L.Entry], standing: dict[str, PlayerStanding],
     return doc
 
 
-def tally_command_json(day: int, results: Sequence[DayTally], tz: tzinfo) -> dict[str, Any]:
+def tally_command_json(day: int, results: Sequence[DayTally], tz: tzinfo) -> Doc:
     """`tracker tally --json`: one vote's document, or with several vote threads (213 day 1) each
     under ``votes`` and the contract's top-level keys describing the first."""
     docs = [tally_to_json(r, tz) for r in results]
@@ -138,23 +144,23 @@ def tally_command_json(day: int, results: Sequence[DayTally], tz: tzinfo) -> dic
                                                                   "outcome")}}
 
 
-def confirm_command_json(day: int, results: Sequence[ConfirmResult]) -> dict[str, Any]:
+def confirm_command_json(day: int, results: Sequence[ConfirmResult]) -> Doc:
     """`tracker confirm --json`: each vote thread's confirmation."""
     return {"day": day, "votes": [confirm_json(r) for r in results]}
 
 
-def confirm_json(r: ConfirmResult) -> dict[str, Any]:
+def confirm_json(r: ConfirmResult) -> Doc:
     """One vote thread of `tracker confirm --json`."""
     if r.already_confirmed:
         return {"tid": r.tid, "already_confirmed": True, "explanation": r.explanation, "events": []}
-    doc: dict[str, Any] = {"tid": r.tid, "purpose": r.purpose, "explanation": r.explanation, "clause": r.clause,
+    doc: Doc = {"tid": r.tid, "purpose": r.purpose, "explanation": r.explanation, "clause": r.clause,
                            "chosen": r.chosen, "tally_outcome": r.tally_outcome, "events": [event_to_json(e) for e in r.events]}
     if r.settlement is not None:  # the exile settled with what it set off (tracker night simulate's names)
         doc["settlement"] = {"phase": r.phase, **r.settlement.to_json()}
     return doc
 
 
-def state_json(s: GameSummary) -> dict[str, Any]:
+def state_json(s: GameSummary) -> Doc:
     """The `tracker state --json` document: the fold's document, the game file's days as they stand
     then any day known only from events, and each player's cards."""
     doc = s.state.to_json()
@@ -171,7 +177,7 @@ def state_json(s: GameSummary) -> dict[str, Any]:
 Places = Mapping[int, tuple[int, int, datetime]]
 
 
-def placed_entry_json(e: L.Entry, places: Places) -> dict[str, Any]:
+def placed_entry_json(e: L.Entry, places: Places) -> Doc:
     """A ledger entry with the thread and floor of its post when the store has it (`card history`,
     the entries a decision wrote)."""
     doc = entry_json(e)
@@ -180,66 +186,66 @@ def placed_entry_json(e: L.Entry, places: Places) -> dict[str, Any]:
     return doc
 
 
-def history_json(entries: Sequence[L.Entry], places: Places) -> list[dict[str, Any]]:
+def history_json(entries: Sequence[L.Entry], places: Places) -> list[Doc]:
     """`tracker cards history ID --json`: the card's entries, placed in the forum."""
     return [placed_entry_json(e, places) for e in entries]
 
 
-def decisions_json(decisions: Sequence[CardDecision]) -> list[dict[str, Any]]:
+def decisions_json(decisions: Sequence[CardDecision]) -> list[Doc]:
     """`tracker card from-lurker --json`: one document per card issued."""
     return [decision_json(d) for d in decisions]
 
 
-def placed_decision_json(d: CardDecision, places: Places) -> dict[str, Any]:
+def placed_decision_json(d: CardDecision, places: Places) -> Doc:
     """One `tracker card …` decision: its entry, and the entries it wrote placed in the forum."""
     doc = decision_json(d)
     doc["written"] = [placed_entry_json(e, places) for e in d.written]
     return doc
 
 
-def flag_json(f: Flag) -> dict[str, Any]:
+def flag_json(f: Flag) -> Doc:
     """The CLI contract's flag object (docs/cli.md: ``tracker flags``), plus the review details."""
     return f.as_json()
 
 
-def flags_json(found: Sequence[Flag]) -> list[dict[str, Any]]:
+def flags_json(found: Sequence[Flag]) -> list[Doc]:
     """`tracker flags --json`: the contract's keys of each flag."""
     keys = ("id", "pid", "floor", "tid", "author", "kind", "category", "clause", "excerpt", "status")
     return [{k: doc[k] for k in keys} for doc in map(flag_json, found)]
 
 
-def lurkers_json(rep: LurkReport, found: Sequence[LurkFinding]) -> dict[str, Any]:
+def lurkers_json(rep: LurkReport, found: Sequence[LurkFinding]) -> Doc:
     """`tracker lurkers --json`: the report, each penalty with the card it became (if any)."""
-    doc: dict[str, Any] = rep.to_json()
+    doc: Doc = rep.to_json()
     doc["penalties"] = [{"player": p.player, "rule": p.rule, "clause": p.clause, "card": p.card, "detail": p.detail,
                          "card_id": f.card, "revoked": f.revoked} for p, f in zip(rep.penalties, found, strict=True)]
     return doc
 
 
-def verification_json(v: L.Verification) -> dict[str, Any]:
+def verification_json(v: L.Verification) -> Doc:
     """The ledger's check as the ``--json`` documents carry it."""
     return {"ok": v.ok, "entries": v.entries, "broken_at": v.broken_at, "problem": v.problem}
 
 
 def verify_json(v: L.Verification, problems: Sequence[str], *, anchored: int, posted: int, source: str | None,
-                sealed: int, covers: int, extended: bool) -> dict[str, Any]:
+                sealed: int, covers: int, extended: bool) -> Doc:
     """`tracker cards verify --json`; ``extended`` when anchors or seals were asked about (the
     original three keys stay as they were for a plain check)."""
-    doc: dict[str, Any] = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
+    doc: Doc = {"ok": not problems, "entries": v.entries, "broken_at": v.broken_at}
     if extended:
         doc.update({"anchors_checked": anchored, "anchors_in_process_thread": posted, "anchors_source": source,
                     "seals_checked": sealed, "sealed_through": covers, "problems": list(problems)})
     return doc
 
 
-def event_json(e: Event, outcome: Outcome | None) -> dict[str, Any]:
+def event_json(e: Event, outcome: Outcome | None) -> Doc:
     """`tracker event --json`: the event recorded and the win check after it."""
     return {"event": event_to_json(e), "outcome": outcome.to_json() if outcome else None}
 
 
 def state_command_json(s: GameSummary, *, outcome_judged: bool, problems: Sequence[RosterProblem],
-                       ledger: L.Verification, readings: list[dict[str, Any]],
-                       events: list[dict[str, Any]] | None) -> dict[str, Any]:
+                       ledger: L.Verification, readings: list[Doc],
+                       events: list[Doc] | None) -> Doc:
     """`tracker state --json`: the state, the roster's problems (no outcome when it has errors),
     the ledger's check, the readings in force and, asked for, the event log."""
     doc = state_json(s)
@@ -253,7 +259,7 @@ def state_command_json(s: GameSummary, *, outcome_judged: bool, problems: Sequen
     return doc
 
 
-def readings_json(ruleset: Ruleset, game_options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def readings_json(ruleset: Ruleset, game_options: Mapping[str, object]) -> list[Doc]:
     """The ruleset's options with the value in force and where it came from."""
     return [{"key": o.key, "value": ruleset.option(o.key), "default": o.default,
              "from_game_file": o.key in game_options} for o in ruleset.options]
@@ -264,35 +270,35 @@ def value_words(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def rulesets_json(rs: Sequence[Ruleset], code: Mapping[str, list[str]]) -> list[dict[str, Any]]:
+def rulesets_json(rs: Sequence[Ruleset], code: Mapping[str, list[str]]) -> list[Doc]:
     """`tracker rulesets --json`; ``code`` says where each ruleset's hooks live."""
     return [{"id": r.id, "name": r.name, "source": r.source, "players": r.players,
              "factions": list(r.faction_names), "code": code[r.id]} for r in rs]
 
 
-def ruleset_check_json(file: Path, found: Sequence[RulesetProblem]) -> dict[str, Any]:
+def ruleset_check_json(file: Path, found: Sequence[RulesetProblem]) -> Doc:
     """`tracker ruleset check --json`."""
     return {"file": str(file), "ok": not any(p.level == "error" for p in found),
             "problems": [{"level": p.level, "file": p.file or file.name, "key": p.where, "line": p.line,
                           "message": p.message, "hint": p.hint} for p in found]}
 
 
-def simulation_json(result: Settlement) -> dict[str, Any]:
+def simulation_json(result: Settlement) -> Doc:
     """`tracker night simulate --json` of one scenario."""
     return result.to_json()
 
 
-def simulations_json(ids: Sequence[str | None], results: Sequence[Settlement]) -> dict[str, Any]:
+def simulations_json(ids: Sequence[str | None], results: Sequence[Settlement]) -> Doc:
     """`tracker night simulate --json` of a ``{"scenarios": [...]}`` file."""
     return {"results": [{"id": i, **r.to_json()} for i, r in zip(ids, results, strict=True)]}
 
 
-def night_confirm_json(key: str, recorded: Sequence[Event], result: Settlement) -> dict[str, Any]:
+def night_confirm_json(key: str, recorded: Sequence[Event], result: Settlement) -> Doc:
     """`tracker night … confirm --json`: the events written and the settlement."""
     return {"phase": key, "recorded": [e.seq for e in recorded], **result.to_json()}
 
 
-def night_preview_json(key: str, preview: NightPreview) -> dict[str, Any]:
+def night_preview_json(key: str, preview: NightPreview) -> Doc:
     """`tracker night … --json`: the submissions, the table before and the previewed settlement."""
     from tracker.engine.night.desk import table_json
 
@@ -303,41 +309,41 @@ def night_preview_json(key: str, preview: NightPreview) -> dict[str, Any]:
             "table": table_json(preview.table), **preview.result.to_json()}
 
 
-def attention_json(day: int, kind: str, att: Attention, bbcode: str, written: Sequence[Path]) -> dict[str, Any]:
+def attention_json(day: int, kind: str, att: Attention, bbcode: str, written: Sequence[Path]) -> Doc:
     """`tracker report KIND --json`: what needs the director, the BBCode, the files written."""
     return {"day": day, "kind": kind, "needs_director": att.needed, "items": list(att.items),
             "bbcode": bbcode, "written": [str(p) for p in written]}
 
 
-def reply_json(tid: int, pid: int | None, message: str) -> dict[str, Any]:
+def reply_json(tid: int, pid: int | None, message: str) -> Doc:
     """`tracker post --json`: where the reply went."""
     return {"tid": tid, "pid": pid, "message": message}
 
 
-def elevator_json(day: int, text: str) -> dict[str, Any]:
+def elevator_json(day: int, text: str) -> Doc:
     """`tracker elevator --json`."""
     return {"day": day, "bbcode": text}
 
 
-def announcement_json(day: int, covers: Mapping[str, int] | None, text: str) -> dict[str, Any]:
+def announcement_json(day: int, covers: Mapping[str, int] | None, text: str) -> Doc:
     """`tracker announce --json`: the day and night it covers (none before the first day)."""
     return {"day": day, "covers": covers, "bbcode": text}
 
 
-def forum_threads_json(fid: int, items: Sequence[ThreadSummary]) -> dict[str, Any]:
+def forum_threads_json(fid: int, items: Sequence[ThreadSummary]) -> Doc:
     """`tracker threads --json`: the forum's first listing page."""
     return {"fid": fid, "threads": [
         {"tid": t.tid, "subject": t.subject, "author": t.author, "replies": t.replies, "sticky": t.sticky,
          "last_post_at": t.last_post_at.isoformat() if t.last_post_at else None} for t in items]}
 
 
-def signup_json(signup: SignUp) -> dict[str, Any]:
+def signup_json(signup: SignUp) -> Doc:
     """`tracker players --from-thread TID --json`: the sign-up thread's accounts."""
     return {"tid": signup.tid, "subject": signup.subject,
             "players": [{"name": n, "uid": uid, "floor": floor} for n, uid, floor in signup.accounts]}
 
 
-def crawl_json(report: CrawlReport, detection: DetectionRun | None, names: RosterCheck | None) -> dict[str, Any]:
+def crawl_json(report: CrawlReport, detection: DetectionRun | None, names: RosterCheck | None) -> Doc:
     """`tracker crawl --json`: the crawl, the detectors' run after it, the roster's names."""
     doc = report.to_json()
     if detection is not None:

@@ -8,8 +8,9 @@ and the log.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +20,7 @@ from tracker.engine.events import given
 if TYPE_CHECKING:
     from tracker.engine.night import Catalog, Settlement, Table
     from tracker.engine.ruleset import Ruleset
+    from tracker.jsonvalue import JSON
     from tracker.service.night_desk import NightPreview
 
 
@@ -93,7 +95,7 @@ def simulate_cmd(ruleset_id: str, scenario_path: Path, seed: int, decisions: tup
         echo(render(result))
 
 
-def _simulate(ruleset: Ruleset, catalog: Catalog, data: dict[str, Any], seed: int,
+def _simulate(ruleset: Ruleset, catalog: Catalog, data: Mapping[str, object], seed: int,
               chosen: dict[str, str]) -> tuple[Table, Settlement]:
     """One scenario settled: its game checked against the ruleset, its roles against the ruleset's."""
     from tracker.engine.night import settle
@@ -244,14 +246,15 @@ def _decisions(pairs: tuple[str, ...]) -> dict[str, str]:
     return chosen
 
 
-def _value(text: str) -> Any:
+def _value(text: str) -> JSON:
     """A setup value: JSON when it parses (a number, true, an object such as 情侣), else the text."""
     import json
 
     try:
-        return json.loads(text)
+        value: JSON = json.loads(text)
     except ValueError:
         return text
+    return value
 
 
 def register(group: click.Group) -> None:

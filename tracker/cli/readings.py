@@ -9,7 +9,7 @@ result is never read under a reading the director did not know was in force.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracker.cli.json_docs import value_words
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from tracker.engine.ruleset_schema import Ruleset
 
 
-def reading_lines(ruleset: Ruleset, game_options: Mapping[str, Any]) -> list[str]:
+def reading_lines(ruleset: Ruleset, game_options: Mapping[str, object]) -> list[str]:
     out = []
     for o in ruleset.options:
         value = ruleset.option(o.key)

@@ -10,14 +10,21 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tracker.cli.common import db_option, echo, emit_json, game_argument, json_option, open_service
 from tracker.errors import ConfigError, PostRefusedError
 from tracker.safefile import read_text_input
+
+if TYPE_CHECKING:  # the types only: `tracker --help` must not load the services
+    from tracker.config import DayConfig, GameConfig
+    from tracker.scraper.reply import ReplyResult
+    from tracker.service import Service
+    from tracker.watch import Watcher
 
 MAX_POST_FILE_BYTES = 1024 * 1024  # far above any post a forum accepts
 
@@ -62,7 +69,7 @@ def report_cmd(kind: str, game_path: Path, day: int | None, fmt: str, write: boo
         click.get_current_context().exit(NEEDS_DIRECTOR)
 
 
-def _render(svc: Any, day: int, kind: str, fmt: str) -> str:
+def _render(svc: Service, day: int, kind: str, fmt: str) -> str:
     if fmt == "bbcode":
         return str(svc.reports.report_bbcode(day, kind)).rstrip("\n") + "\n"
     report = svc.reports.day_report(day, (kind,))
@@ -99,7 +106,7 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         svc.close()
 
 
-def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
+def build_watcher(svc: Service, game_path: Path, **overrides: Any) -> Watcher:
     """The watcher `tracker watch` runs (tests drive it with a frozen clock and ``overrides``):
     writes each slot's reports (posting them when asked), re-reads the game file before every pass
     (days and thread ids added while it runs), logs in the game's time zone, keeps watching."""
@@ -118,7 +125,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
                 echo(f"自动发帖失败：{exc}", err=True)
         return [p.name for p in paths]
 
-    def refresh() -> Any:
+    def refresh() -> Sequence[DayConfig]:
         from tracker.config import load_game
 
         svc.ctx.game = load_game(game_path)  # every service reads the game through the shared context
@@ -147,7 +154,7 @@ def build_watcher(svc: Any, game_path: Path, **overrides: Any) -> Any:
     return Watcher(**kw)
 
 
-def _post(svc: Any, tid: int, text: str) -> Any:
+def _post(svc: Service, tid: int, text: str) -> ReplyResult:
     """Post once; from inside the watcher's event loop the post runs on its own loop in a worker thread."""
     import concurrent.futures
 
@@ -193,7 +200,7 @@ def post_cmd(game_path: Path, thread: str, file: Path, yes: bool, db_url: str | 
         svc.close()
 
 
-def resolve_thread(game: Any, spec: str) -> int:
+def resolve_thread(game: GameConfig, spec: str) -> int:
     if spec.isdigit():
         return int(spec)
     if spec == "process":

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,7 +17,9 @@ from tracker.errors import ConfigError, GameRuleError, os_error_words
 
 if TYPE_CHECKING:
     from tracker.engine.days import DayStatus
+    from tracker.engine.roster import RosterProblem
     from tracker.engine.state import DayState
+    from tracker.jsonvalue import JSON
 
 
 @click.command("rulesets")
@@ -50,7 +52,7 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - used)
 
 
-def _toml_value(v: Any) -> str:
+def _toml_value(v: object) -> str:
     if isinstance(v, str):
         return _toml_str(v)
     if isinstance(v, bool):
@@ -206,7 +208,7 @@ def _posters(text: str, out: Path, tid: int, director: str) -> list[tuple[str, i
     return list(seen.items())
 
 
-def _value(raw: str) -> Any:
+def _value(raw: str) -> bool | int | float | str:
     low = raw.strip().lower()
     if low in ("true", "false"):
         return low == "true"
@@ -278,7 +280,7 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
     """记录一个游戏事件（出局、挂机、警长、翻转身份、修正、加速、投降、撤销 …）。"""
     kind = _event_kind(kind)
     cause = _cause(cause)
-    data: dict[str, Any] = {}
+    data: dict[str, JSON] = {}
     for k, v in (("day", day), ("tag", tag), ("to", to), ("role", role), ("faction", faction),
                  ("cause", cause), ("seq", seq), ("reason", reason)):
         if v is not None:
@@ -316,7 +318,7 @@ def event_cmd(game_path: Path, kind: str, player: str | None, day: int | None, t
         svc.close()
 
 
-def _event_words(kind: str, player: str | None, data: dict[str, Any]) -> str:
+def _event_words(kind: str, player: str | None, data: Mapping[str, object]) -> str:
     from tracker.reports.event_lines import event_line
 
     return event_line(kind, player, data)
@@ -394,7 +396,7 @@ def state_cmd(game_path: Path, show_events: bool, db_url: str | None, as_json: b
         svc.close()
 
 
-def _refuse_roster(problems: list[Any]) -> None:
+def _refuse_roster(problems: Sequence[RosterProblem]) -> None:
     from tracker.service.roster_check import refuse_on_roster_errors
 
     refuse_on_roster_errors([p.message for p in problems if p.level == "error"], "不判定胜负")

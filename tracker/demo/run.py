@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker.demo.server import ReplayForum
 from tracker.penalties.findings import KIND_WORDS
+
+if TYPE_CHECKING:
+    from tracker.service.votes import DayTally
 
 DEMO_DATA = files("tracker.demo") / "data"
 
@@ -51,7 +54,6 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
     """Crawl, tally and confirm each day then settle its night, detect, count lurkers, write reports:
     the director's job in the game's order (M19: day 1 → night 1 → day 2 → night 2; where the
     ruleset's night comes first, werewolf-12 "第1夜（首夜）→ 第1天", night N is settled before day N)."""
-    from tracker.cli.json_docs import tally_to_json
     from tracker.demo.nights import load_nights, night_summary, play_night
     from tracker.engine.night.catalog import catalog_of
     from tracker.service import Service
@@ -68,15 +70,12 @@ def run_job(game_path: Path, *, progress: Any = None, data: Traversable = DEMO_D
         for d in svc.game.days:
             if first and d.day in scripted:  # the night before the day: its deaths do not vote
                 nights.append(night_summary(play_night(svc, d.day, nights_file)))
-            tallies = [tally_to_json(t) for t in svc.votes.tally_day(d.day)]
+            tallies = svc.votes.tally_day(d.day)
             confirmed = svc.votes.confirm_day(d.day, recorded_by="演示")
             lurk = svc.lurking.lurkers(d.day)
             days.append({
                 "day": d.day,
-                "votes": [{"tid": t["tid"], "purpose": t["purpose"], "public_totals": t["public_totals"],
-                           "totals": t["totals"], "outcome": t["outcome"]["message"],
-                           "invalid": sum(1 for b in t["ballots"] if not b["valid"]),
-                           "ballots": len(t["ballots"])} for t in tallies],
+                "votes": [vote_summary(t) for t in tallies],
                 "confirmed": [c.explanation for c in confirmed],
                 "lurkers": [{"player": p.player, "rule": p.rule, "words": p.words, "clause": p.clause}
                             for p in lurk.penalties],
@@ -136,6 +135,16 @@ def finish(run: DemoRun) -> None:
     new, n = re.subn(r'(?m)^forum = "http://127\.0\.0\.1:\d+/"$', 'forum = "http://127.0.0.1:8080/"', text)
     if n and "回放服务器随" not in new:
         run.game_path.write_text(REPLAY_NOTE.format(again=again(run)) + new, encoding="utf-8")
+
+
+def vote_summary(dt: DayTally) -> dict[str, Any]:
+    """One vote thread in the demo's summary, from the count itself."""
+    from tracker.engine.tally import number
+
+    t = dt.tally
+    return {"tid": dt.tid, "purpose": dt.purpose, "public_totals": {k: number(v) for k, v in t.public_totals.items()},
+            "totals": {k: number(v) for k, v in t.totals.items()}, "outcome": t.outcome.message,
+            "invalid": sum(1 for cb in t.ballots if not cb.valid), "ballots": len(t.ballots)}
 
 
 def summary_text(s: dict[str, Any]) -> str:

@@ -35,6 +35,7 @@ from typing import Literal, Protocol
 
 from tracker.engine.normalize import normalize
 from tracker.engine.ruleset import LurkRules
+from tracker.jsonvalue import Doc
 from tracker.penalties.presence import Presence  # one vocabulary with the 诈尸 checks
 
 LurkRule = Literal["min_posts", "three_day_min", "no_vote"]
@@ -104,7 +105,7 @@ class LurkReport:
     streaks: dict[str, int] = field(default_factory=dict)
     exempt: dict[str, str] = field(default_factory=dict)  # player -> why a rule was not applied
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Doc:
         """The `tracker lurkers --json` shape (docs/cli.md), plus invalid_only and exemptions."""
         return {
             "day": self.day,

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from tracker.errors import GameRuleError
+from tracker.jsonvalue import Doc
 from tracker.penalties.ledger import COLOR_WORDS, Color, Entry, replay
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class Flag:
     card: int | None = None
     """The ledger entry the flag became (status ``carded``)."""
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> Doc:
         """The CLI contract's flag object (docs/cli.md: ``tracker flags``), plus the review details."""
         return {
             "id": self.id, "pid": self.pid, "floor": self.floor, "tid": self.tid, "author": self.author,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import event
 from sqlmodel import Session
@@ -40,6 +40,7 @@ from tracker.store.penalties import append_entries, decide_flag, get_flag, load_
 if TYPE_CHECKING:  # the services this one is given (tracker.service composes them)
     from pathlib import Path
 
+    from tracker.jsonvalue import JSON
     from tracker.records import Post
     from tracker.service.gamelog import GameLog
     from tracker.service.night_desk import NightDesk
@@ -469,7 +470,7 @@ def consequence_drafts(cons: Sequence[L.Consequence], *, events: Sequence[Event]
     undone: set[int] = set()
     for c in cons:
         if c.kind in ("red_card", "red_card_again") and c.player is not None:
-            data: dict[str, Any] = {"color": "red", "consequence": red_consequence, "ledger_id": c.card}
+            data: dict[str, JSON] = {"color": "red", "consequence": red_consequence, "ledger_id": c.card}
             if c.kind == "red_card_again":
                 data["again"] = True  # counted for the faction (两张红牌判负); the player is already carded off
             out.append(make_draft(EventKind.CARD_CONSEQUENCE.value, at=at, player=c.player, recorded_by=by,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tracker.service.context import GameContext
 
@@ -32,15 +32,15 @@ class Crawling:
         self.ctx = ctx
 
     def crawl(self, *, progress: Callable[[CrawlProgress], None] | None = None,
-              tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
+              tids: Sequence[int] | None = None) -> CrawlReport:
         from tracker.scraper.crawl import crawl_game_sync
 
         return _summary(crawl_game_sync(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
-                                        tids=tids, **kw))
+                                        tids=tids))
 
     async def crawl_async(self, *, progress: Callable[[CrawlProgress], None] | None = None,
-                          tids: Sequence[int] | None = None, **kw: Any) -> CrawlReport:
+                          tids: Sequence[int] | None = None) -> CrawlReport:
         from tracker.scraper.crawl import crawl_game
 
         return _summary(await crawl_game(self.ctx.game, self.ctx.store, clock=self.ctx.clock, progress=progress,
-                                         tids=tids, **kw))
+                                         tids=tids))

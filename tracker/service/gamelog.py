@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar, cast
 
 from sqlmodel import Session
 
@@ -38,6 +38,7 @@ from tracker.engine.events import (
 from tracker.engine.fold_pass import FoldPass
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState, check_event
+from tracker.jsonvalue import JSON, Doc
 from tracker.penalties.kidnap import Kidnap
 from tracker.penalties.last_words import exit_of
 from tracker.penalties.presence import FROM_ENGINE, StatusChange
@@ -67,7 +68,7 @@ class _Request:
     events: list[Event] | None = None
     passes: dict[str, FoldPass] = field(default_factory=dict)
     folds: dict[Hashable, GameState] = field(default_factory=dict)
-    answers: dict[Hashable, Any] = field(default_factory=dict)
+    answers: dict[Hashable, object] = field(default_factory=dict)
 
 
 class _PerThread(threading.local):
@@ -104,7 +105,7 @@ class GameLog:
         req = self._current()
         if key not in req.answers:
             req.answers[key] = compute()
-        value: T = req.answers[key]
+        value = cast("T", req.answers[key])  # the key was computed by this same compute
         return value
 
     def _changed(self) -> None:
@@ -260,7 +261,7 @@ class GameLog:
 
     # -- recording --------------------------------------------------------------------------------
     @_in_request
-    def record_event(self, kind: str, player: str | None = None, data: Mapping[str, Any] | None = None, *,
+    def record_event(self, kind: str, player: str | None = None, data: Mapping[str, JSON] | None = None, *,
                      at: datetime | None = None, recorded_by: str | None = None) -> Event:
         """Check the event against the current state (GameRuleError with the fix), then append it."""
         data = dict(data or {})
@@ -314,7 +315,7 @@ class GameLog:
         return from_config(self.ctx.game.events) + load_events(session)
 
     @_in_request
-    def events_json(self) -> list[dict[str, Any]]:
+    def events_json(self) -> list[Doc]:
         events = self.events()
         _, undone = effective(events)
         out = [event_to_json(e) for e in events]

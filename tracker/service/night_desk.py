@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from tracker.engine.events import Event, EventDraft, EventKind, as_of, make_draft
 from tracker.engine.night import Catalog, Settlement, Table, settle, settle_setup
@@ -44,6 +43,7 @@ from tracker.engine.night.model import Action
 from tracker.engine.ruleset import Ruleset
 from tracker.engine.state import GameState
 from tracker.errors import ConfigError, EntryError, GameRuleError, RulesetError
+from tracker.jsonvalue import JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +201,7 @@ class NightDesk:
             raise ConfigError(f"{actor}：{'、'.join(twice)} 写了两次", hint="团队的每名成员只写一次，例如 狼群(甲,乙)")
         for who in (*members, *targets):
             state.player(who)  # GameRuleError naming the players, for a typo
-        data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": list(targets)}
+        data: dict[str, JSON] = {"phase": key, "actor": actor, "skill": name, "targets": list(targets)}
         if choice is not None:
             data["choice"] = choice
         skill_def = self.catalog.skill(name)
@@ -264,7 +264,7 @@ class NightDesk:
                                      + " confirm；或撤回这些提交")
         table = table_for(self._fold(as_of(events, at)), cat, events, key, at)
         actor = skill.team or "导演"
-        data: dict[str, Any] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
+        data: dict[str, JSON] = {"phase": key, "actor": actor, "skill": name, "targets": [target], "via": via}
         if in_phase is not None:
             data["in_phase"] = in_phase
         standing = submissions(events, key, cat)
@@ -277,7 +277,7 @@ class NightDesk:
                                own_exit=own_exit, known_lost=known_lost)]
         return DayExit(key, phase_words(key), table, result, drafts)
 
-    def setup(self, field: str, value: Any, player: str | None = None) -> SetupRecord:
+    def setup(self, field: str, value: JSON, player: str | None = None) -> SetupRecord:
         """A fact the post fixes before the game (英雄, 设计目标, 情侣, a seat, a 抉择), under the
         vocabulary's name (座次 is ``seat``); an unknown name is refused with the nearest ones.
 
@@ -376,7 +376,7 @@ class NightDesk:
         return confirmed, self._append(drafts)
 
 
-def _check_lovers(table: Table, value: Any) -> None:
+def _check_lovers(table: Table, value: JSON) -> None:
     """``setup 情侣`` is the scenario vocabulary's object: {类型: 基佬情深, 攻, 受} or {类型: 人狗情未了,
     主人, 忠犬}, two different players of the game."""
     pairs = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}

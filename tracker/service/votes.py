@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from tracker.config import DayConfig
 from tracker.engine.ballots import SEED_FORMAT, Ballot, BallotFormat, cannot_be_ballot, parse_ballot
@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # the services this one is given (tracker.service composes th
     from tracker.service.night_desk import DayExit, NightDesk
 
 _MISS = object()
+#: A stored post as the ballot memo keys it: what a Ballot carries from its row.
+BallotKey = tuple[int, str, int, int, str, "int | None", datetime, "datetime | None"]
 _MEMO_LOCK = threading.Lock()
 
 #: The seq of the first provisional event (a day-1 election not yet confirmed, applied to later
@@ -65,6 +67,11 @@ class DayTally:
     tally: Tally
     provisional: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def purpose(self) -> str:
+        """The vote's purpose: the election's office, else the window's (``exile`` …)."""
+        return self.tally.window.purpose if self.election is None else self.election.purpose
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +104,7 @@ class Votes:
         self.log = log
         #: The night desk over a transaction: where an exile is settled with what it sets off.
         self._desk = desk
-        self._ballot_memo: tuple[tuple[tuple[str, ...], tuple[str, ...], BallotFormat], dict[Any, Any]] | None = None
+        self._ballot_memo: tuple[tuple[tuple[str, ...], tuple[str, ...], BallotFormat], dict[BallotKey, Ballot | None]] | None = None
 
     # ------------------------------------------------------------------ inputs
 
@@ -145,7 +152,7 @@ class Votes:
         return ballots, earlier
 
     def _ballot_memo_for(self, directors: tuple[str, ...], names: tuple[str, ...],
-                         fmt: BallotFormat = SEED_FORMAT) -> dict[Any, Any] | None:
+                         fmt: BallotFormat = SEED_FORMAT) -> dict[BallotKey, Ballot | None] | None:
         """The memo for this roster and ballot format: a changed director or player list, or another
         vote's words (an election's keyword), reads every post afresh."""
         if self.ballot_memo_size <= 0:
@@ -157,7 +164,8 @@ class Votes:
             self._ballot_memo = held
         return held[1]
 
-    def _remember_ballot(self, memo: dict[Any, Any], key: Any, ballot: Ballot | None) -> None:
+    def _remember_ballot(self, memo: dict[BallotKey, Ballot | None], key: BallotKey,
+                         ballot: Ballot | None) -> None:
         if len(memo) >= self.ballot_memo_size:
             # bounded: drop the oldest quarter (dicts keep insertion order); re-parsing is only slower.
             # Locked: TUI workers count on several threads, and a dict must not change while listed.
