@@ -7,13 +7,15 @@ their data in workers and report decisions back with :class:`DataChanged`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher
 
@@ -30,6 +32,10 @@ from tui.widgets.game_header import CrawlStatus, GameHeader
 from tui.widgets.key_bar import KeyBar
 from tui.widgets.sidebar import SCREENS, Sidebar
 
+if TYPE_CHECKING:
+    from tracker.scraper.crawl import CrawlProgress
+    from tui.gateway import CrawlLine
+
 NARROW = 100
 
 
@@ -38,7 +44,7 @@ class TrackerApp(App[None]):
     TITLE = "版杀导演台"
     # only our own commands, in Chinese: Textual's system commands (Keys, Quit, Screenshot, Theme)
     # are English, and the palette's placeholder is ours too (action_command_palette)
-    COMMANDS: ClassVar[set[Any]] = {TrackerCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {TrackerCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i), f"show('{key}')", label, show=False) for i, (key, label) in enumerate(SCREENS, 1)),
         Binding("r", "crawl", "抓取"),
@@ -81,7 +87,7 @@ class TrackerApp(App[None]):
         if self.crawl_on_start:
             self.action_crawl()
 
-    def on_resize(self, event: Any) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._apply_width(event.size.width)
 
     def _apply_width(self, width: int) -> None:
@@ -91,9 +97,9 @@ class TrackerApp(App[None]):
 
     # -- navigation -----------------------------------------------------------------------------------
     @property
-    def current_pane(self) -> Any:
-        switcher = self.query_one("#panes", ContentSwitcher)
-        return switcher.visible_content
+    def current_pane(self) -> Pane | None:
+        content = self.query_one("#panes", ContentSwitcher).visible_content
+        return content if isinstance(content, Pane) else None
 
     async def action_show(self, key: str) -> None:
         if key not in PANES:
@@ -139,7 +145,7 @@ class TrackerApp(App[None]):
     @work(exclusive=True, group="crawl", exit_on_error=False)
     async def run_crawl(self) -> None:
         """The crawl runs in a child process (see Gateway.crawl); this worker only awaits its progress."""
-        def progress(step: Any) -> None:
+        def progress(step: CrawlProgress | CrawlLine) -> None:
             self.post_message(CrawlProgressed(describe_progress(step)))
 
         try:
@@ -210,7 +216,7 @@ class TrackerApp(App[None]):
         sidebar.badges = {**sidebar.badges, key: n or 0}
 
 
-def describe_progress(step: Any) -> str:
+def describe_progress(step: CrawlProgress | CrawlLine | str) -> str:
     """A crawl progress report as the header shows it, whatever shape the crawler sends."""
     if isinstance(step, str):
         return step

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tui.widgets.sidebar import SCREENS
 
+if TYPE_CHECKING:
+    from tui.app import TrackerApp
+
 
 class TrackerCommands(Provider):
-    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        app: Any = self.app
-        out: list[tuple[str, Callable[[], Any], str]] = [
+    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        app = cast("TrackerApp", self.app)  # the palette of this app only (TrackerApp.COMMANDS)
+        out: list[tuple[str, Callable[[], object], str]] = [
             (f"{i} {label}（{key}）", partial(app.action_show, key), f"切换到{label}界面")
             for i, (key, label) in enumerate(SCREENS, 1)
         ]

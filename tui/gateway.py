@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class _Progress:
+class CrawlLine:
     """A crawl progress line from the child process (the shape of tracker.scraper.crawl.CrawlProgress)."""
 
     event: str
@@ -86,7 +86,7 @@ class Gateway:
             return self.service.game.ruleset
 
     # -- crawling -------------------------------------------------------------------------------------
-    async def crawl(self, progress: Callable[[CrawlProgress | _Progress], None]) -> None:
+    async def crawl(self, progress: Callable[[CrawlProgress | CrawlLine], None]) -> None:
         """Crawl in a child process (`python -m tracker crawl`), following its JSON progress lines.
 
         Parsing pages, writing them and the violation detectors after them (``--detect``) run in
@@ -118,7 +118,7 @@ class Gateway:
                 line = raw.decode("utf-8", "replace").strip()
                 if line.startswith("{"):
                     try:
-                        progress(_Progress(**json.loads(line)))
+                        progress(CrawlLine(**json.loads(line)))
                         continue
                     except (ValueError, TypeError):
                         pass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
@@ -22,10 +22,10 @@ class Memo:
         self.max_age = max_age
         self._lock = threading.Lock()
         self._generation = 0
-        self._values: dict[Hashable, tuple[float, Any]] = {}
+        self._values: dict[Hashable, tuple[float, object]] = {}
         self._key_locks: dict[Hashable, threading.Lock] = {}
 
-    def _fresh(self, key: Hashable) -> tuple[bool, Any]:  # Any: each key holds its own compute's type
+    def _fresh(self, key: Hashable) -> tuple[bool, object]:  # each key holds its own compute's type (get casts)
         hit = self._values.get(key)
         if hit is None or time.monotonic() - hit[0] > self.max_age:
             return False, None

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.widgets.post_view import PostLike
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,6 @@ class CardRow:
     at: datetime
     post: int | None = None
     active: bool = True
-    raw: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,4 +90,4 @@ class PostPage:
     offset: int
     limit: int
     total: int
-    posts: tuple[Any, ...]
+    posts: tuple[PostLike, ...]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tui.literal import literal
 from tui.tally_view import BallotRow
 from tui.widgets.ballot_table import history_text
-from tui.widgets.post_view import PostView
+from tui.widgets.post_view import PostLike, PostView
 
 
 class BallotDetail(ModalScreen[None]):
@@ -25,7 +25,7 @@ class BallotDetail(ModalScreen[None]):
     BallotDetail #ballot-history { height: auto; max-height: 12; padding: 0 1; border-bottom: hkey $primary; }
     """
 
-    def __init__(self, ballot: BallotRow, history: tuple[BallotRow, ...], post: Any) -> None:
+    def __init__(self, ballot: BallotRow, history: tuple[BallotRow, ...], post: PostLike | None) -> None:
         super().__init__()
         self.ballot, self.history, self.post = ballot, history, post
 

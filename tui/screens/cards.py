@@ -7,7 +7,7 @@ the ledger is ever edited or deleted).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -79,7 +79,7 @@ class CardsPane(Pane):
         yield Static(id="ledger-alarm")
         with Horizontal(classes="split"):
             with Vertical(classes="left"):
-                table: DataTable[Any] = DataTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
+                table: DataTable[Text] = DataTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
                 yield table
                 yield Static(id="card-trail", classes="pane-status")
             with VerticalScroll(classes="right"):

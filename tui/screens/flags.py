@@ -7,7 +7,7 @@ worker; the app reloads the badges afterwards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -61,7 +61,7 @@ class FlagsPane(Pane):
         yield Static(id="flags-status", classes="pane-status")
         with Horizontal(classes="split"):
             with Vertical(classes="left"):
-                table: DataTable[Any] = DataTable(id="flags-table", cursor_type="row", zebra_stripes=True)
+                table: DataTable[Text] = DataTable(id="flags-table", cursor_type="row", zebra_stripes=True)
                 yield table
             with Vertical(classes="right"):
                 yield Static(id="flag-detail", classes="pane-status")

@@ -7,7 +7,7 @@ The count (seconds on a big game) runs in a thread worker; the screen says 计�
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -114,7 +114,7 @@ class LurkersPane(Pane):
         yield Static(Text("潜水", "bold"), id="lurk-title", classes="pane-title")
         yield Countdown(self.gateway.clock, id="lurk-countdown")
         yield Static(id="lurk-status", classes="pane-status")
-        table: DataTable[Any] = DataTable(id="lurk-table", cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = DataTable(id="lurk-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lurk-penalties", classes="pane-status")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Concatenate, ParamSpec, TypeVar, TypeVarTuple, cast
 
 from rich.text import Text
 from textual.containers import Vertical
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 
 P = ParamSpec("P")
+Ts = TypeVarTuple("Ts")
 PaneT = TypeVar("PaneT", bound="Pane")
 
 
@@ -69,7 +70,7 @@ class Pane(Vertical):
     def focus_main(self) -> None:
         """Focus the screen's main widget when the screen is shown (each screen names its own)."""
 
-    def deliver(self, show: Callable[..., Any], *args: Any) -> None:
+    def deliver(self, show: Callable[[*Ts], object], *args: *Ts) -> None:
         """From a thread worker: run ``show`` on the UI thread unless a newer load replaced this one.
 
         An exclusive worker is only *marked* cancelled when the next one starts; its thread still

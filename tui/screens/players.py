@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -19,6 +19,9 @@ from tui.screens.pane import Pane, reported
 from tui.views import PlayerRow
 from tui.widgets.lines import Col, compose, fill
 from tui.zone import zone
+
+if TYPE_CHECKING:
+    from tracker.penalties.ledger import Entry as LedgerEntry
 
 # One composed cell per row (tui/widgets/lines.py): the screen is drawn twice as fast.
 COLUMNS = (Col("玩家", 16), Col("状态", 10), Col("身份", 12), Col("阵营", 8), Col("标签", 16), Col("牌"))
@@ -79,7 +82,7 @@ class PlayersPane(Pane):
         row, entries = self.gateway.player_detail(name)
         self.deliver(self.show_player, row, entries)
 
-    def show_player(self, row: PlayerRow, entries: list[Any]) -> None:
+    def show_player(self, row: PlayerRow, entries: list[LedgerEntry]) -> None:
         """The player's facts and every ledger entry naming them (the 判罚 screen's lines, 记于 time)."""
         out = literal(row.name, "bold")
         out.append("  ")

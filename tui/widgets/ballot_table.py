@@ -6,8 +6,6 @@ a change, ⚠ yellow for a ballot that counts but needs the director's eye (edit
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -44,8 +42,8 @@ def verdict_text(b: BallotRow) -> Text:
     return out
 
 
-def ballot_cells(b: BallotRow, *, with_thread: bool) -> list[Any]:
-    cells: list[Any] = [Text(str(b.floor), justify="right"), literal(b.voter), kind_word(b),
+def ballot_cells(b: BallotRow, *, with_thread: bool) -> list[Text | str]:
+    cells: list[Text | str] = [Text(str(b.floor), justify="right"), literal(b.voter), kind_word(b),
                         literal(b.target or "—", "" if b.valid else "dim")]
     if with_thread:
         cells.insert(0, str(b.tid))
@@ -68,7 +66,7 @@ def history_text(rows: tuple[BallotRow, ...]) -> Text:
     return out
 
 
-class BallotTable(DataTable[Any]):
+class BallotTable(DataTable[Text | str]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.rows_: tuple[BallotRow, ...] = ()

@@ -8,11 +8,13 @@ widget that re-renders one line, and only when the keys shown actually differ.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import ClassVar, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import ActiveBinding, Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -27,7 +29,8 @@ class KeyItem(NamedTuple):
     enabled: bool
 
 
-def key_items(active_bindings: Any, key_display: Any, palette_key: str | None) -> tuple[KeyItem, ...]:
+def key_items(active_bindings: Mapping[str, ActiveBinding], key_display: Callable[[Binding], str],
+              palette_key: str | None) -> tuple[KeyItem, ...]:
     """The keys to show, one per action (the first key bound to it), the command palette last.
 
     Pure over Textual's ``Screen.active_bindings`` mapping, so it is tested without an app.
@@ -69,7 +72,7 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _bindings_changed(self, screen: Screen[Any]) -> None:
+    def _bindings_changed(self, screen: Screen[object]) -> None:
         if not self.is_attached or screen is not self.screen:
             return
         palette = self.app.COMMAND_PALETTE_BINDING if self.app.ENABLE_COMMAND_PALETTE else None

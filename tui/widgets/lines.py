@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,7 @@ def compose(cols: Sequence[Col], rows: Sequence[Sequence[Text | str]]) -> tuple[
 Lines = tuple[Text, list[Text]]
 
 
-def fill(table: Any, lines: Lines, keys: Sequence[str] | None = None) -> None:
+def fill(table: DataTable[Text], lines: Lines, keys: Sequence[str] | None = None) -> None:
     """Put composed rows in a DataTable: one column whose label is the header line. A new column
     each time, because its width comes from these rows."""
     header, rows = lines

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual.message import Message
@@ -11,6 +10,7 @@ from textual.widgets import DataTable
 
 from tui.literal import literal
 from tui.widgets.lines import Col, Lines, compose, fill
+from tui.widgets.post_view import PostLike
 from tui.zone import zone
 
 
@@ -22,7 +22,7 @@ def excerpt(text: str, width: int = 40) -> str:
 COLUMNS = (Col("楼", 6, "right"), Col("作者", 16), Col("时间", 11), Col("帖", 7), Col("内容"))
 
 
-def post_rows(posts: tuple[Any, ...], *, fixed: frozenset[str] = frozenset()) -> Lines:
+def post_rows(posts: tuple[PostLike, ...], *, fixed: frozenset[str] = frozenset()) -> Lines:
     """(header, one line per post): pure, a worker thread builds them, the UI only adds them.
 
     ``fixed``: the columns a search pins to one value (``author``, ``tid``) are left out, so their
@@ -43,24 +43,24 @@ def post_rows(posts: tuple[Any, ...], *, fixed: frozenset[str] = frozenset()) ->
     return compose([COLUMNS[i] for i in keep], [tuple(row[i] for i in keep) for row in out])
 
 
-def _identity(posts: tuple[Any, ...]) -> tuple[Any, ...]:
+def _identity(posts: tuple[PostLike, ...]) -> tuple[object, ...]:
     return tuple((p.pid, p.floor, p.text, getattr(p, "deleted", False), getattr(p, "blocked", False),
                   getattr(p, "edited_at", None)) for p in posts)
 
 
-class PostTable(DataTable[Any]):
+class PostTable(DataTable[Text]):
     @dataclass
     class Highlighted(Message):
-        post: Any
+        post: PostLike
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self.posts: tuple[Any, ...] = ()
+        self.posts: tuple[PostLike, ...] = ()
 
     def on_mount(self) -> None:
         fill(self, post_rows(()))
 
-    def show(self, posts: tuple[Any, ...], rows: Lines | None = None, *,
+    def show(self, posts: tuple[PostLike, ...], rows: Lines | None = None, *,
              force: bool = False) -> None:
         """Replace the rows; ``rows`` (from :func:`post_rows`) may be built beforehand in a worker thread.
         The same posts again (a screen shown anew, a crawl that changed other pages) keep the table."""

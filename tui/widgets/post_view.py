@@ -7,7 +7,7 @@ behind a bar; nothing from the post is ever read as markup (see :mod:`tui.post_r
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,16 +20,29 @@ from tui.zone import zone
 
 
 class PostLike(Protocol):
-    pid: int
-    tid: int
-    floor: int
-    author: str
-    posted_at: datetime
-    html: str
-    text: str
+    """What a post shows: a forum's :class:`tracker.records.Post` or the store's ``StoredPost``."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def tid(self) -> int: ...
+    @property
+    def floor(self) -> int: ...
+    @property
+    def author(self) -> str: ...
+    @property
+    def posted_at(self) -> datetime: ...
+    @property
+    def html(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def edited_at(self) -> datetime | None: ...
+    @property
+    def blocked(self) -> bool: ...
 
 
-def post_header(post: Any) -> Text:
+def post_header(post: PostLike) -> Text:
     out = Text()
     out.append(f"{post.floor} 楼", "bold")
     out.append("  ")
@@ -50,7 +63,7 @@ def post_header(post: Any) -> Text:
     return out
 
 
-def post_body(post: Any, highlight: tuple[str, ...] = ()) -> Text:
+def post_body(post: PostLike, highlight: tuple[str, ...] = ()) -> Text:
     html = getattr(post, "html", "") or ""
     if html.strip():
         return render_post_html(html, highlight)
@@ -75,13 +88,13 @@ class PostView(VerticalScroll):
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.placeholder = placeholder
-        self.post: Any = None
+        self.post: PostLike | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text(self.placeholder, "dim"), classes="post-head")
         yield Static(Text(""), classes="post-body")
 
-    def show(self, post: Any, highlight: tuple[str, ...] = (), note: Text | None = None) -> None:
+    def show(self, post: PostLike | None, highlight: tuple[str, ...] = (), note: Text | None = None) -> None:
         self.post = post
         head = self.query_one(".post-head", Static)
         body = self.query_one(".post-body", Static)
