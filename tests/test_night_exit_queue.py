@@ -75,3 +75,30 @@ def test_the_actors_own_exit_sets_off_his_trigger_unless_its_cause_forbids_it() 
     res = settle(parse_catalog(night(), "toy.toml"), table(), acts(("P2", "献身", ()), ("P2", "开枪", ("P3",))))
     assert [d.player for d in res.deaths] == ["P2"]
     assert [(r.actor, r.skill) for r in res.rejected] == [("P2", "开枪")]
+
+
+def badge(asks: str | None = "警徽：请指定继任者") -> dict[str, Any]:
+    trigger: dict[str, Any] = {"on": "exit", "unless": ["献身"]}
+    if asks is not None:
+        trigger["asks"] = asks
+    doc = night()
+    doc["skills"].append({"name": "移交", "tag": "队长", "phase": "any", "targets": 1, "clause": "队长出局后须指定继任者",
+                          "trigger": trigger, "effects": [{"kind": "mark", "tag": "队长"}]})
+    return doc
+
+
+def captain() -> Table:
+    t = table()
+    t.players["P2"].tags.append("队长")
+    return t
+
+
+def test_a_trigger_that_asks_tells_the_holder_and_waits_for_his_choice() -> None:
+    res = settle(parse_catalog(badge(), "toy.toml"), captain(), acts(("P1", "审判", ("P2",))))
+    assert [(f.to, f.content) for f in res.feedback] == [("P2", "警徽：请指定继任者")]
+    assert [(p.effect, p.player) for p in res.pending] == [("警徽：请指定继任者", "P2")]
+    res = settle(parse_catalog(badge(None), "toy.toml"), captain(), acts(("P1", "审判", ("P2",))))
+    assert res.feedback == [] and res.pending == []
+    res = settle(parse_catalog(badge(), "toy.toml"), captain(), acts(("P2", "献身", ())))  # unless: no asking
+    assert res.feedback == [] and res.pending == []
+

@@ -475,6 +475,20 @@ def test_exiled_sheriff_hands_over_and_the_vote_is_announced_at_once() -> None:
     assert f"当日警长：待{V1}<殉职>选择继任者" in res["announcement"]["lines"]
 
 
+def test_sheriff_out_the_day_before_names_his_successor_at_the_next_settlement() -> None:
+    """殉职<强制>："警长并非因为罚下而出局后，须选择一名未出局的角色来继任警长" — exiled without a choice
+    (the 公示 says 待…<殉职>), his choice at the night desk passes the badge first thing (before:
+    refused as "没有作为警长出局"); a target already out is refused; a red-carded sheriff has none."""
+    gone = {V1: {"day": 2, "cause": "投票"}}
+    res = run(scenario(dead=gone, actions=[act(V1, "殉职", V3), act(PACK, "杀人", V3)]))
+    assert res["rejected"] == [] and res["tags_moved"] == [{"tag": "警长", "from": V1, "to": V3, "via": "殉职"}]
+    assert res["log"].index(f"警长：{V1} → {V3}（殉职）") < res["log"].index(f"(1) 狼群指杀{V3}")
+    res = run(scenario(dead={**gone, V2: {"night": 1, "cause": "毒药"}}, actions=[act(V1, "殉职", V2)]))
+    assert refused(res) == [(V1, "殉职")] and res["tags_moved"] == []
+    res = run(scenario(day=3, actions=[act("导演", "红牌罚下", V1), act(V1, "殉职", V3)]))
+    assert refused(res) == [(V1, "殉职")] and [t["via"] for t in res["tags_moved"]] == ["红牌罚下后随机指定"]
+
+
 def test_cub_sacrifice_goes_out_at_step_1_and_spurs_the_next_night() -> None:
     """牺牲：若幼狼并非狼群内唯一存活的角色，幼狼可以主动出局; 激励<强制>：当幼狼并非因红牌罚下而
     出局后，仅限下一个夜晚，狼人可以再使用一次<杀人>技能."""

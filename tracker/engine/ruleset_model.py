@@ -724,6 +724,10 @@ class TriggerT(_Table):
                            "written with its detail after the name, `牺牲（P05主动出局）`, is that name's", default=[])
     missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
                              "(逾期未指定视为撕警徽); none: nothing happens", default=None)
+    asks: str | None = _f("without `missing`: what the holder who went out and submitted nothing is told, the "
+                          "skill then waiting for his submission (a pending entry), which the next settlement "
+                          "settles first (M19 殉职 \"警长并非因为罚下而出局后，须选择一名未出局的角色来继任警长\"); "
+                          "none: he is told nothing", default=None, examples=["殉职：请选择一名未出局的角色继任警长"])
     clause: str = _f("the post's sentence", default="")
 
 

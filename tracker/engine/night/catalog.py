@@ -178,12 +178,14 @@ class Trigger:
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
-    settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens.
+    settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens — or, with ``asks``, he is
+    told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者).
     """
 
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
+    asks: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,7 +406,7 @@ def _skill(t: SkillT) -> Skill:
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
-                                                         clause=t.trigger.clause))
+                                                         clause=t.trigger.clause, asks=t.trigger.asks))
 
 
 def _effect(e: EffectT) -> Effect:

@@ -147,6 +147,10 @@ class Flow:
                     self.board.note(f"{player}出局后未提交<{skill.name}>：视为{skill.trigger.missing}（{skill.trigger.clause}）")
                     self.settle(Action(actor=player, skill=skill.name, choice=skill.trigger.missing, index=-1),
                                 f"{player}出局")
+                elif skill.trigger.asks is not None and cause is not None and not self._forbids(skill, cause):
+                    self.board.note(f"{player}出局后未提交<{skill.name}>：等待提交（{skill.trigger.clause or skill.clause}）")
+                    self.board.later(skill.trigger.asks, player, "出局后", skill.trigger.clause or skill.clause)
+                    self.board.tell(player, skill.trigger.asks)
                 continue
             for a in mine[:-1]:
                 self.done.add(a.index)
@@ -156,11 +160,17 @@ class Flow:
     def fire(self, action: Action, skill: Skill, cause: str | None) -> None:
         assert skill.trigger is not None
         self.done.add(action.index)
-        names = {n for u in skill.trigger.unless for n in (u, *self._aliases(u))}
-        if cause is not None and (cause in names or cause.split("（", 1)[0] in names):  # 牺牲（P05主动出局）
+        if cause is not None and self._forbids(skill, cause):
             self.board.reject(action, f"因<{cause}>出局，不能发动<{skill.name}>", skill.trigger.clause or skill.clause)
             return
         self.settle(action, f"{action.actor}出局后")
+
+    def _forbids(self, skill: Skill, cause: str) -> bool:
+        """The trigger's ``unless`` names this cause of exit (by its skill's name or alias; a cause
+        written with its detail, 牺牲（P05主动出局）, is its name's)."""
+        assert skill.trigger is not None
+        names = {n for u in skill.trigger.unless for n in (u, *self._aliases(u))}
+        return cause in names or cause.split("（", 1)[0] in names
 
     def _aliases(self, name: str) -> tuple[str, ...]:
         found = self.catalog.skills.get(name)

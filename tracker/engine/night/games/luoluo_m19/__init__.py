@@ -62,7 +62,7 @@ def _close(flow: Flow, step: Step, actions: Sequence[Action], /) -> None:
     submission has been settled by a step of this game (a night's 投降 waits for the day)."""
     ctx = _ctx(flow)
     try:
-        day.leftovers(ctx)
+        day.leftovers(ctx, flow.done)
     except SettlementOver:
         report.finish(ctx)
         raise
@@ -127,7 +127,7 @@ HOOKS = GameHooks(
         "毒药和灭口结算": "总体流程 4（7）：被毒害或被灭口的角色出局（救治、救药只挡指杀）",
         "忠犬殉情": "忠犬“存活至下一讨论日夜晚结束方发动<殉情>出局”：该夜结算结束时出局",
         "投降": "投降有效：该阵营优先判负，不公示",
-        "投票出局": "总体流程 6：高票者出局，立即公示，随之结算殉职、殉情",
+        "投票出局": "总体流程 6：高票者出局，立即公示（出局名单在前，随之的殉情等按出局原因写在其后）",
         "遗志与设计": "人质因遇难出局后提交的<遗志>、设计目标出局后重新选择的目标",
         "公示": "白天开始时公示前一天投票出局、夜晚出局名单、当日警长；遗言数量等于狼人的数量",
         "prepare": "恋爱<强制> —— 开局设定的情侣在结算前成为情侣（拒绝依据结算开始时的阵营）",

@@ -1,7 +1,8 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
 Registered as :attr:`Board.on_death` listeners in the post's words: 殉情 (the 忠犬 waits), 遇难
-then 遗志, 激励, the 绑匪's <设计> freed, 警长<殉职>, and last the win check, which the post runs
+then 遗志, 激励, the 绑匪's <设计> freed, a red-carded 警长's badge given at random (his 殉职 otherwise
+is the night file's ``trigger``, settled by the generic engine after the step), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
 
@@ -138,37 +139,15 @@ def _design(ctx: Ctx, seat: Seat) -> None:
 
 
 def _sheriff(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """殉职<强制>; red card: "警长因红牌罚下而出局后，下任警长将被随机指定"."""
+    """"警长因红牌罚下而出局后，下任警长将被随机指定" (a question, seeded, the director may answer).
+    Any other exit is 殉职<强制>, the night file's ``trigger``: the fallen sheriff's choice."""
     b = ctx.board
-    if "警长" not in seat.tags and b.state.get("警长") != seat.name:
+    if not is_red(cause) or ("警长" not in seat.tags and b.state.get("警长") != seat.name):
         return
     living = [p.name for p in ctx.table.living()]
-    if not living:
-        return
-    if is_red(cause):
+    if living:
         to = b.ask(f"警长.{seat.name}", f"警长{seat.name}红牌罚下，随机指定下任警长", living)
         b.move_tag("警长", seat.name, to, "红牌罚下后随机指定")
-        return
-    ctx.sheriff_out.append((seat.name, cause))
-
-
-def settle_sheriffs(ctx: Ctx) -> None:
-    """The fallen sheriffs' <殉职> choices, once the deaths of the step are known."""
-    b = ctx.board
-    for old, _cause in ctx.sheriff_out:
-        acts = [a for a in ctx.actions if a.skill == "殉职" and a.members == (old,) and a.index not in ctx.used]
-        act = next((a for a in reversed(acts) if b.seat(a.targets[0]).alive), None)
-        for a in acts:
-            ctx.used.add(a.index)
-            if a is not act:
-                b.reject(a, f"{a.targets[0]}已出局，<殉职>须选择一名未出局的角色", ctx.clause("殉职"))
-        if act is None:
-            b.later(f"警长{old}<殉职>：须选择一名未出局的角色继任警长", old, "出局后", ctx.clause("殉职"))
-            b.tell(old, "殉职：请选择一名未出局的角色继任警长")
-            continue
-        b.move_tag("警长", old, act.targets[0], "殉职")
-        ctx.extra_lines.append(f"警长<殉职>：{old}将警徽移交给{act.targets[0]}")
-    ctx.sheriff_out.clear()
 
 
 def lose_faction(ctx: Ctx, faction: str, reason: str, clause: str) -> None:

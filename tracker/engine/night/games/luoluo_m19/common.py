@@ -128,7 +128,6 @@ class Ctx:
     poison: tuple[str, str] | None = None   # (target, witch)
     silence: tuple[str, str] | None = None  # 灭口 (target, 绑匪)
     extra_lines: list[str] = field(default_factory=list)
-    sheriff_out: list[tuple[str, str]] = field(default_factory=list)  # (old sheriff, cause)
     hostage_out: list[str] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # indexes of actions settled
 

@@ -7,8 +7,10 @@ and a new <设计> target — with the same exit cascades as the night.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from tracker.engine.night import win
-from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, settle_sheriffs, will
+from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, will
 from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
 
@@ -152,7 +154,6 @@ def red_cards(ctx: Ctx) -> None:
         if reds[faction] < 2 and act.choice == "判负":
             lose_faction(ctx, faction, "导演判负红牌玩家所在阵营", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营。")
         win.check(b, RED_STEP)
-    settle_sheriffs(ctx)
 
 
 def surrender(ctx: Ctx) -> None:
@@ -174,7 +175,6 @@ def exile(ctx: Ctx) -> None:
         b.note(f"第{b.table.day}天投票：{t}得票最多 → 出局")
         if b.kill(t, "投票出局"):
             exiled.append(t)
-        settle_sheriffs(ctx)
     if exiled:  # the day's out list in the post's words, each exit under its cause (a red card's too)
         ctx.extra_lines[start:start] = [
             f"投票出局：{d.player}" if d.player in exiled else f"{d.cause.split('（')[0]}：{d.player}"
@@ -204,11 +204,12 @@ def wills_and_designs(ctx: Ctx) -> None:
         design(ctx, act)
 
 
-def leftovers(ctx: Ctx) -> None:
-    """A 殉职 by a sheriff who did not go out is refused, not silently dropped."""
+def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
+    """A 殉职 by a sheriff who did not go out (its trigger never came: not in ``settled``) is refused,
+    not silently dropped."""
     b = ctx.board
     for act in ctx.actions:
-        if act.index in ctx.used:
+        if act.index in ctx.used or act.index in settled:
             continue
         if act.skill == "殉职":
             ctx.used.add(act.index)

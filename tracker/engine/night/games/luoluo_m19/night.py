@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.effects import Use
-from tracker.engine.night.games.luoluo_m19.cascade import settle_sheriffs
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     bearer,
@@ -206,7 +205,6 @@ def step6(ctx: Ctx) -> None:
             continue
         b.note(f"(6) 指杀结算：一、{t}不是救治目标、不是攻 → 有效；二、不是救药目标；三、{t}出局")
         b.kill(t, f"杀人（{who}指杀）")
-    settle_sheriffs(ctx)
     counts = dict(b.state.get("空救") or {})
     if ctx.treated is not None and ctx.treated not in {t for t, _ in ctx.strikes}:
         t = ctx.treated
@@ -215,7 +213,6 @@ def step6(ctx: Ctx) -> None:
         if counts[t] >= 2:
             b.note(f"(6) 救治目标{t}没有成为指杀目标 → 累计{counts[t]}次空救 → 立即出局")
             b.kill(t, "救治（累计两次空救）")
-            settle_sheriffs(ctx)
         else:
             b.note(f"(6) 救治目标{t}没有成为指杀目标 → {t}累计一次空救（{counts[t]}次，不足两次）")
     b.set_state("空救", counts)
@@ -232,7 +229,6 @@ def step7(ctx: Ctx) -> None:
         t, k = ctx.silence
         b.note(f"(7) 灭口结算：{t}出局" + ("（救治只令指杀无效，不挡灭口）" if t == ctx.treated else ""))
         b.kill(t, f"灭口（{k}）")
-    settle_sheriffs(ctx)
 
 
 def dog_end(ctx: Ctx) -> None:
@@ -251,7 +247,6 @@ def dog_end(ctx: Ctx) -> None:
     if n == b.night:
         b.note(f"夜晚结束：忠犬{dog}发动<殉情>出局（主人{master}已出局）")
         b.kill(dog, f"殉情（主人{master}出局）")
-        settle_sheriffs(ctx)
 
 
 def dusk(ctx: Ctx) -> None:

@@ -78,7 +78,9 @@ def finish(ctx: Ctx) -> None:
         words = [n for n in voted + out if rights.get(n)]
         if words:
             lines.append(f"遗言：{'、'.join(words)}（若提交）")
-    for line in lines + ctx.extra_lines:
+    # "因投票而触发的警长<殉职>……的角色立即公示": each badge the 殉职 trigger (data) passed
+    passed = [f"警长<殉职>：{t.from_player}将警徽移交给{t.to_player}" for t in b.result.tags_moved if t.via == "殉职"]
+    for line in lines + ctx.extra_lines + passed:
         b.announce(line)
     if b.night is not None:
         b.result.outs_in_lines = True  # 第N夜出局 above is the post's own out list
