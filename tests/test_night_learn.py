@@ -155,3 +155,32 @@ def test_learn_reads_only_its_own_keys(change: dict[str, Any], word: str) -> Non
         del effect["match"]
     with pytest.raises(RulesetError, match=word):
         parse_catalog(bad, "toy.toml")
+
+
+def consenting() -> dict[str, Any]:
+    n = night()
+    n["skills"][3]["effects"][0]["consent"] = {"question": "{target}是否同意{actor}的拜访", "refused": "拜访：{target}不同意"}
+    return n
+
+
+@pytest.mark.parametrize("choice", ["同意", "拜访：好的", "愿意。"])
+def test_consent_in_the_choice_gives_the_answer(choice: str) -> None:
+    res = settle(parse_catalog(consenting(), "toy.toml"), table(), [Action("P4", "拜访", ("P5",), choice=choice)])
+    assert told(res, "P4") == told(res, "P5") == ["拜访：你们之间是"] and res.questions == []
+
+
+@pytest.mark.parametrize("choice", ["不同意", "拒绝", "否"])
+def test_a_refusal_tells_the_actor_only_that(choice: str) -> None:
+    res = settle(parse_catalog(consenting(), "toy.toml"), table(), [Action("P4", "拜访", ("P5",), choice=choice)])
+    assert told(res, "P4") == ["拜访：P5不同意"] and told(res, "P5") == []
+    assert "(4) 拜访：P5不同意" in res.log
+
+
+def test_without_a_word_the_director_is_asked() -> None:
+    cat = parse_catalog(consenting(), "toy.toml")
+    res = settle(cat, table(), [Action("P4", "拜访", ("P5",))], decisions={"拜访.同意.P5": "不同意"})
+    assert told(res, "P4") == ["拜访：P5不同意"]
+    q = res.questions[0]
+    assert (q.key, q.question, q.options, q.by) == ("拜访.同意.P5", "P5是否同意P4的拜访", ("同意", "不同意"), "director")
+    res = settle(cat, table(), [Action("P4", "拜访", ("P5",))], decisions={"拜访.同意.P5": "同意"})
+    assert told(res, "P4") == ["拜访：你们之间是"]

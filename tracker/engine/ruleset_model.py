@@ -520,7 +520,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
-    "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort"}),
+    "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent"}),
     "watch": frozenset({"state", "text", "log"}),
 }
 #: The keys every effect kind reads.
@@ -568,6 +568,17 @@ class MisreadT(_Table):
     who: Name = _f("the question naming the one other player", examples=["审讯官之外始终可能被误认的那名玩家（开局由导演定下）"])
     whether: Name = _f("the question whether they are mistaken this time, `{players}` standing in",
                        examples=["<拷问>：是否把{players}误认为邪恶"])
+
+
+class ConsentT(_Table):
+    """`consent = { … }` in a `learn` effect — the answer is given only if the target agrees (M160 心理学家【访谈】
+    "如果他同意"): the submission's `choice` says so (同意/愿意/接受/是/好 …, or 不同意/拒绝/否/不 …), else
+    the director is asked (`<skill>.同意.<target>`, seeded). A refusal tells the actor `refused`, nothing else."""
+
+    question: Name = _f("the question to the director, `{actor}` and `{target}` standing in",
+                        examples=["<访谈>：{target}是否同意{actor}的访谈"])
+    refused: Name = _f("what the actor is told when the target does not agree, `{target}` standing in",
+                       examples=["访谈：{target}不同意访谈"])
 
 
 class EffectT(_Table):
@@ -660,6 +671,7 @@ class EffectT(_Table):
     misread: MisreadT | None = _f("learn, ask = any: see `misread`; leave out: no player is ever mistaken",
                                   default=None)
     distort: DistortT | None = _f("learn: see `distort`; leave out: the answer is always true", default=None)
+    consent: ConsentT | None = _f("learn: see `consent`; leave out: no one is asked to agree", default=None)
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "

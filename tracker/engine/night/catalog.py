@@ -145,12 +145,21 @@ class Effect:
     told: str = "actor"
     misread: Misread | None = None
     distort: Distort | None = None
+    consent: Consent | None = None
     #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
     lasts: str = "next_day"
     #: inspect: the causes of exit whose players of the day before are inspected instead of the targets.
     exits: tuple[str, ...] = ()
     #: inspect with ``exits``: told when nobody went out so.
     empty: str = "无"
+
+
+@dataclass(frozen=True, slots=True)
+class Consent:
+    """``consent``: the answer only if the target agrees (the ``choice``, else ``question``); else ``refused``."""
+
+    question: str
+    refused: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,7 +433,8 @@ def _effect(e: EffectT) -> Effect:
                   no=e.no, told=e.told,
                   misread=None if e.misread is None else Misread(who=e.misread.who, whether=e.misread.whether),
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
-                                                                 upto=e.distort.upto))
+                                                                 upto=e.distort.upto),
+                  consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused))
 
 
 def _target_is(t: TargetIsT) -> TargetIs:

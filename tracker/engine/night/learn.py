@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tracker.engine.night import tonight
-from tracker.engine.night.catalog import Distort, Effect, Misread
+from tracker.engine.night.catalog import Consent, Distort, Effect, Misread
 
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
@@ -27,6 +27,8 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     board, action = flow.board, use.action
     actor = action.members[0] if action.members else use.actor
     asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
+    if effect.consent is not None and not _agreed(board, use, effect.consent, targets, actor):
+        return
     if effect.ask == "chosen_before":
         truth = str(chosen_before(flow, asked))
     else:
@@ -45,6 +47,36 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     line = (effect.log or "{step} {actor}<" + use.skill.name + ">：{targets} → {answer}").format(
         step=use.step, actor=actor, targets=listed, answer=truth)
     board.note(line + (f"（{held}，告知{told}）" if told != truth else ""))
+
+
+_NO = ("不同意", "不愿意", "不接受", "拒绝", "不要", "不好", "不行", "否", "不", "no", "n")
+_YES = ("同意", "愿意", "接受", "答应", "好", "可以", "行", "是", "yes", "y", "ok")
+
+
+def agreement(choice: str | None, skill: str = "") -> bool | None:
+    """A target's answer in the words people use — 同意/愿意/接受/是/好 … (True), 不同意/拒绝/否/不 …
+    (False) — a leading skill name allowed ("访谈：同意"); None when it says neither."""
+    text = (choice or "").strip().strip("。.!！").lower()
+    text = text.removeprefix(skill).removeprefix("：").removeprefix(":").strip()
+    if not text:
+        return None
+    if any(text.startswith(w) for w in _NO):
+        return False
+    if any(text.startswith(w) for w in _YES):
+        return True
+    return None
+
+
+def _agreed(board: Board, use: Use, c: Consent, targets: Sequence[str], actor: str) -> bool:
+    """``consent``: the submission's ``choice``, else the director's answer; a refusal is told and logged."""
+    name, target = use.skill.name, "、".join(targets)
+    yes = agreement(use.action.choice, name)
+    if yes is None:
+        yes = board.ask(f"{name}.同意.{target}", c.question.format(actor=actor, target=target), ["同意", "不同意"]) == "同意"
+    if not yes:
+        board.note(f"{use.step} {name}：{target}不同意")
+        board.tell(actor, c.refused.format(target=target))
+    return yes
 
 
 def chosen_before(flow: Flow, players: Sequence[str]) -> int:

@@ -52,43 +52,6 @@ def divine(night: Night) -> None:
         board.result.state_after["占卜问题"] = record
 
 
-_NO = ("不同意", "不愿意", "不接受", "拒绝", "不要", "不好", "不行", "否", "不", "no", "n")
-_YES = ("同意", "愿意", "接受", "答应", "好", "可以", "行", "是", "yes", "y", "ok")
-
-
-def consent(choice: str | None) -> str | None:
-    """The target's answer to 【访谈】 ("如果他同意") in the words people use: 同意/愿意/接受/是/好 …
-    → 同意, 不同意/拒绝/否/不 … → 不同意; None when it says neither."""
-    text = (choice or "").strip().strip("。.!！").lower()
-    text = text.removeprefix("访谈").removeprefix("：").removeprefix(":").strip()
-    if not text:
-        return None
-    if any(text.startswith(w) for w in _NO):
-        return "不同意"
-    if any(text.startswith(w) for w in _YES):
-        return "同意"
-    return None
-
-
-def interview(night: Night) -> None:
-    """【访谈】: with the target's consent both learn whether one of them looks like a 恶魔."""
-    for a in _each(night, "访谈"):
-        t = night.targets(a)[0]
-        agree = consent(a.choice) or night.board.ask(
-            f"访谈.同意.{t}", f"<访谈>：{t}是否同意{a.actor}的访谈", ["同意", "不同意"])
-        if agree != "同意":
-            _say(night, f"访谈：{t}不同意")
-            night.tell(a.actor, f"访谈：{t}不同意访谈")
-            continue
-        yes = night.side(a.actor) == "恶魔" or night.side(t) == "恶魔"
-        if night.wrong(a):
-            yes = not yes
-        word = "有" if yes else "没有"
-        _say(night, f"访谈：{a.actor}与{t} → 彼此之间{word}表面阵营为恶魔的玩家")
-        for p in (a.actor, t):
-            night.tell(p, f"访谈：你们之间{word}表面阵营为恶魔的玩家")
-
-
 def graves(night: Night) -> None:
     """【守墓】: remembered now; told tonight for a death tonight, kept pending until the next 黄昏."""
     for a in _each(night, "守墓"):
