@@ -5,6 +5,7 @@ with a chance (``distort``), each a seeded question the director may decide."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from tracker.engine.night import settle
 from tracker.engine.night.catalog import parse_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
+from tracker.engine.ruleset import Ruleset, load_ruleset, parse_ruleset
 from tracker.errors import RulesetError
 
 DISTORT = {"by": ["醉酒", "中毒"], "chance": 0.9}
@@ -184,3 +186,54 @@ def test_without_a_word_the_director_is_asked() -> None:
     assert (q.key, q.question, q.options, q.by) == ("拜访.同意.P5", "P5是否同意P4的拜访", ("同意", "不同意"), "director")
     res = settle(cat, table(), [Action("P4", "拜访", ("P5",))], decisions={"拜访.同意.P5": "同意"})
     assert told(res, "P4") == ["拜访：你们之间是"]
+
+
+def plotting() -> dict[str, Any]:
+    """A toy 密谋: naming every living 狼人 declares the 村民's win; a 醉酒 plotter is only told he failed."""
+    n = night()
+    n["skills"].append({"name": "密谋", "roles": ["阴谋家"], "min_targets": 1, "max_targets": 2,
+                        "voided_by": ["醉酒"], "voided_told": "密谋失败",
+                        "effects": [{"kind": "learn", "ask": "all", "match": {"of": "faction", "values": ["狼人"]},
+                                     "yes": "", "no": "密谋失败", "text": "{answer}", "declare": "密谋成功",
+                                     "log": "{step} {actor}选中{targets}，未选中：{missed}"}]})
+    n["steps"].append({"n": "5", "skills": ["密谋"]})
+    return n
+
+
+def plot_rules(tmp: Path) -> Ruleset:
+    """werewolf-12's day rules with the toy's roles and one [[win]]: the 村民 win when 密谋成功 is declared."""
+    raw = dict(load_ruleset("werewolf-12").raw)
+    raw.update(id="learn-toy", players=8, factions=[{"name": "村民", "size": 7}, {"name": "狼人", "size": 1}],
+               roles=[{"name": r, "faction": "村民"} for r in ("审讯者", "守卫", "旅人", "访客", "村民", "阴谋家")]
+               + [{"name": "狼", "faction": "狼人", "count": 2}],
+               win=[{"id": "村民.密谋", "faction": "村民", "text": "密谋成功", "clause": "密谋",
+                    "when": {"declared": "密谋成功"}}],
+               win_policy={"priority": ["村民", "狼人"], "checks_at": ["密谋"], "stops": True, "clause": "密谋"})
+    return parse_ruleset(raw, tmp / "toy.toml")
+
+
+def plot_table(**status: list[str]) -> Table:
+    t = table(**status)
+    t.players["P7"] = Seat("P7", "阴谋家", "村民", status=list(status.get("P7", [])))
+    t.players["P8"] = Seat("P8", "狼", "狼人")
+    return t
+
+
+def test_all_asks_whether_every_living_match_was_chosen_and_declares_on_yes(tmp_path: Path) -> None:
+    cat = parse_catalog(plotting(), "toy.toml")
+    missed = settle(cat, plot_table(), [Action("P7", "密谋", ("P5", "P6"))], ruleset=plot_rules(tmp_path))
+    assert told(missed, "P7") == ["密谋失败"] and missed.outcome is None
+    assert "(5) P7选中P5、P6，未选中：P8" in missed.log
+    won = settle(cat, plot_table(), [Action("P7", "密谋", ("P5", "P8"))], ruleset=plot_rules(tmp_path))
+    assert told(won, "P7") == []  # an empty word: nothing is told
+    assert won.outcome is not None and won.outcome.winner == "村民"
+    gone = plot_table()
+    gone.players["P8"].alive = False  # only the living are asked for
+    assert settle(cat, gone, [Action("P7", "密谋", ("P5",))], ruleset=plot_rules(tmp_path)).outcome is not None
+
+
+def test_voided_told_answers_a_voided_use_and_settles_nothing(tmp_path: Path) -> None:
+    cat = parse_catalog(plotting(), "toy.toml")
+    res = settle(cat, plot_table(P7=["醉酒"]), [Action("P7", "密谋", ("P5", "P8"))], ruleset=plot_rules(tmp_path))
+    assert told(res, "P7") == ["密谋失败"] and res.outcome is None
+    assert "(5) P7<密谋>：P7醉酒，技能无效" in res.log

@@ -520,7 +520,8 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "convert": frozenset({"role", "faction"}),
     "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
-    "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent"}),
+    "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
+                        "declare"}),
     "watch": frozenset({"state", "text", "log"}),
 }
 #: The keys every effect kind reads.
@@ -653,18 +654,25 @@ class EffectT(_Table):
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
                              "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
-    ask: Literal["any", "chosen_before"] = _f(
+    ask: Literal["any", "all", "chosen_before"] = _f(
         "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
-        "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
+        "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); all: is every living player that `match` names "
+        "among them (M160 密谋 \"如果你选中了所有【实际阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
         "players chose this phase in submissions settled at steps before this one (M160 游历 \"截止你行动时为止，"
         "他们在今晚一共选择了多少名玩家（按人次计算）\")", default="any")
     among: Literal["targets", "actor_and_targets"] = _f(
         "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\")",
         default="targets")
-    match: TargetIsT | None = _f("learn, ask = any: what a player asked about must be (see `when_target`); "
+    match: TargetIsT | None = _f("learn, ask = any / all: what a player asked about must be (see `when_target`); "
                                  "required there", default=None)
-    yes: str = _f("learn, ask = any: the word told for yes", default="是", examples=["存在"])
-    no: str = _f("learn, ask = any: the word told for no", default="否", examples=["不存在"])
+    yes: str = _f("learn, ask = any / all: the word told for yes; empty: nothing is told for yes", default="是",
+                  examples=["存在"])
+    no: str = _f("learn, ask = any / all: the word told for no; empty: nothing is told for no", default="否",
+                 examples=["不存在"])
+    declare: str | None = _f("learn, ask = any / all: the `[[win]]` `declared` condition a yes sets; the win check "
+                             "then runs at the point named as the skill (`[win_policy] checks_at`) (M160 密谋 "
+                             "\"【善良阵营】获胜\"). Leave out: the answer decides nothing", default=None,
+                             examples=["密谋成功"])
     told: Literal["actor", "actor_and_targets"] = _f(
         "learn: who is told the answer: the actor, or the actor and each target (M160 访谈 \"你们得知\")",
         default="actor")
@@ -675,7 +683,8 @@ class EffectT(_Table):
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
-                         "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）); default: the "
+                         "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
+                         "(the players `match` names that were not chosen, or 无); default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
@@ -718,10 +727,12 @@ class EffectT(_Table):
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
-            if self.ask == "any" and self.match is None:
-                raise ValueError("learn 效果 ask = \"any\" 要写 match（被问的玩家须是什么）")
-            if self.ask != "any" and self.model_fields_set & {"match", "yes", "no", "misread"}:
-                raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread（它们属于 ask = \"any\"）")
+            if self.ask != "chosen_before" and self.match is None:
+                raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
+            if self.ask == "chosen_before" and self.model_fields_set & {"match", "yes", "no", "misread", "declare"}:
+                raise ValueError("learn 效果 ask = 'chosen_before' 不读 match、yes、no、misread、declare")
+            if self.ask == "all" and self.misread is not None:
+                raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
         if self.kind == "watch" and not self.state:
             raise ValueError("watch 效果要写 state（记住目标的 state 键，如 \"悬赏上次\"）")
         return self
@@ -816,6 +827,9 @@ class SkillT(_Table):
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
         "file's `status_cancels` cancels does not void it", default=[], examples=[["醉酒", "中毒"]])
+    voided_told: str | None = _f(
+        "what its user is told when `voided_by` voids it: the post's answer to a use without effect (M160 密谋 "
+        "\"若没有成功选中……则会被告知“密谋失败”\"). Leave out: nothing is told", default=None, examples=["密谋失败"])
     tally: str | None = _f(
         "the `[voting]` key of the ruleset by which the day's tally settles this skill, not a night step "
         "(213/M19 带队 \"计算投票数量时警长投出的票计为1.5票\": `weights`; 107 首领技能: `per_dead_bonus`; "

@@ -146,6 +146,7 @@ class Effect:
     misread: Misread | None = None
     distort: Distort | None = None
     consent: Consent | None = None
+    declare: str | None = None
     #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
     lasts: str = "next_day"
     #: inspect: the causes of exit whose players of the day before are inspected instead of the targets.
@@ -326,6 +327,8 @@ class Skill:
     tonight: bool = False
     #: Statuses of its user under which it does nothing at its step (M160 醉酒/中毒: "其他类型技能无效").
     voided_by: tuple[str, ...] = ()
+    #: What its user is told when ``voided_by`` voids it (M160 密谋 "密谋失败"); None: nothing.
+    voided_told: str | None = None
     #: The ``[voting]`` key by which the day's tally settles it (带队: ``weights``), checked set in the
     #: ruleset where the night meets it (:func:`check_tally`); never submitted, no night step.
     tally: str | None = None
@@ -412,7 +415,7 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
-        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), tally=t.tally, immune_to=tuple(t.immune_to),
+        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks))
@@ -434,7 +437,8 @@ def _effect(e: EffectT) -> Effect:
                   misread=None if e.misread is None else Misread(who=e.misread.who, whether=e.misread.whether),
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
-                  consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused))
+                  consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
+                  declare=e.declare)
 
 
 def _target_is(t: TargetIsT) -> TargetIs:

@@ -213,6 +213,8 @@ class Flow:
         void = tonight.voiding(b, self.pool, skill, action.members)
         if void is not None:  # used, to no effect ("一次性技能如果被触发则被消耗")
             b.note(f"{step} {actor}<{skill.name}>：{void[0]}{void[1]}，技能无效")
+            if skill.voided_told is not None:
+                b.tell(void[0], skill.voided_told)
             self._last_use(skill, chosen)
             return
         targets = self.aimed(use)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tracker.engine.night import tonight
+from tracker.engine.night import tonight, win
 from tracker.engine.night.catalog import Consent, Distort, Effect, Misread
 
 if TYPE_CHECKING:
@@ -29,8 +29,14 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
     if effect.consent is not None and not _agreed(board, use, effect.consent, targets, actor):
         return
+    missed: list[str] = []
     if effect.ask == "chosen_before":
         truth = str(chosen_before(flow, asked))
+    elif effect.ask == "all":
+        assert effect.match is not None
+        missed = [p.name for p in board.living() if p.name not in asked
+                  and tonight.matches(board, flow.pool, effect.match, p.name)]
+        truth = effect.no if missed else effect.yes
     else:
         assert effect.match is not None
         yes = any(tonight.matches(board, flow.pool, effect.match, p) for p in asked)
@@ -42,11 +48,14 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
         assert effect.distort is not None
         told = _wrong(board, use, effect, effect.distort, truth, actor)
     listed = "、".join(targets) if targets else "无"
-    for to in (actor, *targets) if effect.told == "actor_and_targets" else (actor,):
+    for to in (actor, *targets) if effect.told == "actor_and_targets" and told else (actor,) if told else ():
         board.tell(to, effect.text.format(targets=listed, target=listed, actor=actor, answer=told))
     line = (effect.log or "{step} {actor}<" + use.skill.name + ">：{targets} → {answer}").format(
-        step=use.step, actor=actor, targets=listed, answer=truth)
+        step=use.step, actor=actor, targets=listed, answer=truth, missed="、".join(missed) or "无")
     board.note(line + (f"（{held}，告知{told}）" if told != truth else ""))
+    if effect.declare is not None and truth == effect.yes:  # the game is decided by the truth
+        win.declare(board, effect.declare)
+        win.check(board, use.skill.name)
 
 
 _NO = ("不同意", "不愿意", "不接受", "拒绝", "不要", "不好", "不行", "否", "不", "no", "n")

@@ -240,7 +240,7 @@ def _morning(night: Night, died: list[str]) -> None:
 LINES: dict[str, Callable[[Night], None]] = {
     "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion, "彷徨": skills.wander, "诊断": info.diagnose,
-    "密谋": skills.plot, "占卜": info.divine, "克隆": skills.clone,
+    "占卜": info.divine, "克隆": skills.clone,
     "守墓": info.graves,
     "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
@@ -254,7 +254,6 @@ _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 �
 HOOKED = {
     "觉醒": "【觉醒】：你不可能是恶魔 —— 分发身份时的约束，夜里没有结算；由哥谭/附体的判定读取",
     "诊断": "【诊断】：晨曦得知目标今晚选择了谁以及得知了什么 —— 反馈是别人的提交与反馈，" + _DISTORT,
-    "密谋": "【密谋】：选中所有实际阵营为邪恶的玩家则善良获胜 —— 以选中集合宣布胜利（[[win]] declared）",
     "占卜": "【占卜】：三个问题之一、每两个夜晚内不重复、偶数夜得知问题 —— 问题的选择与记录，" + _SURFACE + _DISTORT,
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",

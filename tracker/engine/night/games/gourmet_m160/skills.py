@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tracker.engine.night import win
 from tracker.engine.night.games.gourmet_m160.table import (
     OUTSIDERS,
     VILLAGERS,
@@ -18,9 +17,6 @@ from tracker.engine.night.games.gourmet_m160.table import (
     names,
 )
 from tracker.engine.night.model import Action
-
-#: The [[win]] ``declared`` condition 密谋 sets (善良.密谋).
-PLOT_WON = "密谋成功"
 
 Step = Callable[[Night], None]
 
@@ -167,26 +163,6 @@ def wander(night: Night) -> None:
     for a in _able(night, "彷徨"):
         night.wander = (a.actor, frozenset(night.targets(a)))
         _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
-
-
-def plot(night: Night) -> None:
-    """【密谋】: naming every 实际 邪恶 player still 存活 wins for 善良 at once; otherwise "密谋失败".
-
-    The shared examples count only the living evil ("未选中P11", with P13 死亡 left out)."""
-    board = night.board
-    evil = sorted(p.name for p in board.table.players.values() if p.faction == "邪恶" and p.alive)
-    for a in _each(night, "密谋"):
-        chosen = set(night.targets(a))
-        why = night.disabled(a)
-        missed = [e for e in evil if e not in chosen]
-        if why or missed:
-            _say(night, f"密谋：{why or '未选中' + names(missed)} → 密谋失败")
-            night.tell(a.actor, "密谋失败")
-            continue
-        _say(night, f"密谋：{a.actor}选中了所有实际阵营为邪恶阵营的玩家（{names(evil)}）")
-        # "如果你选中了所有【实际阵营】为【邪恶阵营】的玩家，【善良阵营】获胜": [[win]] 善良.密谋 (declared)
-        win.declare(board, PLOT_WON)
-        win.check(board, "密谋")
 
 
 def clone(night: Night) -> None:
