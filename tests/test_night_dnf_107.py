@@ -582,6 +582,24 @@ def test_a_rubbed_skill_is_used_later_and_settled_after_the_original() -> None:
     assert [x for x in res.lines if x.startswith("流言")] == ["流言：P01被公告记有2票", "流言：P03被公告记有2票"]
 
 
+def test_a_copied_strike_settles_after_the_militias_own() -> None:
+    """学者拓印的技能在原版之后结算。 公示出局名单时按技能结算的顺序排序。 — the 学者's <突击>, sent first,
+    deals its damage after the 民兵's (before: in the order they were sent)."""
+    t = table(P13={"uses": {"突击": 1, "诈骗": 1}})
+    res = run(t, act("P13", "突击", "P02"), act("P06", "突击", "P04"))
+    assert res.out_order == ["P04", "P02"] and "夜晚出局：P04、P02" in res.lines
+
+
+def test_the_mornings_other_lines_follow_the_outs_and_the_chosen_one_in_settlement_order() -> None:
+    """每个游戏日白天开始时，都会公示前一天白天出局角色名单、夜晚出局角色名单、当日神眷者及其他需要公示的内容。
+    The other lines in the order the night settled them: 夜之语 (3), 剑痕 (4), then the 权势 of a noble out at
+    (14) (before: 权势 first of all, 夜之语 last)."""
+    res = run(table(), act("P03", "剑痕", choice="剑鸣"), act("P17", "夜之语", "P01", choice="小心"),
+              act("P08", "权势", "P01"), act("P06", "突击", "P08"))
+    assert res.lines[:5] == ["前一天白天出局：无", "夜晚出局：P08", "神眷者：无", "昨夜有夜之低语", "剑痕：剑鸣"]
+    assert res.lines[5].startswith("权势：P01")
+
+
 def test_deliverance_takes_a_dead_humans_skill() -> None:
     """超度<限定>：游戏日夜晚，慰魂师选择一名已出局角色，若该角色不属于亡灵阵营，则慰魂师可选择其一个非团队技能获得之；
     此技能发动的当晚，慰魂师发动其他技能失效。"""

@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch", "tell"]
+                     "vote", "learn", "watch", "tell", "message", "announce"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -523,6 +523,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare"}),
     "watch": frozenset({"state", "text", "log"}),
+    "message": frozenset({"text", "log"}), "announce": frozenset({"text"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
@@ -597,7 +598,10 @@ class EffectT(_Table):
                           "the answer to one question (`ask`) about the whole submission, not one target at a time; "
                           "watch: the target is remembered (`state`) for a later `feedback` step, which tells "
                           "the skill's holders `text` if he is then announced out (213 悬赏); tell: the actor is told "
-                          "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\")",
+                          "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\"); message: the target is "
+                          "told `text` (107 夜之语 \"对其发送一条不多于100字的消息\"); announce: `text` is a line of the "
+                          "公示 that follows the phase, once however many submissions say it (107 剑痕 \"次日该留言将被"
+                          "导演公告\", 夜之语 \"次日将公告；‘昨夜有夜之低语’\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -627,7 +631,9 @@ class EffectT(_Table):
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
                    "`{actor}` and `{answer}` (the word told) standing in; watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
-                   "day) too; tell: what the actor is told, `{target}` standing in (required)", default="{target}：{answer}")
+                   "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
+                   "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
+                   "none) standing in (107 \"剑痕：{choice}\")", default="{target}：{answer}")
     exits: list[Name] = _f(
         "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
@@ -722,6 +728,8 @@ class EffectT(_Table):
             raise ValueError("status 效果要写 status")
         if self.kind == "tell" and "text" not in self.model_fields_set:
             raise ValueError("tell 效果要写 text（告知使用者的话）")
+        if self.kind in ("message", "announce") and "text" not in self.model_fields_set:
+            raise ValueError(f"{self.kind} 效果要写 text（告知或公示的话，可用 {{actor}}、{{target}}、{{choice}}）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "learn":
@@ -944,6 +952,10 @@ class NightT(_Table):
         examples=[{"清醒": ["醉酒", "中毒"]}])
     state_keys: list[str] = _f("`state` keys a scenario of this game may name beyond those its skills read "
                                "(`no_repeat`, `cooldown_key`) and its tags", default=[])
+    originals_first: bool = _f(
+        "at each step, the submissions of a skill's holders by role (or by tag) settle before those of players who "
+        "gained it in play (拓印, 超度 …), each group in submission order (107 \"学者拓印的技能在原版之后结算\"); "
+        "default: in submission order", default=False)
     out_do_not_act: bool = _f("a submission whose actors have all gone out earlier in the same settlement is not "
                               "settled, and the log says so (M19 \"以下身份如未出局、未失去技能，依次选择发动技能\"); "
                               "default: a submission that passed the refusals at the start is settled at its step "

@@ -369,6 +369,8 @@ class Catalog:
     status_cancels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: A submission whose actors all went out earlier in the settlement is not settled (M19 "如未出局").
     out_do_not_act: bool = False
+    #: A skill's holders by role (or tag) settle before players who gained it (107 "学者拓印的技能在原版之后结算").
+    originals_first: bool = False
 
     def day_before(self, night: int) -> int:
         """The day just before night ``night``: day N-1 where night N opens day N (213's 首夜 is
@@ -545,7 +547,7 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
                    red_card_skill=doc.red_card_skill,
                    status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()},
-                   out_do_not_act=doc.out_do_not_act)
+                   out_do_not_act=doc.out_do_not_act, originals_first=doc.originals_first)
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None,

@@ -6,7 +6,8 @@ once: a shot), ``protect`` (stops the damage of the skills it names, if at least
 ``block`` (voids the target's later skills this phase), ``inspect`` (the post's words for the
 target's faction or role, actual or 表面), ``convert``, ``mark`` (give, take, pass or tear a tag such
 as 警长), ``status``, ``lose`` (the actor loses a skill of his own), ``vote`` (a modifier of the
-next day's tally) and ``tell`` (the actor is told the post's words); ``learn`` (one answer about the whole submission, maybe distorted) is :mod:`.learn`'s. :class:`Pool` holds what
+next day's tally), ``tell`` (the actor is told the post's words), ``message`` (words to the target) and
+``announce`` (a line of the next 公示); ``learn`` (one answer about the whole submission, maybe distorted) is :mod:`.learn`'s. :class:`Pool` holds what
 is pending between steps — hits, protections, blocks — so that "守护 stops 杀人, not 毒药" and
 "同守同救 → dies" (or, 213, "均无效") are decided by data at the ``resolve`` step, or by the game's
 hook step that takes the pool there (213's ladder at 夜(9)).
@@ -117,6 +118,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
+    if effect.kind == "announce":
+        if target is None or effect.when_target is None or tonight.matches(board, pool, effect.when_target, target):
+            _announce(board, use, effect, target)
         return
     if target is None:  # a submission without targets: only an effect on the actor himself takes hold
         if effect.to != "actor" or not use.action.members or effect.when_target is not None:
@@ -171,6 +175,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "tell":
         board.tell(who, effect.text.format(target=target))
         board.note(f"{step} 告知{who}：{effect.text.format(target=target)}")
+    elif effect.kind == "message":
+        board.tell(target, _words(effect, use, target))
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")
     elif effect.kind == "convert":
         board.convert(target, effect.role, effect.faction, name)
     elif effect.kind == "status" and effect.for_phase:
@@ -222,6 +229,17 @@ def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
         word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(use.actor, effect.text.format(target=seat.name, answer=word, day=day))
         _log(board, use, effect, seat.name, f"{use.step} {use.actor}<{use.skill.name}>：{seat.name} → {word}", answer=word)
+def _words(effect: Effect, use: Use, target: str | None) -> str:
+    """``message``/``announce``'s ``text`` with the actor, the target and the submission's own words."""
+    return effect.text.format(actor=use.actor, target=target or "", choice=use.action.choice or "")
+
+
+def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> None:
+    """A line of the 公示 that follows this phase (107 剑痕 "次日该留言将被导演公告"), written once."""
+    line = _words(effect, use, target)
+    if line not in board.result.lines:
+        board.announce(line)
+    board.note(f"{use.step} {use.actor}<{use.skill.name}>：公示“{line}”")
 
 
 def _lose(board: Board, use: Use, effect: Effect) -> None:

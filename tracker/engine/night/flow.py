@@ -109,6 +109,9 @@ class Flow:
         #: of the step being walked: what was settled before a step (``learn``'s ``chosen_before``).
         self.place_of: dict[str, int] = {}
         self.at = 0
+        #: Each player's role as the phase begins: ``originals_first`` tells the holders by role from those
+        #: who gained a skill in play.
+        self.roles_at_start = {s.name: s.role for s in board.table.players.values()}
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str, day: int | None = None) -> None:
@@ -222,7 +225,7 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind == "mark" or e.to == "actor" or e.exits for e in skill.effects):
+        if not action.targets and not any(e.kind in ("mark", "announce") or e.to == "actor" or e.exits for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
             self._last_use(skill, chosen)
@@ -283,7 +286,18 @@ class Flow:
                 self.done.add(last[key].index)
                 self.board.note(f"{last[key].actor}<{name}>：以最后一次提交（{a.actor}）为准")
             last[key] = a
+        if self.catalog.originals_first:  # 107 "学者拓印的技能在原版之后结算"
+            return sorted(last.values(), key=lambda a: (not self.original(a, skill), a.index))
         return sorted(last.values(), key=lambda a: a.index)
+
+    def original(self, action: Action, skill: Skill) -> bool:
+        """Whether the submission's actor holds the skill by role as the phase began (or by tag), not
+        by gaining it in play; a team's submission is its holders'."""
+        if not action.members:
+            return True
+        seat = self.board.seat(action.members[0])
+        return (self.roles_at_start.get(seat.name) in skill.roles
+                or (skill.tag is not None and skill.tag in seat.tags))
 
     # -- the steps --------------------------------------------------------------------------------
     def tell(self, step: Step) -> None:

@@ -53,18 +53,21 @@ class Night:
         self.restrainers = "民兵"  # who submitted the <牵制> (P06+P18)
         self.taught: str | None = None
         self.hits: list[Hit] = []
-        self.scar: Action | None = None
-        self.whispered = False
+        #: The 公示 lines the night's data skills announced (剑痕, 夜之语) begin here: the morning puts
+        #: the post's own first lines (出局名单, 神眷者) before them.
+        self.lines_from = len(board.result.lines)
         self.deaths_from = len(board.result.deaths)
         self.reaper: str | None = None
         self.going: list[str] = []
 
     # -- helpers -------------------------------------------------------------------------------
     def of(self, skill: str) -> list[Action]:
-        """Legal submissions of a skill, the original holders first ("学者拓印的技能在原版之后结算")."""
+        """Legal submissions of a skill, the original holders first where the night file says so
+        (``originals_first``: "学者拓印的技能在原版之后结算")."""
         sk = self.b.skill(skill)
         found = [a for a in self.actions if a.skill == skill and (a.phase in (None, "night"))]
-        return sorted(found, key=lambda a: (self.role_at_start.get(a.members[0] if a.members else "", "")
+        first = self.b.catalog.originals_first
+        return sorted(found, key=lambda a: (first and self.role_at_start.get(a.members[0] if a.members else "", "")
                                             not in sk.roles, a.index))
 
     def actor(self, a: Action) -> Seat:
@@ -181,18 +184,6 @@ class Night:
                 self.b.note(f"(2) {a.actor}发动<潜行>（限定，用掉）：当晚{a.actor}不受任何其他角色的技能效果影响；"
                             "当晚其发动的其他技能失效")
 
-    def step3_whisper(self) -> None:
-        b = self.b
-        for a in self.of("夜之语"):
-            if self.live(a, "(3)"):
-                t = a.targets[0]
-                if is_undead(b.seat(t)):
-                    b.note(f"(3) 夜之语：{t}属于亡灵阵营 → 不能发送消息")
-                else:
-                    b.note(f"(3) 夜之语：{a.actor}对{t}发送消息 → 次日公告“昨夜有夜之低语”")
-                    b.tell(t, f"夜之语：{a.choice or '（消息）'}")
-                    self.whispered = True
-
     def step3(self) -> None:
         """(3) after <安葬> (data): 神启 (answered at night's end), 拓印, 探查."""
         b = self.b
@@ -224,10 +215,6 @@ class Night:
             if self.live(a, "(4)"):
                 self.g.counter[a.members[0]] = a.targets[0]
                 b.note(f"(4) 防反：{a.actor}选择{a.targets[0]}（若该夜{a.actor}受到致死伤害，由其代为承担）")
-        for a in self.of("剑痕"):
-            if self.live(a, "(4)"):
-                self.scar = a
-                b.note(f"(4) 剑士{a.actor}提交<剑痕>留言")
         for a in self.of("陷阱"):
             if self.live(a, "(4)"):
                 self.g.traps[a.members[0]] = a.targets[0]

@@ -196,16 +196,16 @@ def morning(nt: Night) -> None:
     day_out = [s.name for s in b.table.players.values()
                if isinstance(s.fields.get("出局"), dict) and s.fields["出局"].get("day") == nt.n]
     night_out = list(b.result.out_order)
+    news = b.result.lines[nt.lines_from:]  # announced by the night's data skills (夜之语, 剑痕), in step order
+    del b.result.lines[nt.lines_from:]
     b.announce(f"前一天白天出局：{'、'.join(day_out) or '无'}")
     b.announce(f"夜晚出局：{'、'.join(night_out) or '无'}", outs=True)
     god = b.state.get("神眷者")
     b.announce(f"神眷者：{god or '无'}")
-    if nt.scar is not None and nt.scar.index not in nt.void:
-        b.announce(f"剑痕：{nt.scar.choice or ''}")
+    for line in news:
+        b.announce(line)
     for t in rumours(nt):
         b.announce(f"流言：{t}被公告记有2票")
-    if nt.whispered:
-        b.announce("昨夜有夜之低语")
     words = night_out + day_out
     if words:
         b.announce(f"遗言：{'、'.join(words)}（若提交）")
