@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -580,8 +579,9 @@ def test_generic_phase_any_and_lent_skills() -> None:
     assert refusal(table, Action("P01", "白", ()), cat.skill("白"), ("白",)) is not None
 
 
-def test_a_24_player_night_settles_fast() -> None:
-    """Speed: a night of a 24-player game in well under 20 ms."""
+def test_a_24_player_night_settles_the_same_each_time() -> None:
+    """A 24-player night (the posts' largest table) settles, and settling it again gives the same result;
+    its speed is measured by benchmarks/bench_night.py, not asserted here."""
     sc = scenario([A("P05", "绝对切割", "P13"), A("P03", "深青之桩", "P06"), A("P13", "天枢剑圣", "P07"),
                    A("P02", "技能掠夺", "P14", choice="银鸦"), A("P14", "飞行头槌", "P10", phase="白天"),
                    A("P10", "时间回溯", "P03", choice="1"), A("P12", "空之瞭望", "P01")])
@@ -589,11 +589,9 @@ def test_a_24_player_night_settles_fast() -> None:
         sc["setup"]["players"].append({"name": f"P{i}", "role": "蓝王", "faction": "六色联军", "alive": True})
     table, actions = load(sc)
     cat = load_catalog("accel-m65")
-    settle(cat, table, actions)
-    t0 = time.perf_counter()
-    for _ in range(20):
-        settle(cat, table, actions)
-    assert (time.perf_counter() - t0) / 20 < 0.02
+    first = settle(cat, table, actions).to_json()
+    assert len(table.players) == 24
+    assert settle(cat, table, actions).to_json() == first
 
 
 SKILLS = ["绝对切割", "飞行头槌", "时间回溯", "空之瞭望", "深青之桩", "数据收集", "缥缈永恒", "机械制造", "最后一枪",

@@ -577,9 +577,9 @@ def test_evil_wins_when_demons_are_half_the_living() -> None:
     assert res.outcome is not None and res.outcome.winner == "邪恶"
 
 
-def test_a_night_settles_fast() -> None:
-    """Speed: a full night settles well under 20 ms, even on a 24-seat table (ten more 村民 who all act)."""
-    import time
+def test_a_24_seat_night_settles_the_same_each_time() -> None:
+    """A full night on a 24-seat table (ten more 村民 who all act) settles with nothing refused, and again
+    to the same result; its speed is measured by benchmarks/bench_night.py, not asserted here."""
     extra = {f"P{i}": ("冰恋者", "村民") for i in range(15, 25)}
     acts = everyone(2) + [act(f"P{i}", "守墓", "P01", f"P{i - 1}") for i in range(15, 25)]
     sc = scenario(2, acts, roles=extra)
@@ -587,11 +587,9 @@ def test_a_night_settles_fast() -> None:
     rs = load_ruleset("gourmet-m160")
     cat = load_catalog(rs.id, rs.night_path, tuple(r.name for r in rs.roles))
     table, actions = load(sc)
-    assert settle(cat, table, actions).rejected == []
-    t0 = time.perf_counter()
-    for _ in range(20):
-        settle(cat, table, actions)
-    assert (time.perf_counter() - t0) / 20 < 0.02
+    first = settle(cat, table, actions)
+    assert first.rejected == []
+    assert settle(cat, table, actions).to_json() == first.to_json()
 
 
 def _run_unvalidated(sc: dict[str, Any], **decide: str) -> Settlement:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -785,17 +784,16 @@ def test_settling_is_pure_and_seeded() -> None:
     assert a == run(t, A(PACK, "杀人", VILLAGER), seed=3).to_json() and t == before
 
 
-def test_a_full_night_is_fast() -> None:
-    """A night of 24 players with every night skill settles well under 20 ms."""
+def test_a_full_night_settles_the_same_each_time() -> None:
+    """A night of 24 players with every night skill settles, and again to the same result; its speed is
+    measured by benchmarks/bench_night.py, not asserted here."""
     t = table()
     acts = [A(HIDDEN, "伪装", choice="3"), A(GUARD, "守护", SEER), A(GARGOYLE, "查验", SEER), A(SEER, "预言", WOLF),
             A(MEDIUM, "通灵", WOLF), A(PACK, "杀人", HUNTER), A(BOUNTY, "悬赏", HUNTER), A(WITCH, "毒药", ELDER),
             A(DEMON, "恶魔之眼", SEER), A(HUNTER, "报复", WOLF, phase="晨曦")]
-    run(t, *acts)
-    start = time.perf_counter()
-    for _ in range(20):
-        run(t, *acts)
-    assert (time.perf_counter() - start) / 20 < 0.02
+    first = run(t, *acts).to_json()
+    assert len(t.players) == 24
+    assert run(t, *acts).to_json() == first
 
 
 def test_a_submission_for_another_phase_is_refused_not_dropped() -> None:
