@@ -79,6 +79,16 @@ def test_the_values_the_schema_accepts_still_load() -> None:
         parse_game(tomllib.loads(BASE + '[login]\npassword = "x"\n'))
 
 
+@pytest.mark.parametrize("value", ["2025-03-02", "22:00:00"])
+def test_a_bare_date_or_time_is_named_by_the_model(value: str) -> None:
+    """The game file's one model says it (no reader of its own before it): the key, then what to write."""
+    doc = tomllib.loads(BASE)
+    doc["days"][0]["closes"] = tomllib.loads(f"v = {value}")["v"]
+    with pytest.raises(ConfigError, match=r"^days\[1\]\.closes 需要日期和时间") as err:
+        parse_game(doc)
+    assert err.value.hint == "例如：2025-03-02T22:00:00+08:00"
+
+
 def test_a_stored_game_is_untouched_by_a_typo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from datetime import datetime
 

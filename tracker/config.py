@@ -301,6 +301,10 @@ def _config_error(exc: ValidationError) -> ConfigError:
     loc = tuple(err["loc"])
     where, key, kind, value = _where(loc), _key(loc), err["type"], err.get("input")
     example = _EXAMPLES.get(key, "")
+    if kind == "extra_forbidden" and loc == ("login", "password"):
+        return ConfigError("不要把密码写进游戏文件", hint="用环境变量 TRACKER_PASSWORD，或 [login] password_env 指定变量名")
+    if isinstance(value, date | time) and not isinstance(value, datetime):  # a bare TOML date or time
+        return ConfigError(f"{where} 需要日期和时间", hint="例如：2025-03-02T22:00:00+08:00")
     hint = f"例如：{key} = {example}" if example and "\n" not in example else (
         f"例如：\n{example}" if example else None)
     if kind == "extra_forbidden" and loc[-1] in _MERGED:
@@ -354,17 +358,6 @@ def _aware(value: Any, where: str, tz: ZoneInfo) -> datetime:
 
 def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     """Validate a decoded game.toml; every problem is a ConfigError naming the key and the fix."""
-    login_raw = data.get("login")
-    if isinstance(login_raw, dict) and "password" in login_raw:
-        raise ConfigError("不要把密码写进游戏文件", hint="用环境变量 TRACKER_PASSWORD，或 [login] password_env 指定变量名")
-    for table, keys in (("days", ("opens", "closes")), ("events", ("at",))):
-        rows = data.get(table)
-        for i, row in enumerate(rows if isinstance(rows, list) else [], 1):
-            # a bare TOML date or time is a mistake worth its own words
-            for k in keys:
-                v = row.get(k) if isinstance(row, dict) else None
-                if isinstance(v, date | time) and not isinstance(v, datetime):
-                    raise ConfigError(f"{table}[{i}].{k} 需要日期和时间", hint="例如：2025-03-02T22:00:00+08:00")
     try:
         doc = _GameFileT.model_validate(data)
     except ValidationError as exc:
