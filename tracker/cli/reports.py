@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the types only: `tracker --help` must not load the services
     from tracker.config import DayConfig, GameConfig
     from tracker.scraper.reply import ReplyResult
     from tracker.service import Service
-    from tracker.watch import Watcher
+    from tracker.watch import Sleeper, Watcher
 
 MAX_POST_FILE_BYTES = 1024 * 1024  # far above any post a forum accepts
 
@@ -106,8 +106,10 @@ def watch_cmd(game_path: Path, db_url: str | None) -> None:
         svc.close()
 
 
-def build_watcher(svc: Service, game_path: Path, **overrides: Any) -> Watcher:
-    """The watcher `tracker watch` runs (tests drive it with a frozen clock and ``overrides``):
+def build_watcher(svc: Service, game_path: Path, *, crawl: Callable[[], Awaitable[object]] | None = None,
+                  sleep: Sleeper | None = None, host: str | None = None, pid: int | None = None) -> Watcher:
+    """The watcher `tracker watch` runs (tests drive it with a frozen clock, their own crawl and sleep,
+    and a fixed host and pid for the lock):
     writes each slot's reports (posting them when asked), re-reads the game file before every pass
     (days and thread ids added while it runs), logs in the game's time zone, keeps watching."""
     from tracker.schedule import Slot
@@ -141,17 +143,22 @@ def build_watcher(svc: Service, game_path: Path, **overrides: Any) -> Watcher:
 
     game = svc.game
     tz = game.tz
-    kw: dict[str, Any] = dict(
+    watcher = Watcher(
         days=svc.log.effective_days(), schedule=game.schedule, store=svc.store, clock=svc.clock,
-        crawl=svc.crawling.crawl_async, write=write, name=game.name, refresh_days=refresh,
+        crawl=crawl or svc.crawling.crawl_async, write=write, name=game.name, refresh_days=refresh,
         # the crawl stops itself at its deadline; this is the backstop for the reports
         crawl_deadline=game.crawl.crawl_deadline_minutes * 60 + 60, keep_watching=True, tz=tz,
         game_over=game_over,
         # what the watcher does goes to the `tracker` log: stderr at INFO by default (the systemd
         # journal), or --log-file / --log-level (tracker.logs); its times are in the game's zone
         log=WatchLog())
-    kw.update(overrides)
-    return Watcher(**kw)
+    if sleep is not None:
+        watcher.sleep = sleep
+    if host is not None:
+        watcher.host = host
+    if pid is not None:
+        watcher.pid = pid
+    return watcher
 
 
 def _post(svc: Service, tid: int, text: str) -> ReplyResult:
