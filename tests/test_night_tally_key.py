@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from test_ruleset_format import MINIMAL
 
 from tracker.cli import main
 from tracker.engine.night import settle
@@ -66,31 +67,7 @@ def test_a_submission_of_a_tallied_skill_is_refused() -> None:
         ("P01", "带队", "<带队>由白天的计票结算（[voting] weights），无需提交")]
 
 
-INLINE_RULESET = '''id = "sixth"
-name = "第六局"
-source = "规则帖"
-players = 3
-
-[[factions]]
-name = "狼人"
-
-[[factions]]
-name = "村民"
-
-[[roles]]
-name = "狼人"
-faction = "狼人"
-
-[[roles]]
-name = "村民"
-faction = "村民"
-count = 2
-
-[[win]]
-faction = "村民"
-clause = "胜"
-when = { all_out = [{ factions = ["狼人"] }] }
-'''
+INLINE_RULESET = MINIMAL  # the smallest ruleset the format accepts, shared with test_ruleset_format
 WEIGHTS = '''
 [[voting.weights]]
 tag = "警长"
