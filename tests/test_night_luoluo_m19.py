@@ -239,6 +239,16 @@ def test_no_spirit_feedback_once_antidote_is_gone() -> None:
     assert told(res, WITCH) == []
 
 
+def test_a_witch_schemed_against_has_no_spirit_feedback() -> None:
+    """算计：使其在当晚无法发动任何技能 — <通灵> too: a witch without <警觉> whom the 老狼 blocks is not told
+    the 指杀 (the night file's 通灵 tell at (3)), and her potions that night are refused."""
+    res = run(scenario(players={WITCH: {"uses": {"救药": 1, "毒药": 1, "通灵": True, "警觉": False}}},
+                       actions=[act(OLDW, "算计", WITCH), act(PACK, "杀人", V2), act(WITCH, "救药", V2)]))
+    assert told(res, WITCH) == []
+    assert refused(res) == [(WITCH, "救药")] and deaths(res) == [V2]
+    assert f"(3) {WITCH}被{OLDW}<算计>封锁，当晚没有<通灵>，不告知" in res["log"]
+
+
 def test_antidote_and_poison_not_the_same_night() -> None:
     """<救药>发动后，在该夜晚不可发动技能<毒药> (and <毒药>发动后…不可发动技能<救药>): the second is refused."""
     res = run(scenario(actions=[act(PACK, "杀人", V2), act(WITCH, "救药", V2), act(WITCH, "毒药", BIGW)]))

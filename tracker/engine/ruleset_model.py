@@ -867,7 +867,9 @@ class SkillT(_Table):
 
 
 class TellT(_Table):
-    """`tell = { … }` in a `[[steps]]` entry — what the director tells a skill's holders at this step."""
+    """`tell = { … }` in a `[[steps]]` entry — what the director tells a skill's holders at this step. A holder
+    whom a `block` this phase voids that skill for is not told (M19 老狼<算计> \"使其在当晚无法发动任何技能\":
+    the 女巫 so blocked has no <通灵>)."""
 
     to: Name = _f("the skill whose living holders are told (解药: the witch)", examples=["解药"])
     about: Name | None = _f("the skill whose targets this phase they are told (杀人: the knife); leave out with "
@@ -885,6 +887,10 @@ class TellT(_Table):
                           default=[], examples=[["捕杀"]])
     unless_status: list[Name] = _f("holders with one of these statuses are not told (213 [净化]：\"[强制]技能也会"
                                    "失效\"); leave out: every living holder is", default=[], examples=[["净化"]])
+    log: str | None = _f("the settlement log's line for each holder told, `{step}` (the step's number as shown), "
+                         "`{holder}` and `{targets}` (the targets, or `无`) standing in (M19 通灵 \"{step} 女巫{holder}通灵："
+                         "被指杀的是{targets}\"); default: the engine's own line, naming the holder and the words told",
+                         default=None, examples=["{step} 女巫{holder}通灵：被指杀的是{targets}"])
 
     @model_validator(mode="after")
     def _what(self) -> "TellT":

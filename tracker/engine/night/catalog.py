@@ -214,6 +214,8 @@ class Tell:
     unless_status: tuple[str, ...] = ()
     #: Instead of ``about``'s targets: how many living players count in these factions (107 虔诚).
     count: tuple[str, ...] = ()
+    #: The log line per holder told (``{step}``, ``{holder}``, ``{targets}``); None: the engine's own.
+    log: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,7 +453,7 @@ def _step(t: StepT) -> Step:
     tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
                                              empty=t.tell.empty, while_uses=t.tell.while_uses,
                                              also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status),
-                                             count=tuple(t.tell.count))
+                                             count=tuple(t.tell.count), log=t.tell.log)
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback)
 

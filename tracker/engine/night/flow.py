@@ -316,6 +316,11 @@ class Flow:
             if silenced:
                 b.note(f"{n} {seat.name}处于[{silenced[0]}]状态，<{to.name}>失效，不告知")
                 continue
+            if self.pool.blocks(seat.name, to.name):  # "使其在当晚无法发动任何技能": a told skill too
+                by = self.pool.blockers.get(seat.name, ("", ""))[0]
+                b.note(f"{n} {seat.name}被{by}封锁，当晚没有<{to.name}>，不告知")
+                continue
+            targets: tuple[str, ...] = ()
             if t.count:
                 text = t.text.format(count=counted(b, t.count))
             else:
@@ -323,7 +328,11 @@ class Flow:
                                               for x in self.pool.targets.get(name, ())))
                 text = t.text.format(targets="、".join(targets)) if targets else t.empty
             b.tell(seat.name, text)
-            b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
+            if t.log is not None:
+                told = "、".join(targets) if targets else "无"
+                b.note(t.log.format(step=n, holder=seat.name, targets=told))
+            else:
+                b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
 
     def hooked(self, step: Step, n: str) -> None:
         """A step the game's code settles: its listed skills' submissions go to the hook (which decides

@@ -93,6 +93,8 @@ def _kills(ctx: Ctx) -> None:
             who = _killer_word(ctx, killer)
             ctx.strikes.append((t, who))
             b.note(f"(1) {who}指杀{t}")
+    # the targets struck, where they land: the night file's <通灵> tell at (3) reads them
+    ctx.pool.targets["杀人"] = tuple(t for t, _ in ctx.strikes)
 
 
 def _killer_word(ctx: Ctx, killer: str) -> str:
@@ -107,19 +109,9 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
 
 
 def step3(ctx: Ctx) -> None:
-    """（3）女巫行动，收到通灵反馈，可以发动救药、毒药。但是被毒药的目标出局结算不在此时."""
+    """（3）女巫行动，可以发动救药、毒药。但是被毒药的目标出局结算不在此时 (the 通灵 feedback before it
+    is the night file's ``tell`` of the strikes :func:`kills` collected)."""
     b = ctx.board
-    witches = [p for p in ctx.table.players.values() if p.role == "女巫" and p.alive]
-    for w in witches:
-        if ctx.pool.blocks(w.name, "通灵"):
-            b.note(f"(3) 女巫{w.name}被<算计>，当晚没有<通灵>反馈")
-        elif held(w, "通灵"):
-            struck = list(dict.fromkeys(t for t, _ in ctx.strikes))
-            text = "、".join(struck) if struck else "无"
-            b.note(f"(3) 女巫{w.name}通灵：被指杀的是{text}")
-            b.tell(w.name, f"通灵：被指杀的角色是{text}" if struck else "通灵：当晚没有角色被指杀")
-        else:
-            b.note(f"(3) 女巫{w.name}已失去<通灵>，没有指杀反馈")
     potion_used: dict[str, str] = {}
     for act in [a for a in ctx.actions if a.skill in ("救药", "毒药")]:
         if not _live_actor(ctx, act, "(3)"):
