@@ -866,6 +866,29 @@ class SkillT(_Table):
         return lo, hi
 
 
+class TellPickT(_Table):
+    """`pick = { … }` in a `tell` — the director picks roles nobody at the table has, from some role groups
+    (M160 窥天 "得知三个本局不存在于场上的村民/外来者身份"): one question per pick, `<to>.<i>` (seeded, the
+    director overriding it with `--decide`), each offering the roles not yet picked, in the ruleset's
+    `[[roles]]` order. All holders told at the step are told the same picks."""
+
+    groups: Annotated[list[Name], Field(min_length=1)] = _f(
+        "the `group`s of the ruleset's `[[roles]]` the roles are picked from", examples=[["村民", "外来者"]])
+    count: Positive = _f("how many roles are picked (fewer when fewer are absent)", examples=[3])
+    question: Name = _f("the question to the director, `{i}` standing for the pick's number",
+                        examples=["<窥天>告知群内爪牙的第{i}个不在场的村民/外来者身份"])
+
+
+class TellOneT(_Table):
+    """`one_of = { … }` in a `tell` — instead of the holders, one living player of some (actual) factions is
+    told, picked by the director (M160 预告 "一名【实际阵营】为【善良阵营】的玩家得知本局存在【告死邪魔】"): once,
+    when the skill has a living holder; the question is `<to>` (seeded, `--decide` overriding it)."""
+
+    factions: Annotated[list[Name], Field(min_length=1)] = _f("the factions the told player is picked from",
+                                                              examples=[["善良"]])
+    question: Name = _f("the question to the director", examples=["<预告>：哪名善良阵营玩家得知本局存在告死邪魔"])
+
+
 class TellT(_Table):
     """`tell = { … }` in a `[[steps]]` entry — what the director tells a skill's holders at this step. A holder
     whom a `block` this phase voids that skill for is not told (M19 老狼<算计> \"使其在当晚无法发动任何技能\":
@@ -873,13 +896,14 @@ class TellT(_Table):
 
     to: Name = _f("the skill whose living holders are told (解药: the witch)", examples=["解药"])
     about: Name | None = _f("the skill whose targets this phase they are told (杀人: the knife); leave out with "
-                            "`count`", default=None, examples=["杀人"])
+                            "`count` or `pick`, or for `text` told as written", default=None, examples=["杀人"])
     count: list[Name] = _f("instead of `about`: they are told how many players of these factions are alive, "
                            "`{count}` in `text` — a player counts in his faction and in those his role's "
                            "`also_factions` names (107 虔诚 \"夜晚结束时，慰魂师得知亡灵阵营的存活人数\": 夜行怪 counts); "
                            "leave out: `about`'s targets are told", default=[], examples=[["亡灵"]])
-    text: str = _f("the words, `{targets}` standing for the targets (`{count}` for the number, with `count`)",
-                   default="{targets}")
+    text: str = _f("the words, `{targets}` standing for the targets (`{count}` for the number, with `count`; "
+                   "`{picked}` for the picks, with `pick`); with none of `about`, `count`, `pick`: told as written "
+                   "(M160 预告)", default="{targets}")
     empty: str = _f("the words when that skill has no target this phase", default="无")
     while_uses: bool = _f("only while the holder still has a use of `to` (解药用掉之后不再告知刀口)", default=False)
     also: list[Name] = _f("more skills whose targets this phase are told with `about`'s, in step order, each "
@@ -889,14 +913,29 @@ class TellT(_Table):
                                    "失效\"); leave out: every living holder is", default=[], examples=[["净化"]])
     log: str | None = _f("the settlement log's line for each holder told, `{step}` (the step's number as shown), "
                          "`{holder}` and `{targets}` (the targets, or `无`) standing in (M19 通灵 \"{step} 女巫{holder}通灵："
-                         "被指杀的是{targets}\"); default: the engine's own line, naming the holder and the words told",
+                         "被指杀的是{targets}\"); `{picked}` too, with `pick`; with `one_of`, the line for each player "
+                         "told, `{told}` (M160 预告 \"{step} 预告：{told}得知本局存在告死邪魔\"); default: the engine's "
+                         "own line, naming the holder and the words told",
                          default=None, examples=["{step} 女巫{holder}通灵：被指杀的是{targets}"])
+    pick: TellPickT | None = _f("instead of `about`/`count`: the director picks roles nobody at the table has, "
+                                "`{picked}` in `text` (see `pick`); leave out: no pick", default=None)
+    one_of: TellOneT | None = _f("instead of the holders: one living player of these factions, picked by the "
+                                 "director, is told (see `one_of`); leave out: every living holder is told",
+                                 default=None)
+    summary: str | None = _f("instead of a line per holder: the log's one line for the step once all are told, in "
+                             "the post's words, `{step}`, `{told}` (the holders told) and `{picked}` standing in "
+                             "(M160 窥天, one line for the group); leave out: a line per holder", default=None,
+                             examples=["{step} 窥天：群内爪牙{told}得知本局不存在的身份：{picked}"])
 
     @model_validator(mode="after")
     def _what(self) -> "TellT":
-        if (self.about is None) == (not self.count):
-            raise ValueError("tell 写 about（告知某技能的目标）或 count（告知某些阵营的存活人数），二者写一个")
-        if self.count and self.also:
+        given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick)) if v]
+        if len(given) > 1:
+            raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）或 pick（导演挑选的身份），"
+                             "只写一个")
+        if not given and ("text" not in self.model_fields_set or "{" in self.text):
+            raise ValueError("tell 写 about、count 或 pick 之一；都不写时 text 是告知的原话（不含 {…}）")
+        if self.also and self.about is None:
             raise ValueError("tell 的 also 只与 about 一起写")
         return self
 
@@ -1016,6 +1055,7 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
-    ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("[[clashes]]", ClashT),
+    ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("one_of", TellOneT),
+    ("[[clashes]]", ClashT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
 )

@@ -216,6 +216,29 @@ class Tell:
     count: tuple[str, ...] = ()
     #: The log line per holder told (``{step}``, ``{holder}``, ``{targets}``); None: the engine's own.
     log: str | None = None
+    #: Instead of ``about``'s targets: roles nobody has, picked by the director (M160 窥天).
+    pick: TellPick | None = None
+    #: Instead of the holders: one living player of these factions, picked by the director (M160 预告).
+    one_of: TellOne | None = None
+    #: Instead of a line per holder: the step's one line (``{step}``, ``{told}``, ``{picked}``).
+    summary: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TellPick:
+    """``pick``: ``count`` roles of the ruleset's ``groups`` that no player has, one ``question`` each."""
+
+    groups: tuple[str, ...]
+    count: int
+    question: str
+
+
+@dataclass(frozen=True, slots=True)
+class TellOne:
+    """``one_of``: the one player told is picked by the director among the living of ``factions``."""
+
+    factions: tuple[str, ...]
+    question: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,7 +476,11 @@ def _step(t: StepT) -> Step:
     tell = None if t.tell is None else Tell(to=t.tell.to, about=t.tell.about, text=t.tell.text,
                                              empty=t.tell.empty, while_uses=t.tell.while_uses,
                                              also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status),
-                                             count=tuple(t.tell.count), log=t.tell.log)
+                                             count=tuple(t.tell.count), log=t.tell.log, summary=t.tell.summary,
+                                             pick=None if t.tell.pick is None else TellPick(
+                                                 tuple(t.tell.pick.groups), t.tell.pick.count, t.tell.pick.question),
+                                             one_of=None if t.tell.one_of is None else TellOne(
+                                                 tuple(t.tell.one_of.factions), t.tell.one_of.question))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from tracker.engine.night import effects, learn, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Catalog, Skill, Step
+from tracker.engine.night.catalog import Catalog, Skill, Step, Tell, TellOne, TellPick
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.model import Action, Seat, Table
@@ -305,6 +305,8 @@ class Flow:
         t, b = step.tell, self.board
         to = self.catalog.skill(t.to)
         n = step.n if "(" in step.n else f"({step.n})"
+        told: list[str] = []
+        picked: str | None = None
         for seat in b.living():
             if not holds(seat, to):
                 continue
@@ -320,19 +322,55 @@ class Flow:
                 by = self.pool.blockers.get(seat.name, ("", ""))[0]
                 b.note(f"{n} {seat.name}被{by}封锁，当晚没有<{to.name}>，不告知")
                 continue
+            told.append(seat.name)
+            if t.one_of is not None:  # the holder tells no one himself: the players the director picks are told
+                continue
             targets: tuple[str, ...] = ()
-            if t.count:
+            if t.pick is not None:
+                picked = self._picked(t.pick, t.to) if picked is None else picked
+                text = t.text.format(picked=picked)
+            elif t.count:
                 text = t.text.format(count=counted(b, t.count))
-            else:
+            elif t.about is not None:
                 targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
                                               for x in self.pool.targets.get(name, ())))
                 text = t.text.format(targets="、".join(targets)) if targets else t.empty
+            else:
+                text = t.text
             b.tell(seat.name, text)
             if t.log is not None:
-                told = "、".join(targets) if targets else "无"
-                b.note(t.log.format(step=n, holder=seat.name, targets=told))
-            else:
+                b.note(t.log.format(step=n, holder=seat.name, targets="、".join(targets) if targets else "无",
+                                    told=seat.name, picked=picked or ""))
+            elif t.summary is None:
                 b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
+        if t.one_of is not None:
+            self._one_of(t, t.one_of, to, told, n)
+        elif t.summary is not None and told:
+            b.note(t.summary.format(step=n, told="、".join(told), picked=picked or ""))
+
+    def _picked(self, pick: TellPick, skill: str) -> str:
+        """``pick``: the director's (seeded) picks among the roles of ``groups`` that no player has, in
+        the ruleset's order, one question each."""
+        b = self.board
+        present = {p.role for p in b.table.players.values()}
+        roles = b.ruleset.roles if b.ruleset is not None else ()
+        absent = [r.name for r in roles if r.group in pick.groups and r.name not in present]
+        shown: list[str] = []
+        for i in range(min(pick.count, len(absent))):
+            shown.append(b.ask(f"{skill}.{i + 1}", pick.question.format(i=i + 1), [r for r in absent if r not in shown]))
+        return "、".join(shown) if shown else "无"
+
+    def _one_of(self, t: Tell, o: TellOne, to: Skill, holders: list[str], n: str) -> None:
+        """``one_of``: while the skill has a living holder, the player the director picks is told."""
+        b = self.board
+        for h in holders[:1]:
+            pool = [p.name for p in b.living() if p.faction in o.factions]
+            if not pool:
+                continue
+            who = b.ask(t.to, o.question, pool)
+            b.tell(who, t.text)
+            line = t.log or "{step} 告知{told}（<" + to.name + ">）：" + t.text
+            b.note(line.format(step=n, holder=h, targets="无", told=who, picked=""))
 
     def hooked(self, step: Step, n: str) -> None:
         """A step the game's code settles: its listed skills' submissions go to the hook (which decides

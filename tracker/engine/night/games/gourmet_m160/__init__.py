@@ -238,7 +238,7 @@ def _morning(night: Night, died: list[str]) -> None:
 
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
-    "窥天": skills.peek, "预告": skills.foretell, VOTES: skills.votes, "迷失": skills.lost,
+    VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion, "彷徨": skills.wander, "诊断": info.diagnose,
     "占卜": info.divine, "克隆": skills.clone,
     "守墓": info.graves,
@@ -263,11 +263,9 @@ HOOKED = {
     "神游": "【神游】：每个白天一名你之外的存活玩家需要对漫步者疯狂（不会重复）—— 没有提交，导演随机指定并记录",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
-    "窥天": "【窥天】：群内爪牙得知三个本局不存在的村民/外来者身份 —— 由导演挑选的告知，没有提交",
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",
     "寻觅": "【寻觅】：未成为恶魔击杀的对象则清醒、表面身份变为煤气灯人，再得知目标表面身份是否煤气灯人 —— "
             "依当夜恶魔的目标改变自身状态，" + _DISTORT,
-    "预告": "【预告】：一名善良玩家得知本局存在告死邪魔 —— 由导演挑选的告知，没有提交",
     "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
     "洞悉": "【洞悉】：你知道恶魔每晚选择的玩家 —— 没有提交，告知的是恶魔按自认身份的提交，" + _DISTORT,
     "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",

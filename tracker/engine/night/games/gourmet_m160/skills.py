@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from tracker.engine.night.games.gourmet_m160.table import (
-    OUTSIDERS,
-    VILLAGERS,
     Night,
     kind,
     names,
@@ -38,35 +36,6 @@ def _able(night: Night, skill: str) -> Iterator[Action]:
             _say(night, f"{skill}：{why}")
             continue
         yield a
-
-
-# -- 首夜：游戏开始时 -----------------------------------------------------------------------------
-def peek(night: Night) -> None:
-    """【窥天】: the 群内 爪牙 learn three 村民/外来者 roles not on the table (picked by the director)."""
-    board = night.board
-    group = [p.name for p in board.table.players.values() if "群内" in p.tags and kind(p) == "爪牙"]
-    if not group:
-        return
-    present = {p.role for p in board.table.players.values()}
-    absent = [r for r in VILLAGERS + OUTSIDERS if r not in present]
-    shown: list[str] = []
-    for i in range(min(3, len(absent))):
-        shown.append(board.ask(f"窥天.{i + 1}", f"<窥天>告知群内爪牙的第{i + 1}个不在场的村民/外来者身份",
-                               [r for r in absent if r not in shown]))
-    _say(night, f"窥天：群内爪牙{names(group)}得知本局不存在的身份：{names(shown)}")
-    for p in group:
-        night.tell(p, f"窥天：本局不存在于场上的村民/外来者身份：{names(shown)}")
-
-
-def foretell(night: Night) -> None:
-    """【预告】: one 善良 player learns that a 告死邪魔 is in the game."""
-    board = night.board
-    if not any(p.role == "告死邪魔" for p in board.table.players.values()):
-        return
-    good = [p.name for p in board.table.players.values() if p.faction == "善良"]
-    who = board.ask("预告", "<预告>：哪名善良阵营玩家得知本局存在告死邪魔", good)
-    _say(night, f"预告：{who}得知本局存在告死邪魔")
-    night.tell(who, "预告：本局存在【告死邪魔】")
 
 
 # -- 其他夜 (4.1)–(4.2) ---------------------------------------------------------------------------
