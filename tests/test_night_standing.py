@@ -1,4 +1,5 @@
-"""A protection its holder holds by itself: ``standing`` protect, with ``from_factions``.
+"""A protection its holder holds by itself: ``standing`` protect, with ``from_factions``, or held as a
+``status`` and spent ``once``.
 
 213 主宰黑夜<强制> "在[夜晚]和[晨曦]阶段，获得仅针对村民阵营发动的技能的[不死]状态": nobody submits it;
 the 恶魔 simply has [不死] against damage dealt by 村民阵营 players, in the skill's ``phases``, and not
@@ -67,4 +68,66 @@ def test_nobody_submits_it() -> None:
 def test_standing_and_from_factions_are_protect_keys_only() -> None:
     bad = {**NIGHT, "skills": [*NIGHT["skills"][:2], {**DARK, "effects": [{"kind": "damage", "standing": True}]}]}
     with pytest.raises(RulesetError, match="standing"):
+        parse_catalog(bad, "toy.toml")
+
+
+# -- held as a status, spent once (213 长寿之命 "长老获得状态[守护]，持续至游戏结束。该守护状态抵消一次指杀后即失效。")
+LONG = {"name": "长寿", "roles": ["长老"], "phase": "passive", "kind": "强制", "voided_by": ["净化"],
+        "effects": [{"kind": "protect", "standing": True, "stops": ["杀人"], "status": "守护(长寿)", "once": True,
+                     "clause": "该守护状态抵消一次指杀后即失效"}]}
+GUARD = {"name": "守护", "roles": ["守卫"], "targets": 1, "effects": [{"kind": "protect", "stops": ["杀人"]}]}
+ONCE: dict[str, Any] = {
+    "ruleset": "once-toy",
+    "steps": [{"n": "1", "skills": ["守护", "杀人", "毒药"]}, {"n": "2", "resolve": True}],
+    "skills": [*NIGHT["skills"][:2], GUARD, LONG],
+}
+
+
+def _elder(*actions: Action, status: tuple[str, ...] = ("守护(长寿)",), night: int = 2) -> Settlement:
+    players = {"P01": Seat("P01", "女巫", "村民"), "P02": Seat("P02", "狼人", "狼人"),
+               "P05": Seat("P05", "长老", "村民", status=list(status)), "P06": Seat("P06", "守卫", "村民")}
+    table = Table(players=players, state={}, night=night)
+    acts = [Action(a.actor, a.skill, a.targets, index=i) for i, a in enumerate(actions)]
+    return settle(parse_catalog(ONCE, "toy.toml"), table, acts)
+
+
+def test_a_once_protection_stops_one_hit_and_its_status_goes() -> None:
+    res = _elder(Action("狼群", "杀人", ("P05",)))
+    assert res.deaths == [] and [s.player for s in res.survivals] == ["P05"]
+    assert res.state_after["P05.status"] == []
+
+
+def test_it_is_held_only_while_the_status_is() -> None:
+    assert [d.player for d in _elder(Action("狼群", "杀人", ("P05",)), status=()).deaths] == ["P05"]
+
+
+def test_it_stops_only_the_skills_it_names() -> None:
+    res = _elder(Action("P01", "毒药", ("P05",)))
+    assert [d.player for d in res.deaths] == ["P05"] and "P05.status" not in res.state_after
+
+
+def test_a_guard_that_is_not_spent_stops_the_hit_first() -> None:
+    res = _elder(Action("P06", "守护", ("P05",)), Action("狼群", "杀人", ("P05",)))
+    assert res.deaths == [] and "P05.status" not in res.state_after
+
+
+def test_the_status_is_given_as_the_first_night_begins() -> None:
+    res = _elder(Action("狼群", "杀人", ("P05",)), status=(), night=1)
+    assert res.deaths == [] and res.state_after["P05.status"] == []
+    assert any("P05<长寿>：获得状态守护(长寿)" in line for line in res.log)
+
+
+def test_a_voiding_status_takes_the_once_protection_away() -> None:
+    res = _elder(Action("狼群", "杀人", ("P05",)), status=("守护(长寿)", "净化"))
+    assert [d.player for d in res.deaths] == ["P05"]
+
+
+def test_status_and_once_belong_to_a_standing_protect() -> None:
+    bad = {**ONCE, "skills": [*ONCE["skills"][:3], {**LONG, "effects": [{"kind": "protect", "once": True,
+                                                                          "status": "守护(长寿)"}]}]}
+    with pytest.raises(RulesetError, match="standing"):
+        parse_catalog(bad, "toy.toml")
+    bad = {**ONCE, "skills": [*ONCE["skills"][:3], {**LONG, "effects": [{"kind": "protect", "standing": True,
+                                                                          "once": True}]}]}
+    with pytest.raises(RulesetError, match="status"):
         parse_catalog(bad, "toy.toml")

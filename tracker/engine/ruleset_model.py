@@ -513,7 +513,7 @@ EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert",
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
-    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions"}),
+    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
@@ -620,6 +620,10 @@ class EffectT(_Table):
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
+    once: bool = _f(
+        "protect with `standing` and `status`: spent once it stops a hit — the `status` is taken off its holder, "
+        "and a protection that is not spent is used before it (213 长寿之命 \"该守护状态抵消一次指杀后即失效\"). "
+        "Leave out: it stops every hit it can", default=False)
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
@@ -655,7 +659,11 @@ class EffectT(_Table):
     choices: dict[str, Literal["give", "take", "pass", "tear"]] = _f(
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
-    status: str | None = _f("status: the status given", default=None)
+    status: str | None = _f("status: the status given; protect with `standing`: the status the protection is held "
+                            "as — its holders get it as the first night begins (\"持续至游戏结束\"), hold the protection "
+                            "only while they carry it, and lose it when a `once` protection is spent (213 长寿之命 "
+                            "\"长老获得状态[守护]，持续至游戏结束\": `守护(长寿之命)`); leave out: held with no status",
+                            default=None)
     refuses: str | None = _f("block: the blocked player's later submissions this phase are refused with this reason, "
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
@@ -690,7 +698,8 @@ class EffectT(_Table):
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
                          "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
-                         "(the players `match` names that were not chosen, or 无); default: the "
+                         "(the players `match` names that were not chosen, or 无); protect held as a `status`: the line when its "
+                         "holders get it as the first night begins, `{target}` and `{skill}` standing in; default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
@@ -741,6 +750,10 @@ class EffectT(_Table):
                 raise ValueError("learn 效果 ask = 'chosen_before' 不读 match、yes、no、misread、declare")
             if self.ask == "all" and self.misread is not None:
                 raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
+        if self.kind == "protect" and self.model_fields_set & {"status", "once"} and not self.standing:
+            raise ValueError("protect 效果的 status、once 只属于 standing 的保护（持有者自己持有的状态）")
+        if self.kind == "protect" and self.once and not self.status:
+            raise ValueError("protect 效果 once = true 要写 status（失效时去掉的状态，如 \"守护(长寿之命)\"）")
         if self.kind == "watch" and not self.state:
             raise ValueError("watch 效果要写 state（记住目标的 state 键，如 \"悬赏上次\"）")
         return self

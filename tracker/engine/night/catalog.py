@@ -81,7 +81,8 @@ class Effect:
     ``stops`` (the skills whose damage it stops: 守护 stops 杀人, not 毒药) and ``only_if_hit_by``
     (解药 "救当晚被狼人杀的人": refused on anyone else); ``standing`` (held by the skill's holders
     with no submission, in its phases: 213 主宰黑夜) and ``from_factions`` (only damage dealt by
-    those factions). ``block``: the skills of the target it voids
+    those factions), held as its ``status`` (given as the first night begins) and, ``once``, spent with it
+    after one hit (213 长寿之命). ``block``: the skills of the target it voids
     for the rest of the phase (``["*"]``: all). ``refuses``: the post's reason those submissions are refused (M19 算计). ``inspect``: ``answer`` (``faction`` or ``role``) in
     the post's ``words`` (faction → word; ``otherwise`` for the rest), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
@@ -107,6 +108,8 @@ class Effect:
     standing: bool = False
     #: protect: only damage dealt by players of these (actual) factions (213 主宰黑夜 "仅针对村民阵营发动的技能").
     from_factions: tuple[str, ...] = ()
+    #: protect standing: spent (its ``status`` taken off the holder) once it stops a hit (213 长寿之命).
+    once: bool = False
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
@@ -450,7 +453,7 @@ def _skill(t: SkillT) -> Skill:
 
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
-                  only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions),
+                  only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,

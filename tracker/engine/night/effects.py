@@ -376,10 +376,12 @@ def meet(board: Board, pool: Pool, clashes: Sequence[Clash], target: str, step: 
 
 
 def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, phase: str,
-             pool: Pool | None = None) -> tuple[Skill, Effect] | None:
+             pool: Pool | None = None, *, once: bool = False) -> tuple[Skill, Effect] | None:
     """The protection ``seat`` holds by itself (a ``standing`` protect of a skill he holds, in one of
-    its ``phases``, no ``voided_by`` status on him) that stops damage of ``skill`` at ``strength``
-    dealt by a player of ``faction`` (213 主宰黑夜: [不死] against 村民阵营's skills at night and 晨曦)."""
+    its ``phases``, no ``voided_by`` status on him, carrying its ``status`` if it names one) that stops
+    damage of ``skill`` at ``strength`` dealt by a player of ``faction`` (213 主宰黑夜: [不死] against
+    村民阵营's skills at night and 晨曦). ``once``: only the protections spent by use (213 长寿之命),
+    asked after every protection that is not, so that one is spent only when nothing else stops the hit."""
     if not seat.alive:
         return None
     for own in board.catalog.skills.values():
@@ -388,10 +390,38 @@ def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, 
         if tonight.voiding(board, pool or Pool(), own, (seat.name,)) is not None:
             continue
         for e in own.effects:
-            if (e.kind == "protect" and e.standing and (skill in e.stops or "*" in e.stops) and e.strength >= strength
+            if (e.kind == "protect" and e.standing and e.once == once and (e.status is None or e.status in seat.status)
+                    and (skill in e.stops or "*" in e.stops) and e.strength >= strength
                     and (not e.from_factions or faction in e.from_factions)):
                 return own, e
     return None
+
+
+def spend(board: Board, seat: Seat, effect: Effect) -> None:
+    """A ``once`` protection that stopped a hit is gone: its status is taken off the holder
+    (213 长寿之命 "该守护状态抵消一次指杀后即失效")."""
+    if effect.once and effect.status in seat.status:
+        seat.status.remove(effect.status)
+        board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+
+
+def hold_from_start(board: Board, step: str) -> None:
+    """As the first night begins, the holders of a ``standing`` protect held as a ``status`` get it (213
+    长寿之命 "长老获得状态[守护]，持续至游戏结束"): a new game's table need not list it, and nothing can have
+    spent it before. Not on a player out, nor while a ``voided_by`` status voids the skill."""
+    for own in board.catalog.skills.values():
+        for e in own.effects:
+            if not (e.kind == "protect" and e.standing and e.status):
+                continue
+            for seat in board.living():
+                if (not holds(seat, own) or e.status in seat.status
+                        or tonight.voiding(board, Pool(), own, (seat.name,)) is not None):
+                    continue
+                seat.status.append(e.status)
+                board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+                line = (e.log or "{step} {target}<{skill}>：获得状态{status}").format(
+                    step=step, target=seat.name, actor=seat.name, skill=own.name, status=e.status, answer="")
+                board.note(line.strip())
 
 
 def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: Out) -> None:
@@ -412,8 +442,11 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
             board.survive(h.target, f"{stop.by}<{stop.skill}>")
             continue
         by = next((board.seat(m).faction for m in h.members if board.has(m)), "")
-        held = standing(board, board.seat(h.target), h.skill, h.strength, by, _phase(board), pool)
+        seat = board.seat(h.target)
+        held = (standing(board, seat, h.skill, h.strength, by, _phase(board), pool)
+                or standing(board, seat, h.skill, h.strength, by, _phase(board), pool, once=True))
         if held is not None:
+            spend(board, seat, held[1])
             board.survive(h.target, f"{h.target}<{held[0].name}>")
             continue
         weak = [g.skill for g in guards]

@@ -414,6 +414,8 @@ class Flow:
 
     def run(self) -> None:
         b = self.board
+        if b.night == 1:  # "持续至游戏结束": a standing protection held as a status is there from the start
+            effects.hold_from_start(b, "")
         for a in self.actions:  # a holder already out before this phase acts first (猎人 at 次日公告后)
             skill = self.catalog.skill(a.skill)
             if skill.trigger is not None and a.members and not b.seat(a.members[0]).alive and a.index not in self.done:

@@ -23,7 +23,6 @@ from tracker.engine.night.model import Action, Seat
 LADDER = ("指杀", "守护", "穿透", "坚韧", "致死伤害", "不死", "红牌罚下")
 #: The step of [win_policy] checks_at: "每次进行出局结算时，进行胜负判定".
 OUT_SETTLED = "出局结算"
-LONGEVITY = "守护(长寿之命)"
 PURIFIED = "净化"
 PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
 
@@ -161,20 +160,19 @@ def harm(board: Board, members: Sequence[str], strength: str, skill: str, actor:
 # -- harm against defence -------------------------------------------------------------------------
 def _defence(board: Board, ctx: Ctx, seat: Seat, hit: Hit) -> str | None:
     """The defence that cancels ``hit`` on ``seat`` (and is spent, for 长寿之命), or None: first what the
-    player holds by himself (a ``standing`` protect of the night file: 主宰黑夜's [不死]), then [守护]."""
-    held = effects.standing(board, seat, hit.skill, LADDER.index(hit.strength), hit.faction, ctx.phase)
-    if held is not None:
-        return f"{seat.role}<{held[0].name}>：[{LADDER[held[1].strength]}]>[{hit.strength}]"
-    if hit.strength != "指杀":
-        return None
-    guard = ctx.guards.get(seat.name)
+    player holds by himself (a ``standing`` protect of the night file: 主宰黑夜's [不死]), then [守护], then
+    a standing protect spent by use (``once``: 长寿之命's [守护], "抵消一次指杀后即失效")."""
+    strength = LADDER.index(hit.strength)
+    held = effects.standing(board, seat, hit.skill, strength, hit.faction, ctx.phase)
+    guard = ctx.guards.get(seat.name) if held is None and hit.strength == "指杀" else None
     if guard is not None:
         return f"{guard}：[守护]>[指杀]"
-    if LONGEVITY in seat.status and not purified(seat):
-        seat.status.remove(LONGEVITY)
-        board.result.state_after[f"{seat.name}.status"] = list(seat.status)
-        return "长老<长寿之命>：[守护]>[指杀]（该守护状态抵消一次指杀后即失效）"
-    return None
+    held = held or effects.standing(board, seat, hit.skill, strength, hit.faction, ctx.phase, once=True)
+    if held is None:
+        return None
+    effects.spend(board, seat, held[1])
+    spent = f"（{held[1].clause}）" if held[1].once else ""
+    return f"{seat.role}<{held[0].name}>：[{LADDER[held[1].strength]}]>[{hit.strength}]{spent}"
 
 
 def strike(board: Board, ctx: Ctx, target: str, hits: Sequence[Hit], step: str) -> bool:

@@ -22,7 +22,6 @@ from tracker.engine.night.effects import Pool
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     LADDER,
-    LONGEVITY,
     Ctx,
     Hit,
     check_win,
@@ -32,7 +31,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     knife_heir,
     names,
     pack_alive,
-    purified,
     red_card,
     sort_out,
     strike,
@@ -54,11 +52,9 @@ class Night:
 
 
 def open_night(board: Board, actions: Sequence[Action]) -> Night:
-    """Before (2): 长寿之命 on night 1, a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>."""
+    """Before (2): a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>."""
     night = Night(Ctx("night"), list(actions))
     night_acts = night.night_acts
-    if board.night == 1:
-        _seed_longevity(board)
     for a in night_acts:
         if a.skill == "红牌":
             red_card(board, night.ctx, a, "夜")
@@ -112,16 +108,6 @@ def _potions(board: Board) -> None:
     for key in ("救药", "毒药", "灵通"):
         if seat is not None and key in seat.uses:
             board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
-
-
-def _seed_longevity(board: Board) -> None:
-    """长寿之命: "长老获得状态[守护]，持续至游戏结束" — held from the start, so a first-night table
-    that does not list it yet (a new game's desk) gets it; nothing can have spent it before night 1."""
-    for seat in board.table.players.values():
-        if seat.role == "长老" and seat.alive and LONGEVITY not in seat.status and not purified(seat):
-            seat.status.append(LONGEVITY)
-            board.result.state_after[f"{seat.name}.status"] = list(seat.status)
-            board.note(f"夜(0) 长老{seat.name}<长寿之命>：获得状态[守护]，持续至游戏结束")
 
 
 def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool) -> None:
