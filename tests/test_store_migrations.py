@@ -40,7 +40,7 @@ def test_open_twice_is_a_no_op(db_url: str) -> None:
     try:
         with store.engine.connect() as conn:
             heads = set(MigrationContext.configure(conn).get_current_heads())
-        assert "posts_0002" in heads
+        assert "posts_0003" in heads
     finally:
         store.close()
 
@@ -103,3 +103,42 @@ def test_up_to_date_open_does_not_import_alembic(tmp_path: Path) -> None:
             "print('alembic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+
+def test_posts_stored_before_the_listing_digest_keep_their_rows_and_get_an_empty_digest(tmp_path: Path) -> None:
+    """posts_0003 adds ``post.listing_digest`` to a store that holds posts: they stay, the digest empty
+    (the next crawl extracts their listed messages once and notes it)."""
+    from datetime import UTC, datetime
+
+    from alembic import command
+    from sqlalchemy import insert
+
+    from tracker.records import Post
+    from tracker.store.db import alembic_config
+    from tracker.store.posts import _new_row, content_key
+    from tracker.store.tables import post_t, thread_t
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store.open(url)
+    with store.engine.begin() as conn:
+        cfg = alembic_config(url)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "posts_0002")
+    assert "listing_digest" not in {c["name"] for c in inspect(store.engine).get_columns("post")}
+    at = datetime(2025, 4, 12, 5, tzinfo=UTC)
+    post = Post(pid=7, tid=3, floor=1, author="泡泡", uid=2, posted_at=at, html="投票对象：包子",
+                text="投票对象：包子", source="mobile")
+    row = _new_row(post, content_key(post), at)
+    del row["listing_digest"]  # the row as posts_0002's tracker wrote it
+    with store.engine.begin() as conn:
+        conn.execute(insert(thread_t).values(tid=3, subject="", first_seen=at, updated_at=at))
+        conn.execute(insert(post_t).values(**row))
+    store.close()
+    store = Store.open(url)
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.execute(text("SELECT pid, text, listing_key, listing_digest FROM post")).all()
+        assert [(r[0], r[1], r[2], r[3]) for r in rows] == [(7, "投票对象：包子", content_key(post), None)]
+    finally:
+        store.close()

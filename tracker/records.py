@@ -71,6 +71,22 @@ class Post:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedPost:
+    """A post a mobile listing shows with the very message the store last listed for it.
+
+    Only its place is read (``floor``, ``position``): what it says is what the store holds, so its
+    message is not extracted again (on a re-crawl that was most of the listing's parse). ``digest``
+    is the message's (:func:`tracker.scraper.mobile.message_digest`).
+    """
+
+    pid: int
+    tid: int
+    floor: int
+    position: int | None
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
 class ThreadPage:
     """One fetched page (desktop) or document (mobile) of a thread, parsed."""
 
@@ -90,6 +106,10 @@ class ThreadPage:
     # 只看该作者 (``&authorid=N``): only that author's posts, and ``floor`` is the ordinal within this
     # view, not the thread's floor. None on a normal page.
     author_filter: int | None = None
+    # A mobile document only: the posts listed as stored (not extracted, see ListedPost), and the
+    # digest of every listed post's message by pid, extracted or not.
+    unchanged: tuple[ListedPost, ...] = ()
+    digests: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

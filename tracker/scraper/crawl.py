@@ -17,7 +17,9 @@ the next run completes without duplicates:
 A post stored without its desktop page, or not stored because the process was killed before its
 page came, is planned again next run. The crawl record is written first (status ``running``) and
 finished last, so a killed crawl stays visible. Unchanged posts are not rewritten and an unchanged
-listing's raw answer is not kept: re-crawling an unchanged game writes only the crawl record.
+listing's raw answer is not kept: re-crawling an unchanged game writes only the crawl record. A
+listed message identical to the one last stored (its digest, ``post.listing_digest``) is not even
+extracted again: the listing gives only its place.
 
 Errors: a thread that is missing, forbidden or not a thread is reported and the other threads are
 still crawled; an unreachable forum or an expired login stops the crawl. Either way nothing stored
@@ -48,7 +50,7 @@ from tracker.errors import (
     ThreadMissingError,
     TrackerError,
 )
-from tracker.records import Post, ThreadPage
+from tracker.records import ListedPost, Post, ThreadPage
 from tracker.scraper.auth import Session, expired_error, fresh_login, is_guest_view, open_session
 from tracker.scraper.desktop import is_logged_in, parse_thread_page
 from tracker.scraper.fetch import Fetched, Fetcher, FetchPolicy
@@ -64,12 +66,15 @@ from tracker.scraper.plan import (
 )
 from tracker.store.db import Store, UnitOfWork
 from tracker.store.posts import (
+    ListingSeen,
     RawAnswer,
     ThreadState,
     close_stale_crawls,
     content_key,
     finish_crawl,
     mark_deleted,
+    move_listed,
+    note_listing_digests,
     observation_changed,
     save_raws,
     save_thread,
@@ -227,12 +232,22 @@ class _Listed:
     per batch of 20 pages: for a 2,700-post thread that was 40,000 content keys on a first crawl)."""
 
     positions: dict[int, int | None]
-    keys: dict[int, str]
+    seen: dict[int, ListingSeen]
 
     @classmethod
-    def of(cls, listing: Listing) -> _Listed:
-        return cls(positions={p.pid: p.position for p in listing.posts},
-                   keys={p.pid: content_key(p) for p in listing.posts if not p.blocked})
+    def of(cls, listing: Listing, state: ThreadState) -> _Listed:
+        return cls(positions={p.pid: p.position for p in listing.placed}, seen=_seen(listing, state))
+
+
+def _seen(listing: Listing, state: ThreadState) -> dict[int, ListingSeen]:
+    """What the listing showed of each post, stored with it: the content key of an extracted one,
+    the stored listing key of one listed unchanged, each with its message's digest."""
+    seen = {p.pid: ListingSeen(content_key(p), listing.digests.get(p.pid)) for p in listing.posts if not p.blocked}
+    for same in listing.unchanged:
+        known = state.known.get(same.pid)
+        if known is not None and known.listing_key is not None:
+            seen[same.pid] = ListingSeen(known.listing_key, same.digest)
+    return seen
 
 
 class _Crawler:
@@ -318,7 +333,8 @@ class _Crawler:
             listing: Listing | None = None
             if self.use_mobile:
                 try:
-                    listing = await self.listing(tid, rep, ppp=listing_ppp_for(state.replies, self.listing_ppp))
+                    listing = await self.listing(tid, rep, ppp=listing_ppp_for(state.replies, self.listing_ppp),
+                                                 state=state)
                 except _MobileUnavailable:
                     self.use_mobile = False
             if listing is not None:
@@ -365,10 +381,13 @@ class _Crawler:
                               str(variables.get("member_username") or "") or None)
         return data
 
-    async def listing(self, tid: int, rep: ThreadReport, *, ppp: int) -> Listing:
+    async def listing(self, tid: int, rep: ThreadReport, *, ppp: int, state: ThreadState | None = None) -> Listing:
         raws = self._listing_raws.setdefault(tid, [])
         raws.clear()
-        posts: dict[int, Post] = {}
+        # the messages as last listed: a post listed with the same one is not extracted again
+        stored = {pid: d for pid, k in state.known.items() if (d := k.unchanged_if()) is not None} if state else {}
+        posts: dict[int, Post | ListedPost] = {}
+        digests: dict[int, str] = {}
         page = 1
         first_doc: ThreadPage | None = None
         ended = False
@@ -379,17 +398,19 @@ class _Crawler:
             data = await asyncio.to_thread(self._mobile_doc, got, page == 1, ppp)
             self.raw(got, raws)
             try:
-                doc = await asyncio.to_thread(parse_viewthread, data, page_url=got.url, tz=self.tz)
+                doc = await asyncio.to_thread(parse_viewthread, data, page_url=got.url, tz=self.tz, stored=stored)
             except UNPARSABLE as exc:
                 raise ParseError(f"移动版接口的回应无法解析（{type(exc).__name__}）", page=got.url) from None
             self.counted(rep, got)
             self.emit("document", tid, f"列表第 {page} 页")
             first_doc = first_doc or doc
-            fresh = [p for p in doc.posts if p.pid not in posts]
+            listed: list[Post | ListedPost] = [*doc.posts, *doc.unchanged]
+            fresh = [p for p in listed if p.pid not in posts]
             for p in fresh:
                 posts[p.pid] = p
+            digests.update(doc.digests)
             answered_ppp = doc.ppp or ppp
-            last_len = len(doc.posts)
+            last_len = len(doc.posts) + len(doc.unchanged)
             expected = doc.replies + 1 if doc.replies is not None else None
             if not fresh or last_len < answered_ppp:
                 ended = True  # a short page, or a page past the end (Discuz repeats the last one)
@@ -404,8 +425,10 @@ class _Crawler:
         complete = listing_complete(ordered) and (ended or len(ordered) == expected)
         rep.subject = first_doc.subject
         rep.listing_complete = complete
-        return Listing(tid=tid, subject=first_doc.subject, posts=ordered, replies=first_doc.replies,
-                       maxposition=first_doc.maxposition, complete=complete, requests=page)
+        return Listing(tid=tid, subject=first_doc.subject, posts=tuple(p for p in ordered if isinstance(p, Post)),
+                       replies=first_doc.replies, maxposition=first_doc.maxposition, complete=complete,
+                       requests=page, unchanged=tuple(p for p in ordered if isinstance(p, ListedPost)),
+                       digests=digests)
 
     async def incremental(self, listing: Listing, state: ThreadState, rep: ThreadReport) -> None:
         """Store what the listing says, then the planned desktop pages.
@@ -427,35 +450,48 @@ class _Crawler:
         # they were last seen alive, and an unchanged thread then costs one read, no write.
         writes = [p for p in listing.posts
                   if p.pid not in deferred_pids and observation_changed(state.known.get(p.pid), p)]
+        seen = _seen(listing, state)
+        written = {p.pid for p in writes}
+        # said as stored, but listed with a message whose digest the store lacks: noted for next time
+        notes = [(p.pid, seen[p.pid]) for p in listing.posts
+                 if p.pid not in written and p.pid in seen and p.pid in state.known
+                 and state.known[p.pid].listing_digest != seen[p.pid].digest]
+        moved = [p for p in listing.unchanged if p.pid in state.known and (
+            state.known[p.pid].floor != p.floor
+            or (p.position is not None and state.known[p.pid].position != p.position))]
+        placed = listing.placed
         with self.store.unit() as s:
             self.keep(s, raws)
-            result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id, known=state.known)
+            move_listed(s, moved, seen_at=now)
+            note_listing_digests(s, notes)
+            result = upsert_posts(s, writes, seen_at=now, crawl_id=self.crawl_id, known=state.known, listed=seen)
             deleted: list[int] = []
-            if listing.complete and listing.posts:
-                deleted = mark_deleted(s, listing.tid, [p.pid for p in listing.posts], seen_at=now)
-            pages = -(-len(listing.posts) // self.per_page) if listing.posts else None
+            if listing.complete and placed:
+                deleted = mark_deleted(s, listing.tid, [p.pid for p in placed], seen_at=now)
+            pages = -(-len(placed) // self.per_page) if placed else None
             save_thread(s, listing.tid, listing.subject or None, listing.replies, listing.maxposition, pages,
                         seen_at=now, listed_at=now if listing.complete else None)
-        rep.posts_seen = len(listing.posts)
+        rep.posts_seen = len(placed)
         rep.posts_new += len(result.new_pids)
         rep.posts_changed += len(result.changed_pids)
         rep.posts_deleted += len(deleted)
         stored: set[int] = set()
         try:
-            await self.desktop_for(plan, listing, rep, stored)
+            await self.desktop_for(plan, listing, state, rep, stored)
         finally:
             leftovers = [p for p in deferred if p.pid not in stored]
             if leftovers:
                 with self.store.unit() as s:
-                    rep.posts_new += len(upsert_posts(s, leftovers, seen_at=self.now(),
-                                                      crawl_id=self.crawl_id).new_pids)
+                    rep.posts_new += len(upsert_posts(s, leftovers, seen_at=self.now(), crawl_id=self.crawl_id,
+                                                      listed=seen).new_pids)
 
-    async def desktop_for(self, plan: CrawlPlan, listing: Listing, rep: ThreadReport, stored: set[int]) -> None:
+    async def desktop_for(self, plan: CrawlPlan, listing: Listing, state: ThreadState, rep: ThreadReport,
+                          stored: set[int]) -> None:
         """Fetch the planned pages, then look once more for wanted posts the thread moved meanwhile."""
         wanted = set(plan.wanted)
         fetched: dict[int, Sequence[Post]] = {}
         todo = list(plan.desktop_pages)
-        listed = _Listed.of(listing) if todo else None
+        listed = _Listed.of(listing, state) if todo else None
         for _round in range(2):
             if not todo:
                 break
@@ -465,7 +501,7 @@ class _Crawler:
                 fetched.setdefault(tp.page, tp.posts)
                 wanted -= {p.pid for p in tp.posts}
             rep.desktop_pages.extend(todo)
-            missing = [p for p in listing.posts if p.pid in wanted]
+            missing = [p for p in listing.placed if p.pid in wanted]
             todo = list(follow_up_pages(missing, fetched, self.per_page)) if missing else []
         rep.pending_desktop = sorted(wanted)
 
@@ -488,18 +524,17 @@ class _Crawler:
                 self.keep_now(raws)
                 raise
             posts = [p for tp in batch for p in tp.posts]
-            listing_keys: dict[int, str] | None = None
+            seen: dict[int, ListingSeen] | None = None
             if listed is not None:
                 # The desktop does not show the database position; the listing just did.
                 position = listed.positions
                 posts = [replace(p, position=position[p.pid]) if p.position is None and position.get(p.pid)
                          else p for p in posts]
                 # What the listing said of each post: the next listing is compared with it.
-                listing_keys = listed.keys
+                seen = listed.seen
             with self.store.unit() as s:
                 self.keep(s, raws)
-                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id,
-                                      listing_keys=listing_keys)
+                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id, listed=seen)
             rep.posts_new += len(result.new_pids)
             rep.posts_changed += len(result.changed_pids)
             if stored is not None:

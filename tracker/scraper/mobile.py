@@ -5,10 +5,16 @@ One request with a large ``ppp`` lists every visible post of a thread with its p
 needs. The ``message`` lacks ``[size]`` and the edit marker, so formatting checks still need the
 desktop page; text and quotes go through the same extraction as the desktop so they compare equal.
 The display ``dateline`` is relative for recent posts and is never used when ``dbdateline`` exists.
+
+A re-crawl lists every post again, nearly all of them as they were: given the digest of each
+post's message as last stored, the parser reads only the place of a post whose message is byte for
+byte the same (a :class:`~tracker.records.ListedPost`) and extracts the others. An edit changes
+the message (Discuz rewrites it, with or without its edit marker), so an edit is always extracted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html as htmllib
 import json
 import math
@@ -21,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from tracker.clock import SHANGHAI
 from tracker.errors import NoPermissionError, NotAThreadError, ParseError, ThreadMissingError
-from tracker.records import Post, ThreadPage, ThreadSummary
+from tracker.records import ListedPost, Post, ThreadPage, ThreadSummary
 from tracker.scraper.charset import decode_body
 from tracker.scraper.html_depth import cap_depth
 from tracker.scraper.html_text import Body, extract_body, extract_simple
@@ -117,11 +123,33 @@ def _str(value: Any) -> str:
     return htmllib.unescape(text) if "&" in text else text
 
 
-def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: tzinfo) -> Post:
-    pid = _whole(item.get("pid"), "pid", page_url)
+def message_digest(message: object) -> str:
+    """What identifies a listed message: a post listed again with the same digest says what it said."""
+    raw = message.encode("utf-8", "surrogatepass") if isinstance(message, str) else b"\x00" + repr(message).encode()
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def _floor(item: Mapping[str, Any], pid: int, page_url: str) -> int:
     floor = _int(item.get("number"))
     if floor is None:
         raise ParseError("找不到楼层号（number）", page=page_url or None, pid=pid)
+    return floor
+
+
+def _unchanged(item: Mapping[str, Any], pid: int, tid: int, digest: str, *, page_url: str) -> ListedPost | None:
+    """The item as a :class:`ListedPost` when its message is not blocked (a block shows a
+    placeholder, which is a change to record even if the message were the same)."""
+    status = _int(item.get("status")) or 0
+    message = item.get("message")
+    if status & _STATUS_BLOCKED or not isinstance(message, str) or _LOCKED.match(message):
+        return None
+    return ListedPost(pid=pid, tid=_int(item.get("tid")) or tid, floor=_floor(item, pid, page_url),
+                      position=_int(item.get("position")), digest=digest)
+
+
+def _parse_post(item: Mapping[str, Any], tid: int | None, *, page_url: str, tz: tzinfo) -> Post:
+    pid = _whole(item.get("pid"), "pid", page_url)
+    floor = _floor(item, pid, page_url)
     # exactly as the forum sends it (never trimmed: "银鸦 " is another account than 银鸦)
     author = _unicode(_str(item.get("author") or item.get("username")), "作者名", page_url, pid)
     if not author.strip() and str(item.get("anonymous") or "0") != "0":
@@ -150,8 +178,13 @@ def _extract(message: str, tz: tzinfo) -> Body:
     return extract_body(body, tz) if body is not None else Body(text="")
 
 
-def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> ThreadPage:
-    """``module=viewthread`` -> the posts of the requested page (or every post with a large ``ppp``)."""
+def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
+                     stored: Mapping[int, str] | None = None) -> ThreadPage:
+    """``module=viewthread`` -> the posts of the requested page (or every post with a large ``ppp``).
+
+    ``stored``: pid → the digest of the message the store last listed for the post. A post listed
+    with that very message is returned in ``unchanged``, not extracted, not in ``posts``.
+    """
     data = _load(doc, page_url)
     variables: Mapping[str, Any] = data["Variables"]
     postlist = variables.get("postlist")
@@ -162,14 +195,29 @@ def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> 
     tid = _int(thread.get("tid")) or (_int(items[0].get("tid")) if items else None)
     if tid is None:
         raise NotAThreadError("移动版接口的回应里没有主题（thread.tid）", page=page_url or "（未知地址）")
-    posts = tuple(_parse_post(item, tid, page_url=page_url, tz=tz) for item in items)
+    digests: dict[int, str] = {}
+    parsed: list[Post] = []
+    unchanged: list[ListedPost] = []
+    first: int | None = None  # the floor of the document's first post
+    for item in items:
+        pid = _whole(item.get("pid"), "pid", page_url)
+        digest = digests[pid] = message_digest(item.get("message"))
+        same = (_unchanged(item, pid, tid, digest, page_url=page_url)
+                if stored is not None and stored.get(pid) == digest else None)
+        if same is not None:
+            unchanged.append(same)
+        else:
+            parsed.append(_parse_post(item, tid, page_url=page_url, tz=tz))
+        if first is None:
+            first = (same or parsed[-1]).floor
+    posts = tuple(parsed)
     ppp = _int(variables.get("ppp"))
     replies = _int(thread.get("replies"))
     pages = max(1, math.ceil((replies + 1) / ppp)) if replies is not None and ppp else 1
     # The API does not echo the page; a page past the end answers with the last one, so the
     # first post's floor says which page this really is.
-    if posts and ppp:
-        page = max(1, (posts[0].floor - 1) // ppp + 1)
+    if first is not None and ppp:
+        page = max(1, (first - 1) // ppp + 1)
     else:
         requested = _PAGE.search(page_url)
         page = (_int(requested.group(1)) if requested else None) or 1
@@ -181,7 +229,8 @@ def parse_viewthread(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> 
         maxposition=_int(thread.get("maxposition")), ppp=ppp,
         formhash=_str(variables.get("formhash")) or None,
         member_name=_str(variables.get("member_username")) or None,
-        member_uid=member_uid if member_uid else None, source="mobile")
+        member_uid=member_uid if member_uid else None, source="mobile", unchanged=tuple(unchanged),
+        digests=digests)
 
 
 def parse_forumdisplay_mobile(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI) -> list[ThreadSummary]:

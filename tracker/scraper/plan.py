@@ -14,14 +14,17 @@ Why this shape (see README, "What a crawl costs"):
   (marked, never removed). An incomplete listing marks nothing.
 - A post seen on mobile but whose desktop page was never fetched (a crawl killed in between) stays
   "pending desktop" in the store and is planned again next run.
+- A post listed with the very message last stored (a :class:`~tracker.records.ListedPost`) is
+  unchanged by construction: only its floor may have moved, and its page is wanted only while it
+  was never seen on the desktop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from tracker.records import Post
+from tracker.records import ListedPost, Post
 from tracker.store.posts import KnownPost, ThreadState, content_key, needs_desktop
 
 DESKTOP_PER_PAGE = 10  # Discuz's default postperpage; the desktop ignores &ppp=
@@ -30,7 +33,9 @@ LISTING_PPP = 1000
 
 @dataclass(frozen=True, slots=True)
 class Listing:
-    """Every post the mobile API listed for one thread, merged over its pages."""
+    """Every post the mobile API listed for one thread, merged over its pages: ``posts`` extracted,
+    ``unchanged`` listed with the message last stored (not extracted); ``digests``: every listed
+    post's message digest by pid."""
 
     tid: int
     subject: str
@@ -39,6 +44,15 @@ class Listing:
     maxposition: int | None
     complete: bool
     requests: int = 1
+    unchanged: tuple[ListedPost, ...] = ()
+    digests: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def placed(self) -> tuple[Post | ListedPost, ...]:
+        """Every listed post, extracted or not, in floor order."""
+        if not self.unchanged:
+            return self.posts
+        return tuple(sorted((*self.posts, *self.unchanged), key=lambda p: (p.floor, p.pid)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +85,7 @@ def page_of(floor: int, per_page: int = DESKTOP_PER_PAGE) -> int:
     return (max(floor, 1) - 1) // per_page + 1
 
 
-def listing_complete(posts: Sequence[Post]) -> bool:
+def listing_complete(posts: Sequence[Post | ListedPost]) -> bool:
     """A listing whose floors run 1..n without a gap or a repeat: nothing visible is missing."""
     floors = sorted(p.floor for p in posts)
     return bool(floors) and floors == list(range(1, len(floors) + 1))
@@ -104,16 +118,29 @@ def plan_thread(listing: Listing, state: ThreadState, *, per_page: int = DESKTOP
             wanted.append(post.pid)
             if known is not None and not _content_changed(known, post):
                 pending.append(post.pid)
+    for same in listing.unchanged:
+        known = state.known.get(same.pid)
+        if known is None:  # not as the store holds it after all: cannot happen from the crawl's own reading
+            new.append(same.pid)
+            pages.add(page_of(same.floor, per_page))
+            wanted.append(same.pid)
+            continue
+        if known.floor != same.floor or (same.position is not None and known.position != same.position):
+            refloored.append(same.pid)
+        if not known.has_desktop:
+            pages.add(page_of(same.floor, per_page))
+            wanted.append(same.pid)
+            pending.append(same.pid)
     deleted: list[int] = []
     if listing.complete:
-        present = {p.pid for p in listing.posts}
+        present = {p.pid for p in listing.placed}
         deleted = sorted(pid for pid, k in state.known.items() if not k.deleted and pid not in present)
     return CrawlPlan(tid=listing.tid, desktop_pages=tuple(sorted(pages)), new=tuple(new), changed=tuple(changed),
                      deleted=tuple(deleted), refloored=tuple(refloored), pending=tuple(pending),
                      wanted=tuple(wanted))
 
 
-def follow_up_pages(missing: Iterable[Post], fetched: dict[int, Sequence[Post]], per_page: int) -> tuple[int, ...]:
+def follow_up_pages(missing: Iterable[Post | ListedPost], fetched: dict[int, Sequence[Post]], per_page: int) -> tuple[int, ...]:
     """Pages to try for wanted posts that were not where their floor said.
 
     Either the forum shows another number of posts a page (``per_page`` is then what the fetched

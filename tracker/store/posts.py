@@ -31,10 +31,10 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy import String, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from tracker.records import FontUse, Post, Quote, Source
+from tracker.records import FontUse, ListedPost, Post, Quote, Source
 from tracker.store.db import UnitOfWork  # an ORM session or the crawl's Core unit
 from tracker.store.tables import crawl_t, post_t, raw_t, thread_t, version_t
 
@@ -94,6 +94,15 @@ class KnownPost(NamedTuple):
     blocked: bool = False
     deleted: bool = False
     listing_key: str | None = None
+    listing_digest: str | None = None
+
+    def unchanged_if(self) -> str | None:
+        """The digest a listing's message must have for the post to be taken as unchanged without
+        extracting it: the one stored with its listing key, while it is neither deleted nor blocked
+        (a restore, a block, an unblock is a change the listing's item alone does not show)."""
+        if self.deleted or self.blocked or self.listing_key is None:
+            return None
+        return self.listing_digest
 
     def listed_as(self, key: str) -> bool:
         """Whether a listing's (mobile) content key says what this post said when last listed.
@@ -104,6 +113,14 @@ class KnownPost(NamedTuple):
         stored content's key.
         """
         return key == (self.listing_key if self.listing_key is not None else self.content_key)
+
+
+class ListingSeen(NamedTuple):
+    """What a listing showed of a post: its content key and the digest of its message. The two are
+    always written together, so a stored digest vouches for the stored listing key."""
+
+    key: str
+    digest: str | None
 
 
 @dataclass(frozen=True)
@@ -231,7 +248,7 @@ def _desktop_values(post: Post) -> dict[str, Any]:
             "from_mobile": post.from_mobile}
 
 
-def _new_row(post: Post, key: str, seen_at: datetime, listing_key: str | None = None) -> dict[str, Any]:
+def _new_row(post: Post, key: str, seen_at: datetime, seen: ListingSeen | None = None) -> dict[str, Any]:
     return {
         "pid": post.pid, "tid": post.tid, "floor": post.floor, "position": post.position,
         "author": post.author, "uid": post.uid, "posted_at": _aware(post.posted_at, "posted_at"),
@@ -239,7 +256,8 @@ def _new_row(post: Post, key: str, seen_at: datetime, listing_key: str | None = 
         "source": post.source, "content_key": key,
         "has_desktop": post.source == "desktop" and not post.blocked,
         "deleted": False, "deleted_seen_at": None, "first_seen": seen_at, "last_seen": seen_at, "versions": 1,
-        "listing_key": listing_key if listing_key is not None else (key if post.source == "mobile" else None),
+        "listing_key": seen.key if seen is not None else (key if post.source == "mobile" else None),
+        "listing_digest": seen.digest if seen is not None else None,
         **_desktop_values(post),
     }
 
@@ -258,12 +276,12 @@ def _formatting_changed(row: Mapping[str, Any], post: Post) -> bool:
 
 
 def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime,
-           listing_key: str | None = None) -> tuple[str | None, bool]:
+           seen: ListingSeen | None = None) -> tuple[str | None, bool]:
     """Apply one observation to a stored row in place; return (version kind or None, refloored).
 
     A mobile observation is compared with the post's last listing (:meth:`KnownPost.listed_as`), a
-    desktop one with the stored content. ``listing_key``: the key the listing just gave this post, for
-    a desktop page fetched because of it; when the stored content came from that very listing, the
+    desktop one with the stored content. ``seen``: what the listing just showed of this post (its key
+    and message digest, stored together); for a desktop page fetched because of it, when the stored content came from that very listing, the
     desktop page shows the same content in the fuller rendering, which replaces it without counting as
     an edit.
     """
@@ -285,13 +303,14 @@ def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime,
         if post.source == "mobile":
             same = key == (known_listing if known_listing is not None else row["content_key"])
             row["listing_key"] = key
+            row["listing_digest"] = seen.digest if seen is not None and seen.key == key else None
             if same:
                 key = row["content_key"]  # unchanged since the last listing, whatever the desktop said
-        elif listing_key is not None:
-            if key != row["content_key"] and not row["has_desktop"] and known_listing == listing_key:
+        elif seen is not None:
+            if key != row["content_key"] and not row["has_desktop"] and known_listing == seen.key:
                 row.update(text=post.text, quotes=_quotes_json(post.quotes), content_key=key,
                            source=post.source)  # the same content, now seen on its desktop page
-            row["listing_key"] = listing_key
+            row["listing_key"], row["listing_digest"] = seen
         if key != row["content_key"]:
             kind = kind or "edit"
             row.update(text=post.text, quotes=_quotes_json(post.quotes), content_key=key, source=post.source,
@@ -332,14 +351,28 @@ _TOUCH = (update(post_t)
                  post_t.c.from_mobile == bindparam("b_mobile"), post_t.c.has_desktop.is_(True),
                  post_t.c.source == "desktop", post_t.c.deleted.is_(False), post_t.c.blocked.is_(False))
           .values(last_seen=bindparam("b_seen"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                  listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key)))
+                  listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key),
+                  listing_digest=case((bindparam("b_listed", type_=String).is_(None), post_t.c.listing_digest),
+                                      else_=bindparam("b_digest", type_=String))))
 # A listed post that only moved (see moved_only); the WHERE is the state the caller compared with.
 _REFLOOR = (update(post_t)
             .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False),
                    post_t.c.blocked == bindparam("b_blocked"),
                    or_(post_t.c.blocked.is_(True), post_t.c.listing_key == bindparam("b_listed")))
             .values(floor=bindparam("b_floor"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                    last_seen=bindparam("b_seen")))
+                    last_seen=bindparam("b_seen"),
+                    listing_digest=func.coalesce(bindparam("b_digest", type_=String), post_t.c.listing_digest)))
+# A post listed with the message last stored (tracker.records.ListedPost): its place, nothing else.
+_MOVE_LISTED = (update(post_t)
+                .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False), post_t.c.blocked.is_(False),
+                       post_t.c.listing_digest == bindparam("b_digest"))
+                .values(floor=bindparam("b_floor"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
+                        last_seen=bindparam("b_seen")))
+# A listed message that says what the stored listing key says, but whose digest was not stored (a
+# store from before the digest) or differs (a change that leaves the text and quotes as they were).
+_NOTE_DIGEST = (update(post_t)
+                .where(post_t.c.pid == bindparam("b_pid"), post_t.c.listing_key == bindparam("b_listed"))
+                .values(listing_digest=bindparam("b_digest")))
 
 
 def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> list[int]:
@@ -373,12 +406,13 @@ def moved_only(known: KnownPost | None, post: Post) -> bool:
 
 
 def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetime,
-                 crawl_id: int | None = None, listing_keys: Mapping[int, str] | None = None,
+                 crawl_id: int | None = None, listed: Mapping[int, ListingSeen] | None = None,
                  known: Mapping[int, KnownPost] | None = None) -> UpsertResult:
     """Store one page (or listing) of observed posts in one transaction; idempotent.
 
-    ``listing_keys``: for desktop pages fetched because of a listing, the content key the listing gave
-    each post, remembered so the next listing is compared with the listing (see :class:`KnownPost`).
+    ``listed``: what the listing showed of each post (its content key and message digest): for desktop
+    pages fetched because of a listing, remembered so the next listing is compared with the listing
+    (see :class:`KnownPost`); for the listing's own posts, the digest stored with their key.
 
     ``known``: what the caller read of these posts (:func:`thread_state`). Listed posts that only
     moved (:func:`moved_only`) then take one light UPDATE of their floor and position, guarded in SQL
@@ -386,7 +420,7 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
     after a deletion that was most of a re-crawl's store time. Should the guard not hold for every
     one of them (the store changed meanwhile), they go through the full merge like any other post.
     """
-    listed = listing_keys or {}
+    listed = listed or {}
     _aware(seen_at, "seen_at")
     result = UpsertResult()
     if not posts:
@@ -394,11 +428,11 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
     conn = session.connection()
     if known:
         light = [p for p in posts if moved_only(known.get(p.pid), p)]
-        if light and _refloor(conn, light, known, seen_at):
+        if light and _refloor(conn, light, known, listed, seen_at):
             done = {p.pid for p in light}
             rest = [p for p in posts if p.pid not in done]
             if rest:  # the others in the same transaction, merged
-                result = upsert_posts(session, rest, seen_at=seen_at, crawl_id=crawl_id, listing_keys=listing_keys)
+                result = upsert_posts(session, rest, seen_at=seen_at, crawl_id=crawl_id, listed=listed)
             else:
                 session.commit()
             result.refloored_pids = [*(p.pid for p in light), *result.refloored_pids]
@@ -508,25 +542,62 @@ def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any]) -> list[tuple[Po
     return out
 
 
-def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[int, str], seen_at: datetime) -> bool:
+def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[int, ListingSeen],
+           seen_at: datetime) -> bool:
     """last_seen (and the listing's position and key) for posts :func:`_as_stored` found unchanged,
     guarded in SQL by what the probe read; False unless every row still matched. A row the guard
     skipped is left as it was, one it matched holds what the merge would write too: falling back
     to the merge for all of them gives the same store."""
-    rows = [{"b_pid": p.pid, "b_hash": digest, "b_key": content_key(p), "b_floor": p.floor,
-             "b_mobile": p.from_mobile, "b_position": p.position, "b_listed": listed.get(p.pid), "b_seen": seen_at}
-            for p, digest in same]
+    rows = []
+    for p, digest in same:
+        seen = listed.get(p.pid)
+        rows.append({"b_pid": p.pid, "b_hash": digest, "b_key": content_key(p), "b_floor": p.floor,
+                     "b_mobile": p.from_mobile, "b_position": p.position, "b_seen": seen_at,
+                     "b_listed": seen.key if seen else None, "b_digest": seen.digest if seen else None})
     return bool(conn.execute(_TOUCH, rows).rowcount == len(rows))
 
 
-def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost], seen_at: datetime) -> bool:
-    """Set floor and position of posts that only moved, in one executemany; False unless every row
-    was still as ``known`` said (same listing key and block state, not deleted)."""
-    rows = [{"b_pid": p.pid, "b_floor": p.floor, "b_position": p.position, "b_seen": seen_at,
-             "b_blocked": p.blocked, "b_listed": known[p.pid].listing_key} for p in moved]
+def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost],
+             listed: Mapping[int, ListingSeen], seen_at: datetime) -> bool:
+    """Set floor and position of posts that only moved (and the digest of the message listed, which
+    says what their listing key says), in one executemany; False unless every row was still as
+    ``known`` said (same listing key and block state, not deleted)."""
+    rows = []
+    for p in moved:
+        seen = listed.get(p.pid)
+        rows.append({"b_pid": p.pid, "b_floor": p.floor, "b_position": p.position, "b_seen": seen_at,
+                     "b_blocked": p.blocked, "b_listed": known[p.pid].listing_key,
+                     "b_digest": seen.digest if seen is not None and not p.blocked else None})
     # A row the guard skipped is left as it was; one it matched holds what the full merge would
     # write too, so falling back to the merge for all of them gives the same store.
     return bool(conn.execute(_REFLOOR, rows).rowcount == len(rows))
+
+
+def move_listed(session: UnitOfWork, moved: Sequence[ListedPost], *, seen_at: datetime) -> None:
+    """Set the floor and position of posts listed with their stored message (one executemany, one
+    transaction).
+
+    Each is guarded in SQL by the digest it was listed with: a row another writer changed meanwhile
+    (deleted, blocked, listed with another message) is left as it is, and the next crawl, reading it
+    as then stored, extracts its message again.
+    """
+    _aware(seen_at, "seen_at")
+    if not moved:
+        return
+    conn = session.connection()
+    rows = [{"b_pid": p.pid, "b_digest": p.digest, "b_floor": p.floor, "b_position": p.position, "b_seen": seen_at}
+            for p in moved]
+    conn.execute(_MOVE_LISTED, rows)
+    session.commit()
+
+
+def note_listing_digests(session: UnitOfWork, notes: Sequence[tuple[int, ListingSeen]]) -> None:
+    """Store the digest of messages listed as saying what their stored listing key says, so the next
+    listing of the same message is not extracted (guarded by that key; one executemany)."""
+    if notes:
+        session.connection().execute(_NOTE_DIGEST, [{"b_pid": pid, "b_listed": seen.key, "b_digest": seen.digest}
+                                                    for pid, seen in notes])
+        session.commit()
 
 
 def mark_deleted(session: UnitOfWork, tid: int, present_pids: Collection[int], *, seen_at: datetime) -> list[int]:
@@ -572,7 +643,7 @@ def thread_state(session: UnitOfWork, tid: int) -> ThreadState:
     # The pid, then KnownPost's fields in its order: every row of the thread fetched at once and
     # built positionally (half the time of iterating the result row by row by attribute name).
     cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
-            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key)
+            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key, post_t.c.listing_digest)
     make = KnownPost._make
     known = {r[0]: make(r[1:]) for r in conn.execute(select(*cols).where(post_t.c.tid == tid)).all()}
     if t is None:

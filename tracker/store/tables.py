@@ -68,6 +68,9 @@ post_t = Table(
     # this, not with the desktop's key: the two renderings of badly formed BBCode may not agree, and a
     # comparison across them would see an edit, store a version and fetch the page on every crawl.
     Column("listing_key", String(64), nullable=True),
+    # The digest of the message that listing showed (tracker.scraper.mobile.message_digest), written with
+    # listing_key whenever it is: a listing showing the same message again is not extracted again.
+    Column("listing_digest", String(64), nullable=True),
     Column("deleted", Boolean, nullable=False),
     Column("deleted_seen_at", UTCDateTime, nullable=True),
     Column("first_seen", UTCDateTime, nullable=False),
