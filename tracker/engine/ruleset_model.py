@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch", "tell", "message", "announce"]
+                     "vote", "learn", "watch", "tell", "message", "announce", "ready"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -523,7 +523,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare"}),
     "watch": frozenset({"state", "text", "log"}),
-    "message": frozenset({"text", "log"}), "announce": frozenset({"text"}),
+    "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
@@ -597,7 +597,11 @@ class EffectT(_Table):
                           "`[[voting.modifiers]]` entry on the target that the next day's tally reads; learn: the actor is told "
                           "the answer to one question (`ask`) about the whole submission, not one target at a time; "
                           "watch: the target is remembered (`state`) for a later `feedback` step, which tells "
-                          "the skill's holders `text` if he is then announced out (213 悬赏); tell: the actor is told "
+                          "the skill's holders `text` if he is then announced out (213 悬赏); ready: the actor "
+                          "declares the skill's `declared` reactions (`reacts`) whose `form` his `choice` names for the "
+                          "next game day, one use of the skill counted (`uses` key: the skill's name), and is told "
+                          "`text` (`{day}`: that day; M65 枯竭 \"游戏日提前一天夜晚向导演说明下一游戏日使用该技能\"); "
+                          "tell: the actor is told "
                           "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\"); message: the target is "
                           "told `text` (107 夜之语 \"对其发送一条不多于100字的消息\"); announce: `text` is a line of the "
                           "公示 that follows the phase, once however many submissions say it (107 剑痕 \"次日该留言将被"
@@ -759,6 +763,62 @@ class EffectT(_Table):
         return self
 
 
+class ReactionT(_Table):
+    """`reacts = [{ … }]` in a `[[skills]]` entry — what happens when another player's skill is cast on one of
+    its holders, inside whatever step casts it (M65 "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中"): he is told
+    (`tell`), and the cast may be voided, reflected onto its user, or moved onto the player his answer names
+    (`then`). The generic engine asks it for every target of a skill it settles; a game's hook that casts a
+    skill on a player asks the same (`tracker.engine.night.react.land`). Its holder's answers (`answer`) are
+    submissions of the skill, kept for the casts they answer and never settled as uses. A cast on himself, or
+    on a holder already out, sets off nothing."""
+
+    form: str | None = _f(
+        "the option of the skill this reaction belongs to, chosen when roles were dealt (the post's 抉择, the "
+        "player's `choice` field beginning with it: M65 持续 / 枯竭); a holder who gained the skill in play "
+        "(its `uses` key) holds every form (M65 缥缈永恒 \"抉择中的两种选项技能都将拥有\"). Leave out: every holder",
+        default=None, examples=["枯竭"])
+    to: list[Name] = _f("the skills whose casts it reacts to; `*`: every skill", default=["*"],
+                        examples=[["天璇紫后", "飞行头槌"]])
+    not_to: list[Name] = _f("with `to = [\"*\"]`: skills it never reacts to. Leave out: none", default=[])
+    declared: str | None = _f(
+        "the `state` key `{holder: game day}` a `ready` effect writes: the reaction holds only on that game day "
+        "(M65 枯竭 \"游戏日提前一天夜晚向导演说明下一游戏日使用该技能\"). Leave out: it always holds",
+        default=None, examples=["枯竭生效"])
+    passive: bool = _f(
+        "a perception its holder never submits (M65 持续 \"可感知\"): a block of his skills stops it as the game's "
+        "blocks say (M65 飞行头槌 spares 被动技能); a reaction that is not passive is stopped by no block, only its "
+        "answers are", default=False)
+    tell: str | None = _f("what the holder is told (`{skill}`: the skill cast, `{source}`: its user). Leave out: "
+                          "nothing", default=None, examples=["被施放<{skill}>，来源{source}"])
+    log: str | None = _f("the log's line when it is told, after the step's label (`{holder}`, `{skill}`, "
+                         "`{source}`); leave out: the engine's own", default=None)
+    then: Literal["none", "void", "reflect", "redirect"] = _f(
+        "what becomes of the cast: none; void (no effect, at once: M19 警觉 \"此技能无效\"); reflect (onto its user) "
+        "or redirect (onto the first target of the answer), each only when its holder answered — else it is given "
+        "up (`missing`). One hop: a cast so moved is perceived by its new target but not moved again",
+        default="none")
+    answer: str = _f("reflect: the word an answer's `choice` holds (反弹); redirect answers name the new target. "
+                     "An answer naming a skill answers that skill's cast only", default="")
+    keeps: list[Name] = _f("skills whose casts `then` never moves or voids, though they are perceived (M65 \"不可反弹"
+                           "<绝对切割>\"; 技能掠夺 \"不会受到任何干扰和反弹\"). Leave out: none", default=[])
+    done: str | None = _f("reflect/redirect: what the holder is told once the cast is moved (`{skill}`, `{target}`: "
+                          "the new one). Leave out: nothing", default=None)
+    missing: str | None = _f("reflect/redirect: the log's line when the holder gave no answer (`{holder}`, "
+                             "`{skill}`), once per cast (M65 \"一小时内给出答复，否则视为放弃发动技能\"); leave out: none",
+                             default=None)
+    clause: str = _f("the post's sentence", default="")
+
+    @model_validator(mode="after")
+    def _answerable(self) -> "ReactionT":
+        if self.then == "reflect" and not self.answer:
+            raise ValueError("then = \"reflect\" 要写 answer（答复的 choice 中表示反弹的词，如 \"反弹\"）")
+        if self.then not in ("reflect", "redirect") and self.model_fields_set & {"answer", "done", "missing"}:
+            raise ValueError("answer、done、missing 只属于 then = \"reflect\" / \"redirect\"（需要持有者答复的反应）")
+        if self.not_to and "*" not in self.to:
+            raise ValueError("not_to 只与 to = [\"*\"] 一起写")
+        return self
+
+
 class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
@@ -826,6 +886,8 @@ class SkillT(_Table):
     effects: list[EffectT] = _f("what the generic engine does with it, in order (a game with hooks may leave "
                                 "them out)", default=[])
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
+    reacts: list[ReactionT] = _f("what happens when another player's skill is cast on its holders (see `reacts`); "
+                                 "leave out: nothing", default=[])
     every_submission: bool = _f(
         "every submission of a player is settled at its step, in submission order, none replacing an earlier one "
         "(M65 \"每天限一次\" with <时间回溯> \"次日该技能可以额外使用一次\": the game's refusals take the surplus "
@@ -869,6 +931,8 @@ class SkillT(_Table):
         lo, hi = self.target_range
         if hi < lo:
             raise ValueError("max_targets 小于 min_targets")
+        if any(e.kind == "ready" for e in self.effects) and not any(r.declared for r in self.reacts):
+            raise ValueError("ready 效果说明的是 reacts 中写了 declared 的反应：先写这样的反应")
         return self
 
     @property
@@ -1071,4 +1135,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("one_of", TellOneT),
     ("[[clashes]]", ClashT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
+    ("reacts", ReactionT),
 )

@@ -202,6 +202,31 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class Reaction:
+    """What happens when another player's skill is cast on a holder (``reacts``; :mod:`.react`): told
+    ``tell``, then the cast voided, reflected or redirected (``then``), only in the ``form`` the holder chose
+    and, with ``declared``, only on the game day he declared; never for ``keeps``."""
+
+    form: str | None = None
+    to: tuple[str, ...] = ("*",)
+    not_to: tuple[str, ...] = ()
+    declared: str | None = None
+    passive: bool = False
+    tell: str | None = None
+    log: str | None = None
+    then: str = "none"
+    answer: str = ""
+    keeps: tuple[str, ...] = ()
+    done: str | None = None
+    missing: str | None = None
+    clause: str = ""
+
+    def meets(self, skill: str) -> bool:
+        """Whether a cast of ``skill`` sets this reaction off (``to``, ``not_to``)."""
+        return skill in self.to or ("*" in self.to and skill not in self.not_to)
+
+
+@dataclass(frozen=True, slots=True)
 class Tell:
     """What the director tells a skill's holders at a step: the targets of another skill
     (女巫 is told 当晚狼人的刀口) and of those in ``also``, or (``count``) how many living players
@@ -364,6 +389,8 @@ class Skill:
     immune_to: tuple[str, ...] = ()
     #: With ``immune_to = ("*",)``: the skills that still take hold on its holders (M65 绝对切割).
     immune_except: tuple[str, ...] = ()
+    #: What a cast of another player's skill on its holders sets off (M65 净化之焰, 辐射炫惑: :mod:`.react`).
+    reacts: tuple[Reaction, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -447,6 +474,10 @@ def _skill(t: SkillT) -> Skill:
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except),
+        reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
+                              passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
+                              keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
+                     for r in t.reacts),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks))
 
@@ -523,6 +554,11 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:
             known(name, ("skills", i, "immune_except"))
+        for j, r in enumerate(t.reacts):
+            for key in ("to", "not_to", "keeps"):
+                for name in getattr(r, key):
+                    if name != "*":
+                        known(name, ("skills", i, "reacts", j, key))
 
 
 def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:

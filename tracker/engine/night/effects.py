@@ -116,6 +116,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "lose":
         _lose(board, use, effect)
         return
+    if effect.kind == "ready":
+        _ready(board, use, effect)
+        return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
     if effect.kind == "announce":
@@ -251,6 +254,28 @@ def _lose(board: Board, use: Use, effect: Effect) -> None:
             seat.uses[key] = False
             board.result.state_after[f"{m}.{key}"] = False
             board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+
+
+def _ready(board: Board, use: Use, effect: Effect) -> None:
+    """The actor declares, for the next game day, the skill's ``declared`` reactions whose ``form`` his
+    ``choice`` names (M65 枯竭 "游戏日提前一天夜晚向导演说明下一游戏日使用该技能"): one use counted."""
+    day = next_day(board)
+    choice = use.action.choice or ""
+    keys = list(dict.fromkeys(r.declared for r in use.skill.reacts
+                              if r.declared is not None and (r.form is None or r.form in choice)))
+    for m in use.action.members:
+        if not keys or day is None:
+            board.note(f"{use.step} {m}<{use.skill.name}>：没有说明要使用的形式，不生效".strip())
+            continue
+        board.use(board.seat(m), use.skill.name)
+        for key in keys:
+            on = dict(board.state.get(key) or {})
+            on[m] = day
+            board.set_state(key, on)
+        words = {"step": use.step, "actor": m, "day": day}
+        board.note(effect.log.format(**words) if effect.log is not None
+                   else f"{use.step} {m}<{use.skill.name}>：说明第{day}个游戏日使用该技能".strip())
+        board.tell(m, effect.text.format(**words))
 
 
 def _remembered(board: Board, target: str) -> dict[str, object]:

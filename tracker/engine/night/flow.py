@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, learn, tonight
+from tracker.engine.night import effects, learn, react, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, Step, Tell, TellOne, TellPick
 from tracker.engine.night.checks import holds
@@ -112,6 +112,11 @@ class Flow:
         #: Each player's role as the phase begins: ``originals_first`` tells the holders by role from those
         #: who gained a skill in play.
         self.roles_at_start = {s.name: s.role for s in board.table.players.values()}
+        #: Submissions answering a cast (``reacts``: 反弹, a new target), kept for the casts they answer
+        #: (:mod:`.react`), never settled as uses of their skill.
+        self.answers = [a for a in self.actions if react.is_answer(self.catalog.skill(a.skill), a)]
+        self.done.update(a.index for a in self.answers)
+        self.reacting = bool(react.reacting(self.catalog))
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str, day: int | None = None) -> None:
@@ -225,7 +230,8 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind in ("mark", "announce") or e.to == "actor" or e.exits for e in skill.effects):
+        if not action.targets and not any(e.kind in ("mark", "announce", "ready") or e.to == "actor" or e.exits
+                                          for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
             self._last_use(skill, chosen)
@@ -268,9 +274,19 @@ class Flow:
     def aimed(self, use: Use) -> tuple[str, ...]:
         """The targets the effects land on: the submission's, or where the game's ``aim`` hook says."""
         aim = self.board.hooks.aim if self.board.hooks is not None else None
+        if aim is None and self.reacting:  # the targets' own reactions (``reacts``) have their say
+            return tuple(t for t in (react.land(self.board, use.actor, use.skill.name, x, self.answers,
+                                                label=use.step, stopped=self._stopped)
+                                     for x in use.action.targets) if t is not None)
         if aim is None:
             return use.action.targets
         return tuple(t for t in (aim(self.board, use, x) for x in use.action.targets) if t is not None)
+
+    def _stopped(self, holder: str, skill: str, passive: bool) -> str | None:
+        """A block of this phase on ``holder``'s ``skill`` (who blocked him), for his reactions."""
+        if not self.pool.blocks(holder, skill):
+            return None
+        return self.pool.blockers.get(holder, ("封锁",))[0]
 
     def effective(self, name: str) -> list[Action]:
         """The submissions of a skill that count: the last per player, or per team (every one, in

@@ -189,8 +189,9 @@ def _walk(flow: Flow) -> Walk:
 #: The settlement each board is walked in, for the hooks the generic engine asks with the board only (aim).
 _WALKS: WeakKeyDictionary[Board, Walk] = WeakKeyDictionary()
 
-#: The skills data settles that take effect when submitted before their user's death (C_BUFF).
-_DATA_BUFFS = frozenset({"数据收集"})
+#: The skills data settles that take effect when submitted before their user's death (C_BUFF); a 枯竭
+#: declaration is settled first thing, as it was submitted the night before the day it holds for.
+_DATA_BUFFS = frozenset({"数据收集", *REACTIONS})
 
 
 def _label(step: str) -> str:
@@ -225,7 +226,7 @@ def aim(board: Board, use: Use, target: str) -> str | None:
 
 def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), 抉择 and <四眼预知> at the start
-    of the game, the 枯竭 declarations and answers (kept for the nested X), <最后一枪> chosen in advance."""
+    of the game, the 枯竭 answers (kept for the nested X), <最后一枪> chosen in advance."""
     board = flow.board
     ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
 
@@ -247,11 +248,7 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
         steps.choose(ctx, a)
     if any(a.phase == "setup" for a in walk.acts):
         steps.foresee(ctx, 2, "游戏开始时")
-    for a in walk.of(*REACTIONS):
-        if _declaring(a):
-            steps.declare(ctx, a)
-        else:
-            ctx.reactions.append(a)
+    ctx.reactions = list(flow.answers)  # 枯竭 answers, for the nested X (``reacts``); declarations are data
     for a in walk.of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
         seat = board.seat(a.members[0])
@@ -359,8 +356,6 @@ HOOKED = {
     "天璇紫后": "(3) 白天施放、当晚封锁（不包括强制技能和<绝对切割>），按天比较的不可连续" + _CAST,
     "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,
     "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
-    "净化之焰": "X 持续感知/枯竭反弹，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
-    "辐射炫惑": "X 持续感知减益/枯竭更改目标，嵌套在每一步中，前一夜声明 —— 改变别的技能的结算",
     "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
     "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",

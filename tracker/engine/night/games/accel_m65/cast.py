@@ -3,27 +3,22 @@
 "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" — so every step that casts a skill on a player
 goes through :func:`land`: the 绿王's <绝对防御> voids it (except <绝对切割>), then the target
 perceives it (持续) or learns it was used (劫火 枯竭), and may reflect it (劫火 枯竭) or change its
-target (黄王 枯竭). One hop only: a reflected or redirected skill is perceived by its new target
-but not reflected again, so no two players can bounce a skill forever.
+target (黄王 枯竭). Both are data (the skills' ``immune_to`` and ``reacts``), settled by the generic
+:mod:`tracker.engine.night.react`; what stays here is which block stops a perception (:meth:`Ctx.stopped`).
+One hop only: a reflected or redirected skill is perceived by its new target but not moved again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tracker.engine.night import react
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog
 from tracker.engine.night.model import Action
+from tracker.engine.night.react import Stopped
 
-from .rules import (
-    C_TIMEOUT,
-    CUT,
-    DEBUFFS,
-    UNTOUCHABLE,
-    exhaust_active,
-    options,
-    shield,
-)
+from .rules import CUT, UNTOUCHABLE, shield
 
 
 @dataclass(slots=True)
@@ -60,91 +55,35 @@ class Ctx:
         return by
 
 
+def _stopped(ctx: Ctx, daytime: bool) -> Stopped:
+    """A (3) block on the reacting player tonight, as :mod:`tracker.engine.night.react` asks it: a cast of the
+    day met its reactions before the night's blocks began."""
+
+    def stop(holder: str, skill: str, passive: bool) -> str | None:
+        by = None if daytime else ctx.stopped(holder, skill, passive=passive)
+        return None if by is None else f"<{by}>"
+    return stop
+
+
 def perceive(ctx: Ctx, source: str, skill: str, target: str, *, daytime: bool) -> None:
-    """X: what the target learns when ``skill`` is cast on him (持续 / 枯竭 wordings of the post)."""
-    b = ctx.board
-    seat = b.seat(target)
-    if not seat.alive or target == source:
-        return
-    on = exhaust_active(b.state, target, ctx.day)
-    for name in ("净化之焰", "辐射炫惑"):
-        opts = options(seat, name)
-        if not opts:
-            continue
-        if "持续" in opts and (name == "净化之焰" or skill in DEBUFFS):
-            by = None if daytime else ctx.stopped(target, name, passive=True)
-            if by is not None:
-                b.note(f"(X) {target}被<{by}>封锁，当晚<{name}>（持续）不能感知<{skill}>")
-            elif name == "净化之焰":
-                b.note(f"(X) {target}<净化之焰>（持续）：感知到<{skill}>，来源{source}")
-                b.tell(target, f"被施放<{skill}>，来源{source}")
-            else:
-                b.note(f"(X) {target}<辐射炫惑>（持续）：感知到减益技能<{skill}>，来源{source}")
-                b.tell(target, f"被施放减益技能<{skill}>，来源{source}")
-        if "枯竭" in opts and on:
-            if name == "净化之焰":
-                b.note(f"(X) {target}<净化之焰>（枯竭）：得知自己被使用了技能（不知是哪种）")
-                b.tell(target, "净化之焰：你被使用了技能（不知是哪种技能）")
-            else:
-                b.note(f"(X) {target}<辐射炫惑>（枯竭）：感知到<{skill}>，来源{source}")
-                b.tell(target, f"被施放<{skill}>，来源{source}")
-
-
-def _names_skill(ctx: Ctx, act: Action, skill: str) -> bool:
-    """An answer that names a skill applies to that skill only; one that names none, to any."""
-    text = act.choice or ""
-    named = [s for s in ctx.cat.skills if s in text and s not in ("净化之焰", "辐射炫惑")]
-    return not named or skill in named
-
-
-def react(ctx: Ctx, source: str, skill: str, target: str, *, daytime: bool) -> str:
-    """X: 劫火 枯竭 reflects (反弹) to the source, 黄王 枯竭 changes the target; else unchanged.
-
-    Only an answer the player gave counts: "否则视为放弃发动技能". Never <绝对切割>, never
-    <技能掠夺>/<票权掠夺>.
-    """
-    b = ctx.board
-    seat = b.seat(target)
-    if skill == CUT or skill in UNTOUCHABLE or not seat.alive or not exhaust_active(b.state, target, ctx.day):
-        return target
-    for act in ctx.reactions:
-        if act.members[0] != target or not _names_skill(ctx, act, skill):
-            continue
-        by = None if daytime else ctx.stopped(target, act.skill)
-        if by is not None:
-            b.note(f"(X) {target}被<{by}>封锁，当晚不能以<{act.skill}>应对<{skill}>")
-            continue
-        if act.skill == "净化之焰" and "枯竭" in options(seat, "净化之焰") and "反弹" in (act.choice or ""):
-            b.note(f"(X) {target}<净化之焰>（枯竭）：反弹<{skill}>，改由来源{source}承受")
-            return source
-        if act.skill == "辐射炫惑" and "枯竭" in options(seat, "辐射炫惑") and act.targets:
-            new = act.targets[0]
-            if not b.seat(new).alive:
-                b.note(f"(X) {target}<辐射炫惑>：新目标{new}已出局，<{skill}>的目标不变")
-                continue
-            b.note(f"(X) {target}<辐射炫惑>（枯竭）：将<{skill}>的施放目标由{target}改为{new}")
-            b.tell(target, f"辐射炫惑：已将<{skill}>的施放目标改为{new}")
-            return new
-    if any(o == "枯竭" for o in options(seat, "净化之焰") | options(seat, "辐射炫惑")):
-        b.note(f"(X) {target}未答复是否反弹/更改<{skill}>：视为放弃（{C_TIMEOUT}）")
-    return target
+    """X: what the target learns when ``skill`` is cast on him (the night file's ``reacts``)."""
+    react.perceive(ctx.board, source, skill, target, label="(X)", stopped=_stopped(ctx, daytime))
 
 
 def land(ctx: Ctx, source: str, skill: str, target: str, *, daytime: bool = False) -> str | None:
-    """The player ``skill`` cast by ``source`` on ``target`` finally takes effect on, or None (无效)."""
+    """The player ``skill`` cast by ``source`` on ``target`` finally takes effect on, or None (无效): 2 first
+    (<绝对防御>), then X (``reacts``: perceived, reflected or redirected), 2 again where X moved it."""
     b = ctx.board
-    seat = b.seat(target)
-    by = shield(b, seat, skill)
+    by = shield(b, b.seat(target), skill)
     if by is not None:
         b.note(f"(2) {target}<{by}>（强制）：对自己使用的<{skill}>无效")
         return None
-    perceive(ctx, source, skill, target, daytime=daytime)
-    new = react(ctx, source, skill, target, daytime=daytime)
-    if new == target:
-        return target
-    by = shield(b, b.seat(new), skill)
-    if by is not None:
-        b.note(f"(2) {new}<{by}>（强制）：转到自己身上的<{skill}>无效")
-        return None
-    perceive(ctx, source, skill, new, daytime=daytime)
-    return new
+
+    def voided(new: str) -> bool:
+        found = shield(b, b.seat(new), skill)
+        if found is not None:
+            b.note(f"(2) {new}<{found}>（强制）：转到自己身上的<{skill}>无效")
+        return found is not None
+
+    return react.land(b, source, skill, target, ctx.reactions, label="(X)", stopped=_stopped(ctx, daytime),
+                      shield=voided)

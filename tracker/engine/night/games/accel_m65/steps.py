@@ -271,21 +271,6 @@ def steal(ctx: Ctx, act: Action) -> None:
     b.tell(actor, f"技能掠夺：猜测{'成功' if ok else '失败'}")
 
 
-def declare(ctx: Ctx, act: Action) -> None:
-    """枯竭 <净化之焰>/<辐射炫惑>: "游戏日提前一天夜晚向导演说明下一游戏日使用该技能"."""
-    b = ctx.board
-    if not can_act(ctx, act, "(增益)", buff=True):
-        return
-    actor = act.members[0]
-    seat = b.seat(actor)
-    b.use(seat, act.skill)
-    on = dict(b.state.get("枯竭生效") or {})
-    on[actor] = ctx.day + 1
-    b.set_state("枯竭生效", on)
-    b.note(f"<{act.skill}>（枯竭）：{actor}说明第{ctx.day + 1}个游戏日使用该技能")
-    b.tell(actor, f"{act.skill}（枯竭）：第{ctx.day + 1}个游戏日生效")
-
-
 def choose(ctx: Ctx, act: Action) -> None:
     """抉择: "分发身份完毕后，拿到该角色的演员进行抉择" — 持续 or 枯竭, with its uses."""
     b = ctx.board
