@@ -100,9 +100,56 @@ def test_both_are_settled_by_data() -> None:
 @pytest.mark.parametrize("tell", [
     {"to": "窥天", "count": ["好人"], "pick": {"groups": ["好人"], "count": 1, "question": "q"}},
     {"to": "预告", "text": "预告：{targets}"},
-    {"to": "预告", "one_of": {"factions": [], "question": "q"}, "text": "预告"},
+    {"to": "预告", "one_of": {"question": "q", "count_by_believed": {"模仿者": 0}}, "text": "预告"},
 ])
 def test_a_tell_says_what_it_tells_once(tell: dict[str, Any]) -> None:
     doc = {**NIGHT, "steps": [{"n": "1", "tell": tell}]}
     with pytest.raises(RulesetError):
         parse_catalog(doc, "tell-pick.toml")
+
+
+WALK: dict[str, Any] = {
+    "ruleset": "tell-pick-toy",
+    "steps": [{"n": "9", "tell": {"to": "神游", "one_of": {
+        "question": "谁要对漫步者疯狂", "each": True, "not_holders": True, "once_each": "神游已选择",
+        "count_by_believed": {"模仿者": 2}, "exhausted": "{step} {holder}失去神游"},
+        "text": "你要对漫步者疯狂", "log": "{step} {told}要疯狂"}}],
+    "skills": [{"name": "神游", "roles": ["漫步者"], "phase": "passive"}],
+}
+
+
+def _walk(tmp: Path, table: Table, **decide: str) -> Settlement:
+    return settle(parse_catalog(WALK, "walk.toml"), table, [], ruleset=_rules(tmp), decisions=decide)
+
+
+def _walkers(state: dict[str, Any] | None = None, **fields: dict[str, Any]) -> Table:
+    seats = {"P1": "漫步者", "P2": "医生", "P3": "画家", "P4": "厨师", "P5": "渔夫"}
+    return Table(players={n: Seat(n, r, "好人", fields=dict(fields.get(n, {}))) for n, r in seats.items()},
+                 state=dict(state or {}), night=2)
+
+
+def test_each_holder_gets_a_player_never_himself_never_twice(tmp_path: Path) -> None:
+    """神游 "每个白天，都会有一名你之外的存活玩家（不会重复，由导演随机指定）需要对【漫步者】【疯狂】"."""
+    res = _walk(tmp_path, _walkers({"神游已选择": {"P1": ["P2", "P3"]}}))
+    q = next(q for q in res.questions if q.key == "神游.P1.1")
+    assert q.options == ("P4", "P5") and [f.to for f in res.feedback] == [q.taken]
+    assert res.state_after["神游已选择"] == {"P1": ["P2", "P3", q.taken]}
+    assert f"(9) {q.taken}要疯狂" in res.log
+
+
+def test_nobody_left_the_holder_loses_it(tmp_path: Path) -> None:
+    res = _walk(tmp_path, _walkers({"神游已选择": {"P1": ["P2", "P3", "P4", "P5"]}}))
+    assert res.feedback == [] and res.questions == [] and "(9) P1失去神游" in res.log
+
+
+def test_a_holder_who_believes_another_role_gets_his_own_count_and_list(tmp_path: Path) -> None:
+    """模仿者② "若模仿者【克隆】选择的是漫步者，那么天亮后会有两个不同玩家……漫步者本体与模仿漫步者的【神游】名单独立计算，
+    模仿漫步者不会成为【神游】的对象": the clone (role 漫步者, believes 模仿者) has two, from his own list; neither walker
+    is ever picked."""
+    table = _walkers({"神游已选择": {"P1": ["P3"]}}, P2={"believes": "模仿者"})
+    table.players["P2"].role = "漫步者"
+    res = _walk(tmp_path, table, **{"神游.P2.1": "P3"})
+    assert [q.key for q in res.questions] == ["神游.P1.1", "神游.P2.1", "神游.P2.2"]
+    assert all("P1" not in q.options and "P2" not in q.options for q in res.questions)
+    assert "P3" not in res.questions[0].options and "P3" in res.questions[1].options
+    assert res.state_after["神游已选择"]["P2"] == ["P3", res.questions[2].taken]

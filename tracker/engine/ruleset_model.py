@@ -521,7 +521,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
-                        "declare"}),
+                        "declare", "pending", "until"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
 }
@@ -672,12 +672,15 @@ class EffectT(_Table):
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
                              "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
-    ask: Literal["any", "all", "chosen_before"] = _f(
+    ask: Literal["any", "all", "chosen_before", "role_if_dies"] = _f(
         "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
         "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); all: is every living player that `match` names "
         "among them (M160 密谋 \"如果你选中了所有【实际阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
         "players chose this phase in submissions settled at steps before this one (M160 游历 \"截止你行动时为止，"
-        "他们在今晚一共选择了多少名玩家（按人次计算）\")", default="any")
+        "他们在今晚一共选择了多少名玩家（按人次计算）\"); role_if_dies: the actual role of each player asked about "
+        "who dies (死亡 or 出局) after this step in this phase, answered at the step whose `feedback` names the skill, "
+        "one answer each, nothing for the others (M160 守墓 \"当他们其中有人在下个黄昏前死去时，你在当晚得知他的"
+        "【实际身份】\"); a wrong answer is another role of the ruleset, the director's pick", default="any")
     among: Literal["targets", "actor_and_targets"] = _f(
         "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\")",
         default="targets")
@@ -698,6 +701,12 @@ class EffectT(_Table):
                                   default=None)
     distort: DistortT | None = _f("learn: see `distort`; leave out: the answer is always true", default=None)
     consent: ConsentT | None = _f("learn: see `consent`; leave out: no one is asked to agree", default=None)
+    pending: str | None = _f("learn, ask = role_if_dies: when it is answered, a pending entry for the director on "
+                             "each player asked about who is still alive, `{actor}` and `{target}` standing in (M160 "
+                             "守墓 \"在下个黄昏前\": a death by day is the director's to tell); leave out: none",
+                             default=None, examples=["守墓：若{target}在下个黄昏前死去，{actor}当晚得知其实际身份"])
+    until: str = _f("learn, ask = role_if_dies: when that pending entry ends, `{night}` (this night's number) standing "
+                    "in", default="", examples=["至第{night}天黄昏"])
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
@@ -748,10 +757,13 @@ class EffectT(_Table):
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
-            if self.ask != "chosen_before" and self.match is None:
+            if self.ask not in ("chosen_before", "role_if_dies") and self.match is None:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
-            if self.ask == "chosen_before" and self.model_fields_set & {"match", "yes", "no", "misread", "declare"}:
-                raise ValueError("learn 效果 ask = 'chosen_before' 不读 match、yes、no、misread、declare")
+            if self.ask in ("chosen_before", "role_if_dies") and self.model_fields_set & {
+                    "match", "yes", "no", "misread", "declare", "consent"}:
+                raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread、declare、consent")
+            if self.ask != "role_if_dies" and self.model_fields_set & {"pending", "until"}:
+                raise ValueError("learn 效果只在 ask = 'role_if_dies' 时读 pending、until")
             if self.ask == "all" and self.misread is not None:
                 raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
         if self.kind == "protect" and self.model_fields_set & {"status", "once"} and not self.standing:
@@ -957,13 +969,28 @@ class TellPickT(_Table):
 
 
 class TellOneT(_Table):
-    """`one_of = { … }` in a `tell` — instead of the holders, one living player of some (actual) factions is
+    """`one_of = { … }` in a `tell` — instead of the holders, one living player (of some actual factions) is
     told, picked by the director (M160 预告 "一名【实际阵营】为【善良阵营】的玩家得知本局存在【告死邪魔】"): once,
-    when the skill has a living holder; the question is `<to>` (seeded, `--decide` overriding it)."""
+    when the skill has a living holder, the question `<to>`; or, with `each`, one for each living holder, the
+    questions `<to>.<holder>.<i>` (M160 漫步者【神游】 "若你存活，每个白天，都会有一名你之外的存活玩家（不会重复，由导演随机
+    指定）需要对【漫步者】【疯狂】"). Seeded, `--decide` overriding them; `log` is written for each player told."""
 
-    factions: Annotated[list[Name], Field(min_length=1)] = _f("the factions the told player is picked from",
-                                                              examples=[["善良"]])
+    factions: list[Name] = _f("the factions the told player is picked from; leave out: any living player",
+                              default=[], examples=[["善良"]])
     question: Name = _f("the question to the director", examples=["<预告>：哪名善良阵营玩家得知本局存在告死邪魔"])
+    each: bool = _f("a pick for each living holder (神游 \"每个白天\" for each 漫步者); leave out: one in all", default=False)
+    not_holders: bool = _f("never a player who holds the skill (神游 \"你之外\", \"除漫步者和可能存在的模仿漫步者之外\")",
+                           default=False)
+    once_each: Name | None = _f("the `state` key remembering, per holder, whom he has had picked: never the same "
+                                "player twice for him (神游 \"不会重复\"); leave out: no memory", default=None,
+                                examples=["神游已选择"])
+    count_by_believed: dict[str, Positive] = _f(
+        "how many are picked for a holder who believes he is this role, instead of one (M160 模仿者② \"若模仿者【克隆】选择"
+        "的是漫步者，那么天亮后会有两个不同玩家……对漫步者【疯狂】\": `{ 模仿者 = 2 }`); leave out: one each",
+        default={}, examples=[{"模仿者": 2}])
+    exhausted: str | None = _f("with `once_each`: the log's line when nobody is left to pick for a holder, `{step}` "
+                               "and `{holder}` standing in (神游 \"漫步者失去【神游】\"); leave out: the engine's own",
+                               default=None)
 
 
 class TellT(_Table):
@@ -1031,7 +1058,9 @@ class StepT(_Table):
         "a skill with a `watch` effect: the target it remembered at the night this phase belongs to (a night, or "
         "the day phase after it) is looked at here — announced out in this settlement (公示出局), the record's "
         "`成功` becomes true and the skill's holders are told the effect's `text`; else nothing (213 悬赏 \"若该"
-        "角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\" at 晨曦). Leave out: no feedback here",
+        "角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\" at 晨曦). A skill whose `learn` asks `role_if_dies`: its "
+        "submissions settled earlier this phase are answered here (M160 守墓, after the night's deaths). Leave out: "
+        "no feedback here",
         default=None, examples=["悬赏"])
     resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)
     hook: str | None = _f("a step only the game's code settles, by the name its `GameHooks.steps` gives it: "

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT, TargetIsT
+from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT, TargetIsT, TellOneT
 from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
@@ -150,6 +150,9 @@ class Effect:
     distort: Distort | None = None
     consent: Consent | None = None
     declare: str | None = None
+    #: learn, ask = role_if_dies: the pending entry on each asked player still alive when answered, and until when.
+    pending: str | None = None
+    until: str = ""
     #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
     lasts: str = "next_day"
     #: inspect: the causes of exit whose players of the day before are inspected instead of the targets.
@@ -263,10 +266,16 @@ class TellPick:
 
 @dataclass(frozen=True, slots=True)
 class TellOne:
-    """``one_of``: the one player told is picked by the director among the living of ``factions``."""
+    """``one_of``: the player told is picked by the director among the living (of ``factions``), once or for
+    ``each`` holder, never a holder (``not_holders``), never twice for a holder (``once_each``)."""
 
     factions: tuple[str, ...]
     question: str
+    each: bool = False
+    not_holders: bool = False
+    once_each: str | None = None
+    count_by_believed: Mapping[str, int] = field(default_factory=dict)
+    exhausted: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,7 +508,7 @@ def _effect(e: EffectT) -> Effect:
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
-                  declare=e.declare)
+                  declare=e.declare, pending=e.pending, until=e.until)
 
 
 def _target_is(t: TargetIsT) -> TargetIs:
@@ -513,10 +522,14 @@ def _step(t: StepT) -> Step:
                                              count=tuple(t.tell.count), log=t.tell.log, summary=t.tell.summary,
                                              pick=None if t.tell.pick is None else TellPick(
                                                  tuple(t.tell.pick.groups), t.tell.pick.count, t.tell.pick.question),
-                                             one_of=None if t.tell.one_of is None else TellOne(
-                                                 tuple(t.tell.one_of.factions), t.tell.one_of.question))
+                                             one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback)
+
+
+def _tell_one(o: TellOneT) -> TellOne:
+    return TellOne(tuple(o.factions), o.question, each=o.each, not_holders=o.not_holders, once_each=o.once_each,
+                   count_by_believed=dict(o.count_by_believed), exhausted=o.exhausted)
 
 
 def _clash(t: ClashT) -> Clash:
@@ -537,15 +550,23 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("steps", i, "skills"))
         if st.feedback is not None:
             known(st.feedback, ("steps", i, "feedback"))
-            if not any(e.kind == "watch" for e in skills[st.feedback].effects):
+            if not any(e.kind == "watch" or (e.kind == "learn" and e.ask == "role_if_dies")
+                       for e in skills[st.feedback].effects):
                 raise at.error(("steps", i, "feedback"), f"{at.name(('steps', i, 'feedback'))}：技能 {st.feedback} 没有 "
-                               "watch 效果，没有可反馈的目标", hint='给该技能写 effects = [{ kind = "watch", state = … }]')
+                               "watch 效果或 ask = \"role_if_dies\" 的 learn 效果，没有可反馈的目标",
+                               hint='给该技能写 effects = [{ kind = "watch", state = … }]')
         if st.tell is not None:
             known(st.tell.to, ("steps", i, "tell", "to"))
             if st.tell.about is not None:
                 known(st.tell.about, ("steps", i, "tell", "about"))
             for name in st.tell.also:
                 known(name, ("steps", i, "tell", "also"))
+    answered = {st.feedback for st in doc.steps}
+    for name, sk in skills.items():
+        if name not in answered and any(e.kind == "learn" and e.ask == "role_if_dies" for e in sk.effects):
+            where = ("skills", next(i for i, s in enumerate(doc.skills) if s.name == name), "effects")
+            raise at.error(where, f"{at.name(where)}：ask = \"role_if_dies\" 的答案在 feedback = \"{name}\" 的步骤告知，"
+                           "本文件没有这一步", hint=f'在夜晚死亡结算之后加一步 feedback = "{name}"')
     for i, c in enumerate(doc.clashes):
         for name in c.protections:
             known(name, ("clashes", i, "protections"))

@@ -109,6 +109,8 @@ class Flow:
         #: of the step being walked: what was settled before a step (``learn``'s ``chosen_before``).
         self.place_of: dict[str, int] = {}
         self.at = 0
+        #: ``learn`` uses waiting for their skill's ``feedback`` step (ask = role_if_dies): what :mod:`.learn` keeps.
+        self.waiting: list[learn.Waiting] = []
         #: Each player's role as the phase begins: ``originals_first`` tells the holders by role from those
         #: who gained a skill in play.
         self.roles_at_start = {s.name: s.role for s in board.table.players.values()}
@@ -377,16 +379,33 @@ class Flow:
         return "、".join(shown) if shown else "无"
 
     def _one_of(self, t: Tell, o: TellOne, to: Skill, holders: list[str], n: str) -> None:
-        """``one_of``: while the skill has a living holder, the player the director picks is told."""
+        """``one_of``: the players the director picks for the living holders (one in all, or for ``each``)
+        are told — never a holder (``not_holders``), never twice for the same holder (``once_each``)."""
         b = self.board
-        for h in holders[:1]:
-            pool = [p.name for p in b.living() if p.faction in o.factions]
+        record = dict(b.state.get(o.once_each) or {}) if o.once_each else {}
+        barred = {p.name for p in b.table.players.values() if holds(p, to)} if o.not_holders else set()
+        for h in holders if o.each else holders[:1]:
+            used = [str(x) for x in record.get(h, [])]
+            pool = [p.name for p in b.living()
+                    if (not o.factions or p.faction in o.factions) and p.name not in barred and p.name not in used]
             if not pool:
+                if o.once_each:
+                    b.note((o.exhausted or "{step} {holder}<" + to.name + ">：没有可选的玩家").format(step=n, holder=h))
                 continue
-            who = b.ask(t.to, o.question, pool)
-            b.tell(who, t.text)
-            line = t.log or "{step} 告知{told}（<" + to.name + ">）：" + t.text
-            b.note(line.format(step=n, holder=h, targets="无", told=who, picked=""))
+            believes = b.seat(h).fields.get("believes")
+            for i in range(o.count_by_believed.get(believes, 1) if isinstance(believes, str) else 1):
+                pool = [x for x in pool if x not in used]
+                if not pool:
+                    break
+                who = b.ask(f"{t.to}.{h}.{i + 1}" if o.each else t.to, o.question, pool)
+                used.append(who)
+                b.tell(who, t.text)
+                line = t.log or "{step} 告知{told}（<" + to.name + ">）：" + t.text
+                b.note(line.format(step=n, holder=h, targets="无", told=who, picked=""))
+            if o.once_each:
+                record[h] = used
+        if o.once_each and record:
+            b.result.state_after[o.once_each] = record
 
     def hooked(self, step: Step, n: str) -> None:
         """A step the game's code settles: its listed skills' submissions go to the hook (which decides
@@ -415,6 +434,7 @@ class Flow:
             self.tell(step)
         if step.feedback is not None:
             effects.feedback(self.board, self.catalog.skill(step.feedback), n)
+            learn.answer(self, self.catalog.skill(step.feedback), n)
         for name in step.skills:
             skill = self.catalog.skill(name)
             if skill.trigger is not None:

@@ -5,20 +5,23 @@ Posts' information skills ask one question about all the players chosen at once 
 ``inspect`` gives; and a status of the user may make the answer wrong with a chance ("【醉酒】……信息类
 技能则大概率（90%）获取错误信息"). Both are the night file's keys (``ask``, ``among``, ``match``,
 ``misread``, ``distort``); every chance and every pick is a question of the settlement (seeded, the
-director's ``--decide`` overriding it), so the same night always tells the same thing.
+director's ``--decide`` overriding it), so the same night always tells the same thing. A question
+about deaths to come ("当他们其中有人在下个黄昏前死去时，你在当晚得知他的【实际身份】") waits: the submission is
+kept at its step and answered at the skill's ``feedback`` step, once the phase's deaths are known.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tracker.engine.night import tonight, win
-from tracker.engine.night.catalog import Consent, Distort, Effect, Misread
+from tracker.engine.night.catalog import Consent, Distort, Effect, Misread, Skill
+from tracker.engine.night.effects import Use
 
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
-    from tracker.engine.night.effects import Use
     from tracker.engine.night.flow import Flow
 
 
@@ -27,6 +30,12 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     board, action = flow.board, use.action
     actor = action.members[0] if action.members else use.actor
     asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
+    if effect.ask == "role_if_dies":  # answered at the skill's feedback step, once the deaths are known
+        flow.waiting.append(Waiting(use, effect, tuple(asked), actor, len(board.result.deaths)))
+        listed = "、".join(asked) if asked else "无"
+        board.note((effect.log or "{step} {actor}<" + use.skill.name + ">：{targets}（待反馈）").format(
+            step=use.step, actor=actor, targets=listed, answer="", missed=""))
+        return
     if effect.consent is not None and not _agreed(board, use, effect.consent, targets, actor):
         return
     missed: list[str] = []
@@ -56,6 +65,40 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     if effect.declare is not None and truth == effect.yes:  # the game is decided by the truth
         win.declare(board, effect.declare)
         win.check(board, use.skill.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A ``role_if_dies`` use waiting for its feedback step: the players asked about, and how many deaths the
+    settlement had recorded when it was used (only a death after it counts)."""
+
+    use: Use
+    effect: Effect
+    asked: tuple[str, ...]
+    actor: str
+    since: int
+
+
+def answer(flow: Flow, skill: Skill, step: str) -> None:
+    """The ``feedback`` step of a ``role_if_dies`` skill: each player asked about who died since the use is
+    told by his actual role (maybe distorted); each one still alive gets the ``pending`` entry."""
+    board = flow.board
+    for w in [w for w in flow.waiting if w.use.skill.name == skill.name]:
+        flow.waiting.remove(w)
+        died = {d.player for d in board.result.deaths[w.since:]}
+        for t in w.asked:
+            if t in died:
+                truth = board.seat(t).role
+                told, held = truth, _distorted(flow, w.use, w.effect.distort, w.actor)
+                if held is not None:
+                    assert w.effect.distort is not None
+                    told = _wrong(board, w.use, w.effect, w.effect.distort, truth, w.actor)
+                board.note(f"{step} " * bool(step) + f"{w.actor}<{skill.name}>：{t}死去 → {truth}"
+                           + (f"（{held}，告知{told}）" if told != truth else ""))
+                board.tell(w.actor, w.effect.text.format(target=t, targets=t, actor=w.actor, answer=told))
+            elif board.seat(t).alive and w.effect.pending is not None:
+                board.later(w.effect.pending.format(target=t, actor=w.actor), t,
+                            w.effect.until.format(night=board.night), skill.clause)
 
 
 _NO = ("不同意", "不愿意", "不接受", "拒绝", "不要", "不好", "不行", "否", "不", "no", "n")
@@ -124,5 +167,8 @@ def _wrong(board: Board, use: Use, effect: Effect, d: Distort, truth: str, actor
     if effect.ask == "any":
         return effect.no if truth == effect.yes else effect.yes
     name = use.skill.name
+    if effect.ask == "role_if_dies":
+        roles = [r.name for r in board.ruleset.roles] if board.ruleset is not None else []
+        return board.ask(f"{name}.错误.{actor}", f"{d.by[0]}的<{name}>给出的错误身份", [r for r in roles if r != truth] or [truth])
     return board.ask(f"{name}.错误.{actor}", f"{d.by[0]}的<{name}>给出的错误数字",
                      [str(i) for i in range(0, d.upto + 1) if str(i) != truth])

@@ -132,17 +132,12 @@ def _line(settle: Callable[[Night], None]) -> StepHook:
 
 
 def _close(night: Night) -> None:
-    """致死伤害 turns into 死亡 at the night's end, then 守墓's answers (a death tonight is told tonight)."""
+    """致死伤害 turns into 死亡 at the night's end (守墓's answers follow: the night file's feedback step)."""
     voted = {t for a in night.exits for t in a.targets}  # 死亡 at (4.1): no night action was due
     night.alive_before = [p for p in night.alive_before if p not in voted]
     night.died = kills.deaths(night)
-    info.graves_told(night, night.died)
 
 
-def _walk(night: Night) -> None:
-    """神游 is the order's last line but concerns the coming day ("若你存活，每个白天"): after the deaths."""
-    skills.dream_walk(night, [p.name for p in night.board.living()])
-    skills.pointers_of_failed_clone(night)
 
 
 def _dawn(night: Night) -> None:
@@ -241,11 +236,10 @@ LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion, "彷徨": skills.wander, "诊断": info.diagnose,
     "占卜": info.divine, "克隆": skills.clone,
-    "守墓": info.graves,
     "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
     "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
-    "夜晚结束": _close, "神游": _walk, "天亮": _dawn,
+    "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
 _DISTORT = "醉酒/中毒使它以 90% 的概率获取错误信息（信息类技能）或无效（其他技能），清醒优先；"
 _SURFACE = "读当夜随结算变化的【表面阵营】（面具、明晰在它之前的步骤改变）；"
@@ -258,9 +252,7 @@ HOOKED = {
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
-    "守墓": "【守墓】：当他们其中有人在下个黄昏前死去时，你在当晚得知他的实际身份 —— 依死亡的延后告知，" + _DISTORT,
     "彷徨": "【彷徨】：当他们其中一人死亡时，你可能代替他而死亡 —— 死亡时的替换，由导演决定",
-    "神游": "【神游】：每个白天一名你之外的存活玩家需要对漫步者疯狂（不会重复）—— 没有提交，导演随机指定并记录",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",

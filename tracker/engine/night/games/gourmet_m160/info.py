@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from tracker.engine.night.games.gourmet_m160.skills import _each, _say
 from tracker.engine.night.games.gourmet_m160.table import (
-    DEMONS,
     GASLIT,
-    MINIONS,
-    OUTSIDERS,
-    VILLAGERS,
     Night,
     kept_skills,
     names,
@@ -50,28 +46,6 @@ def divine(night: Night) -> None:
         night.tell(a.actor, text)
     if record != (asked or {}):
         board.result.state_after["占卜问题"] = record
-
-
-def graves(night: Night) -> None:
-    """【守墓】: remembered now; told tonight for a death tonight, kept pending until the next 黄昏."""
-    for a in _each(night, "守墓"):
-        _say(night, f"守墓：{a.actor}守着{names(list(night.targets(a)))}")
-
-
-def graves_told(night: Night, died: list[str]) -> None:
-    roles = VILLAGERS + OUTSIDERS + MINIONS + DEMONS
-    for a in _each(night, "守墓"):
-        for t in night.targets(a):
-            if t in died:
-                role = night.seat(t).role
-                if night.wrong(a):
-                    role = night.board.ask(f"守墓.错误.{a.actor}", "醉酒的<守墓>给出的错误身份",
-                                           [r for r in roles if r != role])
-                night.board.note(f"守墓结算：{t}在下个黄昏前死去 → {a.actor}得知其实际身份")
-                night.tell(a.actor, f"守墓：{t}的实际身份是{role}")
-            elif night.seat(t).alive:
-                night.board.later(f"守墓：若{t}在下个黄昏前死去，{a.actor}当晚得知其实际身份", t,
-                                  f"至第{night.n}天黄昏", night.board.skill("守墓").clause)
 
 
 def demon_choices(night: Night) -> list[str]:

@@ -168,32 +168,3 @@ def pointers_of_failed_clone(night: Night) -> None:
         _say(night, f"模仿者{a.actor}：克隆失败 → 随机反馈“{fb}”")
         if fb != "无反馈":
             night.tell(a.actor, fb)
-
-
-def dream_walk(night: Night, alive_after: list[str]) -> None:
-    """【神游】: while the 漫步者 lives, one other living player (never twice) must be 疯狂 about him
-    today; a cloned 漫步者 brings two more, from a list of its own."""
-    board = night.board
-    before = board.state.get("神游已选择") if isinstance(board.state.get("神游已选择"), dict) else {}
-    record = dict(before or {})
-    for p in board.table.players.values():
-        if p.role != "漫步者" or p.name not in alive_after:
-            continue
-        cloned = night.believed(p.name) == "模仿者"
-        walkers = {q.name for q in board.table.players.values() if q.role == "漫步者"}
-        used = list(record.get(p.name, []))
-        pool = [q for q in alive_after if q not in walkers and q not in used]
-        if not pool:
-            _say(night, f"神游：除漫步者外的玩家都成为过神游的目标 → {p.name}失去神游")
-            continue
-        for i in range(2 if cloned else 1):
-            pool = [q for q in pool if q not in used]
-            if not pool:
-                break
-            who = board.ask(f"神游.{p.name}.{i + 1}", "神游：今天需要对漫步者疯狂的玩家（导演随机指定）", pool)
-            used.append(who)
-            _say(night, f"神游：{who}今天需要对【漫步者】【疯狂】")
-            night.tell(who, "神游：今天你需要对【漫步者】【疯狂】，否则你可能被处决")
-        record[p.name] = used
-    if record:
-        board.result.state_after["神游已选择"] = record
