@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch", "tell", "message", "announce", "ready"]
+                     "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -518,12 +518,13 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction"}),
-    "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log"}),
+    "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
+    "bench": frozenset(),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
@@ -605,7 +606,10 @@ class EffectT(_Table):
                           "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\"); message: the target is "
                           "told `text` (107 夜之语 \"对其发送一条不多于100字的消息\"); announce: `text` is a line of the "
                           "公示 that follows the phase, once however many submissions say it (107 剑痕 \"次日该留言将被"
-                          "导演公告\", 夜之语 \"次日将公告；‘昨夜有夜之低语’\")",
+                          "导演公告\", 夜之语 \"次日将公告；‘昨夜有夜之低语’\"); bench: the target enters 挂机 — he stays "
+                          "in the game, and a benched player's submissions are refused in the phases after — and a submission whose `choice` says "
+                          "判负 judges his faction lost (the shared red card of 107 and M160 \"被红牌罚下的角色自动进入挂机"
+                          "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -668,6 +672,9 @@ class EffectT(_Table):
                             "only while they carry it, and lose it when a `once` protection is spent (213 长寿之命 "
                             "\"长老获得状态[守护]，持续至游戏结束\": `守护(长寿之命)`); leave out: held with no status",
                             default=None)
+    listed: Name | None = _f("status: the `state` list naming the players who have it, the target added (M160 "
+                             "丑角: 哥谭 and the 公示 read `state.丑角`); leave out: no list", default=None,
+                             examples=["丑角"])
     refuses: str | None = _f("block: the blocked player's later submissions this phase are refused with this reason, "
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "

@@ -120,6 +120,8 @@ class Effect:
     tag: str | None = None
     choices: Mapping[str, str] = field(default_factory=dict)
     status: str | None = None
+    #: status: the ``state`` list naming its holders, the target added (M160 丑角).
+    listed: str | None = None
     nights: int = 0
     loses: str | None = None
     modifier: str | None = None
@@ -508,7 +510,7 @@ def _effect(e: EffectT) -> Effect:
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
-                  declare=e.declare, pending=e.pending, until=e.until)
+                  declare=e.declare, pending=e.pending, until=e.until, listed=e.listed)
 
 
 def _target_is(t: TargetIsT) -> TargetIs:

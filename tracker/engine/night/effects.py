@@ -16,12 +16,13 @@ hook step that takes the pool there (213's ladder at 夜(9)).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, Skill
 from tracker.engine.night.checks import holds
+from tracker.engine.night.exits import bench
 from tracker.engine.night.model import Action, Seat
 
 
@@ -186,11 +187,16 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "status" and effect.for_phase:
         tonight.give(pool, target, effect.status or "")
         board.note(f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
+    elif effect.kind == "bench":
+        bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
     elif effect.kind == "status":
         seat = board.seat(target)
         if effect.status and effect.status not in seat.status:
             seat.status.append(effect.status)
         board.result.state_after[f"{target}.status"] = list(seat.status)
+        listed = [str(x) for x in board.state.get(effect.listed) or []] if effect.listed else []
+        if effect.listed and target not in listed:
+            board.set_state(effect.listed, [*listed, target])
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.exits import bench
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
 from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
@@ -94,14 +93,11 @@ def _night(flow: Flow) -> Night:
 
 
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """The night's start: red cards bench, the players act on the role they believe, a cloned
+    """The night's start (a red card has benched at the step before): the players act on the role they believe, a cloned
     模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
     to settle, those of the data steps (禁锢, 抗议, 自保, 面具, 明晰, 欺诈) the generic engine's."""
     board = flow.board
     actions = flow.actions
-    for a in actions:
-        if a.skill == "红牌罚下":
-            red_card(board, a)
     night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
     night.exits = [a for a in actions if a.skill == "投票出局"]
     night.actions = _as_cloned(board, night, night.actions)
@@ -147,34 +143,14 @@ def _dawn(night: Night) -> None:
 
 
 def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """3.投票结算 in the day: a red card benches, the vote's 死亡; their consequences open the next night."""
+    """3.投票结算 in the day: the vote's 死亡 (a red card benched at the step before); their consequences open the next night."""
     board = flow.board
     flow.done.update(a.index for a in flow.actions)
     board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
-    day_exits(Night(board, []), flow.actions, board.table.day or 0)  # the win check runs at the phase's end
+    skills.vote_deaths(Night(board, []), [a for a in flow.actions if a.skill == "投票出局"], board.table.day or 0)
 
 
 EXITS = ("投票出局", "红牌罚下")
-RED_CARD = "被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】。"
-
-
-def red_card(board: Board, action: Action) -> None:
-    """"被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】": benched, and a 丑角."""
-    target = bench(board, action, RED_CARD)
-    seat = board.seat(target)
-    if "丑角" not in seat.status:
-        seat.status.append("丑角")
-        board.result.state_after[f"{target}.status"] = list(seat.status)
-        board.set_state("丑角", [*(board.state.get("丑角") or []), target])
-        board.note(f"红牌罚下：{target}触发【哥谭】成为【丑角】")
-
-
-def day_exits(night: Night, actions: Sequence[Action], day: int) -> None:
-    """The day's exits in the shared words: the vote's 【死亡】 ("该玩家【死亡】", not 出局), a red card."""
-    for a in actions:
-        if a.skill == "红牌罚下":
-            red_card(night.board, a)
-    skills.vote_deaths(night, [a for a in actions if a.skill == "投票出局"], day)
 
 
 def _needs_to_act(night: Night, name: str) -> bool:
@@ -269,7 +245,6 @@ HOOKED = {
     "狂乱": "【狂乱】：第一次杀害外来者时改为对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
     "镜像": "【镜像】：双生暗影不能杀害彼此，每晚只会有一名玩家被杀害 —— 两个恶魔合用一次凶杀",
     "投票出局": "投票导致【死亡】而非出局，在下一夜(4.1)结算 —— 三态的存活（存活/死亡/出局）",
-    "红牌罚下": "被红牌罚下的角色自动进入挂机状态，并触发【哥谭】成为【丑角】 —— 挂机且成为丑角，不出局",
 }
 
 _WHY_LINE = ("游戏流程（行动顺序分前后）的一行：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局 —— "
@@ -278,8 +253,8 @@ HOOKS = GameHooks(
     steps={"夜晚开始": _open, **{name: _line(f) for name, f in LINES.items()}, "白天": _day},
     refuse=refuse, hooked=HOOKED, surface_now=surface_now,
     why={
-        "夜晚开始": "红牌罚下挂机并成为丑角、按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
-        "白天": "3.投票结算：投票导致【死亡】（不是出局），红牌罚下挂机并成为丑角 —— 三态的存活",
+        "夜晚开始": "按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
+        "白天": "3.投票结算：投票导致【死亡】（不是出局） —— 三态的存活",
         "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害）、彷徨的替死 —— 三态的存活与替死",
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
         **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},
