@@ -31,6 +31,7 @@ NOT_FOR_A_CRAWL = (
     "tracker.service.gamelog", "tracker.service.votes", "tracker.service.flag_review", "tracker.penalties",
     "tracker.reports", "jieba", "rjieba", "textual", "tui", "alembic",
     "sqlalchemy.orm", "sqlmodel", "tracker.store.orm", "tracker.store.penalties", "tracker.store.schedule",  # ORM
+    "pydantic", "tracker.config_model",  # the game file is read against its schema, the model not built
 )
 
 

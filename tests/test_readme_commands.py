@@ -74,7 +74,7 @@ def test_every_command_is_in_the_readme_table() -> None:
 
 
 def test_every_game_file_key_is_documented() -> None:
-    from tracker import config
+    from tracker import config_model as config
 
     table = _section("A game file")
     groups = {"[game]": config._GameT, "[[players]]": config._PlayerT, "[[days]]": config._DayT,

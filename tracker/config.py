@@ -1,21 +1,21 @@
 """game.toml: load, validate, and explain every mistake in the director's words.
 
-The file is validated against a pydantic v2 schema in strict mode (types as written, bounds, no
-unknown keys). A wrong key gets the key's dotted path, what was expected and the nearest valid
-key; a missing key gets the line to add. Nothing here raises anything but :class:`ConfigError`.
+The file is validated against a pydantic v2 model in strict mode (types as written, bounds, no
+unknown keys; :mod:`tracker.config_model`). A wrong key gets the key's dotted path, what was
+expected and the nearest valid key; a missing key gets the line to add. Nothing here raises
+anything but :class:`ConfigError`. A valid file is read without building the model: it is checked
+against the JSON Schema written from the model (:mod:`tracker.game_schema`), and the model is asked
+only when that check is not sure — to accept, or to say what is wrong.
 """
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tracker.errors import ConfigError, os_error_words, toml_syntax_words
 from tracker.safefile import read_bounded
@@ -141,204 +141,8 @@ class GameConfig:
         return tuple(dict.fromkeys(tids))
 
 
-# -- the schema ----------------------------------------------------------------------------------
-#
-# pydantic v2, strict: a TOML value must already have the type the key needs (``accelerated = "no"``
-# is a string, not false; ``vote = 4.0`` is not a tid), numbers have bounds (an interval of at least
-# one minute), and unknown keys are refused. Every error is turned into the director's words: the
-# key's dotted path, what was wrong, and a line to write instead (:func:`_config_error`).
-
-_Strict = ConfigDict(strict=True, extra="forbid")
-Tid = Annotated[int, Field(ge=1, le=2**31 - 1)]
-When = datetime | str  # TOML's offset datetime, or the same written as a string
-
-
 #: ``[game] timezone`` when the file names none: the forums these games are played on (北京时间).
 DEFAULT_TIMEZONE = "Asia/Shanghai"
-
-
-class _GameT(BaseModel):
-    model_config = _Strict
-    name: Annotated[str, Field(min_length=1)]
-    ruleset: Annotated[str, Field(min_length=1)]
-    forum: str
-    timezone: str = DEFAULT_TIMEZONE
-    directors: list[str] | str = []
-    spectators: list[Annotated[str, Field(min_length=1)]] = []
-    process_thread: Tid | None = None
-
-
-class _PlayerT(BaseModel):
-    model_config = _Strict
-    name: Annotated[str, Field(min_length=1)]
-    role: str | None = None
-    faction: str | None = None
-    uid: Annotated[int, Field(ge=1, le=2**63 - 1)] | None = None
-    tags: list[str] = []
-    seat: Annotated[int, Field(ge=1, le=1000)] | None = None
-
-
-class _DayT(BaseModel):
-    model_config = _Strict
-    day: Annotated[int, Field(ge=1, le=1000)]
-    discussion: Tid | None = None
-    vote: Tid | list[Tid] = []
-    opens: When
-    closes: When
-    accelerated: bool = False
-    purpose: list[Annotated[str, Field(min_length=1)]] | None = None
-
-
-class _EventT(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")  # an event's own fields are its data
-    at: When
-    kind: Annotated[str, Field(min_length=1)]
-    player: str | None = None
-
-
-class _CrawlT(BaseModel):
-    model_config = _Strict
-    concurrency: Annotated[int, Field(ge=1, le=16)] = 2
-    delay: Annotated[float, Field(ge=0, le=600)] = 0.5
-    timeout: Annotated[float, Field(gt=0, le=600)] = 60.0  # one whole answer, first byte sent to last received
-    retries: Annotated[int, Field(ge=0, le=20)] = 4
-    mobile_api: bool = True
-    user_agent: Annotated[str, Field(min_length=1)] = DEFAULT_USER_AGENT
-    cookie_file: str | None = None
-    max_page_mb: Annotated[int, Field(ge=1, le=4096)] = 128
-    crawl_deadline_minutes: Annotated[float, Field(ge=1, le=24 * 60)] = 60.0
-
-
-class _LoginT(BaseModel):
-    model_config = _Strict
-    username: str | None = None
-    password_env: Annotated[str, Field(min_length=1)] = "TRACKER_PASSWORD"
-    cookie_file: str | None = None
-
-
-class _ScheduleT(BaseModel):
-    model_config = _Strict
-    interval_minutes: Annotated[float, Field(ge=1, le=24 * 60)] = 30.0
-    near_close_interval_minutes: Annotated[float, Field(ge=1, le=24 * 60)] = 5.0
-    lurker_report_before_close_hours: Annotated[float, Field(ge=0, le=240)] = 3.0
-    post_reports: bool = False
-    reports_dir: str | None = None
-
-
-class _LedgerT(BaseModel):
-    model_config = _Strict
-    key_file: Annotated[str, Field(min_length=1)] | None = None
-
-
-class _GameFileT(BaseModel):
-    model_config = _Strict
-    game: _GameT
-    players: list[_PlayerT] = []
-    days: list[_DayT] = []
-    events: list[_EventT] = []
-    crawl: _CrawlT = _CrawlT()
-    login: _LoginT = _LoginT()
-    schedule: _ScheduleT = _ScheduleT()
-    ledger: _LedgerT = _LedgerT()
-    options: dict[str, Any] = {}  # checked by the ruleset, which names its options and their values
-
-
-# What to write instead, per key (the last part of the path).
-_EXAMPLES = {
-    "game": '[game]\nname = "演示局"', "name": '"演示局"', "ruleset": '"luoluo-m19"',
-    "forum": '"http://bbs.example.com/"', "timezone": '"Asia/Shanghai"', "directors": '["导演A"]', "spectators": '["路人甲"]',
-    "process_thread": "3", "role": '"预言家"', "faction": '"好人"', "uid": "12345", "tags": '["警长"]',
-    "day": "1", "discussion": "4", "vote": "5 或 [5, 6]", "opens": "2025-03-01T10:00:00+08:00",
-    "closes": "2025-03-02T22:00:00+08:00", "accelerated": "true 或 false（不加引号）",
-    "seat": "7", "purpose": '["sheriff", "exile"]',
-    "at": "2025-03-03T09:00:00+08:00", "kind": '"eliminated"', "player": '"泡泡"', "concurrency": "2",
-    "delay": "0.5", "timeout": "60", "retries": "4", "mobile_api": "true 或 false（不加引号）",
-    "user_agent": '"forum-game-tracker"', "cookie_file": '"cookies.txt"', "max_page_mb": "128",
-    "crawl_deadline_minutes": "60", "username": '"导演A"',
-    "password_env": '"TRACKER_PASSWORD"', "interval_minutes": "30（至少 1 分钟）",
-    "near_close_interval_minutes": "5（至少 1 分钟）", "lurker_report_before_close_hours": "3",
-    "post_reports": "true 或 false（不加引号）", "reports_dir": '"reports"',
-    "players": '[[players]]\nname = "泡泡"', "days": "[[days]]\nday = 1", "events": '[[events]]\nkind = "eliminated"',
-    "crawl": "[crawl]\nconcurrency = 2", "login": '[login]\nusername = "导演A"',
-    "schedule": "[schedule]\ninterval_minutes = 30", "key_file": '"~/.tracker/ledger.key"',
-    "ledger": '[ledger]\nkey_file = "~/.tracker/ledger.key"',
-}
-#: Keys merged into another, with what to write instead: an old file is refused with the fix, not
-#: read with a key that no longer does what it says.
-_MERGED = {"request_deadline": "[crawl] timeout 现在就是一次回应的总时限（从发出请求到收完最后一个字节），"
-                               "不再另有 request_deadline"}
-_TABLES: dict[str, type[BaseModel]] = {
-    "game": _GameT, "players": _PlayerT, "days": _DayT, "events": _EventT, "crawl": _CrawlT, "login": _LoginT,
-    "schedule": _ScheduleT, "ledger": _LedgerT,
-}
-_KIND_WORDS = {
-    "int": "整数（不加引号、不带小数点）", "float": "数字（不加引号）", "bool": "true 或 false（不加引号）",
-    "str": "字符串（加引号）", "list": "数组（方括号）", "dict": "表", "model": "表", "datetime": "日期和时间",
-}
-
-
-def _where(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part + 1}]"
-        elif part in ("int", "str", "float", "bool", "list[int]", "list[str]", "datetime", "constrained-int",
-                      "list[constrained-int]") or part.startswith(("function-", "list[", "constrained")):
-            continue  # a union member's name, not a key
-        else:
-            out += f".{part}" if out else part
-    return out
-
-
-def _key(loc: tuple[int | str, ...]) -> str:
-    keys = [p for p in loc if isinstance(p, str) and p in _EXAMPLES]
-    return keys[-1] if keys else ""
-
-
-def _config_error(exc: ValidationError) -> ConfigError:
-    """The first schema error, as the director reads it: the key, what was wrong, what to write."""
-    err = exc.errors(include_url=False)[0]
-    loc = tuple(err["loc"])
-    where, key, kind, value = _where(loc), _key(loc), err["type"], err.get("input")
-    example = _EXAMPLES.get(key, "")
-    if kind == "extra_forbidden" and loc == ("login", "password"):
-        return ConfigError("不要把密码写进游戏文件", hint="用环境变量 TRACKER_PASSWORD，或 [login] password_env 指定变量名")
-    if isinstance(value, date | time) and not isinstance(value, datetime):  # a bare TOML date or time
-        return ConfigError(f"{where} 需要日期和时间", hint="例如：2025-03-02T22:00:00+08:00")
-    hint = f"例如：{key} = {example}" if example and "\n" not in example else (
-        f"例如：\n{example}" if example else None)
-    if kind == "extra_forbidden" and loc[-1] in _MERGED:
-        return ConfigError(f"游戏文件中 {where} 已不再使用：{_MERGED[str(loc[-1])]}",
-                           hint=f"删去 {loc[-1]}；需要时写 timeout = 秒数（默认 60）")
-    if kind == "extra_forbidden":
-        parent, _, bad = where.rpartition(".")
-        table = next((t for t in reversed(loc[:-1]) if isinstance(t, str) and t in _TABLES), None)
-        allowed = sorted(_TABLES[table].model_fields) if table else sorted(_GameFileT.model_fields)
-        near = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
-        shown = f"{parent}.{bad}" if parent else f"game.toml 的 {bad}"
-        return ConfigError(f"游戏文件中 {shown} 不是可识别的键",
-                           hint=f"是不是想写 `{near[0]}`？" if near else f"可用的键：{', '.join(allowed)}")
-    if kind == "missing":
-        parent = where.rpartition(".")[0] or where
-        return ConfigError(f"游戏文件缺少 {where}",
-                           hint=f"在 [{parent}] 下加一行：{key} = {example}" if example and parent != where
-                           else hint)
-    shown = repr(value) if not isinstance(value, dict | list) or len(repr(value)) < 60 else "（表或数组）"
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        limit = next(iter((err.get("ctx") or {}).values()), "")
-        limit = f"{limit:g}" if isinstance(limit, int | float) else limit
-        words = {"greater_than_equal": f"不能小于 {limit}", "greater_than": f"必须大于 {limit}",
-                 "less_than_equal": f"不能大于 {limit}", "less_than": f"必须小于 {limit}"}[kind]
-        return ConfigError(f"{where} 的值 {shown} {words}", hint=hint)
-    if kind in ("string_too_short", "too_short"):
-        return ConfigError(f"{where} 不能为空", hint=hint)
-    want = next((w for t, w in _KIND_WORDS.items() if kind.startswith(t)), None)
-    if kind == "model_type" or kind == "model_attributes_type" or kind == "dict_type":
-        want = "表"
-    if kind.startswith("datetime"):
-        want = "日期和时间"
-    what = (f"应为 {want}" if want[:1].isascii() else f"应为{want}") if want else f"（{err['msg']}）"
-    return ConfigError(f"{where} 的值 {shown} 类型不对，{what}", hint=hint)
 
 
 def _aware(value: Any, where: str, tz: ZoneInfo) -> datetime:
@@ -356,34 +160,47 @@ def _aware(value: Any, where: str, tz: ZoneInfo) -> datetime:
     raise ConfigError(f"{where} 的值 {value!r} 不是时间", hint="例如：2025-03-02T22:00:00+08:00")
 
 
+_EVENT_KEYS = frozenset({"at", "kind", "player"})  # an [[events]] entry's own keys; the rest is its data
+
+
+def _validated(data: dict[str, Any]) -> dict[str, Any]:
+    """The document with its defaults, as the model gives it back: from the schema check when it is
+    sure (no pydantic loaded), else from the model, which raises the director's ConfigError."""
+    from tracker.game_schema import conforming
+
+    doc = conforming(data)
+    if doc is not None:
+        return doc
+    from tracker.config_model import validate
+
+    return validate(data)
+
+
 def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
     """Validate a decoded game.toml; every problem is a ConfigError naming the key and the fix."""
-    try:
-        doc = _GameFileT.model_validate(data)
-    except ValidationError as exc:
-        raise _config_error(exc) from None
-    game = doc.game
-    forum = game.forum
+    doc = _validated(data)
+    game = doc["game"]
+    forum: str = game["forum"]
     if not forum.startswith(("http://", "https://")):
         raise ConfigError(f"game.forum 应是论坛地址（http:// 或 https:// 开头），实际是 {forum!r}",
                           hint='例如：forum = "http://bbs.example.com/"')
     if not forum.endswith("/"):
         forum += "/"
-    tzname = game.timezone
+    tzname: str = game["timezone"]
     try:
         tz = ZoneInfo(tzname)
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(f"game.timezone 的时区 {tzname!r} 不存在", hint='例如："Asia/Shanghai"') from None
-    directors = [game.directors] if isinstance(game.directors, str) else list(game.directors)
+    directors = [game["directors"]] if isinstance(game["directors"], str) else list(game["directors"])
 
-    players = [PlayerConfig(name=p.name.strip(), role=p.role, faction=p.faction, uid=p.uid, tags=tuple(p.tags),
-                            seat=p.seat)
-               for p in doc.players]
+    players = [PlayerConfig(name=p["name"].strip(), role=p["role"], faction=p["faction"], uid=p["uid"],
+                            tags=tuple(p["tags"]), seat=p["seat"])
+               for p in doc["players"]]
     names = [p.name for p in players]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ConfigError(f"玩家名重复：{', '.join(dupes)}", hint="每个 [[players]] 的 name 必须唯一")
-    playing = sorted(set(names) & {s.strip() for s in game.spectators})
+    playing = sorted(set(names) & {s.strip() for s in game["spectators"]})
     if playing:
         raise ConfigError(f"game.spectators 里的 {', '.join(playing)} 也是 [[players]] 中的玩家",
                           hint="围观者不参加游戏：从 spectators 或 [[players]] 中删去一处")
@@ -401,15 +218,16 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
                           hint="有 seat 时玩家名不要写成纯数字")
 
     days: list[DayConfig] = []
-    for i, d in enumerate(doc.days, 1):
+    for i, d in enumerate(doc["days"], 1):
         where = f"days[{i}]"
-        opens = _aware(d.opens, f"{where}.opens", tz)
-        closes = _aware(d.closes, f"{where}.closes", tz)
+        opens = _aware(d["opens"], f"{where}.opens", tz)
+        closes = _aware(d["closes"], f"{where}.closes", tz)
         if closes <= opens:
-            raise ConfigError(f"{where}: closes 必须晚于 opens", hint=f"检查第 {d.day} 日的开门和关门时间")
-        vote = (d.vote,) if isinstance(d.vote, int) else tuple(d.vote)
-        days.append(DayConfig(day=d.day, discussion=d.discussion, vote=vote, opens=opens, closes=closes,
-                              accelerated=d.accelerated, purpose=tuple(d.purpose) if d.purpose is not None else None))
+            raise ConfigError(f"{where}: closes 必须晚于 opens", hint=f"检查第 {d['day']} 日的开门和关门时间")
+        vote = (d["vote"],) if isinstance(d["vote"], int) else tuple(d["vote"])
+        purpose = d["purpose"]
+        days.append(DayConfig(day=d["day"], discussion=d["discussion"], vote=vote, opens=opens, closes=closes,
+                              accelerated=d["accelerated"], purpose=tuple(purpose) if purpose is not None else None))
     if len({d.day for d in days}) != len(days):
         raise ConfigError("[[days]] 中有重复的 day", hint="每一日只写一个 [[days]]")
     _refuse_shared_threads(days)
@@ -418,9 +236,9 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
         raise ConfigError(f"{'、'.join(both)} 既是导演（game.directors）又在 [[players]] 中",
                           hint="导演的帖子不计票、不计潜水：从 [[players]] 删去，或从 directors 删去")
 
-    events = [EventConfig(at=_aware(e.at, f"events[{i}].at", tz), kind=e.kind, player=e.player,
-                          data=dict(e.model_extra or {}))
-              for i, e in enumerate(doc.events, 1)]
+    events = [EventConfig(at=_aware(e["at"], f"events[{i}].at", tz), kind=e["kind"], player=e["player"],
+                          data={k: v for k, v in e.items() if k not in _EVENT_KEYS})  # the event's own fields
+              for i, e in enumerate(doc["events"], 1)]
     known_days = sorted(d.day for d in days)
     for i, e in enumerate(events, 1):
         day = e.data.get("day")
@@ -430,26 +248,26 @@ def parse_game(data: dict[str, Any], path: Path | None = None) -> GameConfig:
                                    f"改正 day，或先加上 [[days]] day = {day}")
 
     base = path.parent if path is not None else Path(".")
-    c, lg, sc = doc.crawl, doc.login, doc.schedule
-    cookie = lg.cookie_file or c.cookie_file
+    c, lg, sc, key_file = doc["crawl"], doc["login"], doc["schedule"], doc["ledger"]["key_file"]
+    cookie = lg["cookie_file"] or c["cookie_file"]
     crawl = CrawlConfig(
-        concurrency=c.concurrency, delay=float(c.delay), timeout=float(c.timeout), retries=c.retries,
-        mobile_api=c.mobile_api, user_agent=c.user_agent, cookie_file=(base / cookie) if cookie else None,
-        username=lg.username, password_env=lg.password_env, max_page_mb=c.max_page_mb,
-        crawl_deadline_minutes=float(c.crawl_deadline_minutes),
+        concurrency=c["concurrency"], delay=float(c["delay"]), timeout=float(c["timeout"]), retries=c["retries"],
+        mobile_api=c["mobile_api"], user_agent=c["user_agent"], cookie_file=(base / cookie) if cookie else None,
+        username=lg["username"], password_env=lg["password_env"], max_page_mb=c["max_page_mb"],
+        crawl_deadline_minutes=float(c["crawl_deadline_minutes"]),
     )
     schedule = ScheduleConfig(
-        interval_minutes=float(sc.interval_minutes), near_close_interval_minutes=float(sc.near_close_interval_minutes),
-        lurker_report_before_close_hours=float(sc.lurker_report_before_close_hours), post_reports=sc.post_reports,
-        reports_dir=(base / sc.reports_dir) if sc.reports_dir else None,
+        interval_minutes=float(sc["interval_minutes"]),
+        near_close_interval_minutes=float(sc["near_close_interval_minutes"]),
+        lurker_report_before_close_hours=float(sc["lurker_report_before_close_hours"]),
+        post_reports=sc["post_reports"], reports_dir=(base / sc["reports_dir"]) if sc["reports_dir"] else None,
     )
     return GameConfig(
-        name=game.name, ruleset=game.ruleset, forum=forum, timezone=tzname, directors=tuple(directors),
+        name=game["name"], ruleset=game["ruleset"], forum=forum, timezone=tzname, directors=tuple(directors),
         players=tuple(players), days=tuple(sorted(days, key=lambda d: d.day)), events=tuple(events),
-        process_thread=game.process_thread, crawl=crawl, schedule=schedule, path=path,
-        ledger=LedgerConfig(key_file=(base / Path(doc.ledger.key_file).expanduser())
-                            if doc.ledger.key_file else None),
-        options=dict(doc.options), spectators=tuple(s.strip() for s in game.spectators),
+        process_thread=game["process_thread"], crawl=crawl, schedule=schedule, path=path,
+        ledger=LedgerConfig(key_file=(base / Path(key_file).expanduser()) if key_file else None),
+        options=dict(doc["options"]), spectators=tuple(s.strip() for s in game["spectators"]),
     )
 
 
