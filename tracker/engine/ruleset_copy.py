@@ -93,6 +93,7 @@ def _inline_night(night: str) -> str:
     for line in night.splitlines():
         if re.match(r"^\s*ruleset\s*=", line):
             continue
+        line = re.sub(r"^(\s*)\[(flip)\]", r"\1[night.\2]", line)  # the night file's own tables
         lines.append(re.sub(r"^(\s*)\[\[(skills|steps|clashes)\]\]", r"\1[[night.\2]]", line))
     return "\n".join(lines) + "\n"
 

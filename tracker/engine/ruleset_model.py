@@ -517,7 +517,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
-    "convert": frozenset({"role", "faction"}),
+    "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
@@ -641,7 +641,8 @@ class EffectT(_Table):
                                examples=["<非村民阵营>"])
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
-                   "`{actor}` and `{answer}` (the word told) standing in; watch: what the skill's holders are told "
+                   "`{actor}` and `{answer}` (the word told) standing in; convert: what the target is told once converted, `{target}` standing "
+                   "in (107 暗日 \"暗日：你的身份转变为活尸\"; leave out: nothing is told); watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
                    "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
                    "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
@@ -658,6 +659,14 @@ class EffectT(_Table):
         default="actual")
     role: str | None = _f("convert: the new role", default=None)
     faction: str | None = _f("convert: the new faction", default=None)
+    flip: bool = _f("convert: instead of `role`/`faction`, the night file's `[flip]` — the target flips to the identity "
+                    "his is paired with, or back to the one he had (107 翻转身份: 圣光天启 \"其翻转身份\", 夜之躯 \"守夜人即时翻转"
+                    "身份\"); leave out: `role`/`faction` say the new identity", default=False)
+    strip: bool = _f("convert with `flip`: a target flipping back keeps no skill counts (`uses` emptied; 107 圣光天启 \"其翻转"
+                     "身份并失去所有技能\"); leave out: his counts are kept", default=False)
+    new_uses: bool = _f("convert with `role`: the target's `uses` become the new role's counted skills at their `count`, "
+                        "the old role's gone (107 \"当一名角色转化身份时……失去当前所有身份技能……并获得对应身份的身份技能\", "
+                        "暗日); leave out: his `uses` are kept", default=False)
     tag: str | None = _f("mark: the tag (警长)", default=None)
     act: Literal["give", "take", "pass", "tear"] | None = _f(
         "mark: what it does when the submission's `choice` is none of `choices`, the move then named by the "
@@ -759,6 +768,14 @@ class EffectT(_Table):
             raise ValueError("tell 效果要写 text（告知使用者的话）")
         if self.kind in ("message", "announce") and "text" not in self.model_fields_set:
             raise ValueError(f"{self.kind} 效果要写 text（告知或公示的话，可用 {{actor}}、{{target}}、{{choice}}）")
+        if self.kind == "convert" and self.flip and (self.role or self.faction):
+            raise ValueError("convert 效果写了 flip 就不写 role、faction（新身份由 [flip] 的 pairs 决定）")
+        if self.kind == "convert" and not self.flip and not (self.role or self.faction):
+            raise ValueError("convert 效果要写 role 或 faction，或 flip = true")
+        if self.kind == "convert" and self.strip and not self.flip:
+            raise ValueError("convert 效果的 strip 只与 flip = true 一起读")
+        if self.kind == "convert" and self.new_uses and not self.role:
+            raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "learn":
@@ -1091,6 +1108,32 @@ class ClashT(_Table):
     clause: str = _f("the post's sentence", default="")
 
 
+class FlipT(_Table):
+    """`[flip]` in a night file — the post's one 翻转身份: each identity has a paired one a flip turns it into, and a
+    player of a paired identity flips back to the identity he had (107 "每种人类身份都对应了亡灵身份";
+    "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能……并获得对应身份的身份技能"). Flipping to the paired identity keeps the one
+    he had in the player's `原身份` field and makes his `uses` the new identity's counted skills at their `count`;
+    flipping back restores `原身份` (asked of the director when the table does not say it) with its faction and keeps
+    his `uses` unless the effect says `strip`. A `convert` effect with `flip = true` and the game's own hook steps
+    flip through it alike; what a new identity sets off in a game is its hooks' `flipped`."""
+
+    pairs: dict[Name, Name] = _f("each identity → the identity it flips to", examples=[{"村长": "恶灵", "民兵": "活尸"}])
+    faction: Name = _f("the faction a player joins when he flips to the paired identity", examples=["亡灵"])
+    kept_faction: dict[Name, Name] = _f(
+        "identity → the player field that keeps the faction he had when he flipped, restored when he flips back (107 "
+        "守夜人 → 守夜人阵营: \"当首个非亡灵阵营角色全部出局时，守夜人加入该阵营\"); default: flipping back restores the "
+        "identity's faction in the ruleset's `[[roles]]`", default={})
+    told: str = _f("what a player flipping to the paired identity is told, `{role}`, `{faction}` and `{before}` (the "
+                   "identity he leaves) standing in", default="翻转身份：你成为{role}（{faction}阵营），失去{before}的所有身份技能")
+    told_back: str = _f("what a player flipping back is told, `{role}` and `{faction}` standing in",
+                        default="翻转身份：你成为{role}（{faction}阵营）")
+    told_stripped: str = _f("what a player flipping back with `strip` is told", default="翻转身份：你成为{role}（{faction}阵营），并失去所有技能")
+    asked: str = _f("the director's question when a player of a paired identity flips back and the table does not say "
+                    "the identity he had, `{player}` and `{role}` standing in",
+                    default="{player}（{role}）翻转回哪个身份（原身份未记录）")
+    clause: str = _f("the post's sentence", default="")
+
+
 class NightT(_Table):
     """The night file (`rulesets/night/<id>.toml`, or a `[night]` table inside a ruleset file)."""
 
@@ -1114,6 +1157,7 @@ class NightT(_Table):
         "at each step, the submissions of a skill's holders by role (or by tag) settle before those of players who "
         "gained it in play (拓印, 超度 …), each group in submission order (107 \"学者拓印的技能在原版之后结算\"); "
         "default: in submission order", default=False)
+    flip: FlipT | None = _f("see `[flip]`; leave out: no identity flips (a `convert` with `flip` is refused)", default=None)
     out_do_not_act: bool = _f("a submission whose actors have all gone out earlier in the same settlement is not "
                               "settled, and the log says so (M19 \"以下身份如未出局、未失去技能，依次选择发动技能\"); "
                               "default: a submission that passed the refusals at the start is settled at its step "
@@ -1169,7 +1213,7 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("one_of", TellOneT),
-    ("[[clashes]]", ClashT),
+    ("[[clashes]]", ClashT), ("[flip]", FlipT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
     ("reacts", ReactionT),
 )

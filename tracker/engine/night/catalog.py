@@ -161,6 +161,13 @@ class Effect:
     exits: tuple[str, ...] = ()
     #: inspect with ``exits``: told when nobody went out so.
     empty: str = "无"
+    #: convert: flip by the night file's ``[flip]`` (``strip``: flipping back, no counts kept); ``new_uses``: the
+    #: new role's counted skills replace the target's ``uses``.
+    flip: bool = False
+    strip: bool = False
+    new_uses: bool = False
+    #: convert: what the target is told once converted (``text`` written; None: nothing).
+    converted_told: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +417,21 @@ class Skill:
 
 
 @dataclass(frozen=True, slots=True)
+class Flip:
+    """``[flip]``: the post's 翻转身份 (:mod:`.flips`) — each identity's paired one, the faction flipping joins,
+    the player fields that keep a faction over a flip, and what a flipping player is told."""
+
+    pairs: Mapping[str, str]
+    faction: str
+    kept_faction: Mapping[str, str] = field(default_factory=dict)
+    told: str = ""
+    told_back: str = ""
+    told_stripped: str = ""
+    asked: str = ""
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Catalog:
     """A ruleset's skills, by name and alias, and the post's settlement order (``steps``)."""
 
@@ -437,6 +459,8 @@ class Catalog:
     out_do_not_act: bool = False
     #: A skill's holders by role (or tag) settle before players who gained it (107 "学者拓印的技能在原版之后结算").
     originals_first: bool = False
+    #: The post's 翻转身份 (``[flip]``); None: nobody flips.
+    flip: Flip | None = None
 
     def day_before(self, night: int) -> int:
         """The day just before night ``night``: day N-1 where night N opens day N (213's 首夜 is
@@ -510,7 +534,9 @@ def _effect(e: EffectT) -> Effect:
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
-                  declare=e.declare, pending=e.pending, until=e.until, listed=e.listed)
+                  declare=e.declare, pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
+                  new_uses=e.new_uses,
+                  converted_told=e.text if e.kind == "convert" and "text" in e.model_fields_set else None)
 
 
 def _target_is(t: TargetIsT) -> TargetIs:
@@ -573,6 +599,10 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
         for name in c.protections:
             known(name, ("clashes", i, "protections"))
     for i, t in enumerate(doc.skills):
+        for j, e in enumerate(t.effects):
+            if e.flip and doc.flip is None:
+                raise at.error(("skills", i, "effects", j, "flip"), f"{at.name(('skills', i, 'effects', j, 'flip'))}（{t.name}）"
+                               "：本文件没有 [flip]，无从翻转", hint="写 [flip] 的 pairs 与 faction（每种身份对应的身份）")
         for name in t.not_with:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:
@@ -638,7 +668,11 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
                    night_precedes_day=doc.night_precedes_day, exile_skill=doc.exile_skill,
                    red_card_skill=doc.red_card_skill,
                    status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()},
-                   out_do_not_act=doc.out_do_not_act, originals_first=doc.originals_first)
+                   out_do_not_act=doc.out_do_not_act, originals_first=doc.originals_first,
+                   flip=None if doc.flip is None else Flip(
+                       pairs=dict(doc.flip.pairs), faction=doc.flip.faction, kept_faction=dict(doc.flip.kept_faction),
+                       told=doc.flip.told, told_back=doc.flip.told_back, told_stripped=doc.flip.told_stripped,
+                       asked=doc.flip.asked, clause=doc.flip.clause))
 
 
 def parse_catalog(data: Mapping[str, Any], src: str, roles: Sequence[str] = (), text: str | None = None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from tracker.engine.night import tonight
+from tracker.engine.night import flips, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, Skill
 from tracker.engine.night.checks import holds
@@ -183,7 +183,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.tell(target, _words(effect, use, target))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")
     elif effect.kind == "convert":
-        board.convert(target, effect.role, effect.faction, name)
+        _convert(board, use, effect, target)
     elif effect.kind == "status" and effect.for_phase:
         tonight.give(pool, target, effect.status or "")
         board.note(f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
@@ -200,6 +200,23 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+
+
+def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
+    """A new identity: the night file's ``[flip]`` (``flip``), or ``role``/``faction`` — nothing when the target
+    already is that; ``new_uses``: the new role's counts replace his own (107 暗日 "其身份转变为活尸")."""
+    if effect.flip:
+        flips.flip(board, target, use.skill.name, strip=effect.strip)
+        return
+    seat = board.seat(target)
+    if (effect.role or seat.role) == seat.role and (effect.faction or seat.faction) == seat.faction:
+        board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}已是{seat.role}（{seat.faction}），无变化")
+        return
+    if effect.new_uses and effect.role is not None:
+        seat.uses = flips.new_uses(board, effect.role)
+    board.convert(target, effect.role, effect.faction, use.skill.name)
+    if effect.converted_told is not None:
+        board.tell(target, effect.converted_told.format(target=target))
 
 
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:

@@ -96,6 +96,13 @@ class Aim(Protocol):
     def __call__(self, board: Board, use: Use, target: str, /) -> str | None: ...
 
 
+class Flipped(Protocol):
+    """What a 翻转身份 (:func:`tracker.engine.night.flips.flip`) sets off in this game, right after it: ``before``
+    is the player's (role, faction) before the flip (107: 灵能, a new 告死者, 天谴, 夜之眼, 灵魂链接)."""
+
+    def __call__(self, board: Board, seat: Seat, before: tuple[str, str], cause: str, /) -> None: ...
+
+
 class Grants(Protocol):
     """Skills a player may use this phase beyond his role's (a stolen or lent skill)."""
 
@@ -128,6 +135,8 @@ class GameHooks:
     #: settles (those its hook steps list, and passive skills it applies inside them); every other
     #: skill of the night file is settled from its ``effects`` alone.
     hooked: Mapping[str, str] = field(default_factory=dict)
+    #: What a 翻转身份 sets off in this game (see :class:`Flipped`); None: nothing beyond the flip.
+    flipped: Flipped | None = None
 
     def __post_init__(self) -> None:
         if not self.steps:

@@ -4,7 +4,7 @@ The post's order is data: ``rulesets/night/dnf-107.toml`` lists its ``[[steps]]`
 (1)–(17), the day's (18), the vote, (19)–(20) and the day's end — and the generic engine walks them
 (:mod:`tracker.engine.night.flow`). The steps written ``hook`` are settled here, in the post's order:
 a night's in :mod:`.night`, a day's in :mod:`.day`, the 致死伤害结算流程 in :mod:`.flow`, and what they
-share (翻转身份, the relic, the 出局 effects, the win check's view) in :mod:`.common`. ``refuse``
+share (what a 翻转身份 sets off, the relic, the 出局 effects, the win check's view) in :mod:`.common`. ``refuse``
 holds the refusals only this post states (藏匿 on the first day, 牵制 once every two days counted in
 days, 夜之牙's one dead and one living target, 推选首领 among the 恶徒). ``HOOKED`` says per skill
 which clause keeps it in code and why.
@@ -20,7 +20,7 @@ from tracker.engine.night.exits import bench
 from tracker.engine.night.flow import applies
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.dnf_107 import day as days
-from tracker.engine.night.games.dnf_107.common import win_view
+from tracker.engine.night.games.dnf_107.common import flipped, win_view
 from tracker.engine.night.games.dnf_107.night import Night, close_night, open_night, prepare_night
 from tracker.engine.night.model import Action, Table
 
@@ -136,8 +136,6 @@ HOOKED = {
     "诡辩": "（4）次日投票出局时由学者选择替代者 —— 改变白天的出局者",
     "诡辩替代": "诡辩的替代者 —— 改变白天的出局者",
     "诈骗": "（4）目标之一持有圣物则获得 —— 圣物流转",
-    "圣光天启": "（4）亡灵目标翻转身份并失去所有技能 —— 翻转身份",
-    "暗日": "（4）亡灵目标转变为活尸 —— 改身份并清空次数",
     "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— " + _FLOW,
     "啃咬": "（9）致死伤害 —— " + _FLOW,
     "集群": "（9）存活活尸≥3时每晚可额外发动一次啃咬 —— 次数随存活人数",
@@ -160,7 +158,6 @@ HOOKED = {
     "虚体": "恶灵因投票出局时明示身份，视为出局但保留发言权和投票权 —— 出局而保留权利",
     "投票出局": "白天的放逐，随之结算诡辩、虚体、陷阱、腐化与出局效应 —— 出局连锁",
     "藏匿": "第一日白天结束时恶徒选择一名角色获得圣物（诅咒次数3） —— 圣物流转",
-    "夜之躯": "守夜人宣言即时翻转；首个非亡灵阵营全部出局时加入该阵营 —— 翻转身份与胜负判定前的阵营",
     "灵魂链接": "其他圣殿阵营角色出局或翻转时得到通知 —— 随出局与翻转身份",
     "灵能": "恶灵诞生时诅咒次数+1 —— 随翻转身份",
     "伪装": "成为活尸不失去原身份的团队技能 —— 随翻转身份",
@@ -190,7 +187,7 @@ HOOKS = GameHooks(
         "(20)": _day(days.last_words),
         "白天结束": _day(days.day_end),
     },
-    refuse=refuse, void=_void, prepare=prepare, win_view=win_view, hooked=HOOKED,
+    refuse=refuse, void=_void, prepare=prepare, win_view=win_view, hooked=HOOKED, flipped=flipped,
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
@@ -199,7 +196,7 @@ HOOKS = GameHooks(
         "(2)": "（2）潜行：当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
         "(3)": "（3）神启、拓印、探查 —— " + _VOID,
         "(4)": "（4）祝福计票、防反、陷阱、超度 —— " + _VOID,
-        "(4)诡辩": "（4）诡辩、诈骗、圣光天启、暗日 —— 改变白天的出局者、圣物流转、翻转身份",
+        "(4)诡辩": "（4）诡辩、诈骗 —— 改变白天的出局者、圣物流转",
         "致死伤害": "（8）—（10）夜之牙、啃咬（集群）、初拥；（5）—（7）的致死伤害（数据）与它们一起在（13）按致死伤害结算流程结算 —— " + _FLOW,
         "void": "失效：" + _VOID + "；由数据结算的技能也先经此判定",
         "(11)": "（11）初步结算：致死伤害结算流程的预演给出告死名单 —— " + _FLOW,
@@ -209,11 +206,12 @@ HOOKS = GameHooks(
         "(15)": "（15）灾厄 —— 圣物流转",
         "(17)": "（17）认主；神启的回答、早晨的公示、夜之躯加入阵营 —— 跨夜计数，其后是胜负判定",
         "(18)": "（18）夜之心、追踪 —— 翻转身份与圣物持有者的告知",
-        "白天": "白天的技能：牵制、教化、夜之躯 —— 当晚的失效、诅咒的豁免与圣物转交、翻转身份",
+        "白天": "白天的技能：牵制、教化 —— 当晚的失效、诅咒的豁免与圣物转交",
         "投票": "投票出局：诡辩替代、虚体、陷阱 —— 出局连锁",
         "(19)": "（19）腐化 —— 出局连锁",
         "(20)": "（20）被投票出局的角色遗言、馈赠、传承 —— 出局连锁",
         "白天结束": "第一日白天结束时藏匿；天谴的延后出局；白天结束的胜负判定 —— 圣物流转",
+        "flipped": "翻转身份引起的：灵能（恶灵诞生）、告死者、天谴、夜之眼、认主重新计数、灵魂链接 —— 新身份在本局引起的事，[flip] 只说翻转本身",
         "prepare": "（1）诅咒“游戏日夜晚开始时” —— 在任何人选择技能之前结算，先于拒绝检查",
         "refuse": "藏匿仅第一日、牵制每两个游戏日（按天计）、夜之牙一死一生两个目标、首领由恶徒推选 —— 目标之间的关系，键写不出",
     })

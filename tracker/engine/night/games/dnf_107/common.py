@@ -1,8 +1,8 @@
 """What every phase of 107 shares: 翻转身份, the relic's moves, 出局 effects and the win check.
 
 The post defines one mechanism, 翻转身份 ("每种人类身份都对应了亡灵身份"), used by 诅咒, 初拥, 死灵咒,
-拓印, 暗日, 腐化, 圣光天启, 夜之躯 and 夜之心; it lives here once so each skill only says *when* it
-flips someone. Likewise the relic (亡灵圣物) changes hands through seven skills and always keeps
+拓印, 腐化, 圣光天启, 夜之躯 and 夜之心: the night file's ``[flip]`` says it and the generic
+:mod:`tracker.engine.night.flips` does it; what a flip sets off in this game is :func:`flipped` here. Likewise the relic (亡灵圣物) changes hands through seven skills and always keeps
 the same ``state`` record (holder, 诅咒剩余次数, since) that 认主 counts from.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tracker.engine.night import win
+from tracker.engine.night import flips, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
 from tracker.engine.state import ActionRecord, GameState
@@ -19,13 +19,6 @@ from tracker.engine.state import ActionRecord, GameState
 UNDEAD = "亡灵"
 RELIC = "亡灵圣物"
 
-#: 身份与阵营: the 亡灵 identity each human identity flips to ("村长[恶灵]" …, "守夜人（夜行怪）").
-FLIP = {"村长": "恶灵", "神启者": "天谴者", "民兵": "活尸", "村民": "腐尸", "剑士": "活尸", "游荡者": "腐尸",
-        "慰魂师": "告死者", "贵族": "血族", "学者": "恶灵", "恶徒": "活尸", "守夜人": "夜行怪"}
-HOME = {"村长": "莱恩", "神启者": "莱恩", "民兵": "莱恩", "村民": "莱恩", "剑士": "圣殿", "游荡者": "圣殿",
-        "慰魂师": "圣殿", "贵族": "环蛇", "学者": "环蛇", "恶徒": "环蛇", "守夜人": "中立"}
-#: 限定 skills a new 亡灵 identity brings with it, one use each.
-BIRTH_USES = {"告死者": {"死灵咒": 1}, "血族": {"初拥": 1}, "天谴者": {"暗日": 1}}
 #: Roles that have a group (民兵、恶徒、活尸+天谴者): "已经出局的有群的角色从自已所在的群中立即移除。"
 GROUPS = {"民兵": "民兵群", "恶徒": "恶徒群", "活尸": "活尸群", "天谴者": "活尸群"}
 FACTIONS = ("莱恩", "圣殿", "环蛇", "亡灵", "中立")
@@ -34,7 +27,6 @@ NEUTRAL_NEED = "中立判胜人数"
 #: The point of [win_policy] checks_at at the end of a day (the night's is its step (17)).
 DAY_END = "白天结束"
 
-CL_FLIP = "当一名角色转化身份时，该角色受到通知，失去当前所有身份技能，失去的技能效果全部终止，并获得对应身份的身份技能。"
 CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
 CL_LAST_WORDS = "（14）夜晚出局的角色可以遗言，得到通知<馈赠>以及<传承>。夜晚或白天出局的贵族可以发动<权势>。"
 
@@ -102,43 +94,21 @@ def soul_link(board: Board, who: Seat, what: str) -> None:
 
 
 def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
-    """翻转身份 of one player, with what a new identity brings (告死者, 灵能, 夜之眼, 天谴 …).
+    """翻转身份 of one player by the night file's ``[flip]`` (:func:`tracker.engine.night.flips.flip`): human →
+    its 亡灵 identity, 亡灵 → back to its 原身份 (圣光天启 ``strip``: "并失去所有技能"); :func:`flipped` follows."""
+    flips.flip(board, name, cause, strip=strip)
 
-    Human → its 亡灵 identity; 亡灵 → back to its 原身份 (圣光天启 ``strip``: "并失去所有技能").
-    """
-    seat = board.seat(name)
-    was_temple = seat.faction == "圣殿"
-    if is_human(seat):
-        old = seat.role
-        new = FLIP.get(old)
-        if new is None:
-            board.note(f"{name}（{old}）没有对应的亡灵身份，不翻转")
-            return
-        if old == "守夜人":
-            seat.fields["守夜人阵营"] = seat.faction
-        seat.fields["原身份"] = old
-        seat.uses = dict(BIRTH_USES.get(new, {}))
-        board.convert(name, new, UNDEAD, cause)
-        board.tell(name, f"翻转身份：你成为{new}（亡灵阵营），失去{old}的所有身份技能")
-        board.result.state_after[f"{name}.原身份"] = old
+
+def flipped(board: Board, seat: Seat, before: tuple[str, str], cause: str) -> None:
+    """What a flip sets off here (``GameHooks.flipped``): a new 亡灵 identity is born (灵能, 告死者, 天谴,
+    夜之眼); a player human again restarts 认主's count (and a 守夜人 shows his 夜之隐); 灵魂链接 hears of it."""
+    if is_undead(seat):
         _born(board, seat)
     else:
-        back = seat.fields.get("原身份")
-        if not isinstance(back, str) or back not in HOME:
-            options = [h for h, u in FLIP.items() if u == seat.role]
-            back = board.ask(f"翻转.{name}", f"{name}（{seat.role}）翻转回哪个人类身份（原身份未记录）", options)
-        faction = str(seat.fields.get("守夜人阵营", HOME[back])) if back == "守夜人" else HOME[back]
-        seat.uses = {} if strip else seat.uses
-        board.convert(name, back, faction, cause)
-        if strip:
-            board.result.state_after[f"{name}.技能"] = "全部失去（圣光天启）"
-            board.tell(name, f"翻转身份：你成为{back}（{faction}阵营），并失去所有技能")
-        else:
-            board.tell(name, f"翻转身份：你成为{back}（{faction}阵营）")
         if seat.role == "守夜人":
-            board.result.state_after[f"{name}.夜之隐"] = seat.uses.get("夜之隐", 0)
-        _human_again(board, name)
-    if was_temple or seat.faction == "圣殿":
+            board.result.state_after[f"{seat.name}.夜之隐"] = seat.uses.get("夜之隐", 0)
+        _human_again(board, seat.name)
+    if before[1] == "圣殿" or seat.faction == "圣殿":
         soul_link(board, seat, "翻转身份")
 
 

@@ -58,8 +58,8 @@ def dawn(d: Day) -> None:
 
 
 def day_skills(d: Day) -> None:
-    """The day's own skills, in submission order: 牵制, 教化, 夜之躯 (推选首领 and 当选神眷者 are the step
-    before, data: ``mark``)."""
+    """The day's own skills, in submission order: 牵制, 教化 (推选首领 and 当选神眷者 are the step before, 夜之躯
+    the step after, data: ``mark``, ``convert``)."""
     b, day = d.b, d.day
     for a in d.actions:
         if a.skill == "牵制":
@@ -68,9 +68,6 @@ def day_skills(d: Day) -> None:
             b.later("牵制", a.targets[0], f"第{day}夜", b.skill("牵制").clause)
         elif a.skill == "教化":
             teach(b, a, day)
-        elif a.skill == "夜之躯":
-            b.note(f"第{day}天 夜之躯：守夜人{a.actor}宣言 → 即时翻转身份")
-            flip(b, a.members[0], "夜之躯")
 
 
 def day_end(d: Day) -> None:

@@ -227,7 +227,7 @@ class Night:
                 deliver(self, a)
 
     def step4_late(self) -> None:
-        """(4) after <流言> (data): 诡辩, 诈骗, 圣光天启, and 暗日 (which the order leaves out)."""
+        """(4) after <流言> (data): 诡辩, 诈骗 (圣光天启 and 暗日 follow, data: ``convert``)."""
         b = self.b
         for a in self.of("诡辩"):
             if self.live(a, "(4)"):
@@ -245,27 +245,6 @@ class Night:
                     b.tell(a.actor, "诈骗：你获得了[亡灵圣物]")
                 else:
                     b.note(f"(4) 诈骗：{'、'.join(a.targets)}均不持有[亡灵圣物]")
-        for a in self.of("圣光天启"):
-            self.spend(a)
-            if self.live(a, "(4)"):
-                t = a.targets[0]
-                if is_undead(b.seat(t)):
-                    b.note(f"(4) 圣光天启：{t}属于亡灵阵营 → 翻转身份并失去所有技能")
-                    flip(b, t, "圣光天启", strip=True)
-                else:
-                    b.note(f"(4) 圣光天启：{t}不属于亡灵阵营 → 无效果")
-        for a in self.of("暗日"):
-            self.spend(a)
-            if self.live(a, "(4)"):
-                for t in self.reach(a.targets, a.members[0], "(4)"):
-                    seat = b.seat(t)
-                    if is_undead(seat) and seat.role != "活尸":
-                        b.note(f"(4) 暗日：{t}属于亡灵阵营 → 身份转变为活尸")
-                        seat.uses = {}
-                        b.convert(t, "活尸", UNDEAD, "暗日")
-                        b.tell(t, "暗日：你的身份转变为活尸")
-                    else:
-                        b.note(f"(4) 暗日：{t}{'已是活尸' if is_undead(seat) else '不属于亡灵阵营'} → 无变化")
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
