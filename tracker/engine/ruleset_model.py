@@ -518,7 +518,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
-    "mark": frozenset({"tag", "choices", "act"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
+    "mark": frozenset({"tag", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until"}),
@@ -527,7 +527,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "bench": frozenset(),
 }
 #: The keys every effect kind reads.
-COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to"})
+COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice"})
 
 
 class TargetIsT(_Table):
@@ -642,7 +642,9 @@ class EffectT(_Table):
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
                    "`{actor}` and `{answer}` (the word told) standing in; convert: what the target is told once converted, `{target}` standing "
-                   "in (107 暗日 \"暗日：你的身份转变为活尸\"; leave out: nothing is told); watch: what the skill's holders are told "
+                   "in (107 暗日 \"暗日：你的身份转变为活尸\"; leave out: nothing is told); mark: what the player who gets the "
+                   "tag is told, `{target}` standing in (107 探查 \"当游荡者以此法获得[亡灵圣物]时，将得到导演通知\"; leave out: "
+                   "nothing is told); watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
                    "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
                    "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
@@ -670,9 +672,15 @@ class EffectT(_Table):
     tag: str | None = _f("mark: the tag (警长)", default=None)
     act: Literal["give", "take", "pass", "tear"] | None = _f(
         "mark: what it does when the submission's `choice` is none of `choices`, the move then named by the "
-        "skill alone (107 推选首领 gives 恶徒首领 to its target); leave out: a submission with no `choice` passes the "
+        "skill alone (107 推选首领 gives 恶徒首领 to its target; `take`: from a target who holds it, 107 探查 "
+        "\"若该角色持有[亡灵圣物]，获得之\" — a target who does not, or the actor himself, gives nothing); leave out: a submission with no `choice` passes the "
         "tag from the actor to its target, or tears it without one, and an unknown `choice` does nothing",
         default=None, examples=["give"])
+    record: dict[str, int] = _f(
+        "mark: the record the table's `state` starts keeping for the tag when it is given and has none yet — its "
+        "`holder` and `since` then follow every move of the tag (107 藏匿 gives the 亡灵圣物 "
+        "`{ \"诅咒剩余次数\" = 3 }`: \"<诅咒>技能的初始次数为3\"; 认主 counts from `since`); leave out: the state names "
+        "the holder only", default={}, examples=[{"诅咒剩余次数": 3}])
     choices: dict[str, Literal["give", "take", "pass", "tear"]] = _f(
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
@@ -739,6 +747,12 @@ class EffectT(_Table):
                          "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
     when_target: TargetIsT | None = _f("any kind: see `when_target`; leave out: it takes hold on every target",
                                        default=None)
+    when_choice: list[Name] = _f(
+        "any kind: it takes hold only when the submission's `choice` contains one of these words (107 探查 \"并选择以下"
+        "效果之一\": `[\"2\"]` for 效果2); leave out: whatever the choice", default=[], examples=[["2"]])
+    unless_choice: list[Name] = _f(
+        "any kind: it takes hold only when the submission's `choice` contains none of these words, no choice "
+        "included (107 探查's 效果1: `[\"2\"]`); leave out: whatever the choice", default=[], examples=[["2"]])
     state: str | None = _f(
         "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "

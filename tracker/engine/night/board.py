@@ -159,12 +159,23 @@ class Board:
         self.result.state_after[key] = value
 
     def move_tag(self, tag: str, frm: str | None, to: str | None, via: str) -> None:
+        """The tag goes from ``frm`` to ``to`` (None: out of the game); the table's ``state`` names its holder, or,
+        where the state keeps a record for the tag (``{holder, since, …}``), the record's ``holder`` and ``since``
+        (the night or day, and ``by`` the move) follow it — given to its holder again, such a tag does not move
+        (its ``since`` keeps counting: 107 认主 "连续度过两个完整的夜晚")."""
+        record = self.state.get(tag)
+        if isinstance(record, dict) and frm is not None and frm == to and record.get("holder") == to:
+            self.note(f"{tag}：{to}已持有（{via}），不变")
+            return
         if frm is not None and tag in self.seat(frm).tags:
             self.seat(frm).tags.remove(tag)
         if to is not None and tag not in self.seat(to).tags:
             self.seat(to).tags.append(tag)
         self.result.tags_moved.append(TagMove(tag, frm, to, via))
-        if tag in self.state or tag in ("神眷者", "警长", "牧首", "恶徒首领", "告死者"):
+        if isinstance(record, dict):  # a tag with a record (107 亡灵圣物: holder, since when — 认主 counts from it)
+            when: dict[str, Any] = {"night": self.night} if self.night is not None else {"day": self.table.day or 0}
+            self.set_state(tag, {**record, "holder": to, "since": {**when, "by": via}})
+        elif tag in self.state or tag in ("神眷者", "警长", "牧首", "恶徒首领", "告死者"):
             self.set_state(tag, to)
         self.note(f"{tag}：{frm or '无人'} → {to or '无人（移出游戏）'}（{via}）")
 

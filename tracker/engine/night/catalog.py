@@ -166,8 +166,14 @@ class Effect:
     flip: bool = False
     strip: bool = False
     new_uses: bool = False
-    #: convert: what the target is told once converted (``text`` written; None: nothing).
-    converted_told: str | None = None
+    #: convert: what the target is told once converted; mark: what the player who gets the tag is told
+    #: (``text`` written; None: nothing).
+    told_text: str | None = None
+    #: mark: the record the state starts keeping for the tag when it is given and has none (107 亡灵圣物).
+    record: Mapping[str, int] = field(default_factory=dict)
+    #: Any kind: the submission's ``choice`` must contain one of ``when_choice`` and none of ``unless_choice``.
+    when_choice: tuple[str, ...] = ()
+    unless_choice: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +542,8 @@ def _effect(e: EffectT) -> Effect:
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
                   declare=e.declare, pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
-                  converted_told=e.text if e.kind == "convert" and "text" in e.model_fields_set else None)
+                  told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
+                  record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice))
 
 
 def _target_is(t: TargetIsT) -> TargetIs:

@@ -215,8 +215,17 @@ def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
     if effect.new_uses and effect.role is not None:
         seat.uses = flips.new_uses(board, effect.role)
     board.convert(target, effect.role, effect.faction, use.skill.name)
-    if effect.converted_told is not None:
-        board.tell(target, effect.converted_told.format(target=target))
+    if effect.told_text is not None:
+        board.tell(target, effect.told_text.format(target=target))
+
+
+def chosen(effect: Effect, action: Action) -> bool:
+    """``when_choice``/``unless_choice``: whether the submission's ``choice`` picks this effect (107 探查
+    "并选择以下效果之一")."""
+    words = action.choice or ""
+    if effect.when_choice and not any(w in words for w in effect.when_choice):
+        return False
+    return not any(w in words for w in effect.unless_choice)
 
 
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
@@ -375,13 +384,22 @@ def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
         choice = use.action.choice or ("pass" if target else "tear")
         act = effect.choices.get(choice, choice)
         via = f"{use.skill.name}·{use.action.choice or ('传递' if act == 'pass' else act)}"
+    if effect.record and not isinstance(board.state.get(tag), dict):  # 107 藏匿: the relic's record begins
+        board.state[tag] = dict(effect.record)
     holder = tag_holder(board, tag)
     if act in ("pass", "give") and target is not None:
         frm = holder if act == "give" else use.actor
         if not _vanishes(board, use, tag, target, frm, via):
             board.move_tag(tag, frm, target, via)
+            if effect.told_text is not None:
+                board.tell(target, effect.told_text.format(target=target))
     elif act == "take" and target is not None:
+        if tag not in board.seat(target).tags or target == use.actor:  # "若该角色持有[亡灵圣物]，获得之"
+            board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}不持有{tag} → 无事发生")
+            return
         board.move_tag(tag, target, use.actor, via)
+        if effect.told_text is not None:
+            board.tell(use.actor, effect.told_text.format(target=target))
     elif act == "tear":
         board.move_tag(tag, use.actor, None, via)
 

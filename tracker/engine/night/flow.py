@@ -242,6 +242,8 @@ class Flow:
         if skill.phase == "day" and b.night is not None:  # the day's exit settled before the night (M65 白天的出局)
             out = partial(self.out, day=self.catalog.day_before(b.night))
         for e in skill.effects:
+            if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
+                continue
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
                 continue

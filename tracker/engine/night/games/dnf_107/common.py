@@ -60,19 +60,13 @@ def relic_holder(board: Board) -> str | None:
     return str(r["holder"]) if r and r.get("holder") else None
 
 
-def move_relic(board: Board, to: str, by: str, *, when: dict[str, int] | None = None) -> None:
-    """The relic changes hands: the tag moves, ``since`` restarts (认主 counts from it)."""
-    r = dict(relic(board) or {"诅咒剩余次数": 3})
-    frm = r.get("holder")
-    if frm == to:
-        return
-    since: dict[str, int | str] = dict(
-        when or ({"night": board.night} if board.night is not None else {"day": board.table.day or 0}))
-    since["by"] = by
-    board.move_tag(RELIC, frm, to, by)
-    r["holder"] = to
-    r["since"] = since
-    board.set_state(RELIC, r)
+def move_relic(board: Board, to: str, by: str) -> None:
+    """The relic changes hands: the tag moves, and with it the record's holder and ``since`` (认主 counts from it)."""
+    if relic(board) is None:
+        board.state[RELIC] = {"诅咒剩余次数": 3}
+    frm = relic_holder(board)
+    if frm != to:
+        board.move_tag(RELIC, frm, to, by)
 
 
 def add_curse(board: Board, n: int, why: str) -> None:

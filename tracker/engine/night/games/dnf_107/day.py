@@ -21,7 +21,6 @@ from tracker.engine.night.games.dnf_107.common import (
     flip,
     is_undead,
     move_relic,
-    relic,
     relic_holder,
     soul_link,
 )
@@ -71,15 +70,9 @@ def day_skills(d: Day) -> None:
 
 
 def day_end(d: Day) -> None:
-    """第一日白天结束时 藏匿; a 天谴者 born by day calls down judgement "于当夜结束时"; the win check."""
+    """A 天谴者 born by day calls down judgement "于当夜结束时"; the win check (第一日白天结束时 藏匿 is the
+    data step before)."""
     b, day = d.b, d.day
-    hide = latest(d.actions, "藏匿")
-    if hide is not None:
-        t = hide.targets[0]
-        r = relic(b) or {"诅咒剩余次数": 3}
-        b.note(f"第1天白天结束时 藏匿：恶徒选择{t} → {t}获得[亡灵圣物]（诅咒次数{r.get('诅咒剩余次数', 3)}）")
-        b.state[RELIC] = dict(r)
-        move_relic(b, t, "藏匿", when={"day": day})
     pending = b.state.pop("_天谴待定", [])
     for name in pending:
         b.later("天谴", name, f"第{day}夜结束时", b.skill("天谴").clause)

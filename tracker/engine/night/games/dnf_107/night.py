@@ -185,27 +185,13 @@ class Night:
                             "当晚其发动的其他技能失效")
 
     def step3(self) -> None:
-        """(3) after <安葬> (data): 神启 (answered at night's end), 拓印, 探查."""
-        b = self.b
+        """(3) after <安葬> (data): 神启 (answered at night's end), 拓印; <探查> follows (data)."""
         for a in self.of("神启"):
             self.live(a, "(3)")  # its answer comes once the night is settled
         for a in self.of("拓印"):
             self.spend(a)
             if self.live(a, "(3)"):
                 rubbing(self, a)
-        for a in self.of("探查"):
-            if self.live(a, "(3)"):
-                t = a.targets[0]
-                if a.choice and "2" in a.choice:
-                    if RELIC in b.seat(t).tags:
-                        b.note(f"(3) 探查（效果2）：{t}持有[亡灵圣物] → {a.actor}获得之")
-                        move_relic(b, a.actor, "探查")
-                        b.tell(a.actor, f"探查：你从{t}处获得了[亡灵圣物]")
-                    else:
-                        b.note(f"(3) 探查（效果2）：{t}不持有[亡灵圣物] → 无事发生")
-                else:
-                    b.note(f"(3) 探查（效果1）：{a.actor}获知{t}当前阵营（{b.seat(t).faction}）")
-                    b.tell(a.actor, f"探查：{t}当前属于{b.seat(t).faction}阵营")
 
     # -- (4) ---------------------------------------------------------------------------------------
     def step4(self) -> None:
