@@ -465,6 +465,16 @@ def test_swindle_takes_the_relic_from_one_of_two() -> None:
     assert res.state_after["P13.诈骗"] == 0
 
 
+def test_swindle_does_not_reach_a_hidden_wanderer_among_its_targets() -> None:
+    """潜行："当晚游荡者不受任何其他角色的技能效果影响" — of 诈骗's two targets, the 游荡者 under 潜行 keeps the relic
+    (the other target is still reached: the use is spent)."""
+    t = table(state={"亡灵圣物": relic_at("P10", 0)})  # no curse left: P10 stays a 游荡者
+    res = run(t, act("P10", "潜行"), act("P13", "诈骗", "P01", "P10"))
+    assert res.tags_moved == [] and told(res, "P13") == [] and res.state_after["P13.诈骗"] == 0
+    res = run(t, act("P13", "诈骗", "P01", "P10"))
+    assert res.state_after["亡灵圣物"]["holder"] == "P13"
+
+
 def test_gift_passes_the_relic_of_a_fallen_holder_at_random() -> None:
     """馈赠<强制>：若[亡灵圣物]的持有者出局，导演将随机一名角色，该角色获得[亡灵圣物]。"""
     t = table(state={"亡灵圣物": relic_at("P07", 0)})

@@ -21,7 +21,7 @@ from tracker.engine.night.flow import applies
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.dnf_107 import day as days
 from tracker.engine.night.games.dnf_107.common import flipped, win_view
-from tracker.engine.night.games.dnf_107.night import Night, close_night, open_night, prepare_night
+from tracker.engine.night.games.dnf_107.night import Night, aim, close_night, open_night, prepare_night
 from tracker.engine.night.model import Action, Table
 
 if TYPE_CHECKING:
@@ -134,7 +134,6 @@ HOOKED = {
     "超度": "（4）获得已出局非亡灵角色的一个非团队技能 —— 获得技能",
     "诡辩": "（4）次日投票出局时由学者选择替代者 —— 改变白天的出局者",
     "诡辩替代": "诡辩的替代者 —— 改变白天的出局者",
-    "诈骗": "（4）目标之一持有圣物则获得 —— 圣物流转",
     "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— " + _FLOW,
     "啃咬": "（9）致死伤害 —— " + _FLOW,
     "集群": "（9）存活活尸≥3时每晚可额外发动一次啃咬 —— 次数随存活人数",
@@ -185,7 +184,7 @@ HOOKS = GameHooks(
         "(20)": _day(days.last_words),
         "白天结束": _day(days.day_end),
     },
-    refuse=refuse, void=_void, prepare=prepare, win_view=win_view, hooked=HOOKED, flipped=flipped,
+    refuse=refuse, void=_void, aim=aim, prepare=prepare, win_view=win_view, hooked=HOOKED, flipped=flipped,
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
@@ -194,7 +193,8 @@ HOOKS = GameHooks(
         "(2)": "（2）潜行：当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
         "(3)": "（3）神启、拓印 —— " + _VOID,
         "(4)": "（4）祝福计票、防反、陷阱、超度 —— " + _VOID,
-        "(4)诡辩": "（4）诡辩、诈骗 —— 改变白天的出局者、圣物流转",
+        "(4)诡辩": "（4）诡辩 —— 改变白天的出局者",
+        "aim": "<潜行>“当晚游荡者不受任何其他角色的技能效果影响”：多目标的数据技能（诈骗、暗日）对潜行者无效、对其他目标照常 —— 潜行是钩子步骤（2）的",
         "致死伤害": "（8）—（10）夜之牙、啃咬（集群）、初拥；（5）—（7）的致死伤害（数据）与它们一起在（13）按致死伤害结算流程结算 —— " + _FLOW,
         "void": "失效：" + _VOID + "；由数据结算的技能也先经此判定",
         "(11)": "（11）初步结算：致死伤害结算流程的预演给出告死名单 —— " + _FLOW,

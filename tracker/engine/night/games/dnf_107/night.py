@@ -7,10 +7,12 @@ a player's skills (翻转身份, 牵制, 潜行, 超度, 拓印, 蓄力斩's 剑
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
-from tracker.engine.night.effects import Pool, immunity
+from tracker.engine.night.effects import Pool, Use, immunity
 from tracker.engine.night.games.dnf_107.common import (
     NEUTRAL_NEED,
     RELIC,
@@ -213,24 +215,13 @@ class Night:
                 deliver(self, a)
 
     def step4_late(self) -> None:
-        """(4) after <流言> (data): 诡辩, 诈骗 (圣光天启 and 暗日 follow, data: ``convert``)."""
+        """(4) after <流言> (data): 诡辩 (诈骗, 圣光天启 and 暗日 follow, data: ``mark``, ``convert``)."""
         b = self.b
         for a in self.of("诡辩"):
             if self.live(a, "(4)"):
                 b.note(f"(4) 诡辩：{a.actor}选择{a.targets[0]}（次日投票阶段生效）")
                 b.later("诡辩", a.targets[0], f"第{self.n + 1}天投票：若{a.targets[0]}即将被投票出局，由{a.actor}选择替代者",
                         b.skill("诡辩").clause)
-        for a in self.of("诈骗"):
-            self.spend(a)
-            if self.live(a, "(4)"):
-                holder = relic_holder(b)
-                ts = self.reach(a.targets, a.members[0], "(4)")
-                if holder in ts and holder != a.members[0]:
-                    b.note(f"(4) 诈骗：{holder}持有[亡灵圣物] → 学者{a.actor}获得之")
-                    move_relic(b, a.members[0], "诈骗")
-                    b.tell(a.actor, "诈骗：你获得了[亡灵圣物]")
-                else:
-                    b.note(f"(4) 诈骗：{'、'.join(a.targets)}均不持有[亡灵圣物]")
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
@@ -386,9 +377,27 @@ def curse(b: Board, taught: str | None) -> None:
     flip(b, holder, "诅咒")
 
 
+#: The night each board settles, for the hook the generic engine asks with the board only (:func:`aim`).
+NIGHTS: WeakKeyDictionary[Board, Night] = WeakKeyDictionary()
+
+
+def aim(board: Board, use: Use, target: str) -> str | None:
+    """<潜行> "当晚游荡者不受任何其他角色的技能效果影响" on one target of a data skill with several (诈骗, 暗日):
+    that target takes nothing, the others do (a skill with one target is void, :meth:`Night.live`; a lethal
+    damage meets <潜行> in the 致死伤害结算流程; 流言's effect falls on the next day)."""
+    night = NIGHTS.get(board)
+    stealth = night.g.stealth if night is not None else None
+    if (stealth is not None and target == stealth and use.actor != stealth and not use.skill.lethal
+            and use.skill.name not in NEXT_DAY):
+        board.note(f"{use.step} 对{target}无效（<潜行>）")
+        return None
+    return target
+
+
 def open_night(board: Board, actions: list[Action]) -> Night:
     """The night's own table of what its steps share, with the day's 牵制 and 教化 that act on it."""
     night = Night(board, actions)
+    NIGHTS[board] = night
     board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
     night.day_actions()
     return night
