@@ -131,3 +131,55 @@ def test_status_and_once_belong_to_a_standing_protect() -> None:
                                                                           "once": True}]}]}
     with pytest.raises(RulesetError, match="status"):
         parse_catalog(bad, "toy.toml")
+
+
+# -- the exit put off (213 坚强 "因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局")
+STRONG = {"name": "坚强", "roles": ["勇者"], "phase": "passive", "kind": "强制", "voided_by": ["净化"],
+          "effects": [{"kind": "protect", "standing": True, "strength": 5, "stops": ["毒药"], "delays": "坚强出局",
+                       "when": "下一讨论日", "text": "你改为下一讨论日出局"}]}
+LATER: dict[str, Any] = {
+    "ruleset": "delay-toy",
+    "steps": [{"n": "1", "skills": ["杀人", "毒药"]}, {"n": "2", "resolve": True}],
+    "skills": [*NIGHT["skills"][:2], STRONG,
+               {"name": "坚强出局", "team": "导演", "roles": ["勇者"], "phase": "day", "targets": 1,
+                "effects": [{"kind": "kill"}]}],
+}
+
+
+def _hero(*actions: Action, status: tuple[str, ...] = ()) -> Settlement:
+    players = {"P01": Seat("P01", "女巫", "村民"), "P02": Seat("P02", "狼人", "狼人"),
+               "P07": Seat("P07", "勇者", "村民", status=list(status))}
+    table = Table(players=players, state={}, night=2)
+    acts = [Action(a.actor, a.skill, a.targets, index=i) for i, a in enumerate(actions)]
+    return settle(parse_catalog(LATER, "toy.toml"), table, acts)
+
+
+def test_a_delaying_protection_puts_the_exit_off_and_says_when() -> None:
+    res = _hero(Action("P01", "毒药", ("P07",)))
+    assert res.deaths == [] and [(s.player, s.reason) for s in res.survivals] == [("P07", "P07<坚强>：即将出局，改为下一讨论日出局")]
+    assert [(p.effect, p.player, p.when) for p in res.pending] == [("坚强出局", "P07", "下一讨论日")]
+    assert [(f.to, f.content) for f in res.feedback] == [("P07", "你改为下一讨论日出局")]
+
+
+def test_a_hit_it_does_not_name_takes_the_holder_out() -> None:
+    res = _hero(Action("狼群", "杀人", ("P07",)))
+    assert [d.player for d in res.deaths] == ["P07"] and res.pending == []
+
+
+def test_a_voiding_status_takes_the_delay_away() -> None:
+    assert [d.player for d in _hero(Action("P01", "毒药", ("P07",)), status=("净化",)).deaths] == ["P07"]
+
+
+def test_delays_needs_standing_when_and_text() -> None:
+    for effect in ({"kind": "protect", "delays": "坚强出局", "when": "下一讨论日", "text": "x"},
+                   {"kind": "protect", "standing": True, "delays": "坚强出局", "text": "x"},
+                   {"kind": "protect", "standing": True, "when": "下一讨论日"}):
+        bad = {**LATER, "skills": [*LATER["skills"][:2], {**STRONG, "effects": [effect]}, LATER["skills"][3]]}
+        with pytest.raises(RulesetError, match=r"delays|when|standing"):
+            parse_catalog(bad, "toy.toml")
+
+
+def test_delays_names_a_skill_of_the_file() -> None:
+    bad = {**LATER, "skills": LATER["skills"][:3]}
+    with pytest.raises(RulesetError, match="坚强出局"):
+        parse_catalog(bad, "toy.toml")

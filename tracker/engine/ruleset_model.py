@@ -513,7 +513,8 @@ EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert",
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
-    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once"}),
+    "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
+                          "delays", "when", "text"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
@@ -628,6 +629,14 @@ class EffectT(_Table):
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
+    delays: Name | None = _f(
+        "protect with `standing`: instead of stopping the hit it puts the exit off — its holder stays in now, and a "
+        "pending entry of this skill (the submission that takes him out later) is left, at `when`, with `text` told "
+        "to him; asked after every protection that stops the hit, and only when every hit left is one it names "
+        "(213 坚强 \"因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局\": `坚强出局`); "
+        "leave out: the protection stops the hit", default=None, examples=["坚强出局"])
+    when: str = _f("protect with `delays`: when the put-off exit comes, in the post's words (the pending entry's "
+                   "`when`)", default="", examples=["下一讨论日发言满5贴时（若未满5贴则在关门前三小时）"])
     once: bool = _f(
         "protect with `standing` and `status`: spent once it stops a hit — the `status` is taken off its holder, "
         "and a protection that is not spent is used before it (213 长寿之命 \"该守护状态抵消一次指杀后即失效\"). "
@@ -648,7 +657,8 @@ class EffectT(_Table):
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
                    "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
                    "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
-                   "none) standing in (107 \"剑痕：{choice}\")", default="{target}：{answer}")
+                   "none) standing in (107 \"剑痕：{choice}\"); protect with `delays` (which must write it): what its "
+                   "holder is told when his exit is put off", default="{target}：{answer}")
     exits: list[Name] = _f(
         "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
@@ -806,6 +816,10 @@ class EffectT(_Table):
                 raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
         if self.kind == "protect" and self.model_fields_set & {"status", "once"} and not self.standing:
             raise ValueError("protect 效果的 status、once 只属于 standing 的保护（持有者自己持有的状态）")
+        if self.kind == "protect" and self.model_fields_set & {"delays", "when", "text"} and not self.delays:
+            raise ValueError("protect 效果的 when、text 只属于 delays（延后出局）")
+        if self.kind == "protect" and self.delays and not (self.standing and self.when and "text" in self.model_fields_set):
+            raise ValueError("protect 效果的 delays 要写 standing = true、when（延后的出局何时结算）和 text（告知持有者的话）")
         if self.kind == "protect" and self.once and not self.status:
             raise ValueError("protect 效果 once = true 要写 status（失效时去掉的状态，如 \"守护(长寿之命)\"）")
         if self.kind == "watch" and not self.state:

@@ -82,7 +82,8 @@ class Effect:
     (解药 "救当晚被狼人杀的人": refused on anyone else); ``standing`` (held by the skill's holders
     with no submission, in its phases: 213 主宰黑夜) and ``from_factions`` (only damage dealt by
     those factions), held as its ``status`` (given as the first night begins) and, ``once``, spent with it
-    after one hit (213 长寿之命). ``block``: the skills of the target it voids
+    after one hit (213 长寿之命), or ``delays``: the exit put off to a later submission of that skill, at
+    ``when`` (213 坚强). ``block``: the skills of the target it voids
     for the rest of the phase (``["*"]``: all). ``refuses``: the post's reason those submissions are refused (M19 算计). ``inspect``: ``answer`` (``faction`` or ``role``) in
     the post's ``words`` (faction → word; ``otherwise`` for the rest), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
@@ -110,6 +111,9 @@ class Effect:
     from_factions: tuple[str, ...] = ()
     #: protect standing: spent (its ``status`` taken off the holder) once it stops a hit (213 长寿之命).
     once: bool = False
+    #: protect standing: the exit is put off to this skill's later submission, at ``when`` (213 坚强出局).
+    delays: str | None = None
+    when: str = ""
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
@@ -526,6 +530,7 @@ def _skill(t: SkillT) -> Skill:
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
+                  delays=e.delays, when=e.when,
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
@@ -572,7 +577,7 @@ def _clash(t: ClashT) -> Clash:
 
 
 def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
-    """Every skill a step, a clash, a tell or a ``not_with`` names is one of the file's own."""
+    """Every skill a step, a clash, a tell, a ``not_with`` or a ``delays`` names is one of the file's own."""
 
     def known(name: str, where: tuple[str | int, ...]) -> None:
         if name not in skills:
@@ -619,6 +624,9 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
                 for name in getattr(r, key):
                     if name != "*":
                         known(name, ("skills", i, "reacts", j, key))
+        for j, e in enumerate(t.effects):
+            if e.delays is not None:
+                known(e.delays, ("skills", i, "effects", j, "delays"))
 
 
 def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:

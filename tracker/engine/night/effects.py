@@ -442,12 +442,13 @@ def meet(board: Board, pool: Pool, clashes: Sequence[Clash], target: str, step: 
 
 
 def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, phase: str,
-             pool: Pool | None = None, *, once: bool = False) -> tuple[Skill, Effect] | None:
+             pool: Pool | None = None, *, once: bool = False, delays: bool = False) -> tuple[Skill, Effect] | None:
     """The protection ``seat`` holds by itself (a ``standing`` protect of a skill he holds, in one of
     its ``phases``, no ``voided_by`` status on him, carrying its ``status`` if it names one) that stops
     damage of ``skill`` at ``strength`` dealt by a player of ``faction`` (213 主宰黑夜: [不死] against
     村民阵营's skills at night and 晨曦). ``once``: only the protections spent by use (213 长寿之命),
-    asked after every protection that is not, so that one is spent only when nothing else stops the hit."""
+    asked after every protection that is not, so that one is spent only when nothing else stops the hit;
+    ``delays``: only the protections that put the exit off instead (213 坚强), asked last."""
     if not seat.alive:
         return None
     for own in board.catalog.skills.values():
@@ -456,7 +457,8 @@ def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, 
         if tonight.voiding(board, pool or Pool(), own, (seat.name,)) is not None:
             continue
         for e in own.effects:
-            if (e.kind == "protect" and e.standing and e.once == once and (e.status is None or e.status in seat.status)
+            if (e.kind == "protect" and e.standing and e.once == once and (e.delays is not None) == delays
+                    and (e.status is None or e.status in seat.status)
                     and (skill in e.stops or "*" in e.stops) and e.strength >= strength
                     and (not e.from_factions or faction in e.from_factions)):
                 return own, e
@@ -469,6 +471,14 @@ def spend(board: Board, seat: Seat, effect: Effect) -> None:
     if effect.once and effect.status in seat.status:
         seat.status.remove(effect.status)
         board.result.state_after[f"{seat.name}.status"] = list(seat.status)
+
+
+def delay(board: Board, seat: Seat, skill: Skill, effect: Effect, reason: str) -> None:
+    """A ``delays`` protection keeps ``seat`` in: the exit waits for a later submission of the skill it names
+    (213 坚强 "其不出局，改为下一讨论日发言满5贴时出局"), and he is told so."""
+    board.survive(seat.name, reason)
+    board.later(effect.delays or "", seat.name, effect.when, effect.clause or skill.clause)
+    board.tell(seat.name, effect.text)
 
 
 def hold_from_start(board: Board, step: str) -> None:
@@ -514,6 +524,10 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
         if held is not None:
             spend(board, seat, held[1])
             board.survive(h.target, f"{h.target}<{held[0].name}>")
+            continue
+        put_off = standing(board, seat, h.skill, h.strength, by, _phase(board), pool, delays=True)
+        if put_off is not None:
+            delay(board, seat, *put_off, f"{h.target}<{put_off[0].name}>：即将出局，改为{put_off[1].when}出局")
             continue
         weak = [g.skill for g in guards]
         if weak:

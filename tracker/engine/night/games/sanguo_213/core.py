@@ -27,8 +27,6 @@ PURIFIED = "净化"
 PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
 
 CLAUSE_LADDER = "伤害强度与防御状态的比较：红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]。"
-CLAUSE_STRONG = ("坚强<强制>——因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局"
-                 "（若未满5贴则在关门前三小时出局）。")
 CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
                 "角色永久获得状态[净化]。")
 CLAUSE_SURRENDER = "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"
@@ -179,7 +177,8 @@ def strike(board: Board, ctx: Ctx, target: str, hits: Sequence[Hit], step: str) 
     """Settle every harm aimed at ``target`` at once; True if the target went out.
 
     A target dies when any harm is left uncancelled. A 中箭勇者 whom only harms other than
-    [指杀] and 投票 would take out stays in (<坚强>), and goes out at the next discussion day.
+    [指杀] and 投票 would take out stays in (<坚强>: a ``delays`` standing protect of the night file),
+    and goes out at the next discussion day.
     """
     seat = board.seat(target)
     if not seat.alive:
@@ -196,10 +195,12 @@ def strike(board: Board, ctx: Ctx, target: str, hits: Sequence[Hit], step: str) 
     if not passed:
         board.survive(target, "；".join(saved))
         return False
-    if seat.role == "中箭勇者" and not purified(seat) and not any(h.strength in ("指杀", "投票") for h in passed):
-        board.survive(target, f"中箭勇者<坚强>：因{names(h.text for h in passed)}即将出局，改为下一讨论日发言满5贴时出局")
-        board.later("坚强出局", target, "下一讨论日发言满5贴时（若未满5贴则在关门前三小时）", CLAUSE_STRONG)
-        board.tell(target, "坚强：你不出局，改为下一讨论日发言满5贴时出局（若未满5贴则在关门前三小时出局）")
+    put_off = [effects.standing(board, seat, h.skill, LADDER.index(h.strength), h.faction, ctx.phase, delays=True)
+               if h.strength in LADDER else None for h in passed]
+    first = put_off[0]
+    if first is not None and all(put_off):  # every harm left is one 坚强 puts off (因指杀、投票之外的方式)
+        effects.delay(board, seat, *first, f"{seat.role}<{first[0].name}>：因{names(h.text for h in passed)}即将出局，"
+                                           f"改为{first[1].when}出局")
         return False
     out(board, ctx, target, passed, step)
     return True
