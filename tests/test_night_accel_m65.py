@@ -524,6 +524,17 @@ def test_setup_choices_and_the_seers_first_two() -> None:
     assert len(seer) == 1 and seer[0].count("的身份：") == 2 and "P09" not in seer[0]
 
 
+def test_a_second_choice_replaces_the_first_with_its_uses() -> None:
+    """抉择 is one choice ("拿到该角色的演员进行抉择"): of two sent before the game, the last counts ("以最后一条私信为准"),
+    and the uses are the chosen form's — 持续 leaves no 枯竭（限定） use behind."""
+    sc = scenario([A("P06", "抉择", choice="枯竭", phase="游戏开始前"), A("P06", "抉择", choice="持续", phase="游戏开始前")],
+                  day=1)
+    sc["setup"]["players"][5].pop("choice")
+    res = run(sc)
+    assert res.state_after["P06.choice"] == "持续" and "P06.辐射炫惑" not in res.state_after
+    assert told(res, "P06") == ["抉择：<辐射炫惑>·持续"]
+
+
 def test_seer_learns_three_each_morning_seeded_and_overridable() -> None:
     """<四眼预知> "从下一个游戏日开始每个游戏日白天开始时可以随机从导演处得知三个非自己角色的具体身份"."""
     a = night([], seed=3)

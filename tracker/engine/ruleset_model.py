@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench"]
+                     "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -526,6 +526,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
+    "choose": frozenset({"text", "log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice"})
@@ -603,7 +604,10 @@ class EffectT(_Table):
                           "declares the skill's `declared` reactions (`reacts`) whose `form` his `choice` names for the "
                           "next game day, one use of the skill counted (`uses` key: the skill's name), and is told "
                           "`text` (`{day}`: that day; M65 枯竭 \"游戏日提前一天夜晚向导演说明下一游戏日使用该技能\"); "
-                          "tell: the actor is told "
+                          "choose: the actor picks, by his `choice`, one of the `forms` of each skill his role holds "
+                          "that has them (the post's 抉择 \"分发身份完毕后，拿到该角色的演员进行抉择\"): his `choice` field "
+                          "becomes its `label`, the skill's uses its `count`, and he is told `text` (`{skill}`, "
+                          "`{form}`); tell: the actor is told "
                           "`text` once the skill takes hold on the target (M65 票权掠夺 \"已执行\"); message: the target is "
                           "told `text` (107 夜之语 \"对其发送一条不多于100字的消息\"); announce: `text` is a line of the "
                           "公示 that follows the phase, once however many submissions say it (107 剑痕 \"次日该留言将被"
@@ -788,6 +792,8 @@ class EffectT(_Table):
             raise ValueError("mark 效果要写 tag（如 \"警长\"）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
+        if self.kind in ("ready", "choose") and "text" not in self.model_fields_set:
+            raise ValueError(f"{self.kind} 效果要写 text（告知使用者的话）")
         if self.kind == "tell" and "text" not in self.model_fields_set:
             raise ValueError("tell 效果要写 text（告知使用者的话）")
         if self.kind in ("message", "announce") and "text" not in self.model_fields_set:
@@ -883,6 +889,19 @@ class ReactionT(_Table):
         return self
 
 
+class FormT(_Table):
+    """`forms = [{ … }]` in a `[[skills]]` entry — the options its holder chooses between once, when roles are dealt
+    (the post's 抉择: M65 "持续（3）…… 枯竭（限定）……"), by a skill with a `choose` effect; what the option changes is
+    read from it elsewhere (`reacts`' `form`, a game's hook), the player's `choice` field holding the `label`."""
+
+    name: Name = _f("the option's word, as the submission's `choice` names it", examples=["枯竭"])
+    label: str | None = _f("what the player's `choice` field holds once chosen (M65 \"持续（3）\": `持续(3)`); leave "
+                           "out: `name`", default=None)
+    count: Count | None = _f("the skill's uses once chosen (M65 枯竭（限定）: 1); leave out: as they were",
+                             default=None)
+    clause: str = _f("the post's sentence", default="")
+
+
 class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
@@ -950,6 +969,8 @@ class SkillT(_Table):
     effects: list[EffectT] = _f("what the generic engine does with it, in order (a game with hooks may leave "
                                 "them out)", default=[])
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
+    forms: list[FormT] = _f("the options its holders choose between when roles are dealt (see `forms`); leave out: "
+                            "none", default=[])
     reacts: list[ReactionT] = _f("what happens when another player's skill is cast on its holders (see `reacts`); "
                                  "leave out: nothing", default=[])
     every_submission: bool = _f(
@@ -997,6 +1018,12 @@ class SkillT(_Table):
             raise ValueError("max_targets 小于 min_targets")
         if any(e.kind == "ready" for e in self.effects) and not any(r.declared for r in self.reacts):
             raise ValueError("ready 效果说明的是 reacts 中写了 declared 的反应：先写这样的反应")
+        names = [f.name for f in self.forms]
+        if len(set(names)) < len(names):
+            raise ValueError("forms 的 name 重复")
+        wrong = [r.form for r in self.reacts if r.form is not None and self.forms and r.form not in names]
+        if wrong:
+            raise ValueError(f"reacts 的 form {wrong[0]!r} 不是 forms 中的选项（{'、'.join(names)}）")
         return self
 
     @property
@@ -1243,5 +1270,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("one_of", TellOneT),
     ("[[clashes]]", ClashT), ("[flip]", FlipT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
-    ("reacts", ReactionT),
+    ("reacts", ReactionT), ("forms", FormT),
 )

@@ -224,6 +224,16 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class Form:
+    """One option of a skill its holder chooses once (``forms``; a ``choose`` effect): the player's ``choice``
+    field then holds ``label``, the skill's uses ``count`` (None: as they were)."""
+
+    name: str
+    label: str
+    count: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Reaction:
     """What happens when another player's skill is cast on a holder (``reacts``; :mod:`.react`): told
     ``tell``, then the cast voided, reflected or redirected (``then``), only in the ``form`` the holder chose
@@ -419,6 +429,8 @@ class Skill:
     immune_except: tuple[str, ...] = ()
     #: What a cast of another player's skill on its holders sets off (M65 净化之焰, 辐射炫惑: :mod:`.react`).
     reacts: tuple[Reaction, ...] = ()
+    #: The options its holders choose between when roles are dealt (the post's 抉择; a ``choose`` effect).
+    forms: tuple[Form, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -523,6 +535,7 @@ def _skill(t: SkillT) -> Skill:
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
                      for r in t.reacts),
+        forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks))
 
@@ -619,6 +632,10 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:
             known(name, ("skills", i, "immune_except"))
+        if any(e.kind == "choose" for e in t.effects) and not any(
+                s.forms and set(s.roles) & set(t.roles) for s in skills.values()):
+            raise at.error(("skills", i, "effects"), f"{at.name(('skills', i, 'effects'))}（{t.name}）：choose 效果要选的是"
+                           "同一身份的技能的 forms，但这些身份没有写了 forms 的技能", hint="给被抉择的技能写 forms = [{ name = … }]")
         for j, r in enumerate(t.reacts):
             for key in ("to", "not_to", "keeps"):
                 for name in getattr(r, key):

@@ -120,6 +120,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "ready":
         _ready(board, use, effect)
         return
+    if effect.kind == "choose":
+        _choose(board, use, effect)
+        return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
     if effect.kind == "announce":
@@ -286,6 +289,33 @@ def _lose(board: Board, use: Use, effect: Effect) -> None:
             seat.uses[key] = False
             board.result.state_after[f"{m}.{key}"] = False
             board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+
+
+def _choose(board: Board, use: Use, effect: Effect) -> None:
+    """The actor's one choice between the ``forms`` of his role's skills (the post's 抉择): the form his
+    ``choice`` names (the last one named, if several), kept in his ``choice`` field, its ``count`` his uses."""
+    text = use.action.choice or ""
+    for m in use.action.members:
+        seat = board.seat(m)
+        for skill in board.catalog.skills.values():
+            if not skill.forms or seat.role not in skill.roles:
+                continue
+            named = [(text.rfind(f.name), i) for i, f in enumerate(skill.forms) if f.name in text]
+            if not named:
+                board.note(f"{use.step} {m}<{use.skill.name}>：没有选择<{skill.name}>的"
+                           f"{'或'.join(f.name for f in skill.forms)}，不生效".strip())
+                continue
+            form = skill.forms[max(named)[1]]
+            seat.fields["choice"] = form.label
+            board.result.state_after[f"{m}.choice"] = form.label
+            if form.count is not None:
+                key = skill.uses or skill.name
+                seat.uses[key] = form.count
+                board.result.state_after[f"{m}.{key}"] = form.count
+            words = {"step": use.step, "actor": m, "role": seat.role, "skill": skill.name, "form": form.label}
+            board.note(effect.log.format(**words) if effect.log is not None
+                       else f"{use.step} {m}<{use.skill.name}>：<{skill.name}>选择{form.label}".strip())
+            board.tell(m, effect.text.format(**words))
 
 
 def _ready(board: Board, use: Use, effect: Effect) -> None:

@@ -232,7 +232,7 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind in ("mark", "announce", "ready") or e.to == "actor" or e.exits
+        if not action.targets and not any(e.kind in ("mark", "announce", "ready", "choose") or e.to == "actor" or e.exits
                                           for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)

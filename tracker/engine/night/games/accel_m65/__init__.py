@@ -191,7 +191,7 @@ _WALKS: WeakKeyDictionary[Board, Walk] = WeakKeyDictionary()
 
 #: The skills data settles that take effect when submitted before their user's death (C_BUFF); a 枯竭
 #: declaration is settled first thing, as it was submitted the night before the day it holds for.
-_DATA_BUFFS = frozenset({"数据收集", *REACTIONS})
+_DATA_BUFFS = frozenset({"数据收集", "抉择", *REACTIONS})
 
 
 def _label(step: str) -> str:
@@ -225,7 +225,7 @@ def aim(board: Board, use: Use, target: str) -> str | None:
 
 
 def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), 抉择 and <四眼预知> at the start
+    """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), <四眼预知> at the start
     of the game, the 枯竭 answers (kept for the nested X), <最后一枪> chosen in advance."""
     board = flow.board
     ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
@@ -244,8 +244,6 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     _WALKS[board] = walk
     counted = {a.index for a in walk.acts}
     flow.done.update(a.index for a in flow.actions if a.index not in counted)  # refused in _effective
-    for a in walk.of("抉择"):
-        steps.choose(ctx, a)
     if any(a.phase == "setup" for a in walk.acts):
         steps.foresee(ctx, 2, "游戏开始时")
     ctx.reactions = list(flow.answers)  # 枯竭 answers, for the nested X (``reacts``); declarations are data
@@ -362,7 +360,6 @@ HOOKED = {
     "四眼预知": "游戏开始时随机得知两名、每个白天开始时三名角色的身份 —— 随机的强制告知",
     "天罡护体": "游戏日第一日不因技能和投票出局、得票最高则当日无人出局 —— 依游戏日与出局方式",
     "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",
-    "抉择": "分发身份完毕后选择持续或枯竭，决定技能形态与次数 —— 抉择改变别的技能",
 }
 
 HOOKS = GameHooks(

@@ -271,24 +271,6 @@ def steal(ctx: Ctx, act: Action) -> None:
     b.tell(actor, f"技能掠夺：猜测{'成功' if ok else '失败'}")
 
 
-def choose(ctx: Ctx, act: Action) -> None:
-    """抉择: "分发身份完毕后，拿到该角色的演员进行抉择" — 持续 or 枯竭, with its uses."""
-    b = ctx.board
-    actor = act.members[0]
-    seat = b.seat(actor)
-    pick = "枯竭" if "枯竭" in (act.choice or "") else "持续"
-    skill = {"风行": "空之瞭望", "劫火": "净化之焰", "黄王": "辐射炫惑"}[seat.role]
-    value = "持续(3)" if (seat.role == "风行" and pick == "持续") else pick
-    seat.fields["choice"] = value
-    b.result.state_after[f"{actor}.choice"] = value
-    uses = 3 if value == "持续(3)" else (1 if pick == "枯竭" else None)
-    if uses is not None:
-        seat.uses[skill] = uses
-        b.result.state_after[f"{actor}.{skill}"] = uses
-    b.note(f"抉择：{actor}（{seat.role}）<{skill}>选择{value}")
-    b.tell(actor, f"抉择：<{skill}>·{value}")
-
-
 def foresee(ctx: Ctx, count: int, when: str) -> None:
     """<四眼预知>（强制）: identities of ``count`` other players, picked at random (seeded)."""
     b = ctx.board
