@@ -514,7 +514,7 @@ EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert",
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
-                          "delays", "when", "text"}),
+                          "delays", "when", "text", "reason", "state"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
@@ -630,6 +630,18 @@ class EffectT(_Table):
         "skill's `phases` only (leave out: every phase), and not while one of its `voided_by` statuses is held "
         "(213 主宰黑夜<强制> \"在[夜晚]和[晨曦]阶段，获得……[不死]状态\"; [净化] \"[强制]技能也会失效\"). Leave out: "
         "it protects the targets of a submission", default=False)
+    once: bool = _f(
+        "protect: it stops one hit, then it is spent — asked only when no protection that is never spent stops the "
+        "hit, since a hit something else stops was never suffered. A `standing` one held as a `status` is spent by "
+        "taking the status off its holder (213 长寿之命 \"该守护状态抵消一次指杀后即失效\"); one with no status spends "
+        "its skill's `uses` and is asked after every other answer to the hit (107 长寿 \"免疫自身受到的第一次致死伤害\"); "
+        "a protection given by a submission is taken off its target (107 祝福 \"免疫一次[致死伤害]\"). Leave out: it "
+        "stops every hit it can", default=False)
+    reason: str | None = _f(
+        "protect: why the target survives, in the post's words, as the survivals list it: `{skill}` (the damage's "
+        "skill), `{actor}` (who protects) and `{target}` standing in (107 \"<长寿>：村长免疫自身受到的第一次致死伤害"
+        "（{skill}）\"); default: the protection's user and skill, `P03<守护>`", default=None,
+        examples=["<长寿>：村长免疫自身受到的第一次致死伤害（{skill}）"])
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
@@ -641,10 +653,6 @@ class EffectT(_Table):
         "leave out: the protection stops the hit", default=None, examples=["坚强出局"])
     when: str = _f("protect with `delays`: when the put-off exit comes, in the post's words (the pending entry's "
                    "`when`)", default="", examples=["下一讨论日发言满5贴时（若未满5贴则在关门前三小时）"])
-    once: bool = _f(
-        "protect with `standing` and `status`: spent once it stops a hit — the `status` is taken off its holder, "
-        "and a protection that is not spent is used before it (213 长寿之命 \"该守护状态抵消一次指杀后即失效\"). "
-        "Leave out: it stops every hit it can", default=False)
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
@@ -770,7 +778,9 @@ class EffectT(_Table):
     state: str | None = _f(
         "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
-        "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads)", default=None, examples=["悬赏上次"])
+        "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads); protect with `standing` and `once`: the `state` key "
+        "that records when it was spent (`{night}` or `{day}`) — a holder whose `uses` key is not written has spent it "
+        "once the key is set (107 `长寿上次`)", default=None, examples=["悬赏上次"])
     modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
                               "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
                               "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
@@ -820,14 +830,12 @@ class EffectT(_Table):
                 raise ValueError("learn 效果只在 ask = 'role_if_dies' 时读 pending、until")
             if self.ask == "all" and self.misread is not None:
                 raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
-        if self.kind == "protect" and self.model_fields_set & {"status", "once"} and not self.standing:
-            raise ValueError("protect 效果的 status、once 只属于 standing 的保护（持有者自己持有的状态）")
+        if self.kind == "protect" and "status" in self.model_fields_set and not self.standing:
+            raise ValueError("protect 效果的 status 只属于 standing 的保护（持有者自己持有的状态）")
         if self.kind == "protect" and self.model_fields_set & {"delays", "when", "text"} and not self.delays:
             raise ValueError("protect 效果的 when、text 只属于 delays（延后出局）")
         if self.kind == "protect" and self.delays and not (self.standing and self.when and "text" in self.model_fields_set):
             raise ValueError("protect 效果的 delays 要写 standing = true、when（延后的出局何时结算）和 text（告知持有者的话）")
-        if self.kind == "protect" and self.once and not self.status:
-            raise ValueError("protect 效果 once = true 要写 status（失效时去掉的状态，如 \"守护(长寿之命)\"）")
         if self.kind == "watch" and not self.state:
             raise ValueError("watch 效果要写 state（记住目标的 state 键，如 \"悬赏上次\"）")
         return self

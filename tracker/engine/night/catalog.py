@@ -109,11 +109,14 @@ class Effect:
     standing: bool = False
     #: protect: only damage dealt by players of these (actual) factions (213 主宰黑夜 "仅针对村民阵营发动的技能").
     from_factions: tuple[str, ...] = ()
-    #: protect standing: spent (its ``status`` taken off the holder) once it stops a hit (213 长寿之命).
+    #: protect: spent by the first hit it stops — a standing one's ``status`` taken off (213 长寿之命), or its
+    #: skill's ``uses`` (107 长寿); a guard taken off (107 祝福) — asked after the protections never spent.
     once: bool = False
     #: protect standing: the exit is put off to this skill's later submission, at ``when`` (213 坚强出局).
     delays: str | None = None
     when: str = ""
+    #: protect: the survival's reason in the post's words (``{skill}``, ``{actor}``, ``{target}``); None: the engine's.
+    reason: str | None = None
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
@@ -543,7 +546,7 @@ def _skill(t: SkillT) -> Skill:
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
-                  delays=e.delays, when=e.when,
+                  delays=e.delays, when=e.when, reason=e.reason,
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,

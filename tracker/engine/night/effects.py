@@ -46,6 +46,16 @@ class Guard:
     strength: int
     stops: tuple[str, ...]
     by: str
+    #: Spent by the first hit it stops (``once``), asked after the protections never spent.
+    once: bool = False
+    #: The survival's reason in the post's words (``reason``); None: ``by<skill>``.
+    reason: str | None = None
+
+    def saves(self, target: str, skill: str) -> str:
+        """Why ``target`` survives a hit of ``skill`` that this protection stops."""
+        if self.reason is None:
+            return f"{self.by}<{self.skill}>"
+        return self.reason.format(skill=skill, actor=self.by, target=target)
 
 
 @dataclass(slots=True)
@@ -162,7 +172,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "protect" and effect.standing:  # its holders hold it themselves: see standing()
         return
     elif effect.kind == "protect":
-        pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who))
+        pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who, effect.once,
+                                                        effect.reason))
         stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{stops}致死）")
     elif effect.kind == "block":
@@ -476,9 +487,9 @@ def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, 
     """The protection ``seat`` holds by itself (a ``standing`` protect of a skill he holds, in one of
     its ``phases``, no ``voided_by`` status on him, carrying its ``status`` if it names one) that stops
     damage of ``skill`` at ``strength`` dealt by a player of ``faction`` (213 主宰黑夜: [不死] against
-    村民阵营's skills at night and 晨曦). ``once``: only the protections spent by use (213 长寿之命),
-    asked after every protection that is not, so that one is spent only when nothing else stops the hit;
-    ``delays``: only the protections that put the exit off instead (213 坚强), asked last."""
+    村民阵营's skills at night and 晨曦). ``once``: only the protections spent by use (213 长寿之命, 107 长寿)
+    and not spent yet, asked after every protection that is not, so that one is spent only when nothing
+    else stops the hit; ``delays``: only the protections that put the exit off instead (213 坚强), asked last."""
     if not seat.alive:
         return None
     for own in board.catalog.skills.values():
@@ -490,14 +501,15 @@ def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, 
             if (e.kind == "protect" and e.standing and e.once == once and (e.delays is not None) == delays
                     and (e.status is None or e.status in seat.status)
                     and (skill in e.stops or "*" in e.stops) and e.strength >= strength
-                    and (not e.from_factions or faction in e.from_factions)):
+                    and (not e.from_factions or faction in e.from_factions)
+                    and (not once or _unspent(board, seat, own, e))):
                 return own, e
     return None
 
 
 def spend(board: Board, seat: Seat, effect: Effect) -> None:
-    """A ``once`` protection that stopped a hit is gone: its status is taken off the holder
-    (213 长寿之命 "该守护状态抵消一次指杀后即失效")."""
+    """A ``once`` protection held as a status that stopped a hit is gone: its status is taken off the
+    holder (213 长寿之命 "该守护状态抵消一次指杀后即失效")."""
     if effect.once and effect.status in seat.status:
         seat.status.remove(effect.status)
         board.result.state_after[f"{seat.name}.status"] = list(seat.status)
@@ -530,6 +542,34 @@ def hold_from_start(board: Board, step: str) -> None:
                 board.note(line.strip())
 
 
+def _unspent(board: Board, seat: Seat, own: Skill, e: Effect) -> bool:
+    """A ``once`` standing protection not spent yet: held as a status, while carried (:func:`standing`
+    asks); else its ``uses`` left, or — the key not written — no ``state`` record of its use (a scenario
+    that keeps only when it was spent: 107 长寿上次)."""
+    if e.status is not None:
+        return True
+    key = own.uses or own.name
+    left = seat.uses.get(key)
+    if left is None:
+        return not (e.state and board.state.get(e.state)) and own.count not in (0, False)
+    return left not in (0, False)
+
+
+def spend_standing(board: Board, seat: Seat, own: Skill, e: Effect, hit: str) -> str:
+    """Spend a ``once`` standing protection on a hit of ``hit``: its status taken off (:func:`spend`), else
+    one use of its skill and when (its ``state``); gives the survival's reason."""
+    if e.status is not None:
+        spend(board, seat, e)
+        return e.reason.format(skill=hit, actor=seat.name, target=seat.name) if e.reason else f"{seat.name}<{own.name}>"
+    key = own.uses or own.name
+    if key not in seat.uses:
+        seat.uses[key] = own.count if isinstance(own.count, int) else 1
+    board.use(seat, own)
+    if e.state:
+        board.set_state(e.state, {"night": board.night} if board.night is not None else {"day": board.table.day})
+    return e.reason.format(skill=hit, actor=seat.name, target=seat.name) if e.reason else f"{seat.name}<{own.name}>"
+
+
 def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: Out) -> None:
     """Pending damage meets the protections, in the order it was dealt: a protection stops a hit of
     a skill it names if at least as strong; protections that clash (同守同救) kill, or fail, instead."""
@@ -543,17 +583,27 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
             out(h.target, clash.cause)
             continue
         guards = pool.guards.get(h.target, [])
-        stop = next((g for g in guards if (h.skill in g.stops or "*" in g.stops) and g.strength >= h.strength), None)
+        stopping = [g for g in guards if (h.skill in g.stops or "*" in g.stops) and g.strength >= h.strength]
+        stop = next((g for g in stopping if not g.once), None)
         if stop is not None:
-            board.survive(h.target, f"{stop.by}<{stop.skill}>")
+            board.survive(h.target, stop.saves(h.target, h.skill))
             continue
         by = next((board.seat(m).faction for m in h.members if board.has(m)), "")
         seat = board.seat(h.target)
-        held = (standing(board, seat, h.skill, h.strength, by, _phase(board), pool)
-                or standing(board, seat, h.skill, h.strength, by, _phase(board), pool, once=True))
+        held = standing(board, seat, h.skill, h.strength, by, _phase(board), pool)
         if held is not None:
-            spend(board, seat, held[1])
-            board.survive(h.target, f"{h.target}<{held[0].name}>")
+            board.survive(h.target, held[1].reason.format(skill=h.skill, actor=h.target, target=h.target)
+                          if held[1].reason else f"{h.target}<{held[0].name}>")
+            continue
+        # spent protections last: a hit another one stops does not spend them (祝福 "免疫一次", 长寿 "第一次")
+        stop = next((g for g in stopping if g.once), None)
+        if stop is not None:
+            guards.remove(stop)
+            board.survive(h.target, stop.saves(h.target, h.skill))
+            continue
+        held = standing(board, seat, h.skill, h.strength, by, _phase(board), pool, once=True)
+        if held is not None:
+            board.survive(h.target, spend_standing(board, seat, *held, h.skill))
             continue
         put_off = standing(board, seat, h.skill, h.strength, by, _phase(board), pool, delays=True)
         if put_off is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker.engine.night.board import Board
+from tracker.engine.night.effects import spend_standing, standing
 from tracker.engine.night.games.dnf_107.common import add_curse, flip, is_human
 
 CL_FLOW = "致死伤害结算流程："
@@ -79,10 +80,11 @@ class Flow:
             if not self.dry:
                 b.survive(t, f"<潜行>：当晚不受任何其他角色的技能效果影响（{h.skill}无效）")
             return
-        role = seat.role
-        if role == "告死者":
+        held = standing(b, seat, h.skill, 1, self._faction(h.source), self._phase())
+        if held is not None:  # （1）告死者 <不朽>: a protection never spent (its ``reason`` says the clause)
             if not self.dry:
-                b.survive(t, f"致死伤害结算流程（1）：告死者受到的致死伤害无效（<不朽>；{h.skill}）")
+                b.survive(t, held[1].reason.format(skill=h.skill, actor=t, target=t) if held[1].reason
+                          else f"{t}<{held[0].name}>")
             return
         if g.blessed == t:
             g.blessed = None
@@ -122,26 +124,24 @@ class Flow:
             return
         self._out(h)
 
+    def _phase(self) -> str:
+        return "night" if self.board.night is not None else "day"
+
+    def _faction(self, source: str) -> str:
+        return self.board.seat(source).faction if self.board.has(source) else ""
+
     def _spare(self, t: str, h: Hit) -> bool:
-        """长寿 (村长) / 夜之隐 (守夜人): the first 致死伤害 the player suffers is absorbed."""
+        """After the five checks, a protection spent by the first hit it stops (长寿, 夜之隐: ``once``
+        standing protections): a damage the flow already settled was never suffered."""
         b = self.board
         seat = b.seat(t)
-        for role, key, clause in (("村长", "长寿", "村长免疫自身受到的第一次致死伤害"),
-                                  ("守夜人", "夜之隐", "守夜人免疫自身受到的第一次致死伤害")):
-            if seat.role != role:
-                continue
-            left = seat.uses.get(key, 1 if not (key == "长寿" and b.state.get("长寿上次")) else 0)
-            if left in (0, False):
-                continue
-            b.note(f"{h.step} {t}（{h.skill}）：致死伤害结算流程（1）–（5）均不适用；这是{role}受到的第一次致死伤害 → "
-                   f"<{key}>免疫，就此用掉")
-            seat.uses[key] = left
-            b.use(seat, key)
-            if key == "长寿":
-                b.set_state("长寿上次", {"night": b.night} if b.night is not None else {"day": b.table.day})
-            b.survive(t, f"<{key}>：{clause}（{h.skill}）")
-            return True
-        return False
+        held = standing(b, seat, h.skill, 1, self._faction(h.source), self._phase(), once=True)
+        if held is None:
+            return False
+        b.note(f"{h.step} {t}（{h.skill}）：致死伤害结算流程（1）–（5）均不适用；这是{seat.role}受到的第一次致死伤害 → "
+               f"<{held[0].name}>免疫，就此用掉")
+        b.survive(t, spend_standing(b, seat, *held, h.skill))
+        return True
 
     def _out(self, h: Hit) -> None:
         b, t = self.board, h.target
