@@ -926,6 +926,17 @@ class TriggerT(_Table):
     clause: str = _f("the post's sentence", default="")
 
 
+class ExtraPerPhaseT(_Table):
+    """`extra_per_phase = { … }` in a `[[skills]]` entry — this skill raises another skill's `per_phase` while
+    enough players of some roles live (107 集群<强制> "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
+
+    skill: Name = _f("the skill whose `per_phase` it raises (it must have one)", examples=["啃咬"])
+    extra: Positive = _f("how many more submissions take effect", default=1)
+    roles: Annotated[list[Name], Field(min_length=1)] = _f("the roles whose living players are counted",
+                                                           examples=[["活尸"]])
+    at_least: Positive = _f("how many of them must live", examples=[3])
+
+
 class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
@@ -958,6 +969,9 @@ class SkillT(_Table):
                                     "whoever sends them, in the post's order; later ones are refused (107 <偷袭> "
                                     "每晚仅限发动一次, for all 恶徒 together). Leave out: no such limit",
                                     default=None, examples=[1])
+    extra_per_phase: ExtraPerPhaseT | None = _f(
+        "it raises another skill's `per_phase` while enough players of some roles live (see `extra_per_phase`); "
+        "nobody submits it. Leave out: no such rise", default=None)
     once_per_target: str | None = _f(
         "the `state` key listing every player it has taken: a player already there is refused as its target, "
         "and the generic engine adds each target it settles (M65 深青之桩 \"每名玩家仅可以被选择一次\"); leave "
@@ -1279,4 +1293,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("[[clashes]]", ClashT), ("[flip]", FlipT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
     ("reacts", ReactionT), ("forms", FormT),
+    ("extra_per_phase", ExtraPerPhaseT),
 )

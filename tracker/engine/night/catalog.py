@@ -211,6 +211,17 @@ class Misread:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraPerPhase:
+    """``extra_per_phase``: ``extra`` more submissions of ``skill`` take effect per phase while at least
+    ``at_least`` living players hold one of ``roles`` (107 集群 "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
+
+    skill: str
+    roles: tuple[str, ...]
+    at_least: int
+    extra: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Trigger:
     """A skill that acts when its holder goes out (猎人 开枪, 警长 警徽), not at a step.
 
@@ -434,6 +445,8 @@ class Skill:
     reacts: tuple[Reaction, ...] = ()
     #: The options its holders choose between when roles are dealt (the post's 抉择; a ``choose`` effect).
     forms: tuple[Form, ...] = ()
+    #: It raises another skill's ``per_phase`` while enough players of some roles live (107 集群).
+    extra_per_phase: ExtraPerPhase | None = None
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -539,6 +552,9 @@ def _skill(t: SkillT) -> Skill:
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
                      for r in t.reacts),
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
+        extra_per_phase=None if t.extra_per_phase is None else ExtraPerPhase(
+            skill=t.extra_per_phase.skill, roles=tuple(t.extra_per_phase.roles), at_least=t.extra_per_phase.at_least,
+            extra=t.extra_per_phase.extra),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks))
 
@@ -647,6 +663,12 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
         for j, e in enumerate(t.effects):
             if e.delays is not None:
                 known(e.delays, ("skills", i, "effects", j, "delays"))
+        if t.extra_per_phase is not None:
+            raised = ("skills", i, "extra_per_phase", "skill")
+            known(t.extra_per_phase.skill, raised)
+            if skills[t.extra_per_phase.skill].per_phase is None:
+                raise at.error(raised, f"{at.name(raised)}：技能 {t.extra_per_phase.skill} 没有 per_phase，没有可增加的次数",
+                               hint="给该技能写 per_phase（每晚仅限发动的次数）")
 
 
 def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:

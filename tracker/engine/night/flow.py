@@ -267,13 +267,30 @@ class Flow:
         if skill.per_phase is None or action.index < 0:
             return False
         taken = self.taken.get(skill.name, 0)
-        if taken >= skill.per_phase:
+        allowed, why, clause = self.allowance(skill, skill.per_phase)
+        if taken >= allowed:
             when = "晚" if self.board.night is not None else "天"
-            self.board.reject(action, f"<{skill.name}>每{when}仅限发动{_TIMES.get(skill.per_phase, str(skill.per_phase))}次",
-                              skill.clause)
+            self.board.reject(action, f"<{skill.name}>每{when}仅限发动{_TIMES.get(allowed, str(allowed))}次{why}",
+                              clause or skill.clause)
             return True
         self.taken[skill.name] = taken + 1
         return False
+
+    def allowance(self, skill: Skill, limit: int) -> tuple[int, str, str]:
+        """``per_phase`` raised by the skills whose ``extra_per_phase`` names it while their count of the
+        living holds (107 集群): the limit, the count in the post's words, and the raising skill's clause."""
+        why, clause = "", ""
+        for other in self.catalog.skills.values():
+            more = other.extra_per_phase
+            if more is None or more.skill != skill.name:
+                continue
+            alive = sum(1 for s in self.board.living() if s.role in more.roles)
+            held = alive >= more.at_least
+            limit += more.extra if held else 0
+            why += (f"（<{other.name}>：存活的{'、'.join(more.roles)}{alive}名，"
+                    f"{'不少于' if held else '少于'}{more.at_least}名）")
+            clause = other.clause
+        return limit, why, clause
 
     def aimed(self, use: Use) -> tuple[str, ...]:
         """The targets the effects land on: the submission's, or where the game's ``aim`` hook says."""

@@ -11,7 +11,7 @@ damage the flow already cancelled was never suffered (the shared example N01 rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.effects import spend_standing, standing
@@ -31,10 +31,12 @@ class Hit:
     source: str
     source_undead: bool = False
     step: str = "(13)"
+    #: The cause its effect names (``cause``: 啃咬（活尸）, a team's), else the skill and who dealt it.
+    said: str | None = None
 
     @property
     def cause(self) -> str:
-        return f"{self.skill}（{self.source}）"
+        return self.said or f"{self.skill}（{self.source}）"
 
 
 @dataclass(slots=True)
@@ -97,7 +99,7 @@ class Flow:
             if not self.dry:
                 b.use(seat, "防反")
                 b.survive(t, f"致死伤害结算流程（3）：<防反>由{to}代为承担{h.skill}")
-            self.hit(Hit(to, h.skill, h.source, h.source_undead, h.step))
+            self.hit(replace(h, target=to))
             return
         human = not self._undead_now(t)
         if human and h.skill == "初拥":

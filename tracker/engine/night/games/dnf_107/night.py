@@ -7,6 +7,7 @@ a player's skills (翻转身份, 牵制, 潜行, 超度, 拓印, 蓄力斩's 剑
 
 from __future__ import annotations
 
+from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from tracker.engine.night.board import Board
@@ -138,12 +139,22 @@ class Night:
         return True
 
     def take(self, pool: Pool) -> None:
-        """The [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭) joins the hits the
-        致死伤害结算流程 settles at (13), with whether an 亡灵 dealt it (神恩: 被亡灵阵营角色击杀)."""
+        """The [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭, (9) 啃咬) joins the hits the
+        致死伤害结算流程 settles at (13), with whether an 亡灵 dealt it (神恩: 被亡灵阵营角色击杀) and
+        the cause its effect names (a team's: 啃咬（活尸）)."""
         hits, pool.hits = pool.hits, []
         for h in hits:
-            undead = self.b.has(h.by) and is_undead(self.b.seat(h.by))
-            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)"))
+            sk = self.b.skill(h.skill)
+            # a team's damage is the team's (啃咬: the 活尸's, 亡灵 by the ruleset's [[roles]]), whichever member
+            # sent it and whatever he is now
+            undead = (self._team_undead(sk.roles) if sk.team is not None
+                      else self.b.has(h.by) and is_undead(self.b.seat(h.by)))
+            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)", said=None if h.cause == h.skill else h.cause))
+
+    def _team_undead(self, roles: tuple[str, ...]) -> bool:
+        rs = self.b.ruleset
+        return bool(roles) and rs is not None and all((role := rs.role(r)) is not None and role.faction == UNDEAD
+                                                      for r in roles)
 
     def spend(self, a: Action) -> None:
         """A 限定 skill is spent when it is 发动, even if its effect then fails (N02: 偷袭 on 潜行)."""
@@ -225,21 +236,14 @@ class Night:
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
-        """One of (8)–(10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
+        """(8) or (10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
         b = self.b
-        acts = self.of(skill)
-        if skill == "啃咬":
-            allowed = 2 if sum(1 for s in b.living() if s.role == "活尸") >= 3 else 1
-            for more in acts[allowed:]:
-                b.reject(more, f"<啃咬>当晚最多发动{allowed}次（存活的活尸数量大于等于3时，每晚可额外发动一次）",
-                         b.skill("集群").clause)
-            acts = acts[:allowed]
-        for a in acts:
+        for a in self.of(skill):
             self.spend(a)
             if not self.live(a, step):
                 continue
-            undead = skill == "啃咬" or is_undead(self.actor(a))
-            source = "活尸" if skill == "啃咬" else a.actor
+            undead = is_undead(self.actor(a))
+            source = a.actor
             if skill == "夜之牙":
                 gone, victim = a.targets
                 if not is_undead(b.seat(gone)):
@@ -293,7 +297,7 @@ class Night:
             b.note("(11)-(13) 没有有效的致死伤害 → 无人出局")
         flow = Flow(b, self.g)
         for h in self.hits:
-            flow.hit(Hit(h.target, h.skill, h.source, h.source_undead, "(13)"))
+            flow.hit(replace(h, step="(13)"))
         self.doom(flow)
 
     def doom(self, flow: Flow) -> None:
