@@ -239,6 +239,13 @@ def test_a_blessing_tie_protects_nobody() -> None:
     assert "祝福上次" not in res.state_after
 
 
+def test_one_villager_blessing_twice_counts_once() -> None:
+    """祝福<普通>：游戏日夜晚，村民选择一名角色 — one 村民 chooses one: his last submission counts, so one 村民
+    cannot make the "至少为2" alone (before: each submission was counted, and P11 survived)."""
+    res = run(table(), act("P01", "祝福", "P11"), act("P01", "祝福", "P11"), act("P06", "突击", "P11"))
+    assert dead(res) == ["P11"] and res.survivals == [] and "祝福上次" not in res.state_after
+
+
 def test_no_blessing_effect_two_nights_running() -> None:
     """同一名角色不能连续两夜受到<祝福>效果影响。 (The submission stands; the effect does not apply.)"""
     t = table(night=3, state={"祝福上次": {"target": "P11", "night": 2}})

@@ -508,13 +508,14 @@ Phase = Literal["night", "day", "晨曦", "正午", "黄昏", "关门", "setup",
 Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻牌", "锁定"]
 
 
-EffectKind = Literal["damage", "kill", "protect", "block", "inspect", "convert", "mark", "status", "lose", "redirect",
-                     "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose"]
+EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
+                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
-                          "delays", "when", "text", "reason", "state"}),
+                          "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat"}),
+    "cover": frozenset({"reason", "log"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
@@ -591,7 +592,9 @@ class EffectT(_Table):
     to each target, in order. Each kind reads only its own keys."""
 
     kind: EffectKind = _f("damage: a lethal hit settled at the next `resolve` step; kill: out at once (a shot); "
-                          "protect: stops the damage of the skills in `stops`; block: voids the target's later "
+                          "protect: stops the damage of the skills in `stops`; cover: the actor's own next lethal hit this phase falls on "
+                          "the target instead, and the skill's `uses` are spent then, not when it is submitted (107 防反 "
+                          "\"该角色代替剑士承担这次伤害。防反生效后，剑士失去此技能\"), asked after the protections on the actor; block: voids the target's later "
                           "skills this phase; inspect: tells the actor the target's faction or role in the post's "
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
                           "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
@@ -638,10 +641,21 @@ class EffectT(_Table):
         "a protection given by a submission is taken off its target (107 祝福 \"免疫一次[致死伤害]\"). Leave out: it "
         "stops every hit it can", default=False)
     reason: str | None = _f(
-        "protect: why the target survives, in the post's words, as the survivals list it: `{skill}` (the damage's "
+        "protect, cover: why the target (cover: the actor) survives, in the post's words, as the survivals list it: `{skill}` (the damage's "
         "skill), `{actor}` (who protects) and `{target}` standing in (107 \"<长寿>：村长免疫自身受到的第一次致死伤害"
-        "（{skill}）\"); default: the protection's user and skill, `P03<守护>`", default=None,
+        "（{skill}）\"; cover: `{target}` is who takes the hit); default: the protection's user and skill, `P03<守护>`",
+        default=None,
         examples=["<长寿>：村长免疫自身受到的第一次致死伤害（{skill}）"])
+    top_at_least: Positive | None = _f(
+        "protect: the phase's submissions are counted by target and only the one target chosen more than any other, "
+        "and at least this many times, is protected — a tie protects nobody (107 祝福 \"若某位角色得到的<祝福>比其他"
+        "角色都要多且至少为2，该角色当晚免疫一次[致死伤害]\"). Leave out: each submission protects its target",
+        default=None, examples=[2])
+    no_repeat: str | None = _f(
+        "protect: the `state` key that records `{target, night}` of the player it protected; the same player the "
+        "next night is not protected, though the submissions stand (107 祝福 \"同一名角色不能连续两夜受到<祝福>效果"
+        "影响\"). Leave out: no such rest (a skill's own `no_repeat` refuses the submission instead)",
+        default=None, examples=["祝福上次"])
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])

@@ -115,8 +115,12 @@ class Effect:
     #: protect standing: the exit is put off to this skill's later submission, at ``when`` (213 坚强出局).
     delays: str | None = None
     when: str = ""
-    #: protect: the survival's reason in the post's words (``{skill}``, ``{actor}``, ``{target}``); None: the engine's.
+    #: protect, cover: the survival's reason in the post's words (``{skill}``, ``{actor}``, ``{target}``); None: the engine's.
     reason: str | None = None
+    #: protect: only the one target chosen most, and at least this often, is protected (107 祝福).
+    top_at_least: int | None = None
+    #: protect: the state key of the player it protected; not the same one the next night (107 祝福上次).
+    no_repeat: str | None = None
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
@@ -562,7 +566,7 @@ def _skill(t: SkillT) -> Skill:
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
-                  delays=e.delays, when=e.when, reason=e.reason,
+                  delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,

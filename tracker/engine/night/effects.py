@@ -58,6 +58,15 @@ class Guard:
         return self.reason.format(skill=skill, actor=self.by, target=target)
 
 
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """``cover``: the actor's own next lethal hit this phase falls on ``target`` instead (107 防反)."""
+
+    target: str
+    skill: str
+    reason: str | None = None
+
+
 @dataclass(slots=True)
 class Pool:
     """What the steps so far have set up and the ``resolve`` step has not settled yet."""
@@ -77,6 +86,10 @@ class Pool:
     substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
     #: A blocked player whose later submissions are refused, not voided: (reason, the blocker's clause).
     refusing: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: ``cover`` effects so far, by the player whose next hit they pass on.
+    covers: dict[str, Cover] = field(default_factory=dict)
+    #: ``top_at_least`` protections chosen so far, by skill: (target, who chose), counted after its step.
+    tallies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
@@ -171,6 +184,13 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         out(target, _cause(effect, use))
     elif effect.kind == "protect" and effect.standing:  # its holders hold it themselves: see standing()
         return
+    elif effect.kind == "protect" and effect.top_at_least is not None:  # counted once its step is over: tally()
+        pool.tallies.setdefault(name, []).append((target, who))
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（计数）")
+    elif effect.kind == "cover":
+        me = use.action.members[0] if use.action.members else who
+        pool.covers[me] = Cover(target, name, effect.reason)
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（若该夜{me}受到致死伤害，由其代为承担）")
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who, effect.once,
                                                         effect.reason))
@@ -570,11 +590,70 @@ def spend_standing(board: Board, seat: Seat, own: Skill, e: Effect, hit: str) ->
     return e.reason.format(skill=hit, actor=seat.name, target=seat.name) if e.reason else f"{seat.name}<{own.name}>"
 
 
+def tally(board: Board, pool: Pool, skill: Skill, step: str) -> None:
+    """A ``top_at_least`` protection once its step is over: the one target chosen more than any other and at
+    least that often is protected, spent by one hit (``once``); a tie, or its ``no_repeat`` target of the
+    night before, nobody (107 祝福)."""
+    chosen = pool.tallies.pop(skill.name, [])
+    effect = next((e for e in skill.effects if e.kind == "protect" and e.top_at_least is not None), None)
+    if not chosen or effect is None or effect.top_at_least is None:
+        return
+    counts: dict[str, int] = {}
+    for t, _ in chosen:
+        counts[t] = counts.get(t, 0) + 1
+    said = "、".join(f"{t}得{c}" for t, c in counts.items())
+    top = max(counts.values())
+    leaders = [t for t, c in counts.items() if c == top]
+    name, night = skill.name, board.night
+    if top < effect.top_at_least:
+        board.note(f"{step} {name}：{said}，没有角色至少得到{effect.top_at_least} → 当晚无人受<{name}>庇护")
+        return
+    if len(leaders) > 1:
+        board.note(f"{step} {name}：{said}，{'、'.join(leaders)}同样多 → 当晚无人能受到{name}的庇佑")
+        return
+    t = leaders[0]
+    last = board.state.get(effect.no_repeat) if effect.no_repeat else None
+    if isinstance(last, dict) and last.get("target") == t and night is not None and last.get("night") == night - 1:
+        board.note(f"{step} {name}：{said} → {t}最多，但第{night - 1}夜已受<{name}>效果影响（同一名角色不能连续两夜"
+                   f"受到<{name}>效果影响） → 无效果")
+        return
+    by = "、".join(dict.fromkeys(w for x, w in chosen if x == t))
+    pool.guards.setdefault(t, []).append(Guard(name, effect.strength, effect.stops, by, effect.once, effect.reason))
+    if effect.no_repeat:
+        board.set_state(effect.no_repeat, {"target": t, "night": night} if night is not None else {"target": t})
+    times = "一次" if effect.once else ""
+    board.note(f"{step} {name}：{said} → {t}得到的{name}最多且至少为{effect.top_at_least}，当晚免疫{times}致死伤害")
+
+
+def spend_guard(guards: dict[str, list[Guard]], target: str, skill: str, strength: int) -> Guard | None:
+    """The first ``once`` protection on ``target`` that stops a hit of ``skill``, taken off him: spent."""
+    mine = guards.get(target, [])
+    stop = next((g for g in mine if g.once and (skill in g.stops or "*" in g.stops) and g.strength >= strength), None)
+    if stop is not None:
+        mine.remove(stop)
+    return stop
+
+
+def take_cover(board: Board, covers: dict[str, Cover], player: str, hit: str) -> tuple[str, str] | None:
+    """A ``cover`` ``player`` set this phase, spent on this hit of ``hit`` (its skill's ``uses`` too: "防反生效后，
+    剑士失去此技能"): who takes the hit, and why ``player`` survives; None when he set none."""
+    cover = covers.pop(player, None)
+    if cover is None:
+        return None
+    skill = board.catalog.skill(cover.skill)
+    if skill.uses is not None:
+        board.use(board.seat(player), skill)
+    why = (cover.reason.format(skill=hit, actor=player, target=cover.target) if cover.reason
+           else f"{player}<{cover.skill}>：由{cover.target}代为承担")
+    return cover.target, why
+
+
 def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: Out) -> None:
     """Pending damage meets the protections, in the order it was dealt: a protection stops a hit of
     a skill it names if at least as strong; protections that clash (同守同救) kill, or fail, instead."""
     hits, pool.hits = pool.hits, []
-    for h in hits:
+    while hits:
+        h = hits.pop(0)
         if not board.seat(h.target).alive:
             continue
         clash = meet(board, pool, clashes, h.target, step)
@@ -596,10 +675,14 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
                           if held[1].reason else f"{h.target}<{held[0].name}>")
             continue
         # spent protections last: a hit another one stops does not spend them (祝福 "免疫一次", 长寿 "第一次")
-        stop = next((g for g in stopping if g.once), None)
+        stop = spend_guard(pool.guards, h.target, h.skill, h.strength)
         if stop is not None:
-            guards.remove(stop)
             board.survive(h.target, stop.saves(h.target, h.skill))
+            continue
+        covered = take_cover(board, pool.covers, h.target, h.skill)
+        if covered is not None:  # the hit falls on the cover's target at once (防反 "改为对<防反>目标结算")
+            board.survive(h.target, covered[1])
+            hits.insert(0, replace(h, target=covered[0]))
             continue
         held = standing(board, seat, h.skill, h.strength, by, _phase(board), pool, once=True)
         if held is not None:

@@ -218,7 +218,8 @@ class Flow:
         if why is not None:
             b.reject(action, why, skill.clause)
             return
-        if skill.uses is not None and action.members and action.index >= 0:
+        if (skill.uses is not None and action.members and action.index >= 0
+                and not any(e.kind == "cover" for e in skill.effects)):  # a cover is spent when it takes effect
             b.use(b.seat(action.members[0]), skill)
         void = tonight.voiding(b, self.pool, skill, action.members)
         if void is not None:  # used, to no effect ("一次性技能如果被触发则被消耗")
@@ -460,6 +461,8 @@ class Flow:
                 continue
             for a in self.effective(name):
                 self.settle(a, n)
+            if any(e.top_at_least is not None for e in skill.effects):  # counted once all are in (祝福)
+                effects.tally(self.board, self.pool, skill, n)
             self.after_exits()
         if step.resolve:
             effects.resolve(self.board, self.pool, self.clashes, n, self.out)
@@ -493,6 +496,8 @@ class Flow:
             if a.index not in self.done and skill.trigger is None:
                 for x in self.effective(a.skill):
                     self.settle(x, "")
+                if any(e.top_at_least is not None for e in skill.effects):
+                    effects.tally(b, self.pool, skill, "")
                 self.after_exits()
         if self.pool.hits:
             effects.resolve(b, self.pool, self.clashes, "", self.out)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.effects import spend_standing, standing
+from tracker.engine.night.effects import Cover, Guard, spend_guard, spend_standing, standing, take_cover
 from tracker.engine.night.games.dnf_107.common import add_curse, flip, is_human
 
 CL_FLOW = "致死伤害结算流程："
@@ -43,8 +43,8 @@ class Hit:
 class Guards:
     """What stands between a hit and 出局 this phase; the dry run works on a copy."""
 
-    blessed: str | None = None
-    counter: dict[str, str] = field(default_factory=dict)   # 剑士/学者 → <防反> target
+    shields: dict[str, list[Guard]] = field(default_factory=dict)  # <祝福>: protections spent by one hit
+    counter: dict[str, Cover] = field(default_factory=dict)  # 剑士/学者 → <防反> (a cover)
     traps: dict[str, str] = field(default_factory=dict)     # 游荡者 → <陷阱> target
     stealth: str | None = None                                # the 游荡者 under <潜行>
     necro: str | None = None                                  # the <死灵咒> target
@@ -52,7 +52,7 @@ class Guards:
     flipped: set[str] = field(default_factory=set)
 
     def copy(self) -> Guards:
-        return Guards(self.blessed, dict(self.counter), dict(self.traps), self.stealth, self.necro,
+        return Guards({t: list(gs) for t, gs in self.shields.items()}, dict(self.counter), dict(self.traps), self.stealth, self.necro,
                       set(self.out), set(self.flipped))
 
 
@@ -88,17 +88,18 @@ class Flow:
                 b.survive(t, held[1].reason.format(skill=h.skill, actor=t, target=t) if held[1].reason
                           else f"{t}<{held[0].name}>")
             return
-        if g.blessed == t:
-            g.blessed = None
+        stop = spend_guard(g.shields, t, h.skill, 1)  # （2）<祝福>: a protection spent by this hit
+        if stop is not None:
             if not self.dry:
-                b.survive(t, f"致死伤害结算流程（2）：当夜受到<祝福>作用，{h.skill}无效，<祝福>效应终止")
+                b.survive(t, stop.saves(t, h.skill))
             return
-        if t in g.counter:
-            to = g.counter.pop(t)
+        if t in g.counter:  # （3）<防反>: a cover, the hit passes on
+            to = g.counter[t].target
             self._note(f"{h.step} 致死伤害结算流程（3）：{t}发动了<防反> → {h.skill}改为对{to}结算，<防反>消耗")
-            if not self.dry:
-                b.use(seat, "防反")
-                b.survive(t, f"致死伤害结算流程（3）：<防反>由{to}代为承担{h.skill}")
+            if self.dry:
+                g.counter.pop(t)
+            else:
+                b.survive(t, (take_cover(b, g.counter, t, h.skill) or (to, ""))[1])
             self.hit(replace(h, target=to))
             return
         human = not self._undead_now(t)

@@ -29,7 +29,7 @@ from tracker.engine.night.games.dnf_107.common import (
     soul_link,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
-from tracker.engine.night.games.dnf_107.skills import bless, deliver, mastery, morning, revelation, rubbing
+from tracker.engine.night.games.dnf_107.skills import deliver, grace, mastery, morning, revelation, rubbing
 from tracker.engine.night.model import Action, Seat
 
 #: A private flag in the working state: prepare() has settled (1) already.
@@ -139,9 +139,14 @@ class Night:
         return True
 
     def take(self, pool: Pool) -> None:
-        """The [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭, (9) 啃咬) joins the hits the
+        """The protections, covers and [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭, (9) 啃咬) joins the hits the
         致死伤害结算流程 settles at (13), with whether an 亡灵 dealt it (神恩: 被亡灵阵营角色击杀) and
         the cause its effect names (a team's: 啃咬（活尸）)."""
+        for t, guards in pool.guards.items():  # 祝福 (data): a protection spent by one hit
+            self.g.shields.setdefault(t, []).extend(guards)
+        pool.guards.clear()
+        self.g.counter.update(pool.covers)  # 防反 (data): the 剑士's next hit passes on
+        pool.covers.clear()
         hits, pool.hits = pool.hits, []
         for h in hits:
             sk = self.b.skill(h.skill)
@@ -159,6 +164,8 @@ class Night:
     def spend(self, a: Action) -> None:
         """A 限定 skill is spent when it is 发动, even if its effect then fails (N02: 偷袭 on 潜行)."""
         sk = self.b.skill(a.skill)
+        if any(e.kind == "cover" for e in sk.effects):  # 防反 "生效后，剑士失去此技能": not on submission
+            return
         if sk.uses and a.members and self.b.has(a.members[0]):
             seat = self.actor(a)
             if sk.uses in seat.uses or (sk.kind == "限定" and seat.role in sk.roles):
@@ -208,12 +215,9 @@ class Night:
 
     # -- (4) ---------------------------------------------------------------------------------------
     def step4(self) -> None:
-        bless(self)
+        """(4) after <祝福> and <防反> (data: the pool's protection and cover, taken for (13)): 恩典, 陷阱, 超度."""
+        grace(self)
         b = self.b
-        for a in self.of("防反"):
-            if self.live(a, "(4)"):
-                self.g.counter[a.members[0]] = a.targets[0]
-                b.note(f"(4) 防反：{a.actor}选择{a.targets[0]}（若该夜{a.actor}受到致死伤害，由其代为承担）")
         for a in self.of("陷阱"):
             if self.live(a, "(4)"):
                 self.g.traps[a.members[0]] = a.targets[0]

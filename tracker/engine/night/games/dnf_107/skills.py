@@ -1,4 +1,4 @@
-"""The information, blessing and conversion skills of a 107 night, and its morning.
+"""The information, grace and conversion skills of a 107 night, and its morning.
 
 Split from :mod:`.night` only for length: each function is one skill of steps (3)–(4), (17) or
 the morning 公示, and reads the same :class:`~.night.Night` state (voids, stealth, guards).
@@ -7,7 +7,6 @@ the morning 公示, and reads the same :class:`~.night.Night` state (voids, stea
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from tracker.engine.night.games.dnf_107.common import RELIC, UNDEAD, flip, is_undead, relic, relic_holder
@@ -17,42 +16,24 @@ if TYPE_CHECKING:
     from tracker.engine.night.games.dnf_107.night import Night
 
 
-def bless(nt: Night) -> None:
-    """祝福 tally (a unique top of at least 2; a tie protects nobody; not twice running) and 恩典."""
+def grace(nt: Night) -> None:
+    """恩典 on the night's <祝福> (settled from data at (4), last submission per 村民): a blesser of the 神启者 is
+    told "神启者"; the 神启者 learns the first 村民 who ever blessed him (once a game: ``恩典首次``)."""
     b = nt.b
-    counts: Counter[str] = Counter()
-    first_to_prophet: str | None = None
+    last: dict[tuple[str, ...], Action] = {}
     for a in nt.of("祝福"):
-        if not nt.live(a, "(4)"):
+        last[a.members] = a
+    first_to_prophet: str | None = None
+    for a in sorted(last.values(), key=lambda x: x.index):
+        if a.index in nt.void or not nt.live(a, "(4)"):
             continue
-        t = a.targets[0]
-        counts[t] += 1
-        if b.seat(t).role == "神启者":
+        if b.seat(a.targets[0]).role == "神启者":
             b.tell(a.actor, "恩典：神启者")
             first_to_prophet = first_to_prophet or a.actor
     if first_to_prophet and not b.state.get("恩典首次"):
         prophet = next(s.name for s in b.table.players.values() if s.role == "神启者")
         b.set_state("恩典首次", {"player": first_to_prophet, "night": nt.n})
         b.tell(prophet, f"恩典：第一个对你使用祝福的村民是{first_to_prophet}")
-    if not counts:
-        return
-    tally = "、".join(f"{t}得{c}" for t, c in counts.items())
-    top = max(counts.values())
-    leaders = [t for t, c in counts.items() if c == top]
-    if top < 2:
-        b.note(f"(4) 祝福：{tally}，没有角色至少得到2 → 当晚无人受<祝福>庇护")
-    elif len(leaders) > 1:
-        b.note(f"(4) 祝福：{tally}，{'、'.join(leaders)}同样多 → 当晚无人能受到祝福的庇佑")
-    else:
-        t = leaders[0]
-        last = b.state.get("祝福上次")
-        if isinstance(last, dict) and last.get("target") == t and last.get("night") == nt.n - 1:
-            b.note(f"(4) 祝福：{tally} → {t}最多，但第{nt.n - 1}夜已受<祝福>效果影响（同一名角色不能连续两夜受到<祝福>效果影响）"
-                   " → 无效果")
-        else:
-            nt.g.blessed = t
-            b.set_state("祝福上次", {"target": t, "night": nt.n})
-            b.note(f"(4) 祝福：{tally} → {t}得到的祝福最多且至少为2，当晚免疫一次致死伤害")
 
 
 def rubbing(nt: Night, a: Action) -> None:
