@@ -521,6 +521,11 @@ def test_spur_night_two_strikes_and_red_card_gives_none() -> None:
     assert deaths(res) == [V3]
     res = run(scenario(day=3, actions=[act("导演", "红牌罚下", CUB)]))
     assert "激励" not in res["state_after"]
+    res = run(scenario(day=3, actions=[act("放逐投票", "投票出局", CUB)]))  # day 3's exile: night 3 spurred
+    assert res["state_after"]["激励"] == {"night": 3}
+    assert told(res, BIGW) == ["激励：幼狼已出局，第3夜狼人可以再使用一次<杀人>"]
+    res = run(scenario(actions=[act(CUB, "激励")]))  # 强制: it acts by itself, nobody submits it
+    assert refused(res) == [(CUB, "激励")] and "激励" not in res["state_after"]
 
 
 def test_two_wolves_out_keeps_the_game_and_the_last_wolf_loses_the_pack() -> None:

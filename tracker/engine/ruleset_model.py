@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
-                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose"]
+                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
@@ -528,6 +528,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
     "choose": frozenset({"text", "log"}),
+    "extra": frozenset({"again", "state", "tag", "text", "log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice"})
@@ -617,7 +618,10 @@ class EffectT(_Table):
                           "导演公告\", 夜之语 \"次日将公告；‘昨夜有夜之低语’\"); bench: the target enters 挂机 — he stays "
                           "in the game, and a benched player's submissions are refused in the phases after — and a submission whose `choice` says "
                           "判负 judges his faction lost (the shared red card of 107 and M160 \"被红牌罚下的角色自动进入挂机"
-                          "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\")",
+                          "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\")"
+                          "; extra: on the night after the phase it is settled in, the skill `again` may be used once more "
+                          "— one more submission of it counts that night, per team for a team skill, per player else (M19 "
+                          "激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -684,7 +688,8 @@ class EffectT(_Table):
                    "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
                    "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
                    "none) standing in (107 \"剑痕：{choice}\"); protect with `delays` (which must write it): what its "
-                   "holder is told when his exit is put off", default="{target}：{answer}")
+                   "holder is told when his exit is put off; extra: what the holders of `tag` are told, `{night}` (the night "
+                   "of the extra use) standing in", default="{target}：{answer}")
     exits: list[Name] = _f(
         "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
@@ -705,7 +710,8 @@ class EffectT(_Table):
     new_uses: bool = _f("convert with `role`: the target's `uses` become the new role's counted skills at their `count`, "
                         "the old role's gone (107 \"当一名角色转化身份时……失去当前所有身份技能……并获得对应身份的身份技能\", "
                         "暗日); leave out: his `uses` are kept", default=False)
-    tag: str | None = _f("mark: the tag (警长)", default=None)
+    tag: str | None = _f("mark: the tag (警长); extra: the living holders of this tag are told `text` (M19 "
+                         "狼群); leave out there: nobody is told", default=None)
     act: Literal["give", "take", "pass", "tear"] | None = _f(
         "mark: what it does when the submission's `choice` is none of `choices`, the move then named by the "
         "skill alone (107 推选首领 gives 恶徒首领 to its target; `take`: from a target who holds it, 107 探查 "
@@ -789,7 +795,12 @@ class EffectT(_Table):
     unless_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains none of these words, no choice "
         "included (107 探查's 效果1: `[\"2\"]`); leave out: whatever the choice", default=[], examples=[["2"]])
+    again: Name | None = _f(
+        "extra: the skill that may be used once more on the next night (required there); the generic engine counts "
+        "one more of its submissions that night, and a game's hook step settling that skill asks the same "
+        "(`tracker.engine.night.effects.extra_uses`)", default=None, examples=["杀人"])
     state: str | None = _f(
+        "extra: the `state` key recording `{night}`, the night of the extra use (required there; M19 `激励`); "
         "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
         "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads); protect with `standing` and `once`: the `state` key "
@@ -850,6 +861,10 @@ class EffectT(_Table):
             raise ValueError("protect 效果的 when、text 只属于 delays（延后出局）")
         if self.kind == "protect" and self.delays and not (self.standing and self.when and "text" in self.model_fields_set):
             raise ValueError("protect 效果的 delays 要写 standing = true、when（延后的出局何时结算）和 text（告知持有者的话）")
+        if self.kind == "extra" and not (self.again and self.state):
+            raise ValueError("extra 效果要写 again（下一夜可以再使用一次的技能）和 state（记下那一夜的 state 键）")
+        if self.kind == "extra" and self.tag and "text" not in self.model_fields_set:
+            raise ValueError("extra 效果写了 tag 就要写 text（告知该标签持有者的话，可用 {night}）")
         if self.kind == "watch" and not self.state:
             raise ValueError("watch 效果要写 state（记住目标的 state 键，如 \"悬赏上次\"）")
         return self
@@ -937,7 +952,16 @@ class TriggerT(_Table):
                           "skill then waiting for his submission (a pending entry), which the next settlement "
                           "settles first (M19 殉职 \"警长并非因为罚下而出局后，须选择一名未出局的角色来继任警长\"); "
                           "none: he is told nothing", default=None, examples=["殉职：请选择一名未出局的角色继任警长"])
+    forced: bool = _f("强制: it acts by itself right after its holder's exit (unless `unless` forbids it), with no "
+                      "submission — nobody submits it (M19 激励<强制> \"当幼狼并非因红牌罚下而出局后……\"); leave out: "
+                      "it acts on its holder's submission (or `missing`/`asks`)", default=False)
     clause: str = _f("the post's sentence", default="")
+
+    @model_validator(mode="after")
+    def _alone(self) -> "TriggerT":
+        if self.forced and (self.missing is not None or self.asks is not None):
+            raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
+        return self
 
 
 class ExtraPerPhaseT(_Table):

@@ -96,7 +96,8 @@ class Effect:
     ``vote``: the ruleset's ``[[voting.modifiers]]`` ``modifier`` (default: the skill's name) on the
     target for the next day, which that day's tally reads (107 流言). ``watch``: the target remembered in
     the ``state`` key until the skill's ``feedback`` step, which tells its holders ``text`` if he is then
-    announced out (213 悬赏).
+    announced out (213 悬赏). ``extra``: the skill ``again`` may be used once more on the next night, recorded
+    as ``{night}`` in ``state``; the living holders of ``tag`` are told ``text`` (M19 激励).
     ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`).
     """
 
@@ -136,8 +137,11 @@ class Effect:
     nights: int = 0
     loses: str | None = None
     modifier: str | None = None
-    #: watch: the ``state`` key remembering the target until the skill's ``feedback`` step (213 悬赏上次).
+    #: watch: the ``state`` key remembering the target until the skill's ``feedback`` step (213 悬赏上次);
+    #: extra: the ``state`` key recording the night of the extra use (M19 激励).
     state: str | None = None
+    #: extra: the skill that may be used once more on the next night (M19 激励: 杀人).
+    again: str | None = None
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
@@ -232,13 +236,16 @@ class Trigger:
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
     settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens — or, with ``asks``, he is
-    told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者).
+    told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者). ``forced``
+    (强制): nobody submits it; it acts by itself right after the exit (M19 激励).
     """
 
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
     asks: str | None = None
+    #: 强制: it acts by itself on its holder's exit, nobody submits it (M19 激励).
+    forced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,7 +552,7 @@ def _skill(t: SkillT) -> Skill:
         per_phase=t.per_phase,
         once_per_target=t.once_per_target,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
-        actor_may_be_dead=t.actor_may_be_dead or t.trigger is not None, lethal=t.lethal, gained=t.gained, tag=t.tag,
+        actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced), lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
@@ -560,7 +567,8 @@ def _skill(t: SkillT) -> Skill:
             skill=t.extra_per_phase.skill, roles=tuple(t.extra_per_phase.roles), at_least=t.extra_per_phase.at_least,
             extra=t.extra_per_phase.extra),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
-                                                         clause=t.trigger.clause, asks=t.trigger.asks))
+                                                         clause=t.trigger.clause, asks=t.trigger.asks,
+                                                         forced=t.trigger.forced))
 
 
 def _effect(e: EffectT) -> Effect:
@@ -570,7 +578,7 @@ def _effect(e: EffectT) -> Effect:
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   exits=tuple(e.exits), empty=e.empty,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),

@@ -1,7 +1,8 @@
 """The refusals every post states the same way, read from the skill's data keys.
 
 One function, :func:`refusal`, decides whether a submission may enter settlement at all: a dead or
-benched actor, a skill the day's tally settles (``tally``), a skill the actor's role does not have, the wrong phase, no uses left, a "*" skill
+benched actor, a skill the day's tally settles (``tally``), a 强制 skill that acts by itself on its holder's exit
+(``trigger.forced``), a skill the actor's role does not have, the wrong phase, no uses left, a "*" skill
 on the first night, the same target twice running, a cooldown, a self-target the post forbids,
 a target who is not in the game. Anything the post decides later in its order (a skill blocked by
 another, an effect cancelled) is not a refusal: the game's hooks settle it and the log says why.
@@ -41,6 +42,8 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
     """
     if skill.tally is not None:
         return f"<{skill.name}>由白天的计票结算（[voting] {skill.tally}），无需提交"
+    if skill.trigger is not None and skill.trigger.forced:
+        return f"<{skill.name}>是强制技能，出局时自行发动，无需提交"
     lent = skill.name in granted
     members = action.members
     team = action.team

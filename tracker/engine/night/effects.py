@@ -146,6 +146,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "choose":
         _choose(board, use, effect)
         return
+    if effect.kind == "extra":
+        _extra(board, use, effect)
+        return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
     if effect.kind == "announce":
@@ -369,6 +372,43 @@ def _ready(board: Board, use: Use, effect: Effect) -> None:
         board.note(effect.log.format(**words) if effect.log is not None
                    else f"{use.step} {m}<{use.skill.name}>：说明第{day}个游戏日使用该技能".strip())
         board.tell(m, effect.text.format(**words))
+
+
+def next_night(board: Board) -> int | None:
+    """The night after the phase being settled: night N+1 after night N; after day D, the night that
+    follows it (M19: night D; 213, whose night N opens day N: night D+1)."""
+    if board.night is not None:
+        return board.night + 1
+    return board.catalog.night_before(board.table.day + 1) if board.table.day is not None else None
+
+
+def _extra(board: Board, use: Use, effect: Effect) -> None:
+    """One more use of ``again`` on the next night, recorded in ``state`` (M19 激励 "仅限下一个夜晚，狼人可以
+    再使用一次<杀人>技能"); the living holders of ``tag`` are told."""
+    night = next_night(board)
+    if night is None or effect.state is None:
+        return
+    board.set_state(effect.state, {"night": night})
+    line = effect.log or "{step} {actor}<{skill}>：第{night}夜可以再使用一次<{again}>"
+    board.note(line.format(step=use.step, actor=use.actor, skill=use.skill.name, night=night, again=effect.again))
+    if effect.tag:
+        for seat in board.table.players.values():
+            if seat.alive and effect.tag in seat.tags:
+                board.tell(seat.name, effect.text.format(night=night))
+
+
+def extra_uses(board: Board, skill: str) -> int:
+    """How many more uses of ``skill`` an ``extra`` effect gave for the night being settled (the generic
+    engine counts that many more submissions; a game's hook step settling the skill asks the same)."""
+    if board.night is None:
+        return 0
+    found = 0
+    for own in board.catalog.skills.values():
+        for e in own.effects:
+            record = board.state.get(e.state or "") if e.kind == "extra" and e.again == skill else None
+            if isinstance(record, dict) and record.get("night") == board.night:
+                found += 1
+    return found
 
 
 def _remembered(board: Board, target: str) -> dict[str, object]:

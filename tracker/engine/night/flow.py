@@ -153,6 +153,10 @@ class Flow:
             mine = [a for a in self.actions if a.skill == skill.name and a.index not in self.done
                     and a.members[:1] == (player,)]
             if not mine:
+                if skill.trigger.forced:  # 强制: nobody submits it; it acts by itself at the exit
+                    if cause is not None and not self._forbids(skill, cause):
+                        self.settle(Action(actor=player, skill=skill.name, index=-1), f"{player}出局后")
+                    continue
                 if skill.trigger.missing is not None and cause is not None:
                     self.board.note(f"{player}出局后未提交<{skill.name}>：视为{skill.trigger.missing}（{skill.trigger.clause}）")
                     self.settle(Action(actor=player, skill=skill.name, choice=skill.trigger.missing, index=-1),
@@ -233,7 +237,7 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind in ("mark", "announce", "ready", "choose") or e.to == "actor" or e.exits
+        if not action.targets and not any(e.kind in ("mark", "announce", "ready", "choose", "extra") or e.to == "actor" or e.exits
                                           for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
@@ -312,21 +316,25 @@ class Flow:
 
     def effective(self, name: str) -> list[Action]:
         """The submissions of a skill that count: the last per player, or per team (every one, in
-        submission order, for a skill with ``every_submission``)."""
+        submission order, for a skill with ``every_submission``); the last two (or more) on a night an
+        ``extra`` effect gave it one more use."""
         skill = self.catalog.skill(name)
         mine = [a for a in self.actions if a.skill == name and a.index not in self.done]
         if skill.every_submission:
             return mine
-        last: dict[str, Action] = {}
+        keep = 1 + effects.extra_uses(self.board, name)  # M19 激励 "可以再使用一次<杀人>": the last two count
+        last: dict[str, list[Action]] = {}
         for a in mine:
-            key = _key(a, skill)
-            if key in last:
-                self.done.add(last[key].index)
-                self.board.note(f"{last[key].actor}<{name}>：以最后一次提交（{a.actor}）为准")
-            last[key] = a
+            kept = last.setdefault(_key(a, skill), [])
+            if len(kept) == keep:
+                dropped = kept.pop(0)
+                self.done.add(dropped.index)
+                self.board.note(f"{dropped.actor}<{name}>：以最后一次提交（{a.actor}）为准")
+            kept.append(a)
+        counted = [a for kept in last.values() for a in kept]
         if self.catalog.originals_first:  # 107 "学者拓印的技能在原版之后结算"
-            return sorted(last.values(), key=lambda a: (not self.original(a, skill), a.index))
-        return sorted(last.values(), key=lambda a: a.index)
+            return sorted(counted, key=lambda a: (not self.original(a, skill), a.index))
+        return sorted(counted, key=lambda a: a.index)
 
     def original(self, action: Action, skill: Skill) -> bool:
         """Whether the submission's actor holds the skill by role as the phase began (or by tag), not

@@ -1,7 +1,7 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
 Registered as :attr:`Board.on_death` listeners in the post's words: 殉情 (the 忠犬 waits), 遇难
-then 遗志, 激励, the 绑匪's <设计> freed, a red-carded 警长's badge given at random (his 殉职 otherwise
+then 遗志, the 绑匪's <设计> freed (激励 is the night file's forced ``trigger``), a red-carded 警长's badge given at random (his 殉职 otherwise
 is the night file's ``trigger``, settled by the generic engine after the step), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
@@ -30,7 +30,6 @@ def install(ctx: Ctx) -> None:
         lambda _b, seat, cause: _record(ctx, seat, cause),
         lambda _b, seat, cause: _lovers(ctx, seat, cause),
         lambda _b, seat, cause: _hostage(ctx, seat, cause),
-        lambda _b, seat, cause: _cub(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
         lambda _b, seat, cause: _sheriff(ctx, seat, cause),
     ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
@@ -112,19 +111,6 @@ def will(ctx: Ctx, hostage: str) -> None:
     else:
         why = "已出局" if not target.alive else "不属于狼人阵营"
         b.note(f"遗志：人质{hostage}选择{t}，{t}{why} → 没有效果")
-
-
-def _cub(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """激励<强制>: the 幼狼 out but not by a red card → the next night the wolves kill once more."""
-    b = ctx.board
-    if seat.role != "幼狼" or is_red(cause):
-        return
-    n = (b.night + 1) if b.night is not None else (b.table.day or 0)
-    b.set_state("激励", {"night": n})
-    b.note(f"激励：幼狼{seat.name}出局（非红牌），第{n}夜狼人可以再使用一次<杀人>")
-    for p in ctx.table.players.values():
-        if p.alive and p.faction == "狼人" and "狼群" in p.tags:
-            b.tell(p.name, f"激励：幼狼已出局，第{n}夜狼人可以再使用一次<杀人>")
 
 
 def _design(ctx: Ctx, seat: Seat) -> None:

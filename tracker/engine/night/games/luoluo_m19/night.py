@@ -7,7 +7,7 @@ held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 
 from __future__ import annotations
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.effects import Use
+from tracker.engine.night.effects import Use, extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     bearer,
@@ -81,12 +81,12 @@ def _kills(ctx: Ctx) -> None:
             continue
         killer = "狼群" if act.team == "狼群" or all(in_pack(b.seat(m)) for m in act.members) else "+".join(act.members)
         by_killer.setdefault(killer, []).append(act)
-    spur = b.state.get("激励")
+    spur = extra_uses(b, "杀人")  # 激励 (data: an ``extra`` effect on the 幼狼's exit)
     for killer, acts in by_killer.items():
-        n = 2 if killer == "狼群" and isinstance(spur, dict) and spur.get("night") == b.night else 1
+        n = 1 + spur if killer == "狼群" else 1
         if len(acts) > n:
             b.note(f"(1) {killer}提交了{len(acts)}次<杀人>，以最后{n}次为准")
-        if n == 2:
+        if n > 1:
             b.note("(1) 激励：本夜狼人可以再使用一次<杀人>")
         for act in acts[-n:]:
             t = ctx.bearer(act.targets[0], "杀人")
