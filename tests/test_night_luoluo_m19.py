@@ -538,6 +538,18 @@ def test_two_wolves_out_keeps_the_game_and_the_last_wolf_loses_the_pack() -> Non
     assert res["outcome"]["clause"] == "场上仅有一个阵营尚未被判负，游戏立即结束，宣布此阵营胜利。"
 
 
+def test_a_win_at_a_data_step_still_writes_the_announcement_and_the_notices() -> None:
+    """宣布阵营获得胜利会立即终止一切结算 — but the morning's 公示 and the exit notices are still written when
+    the win comes at a data step: the 幼狼's <牺牲> (1) takes his 攻 with him (殉情), the last wolves, and the
+    村民 win (before: no 公示 line, no notice)."""
+    dead = {BIGW: {"night": 1, "cause": "毒药"}, CUPID: {"night": 1, "cause": "杀人"}}
+    res = run(scenario(night=3, dead=dead, lovers={"类型": "基佬情深", "攻": OLDW, "受": CUB},
+                       actions=[act(CUB, "牺牲")]))
+    assert res["outcome"]["winner"] == "村民" and deaths(res) == [CUB, OLDW]
+    assert res["announcement"]["lines"][0] == f"第3夜出局：{CUB}、{OLDW}"
+    assert told(res, CUB) == ["出局通知；可以留下遗言"]
+
+
 def test_wolves_reaching_half_win_and_stop_settlement() -> None:
     """狼人胜 1、狼人阵营存活的人数占总存活人数的一半或一半以上; 宣布阵营获得胜利会立即终止一切结算 —
     the (6) kill gives half, so the (7) poison is never settled."""

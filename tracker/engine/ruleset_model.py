@@ -991,6 +991,8 @@ class SkillT(_Table):
     min_targets: Count | None = _f("the fewest targets (default: `targets`, else 0)", default=None)
     max_targets: Count | None = _f("the most targets (default: `targets`, else `min_targets`)", default=None)
     uses: str | None = _f("the seat's `uses` key that counts it; a limited skill is refused at 0", default=None)
+    spent: str | None = _f("the word the state after shows once a use leaves none (M19 毒药 \"<毒药>发动后，女巫失去技能"
+                           "<毒药>\": `已失去`); leave out: the count left (0, or false)", default=None, examples=["已失去"])
     count: Count | bool | None = _f("what `uses` holds at the start: the post's [X], or true for a skill held "
                                     "until lost (default 1 when `uses` is set)", default=None)
     not_first_night: bool = _f("not on night 1 (the post's *)", default=False)

@@ -66,6 +66,9 @@ class Board:
         #: whoever settled it (an effect or a game's hook step): the generic engine runs each one's
         #: ``trigger`` skills from here (:meth:`tracker.engine.night.flow.Flow.after_exits`).
         self.exits: list[tuple[str, str]] = []
+        #: What a game's hook steps hand on to its later steps within this settlement (``Flow.game``), which
+        #: its ``finish`` reads when a win stops the settlement.
+        self.game: dict[str, Any] = {}
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -152,7 +155,9 @@ class Board:
             seat.uses[key] = False
         elif isinstance(left, int):
             seat.uses[key] = max(0, left - 1)
-        self.result.state_after[f"{seat.name}.{key}"] = seat.uses.get(key)
+        now = seat.uses.get(key)
+        spent = not isinstance(skill, str) and skill.spent is not None and (now is False or now == 0)
+        self.result.state_after[f"{seat.name}.{key}"] = skill.spent if spent and not isinstance(skill, str) else now
 
     def set_state(self, key: str, value: Any) -> None:
         self.state[key] = value

@@ -408,6 +408,8 @@ class Skill:
     max_targets: int = 0
     uses: str | None = None
     count: int | bool | None = None
+    #: What the state after shows once a use leaves none (M19 毒药: 已失去); None: the count left.
+    spent: str | None = None
     not_first_night: bool = False
     first_night_only: bool = False
     from_night: int | None = None
@@ -546,7 +548,7 @@ def _skill(t: SkillT) -> Skill:
     lo, hi = t.target_range
     return Skill(
         name=t.name, roles=tuple(t.roles), team=t.team, phase=t.phase, kind=t.kind, min_targets=lo,
-        max_targets=hi, uses=t.uses, count=t.count if t.count is not None else (1 if t.uses is not None else None),
+        max_targets=hi, uses=t.uses, spent=t.spent, count=t.count if t.count is not None else (1 if t.uses is not None else None),
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         per_phase=t.per_phase,

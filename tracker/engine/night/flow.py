@@ -101,8 +101,8 @@ class Flow:
         self.pool = Pool()
         self.done: set[int] = set()
         self.clashes = self.catalog.clashes
-        #: What a game's hook steps hand on to its later steps within this settlement.
-        self.game: dict[str, Any] = {}
+        #: What a game's hook steps hand on to its later steps within this settlement (the board's).
+        self.game: dict[str, Any] = board.game
         #: Submissions taken so far this phase per skill with ``per_phase`` (偷袭 每晚仅限发动一次).
         self.taken: dict[str, int] = {}
         #: This phase's place of each skill in the post's order (the first step listing it), and the place

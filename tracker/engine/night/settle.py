@@ -65,6 +65,8 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
         _settle(board, hooks, actions, skills)
     except SettlementOver:
         board.note("胜负已分，立即终止结算")
+        if hooks is not None and hooks.finish is not None:
+            hooks.finish(board)
     board.result.table_after = board.table
     return board.result
 

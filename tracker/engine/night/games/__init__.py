@@ -103,6 +103,13 @@ class Flipped(Protocol):
     def __call__(self, board: Board, seat: Seat, before: tuple[str, str], cause: str, /) -> None: ...
 
 
+class Finish(Protocol):
+    """What the game still writes when a win stops the settlement mid-way ("宣布阵营获得胜利会立即终止一切
+    结算"): M19's 公示 and exit notices, whichever step the win came at (a data step's too)."""
+
+    def __call__(self, board: Board, /) -> None: ...
+
+
 class Grants(Protocol):
     """Skills a player may use this phase beyond his role's (a stolen or lent skill)."""
 
@@ -137,6 +144,8 @@ class GameHooks:
     hooked: Mapping[str, str] = field(default_factory=dict)
     #: What a 翻转身份 sets off in this game (see :class:`Flipped`); None: nothing beyond the flip.
     flipped: Flipped | None = None
+    #: With ``steps``: what is still written when a win stops the settlement (see :class:`Finish`).
+    finish: Finish | None = None
 
     def __post_init__(self) -> None:
         if not self.steps:

@@ -125,8 +125,8 @@ class Ctx:
     strikes: list[tuple[str, str]] = field(default_factory=list)
     treated: str | None = None      # 救治 target (after 主人 bears it)
     antidote: str | None = None     # 救药 target
-    poison: tuple[str, str] | None = None   # (target, witch)
-    silence: tuple[str, str] | None = None  # 灭口 (target, 绑匪)
+    #: Set once the 公示 and the exit notices are written (at the 公示 step, or where a win stops it).
+    finished: bool = False
     extra_lines: list[str] = field(default_factory=list)
     hostage_out: list[str] = field(default_factory=list)
     used: set[int] = field(default_factory=set)  # indexes of actions settled

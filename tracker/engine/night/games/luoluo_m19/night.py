@@ -38,10 +38,6 @@ def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
     return True
 
 
-def _alert(ctx: Ctx, target: str, act: Action, step: str) -> bool:
-    return alert(ctx.board, target, act, step)
-
-
 #: "警觉<强制> —— 当你成为<算计><灭口><觅食>的目标时，此技能无效".
 ALERTED = ("算计", "灭口", "觅食")
 
@@ -109,11 +105,11 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
 
 
 def step3(ctx: Ctx) -> None:
-    """（3）女巫行动，可以发动救药、毒药。但是被毒药的目标出局结算不在此时 (the 通灵 feedback before it
-    is the night file's ``tell`` of the strikes :func:`kills` collected)."""
+    """（3）女巫行动，可以发动救药 (the 通灵 feedback before it is the night file's ``tell`` of the strikes
+    :func:`kills` collected; <毒药> after it is data, a ``damage`` the (7) ``resolve`` settles)."""
     b = ctx.board
     potion_used: dict[str, str] = {}
-    for act in [a for a in ctx.actions if a.skill in ("救药", "毒药")]:
+    for act in [a for a in ctx.actions if a.skill == "救药"]:
         if not _live_actor(ctx, act, "(3)"):
             continue
         w = b.seat(act.members[0])
@@ -123,22 +119,20 @@ def step3(ctx: Ctx) -> None:
             continue
         potion_used[w.name] = act.skill
         t = ctx.bearer(act.targets[0], act.skill)
-        if act.skill == "救药":
-            ctx.antidote = t
-            ctx.lose_skill(w, "救药")
-            ctx.lose_skill(w, "通灵")
-            b.note(f"(3) 女巫{w.name}对{t}使用救药 → 失去<救药>，随之失去<通灵>；当夜不可再用毒药")
-        else:
-            ctx.poison = (t, w.name)
-            ctx.lose_skill(w, "毒药")
-            b.note(f"(3) 女巫{w.name}对{t}使用毒药（失去<毒药>），出局结算不在此时")
+        ctx.antidote = t
+        ctx.lose_skill(w, "救药")
+        ctx.lose_skill(w, "通灵")
+        b.note(f"(3) 女巫{w.name}对{t}使用救药 → 失去<救药>，随之失去<通灵>；当夜不可再用毒药")
 
 
 def step5(ctx: Ctx) -> None:
-    """（5）绑匪行动，选择是否发动<灭口><绑架>: only on the <设计> target still alive."""
+    """（5）绑匪行动，<绑架> only on the <设计> target still alive (<灭口> before it is data, a ``damage``
+    the (7) ``resolve`` settles); "当<灭口><绑架>技能都发动后，绑匪失去<设计>"."""
     b = ctx.board
+    acted: list[str] = []
     for act in [a for a in ctx.actions if a.skill in ("灭口", "绑架")]:
-        if not _live_actor(ctx, act, "(5)"):
+        acted += [m for m in act.members if m not in acted]
+        if act.skill != "绑架" or not _live_actor(ctx, act, "(5)"):
             continue
         k = b.seat(act.members[0])
         ctx.spend(k, act.skill)
@@ -146,22 +140,18 @@ def step5(ctx: Ctx) -> None:
         if not b.seat(t).alive:
             b.note(f"(5) 绑匪{k.name}发动<{act.skill}>：目标{t}已出局 → 没有效果")
             continue
-        if act.skill == "灭口":
-            if _alert(ctx, t, act, "(5)"):
-                continue
-            ctx.silence = (t, k.name)
-            b.note(f"(5) 绑匪{k.name}发动<灭口>：设计目标{t}仍存活 → 将在第(7)步出局")
-        else:
-            day = (b.night or 0) + 1
-            if "绑架" not in b.seat(t).status:
-                b.seat(t).status.append("绑架")
-            b.result.state_after[f"{t}.status"] = list(b.seat(t).status)
-            b.note(f"(5) 绑匪{k.name}发动<绑架>：{t}进入绑架状态，直到第{day}天结束")
-            b.later(f"{t}被绑架：第{day}天不得主动发表观点，只能用动物叫声或小镇表情回答提问", t,
-                    f"第{day}天结束", ctx.clause("绑架"))
-            b.tell(t, f"绑架：你被绑架，第{day}天不得主动发表观点，只能发出动物叫声或使用小镇的表情")
-            ctx.extra_lines.append(f"{t}被绑架（第{day}天只能用动物叫声或小镇表情回答提问）")
-        if not held(k, "灭口") and not held(k, "绑架"):
+        day = (b.night or 0) + 1
+        if "绑架" not in b.seat(t).status:
+            b.seat(t).status.append("绑架")
+        b.result.state_after[f"{t}.status"] = list(b.seat(t).status)
+        b.note(f"(5) 绑匪{k.name}发动<绑架>：{t}进入绑架状态，直到第{day}天结束")
+        b.later(f"{t}被绑架：第{day}天不得主动发表观点，只能用动物叫声或小镇表情回答提问", t,
+                f"第{day}天结束", ctx.clause("绑架"))
+        b.tell(t, f"绑架：你被绑架，第{day}天不得主动发表观点，只能发出动物叫声或使用小镇的表情")
+        ctx.extra_lines.append(f"{t}被绑架（第{day}天只能用动物叫声或小镇表情回答提问）")
+    for name in acted:
+        k = b.seat(name)
+        if k.role == "绑匪" and not held(k, "灭口") and not held(k, "绑架") and "已失去设计" not in k.fields:
             k.fields["已失去设计"] = True
             b.result.state_after[f"{k.name}.设计"] = "已失去"
             b.note(f"(5) 绑匪{k.name}的<灭口><绑架>都已发动 → 失去<设计>")
@@ -208,19 +198,6 @@ def step6(ctx: Ctx) -> None:
         else:
             b.note(f"(6) 救治目标{t}没有成为指杀目标 → {t}累计一次空救（{counts[t]}次，不足两次）")
     b.set_state("空救", counts)
-
-
-def step7(ctx: Ctx) -> None:
-    """（7）毒药和灭口结算: 毒药 first, as the post names them; 救治 and 救药 stop only 指杀."""
-    b = ctx.board
-    if ctx.poison is not None:
-        t, w = ctx.poison
-        b.note(f"(7) 毒药结算：{t}出局")
-        b.kill(t, f"毒药（{w}）")
-    if ctx.silence is not None:
-        t, k = ctx.silence
-        b.note(f"(7) 灭口结算：{t}出局" + ("（救治只令指杀无效，不挡灭口）" if t == ctx.treated else ""))
-        b.kill(t, f"灭口（{k}）")
 
 
 def dog_end(ctx: Ctx) -> None:

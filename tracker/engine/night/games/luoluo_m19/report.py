@@ -49,6 +49,10 @@ def last_words(ctx: Ctx) -> dict[str, bool]:
 
 
 def finish(ctx: Ctx) -> None:
+    """Written once: at the 公示 step, or where a win stops the settlement (宣布胜利立即终止一切结算)."""
+    if ctx.finished:
+        return
+    ctx.finished = True
     b = ctx.board
     rights = last_words(ctx)
     for d in b.result.deaths:
