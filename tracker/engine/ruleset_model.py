@@ -1047,8 +1047,13 @@ class SkillT(_Table):
         "skills whose effects do not take hold on its holders: the effect is logged and does nothing (107 神启者 "
         "神恩 \"神启者不受<诅咒>技能影响\", 虔诚, 神眷者·神恩); `*`: every skill but those in `immune_except` (M65 绿王 "
         "<绝对防御>（强制）\"游戏日任意时刻，对自己使用的技能无效，不包括<绝对切割>\"); a game's hook that settles one of "
-        "these skills asks the same (`tracker.engine.night.effects.immunity`). Leave out: no immunity", default=[],
+        "these skills asks the same (`tracker.engine.night.effects.immunity`); a holder whose `uses` of it are spent "
+        "(0 or false) is not immune. Leave out: no immunity", default=[],
         examples=[["诅咒"]])
+    immune_told: str | None = _f(
+        "with `immune_to`: what its holder is told each time it stops a skill on him, `{actor}` (who used it) and "
+        "`{skill}` standing in (M19 女巫 <警觉>（强制）\"当你成为<算计><灭口><觅食>的目标时，此技能无效且得知使用该技能"
+        "对象的马甲\"). Leave out: he is told nothing", default=None, examples=["警觉：{actor}对你使用了<{skill}>（无效）"])
     immune_except: list[Name] = _f(
         "with `immune_to = [\"*\"]`: the skills that still take hold on its holders (M65: 绝对切割 \"不包括<绝对切割>\"; "
         "技能掠夺、票权掠夺 \"不会受到任何干扰和反弹\"; the day's exits, no skill). Leave out: none", default=[],

@@ -460,6 +460,8 @@ class Skill:
     forms: tuple[Form, ...] = ()
     #: It raises another skill's ``per_phase`` while enough players of some roles live (107 集群).
     extra_per_phase: ExtraPerPhase | None = None
+    #: With ``immune_to``: what its holder is told when it stops a skill (``{actor}``, ``{skill}``; M19 警觉).
+    immune_told: str | None = None
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -559,7 +561,7 @@ def _skill(t: SkillT) -> Skill:
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
-        immune_except=tuple(t.immune_except),
+        immune_except=tuple(t.immune_except), immune_told=t.immune_told,
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)

@@ -167,6 +167,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     shield = immunity(board, board.seat(target), name) if board.has(target) else None
     if shield is not None:
         board.note(f"{step} {who}<{name}>：{target}的<{shield.name}>免疫<{name}>，无效果")
+        if shield.immune_told is not None:  # M19 警觉 "得知使用该技能对象的马甲"
+            user = use.action.members[0] if use.action.members else who
+            board.tell(target, shield.immune_told.format(actor=user, skill=name))
         return
     if effect.kind == "redirect":
         tonight.redirect(pool, who, target, name)
@@ -268,10 +271,16 @@ def chosen(effect: Effect, action: Action) -> bool:
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
     """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
     "神启者不受<诅咒>技能影响"; ``*``: every skill but ``immune_except``, M65 绝对防御), or None; a game's hook step
-    settling ``skill`` asks the same."""
+    settling ``skill`` asks the same. A holder whose ``uses`` of it are spent is not immune."""
     return next((s for s in board.catalog.skills.values()
-                 if (skill in s.immune_to or ("*" in s.immune_to and skill not in s.immune_except)) and holds(seat, s)),
-                None)
+                 if (skill in s.immune_to or ("*" in s.immune_to and skill not in s.immune_except)) and holds(seat, s)
+                 and _left(seat, s)), None)
+
+
+def _left(seat: Seat, skill: Skill) -> bool:
+    """A skill counted in ``uses`` is held until its count is 0 or false (no key: held)."""
+    left = seat.uses.get(skill.uses, True) if skill.uses is not None else True
+    return left is not False and left != 0
 
 
 def _cause(effect: Effect, use: Use) -> str:

@@ -38,28 +38,10 @@ def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
     return True
 
 
-#: "警觉<强制> —— 当你成为<算计><灭口><觅食>的目标时，此技能无效".
-ALERTED = ("算计", "灭口", "觅食")
-
-
 def aim(board: Board, use: Use, target: str) -> str | None:
-    """Where a data skill of the night lands (``GameHooks.aim``): on the 主人 for the 忠犬; on nobody
-    when the 女巫's <警觉> voids it."""
-    t = bearer(board, target, use.skill.name)
-    if use.skill.name in ALERTED and alert(board, t, use.action, use.step):
-        return None
-    return t
-
-
-def alert(b: Board, target: str, act: Action, step: str) -> bool:
-    """警觉<强制>: <算计><灭口><觅食> on the 女巫 who holds it have no effect, and she learns who."""
-    seat = b.seat(target)
-    if seat.role != "女巫" or not held(seat, "警觉"):
-        return False
-    user = act.members[0] if act.members else act.actor
-    b.note(f"{step} 警觉：{target}成为<{act.skill}>的目标 → 此技能无效，女巫得知使用者是{user}")
-    b.tell(target, f"警觉：{user}对你使用了<{act.skill}>（无效）")
-    return True
+    """Where a data skill of the night lands (``GameHooks.aim``): on the 主人 for the 忠犬 (the 女巫's <警觉>
+    is data, ``immune_to``, asked where the effects land)."""
+    return bearer(board, target, use.skill.name)
 
 
 def kills(ctx: Ctx) -> None:
