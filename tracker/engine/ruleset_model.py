@@ -521,7 +521,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
-    "lose": frozenset({"loses"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
+    "lose": frozenset({"loses", "log"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until"}),
     "watch": frozenset({"state", "text", "log"}),
@@ -778,11 +778,14 @@ class EffectT(_Table):
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
                          "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
                          "(the players `match` names that were not chosen, or 无); protect held as a `status`: the line when its "
-                         "holders get it as the first night begins, `{target}` and `{skill}` standing in; default: the "
+                         "holders get it as the first night begins, `{target}` and `{skill}` standing in; lose: `{step}`, "
+                         "`{actor}` and `{loses}` standing in, empty for no line of its own (M19 救药: its `protect` line says "
+                         "it); default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
-                           "targets (213 \"<救药>使用后，失去技能<灵通>\")", default=None, examples=["灵通"])
+                           "targets (213 \"<救药>使用后，失去技能<灵通>\"): a count becomes 0, anything else false, and the "
+                           "state after shows the lost skill's `spent` word if it has one", default=None, examples=["灵通"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
     for_phase: bool = _f("status: it lasts this phase only (今晚, 当晚): held while the phase is settled — the "
                          "generic engine and the game's hooks read it — and never written to the table or the "

@@ -326,12 +326,17 @@ def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> Non
 def _lose(board: Board, use: Use, effect: Effect) -> None:
     """The actor's own skill ``loses`` is gone for good (213 <救药>使用后，失去技能<灵通>)."""
     key = effect.loses or ""
+    word = next((s.spent for s in board.catalog.skills.values() if (s.uses or s.name) == key and s.spent), None)
     for m in use.action.members:
         seat = board.seat(m)
-        if seat.uses.get(key) is not False:
-            seat.uses[key] = False
-            board.result.state_after[f"{m}.{key}"] = False
-            board.note(f"{use.step} {m}<{use.skill.name}>：失去<{key}>")
+        left = seat.uses.get(key)
+        if left is not False and left != 0:
+            lost: int | bool = 0 if isinstance(left, int) and not isinstance(left, bool) else False
+            seat.uses[key] = lost
+            board.result.state_after[f"{m}.{key}"] = word if word is not None else lost
+            line = f"{use.step} {m}<{use.skill.name}>：失去<{key}>" if effect.log is None else effect.log
+            if line:  # an empty ``log``: the skill's other effect's line says it
+                board.note(line.format(step=use.step, actor=m, loses=key))
 
 
 def _choose(board: Board, use: Use, effect: Effect) -> None:

@@ -86,27 +86,6 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
     return f"黑情侣{killer}"
 
 
-def step3(ctx: Ctx) -> None:
-    """（3）女巫行动，可以发动救药 (the 通灵 feedback before it is the night file's ``tell`` of the strikes
-    :func:`kills` collected; <毒药> after it is data, a ``damage`` the (7) ``resolve`` settles)."""
-    b = ctx.board
-    potion_used: dict[str, str] = {}
-    for act in [a for a in ctx.actions if a.skill == "救药"]:
-        if not _live_actor(ctx, act, "(3)"):
-            continue
-        w = b.seat(act.members[0])
-        if w.name in potion_used:
-            first = potion_used[w.name]
-            b.reject(act, f"<{first}>发动后，在该夜晚不可发动技能<{act.skill}>", ctx.clause(first))
-            continue
-        potion_used[w.name] = act.skill
-        t = ctx.bearer(act.targets[0], act.skill)
-        ctx.antidote = t
-        ctx.lose_skill(w, "救药")
-        ctx.lose_skill(w, "通灵")
-        b.note(f"(3) 女巫{w.name}对{t}使用救药 → 失去<救药>，随之失去<通灵>；当夜不可再用毒药")
-
-
 def step5(ctx: Ctx) -> None:
     """（5）绑匪行动，<绑架> only on the <设计> target still alive (<灭口> before it is data, a ``damage``
     the (7) ``resolve`` settles); "当<灭口><绑架>技能都发动后，绑匪失去<设计>"."""
@@ -144,8 +123,9 @@ def step6(ctx: Ctx) -> None:
     any protection; then the 救治 target not 指杀 counts one 空救, two put it out at once."""
     b = ctx.board
     lv = lovers(ctx.table) or {}
-    # 救治 is data (a ``protect`` of 杀人 settled at (2), on the 主人 for the 忠犬): its target, read here
+    # 救治 and 救药 are data (``protect`` of 杀人 settled at (2) and (3), on the 主人 for the 忠犬): read here
     ctx.treated = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救治" for g in guards)), None)
+    ctx.antidote = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救药" for g in guards)), None)
     if ctx.treated is None:
         b.note("(6) 没有救治目标，也不累计空救")
     for t, who in ctx.strikes:
