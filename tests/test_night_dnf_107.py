@@ -691,6 +691,18 @@ def day(d: int, **kw: Any) -> Table:
     return table(None, day=d, **kw)
 
 
+def test_red_cards_bench_each_player_and_judge_a_faction_lost_when_told() -> None:
+    """挂机状态："被红牌罚下的角色自动进入挂机状态"；"判罚红牌时，导演视情况决定是否判负该玩家所在阵营" — every red
+    card of the phase counts, first of all its settlement; nobody goes out."""
+    res = run(table(), act("导演", "红牌罚下", "P02"), act("导演", "红牌罚下", "P13", choice="判负"))
+    assert (res.state_after["P02.status"], res.state_after["P13.status"]) == (["挂机"], ["挂机"])
+    assert res.state_after["判负阵营"] == ["环蛇"]
+    assert dead(res) == []
+    res = run(table(night=None, day=3), act("导演", "红牌罚下", "P05"))
+    assert res.state_after["P05.status"] == ["挂机"]
+    assert "判负阵营" not in res.state_after
+
+
 def test_first_day_hiding_election_and_leader() -> None:
     """1、……第一天讨论日结束时，最先高票者当选神眷者。与此同时，恶徒决定<藏匿>目标。
     藏匿<团队><强制>：游戏第一日白天结束时，选择一名恶徒以外的角色，该角色获得[亡灵圣物]。 由恶徒4人共群开始推选诞生首领"""

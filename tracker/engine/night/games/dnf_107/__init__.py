@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.exits import bench
 from tracker.engine.night.flow import applies
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.dnf_107 import day as days
@@ -35,14 +34,11 @@ def _data_skills(flow: Flow) -> set[str]:
     return {n for st in flow.catalog.steps if st.hook is None and applies(st, flow.board) for n in st.skills}
 
 
-def _red_cards(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """A red card first, day or night ("被红牌罚下的角色自动进入挂机状态": he does not go out); the
-    phase's other submissions the hook steps settle are taken off the generic walk here, once."""
+def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """After the red cards (data, the phase's first step): the phase's other submissions the hook steps
+    settle are taken off the generic walk here, once, and the night's (or day's) shared state begins."""
     data = _data_skills(flow)
     flow.done.update(a.index for a in flow.actions if a.skill not in data)
-    for a in flow.actions:
-        if a.skill == "红牌罚下":
-            bench(flow.board, a, flow.board.skill("红牌罚下").clause)
     rest = [a for a in flow.actions if a.skill != "红牌罚下"]
     if flow.board.night is not None:
         flow.game["107"] = open_night(flow.board, rest)
@@ -123,7 +119,6 @@ HOOKED = {
     "神恩": "不受诅咒影响（诅咒的豁免）、不能成为神眷者、被亡灵击杀时诅咒次数+1 —— 依击杀者阵营",
     "牵制": "白天选定、当晚其非团队<普通>/<限定>技能无效 —— " + _VOID,
     "教化": "圣殿阵营的目标当夜免疫诅咒并可转交圣物 —— 诅咒的豁免与圣物转交",
-    "红牌罚下": "红牌罚下进入挂机状态（不出局），导演可判负其阵营 —— 先于当晚一切结算",
     "潜行": "（2）当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
     "神启": "（3）获知目标当晚发动的所有非团队且非锁定技能及其反馈 —— 读整晚的提交与反馈，在夜晚最后回答",
     "拓印": "（3）/（4）按两名目标是否人类获得技能或翻转自身 —— 获得技能与翻转身份",
@@ -157,7 +152,7 @@ HOOKED = {
 
 HOOKS = GameHooks(
     steps={
-        "红牌罚下": _red_cards,
+        "开始": _open,
         "(1)": _night(Night.step1_curse),
         "(2)": _night(Night.step2_stealth),
         "(3)": _night(Night.step3),
@@ -181,7 +176,7 @@ HOOKS = GameHooks(
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
-        "红牌罚下": "挂机状态：红牌罚下进入挂机（不出局），导演视情况判负其阵营；本阶段由钩子结算的提交从通用结算中取出",
+        "开始": "红牌（数据）之后：本阶段由钩子结算的提交从通用结算中取出，钩子步骤共享的夜晚/白天状态从这里开始",
         "(1)": "（1）诅咒：翻转持有者身份、圣物次数、神恩/虔诚/神眷者/教化的豁免 —— 翻转身份，效果词汇写不出",
         "(2)": "（2）潜行：当晚不受任何其他角色的技能效果影响、其他技能失效 —— " + _VOID,
         "(3)": "（3）神启、拓印 —— " + _VOID,
