@@ -731,7 +731,7 @@ def test_surrender_needs_every_pack_wolf_even_the_dead() -> None:
 # ---------------------------------------------------------------------------------- data and machinery
 def test_every_skill_of_the_post_is_data_with_its_clause() -> None:
     """EVERY skill of the post is an entry with the post's sentence; the order (1)–(9) is the night
-    file's steps, (2), (3), (4), (5), (6) <悬赏><捕杀>, (7) <救药><毒药>, (8) and 晨曦's <悬赏成功> (a
+    file's steps, (2), (3), (4), (5), (6) <悬赏><捕杀>, (7) <救药><毒药>, (8), 4. 竞选 and 晨曦's <悬赏成功> (a
     ``feedback`` step) settled from data between the hook's steps."""
     cat = load_catalog("sanguo-213")
     want = {"杀人", "接刀", "报复", "亲传", "主宰黑夜", "恶魔之眼", "查验", "伪装", "预言", "通灵", "灵通", "救药",
@@ -741,7 +741,7 @@ def test_every_skill_of_the_post_is_data_with_its_clause() -> None:
     night = [(s.n, s.hook or s.skills) for s in cat.steps if s.phase == "night"]
     assert night == [("夜(1)", "夜晚开始"), ("夜(2)", ("守护",)), ("夜(3)", ("查验",)), ("夜(4)", ("预言", "通灵")),
                      ("夜(5)", ("杀人",)), ("夜(6)", ("悬赏",)), ("夜(6)", ("捕杀",)), ("夜(7)", ()), ("夜(7)", ("救药", "毒药")),
-                     ("夜(8)", ("恶魔之眼",)), ("夜(9)", "夜晚出局"), ("晨曦(2)", "晨曦报复"), ("晨曦(2)", ()),
+                     ("夜(8)", ("恶魔之眼",)), ("夜(9)", "夜晚出局"), ("4", ("竞选",)), ("晨曦(2)", "晨曦报复"), ("晨曦(2)", ()),
                      ("晨曦(3)", "晨曦")]
     assert cat.scenario_game == GAME
 

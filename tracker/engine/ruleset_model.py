@@ -520,7 +520,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
-    "mark": frozenset({"tag", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
+    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses", "log"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until"}),
@@ -712,6 +712,11 @@ class EffectT(_Table):
                         "暗日); leave out: his `uses` are kept", default=False)
     tag: str | None = _f("mark: the tag (警长); extra: the living holders of this tag are told `text` (M19 "
                          "狼群); leave out there: nobody is told", default=None)
+    tags: list[Name] = _f(
+        "mark, instead of `tag`: the tags the submission's `choice` names one of — the tag is the choice (another "
+        "choice is refused), moved by `act`; a submission with no target leaves nobody holding it (its state key "
+        "cleared: an election with no sole winner, 213 竞选 \"警长/牧首竞选投票票数最高的角色如只有一个，则成为警长/牧首\")",
+        default=[], examples=[["警长", "牧首"]])
     act: Literal["give", "take", "pass", "tear"] | None = _f(
         "mark: what it does when the submission's `choice` is none of `choices`, the move then named by the "
         "skill alone (107 推选首领 gives 恶徒首领 to its target; `take`: from a target who holds it, 107 探查 "
@@ -826,8 +831,10 @@ class EffectT(_Table):
         extra = sorted(k for k in self.model_fields_set - COMMON_EFFECT_KEYS if k not in EFFECT_KEYS[self.kind])
         if extra:
             raise ValueError(f"{self.kind} 效果不读 {extra[0]}（它读：{'、'.join(sorted(EFFECT_KEYS[self.kind]))}）")
-        if self.kind == "mark" and not self.tag:
-            raise ValueError("mark 效果要写 tag（如 \"警长\"）")
+        if self.kind == "mark" and not self.tag and not self.tags:
+            raise ValueError("mark 效果要写 tag（如 \"警长\"）或 tags（choice 所指的标记）")
+        if self.kind == "mark" and self.tags and (self.tag or self.choices or not self.act):
+            raise ValueError("mark 效果写 tags 时不写 tag、choices（标记由 choice 指定），要写 act（如 \"give\"）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
         if self.kind in ("ready", "choose") and "text" not in self.model_fields_set:

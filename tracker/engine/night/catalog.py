@@ -86,7 +86,7 @@ class Effect:
     ``when`` (213 坚强). ``block``: the skills of the target it voids
     for the rest of the phase (``["*"]``: all). ``refuses``: the post's reason those submissions are refused (M19 算计). ``inspect``: ``answer`` (``faction`` or ``role``) in
     the post's ``words`` (faction → word; ``otherwise`` for the rest), told as ``text``; ``seen``: ``actual`` or ``surface`` (表面). ``convert``: the new role and/or faction. ``mark``: ``tag``
-    and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear``. ``status``: a status
+    and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear`` (or ``tags``: the ``choice`` names the tag). ``status``: a status
     on the target, for ``nights`` nights (0: until removed), or for this phase only (``for_phase``: 今晚).
     ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
     target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
@@ -130,6 +130,8 @@ class Effect:
     role: str | None = None
     faction: str | None = None
     tag: str | None = None
+    #: mark: the tags the ``choice`` names one of, instead of ``tag`` (213 竞选: 警长 or 牧首).
+    tags: tuple[str, ...] = ()
     choices: Mapping[str, str] = field(default_factory=dict)
     status: str | None = None
     #: status: the ``state`` list naming its holders, the target added (M160 丑角).
@@ -581,7 +583,7 @@ def _effect(e: EffectT) -> Effect:
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
-                  role=e.role, faction=e.faction, tag=e.tag, choices=dict(e.choices), status=e.status,
+                  role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   exits=tuple(e.exits), empty=e.empty,
                   when_target=None if e.when_target is None else TargetIs(

@@ -123,6 +123,8 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
                 when = "当晚" if board.night is not None else "当天"
                 return f"<{use.skill.name}>需选择与{when}<{name}>不重复的角色（{t}已是<{name}>的目标）"
     for e in use.skill.effects:
+        if e.kind == "mark" and e.tags and (use.action.choice or "").strip() not in e.tags:
+            return f"<{use.skill.name}>的 choice 应写 {' 或 '.join(e.tags)}"
         for t in use.action.targets:
             if e.kind == "protect" and e.only_if_hit_by and not pool.hit_by(t, e.only_if_hit_by):
                 return f"<{use.skill.name}>只能用于当晚受到<{e.only_if_hit_by}>的玩家（{t}不是）"
@@ -493,8 +495,16 @@ def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, st
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
     tag = effect.tag or ""
+    if effect.tags:  # the choice names the tag (refused() holds it to one of them): 213 竞选 警长 / 牧首
+        tag = (use.action.choice or "").strip()
+        if target is None:
+            board.set_state(tag, None)
+            board.note(f"{use.step} {use.actor}<{use.skill.name}>：{tag}没有目标（无人当选），本局游戏没有{tag}")
+            return
     if effect.act is not None and use.action.choice not in effect.choices:
         act, via = effect.act, use.skill.name  # 推选首领: the skill alone says how it moved
+        if effect.tags:
+            via = f"{use.skill.name}·{tag}"
     else:
         choice = use.action.choice or ("pass" if target else "tear")
         act = effect.choices.get(choice, choice)

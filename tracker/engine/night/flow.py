@@ -87,8 +87,12 @@ def counted(board: Board, factions: Sequence[str]) -> int:
 
 
 def _key(action: Action, skill: Skill) -> str:
-    """Whose submission replaces whose: a team's skill is one per team, whichever member sends it."""
-    return skill.team or action.team or "+".join(action.members)
+    """Whose submission replaces whose: a team's skill is one per team, whichever member sends it; a
+    ``mark`` by ``tags`` one per tag its ``choice`` names (213 警长、牧首竞选: each poll's last result)."""
+    key = skill.team or action.team or "+".join(action.members)
+    if any(e.kind == "mark" and e.tags for e in skill.effects):
+        return f"{key}·{(action.choice or '').strip()}"
+    return key
 
 
 class Flow:

@@ -4,7 +4,7 @@ The skills' limits and the post's order are data (``rulesets/night/sanguo-213.to
 engine walks its ``[[steps]]`` and settles the checks (查验, 预言, 通灵, 恶魔之眼) from their
 ``inspect`` effects, reading the 表面 through :func:`.core.surface`, tells the witch her <灵通> (a
 ``tell`` step), remembers the <悬赏> target (``watch``) and tells <悬赏成功> at 晨曦 (a ``feedback``
-step). The steps written ``hook`` are settled here — a night's (1) and (9) with 4. 竞选, 晨曦 (1)–(2)
+step). The steps written ``hook`` are settled here — a night's (1) and (9), 晨曦 (1)–(2)
 and (3)–(4); a day's 正午 and 黄昏 (1)–(5) — with the refusals only this post states
 (:func:`refuse`); ``HOOKED`` says per skill which clause keeps it in code and why.
 """
@@ -84,7 +84,8 @@ def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 
 def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    flow.done.update(a.index for a in flow.actions)  # 晨曦's submissions are settled in its steps
+    # 晨曦's submissions are settled in its steps; 4. 竞选 in the night file's step after this one
+    flow.done.update(a.index for a in flow.actions if a.skill != "竞选" or a.phase not in (None, "night", "夜晚"))
     close_night(flow.board, flow.game["213"], flow.pool, flow.clashes)
 
 
@@ -195,7 +196,6 @@ HOOKED = {
     "殉职": _EXITS + "；不选择则本局不再有警长",
     "绝笔": "牧首在任意时机出局都可以留下遗言 —— 遗言规则随出局时点与附加身份变化",
     "决斗": "[翻牌]：目标实际阵营为狼人则[穿透]并使当天放逐投票无效，否则骑士受[致死伤害] —— 条件分支与作废投票",
-    "竞选": "警长/牧首竞选票数最高者如只有一个则当选 —— 导演提交的选举结果，附加身份随之获得技能",
     "投票": "放逐投票票数最高的角色如只有一个则出局，随之结算报复、殉职/殉道、村镇之殇 —— 出局连锁",
     "红牌": "红牌罚下出局（无遗言），同一阵营累计两张红牌判负，导演可视情况判负 —— 导演的决定",
     "投降": "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负 —— 全体同意的判定",
@@ -208,7 +208,7 @@ HOOKS = GameHooks(
     why={
         "夜晚开始": "总体流程 3（1）伪装（及其前的红牌、投降、接刀通知）—— 伪装五选一、每项一次，效果词汇写不出",
         "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置；"
-                "主宰黑夜、长寿之命、坚强是 standing 的 protect），电梯楼顺序；4. 竞选 —— 依出局原因与时点的连锁",
+                "主宰黑夜、长寿之命、坚强是 standing 的 protect），电梯楼顺序 —— 依出局原因与时点的连锁",
         "晨曦报复": "总体流程 5：晨曦（1）通知出局（2）<报复>及其连锁 —— 依出局原因与时点",
         "晨曦": "总体流程 5：晨曦（3）<殉职><殉道>（4）遗言；无晨曦提交时留待晨曦结算 —— 依出局原因与时点",
         "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",

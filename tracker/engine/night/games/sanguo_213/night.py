@@ -77,7 +77,7 @@ def open_night(board: Board, actions: Sequence[Action]) -> Night:
 def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]) -> None:
     """(9) 结算夜晚出局名单: every pending harm against every defence on the post's ladder, in
     电梯楼 order ([救药] and [守护] on one player void each other: the night file's clash); the win
-    check, then 4. 竞选."""
+    check. 4. 竞选 is the night file's next step (a ``mark`` by ``tags``)."""
     ctx = night.ctx
     _potions(board)
     for t in list(pool.guards):
@@ -95,10 +95,6 @@ def close_night(board: Board, night: Night, pool: Pool, clashes: Sequence[Clash]
     if not ctx.died:
         board.note("夜(9) 没有角色出局")
     check_win(board, ctx)
-    # 4. 竞选（仅游戏的第一天）
-    polls = {(a.choice or "").strip(): a for a in night.night_acts if a.skill == "竞选"}  # the last result counts
-    for a in polls.values():
-        election(board, a)
 
 
 def _potions(board: Board) -> None:
@@ -197,20 +193,4 @@ def disguise(board: Board, act: Action) -> None:
     board.result.state_after[f"{seat.name}.伪装"] = chosen
     board.result.state_after[f"{seat.name}.伪装未选"] = left
     board.note(f"夜(1) 隐狼{seat.name}<伪装>（{option}）")
-
-
-def election(board: Board, act: Action) -> None:
-    """4. 竞选: the sole top of each poll becomes 警长 / 牧首; a tie leaves none."""
-    title = (act.choice or "").strip()
-    winner = act.targets[0] if act.targets else None
-    if winner is not None and not board.seat(winner).alive:
-        board.reject(act, f"{winner}已出局，不能当选{title}", board.skill("竞选").clause)
-        return
-    if winner is None:
-        board.note(f"竞选 {title}竞选投票平票：本局游戏没有{title}")
-        board.set_state(title, None)
-        return
-    board.move_tag(title, None, winner, f"{title}竞选")
-    board.tell(winner, f"你成为{title}")
-    board.note(f"竞选 {winner}当选{title}")
 
