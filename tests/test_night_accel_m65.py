@@ -298,6 +298,13 @@ def test_the_days_exits_are_settled_before_the_night_and_a_red_card_fires_no_gun
     assert told(both, "P11") == ["数据收集：第2天被投票出局的P04的身份：绿王"]
 
 
+def test_two_red_cards_in_one_day_send_both_off() -> None:
+    """"白天红牌罚下导致的出局结算在投票结算之后执行。" — every red card is settled: two players sent off the
+    same day both go out (a second card is the director's second decision, not a replacement of the first)."""
+    res = day([A("导演", "红牌罚下", "P06"), A("导演", "红牌罚下", "P08")], n=3)
+    assert deaths(res) == ["P06", "P08"] and {d.cause for d in res.deaths} == {"红牌罚下"}
+
+
 def test_day_block_stands_when_its_caster_is_voted_out_that_day() -> None:
     """"<天璇紫后>：游戏日白天任意时刻……使得该玩家当晚无法使用任何技能" — cast before the vote, it holds
     that night; a caster out on an earlier day cannot cast ("角色出局后，不能继续……行使特权")."""

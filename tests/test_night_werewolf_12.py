@@ -277,6 +277,13 @@ def test_red_carded_hunter_cannot_shoot() -> None:
     assert dead(r) == {HUNTER: "红牌罚下"} and "开枪" in refused(r)
 
 
+def test_two_red_cards_in_one_day_send_both_off() -> None:
+    clause("累计 3 张黄牌 = 1 张红牌 = 立即出局")
+    # each red card is the director's own decision: a second one the same day does not replace the first
+    r = run(table(day=2), A("导演", "红牌罚下", "P09"), A("导演", "红牌罚下", "P10"))
+    assert dead(r) == {"P09": "红牌罚下", "P10": "红牌罚下"}
+
+
 def test_hunter_may_not_shoot() -> None:
     clause("猎人可以选择不开枪。")
     r = run(table(), A(PACK, "杀人", HUNTER))

@@ -1275,7 +1275,9 @@ class NightT(_Table):
     scenario_game: str | None = _f("the shared scenario file's `game` this ruleset plays", default=None)
     night_precedes_day: bool = _f("night N comes before day N (213: 首夜, then 第1天)", default=False)
     exile_skill: str | None = _f("the skill `tracker confirm` submits the vote's exile as", default=None)
-    red_card_skill: str | None = _f("the skill a 红牌's 出局 is submitted as", default=None)
+    red_card_skill: str | None = _f("the skill a 红牌's 出局 is submitted as; settled from data (it has `effects`) it must set "
+                                    "`every_submission`, since each card is the director's own decision and a second "
+                                    "one the same day must not replace the first", default=None)
     steps: list[StepT] = _f("see `[[steps]]`", default=[])
     clashes: list[ClashT] = _f("see `[[clashes]]`", default=[])
     statuses: list[str] = _f("statuses a scenario of this game may name beyond those its effects give", default=[])

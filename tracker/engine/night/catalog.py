@@ -736,6 +736,12 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
         if named is not None and named not in skills:
             raise at.error((key,), f"{at.name((key,))} = {named!r} 不是本文件的技能",
                            hint="写成 [[skills]] 中某个技能的 name（白天投票出局、红牌罚下作为该技能提交给结算）")
+    red = skills.get(doc.red_card_skill or "")
+    if red is not None and red.effects and not red.every_submission:
+        # every red card is the director's own decision: with "the last submission counts", a second card the
+        # same day would silently replace the first (the player sent off first would stay in the game)
+        raise at.error(("red_card_skill",), f"{at.name(('red_card_skill',))} = {red.name!r}：红牌罚下须每一张都结算",
+                       hint=f"在技能 {red.name} 中写 every_submission = true（同一阶段的两张红牌不能互相替换）")
     _names_known(doc, skills, at)
     return Catalog(ruleset=doc.ruleset or rid, skills=skills, scenario_game=doc.scenario_game,
                    steps=tuple(_step(x) for x in doc.steps), clashes=tuple(_clash(x) for x in doc.clashes),
