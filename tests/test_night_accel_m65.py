@@ -270,6 +270,9 @@ def test_heavenly_guard_on_the_first_game_day() -> None:
     assert deaths(res) == ["P08"] and [s.player for s in res.survivals] == ["P09"]
     cut = night([A("P05", "绝对切割", "P09")], n=1)
     assert deaths(cut) == ["P09"]
+    vote = day([A("放逐投票", "投票出局", "P09")], n=1)  # "……和投票而出局": an exile recorded for him anyway
+    assert deaths(vote) == [] and [s.player for s in vote.survivals] == ["P09"]
+    assert deaths(day([A("放逐投票", "投票出局", "P09")], n=2)) == ["P09"]
 
 
 def test_last_shot_after_a_vote_exile() -> None:

@@ -949,6 +949,20 @@ class FormT(_Table):
     clause: str = _f("the post's sentence", default="")
 
 
+class SparesT(_Table):
+    """`spares = { … }` in a `[[skills]]` entry — its holders do not go out on some game days, whatever takes
+    them out but the causes in `unless` (M65 预知者<天罡护体>（强制）"游戏日第一日，不会因为除<绝对切割>外的其他技能和
+    投票而出局"): the exit is a survival with `reason`, wherever it is settled (an effect, a game's hook step)."""
+
+    days: Annotated[list[Positive], Field(min_length=1)] = _f("the game days it holds on (night N belongs to the "
+                                                              "game day it follows)", examples=[[1]])
+    unless: list[Name] = _f("the causes that still take its holders out: a skill name or alias (a cause written "
+                            "with its detail after the name, `绝对切割（P05）`, is that name's). Leave out: none",
+                            default=[], examples=[["绝对切割", "红牌罚下"]])
+    reason: Name = _f("the survival's reason, in the post's words",
+                      examples=["天罡护体：游戏日第一日，不会因为除<绝对切割>外的其他技能和投票而出局"])
+
+
 class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
@@ -1041,6 +1055,8 @@ class SkillT(_Table):
     effects: list[EffectT] = _f("what the generic engine does with it, in order (a game with hooks may leave "
                                 "them out)", default=[])
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
+    spares: SparesT | None = _f("its holders do not go out on some game days (see `spares`); leave out: they do",
+                                default=None)
     forms: list[FormT] = _f("the options its holders choose between when roles are dealt (see `forms`); leave out: "
                             "none", default=[])
     reacts: list[ReactionT] = _f("what happens when another player's skill is cast on its holders (see `reacts`); "
@@ -1351,4 +1367,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
     ("reacts", ReactionT), ("forms", FormT),
     ("extra_per_phase", ExtraPerPhaseT),
+    ("spares", SparesT),
 )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.night.catalog import Catalog, Skill
+from tracker.engine.night.checks import holds
 from tracker.engine.night.model import (
     Action,
     Conversion,
@@ -69,6 +70,8 @@ class Board:
         #: What a game's hook steps hand on to its later steps within this settlement (``Flow.game``), which
         #: its ``finish`` reads when a win stops the settlement.
         self.game: dict[str, Any] = {}
+        #: The skills whose holders do not go out on some game days (``spares``: M65 天罡护体).
+        self._spares = tuple(s for s in catalog.skills.values() if s.spares is not None)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -128,6 +131,10 @@ class Board:
         if not seat.alive:
             self.note(f"{player}已不在场，{cause}不再生效")
             return False
+        spared = self.spared(seat, cause)
+        if spared is not None:
+            self.survive(player, spared)
+            return False
         seat.alive = False
         if life is not None:
             seat.life = life
@@ -144,6 +151,26 @@ class Board:
 
         check(self, "death")
         return True
+
+    def spared(self, seat: Seat, cause: str) -> str | None:
+        """The reason ``seat`` does not go out by ``cause`` now (a held skill's ``spares`` on this game day,
+        the cause none of its ``unless``), or None."""
+        if not self._spares:
+            return None
+        day = self.table.day if self.night is None else self.catalog.day_before(self.night)
+        name = cause.split("（", 1)[0]
+        for s in self._spares:
+            assert s.spares is not None
+            if day not in s.spares.days or not holds(seat, s):
+                continue
+            if any(name == u or name in self._aliases(u) for u in s.spares.unless):
+                continue
+            return s.spares.reason
+        return None
+
+    def _aliases(self, name: str) -> tuple[str, ...]:
+        found = self.catalog.skills.get(name)
+        return found.aliases if found is not None else ()
 
     def use(self, seat: Seat, skill: Skill | str) -> None:
         """Spend one use of a counted skill (a one-shot bool becomes False)."""

@@ -251,6 +251,16 @@ class Trigger:
 
 
 @dataclass(frozen=True, slots=True)
+class Spares:
+    """``spares``: the holders do not go out on ``days`` (game days) but by a cause in ``unless``; the exit
+    is a survival with ``reason`` (:meth:`tracker.engine.night.board.Board.kill`)."""
+
+    days: tuple[int, ...]
+    unless: tuple[str, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Form:
     """One option of a skill its holder chooses once (``forms``; a ``choose`` effect): the player's ``choice``
     field then holds ``label``, the skill's uses ``count`` (None: as they were)."""
@@ -464,6 +474,8 @@ class Skill:
     extra_per_phase: ExtraPerPhase | None = None
     #: With ``immune_to``: what its holder is told when it stops a skill (``{actor}``, ``{skill}``; M19 警觉).
     immune_told: str | None = None
+    #: Its holders do not go out on some game days (M65 天罡护体).
+    spares: Spares | None = None
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -568,6 +580,8 @@ def _skill(t: SkillT) -> Skill:
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
                      for r in t.reacts),
+        spares=None if t.spares is None else Spares(days=tuple(t.spares.days), unless=tuple(t.spares.unless),
+                                                    reason=t.spares.reason),
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         extra_per_phase=None if t.extra_per_phase is None else ExtraPerPhase(
             skill=t.extra_per_phase.skill, roles=tuple(t.extra_per_phase.roles), at_least=t.extra_per_phase.at_least,
@@ -669,6 +683,9 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:
             known(name, ("skills", i, "immune_except"))
+        for name in (t.spares.unless if t.spares is not None else ()):
+            if name not in skills and not any(name in s.aliases for s in skills.values()):
+                known(name, ("skills", i, "spares", "unless"))
         if any(e.kind == "choose" for e in t.effects) and not any(
                 s.forms and set(s.roles) & set(t.roles) for s in skills.values()):
             raise at.error(("skills", i, "effects"), f"{at.name(('skills', i, 'effects'))}（{t.name}）：choose 效果要选的是"

@@ -157,9 +157,7 @@ def guns(ctx: Ctx) -> None:
         seat = b.seat(final)
         if not seat.alive:
             b.note(f"(4) {final}已出局，<最后一枪>不再生效")
-        elif seat.role == "预知者" and ctx.day == 1:
-            b.survive(final, "天罡护体：游戏日第一日，不会因为除<绝对切割>外的其他技能和投票而出局")
-        else:
+        else:  # <天罡护体> on game day 1: the night file's spares, which every exit asks (Board.kill)
             b.kill(final, f"最后一枪（{player}）")
 
 
