@@ -36,6 +36,11 @@ def forum() -> Iterator[ReplayForum]:
 
 @pytest.fixture
 def game(tmp_path: Path, forum: ReplayForum) -> GameConfig:
+    return growth_game(tmp_path, forum)
+
+
+def growth_game(tmp_path: Path, forum: ReplayForum) -> GameConfig:
+    """The growth threads' one-day game on the replayed forum (shared with the crawl's skip tests)."""
     path = tmp_path / "game.toml"
     path.write_text(
         f'[game]\nname = "增量A"\nruleset = "luoluo-m19"\nforum = "{forum.base_url}"\n'

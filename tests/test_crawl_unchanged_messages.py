@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
+from test_crawl_growth import growth_game
 
 import tracker.scraper.mobile as mobile
-from tracker.config import GameConfig, load_game
+from tracker.config import GameConfig
 from tracker.demo.server import ReplayForum
 from tracker.records import Post
 from tracker.scraper.crawl import crawl_game_sync
@@ -52,13 +53,7 @@ def forum() -> Iterator[ReplayForum]:
 
 @pytest.fixture
 def game(tmp_path: Path, forum: ReplayForum) -> GameConfig:
-    path = tmp_path / "game.toml"
-    path.write_text(
-        f'[game]\nname = "增量A"\nruleset = "luoluo-m19"\nforum = "{forum.base_url}"\n'
-        '[crawl]\nconcurrency = 2\ndelay = 0\n'
-        "[[days]]\nday = 1\ndiscussion = 14\nvote = 15\n"
-        "opens = 2025-04-12T10:00:00+08:00\ncloses = 2025-04-12T18:00:00+08:00\n", encoding="utf-8")
-    return load_game(path)
+    return growth_game(tmp_path, forum)
 
 
 @pytest.fixture

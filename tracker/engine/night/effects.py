@@ -139,17 +139,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "mark":
         _mark(board, use, effect, target)
         return
-    if effect.kind == "lose":
-        _lose(board, use, effect)
-        return
-    if effect.kind == "ready":
-        _ready(board, use, effect)
-        return
-    if effect.kind == "choose":
-        _choose(board, use, effect)
-        return
-    if effect.kind == "extra":
-        _extra(board, use, effect)
+    whole = _ON_THE_USE.get(effect.kind)
+    if whole is not None:
+        whole(board, use, effect)
         return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
@@ -491,6 +483,11 @@ def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, st
         return hooks.surface(seat)
     faction, role = seat.fields.get("表面阵营"), seat.fields.get("表面身份")
     return (faction if isinstance(faction, str) else seat.faction, role if isinstance(role, str) else seat.role)
+
+
+#: The effects that act on the use as a whole, not on a target: one dispatch, not a branch each.
+_ON_THE_USE: dict[str, Callable[[Board, Use, Effect], None]] = {
+    "lose": _lose, "ready": _ready, "choose": _choose, "extra": _extra}
 
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
