@@ -1084,6 +1084,12 @@ class SkillT(_Table):
         "with `immune_to = [\"*\"]`: the skills that still take hold on its holders (M65: 绝对切割 \"不包括<绝对切割>\"; "
         "技能掠夺、票权掠夺 \"不会受到任何干扰和反弹\"; the day's exits, no skill). Leave out: none", default=[],
         examples=[["绝对切割"]])
+    unprotected_from: list[Name] = _f(
+        "skills whose lethal damage no protection stops on its holders: a hit of one of them takes its holder out "
+        "whatever protects him — a submission's protect, a standing one, a clash (M19 弱受 \"当受成为指杀目标时，不论"
+        "受到任何防卫性技能的保护（如<救药>、<救治>等）都将立即出局\"); a game's hook step that settles one of these "
+        "skills asks the same (`tracker.engine.night.effects.exposed`). Leave out: protections stop them as they say",
+        default=[], examples=[["杀人"]])
     voided_by: list[str] = _f(
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "

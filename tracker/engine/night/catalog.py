@@ -466,6 +466,8 @@ class Skill:
     immune_to: tuple[str, ...] = ()
     #: With ``immune_to = ("*",)``: the skills that still take hold on its holders (M65 绝对切割).
     immune_except: tuple[str, ...] = ()
+    #: Skills whose damage no protection stops on its holders (M19 弱受 "不论受到任何防卫性技能的保护……都将立即出局").
+    unprotected_from: tuple[str, ...] = ()
     #: What a cast of another player's skill on its holders sets off (M65 净化之焰, 辐射炫惑: :mod:`.react`).
     reacts: tuple[Reaction, ...] = ()
     #: The options its holders choose between when roles are dealt (the post's 抉择; a ``choose`` effect).
@@ -575,7 +577,7 @@ def _skill(t: SkillT) -> Skill:
         tonight=t.tonight,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
-        immune_except=tuple(t.immune_except), immune_told=t.immune_told,
+        immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
@@ -683,6 +685,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:
             known(name, ("skills", i, "immune_except"))
+        for name in t.unprotected_from:
+            known(name, ("skills", i, "unprotected_from"))
         for name in (t.spares.unless if t.spares is not None else ()):
             if name not in skills and not any(name in s.aliases for s in skills.values()):
                 known(name, ("skills", i, "spares", "unless"))

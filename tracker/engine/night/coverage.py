@@ -9,7 +9,9 @@ key set where the night meets its ruleset), or its holders are immune to some sk
 (``immune_to``: 107 神眷者·神恩, which the engine and a hook settling that skill both ask), or its holders
 react to skills cast on them (``reacts``: M65 净化之焰, 辐射炫惑, :mod:`.react`, asked the same way), or it raises
 another skill's ``per_phase`` that the engine counts (``extra_per_phase``: 107 集群), or do not go out
-on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board.Board.kill`), and no hook
+on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board.Board.kill`), or no protection
+stops some skill's damage on its holders (``unprotected_from``: M19 弱受, asked by the ``resolve`` step and by a
+hook settling that skill), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
@@ -52,7 +54,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     tallied = {n: f"白天的计票结算（[voting] {s.tally}）" for n, s in catalog.skills.items()
                if n not in by_hook and s.tally is not None}
     data = tuple(n for n, s in catalog.skills.items()
-                 if n not in by_hook and (s.effects or s.immune_to or s.reacts or s.spares or n in told or n in tallied
+                 if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or n in told or n in tallied
                                           or s.extra_per_phase is not None))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

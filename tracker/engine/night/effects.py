@@ -271,6 +271,13 @@ def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
                  and _left(seat, s)), None)
 
 
+def exposed(board: Board, seat: Seat, skill: str) -> Skill | None:
+    """The skill of ``seat`` under which no protection stops ``skill``'s damage on him (``unprotected_from``:
+    M19 弱受 "不论受到任何防卫性技能的保护……都将立即出局"), or None; a game's hook step that settles that
+    skill's hits asks the same."""
+    return next((s for s in board.catalog.skills.values() if skill in s.unprotected_from and holds(seat, s)), None)
+
+
 def _left(seat: Seat, skill: Skill) -> bool:
     """A skill counted in ``uses`` is held until its count is 0 or false (no key: held)."""
     left = seat.uses.get(skill.uses, True) if skill.uses is not None else True
@@ -716,6 +723,11 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
     while hits:
         h = hits.pop(0)
         if not board.seat(h.target).alive:
+            continue
+        bare = exposed(board, board.seat(h.target), h.skill)
+        if bare is not None:
+            board.note(f"{step} {h.target}<{bare.name}>：任何保护都不能阻挡<{h.skill}>")
+            out(h.target, h.cause)
             continue
         clash = meet(board, pool, clashes, h.target, step)
         if clash is not None:

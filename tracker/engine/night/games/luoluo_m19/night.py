@@ -6,6 +6,7 @@ held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 
 
 from __future__ import annotations
 
+from tracker.engine.night import effects
 from tracker.engine.night.board import Board
 from tracker.engine.night.effects import Use, extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
@@ -122,7 +123,6 @@ def step6(ctx: Ctx) -> None:
     """（6）指杀结算 一、救治目标或攻：无效；二、救药目标：有效但不出局；三、出局. 受 dies through
     any protection; then the 救治 target not 指杀 counts one 空救, two put it out at once."""
     b = ctx.board
-    lv = lovers(ctx.table) or {}
     # 救治 and 救药 are data (``protect`` of 杀人 settled at (2) and (3), on the 主人 for the 忠犬): read here
     ctx.treated = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救治" for g in guards)), None)
     ctx.antidote = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救药" for g in guards)), None)
@@ -133,12 +133,14 @@ def step6(ctx: Ctx) -> None:
         if not seat.alive:
             b.note(f"(6) {t}已出局，{who}的指杀不再结算")
             continue
-        if lv.get("受") == t:
+        # 弱受 and 强攻 are data: ``unprotected_from`` and a standing protect of 杀人 the lover's tag carries
+        if effects.exposed(b, seat, "杀人") is not None:
             b.note(f"(6) 指杀结算：{t}是受 → 弱受：不论受到任何防卫性技能的保护都将立即出局")
             b.kill(t, f"杀人（{who}指杀）")
             continue
-        if t == ctx.treated or lv.get("攻") == t:
-            why = "医生<救治>：指杀无效" if t == ctx.treated else "强攻：攻成为指杀目标时不会出局"
+        held = effects.standing(b, seat, "杀人", 1, "", "night", ctx.pool)
+        if t == ctx.treated or held is not None:
+            why = "医生<救治>：指杀无效" if t == ctx.treated or held is None else (held[1].reason or held[0].name)
             b.note(f"(6) 指杀结算：一、{t}是{'救治目标' if t == ctx.treated else '攻'} → 指杀无效")
             b.survive(t, why)
             continue
