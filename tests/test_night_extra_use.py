@@ -75,3 +75,17 @@ def test_extra_must_name_the_skill_and_the_state_and_a_told_tag_its_words() -> N
         doc = night()
         doc["skills"][2]["trigger"] = {"forced": True, "asks": "请选择"}
         parse_catalog(doc, "extra.toml")
+
+
+def test_on_its_night_it_raises_the_skills_per_phase_too() -> None:
+    """One notion of "more uses" (107 集群's ``while_alive`` is the same effect): a skill with ``per_phase`` takes
+    one more submission, whoever sends it, on the night the effect recorded."""
+    doc = night()
+    doc["skills"][0] = {**doc["skills"][0], "per_phase": 1, "every_submission": True}
+    cat = parse_catalog(doc, "extra.toml")
+    kills = (("狼群(W1)", "杀人", "V1"), ("狼群(W1)", "杀人", "V2"), ("狼群(W1)", "杀人", "V3"))
+    res = _run(cat, _table(2, {"激励": {"night": 2}}, cub_alive=False), *kills)
+    assert [d.player for d in res.deaths] == ["V1", "V2"]
+    assert [r.reason for r in res.rejected] == ["<杀人>每晚仅限发动两次（<激励>：本夜可以再使用一次）"]
+    plain = _run(cat, _table(3, {"激励": {"night": 2}}, cub_alive=False), *kills)
+    assert [d.player for d in plain.deaths] == ["V1"]

@@ -1,9 +1,10 @@
 """``reacts`` and ``ready`` on a toy game: what a cast on a player sets off in his own skill, inside the step
-that casts it (M65 "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中"; M19 警觉 "此技能无效").
+that casts it (M65 "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中").
 
 The toy's 镜 reads like M65's 劫火/黄王: 持续 perceives ("可感知对自己施放的是哪种技能，并获知技能来源"), 枯竭 is
 declared the night before (``ready``, "游戏日提前一天夜晚向导演说明下一游戏日使用该技能") and then reflects (反弹)
-or moves (更改目标) a cast when its holder answers, never 切割 ("不可反弹<绝对切割>"); 警觉 voids at once.
+or moves (更改目标) a cast when its holder answers, never 切割 ("不可反弹<绝对切割>"); a cast that does nothing (M19 警觉)
+is the skill's ``immune_to``, not a reaction.
 M65's own cases are in test_night_accel_m65.py.
 """
 
@@ -106,11 +107,13 @@ def test_redirect_moves_the_cast_to_the_answers_target_once() -> None:
     assert [d.player for d in res.deaths] == ["P3", "P1"] and "(2) P1<镜>：新目标P3已出局，<刀>的目标不变" in res.log
 
 
-def test_void_takes_the_cast_away_at_once() -> None:
-    """M19 警觉 "当你成为<算计><灭口><觅食>的目标时，此技能无效且得知使用该技能对象的马甲"."""
-    alert = {"to": ["刀"], "tell": "警觉：{source}对你使用了<{skill}>（无效）", "then": "void"}
-    res = run(night(alert), table(), Action("P2", "刀", ("P1",)), Action("P6", "钉", ("P1",)))
-    assert res.deaths == [] and told(res) == [("P1", "警觉：P2对你使用了<刀>（无效）")]
+def test_a_cast_that_does_nothing_is_immunity_not_a_reaction() -> None:
+    """One home for "此技能无效" (M19 警觉): ``immune_to`` with ``immune_told``; ``then = "void"`` is no reaction."""
+    with pytest.raises(RulesetError, match="then"):
+        parse_catalog(night({"to": ["刀"], "then": "void"}), "t")
+    alert = {"immune_to": ["刀"], "immune_told": "警觉：{actor}对你使用了<{skill}>（无效）"}
+    res = run(night(SEEN, mirror=alert), table("持续"), Action("P2", "刀", ("P1",)), Action("P6", "钉", ("P1",)))
+    assert res.deaths == [] and ("P1", "警觉：P2对你使用了<刀>（无效）") in told(res)
     assert [m.player for m in res.vote_marks] == ["P1"]  # 钉 is not one it meets
 
 

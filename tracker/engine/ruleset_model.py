@@ -528,10 +528,20 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
     "choose": frozenset({"text", "log"}),
-    "extra": frozenset({"again", "state", "tag", "text", "log"}),
+    "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice"})
+
+
+class WhileAliveT(_Table):
+    """`while_alive = { … }` in an `extra` effect — the more use holds on every night (or day) while enough players
+    of some roles live, held by the skill itself with no submission, instead of once on the night after the effect
+    is settled (107 集群<强制> "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
+
+    roles: Annotated[list[Name], Field(min_length=1)] = _f("the roles whose living players are counted",
+                                                           examples=[["活尸"]])
+    at_least: Positive = _f("how many of them must live", examples=[3])
 
 
 class TargetIsT(_Table):
@@ -620,8 +630,10 @@ class EffectT(_Table):
                           "判负 judges his faction lost (the shared red card of 107 and M160 \"被红牌罚下的角色自动进入挂机"
                           "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\")"
                           "; extra: on the night after the phase it is settled in, the skill `again` may be used once more "
-                          "— one more submission of it counts that night, per team for a team skill, per player else (M19 "
-                          "激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\")",
+                          "— one more submission of it counts that night, per team for a team skill, per player else, "
+                          "and its `per_phase` is one higher (M19 激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\"); "
+                          "with `while_alive`, on every phase while enough players of some roles live, held by the skill "
+                          "with no submission (107 集群<强制> \"当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -807,8 +819,11 @@ class EffectT(_Table):
         "extra: the skill that may be used once more on the next night (required there); the generic engine counts "
         "one more of its submissions that night, and a game's hook step settling that skill asks the same "
         "(`tracker.engine.night.effects.extra_uses`)", default=None, examples=["杀人"])
+    while_alive: WhileAliveT | None = _f(
+        "extra: instead of `state`, the more use holds on every phase while enough players of some roles live (see "
+        "`while_alive`; 107 集群). Leave out: once, on the night after it is settled", default=None)
     state: str | None = _f(
-        "extra: the `state` key recording `{night}`, the night of the extra use (required there; M19 `激励`); "
+        "extra: the `state` key recording `{night}`, the night of the extra use (required there unless `while_alive`; M19 `激励`); "
         "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
         "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads); protect with `standing` and `once`: the `state` key "
@@ -871,8 +886,11 @@ class EffectT(_Table):
             raise ValueError("protect 效果的 when、text 只属于 delays（延后出局）")
         if self.kind == "protect" and self.delays and not (self.standing and self.when and "text" in self.model_fields_set):
             raise ValueError("protect 效果的 delays 要写 standing = true、when（延后的出局何时结算）和 text（告知持有者的话）")
-        if self.kind == "extra" and not (self.again and self.state):
-            raise ValueError("extra 效果要写 again（下一夜可以再使用一次的技能）和 state（记下那一夜的 state 键）")
+        if self.kind == "extra" and not (self.again and (self.state is None) != (self.while_alive is None)):
+            raise ValueError("extra 效果要写 again（可以再使用一次的技能），以及 state（记下下一夜的 state 键）或 "
+                             "while_alive（存活人数条件，每晚都多一次）之一")
+        if self.kind == "extra" and self.while_alive is not None and self.model_fields_set & {"tag", "text", "log"}:
+            raise ValueError("extra 效果写了 while_alive 就不写 tag、text、log（它无人发动，没有告知的时刻）")
         if self.kind == "extra" and self.tag and "text" not in self.model_fields_set:
             raise ValueError("extra 效果写了 tag 就要写 text（告知该标签持有者的话，可用 {night}）")
         if self.kind == "watch" and not self.state:
@@ -883,8 +901,8 @@ class EffectT(_Table):
 class ReactionT(_Table):
     """`reacts = [{ … }]` in a `[[skills]]` entry — what happens when another player's skill is cast on one of
     its holders, inside whatever step casts it (M65 "X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中"): he is told
-    (`tell`), and the cast may be voided, reflected onto its user, or moved onto the player his answer names
-    (`then`). The generic engine asks it for every target of a skill it settles; a game's hook that casts a
+    (`tell`), and the cast may be reflected onto its user, or moved onto the player his answer names (`then`);
+    a cast that does nothing on him is the skill's `immune_to`, one home for immunity. The generic engine asks it for every target of a skill it settles; a game's hook that casts a
     skill on a player asks the same (`tracker.engine.night.react.land`). Its holder's answers (`answer`) are
     submissions of the skill, kept for the casts they answer and never settled as uses. A cast on himself, or
     on a holder already out, sets off nothing."""
@@ -909,10 +927,11 @@ class ReactionT(_Table):
                           "nothing", default=None, examples=["被施放<{skill}>，来源{source}"])
     log: str | None = _f("the log's line when it is told, after the step's label (`{holder}`, `{skill}`, "
                          "`{source}`); leave out: the engine's own", default=None)
-    then: Literal["none", "void", "reflect", "redirect"] = _f(
-        "what becomes of the cast: none; void (no effect, at once: M19 警觉 \"此技能无效\"); reflect (onto its user) "
-        "or redirect (onto the first target of the answer), each only when its holder answered — else it is given "
-        "up (`missing`). One hop: a cast so moved is perceived by its new target but not moved again",
+    then: Literal["none", "reflect", "redirect"] = _f(
+        "what becomes of the cast: none; reflect (onto its user) or redirect (onto the first target of the answer), "
+        "each only when its holder answered — else it is given up (`missing`). One hop: a cast so moved is perceived "
+        "by its new target but not moved again. A cast that does nothing on its holder at once is no reaction but "
+        "the skill's `immune_to` (with `immune_told`: M19 警觉 \"此技能无效且得知使用该技能对象的马甲\")",
         default="none")
     answer: str = _f("reflect: the word an answer's `choice` holds (反弹); redirect answers name the new target. "
                      "An answer naming a skill answers that skill's cast only", default="")
@@ -988,17 +1007,6 @@ class TriggerT(_Table):
         return self
 
 
-class ExtraPerPhaseT(_Table):
-    """`extra_per_phase = { … }` in a `[[skills]]` entry — this skill raises another skill's `per_phase` while
-    enough players of some roles live (107 集群<强制> "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
-
-    skill: Name = _f("the skill whose `per_phase` it raises (it must have one)", examples=["啃咬"])
-    extra: Positive = _f("how many more submissions take effect", default=1)
-    roles: Annotated[list[Name], Field(min_length=1)] = _f("the roles whose living players are counted",
-                                                           examples=[["活尸"]])
-    at_least: Positive = _f("how many of them must live", examples=[3])
-
-
 class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
@@ -1033,9 +1041,6 @@ class SkillT(_Table):
                                     "whoever sends them, in the post's order; later ones are refused (107 <偷袭> "
                                     "每晚仅限发动一次, for all 恶徒 together). Leave out: no such limit",
                                     default=None, examples=[1])
-    extra_per_phase: ExtraPerPhaseT | None = _f(
-        "it raises another skill's `per_phase` while enough players of some roles live (see `extra_per_phase`); "
-        "nobody submits it. Leave out: no such rise", default=None)
     once_per_target: str | None = _f(
         "the `state` key listing every player it has taken: a player already there is refused as its target, "
         "and the generic engine adds each target it settles (M65 深青之桩 \"每名玩家仅可以被选择一次\"); leave "
@@ -1372,6 +1377,6 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("[[clashes]]", ClashT), ("[flip]", FlipT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
     ("reacts", ReactionT), ("forms", FormT),
-    ("extra_per_phase", ExtraPerPhaseT),
+    ("while_alive", WhileAliveT),
     ("spares", SparesT),
 )

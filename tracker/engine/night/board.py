@@ -72,6 +72,10 @@ class Board:
         self.game: dict[str, Any] = {}
         #: The skills whose holders do not go out on some game days (``spares``: M65 天罡护体).
         self._spares = tuple(s for s in catalog.skills.values() if s.spares is not None)
+        #: The skills with a ``standing`` protect, in the file's order: what every hit asks
+        #: (:func:`tracker.engine.night.effects.standing`), found once, not per hit.
+        self.standing = tuple(s for s in catalog.skills.values()
+                              if any(e.kind == "protect" and e.standing for e in s.effects))
 
     # -- reading -------------------------------------------------------------------------------
     @property

@@ -97,7 +97,8 @@ class Effect:
     target for the next day, which that day's tally reads (107 流言). ``watch``: the target remembered in
     the ``state`` key until the skill's ``feedback`` step, which tells its holders ``text`` if he is then
     announced out (213 悬赏). ``extra``: the skill ``again`` may be used once more on the next night, recorded
-    as ``{night}`` in ``state``; the living holders of ``tag`` are told ``text`` (M19 激励).
+    as ``{night}`` in ``state``; the living holders of ``tag`` are told ``text`` (M19 激励) — or, ``while_alive``,
+    on every phase while enough of some roles live (107 集群).
     ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`).
     """
 
@@ -144,6 +145,8 @@ class Effect:
     state: str | None = None
     #: extra: the skill that may be used once more on the next night (M19 激励: 杀人).
     again: str | None = None
+    #: extra: held on every phase while enough of some roles live, not once after it is settled (107 集群).
+    while_alive: WhileAlive | None = None
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
@@ -221,14 +224,12 @@ class Misread:
 
 
 @dataclass(frozen=True, slots=True)
-class ExtraPerPhase:
-    """``extra_per_phase``: ``extra`` more submissions of ``skill`` take effect per phase while at least
-    ``at_least`` living players hold one of ``roles`` (107 集群 "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
+class WhileAlive:
+    """``extra`` with ``while_alive``: the more use holds while at least ``at_least`` living players hold one
+    of ``roles`` (107 集群 "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>")."""
 
-    skill: str
     roles: tuple[str, ...]
     at_least: int
-    extra: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +274,7 @@ class Form:
 @dataclass(frozen=True, slots=True)
 class Reaction:
     """What happens when another player's skill is cast on a holder (``reacts``; :mod:`.react`): told
-    ``tell``, then the cast voided, reflected or redirected (``then``), only in the ``form`` the holder chose
+    ``tell``, then the cast reflected or redirected (``then``), only in the ``form`` the holder chose
     and, with ``declared``, only on the game day he declared; never for ``keeps``."""
 
     form: str | None = None
@@ -472,8 +473,6 @@ class Skill:
     reacts: tuple[Reaction, ...] = ()
     #: The options its holders choose between when roles are dealt (the post's 抉择; a ``choose`` effect).
     forms: tuple[Form, ...] = ()
-    #: It raises another skill's ``per_phase`` while enough players of some roles live (107 集群).
-    extra_per_phase: ExtraPerPhase | None = None
     #: With ``immune_to``: what its holder is told when it stops a skill (``{actor}``, ``{skill}``; M19 警觉).
     immune_told: str | None = None
     #: Its holders do not go out on some game days (M65 天罡护体).
@@ -585,9 +584,6 @@ def _skill(t: SkillT) -> Skill:
         spares=None if t.spares is None else Spares(days=tuple(t.spares.days), unless=tuple(t.spares.unless),
                                                     reason=t.spares.reason),
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
-        extra_per_phase=None if t.extra_per_phase is None else ExtraPerPhase(
-            skill=t.extra_per_phase.skill, roles=tuple(t.extra_per_phase.roles), at_least=t.extra_per_phase.at_least,
-            extra=t.extra_per_phase.extra),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced))
@@ -600,7 +596,9 @@ def _effect(e: EffectT) -> Effect:
                   voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again, clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
+                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
+                  while_alive=None if e.while_alive is None else WhileAlive(tuple(e.while_alive.roles), e.while_alive.at_least),
+                  clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   exits=tuple(e.exits), empty=e.empty,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
@@ -702,12 +700,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
         for j, e in enumerate(t.effects):
             if e.delays is not None:
                 known(e.delays, ("skills", i, "effects", j, "delays"))
-        if t.extra_per_phase is not None:
-            raised = ("skills", i, "extra_per_phase", "skill")
-            known(t.extra_per_phase.skill, raised)
-            if skills[t.extra_per_phase.skill].per_phase is None:
-                raise at.error(raised, f"{at.name(raised)}：技能 {t.extra_per_phase.skill} 没有 per_phase，没有可增加的次数",
-                               hint="给该技能写 per_phase（每晚仅限发动的次数）")
+            if e.again is not None:
+                known(e.again, ("skills", i, "effects", j, "again"))
 
 
 def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:

@@ -119,6 +119,6 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
                 and when - last[key] < skill.cooldown:
             return f"<{skill.name}>每{skill.cooldown}{'夜' if key == 'night' else '天'}只能发动一次（上次：第{last[key]}{'夜' if key == 'night' else '天'}）"
     if ((skill.effects and all(e.standing for e in skill.effects))  # held by itself (213 主宰黑夜<强制>)
-            or (skill.extra_per_phase is not None and not skill.effects)):  # 107 集群<强制>
+            or (skill.effects and all(e.while_alive is not None for e in skill.effects))):  # 107 集群<强制>
         return f"<{skill.name}>无需发动：技能效果自动结算"
     return None

@@ -7,8 +7,8 @@ says (213 <灵通>, 107 <虔诚>'s count: 强制 skills nobody submits), or the 
 ruleset's ``[voting]`` key its ``tally`` names (带队: ``weights``; :func:`.catalog.check_tally` holds that
 key set where the night meets its ruleset), or its holders are immune to some skill's effects
 (``immune_to``: 107 神眷者·神恩, which the engine and a hook settling that skill both ask), or its holders
-react to skills cast on them (``reacts``: M65 净化之焰, 辐射炫惑, :mod:`.react`, asked the same way), or it raises
-another skill's ``per_phase`` that the engine counts (``extra_per_phase``: 107 集群), or do not go out
+react to skills cast on them (``reacts``: M65 净化之焰, 辐射炫惑, :mod:`.react`, asked the same way) — a standing
+``extra`` effect (107 集群: ``while_alive``) is among its ``effects``, counted wherever the engine counts uses — or do not go out
 on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board.Board.kill`), or no protection
 stops some skill's damage on its holders (``unprotected_from``: M19 弱受, asked by the ``resolve`` step and by a
 hook settling that skill), and no hook
@@ -54,7 +54,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     tallied = {n: f"白天的计票结算（[voting] {s.tally}）" for n, s in catalog.skills.items()
                if n not in by_hook and s.tally is not None}
     data = tuple(n for n, s in catalog.skills.items()
-                 if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or n in told or n in tallied
-                                          or s.extra_per_phase is not None))
+                 if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares
+                                          or n in told or n in tallied))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

@@ -15,7 +15,7 @@ hook step that takes the pool there (213's ladder at 夜(9)).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from tracker.engine.night import flips, tonight
@@ -413,17 +413,26 @@ def _extra(board: Board, use: Use, effect: Effect) -> None:
 
 
 def extra_uses(board: Board, skill: str) -> int:
-    """How many more uses of ``skill`` an ``extra`` effect gave for the night being settled (the generic
-    engine counts that many more submissions; a game's hook step settling the skill asks the same)."""
-    if board.night is None:
-        return 0
-    found = 0
+    """How many more uses of ``skill`` the ``extra`` effects give the phase being settled (the generic engine
+    counts that many more submissions, and raises its ``per_phase`` by as many; a game's hook step settling
+    the skill asks the same)."""
+    return sum(1 for _, _, held, _ in more_uses(board, skill) if held)
+
+
+def more_uses(board: Board, skill: str) -> Iterator[tuple[Skill, Effect, bool, int | None]]:
+    """Each ``extra`` effect of the file that names ``skill``: its skill, the effect, whether it gives one more use
+    now, and (``while_alive``) how many of its roles live. One recorded for a night (M19 激励) holds on that night
+    only; one ``while_alive`` (107 集群) while enough of its roles live, on every phase."""
     for own in board.catalog.skills.values():
         for e in own.effects:
-            record = board.state.get(e.state or "") if e.kind == "extra" and e.again == skill else None
-            if isinstance(record, dict) and record.get("night") == board.night:
-                found += 1
-    return found
+            if e.kind != "extra" or e.again != skill:
+                continue
+            if e.while_alive is not None:
+                alive = sum(1 for s in board.living() if s.role in e.while_alive.roles)
+                yield own, e, alive >= e.while_alive.at_least, alive
+                continue
+            record = board.state.get(e.state or "")
+            yield own, e, board.night is not None and isinstance(record, dict) and record.get("night") == board.night, None
 
 
 def _remembered(board: Board, target: str) -> dict[str, object]:
@@ -580,7 +589,7 @@ def standing(board: Board, seat: Seat, skill: str, strength: int, faction: str, 
     else stops the hit; ``delays``: only the protections that put the exit off instead (213 坚强), asked last."""
     if not seat.alive:
         return None
-    for own in board.catalog.skills.values():
+    for own in board.standing:
         if (own.phases and phase not in own.phases) or not holds(seat, own):
             continue
         if tonight.voiding(board, pool or Pool(), own, (seat.name,)) is not None:

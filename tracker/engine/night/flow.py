@@ -286,19 +286,18 @@ class Flow:
         return False
 
     def allowance(self, skill: Skill, limit: int) -> tuple[int, str, str]:
-        """``per_phase`` raised by the skills whose ``extra_per_phase`` names it while their count of the
-        living holds (107 集群): the limit, the count in the post's words, and the raising skill's clause."""
+        """``per_phase`` raised by the ``extra`` effects naming it (107 集群 while enough 活尸 live, M19 激励 on its
+        night): the limit, the count in the post's words, and the raising skill's clause."""
         why, clause = "", ""
-        for other in self.catalog.skills.values():
-            more = other.extra_per_phase
-            if more is None or more.skill != skill.name:
-                continue
-            alive = sum(1 for s in self.board.living() if s.role in more.roles)
-            held = alive >= more.at_least
-            limit += more.extra if held else 0
-            why += (f"（<{other.name}>：存活的{'、'.join(more.roles)}{alive}名，"
-                    f"{'不少于' if held else '少于'}{more.at_least}名）")
-            clause = other.clause
+        for other, e, held, alive in effects.more_uses(self.board, skill.name):
+            limit += 1 if held else 0
+            if e.while_alive is not None:
+                more = e.while_alive
+                why += (f"（<{other.name}>：存活的{'、'.join(more.roles)}{alive}名，"
+                        f"{'不少于' if held else '少于'}{more.at_least}名）")
+            elif held:
+                why += f"（<{other.name}>：本夜可以再使用一次）"
+            clause = other.clause if held or e.while_alive is not None else clause
         return limit, why, clause
 
     def aimed(self, use: Use) -> tuple[str, ...]:

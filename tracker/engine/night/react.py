@@ -4,7 +4,8 @@ M65 writes it as a step of its own that lives inside every other one: "X、劫�
 在触发的步骤中" — whichever step casts a skill on a player, that player may perceive it (持续 "可感知对自己
 施放的是哪种技能，并获知技能来源"), and, on the game day he declared the night before (枯竭 "游戏日提前一天
 夜晚向导演说明下一游戏日使用该技能"), reflect it onto its user or move it onto another player if he answers
-("可选择反弹该技能" / "可选择更改该技能的施放目标"); M19 警觉 voids it at once ("此技能无效"). So the
+("可选择反弹该技能" / "可选择更改该技能的施放目标"). A cast its target is immune to (M19 警觉 "此技能无效") is no
+reaction but the skill's ``immune_to``, asked where the effects land (:func:`.effects.immunity`). So the
 generic engine asks :func:`land` for every target of a skill it settles, and a game's hook that casts a
 skill on a player asks the same; nothing here knows a game.
 
@@ -102,19 +103,15 @@ def _names(catalog: Catalog, action: Action, cast: str) -> bool:
 
 
 def answer(board: Board, source: str, cast: str, target: str, answers: Sequence[Action], *, label: str,
-           stopped: Stopped = never) -> str | None:
-    """Where the cast goes after ``target``'s reactions: voided (None), reflected onto ``source``, moved
-    onto the player his answer names, or ``target`` — the first answer of his that may act, in submission
+           stopped: Stopped = never) -> str:
+    """Where the cast goes after ``target``'s reactions: reflected onto ``source``, moved onto the player
+    his answer names, or ``target`` — the first answer of his that may act, in submission
     order; with none, the cast stays and the log says he gave it up (``missing``)."""
     seat = board.seat(target)
     if not seat.alive:
         return target
     live = [(s, r) for s in reacting(board.catalog) for r in s.reacts
             if r.then != "none" and r.meets(cast) and cast not in r.keeps and active(board, seat, s, r)]
-    for s, r in live:
-        if r.then == "void":
-            board.note(f"{label} {target}<{s.name}>{_form(r)}：<{cast}>（{source}）无效")
-            return None
     for act in answers:
         if act.members[:1] != (target,) or not _names(board.catalog, act, cast):
             continue
@@ -153,7 +150,7 @@ def land(board: Board, source: str, cast: str, target: str, answers: Sequence[Ac
     the new target's immunity voids it there (the caller logs it)."""
     perceive(board, source, cast, target, label=label, stopped=stopped)
     new = answer(board, source, cast, target, answers, label=label, stopped=stopped)
-    if new is None or new == target:
+    if new == target:
         return new
     if shield is not None and shield(new):
         return None

@@ -1,4 +1,5 @@
-"""A skill that raises another's ``per_phase`` while enough players of some roles live: ``extra_per_phase``.
+"""An ``extra`` effect held while enough players of some roles live: ``while_alive`` (one notion of "more uses"
+with M19 激励's ``extra``, which the engine counts in the same places: ``per_phase`` and the kept submissions).
 
 107 集群<强制> "当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>": nobody submits 集群; the team's second
 <啃咬> takes effect only while three 活尸 live. A toy game settled by the generic engine alone; 107's own case is
@@ -18,7 +19,7 @@ from tracker.errors import RulesetError
 
 SWARM = {"name": "集群", "roles": ["活尸"], "phase": "passive", "kind": "强制",
          "clause": "集群<强制>：当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>。",
-         "extra_per_phase": {"skill": "啃咬", "roles": ["活尸"], "at_least": 3}}
+         "effects": [{"kind": "extra", "again": "啃咬", "while_alive": {"roles": ["活尸"], "at_least": 3}}]}
 NIGHT: dict[str, Any] = {
     "ruleset": "swarm-toy",
     "steps": [{"n": "1", "skills": ["啃咬"]}, {"n": "2", "resolve": True}],
@@ -60,8 +61,24 @@ def test_nobody_submits_it() -> None:
     assert [(r.skill, r.reason) for r in res.rejected] == [("集群", "<集群>无需发动：技能效果自动结算")]
 
 
-def test_the_raised_skill_must_have_a_limit() -> None:
+def test_without_a_limit_one_more_submission_counts() -> None:
+    """The same notion as 激励: with no ``per_phase``, the team's last two submissions count, not its last one."""
     bite = {**NIGHT["skills"][0]}
-    del bite["per_phase"]
-    with pytest.raises(RulesetError, match="per_phase"):
-        parse_catalog({**NIGHT, "skills": [bite, SWARM]}, "toy.toml")
+    del bite["per_phase"], bite["every_submission"]
+    toy = {**NIGHT, "skills": [bite, SWARM]}
+    assert [d.player for d in _run(*_bites("P05", "P06", "P07"), night=toy).deaths] == ["P06", "P07"]
+    assert [d.player for d in _run(*_bites("P05", "P06", "P07"), walking=2, night=toy).deaths] == ["P07"]
+
+
+def test_it_names_a_skill_of_the_file() -> None:
+    swarm = {**SWARM, "effects": [{"kind": "extra", "again": "啃要", "while_alive": {"roles": ["活尸"], "at_least": 3}}]}
+    with pytest.raises(RulesetError, match="啃要"):
+        parse_catalog({**NIGHT, "skills": [NIGHT["skills"][0], swarm]}, "toy.toml")
+
+
+@pytest.mark.parametrize("keys", [{}, {"state": "集群", "while_alive": {"roles": ["活尸"], "at_least": 3}},
+                                  {"while_alive": {"roles": ["活尸"], "at_least": 3}, "text": "{night}"}])
+def test_state_or_while_alive_and_nothing_to_tell(keys: dict[str, Any]) -> None:
+    swarm = {**SWARM, "effects": [{"kind": "extra", "again": "啃咬", **keys}]}
+    with pytest.raises(RulesetError, match="extra"):
+        parse_catalog({**NIGHT, "skills": [NIGHT["skills"][0], swarm]}, "toy.toml")
