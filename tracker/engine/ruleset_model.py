@@ -1151,6 +1151,20 @@ class TellPickT(_Table):
                         examples=["<窥天>告知群内爪牙的第{i}个不在场的村民/外来者身份"])
 
 
+class TellRevealT(_Table):
+    """`reveal = { … }` in a `tell` — each holder is told the identities of `count` other living players picked at
+    random (M65 <四眼预知>（强制） "游戏开始时可以随机从导演处得知两个非自己角色的具体身份，且从下一个游戏日开始每个游戏日白天
+    开始时可以随机从导演处得知三个非自己角色的具体身份"): one question per pick, `<to>.<holder>.<i>` (seeded, the director
+    overriding it with `--decide`), each offering the living players not yet picked, in roster order; `{picked}` in
+    the tell's `text` and `log` is the picks in `each`'s words joined by `；`. With no other living player he is told
+    nothing."""
+
+    count: Positive = _f("how many players are picked (fewer when fewer live)", examples=[3])
+    question: Name = _f("the question to the director, `{holder}`, `{i}` (the pick's number) and `{day}` (the game day "
+                        "that follows the phase) standing in", examples=["第{day}天白天开始时<四眼预知>：随机告知{holder}的第{i}名角色"])
+    each: Name = _f("the words for one pick, `{player}` and `{role}` standing in", default="{player}的身份：{role}")
+
+
 class TellOneT(_Table):
     """`one_of = { … }` in a `tell` — instead of the holders, one living player (of some actual factions) is
     told, picked by the director (M160 预告 "一名【实际阵营】为【善良阵营】的玩家得知本局存在【告死邪魔】"): once,
@@ -1201,7 +1215,8 @@ class TellT(_Table):
     log: str | None = _f("the settlement log's line for each holder told, `{step}` (the step's number as shown), "
                          "`{holder}` and `{targets}` (the targets, or `无`) standing in (M19 通灵 \"{step} 女巫{holder}通灵："
                          "被指杀的是{targets}\"); `{picked}` too, with `pick`; with `one_of`, the line for each player "
-                         "told, `{told}` (M160 预告 \"{step} 预告：{told}得知本局存在告死邪魔\"); default: the engine's "
+                         "told, `{told}` (M160 预告 \"{step} 预告：{told}得知本局存在告死邪魔\"); with `reveal`, `{day}` (the "
+                         "game day that follows the phase) too; default: the engine's "
                          "own line, naming the holder and the words told",
                          default=None, examples=["{step} 女巫{holder}通灵：被指杀的是{targets}"])
     pick: TellPickT | None = _f("instead of `about`/`count`: the director picks roles nobody at the table has, "
@@ -1209,6 +1224,8 @@ class TellT(_Table):
     one_of: TellOneT | None = _f("instead of the holders: one living player of these factions, picked by the "
                                  "director, is told (see `one_of`); leave out: every living holder is told",
                                  default=None)
+    reveal: TellRevealT | None = _f("instead of `about`/`count`/`pick`: each holder is told the identities of players "
+                                    "picked at random (see `reveal`); leave out: none", default=None)
     summary: str | None = _f("instead of a line per holder: the log's one line for the step once all are told, in "
                              "the post's words, `{step}`, `{told}` (the holders told) and `{picked}` standing in "
                              "(M160 窥天, one line for the group); leave out: a line per holder", default=None,
@@ -1216,12 +1233,15 @@ class TellT(_Table):
 
     @model_validator(mode="after")
     def _what(self) -> "TellT":
-        given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick)) if v]
+        given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick),
+                                ("reveal", self.reveal)) if v]
         if len(given) > 1:
-            raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）或 pick（导演挑选的身份），"
-                             "只写一个")
+            raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）或 "
+                             "reveal（随机告知其他玩家的身份），只写一个")
         if not given and ("text" not in self.model_fields_set or "{" in self.text):
-            raise ValueError("tell 写 about、count 或 pick 之一；都不写时 text 是告知的原话（不含 {…}）")
+            raise ValueError("tell 写 about、count、pick 或 reveal 之一；都不写时 text 是告知的原话（不含 {…}）")
+        if self.reveal is not None and self.model_fields_set & {"one_of", "summary"}:
+            raise ValueError("tell 的 reveal 每名持有者各自随机，不与 one_of、summary 一起写")
         if self.also and self.about is None:
             raise ValueError("tell 的 also 只与 about 一起写")
         return self
@@ -1253,6 +1273,10 @@ class StepT(_Table):
     phases: list[Phase] = _f("every phase it belongs to, for a step the post runs in several (107's vote and "
                              "its (19)–(20) end whichever day phase is settled); empty: `phase` alone", default=[])
     nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
+    game_start: bool | None = _f(
+        "true: the step runs only in a settlement holding submissions sent 游戏开始前 (the post's 游戏开始时: M65 "
+        "\"分发身份完毕后……进行抉择\", and <四眼预知> \"游戏开始时……得知两个\"); false: only in any other. Leave out: "
+        "in both", default=None)
     clause: str = _f("the post's sentence", default="")
 
 
@@ -1373,7 +1397,7 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("share_of_living_at_least", ShareT), ("each_alive_at_most", EachAtMostT),
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
-    ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("one_of", TellOneT),
+    ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("reveal", TellRevealT), ("one_of", TellOneT),
     ("[[clashes]]", ClashT), ("[flip]", FlipT),
     ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
     ("reacts", ReactionT), ("forms", FormT),

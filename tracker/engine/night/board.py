@@ -72,6 +72,8 @@ class Board:
         self.game: dict[str, Any] = {}
         #: The skills whose holders do not go out on some game days (``spares``: M65 天罡护体).
         self._spares = tuple(s for s in catalog.skills.values() if s.spares is not None)
+        #: The submissions refused so far in this settlement, by index (a step's ``game_start`` reads them).
+        self.refused: set[int] = set()
         #: The skills with a ``standing`` protect, in the file's order: what every hit asks
         #: (:func:`tracker.engine.night.effects.standing`), found once, not per hit.
         self.standing = tuple(s for s in catalog.skills.values()
@@ -118,6 +120,7 @@ class Board:
             self.result.outs_in_lines = True
 
     def reject(self, action: Action, reason: str, clause: str = "") -> None:
+        self.refused.add(action.index)
         self.result.rejected.append(Rejection(action.actor, action.skill, reason, clause, tuple(action.targets)))
         self.note(f"拒绝：{action.actor}<{action.skill}> —— {reason}")
 

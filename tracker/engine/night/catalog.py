@@ -320,6 +320,18 @@ class Tell:
     one_of: TellOne | None = None
     #: Instead of a line per holder: the step's one line (``{step}``, ``{told}``, ``{picked}``).
     summary: str | None = None
+    #: Instead of ``about``'s targets: other living players' identities, picked at random (M65 四眼预知).
+    reveal: TellReveal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TellReveal:
+    """``reveal``: ``count`` other living players picked at random for each holder, one ``question`` each, told
+    in ``each``'s words."""
+
+    count: int
+    question: str
+    each: str = "{player}的身份：{role}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +378,8 @@ class Step:
     phases: tuple[str, ...] = ()
     #: A skill with a ``watch`` effect whose remembered target is looked at here (213 悬赏 at 晨曦).
     feedback: str | None = None
+    #: True: only in a settlement of submissions sent 游戏开始前; False: only in any other; None: both (M65).
+    game_start: bool | None = None
 
     def runs(self, night: int | None, phase: str) -> bool:
         """Whether this step belongs to the phase being settled (night N, or a day phase)."""
@@ -626,9 +640,11 @@ def _step(t: StepT) -> Step:
                                              count=tuple(t.tell.count), log=t.tell.log, summary=t.tell.summary,
                                              pick=None if t.tell.pick is None else TellPick(
                                                  tuple(t.tell.pick.groups), t.tell.pick.count, t.tell.pick.question),
-                                             one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of))
+                                             one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of),
+                                             reveal=None if t.tell.reveal is None else TellReveal(
+                                                 t.tell.reveal.count, t.tell.reveal.question, t.tell.reveal.each))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
-                nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback)
+                nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start)
 
 
 def _tell_one(o: TellOneT) -> TellOne:

@@ -18,7 +18,7 @@ from typing import Any
 
 from tracker.engine.night import effects, learn, react, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Catalog, Skill, Step, Tell, TellOne, TellPick
+from tracker.engine.night.catalog import Catalog, Skill, Step, Tell, TellOne, TellPick, TellReveal
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.model import Action, Seat, Table
@@ -102,6 +102,7 @@ class Flow:
         self.board = board
         self.catalog = board.catalog
         self.actions = [replace(a, index=i) for i, a in enumerate(actions)]
+        board.refused = set()  # the indices are the flow's from here: what it refuses (``starts_game``)
         self.pool = Pool()
         self.done: set[int] = set()
         self.clashes = self.catalog.clashes
@@ -375,7 +376,12 @@ class Flow:
             if t.one_of is not None:  # the holder tells no one himself: the players the director picks are told
                 continue
             targets: tuple[str, ...] = ()
-            if t.pick is not None:
+            if t.reveal is not None:
+                picked = self._revealed(t.reveal, t.to, seat.name)
+                if not picked:
+                    continue
+                text = t.text.format(picked=picked)
+            elif t.pick is not None:
                 picked = self._picked(t.pick, t.to) if picked is None else picked
                 text = t.text.format(picked=picked)
             elif t.count:
@@ -389,13 +395,31 @@ class Flow:
             b.tell(seat.name, text)
             if t.log is not None:
                 b.note(t.log.format(step=n, holder=seat.name, targets="、".join(targets) if targets else "无",
-                                    told=seat.name, picked=picked or ""))
+                                    told=seat.name, picked=picked or "", day=self._next_day()))
             elif t.summary is None:
                 b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
         if t.one_of is not None:
             self._one_of(t, t.one_of, to, told, n)
         elif t.summary is not None and told:
             b.note(t.summary.format(step=n, told="、".join(told), picked=picked or ""))
+
+    def _next_day(self) -> int | None:
+        """The game day that follows the phase being settled (after night N: the day it opens)."""
+        b = self.board
+        if b.night is not None:
+            return self.catalog.day_before(b.night) + 1
+        return b.table.day + 1 if b.table.day is not None else None
+
+    def _revealed(self, reveal: TellReveal, skill: str, holder: str) -> str:
+        """``reveal``: the identities of ``count`` other living players, picked at random for ``holder``, one
+        question each (M65 四眼预知); empty when nobody else lives."""
+        b = self.board
+        pool = [p.name for p in b.living() if p.name != holder]
+        picks: list[str] = []
+        for i in range(min(reveal.count, len(pool))):
+            picks.append(b.ask(f"{skill}.{holder}.{i + 1}", reveal.question.format(holder=holder, i=i + 1, day=self._next_day()),
+                               [p for p in pool if p not in picks]))
+        return "；".join(reveal.each.format(player=p, role=b.seat(p).role) for p in picks)
 
     def _picked(self, pick: TellPick, skill: str) -> str:
         """``pick``: the director's (seeded) picks among the roles of ``groups`` that no player has, in
@@ -454,8 +478,14 @@ class Flow:
         hook(self, step, acts)
         self.after_exits()
 
+    def starts_game(self) -> bool:
+        """Whether this settlement holds submissions sent 游戏开始前 not refused so far (the post's 游戏开始时)."""
+        return any(a.phase == "setup" and a.index not in self.board.refused for a in self.actions)
+
     def walk(self, step: Step) -> None:
         n = step.n if "(" in step.n else (f"({step.n})" if step.n else "")  # 213 writes 夜(3): as it stands
+        if step.game_start is not None and step.game_start != self.starts_game():
+            return
         if step.hook is not None:
             self.hooked(step, n)
             if step.n:

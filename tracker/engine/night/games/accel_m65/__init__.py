@@ -6,7 +6,7 @@ X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" is th
 generic engine; each step but (5) is a hook step here (``STEP_HOOKS``), sharing one :class:`Walk`; (5)'s
 marks are data, their casts passing :func:`aim` and their users :func:`void` as every cast does. The 增益
 and information skills the list leaves out follow in submission order ("增益技能生效时间按照私聊导演的
-具体时间先后为准"); then the morning (<四眼预知>) and the win check. 2 and X act inside every step
+具体时间先后为准"); then the morning (<四眼预知>, a data ``tell`` step) and the win check. 2 and X act inside every step
 that casts a skill on a player (:func:`.cast.land`) — why the skills stay code (``HOOKED``); 判负 is
 judged silently on every death by the ruleset's ``[[win]]`` (:mod:`.verdict`).
 """
@@ -225,8 +225,8 @@ def aim(board: Board, use: Use, target: str) -> str | None:
 
 
 def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), <四眼预知> at the start
-    of the game, the 枯竭 answers (kept for the nested X), <最后一枪> chosen in advance."""
+    """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), the 枯竭 answers (kept for the
+    nested X), <最后一枪> chosen in advance (<四眼预知> at the start of the game is the next step's data ``tell``)."""
     board = flow.board
     ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
 
@@ -244,8 +244,6 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     _WALKS[board] = walk
     counted = {a.index for a in walk.acts}
     flow.done.update(a.index for a in flow.actions if a.index not in counted)  # refused in _effective
-    if any(a.phase == "setup" for a in walk.acts):
-        steps.foresee(ctx, 2, "游戏开始时")
     ctx.reactions = list(flow.answers)  # 枯竭 answers, for the nested X (``reacts``); declarations are data
     for a in walk.of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
@@ -317,8 +315,8 @@ def _buff(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 
 def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """The 强制 skills submitted by mistake, <最后一枪> chosen but not set off, the next day's 暗记,
-    and <四眼预知> at the start of the next day; every submission is settled by now."""
+    """The 强制 skills submitted by mistake, <最后一枪> chosen but not set off, the next day's 暗记; every
+    submission is settled by now (<四眼预知> at the start of the next day is the next step's data ``tell``)."""
     walk, board = _walk(flow), flow.board
     ctx = walk.ctx
     steps.passive(ctx, walk.of(*_PASSIVE))
@@ -333,8 +331,6 @@ def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
         board.result.state_after[f"第{ctx.day + 1}天暗记"] = {
             p: "被投票数加倍" if len(s) == 1 else f"被投票数加倍（{'、'.join(s)}，各加倍一次）"
             for p, s in marks.items()}
-    if ctx.night and not any(a.phase == "setup" for a in walk.acts):
-        steps.foresee(ctx, 3, f"第{ctx.day + 1}天白天开始时")
     flow.done.update(a.index for a in flow.actions)
     # the win check ends the phase ([win_policy] checks_at "end": the settlement runs it)
 
@@ -357,7 +353,6 @@ HOOKED = {
     "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
     "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",
-    "四眼预知": "游戏开始时随机得知两名、每个白天开始时三名角色的身份 —— 随机的强制告知",
     "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",
 }
 

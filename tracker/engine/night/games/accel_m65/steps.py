@@ -269,21 +269,6 @@ def steal(ctx: Ctx, act: Action) -> None:
     b.tell(actor, f"技能掠夺：猜测{'成功' if ok else '失败'}")
 
 
-def foresee(ctx: Ctx, count: int, when: str) -> None:
-    """<四眼预知>（强制）: identities of ``count`` other players, picked at random (seeded)."""
-    b = ctx.board
-    for seer in [p for p in b.table.players.values() if p.role == "预知者" and p.alive]:
-        pool = [p.name for p in b.living() if p.name != seer.name]
-        picks: list[str] = []
-        for i in range(min(count, len(pool))):
-            picks.append(b.ask(f"四眼预知.{seer.name}.{i + 1}", f"{when}<四眼预知>：随机告知{seer.name}的第{i + 1}名角色",
-                               [p for p in pool if p not in picks]))
-        if picks:
-            text = "；".join(f"{t}的身份：{b.seat(t).role}" for t in picks)
-            b.tell(seer.name, f"四眼预知：{text}")
-            b.note(f"{when}<四眼预知>（{seer.name}）：{text}")
-
-
 def passive(ctx: Ctx, acts: Sequence[Action]) -> None:
     for act in acts:
         ctx.board.note(f"<{act.skill}>（{act.members[0]}）是强制/被动技能，无需发动，按其触发条件结算")
