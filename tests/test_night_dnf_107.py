@@ -661,6 +661,18 @@ def test_soul_link_tells_the_other_temple_players() -> None:
     assert told(res, "P03") == ["灵魂链接：圣殿阵营角色P10出局"] and "灵魂链接：圣殿阵营角色P10出局" in told(res, "P15")
 
 
+def test_soul_link_hears_a_flip_by_a_hook_and_by_data() -> None:
+    """灵魂链接：“每当其他圣殿阵营角色出局或身份翻转时” — a flip out of 圣殿 by the (1) hook's 诅咒, and one back
+    into 圣殿 by the data's 圣光天启, are heard alike (``hears``); a 守夜人's own flip (中立) is not."""
+    cursed = run(table(state={"亡灵圣物": relic_at("P03")}))
+    assert "灵魂链接：圣殿阵营角色P03翻转身份" in told(cursed, "P10") and "灵魂链接：圣殿阵营角色P03翻转身份" in told(cursed, "P15")
+    assert not any(f.startswith("灵魂链接") for f in told(cursed, "P03"))
+    back = run(table(P03={"role": "活尸", "faction": "亡灵", "原身份": "剑士"}), act("P12", "圣光天启", "P03"))
+    assert told(back, "P10") == ["灵魂链接：圣殿阵营角色P03翻转身份"] and told(back, "P15")[:1] == ["灵魂链接：圣殿阵营角色P03翻转身份"]
+    body = run(table(None, day=3), act("P17", "夜之躯"))
+    assert not any(f.startswith("灵魂链接") for f in told(body, "P10"))
+
+
 # ---------------------------------------------------------------------------------------------
 # 天谴者 and 暗日
 # ---------------------------------------------------------------------------------------------

@@ -1007,6 +1007,26 @@ class TriggerT(_Table):
         return self
 
 
+class HearsT(_Table):
+    """`hears = { … }` in a `[[skills]]` entry — its living holders are told whenever another player of some
+    factions goes out or flips his identity (`[flip]`), wherever that is settled (an effect, a game's hook step):
+    107 灵魂链接<锁定> "每当其他圣殿阵营角色出局或身份翻转时，你将得到通知"."""
+
+    factions: Annotated[list[Name], Field(min_length=1)] = _f(
+        "the factions heard: a player who goes out while of one of them, or who flips out of or into one of them",
+        examples=[["圣殿"]])
+    exit: Name | None = _f("what each holder is told when such a player goes out, `{player}` standing in; leave out: "
+                           "exits are not heard", default=None, examples=["灵魂链接：圣殿阵营角色{player}出局"])
+    flip: Name | None = _f("what each holder is told when such a player flips, `{player}` standing in; leave out: "
+                           "flips are not heard", default=None, examples=["灵魂链接：圣殿阵营角色{player}翻转身份"])
+
+    @model_validator(mode="after")
+    def _heard(self) -> "HearsT":
+        if self.exit is None and self.flip is None:
+            raise ValueError("hears 至少写 exit 或 flip 之一（出局或翻转身份时告知的话）")
+        return self
+
+
 class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
@@ -1062,6 +1082,8 @@ class SkillT(_Table):
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
     spares: SparesT | None = _f("its holders do not go out on some game days (see `spares`); leave out: they do",
                                 default=None)
+    hears: HearsT | None = _f("its holders are told when another player of some factions goes out or flips (see "
+                              "`hears`); leave out: they are not", default=None)
     forms: list[FormT] = _f("the options its holders choose between when roles are dealt (see `forms`); leave out: "
                             "none", default=[])
     reacts: list[ReactionT] = _f("what happens when another player's skill is cast on its holders (see `reacts`); "
@@ -1403,4 +1425,5 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("reacts", ReactionT), ("forms", FormT),
     ("while_alive", WhileAliveT),
     ("spares", SparesT),
+    ("hears", HearsT),
 )

@@ -78,6 +78,8 @@ class Board:
         #: (:func:`tracker.engine.night.effects.standing`), found once, not per hit.
         self.standing = tuple(s for s in catalog.skills.values()
                               if any(e.kind == "protect" and e.standing for e in s.effects))
+        #: The skills whose holders hear of other players' exits and flips (``hears``: 107 灵魂链接).
+        self._hears = tuple(s for s in catalog.skills.values() if s.hears is not None)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -152,6 +154,7 @@ class Board:
         if announce:
             self.result.out_order.append(player)
         self.note(f"{player}{seat.life or '出局'}（{cause}）")
+        self.hear(seat, "exit", (seat.faction,))
         for listener in list(self.on_death):
             listener(self, seat, cause)
         from tracker.engine.night.win import check
@@ -174,6 +177,20 @@ class Board:
                 continue
             return s.spares.reason
         return None
+
+    def hear(self, seat: Seat, event: str, factions: Sequence[str]) -> None:
+        """``hears``: ``seat`` went out (``exit``, his faction then) or flipped (``flip``, the faction he left and
+        the one he joined); each living holder of a skill that hears that event for one of ``factions`` but
+        him is told, in seat order (107 灵魂链接 "每当其他圣殿阵营角色出局或身份翻转时，你将得到通知"), wherever
+        the exit or flip was settled."""
+        for s in self._hears:
+            assert s.hears is not None
+            text = s.hears.exit if event == "exit" else s.hears.flip
+            if text is None or not set(factions) & set(s.hears.factions):
+                continue
+            for other in self.living():
+                if other.name != seat.name and holds(other, s):
+                    self.tell(other.name, text.format(player=seat.name))
 
     def _aliases(self, name: str) -> tuple[str, ...]:
         found = self.catalog.skills.get(name)

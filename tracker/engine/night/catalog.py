@@ -262,6 +262,16 @@ class Spares:
 
 
 @dataclass(frozen=True, slots=True)
+class Hears:
+    """``hears``: the holders are told ``exit`` / ``flip`` (``{player}``) when another player of ``factions`` goes
+    out or flips (:meth:`tracker.engine.night.board.Board.hear`); None: that event is not heard."""
+
+    factions: tuple[str, ...]
+    exit: str | None = None
+    flip: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Form:
     """One option of a skill its holder chooses once (``forms``; a ``choose`` effect): the player's ``choice``
     field then holds ``label``, the skill's uses ``count`` (None: as they were)."""
@@ -491,6 +501,8 @@ class Skill:
     immune_told: str | None = None
     #: Its holders do not go out on some game days (M65 天罡护体).
     spares: Spares | None = None
+    #: Its holders are told of other players' exits and flips (107 灵魂链接).
+    hears: Hears | None = None
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -597,6 +609,8 @@ def _skill(t: SkillT) -> Skill:
                      for r in t.reacts),
         spares=None if t.spares is None else Spares(days=tuple(t.spares.days), unless=tuple(t.spares.unless),
                                                     reason=t.spares.reason),
+        hears=None if t.hears is None else Hears(factions=tuple(t.hears.factions), exit=t.hears.exit,
+                                                 flip=t.hears.flip),
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,

@@ -11,7 +11,8 @@ react to skills cast on them (``reacts``: M65 净化之焰, 辐射炫惑, :mod:`
 ``extra`` effect (107 集群: ``while_alive``) is among its ``effects``, counted wherever the engine counts uses — or do not go out
 on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board.Board.kill`), or no protection
 stops some skill's damage on its holders (``unprotected_from``: M19 弱受, asked by the ``resolve`` step and by a
-hook settling that skill), and no hook
+hook settling that skill), or hear of other players' exits and flips (``hears``: 107 灵魂链接,
+:meth:`.board.Board.hear`), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
@@ -54,7 +55,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     tallied = {n: f"白天的计票结算（[voting] {s.tally}）" for n, s in catalog.skills.items()
                if n not in by_hook and s.tally is not None}
     data = tuple(n for n, s in catalog.skills.items()
-                 if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares
+                 if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
                                           or n in told or n in tallied))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

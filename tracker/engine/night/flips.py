@@ -3,7 +3,8 @@
 107 pairs every human identity with an 亡灵 one ("村长[恶灵]" …) and sends eight skills (诅咒, 初拥, 死灵咒,
 拓印, 腐化, 圣光天启, 夜之躯, 夜之心) through the same flip; it lives here once, so a ``convert`` effect with
 ``flip = true`` and a game's hook step flip a player alike. What a new identity sets off in one game
-(107's 灵能, 告死者, 夜之眼, 灵魂链接 …) is that game's ``GameHooks.flipped``, called after every flip.
+(107's 灵能, 告死者, 夜之眼 …) is that game's ``GameHooks.flipped``, called after every flip; who hears of a
+flip (107 灵魂链接) is the skills' ``hears`` (:meth:`~.board.Board.hear`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> bool:
     hooks = board.hooks
     if hooks is not None and hooks.flipped is not None:
         hooks.flipped(board, seat, before, cause)
+    board.hear(seat, "flip", (before[1], seat.faction))  # ``hears``: 107 灵魂链接
     return True
 
 

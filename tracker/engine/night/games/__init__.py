@@ -98,7 +98,7 @@ class Aim(Protocol):
 
 class Flipped(Protocol):
     """What a 翻转身份 (:func:`tracker.engine.night.flips.flip`) sets off in this game, right after it: ``before``
-    is the player's (role, faction) before the flip (107: 灵能, a new 告死者, 天谴, 夜之眼, 灵魂链接)."""
+    is the player's (role, faction) before the flip (107: 灵能, a new 告死者, 天谴, 夜之眼)."""
 
     def __call__(self, board: Board, seat: Seat, before: tuple[str, str], cause: str, /) -> None: ...
 

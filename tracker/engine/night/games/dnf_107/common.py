@@ -27,7 +27,6 @@ NEUTRAL_NEED = "中立判胜人数"
 #: The point of [win_policy] checks_at at the end of a day (the night's is its step (17)).
 DAY_END = "白天结束"
 
-CL_LINK = "灵魂链接<锁定>：每当其他圣殿阵营角色出局或身份翻转时，你将得到通知。"
 CL_LAST_WORDS = "（14）夜晚出局的角色可以遗言，得到通知<馈赠>以及<传承>。夜晚或白天出局的贵族可以发动<权势>。"
 
 
@@ -80,13 +79,6 @@ def add_curse(board: Board, n: int, why: str) -> None:
     board.note(f"{why}：[亡灵圣物]的<诅咒>次数+{n}（现为{r['诅咒剩余次数']}）")
 
 
-def soul_link(board: Board, who: Seat, what: str) -> None:
-    """灵魂链接: the other 圣殿 players who still hold the skill are told."""
-    for s in board.living():
-        if s.name != who.name and s.role in ("剑士", "游荡者", "慰魂师") and s.faction == "圣殿":
-            board.tell(s.name, f"灵魂链接：圣殿阵营角色{who.name}{what}")
-
-
 def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
     """翻转身份 of one player by the night file's ``[flip]`` (:func:`tracker.engine.night.flips.flip`): human →
     its 亡灵 identity, 亡灵 → back to its 原身份 (圣光天启 ``strip``: "并失去所有技能"); :func:`flipped` follows."""
@@ -95,15 +87,14 @@ def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
 
 def flipped(board: Board, seat: Seat, before: tuple[str, str], cause: str) -> None:
     """What a flip sets off here (``GameHooks.flipped``): a new 亡灵 identity is born (灵能, 告死者, 天谴,
-    夜之眼); a player human again restarts 认主's count (and a 守夜人 shows his 夜之隐); 灵魂链接 hears of it."""
+    夜之眼); a player human again restarts 认主's count (and a 守夜人 shows his 夜之隐). Who hears of it
+    (灵魂链接) is the data's ``hears``."""
     if is_undead(seat):
         _born(board, seat)
     else:
         if seat.role == "守夜人":
             board.result.state_after[f"{seat.name}.夜之隐"] = seat.uses.get("夜之隐", 0)
         _human_again(board, seat.name)
-    if before[1] == "圣殿" or seat.faction == "圣殿":
-        soul_link(board, seat, "翻转身份")
 
 
 def _human_again(board: Board, name: str) -> None:

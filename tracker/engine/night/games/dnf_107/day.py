@@ -22,7 +22,6 @@ from tracker.engine.night.games.dnf_107.common import (
     is_undead,
     move_relic,
     relic_holder,
-    soul_link,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.model import Action
@@ -40,7 +39,6 @@ class Day:
 
 
 def open_day(board: Board, actions: list[Action]) -> Day:
-    board.on_death.append(lambda bb, seat, cause: soul_link(bb, seat, "出局") if seat.faction == "圣殿" else None)
     return Day(board, actions, board.table.day or 0)
 
 

@@ -26,7 +26,6 @@ from tracker.engine.night.games.dnf_107.common import (
     move_relic,
     relic,
     relic_holder,
-    soul_link,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.games.dnf_107.skills import deliver, grace, mastery, morning, revelation, rubbing
@@ -406,7 +405,6 @@ def open_night(board: Board, actions: list[Action]) -> Night:
     """The night's own table of what its steps share, with the day's 牵制 and 教化 that act on it."""
     night = Night(board, actions)
     NIGHTS[board] = night
-    board.on_death.append(lambda b, seat, cause: soul_link(b, seat, "出局") if seat.faction == "圣殿" else None)
     night.day_actions()
     return night
 
