@@ -409,6 +409,13 @@ def test_embrace_turns_a_human_and_kills_an_undead() -> None:
     assert dead(res) == [] and res.conversions == []
 
 
+def test_embrace_is_one_use_the_last_submission_counts() -> None:
+    """初拥<限定>: one use — a 血族 who sends it twice in a night turns one player, the last one he named
+    (以最后一条私信为准, as for every data skill: 突击, 偷袭), not both."""
+    res = run(table(**UNDEAD_TABLE), act("P08", "初拥", "P13"), act("P08", "初拥", "P14"))
+    assert dead(res) == [] and [(c.player, c.cause) for c in res.conversions] == [("P14", "初拥")]
+
+
 # ---------------------------------------------------------------------------------------------
 # 长寿, 夜之隐, 偷袭, 啃咬/集群, 夜之牙
 # ---------------------------------------------------------------------------------------------

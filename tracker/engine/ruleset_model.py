@@ -512,7 +512,7 @@ EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
-    "damage": frozenset({"strength", "cause", "log"}), "kill": frozenset({"cause", "log"}),
+    "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat"}),
     "cover": frozenset({"reason", "log"}),
@@ -659,7 +659,8 @@ class EffectT(_Table):
     reason: str | None = _f(
         "protect, cover: why the target (cover: the actor) survives, in the post's words, as the survivals list it: `{skill}` (the damage's "
         "skill), `{actor}` (who protects) and `{target}` standing in (107 \"<长寿>：村长免疫自身受到的第一次致死伤害"
-        "（{skill}）\"; cover: `{target}` is who takes the hit); default: the protection's user and skill, `P03<守护>`",
+        "（{skill}）\"; cover: `{target}` is who takes the hit); damage with `flips_instead`: why a target who flips "
+        "instead stays in; default: the protection's user and skill, `P03<守护>` (damage: `{actor}<{skill}>：不出局，翻转身份`)",
         default=None,
         examples=["<长寿>：村长免疫自身受到的第一次致死伤害（{skill}）"])
     top_at_least: Positive | None = _f(
@@ -809,6 +810,12 @@ class EffectT(_Table):
                          "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
     when_target: TargetIsT | None = _f("any kind: see `when_target`; leave out: it takes hold on every target",
                                        default=None)
+    flips_instead: TargetIsT | None = _f(
+        "damage: a target who is one of these (read as `when_target` reads them, when the hit comes) and would go out "
+        "by this hit — nothing else having stopped it — is not taken out but flips by the night file's `[flip]`, "
+        "`reason` saying why he stays in (107 初拥 \"若该角色属于人类且因将这次[致死伤害]出局，该角色不出局并翻转其身份\"); "
+        "the generic `resolve` asks it just before the exit, a game's own damage flow at its post's place. Leave out: "
+        "the hit takes him out", default=None)
     when_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains one of these words (107 探查 \"并选择以下"
         "效果之一\": `[\"2\"]` for 效果2); leave out: whatever the choice", default=[], examples=[["2"]])
@@ -862,6 +869,8 @@ class EffectT(_Table):
             raise ValueError("convert 效果写了 flip 就不写 role、faction（新身份由 [flip] 的 pairs 决定）")
         if self.kind == "convert" and not self.flip and not (self.role or self.faction):
             raise ValueError("convert 效果要写 role 或 faction，或 flip = true")
+        if self.kind == "damage" and self.reason is not None and self.flips_instead is None:
+            raise ValueError("damage 效果的 reason 只与 flips_instead 一起读")
         if self.kind == "convert" and self.strip and not self.flip:
             raise ValueError("convert 效果的 strip 只与 flip = true 一起读")
         if self.kind == "convert" and self.new_uses and not self.role:

@@ -150,6 +150,8 @@ class Effect:
     clause: str = ""
     for_phase: bool = False
     when_target: TargetIs | None = None
+    #: damage: a target it names who would go out by the hit flips by ``[flip]`` instead (107 初拥).
+    flips_instead: TargetIs | None = None
     #: inspect: the word for what ``words`` does not name (None: the name itself).
     otherwise: str | None = None
     #: block: the post's reason the blocked player's later submissions are refused (None: the engine's).
@@ -630,6 +632,7 @@ def _effect(e: EffectT) -> Effect:
                   exits=tuple(e.exits), empty=e.empty,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
+                  flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
                   ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
                   no=e.no, told=e.told,
@@ -706,8 +709,9 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("clashes", i, "protections"))
     for i, t in enumerate(doc.skills):
         for j, e in enumerate(t.effects):
-            if e.flip and doc.flip is None:
-                raise at.error(("skills", i, "effects", j, "flip"), f"{at.name(('skills', i, 'effects', j, 'flip'))}（{t.name}）"
+            if (e.flip or e.flips_instead is not None) and doc.flip is None:
+                at_key: tuple[str | int, ...] = ("skills", i, "effects", j, "flip" if e.flip else "flips_instead")
+                raise at.error(at_key, f"{at.name(at_key)}（{t.name}）"
                                "：本文件没有 [flip]，无从翻转", hint="写 [flip] 的 pairs 与 faction（每种身份对应的身份）")
         for name in t.not_with:
             known(name, ("skills", i, "not_with"))

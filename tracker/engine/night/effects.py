@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from tracker.engine.night import flips, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Clash, Effect, Skill
+from tracker.engine.night.catalog import Clash, Effect, Skill, TargetIs
 from tracker.engine.night.checks import holds
 from tracker.engine.night.exits import bench
 from tracker.engine.night.model import Action, Seat
@@ -36,6 +36,9 @@ class Hit:
     skill: str
     by: str
     members: tuple[str, ...] = ()
+    #: ``flips_instead``: a target it names who would go out by this hit flips instead, ``reason`` saying why.
+    flips_instead: TargetIs | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +180,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（待反馈）")
         return
     if effect.kind == "damage":
-        pool.hits.append(Hit(target, effect.strength, _cause(effect, use), name, who, use.action.members))
+        pool.hits.append(Hit(target, effect.strength, _cause(effect, use), name, who, use.action.members,
+                             effect.flips_instead, effect.reason))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
     elif effect.kind == "kill":
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
@@ -777,4 +781,19 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
         weak = [g.skill for g in guards]
         if weak:
             board.note(f"{step} {'、'.join(weak)}不能阻挡<{h.skill}>")
+        if flips_instead(board, pool, h, step):
+            continue
         out(h.target, h.cause)
+
+
+def flips_instead(board: Board, pool: Pool | None, h: Hit, step: str) -> bool:
+    """``flips_instead``: the target the hit would take out is one it names, so he stays in and flips
+    (107 初拥 "若该角色属于人类且因将这次[致死伤害]出局，该角色不出局并翻转其身份"); a game's own damage
+    flow asks it at its post's place."""
+    if h.flips_instead is None or not tonight.matches(board, pool or Pool(), h.flips_instead, h.target):
+        return False
+    board.note(f"{step} {h.target}即将因<{h.skill}>出局：不出局，改为翻转身份")
+    board.survive(h.target, (h.reason or "{actor}<{skill}>：不出局，翻转身份").format(
+        skill=h.skill, actor=h.by, target=h.target))
+    flips.flip(board, h.target, h.skill)
+    return True

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.effects import Cover, Guard, spend_guard, spend_standing, standing, take_cover
+from tracker.engine.night.catalog import TargetIs
+from tracker.engine.night.effects import Cover, Guard, Pool, spend_guard, spend_standing, standing, take_cover
 from tracker.engine.night.games.dnf_107.common import add_curse, flip, is_human
 
 CL_FLOW = "致死伤害结算流程："
@@ -33,6 +35,9 @@ class Hit:
     step: str = "(13)"
     #: The cause its effect names (``cause``: 啃咬（活尸）, a team's), else the skill and who dealt it.
     said: str | None = None
+    #: Its effect's ``flips_instead`` and ``reason`` (初拥: a human it would take out flips instead, check (4)).
+    flips_instead: TargetIs | None = None
+    reason: str | None = None
 
     @property
     def cause(self) -> str:
@@ -103,12 +108,13 @@ class Flow:
             self.hit(replace(h, target=to))
             return
         human = not self._undead_now(t)
-        if human and h.skill == "初拥":
+        if (h.flips_instead is not None and t not in g.flipped
+                and tonight.matches(b, Pool(), h.flips_instead, t)):  # （4）<初拥>: the damage's flips_instead
             g.flipped.add(t)
             if not self.dry:
-                b.note(f"{h.step} 致死伤害结算流程（4）：{t}属于人类，此次伤害为<初拥>造成 → 不出局且翻转身份")
-                b.survive(t, "致死伤害结算流程（4）：<初拥>使其不出局并翻转身份")
-                flip(b, t, "初拥")
+                b.note(f"{h.step} 致死伤害结算流程（4）：{t}属于人类，此次伤害为<{h.skill}>造成 → 不出局且翻转身份")
+                b.survive(t, (h.reason or "<{skill}>使其不出局并翻转身份").format(skill=h.skill, actor=h.source, target=t))
+                flip(b, t, h.skill)
             return
         if self.dry:
             self.would_go.append(t)

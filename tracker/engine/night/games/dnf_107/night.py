@@ -153,7 +153,8 @@ class Night:
             # sent it and whatever he is now
             undead = (self._team_undead(sk.roles) if sk.team is not None
                       else self.b.has(h.by) and is_undead(self.b.seat(h.by)))
-            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)", said=None if h.cause == h.skill else h.cause))
+            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)", said=None if h.cause == h.skill else h.cause,
+                                 flips_instead=h.flips_instead, reason=h.reason))
 
     def _team_undead(self, roles: tuple[str, ...]) -> bool:
         rs = self.b.ruleset
@@ -239,26 +240,18 @@ class Night:
 
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
-        """(8) or (10): the step's damage skill, its hits kept for the 致死伤害结算流程 at (13)."""
+        """(8) 夜之牙: its hit kept for the 致死伤害结算流程 at (13) — only when the player out it names is 亡灵."""
         b = self.b
         for a in self.of(skill):
             self.spend(a)
             if not self.live(a, step):
                 continue
-            undead = is_undead(self.actor(a))
-            source = a.actor
-            if skill == "夜之牙":
-                gone, victim = a.targets
-                if not is_undead(b.seat(gone)):
-                    b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
-                    continue
-                b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
-                self.hits.append(Hit(victim, skill, source, True, step))
+            gone, victim = a.targets
+            if not is_undead(b.seat(gone)):
+                b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
                 continue
-            t = a.targets[0]
-            used = f"；{a.actor}的<{skill}>消耗" if b.skill(skill).kind == "限定" else ""
-            b.note(f"{step} {skill}（{source}）：{t}受到一次致死伤害{used}")
-            self.hits.append(Hit(t, skill, source, undead, step))
+            b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
+            self.hits.append(Hit(victim, skill, a.actor, True, step))
 
     # -- (11)–(13) ---------------------------------------------------------------------------------
     def step11(self) -> None:
