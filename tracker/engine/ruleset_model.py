@@ -514,7 +514,7 @@ EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
-                          "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat"}),
+                          "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log"}),
     "block": frozenset({"voids", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
@@ -814,8 +814,10 @@ class EffectT(_Table):
         "damage: a target who is one of these (read as `when_target` reads them, when the hit comes) and would go out "
         "by this hit — nothing else having stopped it — is not taken out but flips by the night file's `[flip]`, "
         "`reason` saying why he stays in (107 初拥 \"若该角色属于人类且因将这次[致死伤害]出局，该角色不出局并翻转其身份\"); "
-        "the generic `resolve` asks it just before the exit, a game's own damage flow at its post's place. Leave out: "
-        "the hit takes him out", default=None)
+        "the generic `resolve` asks it just before the exit, a game's own damage flow at its post's place; protect: "
+        "it protects only a target who is one of these when the hit comes, and he stays in by flipping by `[flip]` "
+        "(107 死灵咒 \"若其属于人类，则该角色不出局并翻转其身份\"; 107's flow asks it at its check (5), after 初拥). "
+        "Leave out: the hit takes him out (protect: it protects whoever it is on)", default=None)
     when_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains one of these words (107 探查 \"并选择以下"
         "效果之一\": `[\"2\"]` for 效果2); leave out: whatever the choice", default=[], examples=[["2"]])
@@ -1081,6 +1083,10 @@ class SkillT(_Table):
     gained: bool = _f("players outside `roles` may come to hold it in play (the game's hook decides who)",
                       default=False)
     next_day: bool = _f("a night submission that also acts in the next day's settlement", default=False)
+    target_going: bool = _f(
+        "its target must be one a `preview` step before it found about to go out this phase (107 死灵咒 \"告死者选择一名"
+        "在当晚出局的角色\", chosen at (12) from the (11) list), refused at its step otherwise; leave out: any target",
+        default=False)
     tonight: bool = _f("a day submission that also acts in that night's settlement (107 牵制: \"该角色当晚…\")",
                        default=False)
     aliases: list[str] = _f("other names a submission may use", default=[])
@@ -1236,7 +1242,14 @@ class TellT(_Table):
     text: str = _f("the words, `{targets}` standing for the targets (`{count}` for the number, with `count`; "
                    "`{picked}` for the picks, with `pick`); with none of `about`, `count`, `pick`: told as written "
                    "(M160 预告)", default="{targets}")
-    empty: str = _f("the words when that skill has no target this phase", default="无")
+    empty: str = _f("the words when that skill has no target this phase (`going`: when nobody is about to go out)",
+                    default="无")
+    untold: str | None = _f("the log's line when no living holder is told, `{step}` standing in (107 (11) \"{step} 场上没有"
+                            "告死者 → 无<告死>反馈，无<死灵咒>\"); leave out: no line", default=None,
+                            examples=["{step} 场上没有告死者 → 无<告死>反馈"])
+    going: bool = _f("instead of `about`: the players this step's `preview` found about to go out, `{targets}` in "
+                     "`text` (107 告死<强制> \"告死者获得每个游戏日夜晚的即将出局者名单\"); leave out: `about`'s targets",
+                     default=False)
     while_uses: bool = _f("only while the holder still has a use of `to` (解药用掉之后不再告知刀口)", default=False)
     also: list[Name] = _f("more skills whose targets this phase are told with `about`'s, in step order, each "
                           "player once (213 灵通 \"反馈被指杀的角色\": the targets of 杀人 and of 捕杀)",
@@ -1265,12 +1278,12 @@ class TellT(_Table):
     @model_validator(mode="after")
     def _what(self) -> "TellT":
         given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick),
-                                ("reveal", self.reveal)) if v]
+                                ("reveal", self.reveal), ("going", self.going)) if v]
         if len(given) > 1:
-            raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）或 "
-                             "reveal（随机告知其他玩家的身份），只写一个")
+            raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）、"
+                             "reveal（随机告知其他玩家的身份）或 going（即将出局者名单），只写一个")
         if not given and ("text" not in self.model_fields_set or "{" in self.text):
-            raise ValueError("tell 写 about、count、pick 或 reveal 之一；都不写时 text 是告知的原话（不含 {…}）")
+            raise ValueError("tell 写 about、count、pick、reveal 或 going 之一；都不写时 text 是告知的原话（不含 {…}）")
         if self.reveal is not None and self.model_fields_set & {"one_of", "summary"}:
             raise ValueError("tell 的 reveal 每名持有者各自随机，不与 one_of、summary 一起写")
         if self.also and self.about is None:
@@ -1297,6 +1310,12 @@ class StepT(_Table):
         "no feedback here",
         default=None, examples=["悬赏"])
     resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)
+    preview: bool = _f(
+        "the damage pending so far is settled as a dry run — nothing is spent, nobody goes out — and the players it "
+        "would take out are this phase's list of those about to go out, which this step's `tell` may tell (`going`) "
+        "and a skill's `target_going` restricts its targets to (107 (11) \"初步结算致死伤害和出局效应。告死者得到<告死>反馈。\"); "
+        "a game whose damage flow is its hooks' own answers through `GameHooks.preview`. Leave out: no such list "
+        "(a `target_going` skill then has no target it may take)", default=False)
     hook: str | None = _f("a step only the game's code settles, by the name its `GameHooks.steps` gives it: "
                           "the generic engine hands it the submissions of the skills this step lists, and "
                           "counts them as settled by a hook (M160 投票结算)", default=None)

@@ -334,6 +334,10 @@ class Tell:
     summary: str | None = None
     #: Instead of ``about``'s targets: other living players' identities, picked at random (M65 四眼预知).
     reveal: TellReveal | None = None
+    #: Instead of ``about``'s targets: the players the step's ``preview`` found about to go out (107 告死).
+    going: bool = False
+    #: The log's line when no living holder is told (``{step}``); None: no line.
+    untold: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +396,8 @@ class Step:
     feedback: str | None = None
     #: True: only in a settlement of submissions sent 游戏开始前; False: only in any other; None: both (M65).
     game_start: bool | None = None
+    #: The pending damage as a dry run: who it would take out (107 (11) 初步结算), for ``going`` and ``target_going``.
+    preview: bool = False
 
     def runs(self, night: int | None, phase: str) -> bool:
         """Whether this step belongs to the phase being settled (night N, or a day phase)."""
@@ -471,6 +477,8 @@ class Skill:
     note: str = ""
     phases: tuple[str, ...] = ()
     next_day: bool = False
+    #: Its target must be on this phase's ``preview`` list (107 死灵咒 "选择一名在当晚出局的角色").
+    target_going: bool = False
     effects: tuple[Effect, ...] = ()
     trigger: Trigger | None = None
     not_with: tuple[str, ...] = ()
@@ -601,7 +609,7 @@ def _skill(t: SkillT) -> Skill:
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
         actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced), lethal=t.lethal, gained=t.gained, tag=t.tag,
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
-        tonight=t.tonight,
+        tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
@@ -659,9 +667,11 @@ def _step(t: StepT) -> Step:
                                                  tuple(t.tell.pick.groups), t.tell.pick.count, t.tell.pick.question),
                                              one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of),
                                              reveal=None if t.tell.reveal is None else TellReveal(
-                                                 t.tell.reveal.count, t.tell.reveal.question, t.tell.reveal.each))
+                                                 t.tell.reveal.count, t.tell.reveal.question, t.tell.reveal.each),
+                                             going=t.tell.going, untold=t.tell.untold)
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
-                nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start)
+                nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start,
+                preview=t.preview)
 
 
 def _tell_one(o: TellOneT) -> TellOne:
@@ -713,6 +723,9 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
                 at_key: tuple[str | int, ...] = ("skills", i, "effects", j, "flip" if e.flip else "flips_instead")
                 raise at.error(at_key, f"{at.name(at_key)}（{t.name}）"
                                "：本文件没有 [flip]，无从翻转", hint="写 [flip] 的 pairs 与 faction（每种身份对应的身份）")
+        if t.target_going and not any(s.preview for s in doc.steps):
+            raise at.error(("skills", i, "target_going"), f"{at.name(('skills', i, 'target_going'))}（{t.name}）：目标须在"
+                           "即将出局者名单中，但本文件没有 preview 的步骤", hint="在它之前加一步 preview = true（初步结算）")
         for name in t.not_with:
             known(name, ("skills", i, "not_with"))
         for name in t.immune_except:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from tracker.engine.night import flips, tonight
 from tracker.engine.night.board import Board
@@ -53,6 +54,8 @@ class Guard:
     once: bool = False
     #: The survival's reason in the post's words (``reason``); None: ``by<skill>``.
     reason: str | None = None
+    #: ``flips_instead``: it protects only a target it names when the hit comes, who flips by ``[flip]`` (107 死灵咒).
+    flips_instead: TargetIs | None = None
 
     def saves(self, target: str, skill: str) -> str:
         """Why ``target`` survives a hit of ``skill`` that this protection stops."""
@@ -93,6 +96,8 @@ class Pool:
     covers: dict[str, Cover] = field(default_factory=dict)
     #: ``top_at_least`` protections chosen so far, by skill: (target, who chose), counted after its step.
     tallies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: The players a ``preview`` step found about to go out this phase (None: no preview yet).
+    going: list[str] | None = None
 
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
@@ -120,6 +125,11 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
     """Why an effect cannot take hold on these targets, decided when its step comes (解药 on
     someone the wolves did not kill; a tag passed to a player already out; a target another skill
     already took this phase, ``distinct_from``)."""
+    if use.skill.target_going:  # 107 死灵咒 "选择一名在当晚出局的角色": the (11) list
+        when = "当晚" if board.night is not None else "当天"
+        t = next((t for t in use.action.targets if t not in (pool.going or [])), None)
+        if t is not None:
+            return f"{t}不在{when}即将出局者名单中（<{use.skill.name}>只能选择一名在{when}出局的角色）"
     for name in use.skill.distinct_from:
         for t in use.action.targets:
             if t in pool.targets.get(name, ()):
@@ -197,7 +207,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（若该夜{me}受到致死伤害，由其代为承担）")
     elif effect.kind == "protect":
         pool.guards.setdefault(target, []).append(Guard(name, effect.strength, effect.stops, who, effect.once,
-                                                        effect.reason))
+                                                        effect.reason, effect.flips_instead))
         stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{stops}致死）")
     elif effect.kind == "block":
@@ -706,13 +716,35 @@ def tally(board: Board, pool: Pool, skill: Skill, step: str) -> None:
     board.note(f"{step} {name}：{said} → {t}得到的{name}最多且至少为{effect.top_at_least}，当晚免疫{times}致死伤害")
 
 
-def spend_guard(guards: dict[str, list[Guard]], target: str, skill: str, strength: int) -> Guard | None:
-    """The first ``once`` protection on ``target`` that stops a hit of ``skill``, taken off him: spent."""
+def spend_guard(guards: dict[str, list[Guard]], target: str, skill: str, strength: int,
+                which: Callable[[Guard], bool] = lambda g: True) -> Guard | None:
+    """The first ``once`` protection on ``target`` that stops a hit of ``skill``, taken off him: spent (``which``:
+    only among those it accepts — 107's flow asks 祝福 at its check (2), 死灵咒's ``flips_instead`` at (5))."""
     mine = guards.get(target, [])
-    stop = next((g for g in mine if g.once and (skill in g.stops or "*" in g.stops) and g.strength >= strength), None)
+    stop = next((g for g in mine if g.once and (skill in g.stops or "*" in g.stops) and g.strength >= strength
+                 and which(g)), None)
     if stop is not None:
         mine.remove(stop)
     return stop
+
+
+def turns(board: Board, pool: Pool | None, guard: Guard, target: str) -> bool | None:
+    """A protection's ``flips_instead``: None when it has none; else whether ``target`` is one it names now (it
+    protects no one else)."""
+    if guard.flips_instead is None:
+        return None
+    return tonight.matches(board, pool or Pool(), guard.flips_instead, target)
+
+
+def _holds_on(board: Board, pool: Pool, target: str, guard: Guard) -> bool:
+    return turns(board, pool, guard, target) is not False
+
+
+def saved(board: Board, guard: Guard, target: str, skill: str) -> None:
+    """``target`` stays in by ``guard``; with ``flips_instead`` he flips by ``[flip]`` (107 死灵咒 "不出局并翻转其身份")."""
+    board.survive(target, guard.saves(target, skill))
+    if guard.flips_instead is not None:
+        flips.flip(board, target, guard.skill)
 
 
 def take_cover(board: Board, covers: dict[str, Cover], player: str, hit: str) -> tuple[str, str] | None:
@@ -747,11 +779,11 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
             board.note(f"{step} {h.target}同时受到{'与'.join(clash.protections)}：{clash.cause} → 出局（{clash.clause}）")
             out(h.target, clash.cause)
             continue
-        guards = pool.guards.get(h.target, [])
+        guards = [g for g in pool.guards.get(h.target, []) if turns(board, pool, g, h.target) is not False]
         stopping = [g for g in guards if (h.skill in g.stops or "*" in g.stops) and g.strength >= h.strength]
         stop = next((g for g in stopping if not g.once), None)
         if stop is not None:
-            board.survive(h.target, stop.saves(h.target, h.skill))
+            saved(board, stop, h.target, h.skill)
             continue
         by = next((board.seat(m).faction for m in h.members if board.has(m)), "")
         seat = board.seat(h.target)
@@ -761,9 +793,9 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
                           if held[1].reason else f"{h.target}<{held[0].name}>")
             continue
         # spent protections last: a hit another one stops does not spend them (祝福 "免疫一次", 长寿 "第一次")
-        stop = spend_guard(pool.guards, h.target, h.skill, h.strength)
+        stop = spend_guard(pool.guards, h.target, h.skill, h.strength, partial(_holds_on, board, pool, h.target))
         if stop is not None:
-            board.survive(h.target, stop.saves(h.target, h.skill))
+            saved(board, stop, h.target, h.skill)
             continue
         covered = take_cover(board, pool.covers, h.target, h.skill)
         if covered is not None:  # the hit falls on the cover's target at once (防反 "改为对<防反>目标结算")

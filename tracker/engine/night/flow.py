@@ -11,6 +11,7 @@ steps in submission order, and damage still pending at the end is resolved then.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
@@ -386,6 +387,9 @@ class Flow:
                 text = t.text.format(picked=picked)
             elif t.count:
                 text = t.text.format(count=counted(b, t.count))
+            elif t.going:  # the step's preview: who is about to go out (107 告死)
+                targets = tuple(self.pool.going or ())
+                text = t.text.format(targets="、".join(targets)) if targets else t.empty
             elif t.about is not None:
                 targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
                                               for x in self.pool.targets.get(name, ())))
@@ -398,6 +402,8 @@ class Flow:
                                     told=seat.name, picked=picked or "", day=self._next_day()))
             elif t.summary is None:
                 b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
+        if not told and t.untold is not None:
+            b.note(t.untold.format(step=n))
         if t.one_of is not None:
             self._one_of(t, t.one_of, to, told, n)
         elif t.summary is not None and told:
@@ -491,6 +497,8 @@ class Flow:
             if step.n:
                 check(self.board, n)
             return
+        if step.preview:
+            self.pool.going = self.preview(n)
         if step.tell is not None:
             self.tell(step)
         if step.feedback is not None:
@@ -510,6 +518,25 @@ class Flow:
             self.after_exits()
         if step.n:
             check(self.board, n)  # a step the ruleset's [win_policy] checks_at names
+
+    def preview(self, step: str) -> list[str]:
+        """``preview``: who the damage pending so far would take out — the game's own flow's answer (107's
+        致死伤害结算流程 run dry, ``GameHooks.preview``), else ``resolve`` on a copy of the table, nothing spent
+        or taken out here and no question of the real settlement asked."""
+        hooks = self.board.hooks
+        if hooks is not None and hooks.preview is not None:
+            return hooks.preview(self)
+        b = self.board
+        keep: dict[int, Any] = {id(b.catalog): b.catalog, id(b.ruleset): b.ruleset, id(b.hooks): b.hooks}
+        dry = copy.deepcopy(b, keep)
+        going: list[str] = []
+
+        def out(player: str, cause: str) -> None:
+            if dry.kill(player, cause):
+                going.append(player)
+
+        effects.resolve(dry, copy.deepcopy(self.pool, keep), self.clashes, step, out)
+        return going
 
     def run(self) -> None:
         b = self.board

@@ -103,6 +103,13 @@ class Flipped(Protocol):
     def __call__(self, board: Board, seat: Seat, before: tuple[str, str], cause: str, /) -> None: ...
 
 
+class Preview(Protocol):
+    """Who the damage pending so far would take out, by the game's own damage flow run dry (107 (11) "初步结算
+    致死伤害和出局效应": its 致死伤害结算流程 up to check (4)), for a ``preview`` step; nothing is settled."""
+
+    def __call__(self, flow: Flow, /) -> list[str]: ...
+
+
 class Finish(Protocol):
     """What the game still writes when a win stops the settlement mid-way ("宣布阵营获得胜利会立即终止一切
     结算"): M19's 公示 and exit notices, whichever step the win came at (a data step's too)."""
@@ -146,6 +153,9 @@ class GameHooks:
     flipped: Flipped | None = None
     #: With ``steps``: what is still written when a win stops the settlement (see :class:`Finish`).
     finish: Finish | None = None
+    #: With ``steps``: a ``preview`` step's list by the game's own damage flow (see :class:`Preview`); None: the
+    #: generic dry run of ``resolve``.
+    preview: Preview | None = None
 
     def __post_init__(self) -> None:
         if not self.steps:

@@ -63,6 +63,14 @@ def _lethal(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     night.lethal(step.n, step.skills[0])
 
 
+def _preview(flow: Flow) -> list[str]:
+    """(11) 初步结算: the pending hits (the data's too) through the 致死伤害结算流程 run dry."""
+    night = flow.game["107"]
+    assert isinstance(night, Night)
+    night.take(flow.pool)
+    return night.preview()
+
+
 def _void(flow: Flow, action: Action, step: str) -> bool:
     """A night skill settled from data meets the night's voids (:meth:`.night.Night.voided`)."""
     night = flow.game.get("107")
@@ -111,8 +119,8 @@ def refuse(table: Table, action: Action) -> str | None:
     return None
 
 
-_FLOW = ("致死伤害结算流程（4）（5）与出局后：初拥与死灵咒使人类不出局而翻转身份、出局后陷阱连锁 —— 伤害在结算中改阵营、"
-         "连锁，damage/protect/cover 写不出（（1）—（3）告死者、祝福、防反由数据的 protect/cover 回答，钩子按帖子的顺序询问）")
+_FLOW = ("致死伤害结算流程的出局后：陷阱连锁 —— 出局后立即受到的致死伤害在同一次结算中连锁（（1）—（5）告死者、祝福、防反、初拥、"
+         "死灵咒由数据的 protect/cover/damage 回答，钩子按帖子的顺序询问）")
 _VOID = "失效的规则（翻转身份失去技能、牵制、潜行、超度/拓印当晚其他技能失效、蓄力斩使剑痕失效）在同一处判定"
 HOOKED = {
     "诅咒": "（1）“游戏日夜晚开始时”翻转持有者身份，次数3起、灵能/神恩增减，神恩/虔诚/神眷者/教化免疫 —— 翻转身份与圣物次数",
@@ -127,9 +135,8 @@ HOOKED = {
     "超度": "（4）获得已出局非亡灵角色的一个非团队技能 —— 获得技能",
     "诡辩": "（4）次日投票出局时由学者选择替代者 —— 改变白天的出局者",
     "诡辩替代": "诡辩的替代者 —— 改变白天的出局者",
-    "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— " + _FLOW,
-    "告死": "（11）初步结算的即将出局者名单 —— 致死伤害结算流程的预演",
-    "死灵咒": "（12）即将出局名单中的人类不出局并翻转 —— " + _FLOW,
+    "夜之牙": "（8）已出局的亡灵角色换一次致死伤害，亡灵因此出局则中立判胜人数+2 —— 一个目标的阵营决定对另一个目标的伤害，"
+              "伤害的结果改变判胜人数",
     "天谴": "加入游戏时选定阵营，随机一名该阵营存活角色当夜结束时出局 —— 随机与延后出局",
     "馈赠": "（14）持有者出局时导演随机一名角色获得圣物 —— 出局连锁与随机",
     "传承": "（14）神眷者出局时选择继承者，神启者不能成为神眷者 —— 出局连锁",
@@ -157,8 +164,6 @@ HOOKS = GameHooks(
         "(4)": _night(Night.step4),
         "(4)诡辩": _night(Night.step4_late),
         "致死伤害": _lethal,
-        "(11)": _night(Night.step11),
-        "(12)": _night(Night.step12),
         "(13)": _night(Night.step13),
         "(14)": _night(Night.step14),
         "(15)": _night(Night.step15),
@@ -170,7 +175,7 @@ HOOKS = GameHooks(
         "(20)": _day(days.last_words),
         "白天结束": _day(days.day_end),
     },
-    refuse=refuse, void=_void, aim=aim, prepare=prepare, win_view=win_view, hooked=HOOKED, flipped=flipped,
+    refuse=refuse, void=_void, aim=aim, preview=_preview, prepare=prepare, win_view=win_view, hooked=HOOKED, flipped=flipped,
     why={
         "win_view": "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营、亡灵·负“场上无法产生新的亡灵”、夜之牙“中立阵营判胜"
                     "所需人数+2” —— 桌面上的这些事实交给 [[win]] 的条件（守夜人所属阵营、圣物诅咒次数、中立判胜人数）",
@@ -183,9 +188,8 @@ HOOKS = GameHooks(
         "aim": "<潜行>“当晚游荡者不受任何其他角色的技能效果影响”：多目标的数据技能（诈骗、暗日）对潜行者无效、对其他目标照常 —— 潜行是钩子步骤（2）的",
         "致死伤害": "（8）夜之牙；（5）—（7）、（9）、（10）的致死伤害（数据）与它一起在（13）按致死伤害结算流程结算 —— " + _FLOW,
         "void": "失效：" + _VOID + "；由数据结算的技能也先经此判定",
-        "(11)": "（11）初步结算：致死伤害结算流程的预演给出告死名单 —— " + _FLOW,
-        "(12)": "（12）死灵咒只能选择告死名单中的角色 —— " + _FLOW,
         "(13)": "（13）按顺序结算致死伤害以及出局效应，天谴于当夜结束时出局 —— " + _FLOW,
+        "preview": "（11）初步结算：致死伤害结算流程（钩子）预演到第（4）步，给出数据的<告死>告知、<死灵咒>可选的即将出局者名单",
         "(14)": "（14）出局通知、馈赠、传承、权势、权术 —— 出局连锁与圣物流转",
         "(15)": "（15）灾厄 —— 圣物流转",
         "(17)": "（17）认主；神启的回答、早晨的公示、夜之躯加入阵营 —— 跨夜计数，其后是胜负判定",

@@ -3,9 +3,10 @@
 "（1）如果该角色是告死者，此次致死伤害无效。（2）……<祝福>……（3）……<防反>……（4）……<初拥>……
 （5）……<死灵咒>……当角色出局后，如果该角色发动了<陷阱>，则<陷阱>的目标立即受到一次致死伤害。"
 
-The same walk serves step (11) (a dry run: who is still to go out after check (4), the 告死 list)
-and step (13) (the real one), so the list the 告死者 sees is computed by the very rules that
-settle the night. 长寿 and 夜之隐 ("免疫自身受到的第一次致死伤害") come after the five checks: a
+The same walk serves step (11) (a dry run, the hooks' ``preview``: who is still to go out after check (4),
+the list the data's <告死> tells and <死灵咒> chooses from) and step (13) (the real one), so the list the
+告死者 sees is computed by the very rules that settle the night. The checks ask the data: (1) 不朽 and (2) 祝福
+are protections, (3) 防反 a cover, (4) 初拥 a damage's ``flips_instead``, (5) 死灵咒 a protection's. 长寿 and 夜之隐 ("免疫自身受到的第一次致死伤害") come after the five checks: a
 damage the flow already cancelled was never suffered (the shared example N01 reads it so).
 """
 
@@ -16,8 +17,18 @@ from dataclasses import dataclass, field, replace
 from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import TargetIs
-from tracker.engine.night.effects import Cover, Guard, Pool, spend_guard, spend_standing, standing, take_cover
-from tracker.engine.night.games.dnf_107.common import add_curse, flip, is_human
+from tracker.engine.night.effects import (
+    Cover,
+    Guard,
+    Pool,
+    saved,
+    spend_guard,
+    spend_standing,
+    standing,
+    take_cover,
+    turns,
+)
+from tracker.engine.night.games.dnf_107.common import add_curse, flip
 
 CL_FLOW = "致死伤害结算流程："
 CL_TRAP = "当角色出局后，如果该角色发动了<陷阱>，则<陷阱>的目标立即受到一次致死伤害。"
@@ -48,16 +59,15 @@ class Hit:
 class Guards:
     """What stands between a hit and 出局 this phase; the dry run works on a copy."""
 
-    shields: dict[str, list[Guard]] = field(default_factory=dict)  # <祝福>: protections spent by one hit
+    shields: dict[str, list[Guard]] = field(default_factory=dict)  # <祝福>, <死灵咒>: protections spent by one hit
     counter: dict[str, Cover] = field(default_factory=dict)  # 剑士/学者 → <防反> (a cover)
     traps: dict[str, str] = field(default_factory=dict)     # 游荡者 → <陷阱> target
     stealth: str | None = None                                # the 游荡者 under <潜行>
-    necro: str | None = None                                  # the <死灵咒> target
     out: set[str] = field(default_factory=set)
     flipped: set[str] = field(default_factory=set)
 
     def copy(self) -> Guards:
-        return Guards({t: list(gs) for t, gs in self.shields.items()}, dict(self.counter), dict(self.traps), self.stealth, self.necro,
+        return Guards({t: list(gs) for t, gs in self.shields.items()}, dict(self.counter), dict(self.traps), self.stealth,
                       set(self.out), set(self.flipped))
 
 
@@ -73,9 +83,6 @@ class Flow:
     def _note(self, line: str) -> None:
         if not self.dry:
             self.board.note(line)
-
-    def _undead_now(self, name: str) -> bool:
-        return name in self.g.flipped or not is_human(self.board.seat(name))
 
     def hit(self, h: Hit) -> None:
         b, g, t = self.board, self.g, h.target
@@ -93,7 +100,7 @@ class Flow:
                 b.survive(t, held[1].reason.format(skill=h.skill, actor=t, target=t) if held[1].reason
                           else f"{t}<{held[0].name}>")
             return
-        stop = spend_guard(g.shields, t, h.skill, 1)  # （2）<祝福>: a protection spent by this hit
+        stop = spend_guard(g.shields, t, h.skill, 1, lambda x: x.flips_instead is None)  # （2）<祝福>: spent by this hit
         if stop is not None:
             if not self.dry:
                 b.survive(t, stop.saves(t, h.skill))
@@ -107,7 +114,6 @@ class Flow:
                 b.survive(t, (take_cover(b, g.counter, t, h.skill) or (to, ""))[1])
             self.hit(replace(h, target=to))
             return
-        human = not self._undead_now(t)
         if (h.flips_instead is not None and t not in g.flipped
                 and tonight.matches(b, Pool(), h.flips_instead, t)):  # （4）<初拥>: the damage's flips_instead
             g.flipped.add(t)
@@ -123,11 +129,11 @@ class Flow:
             if trap is not None:
                 self.hit(Hit(trap, "陷阱", t, False, h.step))
             return
-        if human and g.necro == t:
+        turn = spend_guard(g.shields, t, h.skill, 1, lambda x: turns(b, None, x, t) is True)
+        if turn is not None:  # （5）<死灵咒>: a protection that turns a human it saves (``flips_instead``)
             g.flipped.add(t)
-            b.note(f"{h.step} 致死伤害结算流程（5）：{t}属于人类且为当夜<死灵咒>目标 → 不出局且翻转身份")
-            b.survive(t, "致死伤害结算流程（5）：<死灵咒>使其不出局并翻转身份")
-            flip(b, t, "死灵咒")
+            b.note(f"{h.step} 致死伤害结算流程（5）：{t}属于人类且为当夜<{turn.skill}>目标 → 不出局且翻转身份")
+            saved(b, turn, t, h.skill)
             return
         if self._spare(t, h):
             return

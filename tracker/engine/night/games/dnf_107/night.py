@@ -59,8 +59,6 @@ class Night:
         #: the post's own first lines (出局名单, 神眷者) before them.
         self.lines_from = len(board.result.lines)
         self.deaths_from = len(board.result.deaths)
-        self.reaper: str | None = None
-        self.going: list[str] = []
 
     # -- helpers -------------------------------------------------------------------------------
     def of(self, skill: str) -> list[Action]:
@@ -253,38 +251,10 @@ class Night:
             b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
             self.hits.append(Hit(victim, skill, a.actor, True, step))
 
-    # -- (11)–(13) ---------------------------------------------------------------------------------
-    def step11(self) -> None:
-        """(11) 初步结算: the 致死伤害结算流程 as a dry run gives the 告死 list."""
-        b = self.b
-        self.reaper = next((s.name for s in b.living() if s.role == "告死者"), None)
-        if self.reaper is None:
-            b.note("(11) 场上没有告死者 → 无<告死>反馈，无<死灵咒>")
-            return
-        self.going = Flow(b, self.g.copy(), dry=True).dry_run(self.hits)
-        b.note(f"(11) 初步结算：即将出局者 {'、'.join(self.going) or '无'}；告死者{self.reaper}得到<告死>反馈")
-        b.tell(self.reaper, f"告死：即将出局者名单：{'、'.join(self.going) or '无'}")
-
-    def step12(self) -> None:
-        """(12) 死灵咒: only on a player of the (11) list, only by the 告死者 who saw it."""
-        b = self.b
-        if self.reaper is None:
-            return
-        for a in self.of("死灵咒"):
-            if a.members[0] != self.reaper:
-                continue
-            if a.targets[0] not in self.going:
-                b.reject(a, f"{a.targets[0]}不在当晚即将出局者名单中（<死灵咒>只能选择一名在当晚出局的角色）",
-                         b.skill("死灵咒").clause)
-                continue
-            self.spend(a)
-            if self.live(a, "(12)"):
-                t = a.targets[0]
-                if is_undead(b.seat(t)):
-                    b.note(f"(12) 死灵咒：{t}不属于人类 → 无效果")
-                else:
-                    self.g.necro = t
-                    b.note(f"(12) 死灵咒：告死者选择{t}")
+    # -- (11), (13) ----------------------------------------------------------------------------------
+    def preview(self) -> list[str]:
+        """(11) 初步结算: the 致死伤害结算流程 as a dry run on copies, up to check (4) — who is about to go out."""
+        return Flow(self.b, self.g.copy(), dry=True).dry_run(self.hits)
 
     def step13(self) -> None:
         """(13) 按顺序结算致死伤害以及出局效应, then 天谴 "于当夜结束时出局"."""
