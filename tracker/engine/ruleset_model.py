@@ -523,7 +523,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses", "log"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
-                        "declare", "pending", "until"}),
+                        "declare", "pending", "until", "recount", "reveal"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
@@ -596,6 +596,35 @@ class ConsentT(_Table):
                         examples=["<访谈>：{target}是否同意{actor}的访谈"])
     refused: Name = _f("what the actor is told when the target does not agree, `{target}` standing in",
                        examples=["访谈：{target}不同意访谈"])
+
+
+class RecountT(_Table):
+    """`recount = { … }` in a `learn` effect of `ask = "night_of"` — the words of the answer about what the player
+    asked about did this phase (M160 护士长【诊断】 "晨曦阶段，你得知他今晚选择了谁以及他得知了什么"): the players he
+    chose in his submissions (as he wrote them, in submission order) and every line he was told so far."""
+
+    chose: str = _f("the words for the players he chose, `{players}` (joined by 、) standing in",
+                    default="今晚选择了{players}")
+    chose_none: str = _f("the words when he chose nobody", default="今晚没有选择任何玩家")
+    heard: str = _f("the words for what he was told, `{lines}` (joined by ；) standing in", default="得知了“{lines}”")
+    heard_none: str = _f("the words when he was told nothing", default="未得知任何信息")
+    log: str = _f("the settlement log's line when answered, `{step}`, `{actor}`, `{target}`, `{chose}` and `{heard}` "
+                  "(the words above) standing in", default="{step} {actor}得知：{target}{chose}，{heard}",
+                  examples=["{step} 晨曦 诊断反馈：{target}{chose}，{heard}"])
+
+
+class RevealT(_Table):
+    """`reveal = { … }` in a `learn` effect of `ask = "night_of"` — once the actor has his answer, the player asked
+    about is told `text` if he is what `match` names (M160 护士长【诊断】 "在你得到反馈后，如若你选择的角色的【表面阵营】
+    是【恶魔】，他得知自己是【恶魔】"), unless the actor holds one of `unless` (a status a `status_cancels` entry
+    cancels does not count)."""
+
+    match: TargetIsT = _f("what the player asked about must be (see `when_target`)")
+    text: Name = _f("what he is told", examples=["诊断：你是【恶魔】"])
+    unless: list[Name] = _f("statuses of the actor under which nobody is told (\"【醉酒】期间发动的其他类型技能无效\"); "
+                            "leave out: always told", default=[], examples=[["醉酒", "中毒"]])
+    log: str = _f("the settlement log's line, `{step}`, `{actor}` and `{target}` standing in",
+                  default="{step} {target}得知：{text}", examples=["{step} 诊断：{target}表面阵营为恶魔 → 他得知自己是恶魔"])
 
 
 class EffectT(_Table):
@@ -756,7 +785,7 @@ class EffectT(_Table):
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
                              "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
-    ask: Literal["any", "all", "chosen_before", "role_if_dies"] = _f(
+    ask: Literal["any", "all", "chosen_before", "role_if_dies", "night_of"] = _f(
         "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
         "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); all: is every living player that `match` names "
         "among them (M160 密谋 \"如果你选中了所有【实际阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
@@ -764,7 +793,11 @@ class EffectT(_Table):
         "他们在今晚一共选择了多少名玩家（按人次计算）\"); role_if_dies: the actual role of each player asked about "
         "who dies (死亡 or 出局) after this step in this phase, answered at the step whose `feedback` names the skill, "
         "one answer each, nothing for the others (M160 守墓 \"当他们其中有人在下个黄昏前死去时，你在当晚得知他的"
-        "【实际身份】\"); a wrong answer is another role of the ruleset, the director's pick", default="any")
+        "【实际身份】\"); a wrong answer is another role of the ruleset, the director's pick; night_of: what the one "
+        "player asked about did this phase — whom he chose and what he was told until then — answered at the step "
+        "whose `feedback` names the skill, in the words of `recount` (M160 诊断 \"晨曦阶段，你得知他今晚选择了谁以及他"
+        "得知了什么\"); a wrong answer is another living player's, the director's pick (`<skill>.错误.<actor>`)",
+        default="any")
     among: Literal["targets", "actor_and_targets"] = _f(
         "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\")",
         default="targets")
@@ -789,6 +822,8 @@ class EffectT(_Table):
                              "each player asked about who is still alive, `{actor}` and `{target}` standing in (M160 "
                              "守墓 \"在下个黄昏前\": a death by day is the director's to tell); leave out: none",
                              default=None, examples=["守墓：若{target}在下个黄昏前死去，{actor}当晚得知其实际身份"])
+    recount: RecountT | None = _f("learn, ask = night_of: see `recount`; leave out: its defaults", default=None)
+    reveal: RevealT | None = _f("learn, ask = night_of: see `reveal`; leave out: nobody else is told", default=None)
     until: str = _f("learn, ask = role_if_dies: when that pending entry ends, `{night}` (this night's number) standing "
                     "in", default="", examples=["至第{night}天黄昏"])
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
@@ -882,13 +917,15 @@ class EffectT(_Table):
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
-            if self.ask not in ("chosen_before", "role_if_dies") and self.match is None:
+            if self.ask not in ("chosen_before", "role_if_dies", "night_of") and self.match is None:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
-            if self.ask in ("chosen_before", "role_if_dies") and self.model_fields_set & {
+            if self.ask in ("chosen_before", "role_if_dies", "night_of") and self.model_fields_set & {
                     "match", "yes", "no", "misread", "declare", "consent"}:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread、declare、consent")
             if self.ask != "role_if_dies" and self.model_fields_set & {"pending", "until"}:
                 raise ValueError("learn 效果只在 ask = 'role_if_dies' 时读 pending、until")
+            if self.ask != "night_of" and self.model_fields_set & {"recount", "reveal"}:
+                raise ValueError("learn 效果只在 ask = 'night_of' 时读 recount、reveal")
             if self.ask == "all" and self.misread is not None:
                 raise ValueError("learn 效果 ask = 'all' 不读 misread（误认只属于 ask = \"any\"）")
         if self.kind == "protect" and "status" in self.model_fields_set and not self.standing:
@@ -1306,7 +1343,8 @@ class StepT(_Table):
         "the day phase after it) is looked at here — announced out in this settlement (公示出局), the record's "
         "`成功` becomes true and the skill's holders are told the effect's `text`; else nothing (213 悬赏 \"若该"
         "角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\" at 晨曦). A skill whose `learn` asks `role_if_dies`: its "
-        "submissions settled earlier this phase are answered here (M160 守墓, after the night's deaths). Leave out: "
+        "submissions settled earlier this phase are answered here (M160 守墓, after the night's deaths); one whose "
+        "`learn` asks `night_of` too (M160 诊断 at 晨曦). Leave out: "
         "no feedback here",
         default=None, examples=["悬赏"])
     resolve: bool = _f("pending damage meets the protections and the `[[clashes]]`: who goes out", default=False)

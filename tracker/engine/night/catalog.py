@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracker.engine.ruleset_model import ClashT, EffectT, NightT, SkillT, StepT, TargetIsT, TellOneT
+from tracker.engine.ruleset_model import ClashT, EffectT, NightT, RecountT, SkillT, StepT, TargetIsT, TellOneT
 from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
@@ -174,6 +174,9 @@ class Effect:
     distort: Distort | None = None
     consent: Consent | None = None
     declare: str | None = None
+    #: learn, ask = night_of: the answer's words; who else is told, and when.
+    recount: Recount | None = None
+    reveal: Reveal | None = None
     #: learn, ask = role_if_dies: the pending entry on each asked player still alive when answered, and until when.
     pending: str | None = None
     until: str = ""
@@ -214,6 +217,28 @@ class Distort:
     by: tuple[str, ...]
     chance: float = 0.9
     upto: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Recount:
+    """``recount``: the words of a ``night_of`` answer (whom the player chose, what he was told), and its log line."""
+
+    chose: str
+    chose_none: str
+    heard: str
+    heard_none: str
+    log: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """``reveal``: the player a ``night_of`` answer is about is told ``text`` if ``match`` holds, unless the
+    actor holds one of ``unless``."""
+
+    match: TargetIs
+    text: str
+    unless: tuple[str, ...]
+    log: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -648,10 +673,17 @@ def _effect(e: EffectT) -> Effect:
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
-                  declare=e.declare, pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
+                  declare=e.declare, recount=None if e.ask != "night_of" else _recount(e.recount or RecountT()),
+                  reveal=None if e.reveal is None else Reveal(
+                      match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
+                  pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
                   record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice))
+
+
+def _recount(r: RecountT) -> Recount:
+    return Recount(chose=r.chose, chose_none=r.chose_none, heard=r.heard, heard_none=r.heard_none, log=r.log)
 
 
 def _target_is(t: TargetIsT) -> TargetIs:
@@ -697,10 +729,10 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("steps", i, "skills"))
         if st.feedback is not None:
             known(st.feedback, ("steps", i, "feedback"))
-            if not any(e.kind == "watch" or (e.kind == "learn" and e.ask == "role_if_dies")
+            if not any(e.kind == "watch" or (e.kind == "learn" and e.ask in ("role_if_dies", "night_of"))
                        for e in skills[st.feedback].effects):
                 raise at.error(("steps", i, "feedback"), f"{at.name(('steps', i, 'feedback'))}：技能 {st.feedback} 没有 "
-                               "watch 效果或 ask = \"role_if_dies\" 的 learn 效果，没有可反馈的目标",
+                               "watch 效果或 ask = \"role_if_dies\"、\"night_of\" 的 learn 效果，没有可反馈的目标",
                                hint='给该技能写 effects = [{ kind = "watch", state = … }]')
         if st.tell is not None:
             known(st.tell.to, ("steps", i, "tell", "to"))
@@ -710,9 +742,10 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
                 known(name, ("steps", i, "tell", "also"))
     answered = {st.feedback for st in doc.steps}
     for name, sk in skills.items():
-        if name not in answered and any(e.kind == "learn" and e.ask == "role_if_dies" for e in sk.effects):
+        asks = next((e.ask for e in sk.effects if e.kind == "learn" and e.ask in ("role_if_dies", "night_of")), None)
+        if name not in answered and asks is not None:
             where = ("skills", next(i for i, s in enumerate(doc.skills) if s.name == name), "effects")
-            raise at.error(where, f"{at.name(where)}：ask = \"role_if_dies\" 的答案在 feedback = \"{name}\" 的步骤告知，"
+            raise at.error(where, f"{at.name(where)}：ask = \"{asks}\" 的答案在 feedback = \"{name}\" 的步骤告知，"
                            "本文件没有这一步", hint=f'在夜晚死亡结算之后加一步 feedback = "{name}"')
     for i, c in enumerate(doc.clashes):
         for name in c.protections:

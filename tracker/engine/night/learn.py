@@ -30,7 +30,7 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     board, action = flow.board, use.action
     actor = action.members[0] if action.members else use.actor
     asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
-    if effect.ask == "role_if_dies":  # answered at the skill's feedback step, once the deaths are known
+    if effect.ask in ("role_if_dies", "night_of"):  # answered at the skill's feedback step (deaths, the night's choices)
         flow.waiting.append(Waiting(use, effect, tuple(asked), actor, len(board.result.deaths)))
         listed = "、".join(asked) if asked else "无"
         board.note((effect.log or "{step} {actor}<" + use.skill.name + ">：{targets}（待反馈）").format(
@@ -85,6 +85,9 @@ def answer(flow: Flow, skill: Skill, step: str) -> None:
     board = flow.board
     for w in [w for w in flow.waiting if w.use.skill.name == skill.name]:
         flow.waiting.remove(w)
+        if w.effect.ask == "night_of":
+            night_of(flow, w, step)
+            continue
         died = {d.player for d in board.result.deaths[w.since:]}
         for t in w.asked:
             if t in died:
@@ -99,6 +102,33 @@ def answer(flow: Flow, skill: Skill, step: str) -> None:
             elif board.seat(t).alive and w.effect.pending is not None:
                 board.later(w.effect.pending.format(target=t, actor=w.actor), t,
                             w.effect.until.format(night=board.night), skill.clause)
+
+
+def night_of(flow: Flow, w: Waiting, step: str) -> None:
+    """``night_of``: the actor learns whom the player asked about chose this phase and what he was told until
+    now (another living player's, the director's pick, when distorted); then ``reveal`` may tell that player."""
+    board, name, effect = flow.board, w.use.skill.name, w.effect
+    assert effect.recount is not None
+    r = effect.recount
+    for t in w.asked[:1]:
+        subject, held = t, _distorted(flow, w.use, effect.distort, w.actor)
+        if held is not None:
+            assert effect.distort is not None
+            others = [p.name for p in board.living() if p.name != t] or [t]
+            subject = board.ask(f"{name}.错误.{w.actor}", f"{effect.distort.by[0]}的<{name}>改报哪名玩家的行动", others)
+        chose = [x for a in flow.actions if a.members[:1] == (subject,) for x in a.targets]
+        heard = [f.content for f in board.result.feedback if f.to == subject]
+        words = {"chose": r.chose.format(players="、".join(chose)) if chose else r.chose_none,
+                 "heard": r.heard.format(lines="；".join(heard)) if heard else r.heard_none}
+        board.note(r.log.format(step=step, actor=w.actor, target=t, **words))
+        board.tell(w.actor, effect.text.format(target=t, targets=t, actor=w.actor, answer="", **words))
+        v = effect.reveal
+        if v is None or not tonight.matches(board, flow.pool, v.match, t):
+            continue
+        if any(tonight.holds(board, flow.pool, w.actor, s) for s in v.unless):
+            continue
+        board.note(v.log.format(step=step, actor=w.actor, target=t, text=v.text))
+        board.tell(t, v.text)
 
 
 _NO = ("不同意", "不愿意", "不接受", "拒绝", "不要", "不好", "不行", "否", "不", "no", "n")

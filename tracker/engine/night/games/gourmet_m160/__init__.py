@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from tracker.engine.night.board import Board
 from tracker.engine.night.games import GameHooks, StepHook
 from tracker.engine.night.games.gourmet_m160 import info, kills, skills
-from tracker.engine.night.games.gourmet_m160.order import DAWN_DIAGNOSIS, VOTES, steps
+from tracker.engine.night.games.gourmet_m160.order import VOTES, steps
 from tracker.engine.night.games.gourmet_m160.table import DEAD, Night, kept_skills, kind, names, surface_now
 from tracker.engine.night.model import Action, Table
 
@@ -210,11 +210,11 @@ def _morning(night: Night, died: list[str]) -> None:
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
-    "药剂": skills.potion, "彷徨": skills.wander, "诊断": info.diagnose,
+    "药剂": skills.potion, "彷徨": skills.wander,
     "占卜": info.divine, "克隆": skills.clone,
     "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
-    "寻觅": info.seek, DAWN_DIAGNOSIS: info.diagnose_dawn,
+    "寻觅": info.seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
 _DISTORT = "醉酒/中毒使它以 90% 的概率获取错误信息（信息类技能）或无效（其他技能），清醒优先；"
@@ -223,7 +223,6 @@ _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 �
 #: Per skill: the clause that keeps it in code, and why data cannot say it (the README's table).
 HOOKED = {
     "觉醒": "【觉醒】：你不可能是恶魔 —— 分发身份时的约束，夜里没有结算；由哥谭/附体的判定读取",
-    "诊断": "【诊断】：晨曦得知目标今晚选择了谁以及得知了什么 —— 反馈是别人的提交与反馈，" + _DISTORT,
     "占卜": "【占卜】：三个问题之一、每两个夜晚内不重复、偶数夜得知问题 —— 问题的选择与记录，" + _SURFACE + _DISTORT,
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",

@@ -101,30 +101,3 @@ def seek(night: Night) -> None:
         word = "是" if yes else "不是"
         _say(night, f"寻觅：{a.actor}选中{t} → {word}煤气灯人")
         night.tell(a.actor, f"寻觅：{t}的表面身份{word}煤气灯人")
-
-
-def diagnose(night: Night) -> None:
-    """(4.10)【诊断】 the choice; the answer comes at 晨曦 (4.27)."""
-    for a in _each(night, "诊断"):
-        _say(night, f"诊断：{a.actor}选中{night.targets(a)[0]}（反馈在晨曦）")
-
-
-def diagnose_dawn(night: Night) -> None:
-    """(4.27) 晨曦: whom the target chose and what he learnt; then a 表面 恶魔 learns he is 恶魔."""
-    for a in _each(night, "诊断"):
-        t = night.targets(a)[0]
-        subject = t
-        if night.wrong(a):
-            subject = night.board.ask(f"诊断.错误.{a.actor}", "醉酒的<诊断>改报哪名玩家的行动",
-                                      [p.name for p in night.board.living() if p.name != t] or [t])
-        chose = [x for b in night.actions if b.members and b.members[0] == subject for x in b.targets]
-        heard = [f.content for f in night.board.result.feedback if f.to == subject]  # the data skills' too
-        what = f"得知了“{'；'.join(heard)}”" if heard else "未得知任何信息"
-        text = (f"诊断：{t}今晚选择了{names(chose)}，{what}" if chose else f"诊断：{t}今晚没有选择任何玩家，{what}")
-        night.board.note(f"({night.step}) 晨曦 诊断反馈：{text[3:]}")
-        night.tell(a.actor, text)
-        if night.side(t) == "恶魔" and not night.impaired(a.actor):
-            night.board.note(f"({night.step}) 诊断：{t}表面阵营为恶魔 → 他得知自己是恶魔")
-            night.tell(t, "诊断：你是【恶魔】")
-
-

@@ -3,8 +3,8 @@
 The post numbers its flow 0–4 (1 = 首夜, 4 = 其他夜) and lists each night's actions one per line
 without numbers; the night file's ``[[steps]]`` hold both lists (``nights = "first"`` / ``"later"``),
 each step's ``n`` the flow number and the line's ("4.5" = flow step 4, fifth line: 药师【药剂】). Two
-lines name no skill: the votes' deaths (``hook = "投票结算"``) and the second 护士长【诊断】 line, the
-晨曦 feedback (``hook = "诊断反馈"``); this package settles them by those names.
+lines name no skill: the votes' deaths (``hook = "投票结算"``, this package's) and the second 护士长【诊断】
+line, the 晨曦 feedback (``feedback = "诊断"``, the generic engine's).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from tracker.engine.night.catalog import Catalog
 
 #: The step the vote line of the other nights stands for (it names no skill).
 VOTES = "投票结算"
-#: The second 护士长【诊断】 line: the 晨曦 feedback.
-DAWN_DIAGNOSIS = "诊断反馈"
 
 
 def steps(catalog: Catalog, night: int | None) -> list[tuple[str, str]]:
