@@ -521,7 +521,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
-    "lose": frozenset({"loses", "log"}), "redirect": frozenset(), "vote": frozenset({"modifier", "lasts"}),
+    "lose": frozenset({"loses", "log"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal"}),
     "watch": frozenset({"state", "text", "log"}),
@@ -639,7 +639,8 @@ class EffectT(_Table):
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
                           "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
                           "submissions this phase naming the target may name the actor in its place instead, one "
-                          "target per submission, a question for the director (M160 无政府主义者【抗议】); vote: a "
+                          "target per submission, a question for the director (M160 无政府主义者【抗议】) — or, with `substitute`, "
+                          "the player the actor's submission of that skill names (107 诡辩); vote: a "
                           "`[[voting.modifiers]]` entry on the target that the next day's tally reads; learn: the actor is told "
                           "the answer to one question (`ask`) about the whole submission, not one target at a time; "
                           "watch: the target is remembered (`state`) for a later `feedback` step, which tells "
@@ -712,7 +713,21 @@ class EffectT(_Table):
         "(213 坚强 \"因指杀、投票之外的方式即将出局时，其不出局，改为下一讨论日发言满5贴时出局\": `坚强出局`); "
         "leave out: the protection stops the hit", default=None, examples=["坚强出局"])
     when: str = _f("protect with `delays`: when the put-off exit comes, in the post's words (the pending entry's "
-                   "`when`)", default="", examples=["下一讨论日发言满5贴时（若未满5贴则在关门前三小时）"])
+                   "`when`); redirect of a `next_day` skill settled in a night: the pending entry left for the "
+                   "day it acts on, `{day}` (that day), `{actor}` and `{target}` standing in (107 诡辩 \"第{day}天投票："
+                   "若{target}即将被投票出局，由{actor}选择替代者\"); leave out there: no pending entry", default="",
+                   examples=["下一讨论日发言满5贴时（若未满5贴则在关门前三小时）"])
+    moves: list[Name] = _f(
+        "redirect: only submissions of these skills are moved (107 诡辩 \"若该角色在次日投票阶段即将被投票出局\": "
+        "`[\"投票出局\"]`, the day's exile as the night file's `exile_skill` submits it); leave out: a later "
+        "submission of any skill", default=[], examples=[["投票出局"]])
+    substitute: Name | None = _f(
+        "redirect: the skill whose submission by the same actor, in the phase the move happens, names the player "
+        "put in the target's place — no question to the director; with none (or one naming the target itself) "
+        "nothing moves and the log says so (107 诡辩替代 \"则由学者选择一名其他角色，替代该角色被投票出局\"). "
+        "Its submissions are this effect's answers, never settled as uses of their own. Leave out: the "
+        "redirecting player himself may be put in, the director's question (M160 抗议)",
+        default=None, examples=["诡辩替代"])
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",

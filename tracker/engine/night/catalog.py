@@ -89,7 +89,8 @@ class Effect:
     and, by the submission's ``choice``, ``give``/``take``/``pass``/``tear`` (or ``tags``: the ``choice`` names the tag). ``status``: a status
     on the target, for ``nights`` nights (0: until removed), or for this phase only (``for_phase``: 今晚).
     ``lose``: the actor's skill ``loses`` is gone. ``redirect``: later submissions this phase naming the
-    target may name the actor instead (M160 抗议). Any kind: ``when_target`` (see :class:`TargetIs`).
+    target may name the actor instead (M160 抗议), or, with ``substitute``, the player his submission of that
+    skill names; ``moves``: only those skills' submissions (107 诡辩: the day's exile). Any kind: ``when_target`` (see :class:`TargetIs`).
     ``log``: the log's line for it, in the post's words, instead of the engine's own.
     ``inspect`` with ``exits``: the players who went out on the day before by one of those causes,
     not the targets (M65 数据收集). ``tell``: the actor is told ``text``.
@@ -123,6 +124,10 @@ class Effect:
     top_at_least: int | None = None
     #: protect: the state key of the player it protected; not the same one the next night (107 祝福上次).
     no_repeat: str | None = None
+    #: redirect: only these skills' submissions are moved (107 诡辩: 投票出局); empty: any skill's.
+    moves: tuple[str, ...] = ()
+    #: redirect: the skill whose submission by the same actor names the player put in (107 诡辩替代).
+    substitute: str | None = None
     voids: tuple[str, ...] = ()
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
@@ -656,7 +661,7 @@ def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
-                  voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
+                  moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,

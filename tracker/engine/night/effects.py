@@ -180,7 +180,14 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "redirect":
         tonight.redirect(pool, who, target, name)
-        board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
+        if effect.substitute is None:
+            board.note(f"{step} {who}<{name}>：此后指定{target}作为目标的技能可能改以{who}为目标")
+            return
+        moved = "、".join(f"<{m}>" for m in effect.moves) or "技能"
+        board.note(f"{step} {who}<{name}>：{target}（若其成为{moved}的目标，由{who}以<{effect.substitute}>选择替代者）")
+        if effect.when and use.skill.next_day and board.night is not None:  # 107 诡辩 "在次日投票阶段"
+            day = board.catalog.day_before(board.night + 1)
+            board.later(name, target, effect.when.format(day=day, actor=who, target=target), use.skill.clause)
         return
     if effect.kind == "vote":
         _vote(board, use, effect, target)

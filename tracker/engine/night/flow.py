@@ -124,6 +124,9 @@ class Flow:
         #: (:mod:`.react`), never settled as uses of their skill.
         self.answers = [a for a in self.actions if react.is_answer(self.catalog.skill(a.skill), a)]
         self.done.update(a.index for a in self.answers)
+        #: A redirect's ``substitute`` submissions (107 诡辩替代) are its answers, read by :func:`.tonight.targets`.
+        subs = {e.substitute for s in self.catalog.skills.values() for e in s.effects if e.kind == "redirect"}
+        self.done.update(a.index for a in self.actions if a.skill in subs)
         self.reacting = bool(react.reacting(self.catalog))
 
     # -- exits and what they set off ---------------------------------------------------------------
@@ -205,7 +208,7 @@ class Flow:
             return
         chosen = action  # what the player chose: no_repeat reads it
         if action.targets:  # a redirect (抗议) before this step may replace a target; decided once, here
-            action = replace(action, targets=tonight.targets(b, self.pool, action))
+            action = replace(action, targets=tonight.targets(b, self.pool, action, self.actions))
         blocked = next((m for m in action.members if self.pool.blocks(m, skill.name)), None)
         if blocked is not None:
             if blocked in self.pool.refusing:  # the post's own reason (``refuses``: M19 算计)

@@ -81,10 +81,12 @@ def redirect(pool: Pool, actor: str, target: str, skill: str) -> None:
     pool.redirects.append((actor, target, skill))
 
 
-def targets(board: Board, pool: Pool, action: Action) -> tuple[str, ...]:
+def targets(board: Board, pool: Pool, action: Action, answers: Sequence[Action] = ()) -> tuple[str, ...]:
     """A submission's targets once the redirects before its step have had their say: its first target
-    that a redirect names may be replaced by the redirecting player (the director's question, seeded).
-    Decided once per submission, the first time its targets are read."""
+    that a redirect names may be replaced by the redirecting player (the director's question, seeded),
+    or, for a redirect with ``substitute``, by the player the redirecting player's submission of that
+    skill among ``answers`` names (107 诡辩替代). Decided once per submission, the first time its targets
+    are read."""
     if action.index in pool.substituted:
         return pool.substituted[action.index]
     out = tuple(action.targets)
@@ -92,6 +94,14 @@ def targets(board: Board, pool: Pool, action: Action) -> tuple[str, ...]:
     for by, skill in dict.fromkeys((b, s) for b, _, s in pool.redirects):
         marked = {t for b, t, s in pool.redirects if (b, s) == (by, skill)}
         t = next((x for x in out if x in marked), None)
+        rule = next((e for e in board.catalog.skill(skill).effects if e.kind == "redirect"), None)
+        if rule is not None and rule.moves and action.skill not in rule.moves:
+            continue
+        if rule is not None and rule.substitute is not None:
+            if t is not None and me != by:
+                out = _substitute(board, action, answers, out, t, by, skill, rule.substitute)
+                break
+            continue
         if me == by or t is None or by in out:
             continue
         yes = board.ask(f"{skill}.{me}.{action.skill}", f"<{skill}>：{me}<{action.skill}>的目标{t}是否被{by}替换",
@@ -102,3 +112,16 @@ def targets(board: Board, pool: Pool, action: Action) -> tuple[str, ...]:
         break
     pool.substituted[action.index] = out
     return out
+
+
+def _substitute(board: Board, action: Action, answers: Sequence[Action], out: tuple[str, ...], t: str, by: str,
+                skill: str, substitute: str) -> tuple[str, ...]:
+    """``substitute``: the redirecting player's last submission of that skill names who takes ``t``'s place
+    (107 诡辩替代 "由学者选择一名其他角色，替代该角色被投票出局"); none, or ``t`` himself: nothing moves."""
+    named = [a for a in answers if a.skill == substitute and a.members[:1] == (by,) and a.targets]
+    new = named[-1].targets[0] if named else None
+    if new is None or new == t:
+        board.note(f"<{skill}>：{t}即将成为<{action.skill}>的目标，{by}未以<{substitute}>选择替代者")
+        return out
+    board.note(f"<{skill}>：{t}即将成为<{action.skill}>的目标 → {by}选择{new}替代之（<{substitute}>）")
+    return tuple(new if x == t else x for x in out)

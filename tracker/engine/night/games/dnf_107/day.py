@@ -114,23 +114,22 @@ def teach(b: Board, a: Action, day: int) -> None:
         b.tell(m.group(0), "教化：你获得了[亡灵圣物]")
 
 
+def exiled(d: Day) -> None:
+    """Who the vote put out — the data step before settled <投票出局> (and the <诡辩> that may have moved it,
+    "替代该角色被投票出局"): its death, whose cause is the exile skill's, and where the deaths since begin."""
+    b = d.b
+    for i, x in enumerate(b.result.deaths):
+        if x.cause == "投票出局":
+            d.exiled, d.deaths_from = x.player, i
+            return
+
+
 def exile(d: Day) -> None:
-    """The vote's exile, with 诡辩 first ("替代该角色被投票出局"), 虚体, and the trap it springs."""
-    b, actions, day = d.b, d.actions, d.day
-    vote = latest(actions, "投票出局")
-    if vote is None:
+    """After the vote's exile: 虚体, and the trap it springs."""
+    exiled(d)
+    b, actions, day, out = d.b, d.actions, d.day, d.exiled
+    if out is None:
         return
-    out = vote.targets[0]
-    sophist = latest(actions, "诡辩", "night")
-    if sophist is not None and sophist.targets[0] == out and b.seat(sophist.members[0]).alive:
-        sub = latest(actions, "诡辩替代")
-        if sub is not None and sub.targets[0] != out:
-            b.note(f"第{day}天 诡辩：{out}即将被投票出局 → 学者{sophist.actor}选择{sub.targets[0]}替代其被投票出局")
-            out = sub.targets[0]
-        else:
-            b.note(f"第{day}天 诡辩：{out}即将被投票出局，学者未选择替代者")
-    d.exiled, d.deaths_from = out, len(b.result.deaths)
-    b.kill(out, "投票出局")
     seat = b.seat(out)
     phantom = latest(actions, "虚体")
     if seat.role == "恶灵" and phantom is not None and phantom.members == (out,):

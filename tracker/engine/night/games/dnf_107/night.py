@@ -227,15 +227,6 @@ class Night:
             if self.live(a, "(4)"):
                 deliver(self, a)
 
-    def step4_late(self) -> None:
-        """(4) after <流言> (data): 诡辩 (诈骗, 圣光天启 and 暗日 follow, data: ``mark``, ``convert``)."""
-        b = self.b
-        for a in self.of("诡辩"):
-            if self.live(a, "(4)"):
-                b.note(f"(4) 诡辩：{a.actor}选择{a.targets[0]}（次日投票阶段生效）")
-                b.later("诡辩", a.targets[0], f"第{self.n + 1}天投票：若{a.targets[0]}即将被投票出局，由{a.actor}选择替代者",
-                        b.skill("诡辩").clause)
-
     # -- (5)–(10): lethal damage, settled at (13) ----------------------------------------------------
     def lethal(self, step: str, skill: str) -> None:
         """(8) 夜之牙: its hit kept for the 致死伤害结算流程 at (13) — only when the player out it names is 亡灵."""
