@@ -809,7 +809,12 @@ def test_phantom_body_keeps_speech_and_vote() -> None:
     """虚体<普通>：恶灵因投票出局时，可明示身份。若如此做，其视为出局，但仍保留发言权和投票权。"""
     res = run(day(3, P05={"role": "恶灵", "faction": "亡灵", "原身份": "村长"}), act("P05", "虚体"),
               act("放逐投票", "投票出局", "P05"))
-    assert dead(res) == ["P05"] and res.state_after["P05.虚体"].startswith("视为出局")
+    assert dead(res) == ["P05"] and res.state_after["P05.status"] == ["虚体"]
+    assert "虚体：P05明示身份（恶灵）" in res.lines
+    # "因投票出局时": a 恶灵 the vote does not put out reveals nothing (the trigger's ``only``)
+    res = run(day(3, P05={"role": "恶灵", "faction": "亡灵", "原身份": "村长"}), act("P05", "虚体"),
+              act("放逐投票", "投票出局", "P04"))
+    assert "P05.status" not in res.state_after and not any(x.startswith("虚体") for x in res.lines)
 
 
 def test_intrigue_lets_the_noble_take_the_exiled_holders_relic() -> None:

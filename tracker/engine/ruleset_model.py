@@ -531,7 +531,8 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
 }
 #: The keys every effect kind reads.
-COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice"})
+COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
+                                "unless_last"})
 
 
 class WhileAliveT(_Table):
@@ -557,6 +558,17 @@ class TargetIsT(_Table):
         "the role so seen", default="actual")
     values: Annotated[list[Name], Field(min_length=1)] = _f("the values on which the effect takes hold",
                                                             examples=[["爪牙"]])
+
+
+class LastOfT(_Table):
+    """`when_last = { … }` (or `unless_last`) in an effect — it takes hold only when its user is (or is not) the
+    last living player of some factions: nobody alive but him, out or not, counts in them (107 腐化 "若其是当前
+    亡灵阵营最后一名存活角色……若不是当前最后一名亡灵阵营角色"); the log says which held."""
+
+    factions: Annotated[list[Name], Field(min_length=1)] = _f("the factions counted (a player's own faction)",
+                                                              examples=[["亡灵"]])
+    except_roles: list[Name] = _f("roles not counted (107 \"注：腐尸结算腐化时不计夜行怪\"); leave out: none",
+                                  default=[], examples=[["夜行怪"]])
 
 
 class DistortT(_Table):
@@ -874,6 +886,10 @@ class EffectT(_Table):
     unless_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains none of these words, no choice "
         "included (107 探查's 效果1: `[\"2\"]`); leave out: whatever the choice", default=[], examples=[["2"]])
+    when_last: LastOfT | None = _f("any kind: it takes hold only when its user is the last living player of "
+                                   "these factions (see `when_last`); leave out: whatever the count", default=None)
+    unless_last: LastOfT | None = _f("any kind: it takes hold only when its user is not the last living player of "
+                                     "these factions (see `when_last`); leave out: whatever the count", default=None)
     again: Name | None = _f(
         "extra: the skill that may be used once more on the next night (required there); the generic engine counts "
         "one more of its submissions that night, and a game's hook step settling that skill asks the same "
@@ -1058,6 +1074,19 @@ class TriggerT(_Table):
                           "skill then waiting for his submission (a pending entry), which the next settlement "
                           "settles first (M19 殉职 \"警长并非因为罚下而出局后，须选择一名未出局的角色来继任警长\"); "
                           "none: he is told nothing", default=None, examples=["殉职：请选择一名未出局的角色继任警长"])
+    only: list[str] = _f("the causes of exit that allow it, and no other (107 虚体, 腐化 \"因投票出局时\": "
+                         "`[\"投票出局\"]`), read as `unless` reads its causes; a holder out before the phase, his "
+                         "cause unknown, is refused. Leave out: every cause but `unless`'s", default=[],
+                         examples=[["投票出局"]])
+    at: list[str] = _f("the steps (their `n`) at which it acts: the first of them the phase reaches after its "
+                       "holder's exit, with that step's label — its holder's other exits and what they set off "
+                       "come first (107 传承 \"（14）夜晚出局的角色……得到通知<馈赠>以及<传承>\", \"（20）被投票出局的"
+                       "角色……\"); a holder who goes out after the last of them acts at the phase's end. Leave out: "
+                       "right after the exit", default=[], examples=[["(14)", "(20)"]])
+    tells: str | None = _f("what its holder is told when it acts, submitted or not, `{living}` standing for the "
+                           "living players (107 传承 \"其得知存活角色名单并选择一名角色\"); with `asks`, the holder "
+                           "who submitted nothing is told this, not `asks`. Leave out: nothing",
+                           default=None, examples=["传承：存活角色名单：{living}；请选择一名角色成为神眷者"])
     forced: bool = _f("强制: it acts by itself right after its holder's exit (unless `unless` forbids it), with no "
                       "submission — nobody submits it (M19 激励<强制> \"当幼狼并非因红牌罚下而出局后……\"); leave out: "
                       "it acts on its holder's submission (or `missing`/`asks`)", default=False)

@@ -50,7 +50,17 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tracker.engine.ruleset_model import ClashT, EffectT, NightT, RecountT, SkillT, StepT, TargetIsT, TellOneT
+from tracker.engine.ruleset_model import (
+    ClashT,
+    EffectT,
+    LastOfT,
+    NightT,
+    RecountT,
+    SkillT,
+    StepT,
+    TargetIsT,
+    TellOneT,
+)
 from tracker.engine.ruleset_reader import FileAt
 from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
@@ -70,6 +80,15 @@ class TargetIs:
     values: tuple[str, ...]
     of: str = "faction"
     seen: str = "actual"
+
+
+@dataclass(frozen=True, slots=True)
+class LastOf:
+    """``when_last``/``unless_last``: the factions whose last living player the user is (or is not), the
+    ``except_roles`` not counted (107 腐化 "注：腐尸结算腐化时不计夜行怪")."""
+
+    factions: tuple[str, ...]
+    except_roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +220,10 @@ class Effect:
     told_text: str | None = None
     #: mark: the record the state starts keeping for the tag when it is given and has none (107 亡灵圣物).
     record: Mapping[str, int] = field(default_factory=dict)
+    #: Any kind: its user must be (``when_last``) or must not be (``unless_last``) the last living player of
+    #: some factions (107 腐化 "若其是当前亡灵阵营最后一名存活角色").
+    when_last: LastOf | None = None
+    unless_last: LastOf | None = None
     #: Any kind: the submission's ``choice`` must contain one of ``when_choice`` and none of ``unless_choice``.
     when_choice: tuple[str, ...] = ()
     unless_choice: tuple[str, ...] = ()
@@ -281,6 +304,12 @@ class Trigger:
     asks: str | None = None
     #: 强制: it acts by itself on its holder's exit, nobody submits it (M19 激励).
     forced: bool = False
+    #: The only causes that allow it (107 虚体, 腐化: 投票出局); empty: every cause but ``unless``.
+    only: tuple[str, ...] = ()
+    #: The steps at which it acts, the first reached after the exit (107 传承 (14)/(20)); empty: at once.
+    at: tuple[str, ...] = ()
+    #: What its holder is told when it acts, ``{living}`` the living players (107 传承 "其得知存活角色名单").
+    tells: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -654,7 +683,8 @@ def _skill(t: SkillT) -> Skill:
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
-                                                         forced=t.trigger.forced))
+                                                         forced=t.trigger.forced, only=tuple(t.trigger.only),
+                                                         at=tuple(t.trigger.at), tells=t.trigger.tells))
 
 
 def _effect(e: EffectT) -> Effect:
@@ -684,7 +714,12 @@ def _effect(e: EffectT) -> Effect:
                   pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
-                  record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice))
+                  record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
+                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last))
+
+
+def _last_of(t: LastOfT | None) -> LastOf | None:
+    return None if t is None else LastOf(factions=tuple(t.factions), except_roles=tuple(t.except_roles))
 
 
 def _recount(r: RecountT) -> Recount:

@@ -21,7 +21,7 @@ from functools import partial
 
 from tracker.engine.night import flips, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Clash, Effect, Skill, TargetIs
+from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs
 from tracker.engine.night.checks import holds
 from tracker.engine.night.exits import bench
 from tracker.engine.night.model import Action, Seat
@@ -283,6 +283,29 @@ def chosen(effect: Effect, action: Action) -> bool:
     return not any(w in words for w in effect.unless_choice)
 
 
+def last_holds(board: Board, effect: Effect, action: Action, step: str,
+               seen: dict[LastOf, tuple[str, ...]]) -> bool:
+    """``when_last``/``unless_last``: whether the user is (or is not) the last living player of the factions,
+    nobody else alive counting in them but the ``except_roles`` (107 腐化 "若其是当前亡灵阵营最后一名存活角色";
+    "注：腐尸结算腐化时不计夜行怪"); the log says which held when the effect takes hold. Counted once per
+    submission, as it is settled (``seen``): its own effects do not change the answer ("当前")."""
+    rule = effect.when_last or effect.unless_last
+    if rule is None:
+        return True
+    me = action.members[0] if action.members else action.actor
+    if rule not in seen:
+        seen[rule] = tuple(s.name for s in board.living() if s.name != me and s.faction in rule.factions
+                           and s.role not in rule.except_roles)
+    others = seen[rule]
+    last = not others
+    if last != (effect.when_last is not None):
+        return False
+    but = f"（不计{'、'.join(rule.except_roles)}）" if rule.except_roles else ""
+    word = "是" if last else f"不是（尚有{'、'.join(others)}）"
+    board.note(f"{step} {me}<{action.skill}>：{me}{word}{'、'.join(rule.factions)}阵营最后一名存活角色{but}")
+    return True
+
+
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
     """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
     "神启者不受<诅咒>技能影响"; ``*``: every skill but ``immune_except``, M65 绝对防御), or None; a game's hook step
@@ -334,7 +357,8 @@ def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
         _log(board, use, effect, seat.name, f"{use.step} {use.actor}<{use.skill.name}>：{seat.name} → {word}", answer=word)
 def _words(effect: Effect, use: Use, target: str | None) -> str:
     """``message``/``announce``'s ``text`` with the actor, the target and the submission's own words."""
-    return effect.text.format(actor=use.actor, target=target or "", choice=use.action.choice or "")
+    return effect.text.format(actor=use.actor, target=target or "", choice=use.action.choice or "",
+                              targets="、".join(use.action.targets))
 
 
 def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from tracker.engine.night import effects, learn, react, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Catalog, Skill, Step, Tell, TellOne, TellPick, TellReveal
+from tracker.engine.night.catalog import Catalog, LastOf, Skill, Step, Tell, TellOne, TellPick, TellReveal
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.model import Action, Seat, Table
@@ -128,6 +128,10 @@ class Flow:
         subs = {e.substitute for s in self.catalog.skills.values() for e in s.effects if e.kind == "redirect"}
         self.done.update(a.index for a in self.actions if a.skill in subs)
         self.reacting = bool(react.reacting(self.catalog))
+        #: Exit triggers waiting for a step their ``at`` names (107 传承 at (14)/(20)): (player, cause, skill).
+        self.deferred: list[tuple[str, str, Skill]] = []
+        #: The ``n`` of the step being walked ("" between steps).
+        self.step_n = ""
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str, day: int | None = None) -> None:
@@ -159,41 +163,69 @@ class Flow:
     def triggers(self, player: str, cause: str | None) -> None:
         for skill in self._trigger_skills(player):
             assert skill.trigger is not None
-            mine = [a for a in self.actions if a.skill == skill.name and a.index not in self.done
-                    and a.members[:1] == (player,)]
-            if not mine:
-                if skill.trigger.forced:  # 强制: nobody submits it; it acts by itself at the exit
-                    if cause is not None and not self._forbids(skill, cause):
-                        self.settle(Action(actor=player, skill=skill.name, index=-1), f"{player}出局后")
-                    continue
-                if skill.trigger.missing is not None and cause is not None:
-                    self.board.note(f"{player}出局后未提交<{skill.name}>：视为{skill.trigger.missing}（{skill.trigger.clause}）")
-                    self.settle(Action(actor=player, skill=skill.name, choice=skill.trigger.missing, index=-1),
-                                f"{player}出局")
-                elif skill.trigger.asks is not None and cause is not None and not self._forbids(skill, cause):
-                    self.board.note(f"{player}出局后未提交<{skill.name}>：等待提交（{skill.trigger.clause or skill.clause}）")
-                    self.board.later(skill.trigger.asks, player, "出局后", skill.trigger.clause or skill.clause)
-                    self.board.tell(player, skill.trigger.asks)
+            if skill.trigger.at and cause is not None and self.step_n not in skill.trigger.at:
+                self.deferred.append((player, cause, skill))  # 107 传承 "（14）……（20）……": at its step
                 continue
-            for a in mine[:-1]:
-                self.done.add(a.index)
-                self.board.note(f"{player}<{skill.name}>：以最后一次提交为准，此前的提交不结算")
-            self.fire(mine[-1], skill, cause)
+            self.trigger(skill, player, cause)
 
-    def fire(self, action: Action, skill: Skill, cause: str | None) -> None:
+    def trigger(self, skill: Skill, player: str, cause: str | None, label: str | None = None) -> None:
+        """``skill``'s trigger on ``player``'s exit by ``cause``, its submission settled with ``label`` (default:
+        the exit's own words)."""
+        assert skill.trigger is not None
+        mine = [a for a in self.actions if a.skill == skill.name and a.index not in self.done
+                and a.members[:1] == (player,)]
+        if cause is not None and skill.trigger.tells is not None and not self._forbids(skill, cause):
+            self.board.tell(player, skill.trigger.tells.format(living="、".join(p.name for p in self.board.living())))
+        if not mine:
+            if skill.trigger.forced:  # 强制: nobody submits it; it acts by itself at the exit
+                if cause is not None and not self._forbids(skill, cause):
+                    self.settle(Action(actor=player, skill=skill.name, index=-1), label or f"{player}出局后")
+                return
+            if skill.trigger.missing is not None and cause is not None:
+                self.board.note(f"{player}出局后未提交<{skill.name}>：视为{skill.trigger.missing}（{skill.trigger.clause}）")
+                self.settle(Action(actor=player, skill=skill.name, choice=skill.trigger.missing, index=-1),
+                            label or f"{player}出局")
+            elif skill.trigger.asks is not None and cause is not None and not self._forbids(skill, cause):
+                self.board.note(f"{player}出局后未提交<{skill.name}>：等待提交（{skill.trigger.clause or skill.clause}）")
+                self.board.later(skill.trigger.asks, player, "出局后", skill.trigger.clause or skill.clause)
+                if skill.trigger.tells is None:  # told the list with ``tells`` already
+                    self.board.tell(player, skill.trigger.asks)
+            return
+        for a in mine[:-1]:
+            self.done.add(a.index)
+            self.board.note(f"{player}<{skill.name}>：以最后一次提交为准，此前的提交不结算")
+        self.fire(mine[-1], skill, cause, label)
+
+    def fire(self, action: Action, skill: Skill, cause: str | None, label: str | None = None) -> None:
         assert skill.trigger is not None
         self.done.add(action.index)
+        if cause is None and skill.trigger.only:  # out before this phase, the cause not recorded
+            only = "、".join(f"<{c}>" for c in skill.trigger.only)
+            self.board.reject(action, f"<{skill.name}>只在因{only}出局时发动", skill.trigger.clause or skill.clause)
+            return
         if cause is not None and self._forbids(skill, cause):
             self.board.reject(action, f"因<{cause}>出局，不能发动<{skill.name}>", skill.trigger.clause or skill.clause)
             return
-        self.settle(action, f"{action.actor}出局后")
+        self.settle(action, label or f"{action.actor}出局后")
 
     def _forbids(self, skill: Skill, cause: str) -> bool:
-        """The trigger's ``unless`` names this cause of exit (by its skill's name or alias; a cause
-        written with its detail, 牺牲（P05主动出局）, is its name's)."""
+        """The trigger's ``unless`` names this cause of exit, or its ``only`` does not (by a skill's name or
+        alias; a cause written with its detail, 牺牲（P05主动出局）, is its name's)."""
         assert skill.trigger is not None
         names = {n for u in skill.trigger.unless for n in (u, *self._aliases(u))}
-        return cause in names or cause.split("（", 1)[0] in names
+        if cause in names or cause.split("（", 1)[0] in names:
+            return True
+        allowed = {n for u in skill.trigger.only for n in (u, *self._aliases(u))}
+        return bool(allowed) and cause not in allowed and cause.split("（", 1)[0] not in allowed
+
+    def at_step(self, n: str, label: str) -> None:
+        """The exit triggers waiting for step ``n`` (``at``), in the order of the exits ("" : all that are left,
+        at the phase's end); what they set off follows each."""
+        due = [d for d in self.deferred if not n or n in d[2].trigger.at] if self.deferred else []  # type: ignore[union-attr]
+        for d in due:
+            self.deferred.remove(d)
+            self.trigger(d[2], d[0], d[1], label or None)
+            self.after_exits()
 
     def _aliases(self, name: str) -> tuple[str, ...]:
         found = self.catalog.skills.get(name)
@@ -255,8 +287,11 @@ class Flow:
         out: effects.Out = self.out
         if skill.phase == "day" and b.night is not None:  # the day's exit settled before the night (M65 白天的出局)
             out = partial(self.out, day=self.catalog.day_before(b.night))
+        counted: dict[LastOf, tuple[str, ...]] = {}
         for e in skill.effects:
             if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
+                continue
+            if not effects.last_holds(b, e, action, step, counted):  # 107 腐化 "若其是当前亡灵阵营最后一名存活角色"
                 continue
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
@@ -495,9 +530,11 @@ class Flow:
         n = step.n if "(" in step.n else (f"({step.n})" if step.n else "")  # 213 writes 夜(3): as it stands
         if step.game_start is not None and step.game_start != self.starts_game():
             return
+        self.step_n = step.n
         if step.hook is not None:
             self.hooked(step, n)
             if step.n:
+                self.at_step(step.n, n)
                 check(self.board, n)
             return
         if step.preview:
@@ -520,6 +557,7 @@ class Flow:
             effects.resolve(self.board, self.pool, self.clashes, n, self.out)
             self.after_exits()
         if step.n:
+            self.at_step(step.n, n)
             check(self.board, n)  # a step the ruleset's [win_policy] checks_at names
 
     def preview(self, step: str) -> list[str]:
@@ -561,7 +599,8 @@ class Flow:
                 self.place_of.setdefault(name, i)
         for self.at, step in enumerate(steps):
             self.walk(step)
-        self.at = len(steps)
+        self.at, self.step_n = len(steps), ""
+        self.at_step("", "")  # exits after the last step their trigger's ``at`` names: at the phase's end
         for a in self.actions:  # skills no step lists: in submission order
             skill = self.catalog.skill(a.skill)
             if a.index not in self.done and skill.trigger is None:

@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 
 
 def _data_skills(flow: Flow) -> set[str]:
-    """The skills a step of this phase settles from their ``effects`` (not a hook step): left to the
-    generic walk."""
-    return {n for st in flow.catalog.steps if st.hook is None and applies(st, flow.board) for n in st.skills}
+    """The skills a step of this phase settles from their ``effects`` (not a hook step), and the exit
+    triggers (传承, 权势, 虚体, 腐化): left to the generic walk."""
+    steps = {n for st in flow.catalog.steps if st.hook is None and applies(st, flow.board) for n in st.skills}
+    return steps | {n for n, s in flow.catalog.skills.items() if s.trigger is not None}
 
 
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -137,15 +138,11 @@ HOOKED = {
               "伤害的结果改变判胜人数",
     "天谴": "加入游戏时选定阵营，随机一名该阵营存活角色当夜结束时出局 —— 随机与延后出局",
     "馈赠": "（14）持有者出局时导演随机一名角色获得圣物 —— 出局连锁与随机",
-    "传承": "（14）神眷者出局时选择继承者，神启者不能成为神眷者 —— 出局连锁",
-    "权势": "（14）出局的贵族指定角色，下个白天投票权翻转 —— 出局连锁与公告",
     "权术": "（14）/（20）投票或流言对象出局时获得其圣物 —— 出局连锁与圣物流转",
     "灾厄": "（15）亡灵持有者得知名单并可转交圣物 —— 圣物流转",
     "认主": "（17）以人类身份持有圣物连续两个完整夜晚 —— 跨夜计数",
     "夜之心": "（18）场上不存在其他亡灵时夜行怪翻转身份 —— 翻转身份",
     "追踪": "（18）圣物持有者不是恶徒或恶徒群内的活尸时得知持有者 —— 依群与存活人数",
-    "腐化": "（19）最后一名亡灵则翻转目标，否则目标一起出局 —— 出局连锁",
-    "虚体": "恶灵因投票出局时明示身份，视为出局但保留发言权和投票权 —— 出局而保留权利",
     "灵能": "恶灵诞生时诅咒次数+1 —— 随翻转身份",
     "伪装": "成为活尸不失去原身份的团队技能 —— 随翻转身份",
     "统御": "天谴者与活尸互知共群 —— 群的成员，非结算",
@@ -167,7 +164,6 @@ HOOKS = GameHooks(
         "(18)": _day(days.dawn),
         "白天": _day(days.day_skills),
         "投票": _day(days.exile),
-        "(19)": _day(days.corruption),
         "(20)": _day(days.last_words),
         "白天结束": _day(days.day_end),
     },
@@ -185,14 +181,13 @@ HOOKS = GameHooks(
         "void": "失效：" + _VOID + "；由数据结算的技能也先经此判定",
         "(13)": "（13）按顺序结算致死伤害以及出局效应，天谴于当夜结束时出局 —— " + _FLOW,
         "preview": "（11）初步结算：致死伤害结算流程（钩子）预演到第（4）步，给出数据的<告死>告知、<死灵咒>可选的即将出局者名单",
-        "(14)": "（14）出局通知、馈赠、传承、权势、权术 —— 出局连锁与圣物流转",
+        "(14)": "（14）出局通知、馈赠、权术 —— 出局连锁与圣物流转（传承、权势是数据的 trigger，at 这一步）",
         "(15)": "（15）灾厄 —— 圣物流转",
         "(17)": "（17）认主；神启的回答、早晨的公示、夜之躯加入阵营 —— 跨夜计数，其后是胜负判定",
         "(18)": "（18）夜之心、追踪 —— 翻转身份与圣物持有者的告知",
         "白天": "白天的技能：牵制、教化 —— 当晚的失效、诅咒的豁免与圣物转交",
-        "投票": "投票出局（数据，诡辩的 redirect 之后）之后：虚体、陷阱 —— 出局连锁",
-        "(19)": "（19）腐化 —— 出局连锁",
-        "(20)": "（20）被投票出局的角色遗言、馈赠、传承 —— 出局连锁",
+        "投票": "投票出局（数据，诡辩的 redirect 之后；虚体是数据的 trigger）之后：陷阱 —— 出局连锁",
+        "(20)": "（20）被投票出局的角色遗言、馈赠、权术 —— 出局连锁与圣物流转（传承、权势是数据的 trigger，at 这一步）",
         "白天结束": "天谴的延后出局；白天结束的胜负判定（守夜人先加入首个全部出局的阵营） —— 延后出局与胜负判定前的阵营",
         "flipped": "翻转身份引起的：灵能（恶灵诞生）、告死者、天谴、夜之眼、认主重新计数 —— 新身份在本局引起的事，[flip] 只说翻转本身",
         "prepare": "（1）诅咒“游戏日夜晚开始时” —— 在任何人选择技能之前结算，先于拒绝检查",

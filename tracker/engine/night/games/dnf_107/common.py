@@ -131,7 +131,8 @@ def _born(board: Board, seat: Seat) -> None:
 
 
 def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) -> None:
-    """Step (14)/(20): 遗言, 馈赠 (or 权术), 传承, 权势, 恶徒首领's count, leaving the group."""
+    """Step (14)/(20): 遗言, 馈赠 (or 权术), 恶徒首领's count, leaving the group (传承 and 权势 are data triggers
+    whose ``at`` is this step: they follow)."""
     name = seat.name
     board.tell(name, "出局通知；可以提交遗言")
     group = GROUPS.get(seat.role)
@@ -158,27 +159,6 @@ def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) ->
                 board.note(f"(14) 馈赠：{name}出局 → {to}获得[亡灵圣物]")
                 move_relic(board, to, "馈赠")
                 board.tell(to, "馈赠：你获得了[亡灵圣物]")
-    if "神眷者" in seat.tags:
-        living = [p.name for p in board.living()]
-        chosen = next((a.targets[0] for a in actions if a.skill == "传承" and a.members == (name,) and a.targets
-                       and a.targets[0] in living), None)
-        board.tell(name, f"传承：存活角色名单：{'、'.join(living)}；请选择一名角色成为神眷者")
-        if chosen is None and living:
-            chosen = board.ask("传承", f"传承：由出局的神眷者{name}选择新的神眷者（未提交）", living)
-        if chosen is not None:
-            if board.seat(chosen).role == "神启者":
-                board.note(f"(14) 传承：{name}选择了神启者{chosen} → 神眷者消失（神启者不能成为神眷者）")
-                board.move_tag("神眷者", name, None, "传承（神启者不能成为神眷者，神眷者消失）")
-            else:
-                board.note(f"(14) 传承：{name}选择{chosen}成为神眷者")
-                board.move_tag("神眷者", name, chosen, "传承")
-                board.tell(chosen, "传承：你成为神眷者")
-    if seat.role == "贵族":
-        power = next((a for a in actions if a.skill == "权势" and a.members == (name,)), None)
-        if power is not None:
-            board.note(f"(14) 权势：出局的贵族{name}指定{'、'.join(power.targets) or '无人'}")
-            if power.targets:
-                board.announce(f"权势：{'、'.join(power.targets)}（原本有投票权者仅限当天失去投票权，原本没有投票权者仅限当天获得投票权）")
 
 
 def undead_can_return(board: Board) -> bool:

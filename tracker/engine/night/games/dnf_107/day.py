@@ -125,17 +125,12 @@ def exiled(d: Day) -> None:
 
 
 def exile(d: Day) -> None:
-    """After the vote's exile: 虚体, and the trap it springs."""
+    """After the vote's exile (and 虚体, its data trigger): the trap it springs."""
     exiled(d)
-    b, actions, day, out = d.b, d.actions, d.day, d.exiled
+    b, actions, out = d.b, d.actions, d.exiled
     if out is None:
         return
     seat = b.seat(out)
-    phantom = latest(actions, "虚体")
-    if seat.role == "恶灵" and phantom is not None and phantom.members == (out,):
-        b.note(f"第{day}天 虚体：恶灵{out}明示身份 → 视为出局，但仍保留发言权和投票权")
-        b.result.state_after[f"{out}.虚体"] = "视为出局，保留发言权和投票权"
-        b.announce(f"虚体：{out}明示身份（恶灵）")
     g = Guards()
     trap = latest(actions, "陷阱", "night")
     stealth = latest(actions, "潜行", "night")
@@ -150,27 +145,6 @@ def exile(d: Day) -> None:
         else:
             b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")
             Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, False, "(19)"))
-
-
-def corruption(d: Day) -> None:
-    """(19) 被投票出局的腐尸：选择<腐化>的目标."""
-    b, out = d.b, d.exiled
-    if out is None:
-        return
-    seat = b.seat(out)
-    rot = latest(d.actions, "腐化")
-    if seat.role == "腐尸" and rot is not None and rot.members == (out,):
-        t = rot.targets[0]
-        others = [s for s in b.living() if is_undead(s) and s.role != "夜行怪"]
-        if not others:
-            if is_undead(b.seat(t)):
-                b.note(f"(19) 腐化：{out}是亡灵阵营最后一名存活角色；{t}属于亡灵阵营 → 无效果")
-            else:
-                b.note(f"(19) 腐化：{out}是亡灵阵营最后一名存活角色（不计夜行怪） → {t}翻转身份")
-                flip(b, t, "腐化")
-        else:
-            b.note(f"(19) 腐化：{out}不是最后一名亡灵阵营角色 → {t}同腐尸一起出局")
-            b.kill(t, f"腐化（{out}）")
 
 
 def last_words(d: Day) -> None:
