@@ -32,6 +32,7 @@ NOT_FOR_A_CRAWL = (
     "tracker.reports", "jieba", "rjieba", "textual", "tui", "alembic",
     "sqlalchemy.orm", "sqlmodel", "tracker.store.orm", "tracker.store.penalties", "tracker.store.schedule",  # ORM
     "pydantic", "tracker.config_model",  # the game file is read against its schema, the model not built
+    "charset_normalizer",  # guessing a charset: only for a page that declares none, or a wrong one
 )
 
 

@@ -8,6 +8,7 @@ record, and the store keeps the versions.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -86,6 +87,31 @@ class ListedPost:
     digest: str
 
 
+def html_digest(html: str) -> str:
+    """sha256 of a message's HTML as stored (``post.html_hash``): the parser compares a desktop
+    message with the stored one by it, the store keeps it beside the HTML."""
+    return hashlib.sha256(html.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeenAsStored:
+    """A post a desktop page shows with the very message HTML the store holds from a desktop page.
+
+    Everything read from the message (text, quotes, colours, sizes, fonts, images, smilies, the
+    本帖最后由 … 编辑 marker) is a function of that HTML, so it is not extracted again; only what
+    lies outside the message is read: its floor, the poster's uid and the 来自手机 mark. On a
+    re-crawl a page is fetched for one changed post and holds nine of these. ``html_digest`` is
+    the message's (:func:`html_digest`), which the store's guard compares with the stored one.
+    """
+
+    pid: int
+    tid: int
+    floor: int
+    uid: int | None
+    from_mobile: bool
+    html_digest: str
+
+
 @dataclass(frozen=True, slots=True)
 class ThreadPage:
     """One fetched page (desktop) or document (mobile) of a thread, parsed."""
@@ -110,6 +136,14 @@ class ThreadPage:
     # digest of every listed post's message by pid, extracted or not.
     unchanged: tuple[ListedPost, ...] = ()
     digests: dict[int, str] = field(default_factory=dict)
+    # A desktop page parsed with the stored messages' digests: the posts shown exactly as stored (not
+    # extracted, not in ``posts``). ``posts`` and ``as_stored`` together are every post of the page.
+    as_stored: tuple[SeenAsStored, ...] = ()
+
+    @property
+    def pids(self) -> list[int]:
+        """Every post's pid on the page, extracted or seen as stored."""
+        return [p.pid for p in self.posts] + [p.pid for p in self.as_stored]
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,7 @@ from tracker.store.posts import (
     save_thread,
     start_crawl,
     thread_state,
+    touch_as_stored,
     upsert_posts,
 )
 
@@ -233,10 +234,16 @@ class _Listed:
 
     positions: dict[int, int | None]
     seen: dict[int, ListingSeen]
+    stored: dict[int, str]
+    """pid → the stored desktop message's digest, for the posts the listing left as they were: a
+    page showing one of them with that HTML gives it as seen, not extracted (SeenAsStored)."""
 
     @classmethod
-    def of(cls, listing: Listing, state: ThreadState) -> _Listed:
-        return cls(positions={p.pid: p.position for p in listing.placed}, seen=_seen(listing, state))
+    def of(cls, listing: Listing, state: ThreadState, plan: CrawlPlan) -> _Listed:
+        moved = {*plan.new, *plan.changed}
+        stored = {pid: digest for pid, known in state.known.items()
+                  if pid not in moved and (digest := known.as_stored_if()) is not None}
+        return cls(positions={p.pid: p.position for p in listing.placed}, seen=_seen(listing, state), stored=stored)
 
 
 def _seen(listing: Listing, state: ThreadState) -> dict[int, ListingSeen]:
@@ -491,7 +498,7 @@ class _Crawler:
         wanted = set(plan.wanted)
         fetched: dict[int, Sequence[Post]] = {}
         todo = list(plan.desktop_pages)
-        listed = _Listed.of(listing, state) if todo else None
+        listed = _Listed.of(listing, state, plan) if todo else None
         for _round in range(2):
             if not todo:
                 break
@@ -499,7 +506,7 @@ class _Crawler:
             for n, tp in zip(todo, pages, strict=True):
                 fetched[n] = tp.posts
                 fetched.setdefault(tp.page, tp.posts)
-                wanted -= {p.pid for p in tp.posts}
+                wanted -= set(tp.pids)
             rep.desktop_pages.extend(todo)
             missing = [p for p in listing.placed if p.pid in wanted]
             todo = list(follow_up_pages(missing, fetched, self.per_page)) if missing else []
@@ -519,41 +526,58 @@ class _Crawler:
         for i in range(0, len(pages), DESKTOP_BATCH):
             raws: list[RawAnswer] = []
             try:
-                batch = await _all([self.desktop_page(tid, n, rep, raws) for n in pages[i:i + DESKTOP_BATCH]])
+                answers = await _all([self.desktop_page(tid, n, rep, raws, listed.stored if listed else None)
+                                      for n in pages[i:i + DESKTOP_BATCH]])
             except BaseException:
                 self.keep_now(raws)
                 raise
-            posts = [p for tp in batch for p in tp.posts]
+            batch = [tp for tp, _ in answers]
             seen: dict[int, ListingSeen] | None = None
+            positions: dict[int, int | None] = {}
             if listed is not None:
                 # The desktop does not show the database position; the listing just did.
-                position = listed.positions
-                posts = [replace(p, position=position[p.pid]) if p.position is None and position.get(p.pid)
-                         else p for p in posts]
+                positions = listed.positions
                 # What the listing said of each post: the next listing is compared with it.
                 seen = listed.seen
+            same = [p for tp in batch for p in tp.as_stored]
+            now = self.now()
             with self.store.unit() as s:
                 self.keep(s, raws)
-                result = upsert_posts(s, posts, seen_at=self.now(), crawl_id=self.crawl_id, listed=seen)
+                if same and not touch_as_stored(s, same, seen_at=now, positions=positions, listed=seen or {}):
+                    # A row changed since the crawl read the thread: its pages are extracted in full
+                    # and merged like any other (a row the guard matched already holds the same).
+                    batch = [self._extracted(tp, got) if tp.as_stored else tp for tp, got in answers]
+                posts = [p for tp in batch for p in tp.posts]
+                if positions:
+                    posts = [replace(p, position=positions[p.pid]) if p.position is None and positions.get(p.pid)
+                             else p for p in posts]
+                result = upsert_posts(s, posts, seen_at=now, crawl_id=self.crawl_id, listed=seen)
             rep.posts_new += len(result.new_pids)
             rep.posts_changed += len(result.changed_pids)
             if stored is not None:
-                stored.update(p.pid for tp in batch for p in tp.posts)
+                stored.update(pid for tp in batch for pid in tp.pids)
             for tp in batch:
-                if tp.page < tp.pages and tp.posts and len(tp.posts) != self.per_page:
-                    self.per_page = len(tp.posts)  # the forum's postperpage is not Discuz's default
+                shown = len(tp.posts) + len(tp.as_stored)
+                if tp.page < tp.pages and shown and shown != self.per_page:
+                    self.per_page = shown  # the forum's postperpage is not Discuz's default
             out.extend(batch)
         return out
 
-    async def desktop_page(self, tid: int, page: int, rep: ThreadReport, raws: list[RawAnswer]) -> ThreadPage:
+    def _extracted(self, tp: ThreadPage, got: Fetched) -> ThreadPage:
+        """The page parsed again with every message extracted (what it was before the store moved)."""
+        return parse_thread_page(got.body, page_url=got.url, tz=self.tz, content_type=got.content_type)
+
+    async def desktop_page(self, tid: int, page: int, rep: ThreadReport, raws: list[RawAnswer],
+                           stored: dict[int, str] | None = None) -> tuple[ThreadPage, Fetched]:
         """One desktop page, fetched, checked and parsed (stored, and appended to ``raws`` to be kept
-        raw, by :meth:`desktop_pages`)."""
+        raw, by :meth:`desktop_pages`), with the answer it came from. ``stored``: see
+        :attr:`_Listed.stored`."""
         got = await self.fetcher.get(desktop_url(tid, page), kind="html")
         if len(got.body) > MAX_DESKTOP_PAGE_BYTES:
             raise ParseError(f"帖子页面有 {len(got.body) >> 20} MB，Discuz 的一页帖子不会这么大：已放弃", page=got.url)
         try:  # parsed off the event loop (see listing)
             tp = await asyncio.to_thread(parse_thread_page, got.body, page_url=got.url, tz=self.tz,
-                                         content_type=got.content_type)
+                                         content_type=got.content_type, stored=stored)
         except UNPARSABLE as exc:
             raise ParseError(f"页面无法解析（{type(exc).__name__}）", page=got.url) from None
         except NoPermissionError:
@@ -567,7 +591,7 @@ class _Crawler:
         rep.subject = rep.subject or tp.subject
         self.counted(rep, got)
         self.emit("document", tid, f"第 {page} 页")
-        return tp
+        return tp, got
 
     def _believable_pages(self, first: ThreadPage, rep: ThreadReport) -> int:
         """The page count to walk: the page's claim, bounded by what its reply count allows.

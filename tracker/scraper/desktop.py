@@ -11,6 +11,7 @@ says what it is instead (missing thread, no permission, not a thread page).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import tzinfo
 from urllib.parse import urljoin
 
@@ -18,7 +19,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tracker.clock import SHANGHAI
 from tracker.errors import NoPermissionError, NotAThreadError, ParseError, ThreadMissingError
-from tracker.records import Post, ThreadPage, ThreadSummary
+from tracker.records import Post, SeenAsStored, ThreadPage, ThreadSummary, html_digest
 from tracker.scraper.charset import decode_body
 from tracker.scraper.desktop_trim import PageHead, trim_page
 from tracker.scraper.html_depth import cap_depth
@@ -38,6 +39,8 @@ _FLOOR_LABELS = {"楼主": 1, "沙发": 2, "板凳": 3, "地板": 4}
 _MISSING_MARKERS = ("不存在", "已被删除", "nonexistence", "not exist")
 _FROM_MOBILE = "来自手机"
 _SHOW_ALL = "显示全部楼层"  # replaces 只看该作者 under each post of an author-filtered view
+# an image address resolved against the page's own query (see _absolute): "?…", "#…" or empty
+_PAGE_RELATIVE_SRC = re.compile(r"""\b(?:src|file|zoomfile)=["']?(?:[?#]|["'\s>])""")
 
 Doc = str | bytes
 
@@ -201,25 +204,49 @@ def _posts_with_parts(postlist: LexborNode) -> list[tuple[int, LexborNode, dict[
     return posts
 
 
+def _uid(post: LexborNode, author_link: LexborNode | None) -> int | None:
+    uid = _first_int(_UID, author_link.attrs.get("href")) if author_link is not None else None
+    if uid is None:
+        only_author = post.css_first("a[href*='authorid=']")
+        uid = _first_int(_AUTHORID, only_author.attributes.get("href") if only_author else None)
+    return uid
+
+
+def _from_mobile(time_node: LexborNode | None, mobile_marks: bool) -> bool:
+    authi = time_node.parent if time_node is not None else None
+    return mobile_marks and authi is not None and _FROM_MOBILE in authi.text(deep=True)
+
+
+def _seen_as_stored(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: int, html: str, digest: str, *,
+                    previous_floor: int | None, first_on_page: bool, page: int,
+                    mobile_marks: bool) -> SeenAsStored | None:
+    """The post as a :class:`SeenAsStored` when its message HTML is the stored one's, else None (it
+    is then extracted). Not when an image's address depends on the page's own URL (``src="?…"``):
+    a post that moved to another page would show it elsewhere."""
+    if html_digest(html) != digest or _PAGE_RELATIVE_SRC.search(html):
+        return None
+    floor = _floor(parts.get("floor"), previous_floor, first_on_page, page)
+    if floor is None:
+        return None  # the extraction says what is wrong
+    return SeenAsStored(pid=pid, tid=tid, floor=floor, uid=_uid(post, parts.get("author")),
+                        from_mobile=_from_mobile(parts.get("time"), mobile_marks), html_digest=digest)
+
+
 def _parse_post(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: int, *,
                 previous_floor: int | None, first_on_page: bool, page: int, page_url: str, tz: tzinfo,
-                mobile_marks: bool) -> Post:
+                mobile_marks: bool, message_html: str | None = None) -> Post:
     floor = _floor(parts.get("floor"), previous_floor, first_on_page, page)
     if floor is None:
         raise ParseError("找不到楼层号", page=page_url, pid=pid)
 
     author_link = parts.get("author")
-    uid = None
     if author_link is not None:
         # exactly as the forum shows it: "银鸦 " or "银鸦\u3000" is another account, never trimmed into 银鸦
         author = author_link.text(deep=True)
-        uid = _first_int(_UID, author_link.attrs.get("href"))
     else:  # anonymous posts show a bare name
         authi = post.css_first("td.pls div.authi")
         author = authi.text(deep=True).strip() if authi is not None else ""
-    if uid is None:
-        only_author = post.css_first("a[href*='authorid=']")
-        uid = _first_int(_AUTHORID, only_author.attributes.get("href") if only_author else None)
+    uid = _uid(post, author_link)
     if not author.strip():
         raise ParseError("找不到作者", page=page_url, pid=pid)
 
@@ -234,13 +261,12 @@ def _parse_post(post: LexborNode, pid: int, parts: dict[str, LexborNode], tid: i
         posted_at = parse_forum_time(time_node.text(deep=True), tz)
     if posted_at is None:
         raise ParseError(f"无法识别发帖时间“{time_node.text(deep=True).strip()}”", page=page_url, pid=pid)
-    authi = time_node.parent
-    from_mobile = mobile_marks and authi is not None and _FROM_MOBILE in authi.text(deep=True)
+    from_mobile = _from_mobile(time_node, mobile_marks)
 
     message = parts.get("message")
     blocked = False
     if message is not None:
-        html = message.inner_html or ""
+        html = (message.inner_html or "") if message_html is None else message_html
         body = extract_simple(html) or extract_body(message, tz)
     else:
         # 屏蔽 by a moderator, or 作者被禁止或删除 内容自动屏蔽: either way the body is withheld
@@ -264,8 +290,13 @@ def _absolute(sources: tuple[str, ...], page_url: str) -> tuple[str, ...]:
 
 
 def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
-                      content_type: str | None = None) -> ThreadPage:
-    """One ``forum.php?mod=viewthread`` page -> its posts, in page order."""
+                      content_type: str | None = None, stored: Mapping[int, str] | None = None) -> ThreadPage:
+    """One ``forum.php?mod=viewthread`` page -> its posts, in page order.
+
+    ``stored``: pid → the digest of the message HTML the store holds from a desktop page
+    (``post.html_hash``). A post shown with that very HTML is returned in ``as_stored``, its message
+    not extracted (nine of ten posts on a page a re-crawl fetches for one edit); the others in ``posts``.
+    """
     text = _text(doc, content_type)
     claimed = text.count('id="postmessage_')
     if claimed > MAX_PAGE_POSTS:  # refused before the tree is built
@@ -285,13 +316,27 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
     if tid is None:
         raise ParseError("找不到主题编号 tid", page=page_url or None)
     posts: list[Post] = []
+    same: list[SeenAsStored] = []
+    uids: list[int | None] = []
     previous: int | None = None
     mobile_marks = _FROM_MOBILE in text
     for index, (pid, node, parts) in enumerate(nodes):
+        digest = stored.get(pid) if stored else None
+        message = parts.get("message") if digest is not None else None
+        shown = (message.inner_html or "") if message is not None else None
+        if digest is not None and shown is not None:
+            seen = _seen_as_stored(node, pid, parts, tid, shown, digest, previous_floor=previous,
+                                   first_on_page=index == 0, page=page, mobile_marks=mobile_marks)
+            if seen is not None:
+                previous = seen.floor
+                same.append(seen)
+                uids.append(seen.uid)
+                continue
         post = _parse_post(node, pid, parts, tid, previous_floor=previous, first_on_page=index == 0,
-                           page=page, page_url=page_url, tz=tz, mobile_marks=mobile_marks)
+                           page=page, page_url=page_url, tz=tz, mobile_marks=mobile_marks, message_html=shown)
         previous = post.floor
         posts.append(post)
+        uids.append(post.uid)
     subject_node = tree.css_first("#thread_subject")
     return ThreadPage(
         tid=tid,
@@ -299,7 +344,7 @@ def parse_thread_page(doc: Doc, *, page_url: str = "", tz: tzinfo = SHANGHAI,
         page=page, pages=pages, posts=tuple(posts), fid=_page_fid(tree), formhash=head.formhash,
         member_name=head.member_name, member_uid=_first_int(_UID, head.member_href),
         replies=_replies(postlist),
-        source="desktop", author_filter=_author_filter(tree, text, page_url, posts))
+        source="desktop", author_filter=_author_filter(tree, text, page_url, uids), as_stored=tuple(same))
 
 
 def _replies(postlist: LexborNode) -> int | None:
@@ -320,7 +365,7 @@ def _head_from_tree(tree: LexborHTMLParser) -> PageHead:
         member_href=member.attributes.get("href") if member is not None else None)
 
 
-def _author_filter(tree: LexborHTMLParser, text: str, page_url: str, posts: list[Post]) -> int | None:
+def _author_filter(tree: LexborHTMLParser, text: str, page_url: str, uids: list[int | None]) -> int | None:
     """The uid of a 只看该作者 view: its URL, its page links, or its per-post 显示全部楼层 links say so."""
     uid = _first_int(_AUTHORID, page_url)
     if uid:
@@ -330,8 +375,8 @@ def _author_filter(tree: LexborHTMLParser, text: str, page_url: str, posts: list
         uid = _first_int(_AUTHORID, a.attributes.get("href"))
         if uid:
             return uid
-    if _SHOW_ALL in text and posts and len({p.uid for p in posts}) == 1:
-        return posts[0].uid
+    if uids and len(set(uids)) == 1 and _SHOW_ALL in text:
+        return uids[0]
     return None
 
 

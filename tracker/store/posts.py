@@ -1,6 +1,7 @@
 """The queries of the posts area: idempotent upserts with versions, deletions, threads, crawls, raw pages.
 
-Every write function ends with ``session.commit()``: one call is one transaction, so a process killed
+Every write function but :func:`touch_as_stored` (part of a page batch's upsert) ends with
+``session.commit()``: one call is one transaction, so a process killed
 between calls leaves the store consistent (a page either fully ingested or not at all). Writes are
 Core bulk statements (executemany), never one ORM ``add`` per row.
 
@@ -34,7 +35,7 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import String, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from tracker.records import FontUse, ListedPost, Post, Quote, Source
+from tracker.records import FontUse, ListedPost, Post, Quote, SeenAsStored, Source, html_digest
 from tracker.store.db import UnitOfWork  # an ORM session or the crawl's Core unit
 from tracker.store.tables import crawl_t, post_t, raw_t, thread_t, version_t
 
@@ -66,8 +67,7 @@ def _content_key(text: str, quoted: str) -> str:
     return hashlib.sha256(f"{normalise_text(text)}\x00{quoted}".encode()).hexdigest()
 
 
-def html_hash(html: str) -> str:
-    return hashlib.sha256(html.encode()).hexdigest()
+html_hash = html_digest  # the stored post.html_hash: the digest a desktop parse compares with
 
 
 # --- results ---------------------------------------------------------------------------------------
@@ -95,6 +95,16 @@ class KnownPost(NamedTuple):
     deleted: bool = False
     listing_key: str | None = None
     listing_digest: str | None = None
+    desktop_digest: str | None = None
+    """``html_hash`` when the stored message came from a desktop page (``source`` desktop)."""
+
+    def as_stored_if(self) -> str | None:
+        """The digest a desktop page's message must have for the post to be taken as stored without
+        extracting it (:class:`~tracker.records.SeenAsStored`): the stored HTML's, while the stored
+        content is the desktop's and the post is neither deleted nor blocked."""
+        if self.deleted or self.blocked or not self.has_desktop:
+            return None
+        return self.desktop_digest
 
     def unchanged_if(self) -> str | None:
         """The digest a listing's message must have for the post to be taken as unchanged without
@@ -354,6 +364,19 @@ _TOUCH = (update(post_t)
                   listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key),
                   listing_digest=case((bindparam("b_listed", type_=String).is_(None), post_t.c.listing_digest),
                                       else_=bindparam("b_digest", type_=String))))
+# A desktop post whose message HTML is the one stored (tracker.records.SeenAsStored): _TOUCH without
+# the content key, which the stored HTML of a desktop-sourced row already vouches for.
+_TOUCH_AS_STORED = (update(post_t)
+                    .where(post_t.c.pid == bindparam("b_pid"), post_t.c.html_hash == bindparam("b_hash"),
+                           post_t.c.floor == bindparam("b_floor"), post_t.c.from_mobile == bindparam("b_mobile"),
+                           post_t.c.has_desktop.is_(True), post_t.c.source == "desktop",
+                           post_t.c.deleted.is_(False), post_t.c.blocked.is_(False))
+                    .values(last_seen=bindparam("b_seen"),
+                            position=func.coalesce(bindparam("b_position"), post_t.c.position),
+                            listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key),
+                            listing_digest=case((bindparam("b_listed", type_=String).is_(None),
+                                                 post_t.c.listing_digest),
+                                                else_=bindparam("b_digest", type_=String))))
 # A listed post that only moved (see moved_only); the WHERE is the state the caller compared with.
 _REFLOOR = (update(post_t)
             .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False),
@@ -557,6 +580,34 @@ def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[i
     return bool(conn.execute(_TOUCH, rows).rowcount == len(rows))
 
 
+def touch_as_stored(session: UnitOfWork, seen: Sequence[SeenAsStored], *, seen_at: datetime,
+                    positions: Mapping[int, int | None], listed: Mapping[int, ListingSeen]) -> bool:
+    """Mark desktop posts shown exactly as stored as seen: ``last_seen``, and what the listing just
+    said of them (position, listing key and digest), in one executemany, without the read, the
+    merge and the write-back :func:`upsert_posts` gives a post.
+
+    Guarded in SQL by what makes the message the stored one: the same HTML digest on a row whose
+    content is a desktop page's, at the same floor, with the same 来自手机 mark, neither deleted
+    nor blocked. That is when :func:`_merge` would change nothing else (everything it compares is
+    read from that HTML), so a row the guard matched holds what the merge would write. False
+    unless every row matched: the caller then extracts those posts and upserts them, which gives
+    the same store (a row the guard skipped was left as it was).
+
+    Does not commit: it is part of the caller's transaction for the page batch, which the batch's
+    :func:`upsert_posts` (or the unit of work's end) commits.
+    """
+    _aware(seen_at, "seen_at")
+    if not seen:
+        return True
+    rows = []
+    for p in seen:
+        said = listed.get(p.pid)
+        rows.append({"b_pid": p.pid, "b_hash": p.html_digest, "b_floor": p.floor, "b_mobile": p.from_mobile,
+                     "b_position": positions.get(p.pid), "b_seen": seen_at,
+                     "b_listed": said.key if said else None, "b_digest": said.digest if said else None})
+    return bool(session.connection().execute(_TOUCH_AS_STORED, rows).rowcount == len(rows))
+
+
 def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost],
              listed: Mapping[int, ListingSeen], seen_at: datetime) -> bool:
     """Set floor and position of posts that only moved (and the digest of the message listed, which
@@ -643,7 +694,8 @@ def thread_state(session: UnitOfWork, tid: int) -> ThreadState:
     # The pid, then KnownPost's fields in its order: every row of the thread fetched at once and
     # built positionally (half the time of iterating the result row by row by attribute name).
     cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
-            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key, post_t.c.listing_digest)
+            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key, post_t.c.listing_digest,
+            case((post_t.c.source == "desktop", post_t.c.html_hash), else_=None))
     make = KnownPost._make
     known = {r[0]: make(r[1:]) for r in conn.execute(select(*cols).where(post_t.c.tid == tid)).all()}
     if t is None:
