@@ -33,6 +33,7 @@ NOT_FOR_A_CRAWL = (
     "sqlalchemy.orm", "sqlmodel", "tracker.store.orm", "tracker.store.penalties", "tracker.store.schedule",  # ORM
     "pydantic", "tracker.config_model",  # the game file is read against its schema, the model not built
     "charset_normalizer",  # guessing a charset: only for a page that declares none, or a wrong one
+    "httpx._main", "rich", "pygments",  # the httpx command's code (tracker.scraper.lean_httpx)
 )
 
 
@@ -52,7 +53,8 @@ def _game(tmp_path: Path, base: str, extra: str = "") -> Path:
 def _crawl_loading(game: Path) -> tuple[int, set[str]]:
     """(exit code, modules loaded) of `tracker crawl GAME --json` in a fresh interpreter."""
     code = ("import sys\nfrom tracker.cli import main\nrc = main(['crawl', sys.argv[1], '--json'])\n"
-            "sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\nraise SystemExit(rc)")
+            "sys.stderr.write('MODULES ' + ' '.join(sorted(m for m, v in sys.modules.items() if v is not None))"
+            " + '\\n')\nraise SystemExit(rc)")  # None: marked not importable (tracker.scraper.lean_httpx)
     done = subprocess.run([sys.executable, "-c", code, str(game)], capture_output=True, text=True, timeout=120)
     line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
     return done.returncode, set(line.split()[1:])

@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-import httpx
-
 from tracker.config import CrawlConfig, GameConfig
 from tracker.errors import ConfigError, LoginError, TrackerWarning
 from tracker.safefile import read_text_input, readable_by_others, write_atomic
 from tracker.scraper.fetch import Fetched, Fetcher
+from tracker.scraper.lean_httpx import httpx
 
 LOGIN_PAGE = "member.php?mod=logging&action=login"
 LOGIN_POST = "member.php?mod=logging&action=login&loginsubmit=yes{loginhash}&inajax=1"

@@ -370,8 +370,8 @@ class _Crawler:
             # before json.loads builds them (it took 3.9 GB), and nothing of it is stored
             raise ParseError(f"移动版接口的回应含有 {claimed} 个帖子，而请求的是每页 {ppp} 个：不像 Discuz 的回应，已放弃",
                              page=got.url)
-        try:
-            data = json.loads(got.body)
+        try:  # the fetcher's truncation check parsed it already (nothing else reads it meanwhile)
+            data = got.document if got.document is not None else json.loads(got.body)
         except RecursionError:
             raise ParseError("移动版接口返回的 JSON 嵌套过深，无法解析", page=got.url) from None
         except ValueError:

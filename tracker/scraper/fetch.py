@@ -56,11 +56,10 @@ from datetime import UTC, datetime
 from typing import Literal
 from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
-import httpx
-
 from tracker.config import DEFAULT_USER_AGENT, CrawlConfig
 from tracker.errors import ForumError, NetworkError, ResponseTooLargeError
 from tracker.scraper.charset import decode_body
+from tracker.scraper.lean_httpx import httpx
 
 _log = logging.getLogger(__name__)
 
@@ -188,6 +187,8 @@ class Fetched:
     attempts: int = 1
     headers: tuple[tuple[str, str], ...] = ()
     requests: int = 1
+    document: object = field(default=None, compare=False, repr=False)
+    """A JSON answer's document, as the truncation check parsed it (None when not parsed)."""
 
     @property
     def text(self) -> str:
@@ -257,27 +258,33 @@ _JSON_CHECK_LIMIT = 16 * 1024 * 1024
 
 def looks_truncated(body: bytes, headers: httpx.Headers, kind: Kind) -> bool:
     """A body cut short in transit: shorter than announced, or a document missing its end."""
+    return _truncation(body, headers, kind)[0]
+
+
+def _truncation(body: bytes, headers: httpx.Headers, kind: Kind) -> tuple[bool, object]:
+    """:func:`looks_truncated`, with the JSON document it parsed to tell (else None): the caller
+    hands it on (:attr:`Fetched.document`) instead of parsing the same listing a second time."""
     declared = headers.get("content-length")
     if declared and declared.isdigit() and "content-encoding" not in headers and int(declared) != len(body):
-        return True
+        return True, None
     if kind == "html":
         head = body[:2048].lower()
         if b"<html" in head and b"</html>" not in body[-4096:].lower():
-            return True
+            return True, None
     elif kind == "json":
         if len(body) > _JSON_CHECK_LIMIT:
             # no listing a Discuz sends is this large: not parsed here (json.loads of a 121 MB
             # listing took 3.9 GB); the caller refuses it by its size before parsing it
-            return False
+            return False, None
         stripped = body.strip()
         if stripped.startswith((b"{", b"[")):
             try:
-                json.loads(stripped)
+                return False, json.loads(stripped)
             except ValueError:
-                return True
+                return True, None
             except RecursionError:
-                return False  # whole, but nested too deep to read: the parser says so, naming the page
-    return False
+                return False, None  # whole, but nested too deep to read: the parser says so, naming the page
+    return False, None
 
 
 def _canonical(url: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
@@ -514,11 +521,11 @@ class Fetcher:
                             target = nxt
                             attempts -= 1
                             continue
-                if retry:
-                    self._check_transient(resp, body, kind)
+                document = self._check_transient(resp, body, kind) if retry else None
                 return Fetched(url=target, status=resp.status_code,
                                content_type=resp.headers.get("content-type"), body=body,
-                               attempts=attempts, headers=tuple(resp.headers.multi_items()), requests=sent)
+                               attempts=attempts, headers=tuple(resp.headers.multi_items()), requests=sent,
+                               document=document)
             except httpx.TimeoutException as exc:
                 last = _Retry(f"超时（{type(exc).__name__}）：{self.policy.whole:g} 秒内没有收完回应（[crawl] timeout）",
                               kind="network")
@@ -547,15 +554,20 @@ class Fetcher:
             return True
         return _is_mobile_api(original) and _is_desktop_thread(location)
 
-    def _check_transient(self, resp: httpx.Response, body: bytes, kind: Kind) -> None:
+    def _check_transient(self, resp: httpx.Response, body: bytes, kind: Kind) -> object:
+        """Raise _Retry for an answer worth asking again; return the JSON document parsed to tell."""
         status = resp.status_code
         if status == 429 or status >= 500:
             after = parse_retry_after(resp.headers.get("retry-after"))
             raise _Retry(f"HTTP {status}", after=after, kind="status")
         if status == 200 and kind != "any" and is_flood_page(body, resp.headers.get("content-type")):
             raise _Retry("防刷新限制（频繁刷新限制）", after=_FLOOD_MIN_WAIT, kind="flood")
-        if status == 200 and looks_truncated(body, resp.headers, kind):
+        if status != 200:
+            return None
+        cut, document = _truncation(body, resp.headers, kind)
+        if cut:
             raise _Retry("页面不完整（传输中断）", kind="truncated")
+        return document
 
     def _give_up(self, url: str, last: _Retry | None, attempts: int) -> NetworkError:
         reason = last.reason if last is not None else "未知错误"
