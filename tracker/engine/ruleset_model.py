@@ -523,7 +523,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
     "lose": frozenset({"loses", "log"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
-                        "declare", "pending", "until", "recount", "reveal"}),
+                        "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
@@ -608,6 +608,32 @@ class ConsentT(_Table):
                         examples=["<访谈>：{target}是否同意{actor}的访谈"])
     refused: Name = _f("what the actor is told when the target does not agree, `{target}` standing in",
                        examples=["访谈：{target}不同意访谈"])
+
+
+class QuestionT(_Table):
+    """One entry of `questions = [ … ]` in a `learn` effect — a yes/no question the director may pick for a use, with
+    its own `ask`, `among` and `match` (as the effect's own keys)."""
+
+    label: Name = _f("the question in the post's words (the director's option, `{question}` in `log` and `pairs`)",
+                     examples=["他们当中是否有表面阵营为恶魔"])
+    ask: Literal["any", "same"] = _f("any: is any of the players asked about one that `match` names; same: are they "
+                                     "all, or none of them, one that `match` names (M160 占卜 \"他们【表面阵营】是否属于同一"
+                                     "阵营\")", default="any")
+    among: Literal["targets", "actor_and_targets", "neighbours"] = _f(
+        "the players asked about: the targets, the actor and the targets, or the living players seated next to "
+        "the targets (see the effect's `among`)", default="targets")
+    match: TargetIsT = _f("what a player asked about must be (see `when_target`)")
+
+
+class PairsT(_Table):
+    """`pairs = { … }` in a `learn` effect with `questions` — nights pair up (1–2, 3–4 …): on a pair's second night
+    the question the actor had on its first is not offered again, and the answer adds `text` (M160 化梦师【占卜】
+    \"在每两个夜晚内不会获得同一个问题的答案。每逢偶数夜晚，你会得知你这两天所获取的答案可能是对应的哪两项问题\")."""
+
+    state: Name = _f("the `state` key keeping each actor's last question and its night (`{actor: {night, 问题}}`)",
+                     examples=["占卜问题"])
+    text: str = _f("added to the answer on a pair's second night, `{first}` and `{second}` (the two questions) "
+                   "standing in; empty: nothing is added", default="", examples=["（这两夜的答案可能对应的问题：{first}；{second}）"])
 
 
 class RecountT(_Table):
@@ -812,9 +838,10 @@ class EffectT(_Table):
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
                              "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
-    ask: Literal["any", "all", "chosen_before", "role_if_dies", "night_of"] = _f(
+    ask: Literal["any", "all", "same", "chosen_before", "role_if_dies", "night_of"] = _f(
         "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
-        "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); all: is every living player that `match` names "
+        "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); same: are the players asked about all, or none of "
+        "them, one that `match` names (M160 占卜 \"他们【表面阵营】是否属于同一阵营\"); all: is every living player that `match` names "
         "among them (M160 密谋 \"如果你选中了所有【实际阵营】为【邪恶阵营】的玩家\"); chosen_before: how many players (人次) those "
         "players chose this phase in submissions settled at steps before this one (M160 游历 \"截止你行动时为止，"
         "他们在今晚一共选择了多少名玩家（按人次计算）\"); role_if_dies: the actual role of each player asked about "
@@ -825,9 +852,11 @@ class EffectT(_Table):
         "whose `feedback` names the skill, in the words of `recount` (M160 诊断 \"晨曦阶段，你得知他今晚选择了谁以及他"
         "得知了什么\"); a wrong answer is another living player's, the director's pick (`<skill>.错误.<actor>`)",
         default="any")
-    among: Literal["targets", "actor_and_targets"] = _f(
-        "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\")",
-        default="targets")
+    among: Literal["targets", "actor_and_targets", "neighbours"] = _f(
+        "learn: the players asked about: the targets, or the actor and the targets (M160 访谈 \"彼此之间\"), or the "
+        "players seated next to the targets — on each side the nearest living player by the players' `seat`, "
+        "round the table unless the `state` key `座次环形` is false, the targets themselves left out (M160 占卜 "
+        "\"他们相邻玩家\")", default="targets")
     match: TargetIsT | None = _f("learn, ask = any / all: what a player asked about must be (see `when_target`); "
                                  "required there", default=None)
     yes: str = _f("learn, ask = any / all: the word told for yes; empty: nothing is told for yes", default="是",
@@ -849,15 +878,20 @@ class EffectT(_Table):
                              "each player asked about who is still alive, `{actor}` and `{target}` standing in (M160 "
                              "守墓 \"在下个黄昏前\": a death by day is the director's to tell); leave out: none",
                              default=None, examples=["守墓：若{target}在下个黄昏前死去，{actor}当晚得知其实际身份"])
+    questions: list[QuestionT] = _f("learn, ask = any: instead of the effect's own `ask`/`among`/`match`, one of these "
+                                    "questions, picked by the director for each use (`<skill>.问题.<actor>`, seeded), "
+                                    "`{question}` in `log`; the actor learns only the answer (M160 占卜 \"…或…或…（你只会"
+                                    "得知是否）\"); leave out: the effect's own question", default=[])
+    pairs: PairsT | None = _f("learn with `questions`: see `pairs`; leave out: any question any night", default=None)
     recount: RecountT | None = _f("learn, ask = night_of: see `recount`; leave out: its defaults", default=None)
-    reveal: RevealT | None = _f("learn, ask = night_of: see `reveal`; leave out: nobody else is told", default=None)
+    reveal: RevealT | None = _f("learn, ask = night_of: see `reveal (learn)`; leave out: nobody else is told", default=None)
     until: str = _f("learn, ask = role_if_dies: when that pending entry ends, `{night}` (this night's number) standing "
                     "in", default="", examples=["至第{night}天黄昏"])
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
                          "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
-                         "(the players `match` names that were not chosen, or 无); protect held as a `status`: the line when its "
+                         "(the players `match` names that were not chosen, or 无), with `questions` `{question}` (the one picked); protect held as a `status`: the line when its "
                          "holders get it as the first night begins, `{target}` and `{skill}` standing in; lose: `{step}`, "
                          "`{actor}` and `{loses}` standing in, empty for no line of its own (M19 救药: its `protect` line says "
                          "it); default: the "
@@ -948,13 +982,17 @@ class EffectT(_Table):
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
-            if self.ask not in ("chosen_before", "role_if_dies", "night_of") and self.match is None:
+            if self.ask not in ("chosen_before", "role_if_dies", "night_of") and self.match is None and not self.questions:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
             if self.ask in ("chosen_before", "role_if_dies", "night_of") and self.model_fields_set & {
                     "match", "yes", "no", "misread", "declare", "consent"}:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 不读 match、yes、no、misread、declare、consent")
             if self.ask != "role_if_dies" and self.model_fields_set & {"pending", "until"}:
                 raise ValueError("learn 效果只在 ask = 'role_if_dies' 时读 pending、until")
+            if self.questions and (self.ask != "any" or self.model_fields_set & {"match", "among", "misread", "declare"}):
+                raise ValueError("learn 效果写 questions 时 ask 为 any，不写 match、among、misread、declare（每个问题写自己的）")
+            if self.pairs is not None and not self.questions:
+                raise ValueError("learn 效果的 pairs 只与 questions 一起写")
             if self.ask != "night_of" and self.model_fields_set & {"recount", "reveal"}:
                 raise ValueError("learn 效果只在 ask = 'night_of' 时读 recount、reveal")
             if self.ask == "all" and self.misread is not None:
@@ -1256,6 +1294,15 @@ class SkillT(_Table):
         return lo, hi
 
 
+class TellWrongT(_Table):
+    """`wrong = { … }` in a `tell` with `chosen_by` and `distort` — the wrong answer: `picks` players the director
+    names among the living ones not truly chosen, each pick a question `<to>.错误.<i>` (seeded, `--decide` overriding
+    it), never the same player twice."""
+
+    picks: Positive = _f("how many players the wrong answer names", default=1, examples=[2])
+    question: Name = _f("the question to the director", examples=["醉酒的<洞悉>给出的错误玩家"])
+
+
 class TellPickT(_Table):
     """`pick = { … }` in a `tell` — the director picks roles nobody at the table has, from some role groups
     (M160 窥天 "得知三个本局不存在于场上的村民/外来者身份"): one question per pick, `<to>.<i>` (seeded, the
@@ -1341,7 +1388,7 @@ class TellT(_Table):
                          "`{holder}` and `{targets}` (the targets, or `无`) standing in (M19 通灵 \"{step} 女巫{holder}通灵："
                          "被指杀的是{targets}\"); `{picked}` too, with `pick`; with `one_of`, the line for each player "
                          "told, `{told}` (M160 预告 \"{step} 预告：{told}得知本局存在告死邪魔\"); with `reveal`, `{day}` (the "
-                         "game day that follows the phase) too; default: the engine's "
+                         "game day that follows the phase) too; `{text}`: the words told the holder; default: the engine's "
                          "own line, naming the holder and the words told",
                          default=None, examples=["{step} 女巫{holder}通灵：被指杀的是{targets}"])
     pick: TellPickT | None = _f("instead of `about`/`count`: the director picks roles nobody at the table has, "
@@ -1351,6 +1398,18 @@ class TellT(_Table):
                                  default=None)
     reveal: TellRevealT | None = _f("instead of `about`/`count`/`pick`: each holder is told the identities of players "
                                     "picked at random (see `reveal`); leave out: none", default=None)
+    chosen_by: list[Name] = _f("instead of `about`: the players that the players of these role groups (their `type`, "
+                               "else their role's `group`) chose this phase — every submission of theirs, whatever its "
+                               "skill or step, its targets once the redirects have had their say, each player once — "
+                               "`{targets}` in `text`; a holder of one of these groups himself is not told (M160 "
+                               "幕后黑手【洞悉】 \"你知道【恶魔】每晚选择的玩家\": the 恶魔 chooses through the skills of the "
+                               "role he believes he has; after 夺刀 the 幕后黑手 is the 恶魔); leave out: `about`'s targets",
+                               default=[], examples=[["恶魔"]])
+    distort: DistortT | None = _f("with `chosen_by`: while the holder holds one of `by` (not cancelled), the players told "
+                                  "are, with the chance, the `wrong` ones (M160 \"【醉酒】……信息类技能则大概率（90%）获取"
+                                  "错误信息\"; question `<by[0]>错误.<holder>.<to>`); leave out: always the true ones",
+                                  default=None)
+    wrong: TellWrongT | None = _f("with `distort`: see `wrong`", default=None)
     summary: str | None = _f("instead of a line per holder: the log's one line for the step once all are told, in "
                              "the post's words, `{step}`, `{told}` (the holders told) and `{picked}` standing in "
                              "(M160 窥天, one line for the group); leave out: a line per holder", default=None,
@@ -1359,14 +1418,17 @@ class TellT(_Table):
     @model_validator(mode="after")
     def _what(self) -> "TellT":
         given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick),
-                                ("reveal", self.reveal), ("going", self.going)) if v]
+                                ("reveal", self.reveal), ("going", self.going),
+                                ("chosen_by", self.chosen_by)) if v]
         if len(given) > 1:
             raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）、"
-                             "reveal（随机告知其他玩家的身份）或 going（即将出局者名单），只写一个")
+                             "reveal（随机告知其他玩家的身份）、going（即将出局者名单）或 chosen_by（某些类型的玩家今晚选择的玩家），只写一个")
         if not given and ("text" not in self.model_fields_set or "{" in self.text):
-            raise ValueError("tell 写 about、count、pick、reveal 或 going 之一；都不写时 text 是告知的原话（不含 {…}）")
+            raise ValueError("tell 写 about、count、pick、reveal、going 或 chosen_by 之一；都不写时 text 是告知的原话（不含 {…}）")
         if self.reveal is not None and self.model_fields_set & {"one_of", "summary"}:
             raise ValueError("tell 的 reveal 每名持有者各自随机，不与 one_of、summary 一起写")
+        if (self.distort is not None or self.wrong is not None) and not (self.chosen_by and self.distort and self.wrong):
+            raise ValueError("tell 的 distort 与 wrong 一起写，且只与 chosen_by 一起写（错误的答案是导演挑选的玩家）")
         if self.also and self.about is None:
             raise ValueError("tell 的 also 只与 about 一起写")
         return self
@@ -1530,8 +1592,11 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("living_at_most", LivingAtMostT), ("tag_holder_in", TagHolderT), ("[win_policy]", WinPolicyT),
     ("[speech]", SpeechT), ("[last_words]", LastWordsT), ("[[tags]]", TagT), ("[[forbidden]]", ForbiddenT), ("[[detectors]]", DetectorT), ("[[options]]", OptionT),
     ("night file (or [night])", NightT), ("[[steps]]", StepT), ("tell", TellT), ("pick", TellPickT), ("reveal", TellRevealT), ("one_of", TellOneT),
+    ("wrong", TellWrongT),
     ("[[clashes]]", ClashT), ("[flip]", FlipT),
-    ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("trigger", TriggerT),
+    ("[[skills]]", SkillT), ("effects", EffectT), ("when_target", TargetIsT), ("distort", DistortT),
+    ("misread", MisreadT), ("consent", ConsentT), ("questions", QuestionT), ("pairs", PairsT), ("recount", RecountT),
+    ("reveal (learn)", RevealT), ("trigger", TriggerT),
     ("reacts", ReactionT), ("forms", FormT),
     ("while_alive", WhileAliveT),
     ("spares", SparesT),

@@ -198,6 +198,9 @@ class Effect:
     distort: Distort | None = None
     consent: Consent | None = None
     declare: str | None = None
+    #: learn: the questions the director picks one of per use, instead of the effect's own; nights paired.
+    questions: tuple[Question, ...] = ()
+    pairs: Pairs | None = None
     #: learn, ask = night_of: the answer's words; who else is told, and when.
     recount: Recount | None = None
     reveal: Reveal | None = None
@@ -245,6 +248,24 @@ class Distort:
     by: tuple[str, ...]
     chance: float = 0.9
     upto: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One of a ``learn``'s ``questions``: its words (``label``) and its own ``ask``, ``among``, ``match``."""
+
+    label: str
+    ask: str
+    among: str
+    match: TargetIs
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """``pairs``: nights pair up; the ``state`` key remembers each actor's last question, ``text`` names both."""
+
+    state: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,6 +418,11 @@ class Tell:
     going: bool = False
     #: The log's line when no living holder is told (``{step}``); None: no line.
     untold: str | None = None
+    #: Instead of ``about``'s targets: the players those of these role groups chose this phase (M160 洞悉).
+    chosen_by: tuple[str, ...] = ()
+    #: With ``chosen_by``: the chance the holder is told ``wrong`` players instead (醉酒).
+    distort: Distort | None = None
+    wrong: TellWrong | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,6 +433,14 @@ class TellReveal:
     count: int
     question: str
     each: str = "{player}的身份：{role}"
+
+
+@dataclass(frozen=True, slots=True)
+class TellWrong:
+    """``wrong``: ``picks`` players the director names among the living not chosen, one ``question`` each."""
+
+    picks: int
+    question: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -708,6 +742,8 @@ def _effect(e: EffectT) -> Effect:
                   distort=None if e.distort is None else Distort(by=tuple(e.distort.by), chance=e.distort.chance,
                                                                  upto=e.distort.upto),
                   consent=None if e.consent is None else Consent(question=e.consent.question, refused=e.consent.refused),
+                  questions=tuple(Question(q.label, q.ask, q.among, _target_is(q.match)) for q in e.questions),
+                  pairs=None if e.pairs is None else Pairs(e.pairs.state, e.pairs.text),
                   declare=e.declare, recount=None if e.ask != "night_of" else _recount(e.recount or RecountT()),
                   reveal=None if e.reveal is None else Reveal(
                       match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
@@ -740,7 +776,13 @@ def _step(t: StepT) -> Step:
                                              one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of),
                                              reveal=None if t.tell.reveal is None else TellReveal(
                                                  t.tell.reveal.count, t.tell.reveal.question, t.tell.reveal.each),
-                                             going=t.tell.going, untold=t.tell.untold)
+                                             going=t.tell.going, untold=t.tell.untold,
+                                             chosen_by=tuple(t.tell.chosen_by),
+                                             distort=None if t.tell.distort is None else Distort(
+                                                 by=tuple(t.tell.distort.by), chance=t.tell.distort.chance,
+                                                 upto=t.tell.distort.upto),
+                                             wrong=None if t.tell.wrong is None else TellWrong(
+                                                 t.tell.wrong.picks, t.tell.wrong.question))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start,
                 preview=t.preview)

@@ -411,6 +411,8 @@ class Flow:
                 by = self.pool.blockers.get(seat.name, ("", ""))[0]
                 b.note(f"{n} {seat.name}被{by}封锁，当晚没有<{to.name}>，不告知")
                 continue
+            if t.chosen_by and tonight.group(b, seat, seat.role) in t.chosen_by:  # one of them: he chose them
+                continue
             told.append(seat.name)
             if t.one_of is not None:  # the holder tells no one himself: the players the director picks are told
                 continue
@@ -432,12 +434,15 @@ class Flow:
                 targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
                                               for x in self.pool.targets.get(name, ())))
                 text = t.text.format(targets="、".join(targets)) if targets else t.empty
+            elif t.chosen_by:
+                targets = self._chosen_by(t, to, seat.name)
+                text = t.text.format(targets="、".join(targets)) if targets else t.empty
             else:
                 text = t.text
             b.tell(seat.name, text)
             if t.log is not None:
                 b.note(t.log.format(step=n, holder=seat.name, targets="、".join(targets) if targets else "无",
-                                    told=seat.name, picked=picked or "", day=self._next_day()))
+                                    told=seat.name, picked=picked or "", day=self._next_day(), text=text))
             elif t.summary is None:
                 b.note(f"{n} 告知{seat.name}（<{to.name}>）：{text}")
         if not told and t.untold is not None:
@@ -464,6 +469,23 @@ class Flow:
             picks.append(b.ask(f"{skill}.{holder}.{i + 1}", reveal.question.format(holder=holder, i=i + 1, day=self._next_day()),
                                [p for p in pool if p not in picks]))
         return "；".join(reveal.each.format(player=p, role=b.seat(p).role) for p in picks)
+
+    def _chosen_by(self, t: Tell, to: Skill, holder: str) -> tuple[str, ...]:
+        """``chosen_by``: every player those of the groups chose this phase (after the redirects), in table and
+        submission order; while the holder is ``distort``ed, with the chance, the director's ``wrong`` picks."""
+        b = self.board
+        groups = [p.name for p in b.table.players.values() if tonight.group(b, p, p.role) in t.chosen_by]
+        chosen = tuple(dict.fromkeys(x for p in groups for a in self.actions if a.members[:1] == (p,)
+                                     for x in tonight.targets(b, self.pool, a)))
+        if t.wrong is None or learn.distorted(b, self.pool, to.name, t.distort, holder) is None:
+            return chosen
+        others = [p.name for p in b.living() if p.name not in chosen]
+        picked: list[str] = []
+        for i in range(1, t.wrong.picks + 1):
+            left = [p for p in others if p not in picked]
+            if left:
+                picked.append(b.ask(f"{to.name}.错误.{i}", t.wrong.question, left))
+        return tuple(picked)
 
     def _picked(self, pick: TellPick, skill: str) -> str:
         """``pick``: the director's (seeded) picks among the roles of ``groups`` that no player has, in

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tracker.engine.night import tonight, win
-from tracker.engine.night.catalog import Consent, Distort, Effect, Misread, Skill
-from tracker.engine.night.effects import Use
+from tracker.engine.night import seats, tonight, win
+from tracker.engine.night.catalog import Consent, Distort, Effect, Misread, Question, Skill
+from tracker.engine.night.effects import Pool, Use
 
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
@@ -29,7 +29,12 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     """Work out the answer for the players asked about, distort it, tell it and log it."""
     board, action = flow.board, use.action
     actor = action.members[0] if action.members else use.actor
-    asked = (actor, *targets) if effect.among == "actor_and_targets" else tuple(targets)
+    question, paired = _question(board, use, effect, actor) if effect.questions else (None, "")
+    ask, among, match = (question.ask, question.among, question.match) if question else (effect.ask, effect.among, effect.match)
+    if among == "neighbours":  # the living seated next to the targets, not the targets
+        asked = tuple(dict.fromkeys(n for t in targets for n in seats.neighbours(board, t) if n not in targets))
+    else:
+        asked = (actor, *targets) if among == "actor_and_targets" else tuple(targets)
     if effect.ask in ("role_if_dies", "night_of"):  # answered at the skill's feedback step (deaths, the night's choices)
         flow.waiting.append(Waiting(use, effect, tuple(asked), actor, len(board.result.deaths)))
         listed = "、".join(asked) if asked else "无"
@@ -39,16 +44,20 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
     if effect.consent is not None and not _agreed(board, use, effect.consent, targets, actor):
         return
     missed: list[str] = []
-    if effect.ask == "chosen_before":
+    if ask == "chosen_before":
         truth = str(chosen_before(flow, asked))
-    elif effect.ask == "all":
-        assert effect.match is not None
+    elif ask == "all":
+        assert match is not None
         missed = [p.name for p in board.living() if p.name not in asked
-                  and tonight.matches(board, flow.pool, effect.match, p.name)]
+                  and tonight.matches(board, flow.pool, match, p.name)]
         truth = effect.no if missed else effect.yes
+    elif ask == "same":
+        assert match is not None
+        found = {tonight.matches(board, flow.pool, match, p) for p in asked}
+        truth = effect.yes if len(found) <= 1 else effect.no
     else:
-        assert effect.match is not None
-        yes = any(tonight.matches(board, flow.pool, effect.match, p) for p in asked)
+        assert match is not None
+        yes = any(tonight.matches(board, flow.pool, match, p) for p in asked)
         if not yes and effect.misread is not None:
             yes = misread(board, use, effect.misread, asked, actor)
         truth = effect.yes if yes else effect.no
@@ -58,13 +67,32 @@ def apply(flow: Flow, use: Use, effect: Effect, targets: Sequence[str]) -> None:
         told = _wrong(board, use, effect, effect.distort, truth, actor)
     listed = "、".join(targets) if targets else "无"
     for to in (actor, *targets) if effect.told == "actor_and_targets" and told else (actor,) if told else ():
-        board.tell(to, effect.text.format(targets=listed, target=listed, actor=actor, answer=told))
+        board.tell(to, effect.text.format(targets=listed, target=listed, actor=actor, answer=told) + paired)
     line = (effect.log or "{step} {actor}<" + use.skill.name + ">：{targets} → {answer}").format(
-        step=use.step, actor=actor, targets=listed, answer=truth, missed="、".join(missed) or "无")
+        step=use.step, actor=actor, targets=listed, answer=truth, missed="、".join(missed) or "无",
+        question=question.label if question else "")
     board.note(line + (f"（{held}，告知{told}）" if told != truth else ""))
     if effect.declare is not None and truth == effect.yes:  # the game is decided by the truth
         win.declare(board, effect.declare)
         win.check(board, use.skill.name)
+
+
+def _question(board: Board, use: Use, effect: Effect, actor: str) -> tuple[Question, str]:
+    """``questions``: the one the director picks for this use (``<skill>.问题.<actor>``, seeded) — with ``pairs``,
+    on a pair's second night not the one of its first, whose words are then added to the answer — recorded."""
+    name, night, pairs = use.skill.name, board.night or 0, effect.pairs
+    offered, added = list(effect.questions), ""
+    record = board.state.get(pairs.state) if pairs is not None else None
+    record = record if isinstance(record, dict) else {}
+    before = record.get(actor)
+    first = before.get("问题") if isinstance(before, dict) and night % 2 == 0 and before.get("night") == night - 1 else None
+    if first is not None:
+        offered = [q for q in offered if q.label != first]
+    label = board.ask(f"{name}.问题.{actor}", f"<{name}>：{actor}今晚得到哪个问题的答案", [q.label for q in offered])
+    if pairs is not None:
+        board.set_state(pairs.state, {**record, actor: {"night": night, "问题": label}})
+        added = pairs.text.format(first=first, second=label) if first is not None else ""
+    return next(q for q in offered if q.label == label), added
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,20 +209,24 @@ def misread(board: Board, use: Use, m: Misread, asked: Sequence[str], actor: str
 
 def _distorted(flow: Flow, use: Use, d: Distort | None, actor: str) -> str | None:
     """The status that makes this answer wrong (the chance taken), or None: the answer is true."""
-    if d is None or not flow.board.has(actor):
+    return distorted(flow.board, flow.pool, use.skill.name, d, actor)
+
+
+def distorted(board: Board, pool: Pool, name: str, d: Distort | None, actor: str) -> str | None:
+    """The status of ``actor`` that makes skill ``name``'s answer wrong, the chance taken (the question
+    ``<by[0]>错误.<actor>.<name>``), or None: the answer is true."""
+    if d is None or not board.has(actor):
         return None
-    held = next((s for s in d.by if tonight.holds(flow.board, flow.pool, actor, s)), None)
+    held = next((s for s in d.by if tonight.holds(board, pool, actor, s)), None)
     if held is None:
         return None
-    name = use.skill.name
-    wrong = flow.board.chance(f"{d.by[0]}错误.{actor}.{name}", f"{actor}{'/'.join(d.by)}，<{name}>获取错误信息？",
-                              d.chance)
+    wrong = board.chance(f"{d.by[0]}错误.{actor}.{name}", f"{actor}{'/'.join(d.by)}，<{name}>获取错误信息？", d.chance)
     return held if wrong else None
 
 
 def _wrong(board: Board, use: Use, effect: Effect, d: Distort, truth: str, actor: str) -> str:
     """The wrong answer: yes and no turned round; another number, the director's pick."""
-    if effect.ask == "any":
+    if effect.ask in ("any", "same"):
         return effect.no if truth == effect.yes else effect.yes
     name = use.skill.name
     if effect.ask == "role_if_dies":

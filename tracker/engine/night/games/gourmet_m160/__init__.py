@@ -211,19 +211,17 @@ def _morning(night: Night, died: list[str]) -> None:
 LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion, "彷徨": skills.wander,
-    "占卜": info.divine, "克隆": skills.clone,
-    "愚者": kills.fool, "唆使": kills.incite, "洞悉": info.insight, "夺刀": kills.seize,
+    "克隆": skills.clone,
+    "愚者": kills.fool, "唆使": kills.incite, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
     "寻觅": info.seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
 _DISTORT = "醉酒/中毒使它以 90% 的概率获取错误信息（信息类技能）或无效（其他技能），清醒优先；"
-_SURFACE = "读当夜随结算变化的【表面阵营】（面具、明晰在它之前的步骤改变）；"
 _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 —— "
 #: Per skill: the clause that keeps it in code, and why data cannot say it (the README's table).
 HOOKED = {
     "觉醒": "【觉醒】：你不可能是恶魔 —— 分发身份时的约束，夜里没有结算；由哥谭/附体的判定读取",
-    "占卜": "【占卜】：三个问题之一、每两个夜晚内不重复、偶数夜得知问题 —— 问题的选择与记录，" + _SURFACE + _DISTORT,
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
@@ -234,7 +232,6 @@ HOOKED = {
     "寻觅": "【寻觅】：未成为恶魔击杀的对象则清醒、表面身份变为煤气灯人，再得知目标表面身份是否煤气灯人 —— "
             "依当夜恶魔的目标改变自身状态，" + _DISTORT,
     "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
-    "洞悉": "【洞悉】：你知道恶魔每晚选择的玩家 —— 没有提交，告知的是恶魔按自认身份的提交，" + _DISTORT,
     "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",
     "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
     "凶杀": "【凶杀】：选择的玩家中一名存活的非群内玩家受到致死杀害（非恶魔非爪牙，清醒、自保者不能）—— 由导演在合格者中挑一名，"

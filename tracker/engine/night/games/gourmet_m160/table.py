@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tracker.engine.night import tonight
+from tracker.engine.night import seats, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Step
 from tracker.engine.night.effects import Pool
@@ -222,27 +222,7 @@ class Night:
     # -- seats ------------------------------------------------------------------------------------
     def neighbours(self, name: str) -> list[str]:
         """The nearest 存活 player on each side by ``seat`` (round table unless 座次环形 is false)."""
-        seated = sorted((p for p in self.board.table.players.values() if isinstance(p.fields.get("seat"), int)),
-                        key=lambda p: p.fields["seat"])
-        names = [p.name for p in seated]
-        if name not in names:
-            return []
-        ring = self.board.state.get("座次环形", True) is not False
-        i = names.index(name)
-        out: list[str] = []
-        for step in (-1, 1):
-            j = i + step
-            while 0 <= j < len(names) or ring:
-                j %= len(names)
-                if j == i:
-                    break
-                if self.seat(names[j]).alive:
-                    out.append(names[j])
-                    break
-                j += step
-                if not ring and not 0 <= j < len(names):
-                    break
-        return list(dict.fromkeys(out))
+        return seats.neighbours(self.board, name)
 
     # -- lethal damage ----------------------------------------------------------------------------
     def harm(self, target: str, cause: str, *, by_demon: bool, clause: str) -> None:
