@@ -469,6 +469,20 @@ def test_red_carded_sheriff_successor_is_random_and_overridable() -> None:
     assert res["tags_moved"][0]["to"] == V5 and res["state_after"]["警长"] == V5
 
 
+def test_an_exile_that_ends_the_game_is_still_announced() -> None:
+    """白天因投票出局的所有角色将立即公示 — also when that exile decides the game (宣布阵营获得胜利会立即终止一切
+    结算: the settlement stops, the 公示 of the exile stands). The exile is the night file's <投票出局> (data);
+    the table keeps it in the scenario vocabulary's word, 投票, which the next morning's 公示 reads."""
+    gone = {"night": 2, "cause": "杀人"}
+    res = run(scenario(day=3, dead={BIGW: gone, OLDW: gone}, actions=[act("放逐投票", "投票出局", CUB)]))
+    assert res["outcome"]["winner"] == "村民" and deaths(res) == [CUB]
+    assert res["announcement"]["lines"] == [f"投票出局：{CUB}"]
+    res = run(scenario(day=3, actions=[act("放逐投票", "投票出局", V2)]))
+    assert res["log"][0] == f"第3天投票：{V2}得票最多 → 出局"
+    after = run(scenario(night=3, dead={V2: {"day": 3, "cause": "投票"}}))
+    assert after["announcement"]["lines"][0] == f"第3天因投票出局：{V2}"
+
+
 def test_exiled_sheriff_hands_over_and_the_vote_is_announced_at_once() -> None:
     """殉职<强制>：警长并非因为罚下而出局后，须选择一名未出局的角色来继任警长; 白天因投票出局的所有角色
     将立即公示. Without a choice yet, it waits."""

@@ -509,7 +509,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
-                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra"]
+                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
@@ -529,6 +529,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "bench": frozenset(),
     "choose": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
+    "concede": frozenset({"factions"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
@@ -701,7 +702,11 @@ class EffectT(_Table):
                           "— one more submission of it counts that night, per team for a team skill, per player else, "
                           "and its `per_phase` is one higher (M19 激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\"); "
                           "with `while_alive`, on every phase while enough players of some roles live, held by the skill "
-                          "with no submission (107 集群<强制> \"当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>\")",
+                          "with no submission (107 集群<强制> \"当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>\"); concede: the "
+                          "faction the submission's `choice` names — one of `factions`, else the submission is refused — is "
+                          "judged lost at once (优先判负), its players staying in, and nothing is announced; the win check "
+                          "then runs at the point named as the skill (`[win_policy] checks_at`) (M19 投降 \"当所有被询问的角色"
+                          "（包括已出局角色）同意投降，投降有效。该阵营优先判负，不公示\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -741,6 +746,8 @@ class EffectT(_Table):
         "next night is not protected, though the submissions stand (107 祝福 \"同一名角色不能连续两夜受到<祝福>效果"
         "影响\"). Leave out: no such rest (a skill's own `no_repeat` refuses the submission instead)",
         default=None, examples=["祝福上次"])
+    factions: list[Name] = _f("concede: the factions that may give up, one named by the submission's `choice` (M19 "
+                              "投降: 狼人, 黑情侣); required there", default=[], examples=[["狼人", "黑情侣"]])
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
@@ -894,7 +901,8 @@ class EffectT(_Table):
                          "(the players `match` names that were not chosen, or 无), with `questions` `{question}` (the one picked); protect held as a `status`: the line when its "
                          "holders get it as the first night begins, `{target}` and `{skill}` standing in; lose: `{step}`, "
                          "`{actor}` and `{loses}` standing in, empty for no line of its own (M19 救药: its `protect` line says "
-                         "it); default: the "
+                         "it); kill: empty for no line of its own (M19 殉情: the exit's own line says it); `{day}`: the game day of a day phase "
+                         "(M19 投票出局 \"第{day}天投票：{target}得票最多 → 出局\"); default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
@@ -944,10 +952,12 @@ class EffectT(_Table):
     lasts: Literal["next_day", "game"] = _f(
         "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
-    to: Literal["target", "actor"] = _f(
+    to: Literal["target", "actor", "partner"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
-        "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself)", default="target")
+        "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
+        "the living player carrying the other end of a `pairs` mark the actor carries (M19 殉情 \"另一人立即出局\"), "
+        "nobody when there is none", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -977,6 +987,8 @@ class EffectT(_Table):
             raise ValueError("convert 效果的 strip 只与 flip = true 一起读")
         if self.kind == "convert" and self.new_uses and not self.role:
             raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
+        if self.kind == "concede" and not self.factions:
+            raise ValueError("concede 效果要写 factions（可以投降的阵营；choice 写其中之一）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "learn":
@@ -1042,14 +1054,19 @@ class ReactionT(_Table):
         "answers are", default=False)
     tell: str | None = _f("what the holder is told (`{skill}`: the skill cast, `{source}`: its user). Leave out: "
                           "nothing", default=None, examples=["被施放<{skill}>，来源{source}"])
-    log: str | None = _f("the log's line when it is told, after the step's label (`{holder}`, `{skill}`, "
-                         "`{source}`); leave out: the engine's own", default=None)
-    then: Literal["none", "reflect", "redirect"] = _f(
+    log: str | None = _f("the log's line when it is told (with `then = \"partner\"`: when the cast moves), after the "
+                         "step's label (`{holder}`, `{skill}`, `{source}`, and `{target}` the partner); leave out: the "
+                         "engine's own", default=None)
+    then: Literal["none", "reflect", "redirect", "partner"] = _f(
         "what becomes of the cast: none; reflect (onto its user) or redirect (onto the first target of the answer), "
-        "each only when its holder answered — else it is given up (`missing`). One hop: a cast so moved is perceived "
-        "by its new target but not moved again. A cast that does nothing on its holder at once is no reaction but "
-        "the skill's `immune_to` (with `immune_told`: M19 警觉 \"此技能无效且得知使用该技能对象的马甲\")",
+        "each only when its holder answered — else it is given up (`missing`); partner (at once, no answer: onto the "
+        "holder's living partner of the night file's `pairs`, `log` its line with `{target}` the partner — M19 主人 "
+        "\"夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受\"; no living partner: it stays). One hop: a cast so "
+        "moved is perceived by its new target but not moved again. A cast that does nothing on its holder at once is "
+        "no reaction but the skill's `immune_to` (with `immune_told`: M19 警觉 \"此技能无效且得知使用该技能对象的马甲\")",
         default="none")
+    phases: list[Phase] = _f("the phases it holds in (M19 主人 \"夜间行动时\": `[\"night\"]`); leave out: every phase",
+                             default=[])
     answer: str = _f("reflect: the word an answer's `choice` holds (反弹); redirect answers name the new target. "
                      "An answer naming a skill answers that skill's cast only", default="")
     keeps: list[Name] = _f("skills whose casts `then` never moves or voids, though they are perceived (M65 \"不可反弹"
@@ -1128,12 +1145,19 @@ class TriggerT(_Table):
     forced: bool = _f("强制: it acts by itself right after its holder's exit (unless `unless` forbids it), with no "
                       "submission — nobody submits it (M19 激励<强制> \"当幼狼并非因红牌罚下而出局后……\"); leave out: "
                       "it acts on its holder's submission (or `missing`/`asks`)", default=False)
+    at_once: bool = _f("with `forced`: 立即 — it acts inside the exit itself, before anything else the exit sets off "
+                       "(a game's cascades after its first, the other triggers, the win check), so a player it takes "
+                       "out goes out in the same moment (M19 殉情<强制> \"情侣中若有一人出局，另一人立即出局\"; the post's "
+                       "chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); leave out: after the step the exit happened in",
+                       default=False)
     clause: str = _f("the post's sentence", default="")
 
     @model_validator(mode="after")
     def _alone(self) -> "TriggerT":
         if self.forced and (self.missing is not None or self.asks is not None):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
+        if self.at_once and not self.forced:
+            raise ValueError("trigger 的 at_once 只与 forced 一起写（立即结算的是无人提交的强制技能）")
         return self
 
 
@@ -1161,9 +1185,12 @@ class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
     name: Name = _f("the skill's name as the post writes it", examples=["救治"])
-    roles: list[str] = _f("the roles that hold it (at least one of `roles`, `team`, `tag`)", default=[])
+    roles: list[str] = _f("the roles that hold it (at least one of `roles`, `team`, `tag`, `tags`)", default=[])
     team: str | None = _f("the team that uses it together (狼群, 情侣, 导演)", default=None)
     tag: str | None = _f("a mark that carries the skill, whoever holds it (107 神眷者)", default=None)
+    tags: list[Name] = _f("marks any one of which carries the skill, whoever holds it (M19 殉情: the lovers' marks "
+                          "情侣:攻, 情侣:受, 情侣:忠犬 — the 主人's exit is the 忠犬's own clause); leave out: `tag` alone",
+                          default=[], examples=[["情侣:攻", "情侣:受"]])
     phase: Phase = _f("when it is used; `any` is every phase of a game day, `passive` is never submitted",
                       default="night")
     phases: list[Phase] = _f("every phase it may be used in, for a skill the post marks with several",
@@ -1267,8 +1294,8 @@ class SkillT(_Table):
 
     @model_validator(mode="after")
     def _holder(self) -> "SkillT":
-        if not self.roles and not self.team and not self.tag:
-            raise ValueError("既没有 roles 也没有 team 或 tag：写明哪些身份（或哪个团队、哪个标记）拥有这个技能")
+        if not self.roles and not self.team and not self.tag and not self.tags:
+            raise ValueError("既没有 roles 也没有 team、tag 或 tags：写明哪些身份（或哪个团队、哪些标记）拥有这个技能")
         if self.tally is not None and self.tally not in VotingT.model_fields:
             near = difflib.get_close_matches(self.tally, list(VotingT.model_fields), n=1)
             raise ValueError(f"tally = {self.tally!r} 不是 [voting] 的键："
@@ -1537,6 +1564,11 @@ class NightT(_Table):
         "gained it in play (拓印, 超度 …), each group in submission order (107 \"学者拓印的技能在原版之后结算\"); "
         "default: in submission order", default=False)
     flip: FlipT | None = _f("see `[flip]`; leave out: no identity flips (a `convert` with `flip` is refused)", default=None)
+    pairs: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = _f(
+        "marks that bind two players, each pair of marks the two ends of one bond: the player carrying one end is "
+        "the partner of the player carrying the other (M19 情侣 \"游戏开始时被丘比特选择的两名角色成为情侣\": "
+        "`[[\"情侣:攻\", \"情侣:受\"], [\"情侣:主人\", \"情侣:忠犬\"]]`), read by an effect's `to = \"partner\"`. "
+        "Leave out: nobody has a partner", default=[], examples=[[["情侣:攻", "情侣:受"]]])
     out_do_not_act: bool = _f("a submission whose actors have all gone out earlier in the same settlement is not "
                               "settled, and the log says so (M19 \"以下身份如未出局、未失去技能，依次选择发动技能\"); "
                               "default: a submission that passed the refusals at the start is settled at its step "

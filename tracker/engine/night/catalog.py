@@ -131,6 +131,8 @@ class Effect:
     standing: bool = False
     #: protect: only damage dealt by players of these (actual) factions (213 主宰黑夜 "仅针对村民阵营发动的技能").
     from_factions: tuple[str, ...] = ()
+    #: concede: the factions that may give up, the submission's ``choice`` naming one (M19 投降).
+    factions: tuple[str, ...] = ()
     #: protect: spent by the first hit it stops — a standing one's ``status`` taken off (213 长寿之命), or its
     #: skill's ``uses`` (107 长寿); a guard taken off (107 祝福) — asked after the protections never spent.
     once: bool = False
@@ -331,6 +333,8 @@ class Trigger:
     at: tuple[str, ...] = ()
     #: What its holder is told when it acts, ``{living}`` the living players (107 传承 "其得知存活角色名单").
     tells: str | None = None
+    #: 立即: with ``forced``, it acts inside the exit itself, before what else the exit sets off (M19 殉情).
+    at_once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +386,8 @@ class Reaction:
     done: str | None = None
     missing: str | None = None
     clause: str = ""
+    #: The phases it holds in (M19 主人 "夜间行动时"); empty: every phase.
+    phases: tuple[str, ...] = ()
 
     def meets(self, skill: str) -> bool:
         """Whether a cast of ``skill`` sets this reaction off (``to``, ``not_to``)."""
@@ -565,6 +571,8 @@ class Skill:
     lethal: bool = False
     gained: bool = False
     tag: str | None = None
+    #: Marks any one of which carries the skill (M19 殉情: the lovers' 情侣:攻, 情侣:受, 情侣:忠犬).
+    tags: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     clause: str = ""
     note: str = ""
@@ -658,6 +666,8 @@ class Catalog:
     originals_first: bool = False
     #: The post's 翻转身份 (``[flip]``); None: nobody flips.
     flip: Flip | None = None
+    #: Marks that bind two players (``pairs``): the holder of one end is the other's partner (M19 情侣).
+    pairs: tuple[tuple[str, str], ...] = ()
 
     def day_before(self, night: int) -> int:
         """The day just before night ``night``: day N-1 where night N opens day N (213's 首夜 is
@@ -700,7 +710,7 @@ def _skill(t: SkillT) -> Skill:
         per_phase=t.per_phase,
         once_per_target=t.once_per_target,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
-        actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced), lethal=t.lethal, gained=t.gained, tag=t.tag,
+        actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced), lethal=t.lethal, gained=t.gained, tag=t.tag, tags=tuple(t.tags),
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
@@ -708,7 +718,8 @@ def _skill(t: SkillT) -> Skill:
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
-                              keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause)
+                              keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause,
+                              phases=tuple(r.phases))
                      for r in t.reacts),
         spares=None if t.spares is None else Spares(days=tuple(t.spares.days), unless=tuple(t.spares.unless),
                                                     reason=t.spares.reason),
@@ -718,12 +729,14 @@ def _skill(t: SkillT) -> Skill:
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
-                                                         at=tuple(t.trigger.at), tells=t.trigger.tells))
+                                                         at=tuple(t.trigger.at), tells=t.trigger.tells,
+                                                         at_once=t.trigger.at_once))
 
 
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
+                  factions=tuple(e.factions),
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
                   moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
@@ -927,6 +940,7 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
                    red_card_skill=doc.red_card_skill,
                    status_cancels={k: tuple(v) for k, v in doc.status_cancels.items()},
                    out_do_not_act=doc.out_do_not_act, originals_first=doc.originals_first,
+                   pairs=tuple((p[0], p[1]) for p in doc.pairs),
                    flip=None if doc.flip is None else Flip(
                        pairs=dict(doc.flip.pairs), faction=doc.flip.faction, kept_faction=dict(doc.flip.kept_faction),
                        told=doc.flip.told, told_back=doc.flip.told_back, told_stripped=doc.flip.told_stripped,

@@ -21,10 +21,10 @@ PHASE_WORDS = {**{name: word for word, name in PHASE_NAMES.items()}, "passive": 
 
 def holds(seat: Seat, skill: Skill) -> bool:
     """The role has it, a counter says the player got it (拓印, 超度 …), a mark carries it (107's
-    亡灵圣物), or it is a skill of the role the player ``believes`` he has (M160 附体 and 迷失: he
+    亡灵圣物; M19 殉情: any of the lovers' marks, ``tags``), or it is a skill of the role the player ``believes`` he has (M160 附体 and 迷失: he
     submits them; the game's hooks decide their effect)."""
     return (seat.role in skill.roles or skill.name in seat.uses or (skill.tag is not None and skill.tag in seat.tags)
-            or seat.fields.get("believes") in skill.roles)
+            or any(t in seat.tags for t in skill.tags) or seat.fields.get("believes") in skill.roles)
 
 
 def _phase_of(table: Table, action: Action) -> str:
@@ -118,6 +118,9 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         if isinstance(last, dict) and isinstance(last.get(key), int) and when is not None \
                 and when - last[key] < skill.cooldown:
             return f"<{skill.name}>每{skill.cooldown}{'夜' if key == 'night' else '天'}只能发动一次（上次：第{last[key]}{'夜' if key == 'night' else '天'}）"
+    for e in skill.effects:  # 投降: the choice names the faction that gives up (M19 狼人 / 黑情侣)
+        if e.kind == "concede" and (action.choice or "").strip() not in e.factions:
+            return f"只有{'、'.join(f + '阵营' for f in e.factions)}可以<{skill.name}>（choice 写阵营）"
     if ((skill.effects and all(e.standing for e in skill.effects))  # held by itself (213 主宰黑夜<强制>)
             or (skill.effects and all(e.while_alive is not None for e in skill.effects))):  # 107 集群<强制>
         return f"<{skill.name}>无需发动：技能效果自动结算"

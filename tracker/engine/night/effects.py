@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from tracker.engine.night import flips, tonight
+from tracker.engine.night import flips, tonight, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs
 from tracker.engine.night.checks import holds
 from tracker.engine.night.exits import bench
 from tracker.engine.night.model import Action, Seat
+from tracker.engine.night.pairs import partner
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         if target is None or effect.when_target is None or tonight.matches(board, pool, effect.when_target, target):
             _announce(board, use, effect, target)
         return
+    if effect.to == "partner":  # M19 殉情 "另一人立即出局": the other end of the actor's bond, nobody if none lives
+        target = partner(board, use.action.members[0] if use.action.members else who)
+        if target is None:
+            return
     if target is None:  # a submission without targets: only an effect on the actor himself takes hold
         if effect.to != "actor" or not use.action.members or effect.when_target is not None:
             return
@@ -336,8 +341,9 @@ def _cause(effect: Effect, use: Use) -> str:
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:
     """The effect's line in the log: the post's words (``log``) where the night file gives them."""
     if effect.log is not None:
-        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer)
-    board.note(line)
+        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=board.table.day)
+    if line:  # an empty ``log``: the effect has no line of its own (殉情: the exit's line says it)
+        board.note(line)
 
 
 def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
@@ -547,8 +553,16 @@ def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, st
 
 
 #: The effects that act on the use as a whole, not on a target: one dispatch, not a branch each.
+def _concede(board: Board, use: Use, effect: Effect) -> None:
+    """投降: the faction the ``choice`` names loses at once, quietly (its players stay in), then the win check at
+    the point named as the skill (M19 "该阵营优先判负，不公示"); the refusals held the choice to ``factions``."""
+    faction = (use.action.choice or "").strip()
+    win.lose(board, faction, f"{use.skill.name}有效，优先判负，不公示", effect.clause or use.skill.clause)
+    win.check(board, use.skill.name)
+
+
 _ON_THE_USE: dict[str, Callable[[Board, Use, Effect], None]] = {
-    "lose": _lose, "ready": _ready, "choose": _choose, "extra": _extra}
+    "lose": _lose, "ready": _ready, "choose": _choose, "extra": _extra, "concede": _concede}
 
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:

@@ -132,13 +132,20 @@ class Flow:
         self.deferred: list[tuple[str, str, Skill]] = []
         #: The ``n`` of the step being walked ("" between steps).
         self.step_n = ""
+        #: 立即 triggers (``at_once``: M19 殉情) act inside the exit itself, the board's first listener.
+        self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at_once)
+        if self.at_once:
+            board.on_death.append(self._at_once)
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str, day: int | None = None) -> None:
         """Take a player out now; his triggers and the win check run in :meth:`after_exits`. ``day``: the
         exit belongs to that day (a day skill settled in the night that follows it)."""
         b = self.board
+        before = b.seat(player).fields.get("出局")
         if b.kill(player, cause):
+            if b.seat(player).fields.get("出局") is not before:  # a game's exit listener recorded it in its own words
+                return  # (M19: the day's exits as the scenario vocabulary says them, 投票 / 红牌)
             when = {"day": day} if day is not None else ({"night": b.night} if b.night is not None else {"day": b.table.day})
             b.seat(player).fields["出局"] = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
 
@@ -158,7 +165,19 @@ class Flow:
 
     def _trigger_skills(self, player: str) -> list[Skill]:
         seat = self.board.seat(player)
-        return [s for s in self.catalog.skills.values() if s.trigger is not None and holds(seat, s)]
+        return [s for s in self.catalog.skills.values()
+                if s.trigger is not None and not s.trigger.at_once and holds(seat, s)]
+
+    def _at_once(self, board: Board, seat: Seat, cause: str) -> None:
+        """The exit's 立即 triggers (``at_once``), inside the exit: their effects now, so a player they take out
+        goes out in the same moment, before the rest of what the exit sets off (M19 "每次出局后依次结算殉情、
+        遇难→遗志……"; "情侣中若有一人出局，另一人立即出局"). Nobody submits them (``forced``)."""
+        for skill in self.at_once:
+            if not holds(seat, skill) or self._forbids(skill, cause):
+                continue
+            use = Use(f"{seat.name}出局后", Action(actor=seat.name, skill=skill.name, index=-1), skill, seat.name)
+            for e in skill.effects:
+                effects.apply(board, self.pool, use, e, None, self.out)
 
     def triggers(self, player: str, cause: str | None) -> None:
         for skill in self._trigger_skills(player):
@@ -278,7 +297,7 @@ class Flow:
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
-        if not action.targets and not any(e.kind in ("mark", "announce", "ready", "choose", "extra") or e.to == "actor" or e.exits
+        if not action.targets and not any(e.kind in ("mark", "announce", "ready", "choose", "extra", "concede") or e.to == "actor" or e.exits
                                           for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)

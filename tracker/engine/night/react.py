@@ -23,6 +23,7 @@ from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Reaction, Skill
 from tracker.engine.night.checks import holds
 from tracker.engine.night.model import Action, Seat
+from tracker.engine.night.pairs import partner
 
 #: Who stops ``holder`` from using the reaction skill now, in the log's words (``<飞行头槌>``), or None;
 #: ``passive``: a perception he does not submit (``Reaction.passive``), else one of his answers.
@@ -63,8 +64,10 @@ def holds_form(seat: Seat, skill: Skill, r: Reaction) -> bool:
 
 
 def active(board: Board, seat: Seat, skill: Skill, r: Reaction) -> bool:
-    """Held now: in its form, and (``declared``) on the game day he declared it for."""
+    """Held now: in its form, in one of its ``phases``, and (``declared``) on the game day he declared it for."""
     if not holds_form(seat, skill, r):
+        return False
+    if r.phases and ("night" if board.night is not None else (board.table.phase or "day")) not in r.phases:
         return False
     if r.declared is None:
         return True
@@ -112,6 +115,15 @@ def answer(board: Board, source: str, cast: str, target: str, answers: Sequence[
         return target
     live = [(s, r) for s in reacting(board.catalog) for r in s.reacts
             if r.then != "none" and r.meets(cast) and cast not in r.keeps and active(board, seat, s, r)]
+    for s, r in live:
+        if r.then == "partner":  # M19 主人 "行使于忠犬身上的全部有效技能全部为主人所承受": no answer, at once
+            other = partner(board, target)
+            if other is None:
+                continue
+            line = (r.log or "{holder}<" + s.name + ">：<{skill}>改由{target}承受").format(
+                holder=target, skill=cast, source=source, target=other)
+            board.note(f"{label} {line}")
+            return other
     for act in answers:
         if act.members[:1] != (target,) or not _names(board.catalog, act, cast):
             continue

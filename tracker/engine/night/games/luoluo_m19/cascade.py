@@ -1,6 +1,7 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
-Registered as :attr:`Board.on_death` listeners in the post's words: 殉情 (the 忠犬 waits), 遇难
+Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
+trigger, ``at_once``, right after the exit's record): the 忠犬 waits for his night, 遇难
 then 遗志, the 绑匪's <设计> freed (激励 is the night file's forced ``trigger``), a red-carded 警长's badge given at random (his 殉职 otherwise
 is the night file's ``trigger``, settled by the generic engine after the step), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
@@ -26,8 +27,9 @@ def is_red(cause: str) -> bool:
 
 def install(ctx: Ctx) -> None:
     b = ctx.board
+    # when and how first, before the night file's 立即 triggers (殉情, ``at_once``) the engine put first
+    b.on_death.insert(0, lambda _b, seat, cause: _record(ctx, seat, cause))
     b.on_death.extend([
-        lambda _b, seat, cause: _record(ctx, seat, cause),
         lambda _b, seat, cause: _lovers(ctx, seat, cause),
         lambda _b, seat, cause: _hostage(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
@@ -49,11 +51,16 @@ def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
     seat.fields["出局"] = when
     # who went out first within one day or night ("靠前出局" decides the 遗言), kept in the table
     b.state["出局顺序"] = [*(b.state.get("出局顺序") or []), seat.name]
+    if cause == b.catalog.exile_skill:  # the day's out list goes where the first exile by vote happened
+        if not ctx.exiled:
+            ctx.exile_at = len(ctx.extra_lines)
+        ctx.exiled.append(seat.name)
 
 
 def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """殉情<强制>: the other lover goes out at once, red card included ("但情侣会触发<殉情>") —
-    except a 忠犬 whose 主人 went out: it lives to the end of the next discussion day's night."""
+    """忠犬: "当主人出局时，忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局" — the 主人's exit sets off no
+    立即 <殉情> (the night file's ``at_once`` trigger, which the 主人's mark does not carry): the 忠犬 is told
+    his last night, when he holds <杀人>."""
     b = ctx.board
     other = partner(ctx.table, seat.name)
     if other is None or not b.seat(other).alive:
@@ -65,8 +72,6 @@ def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
                 ctx.clause("忠犬"))
         b.tell(other, f"忠犬：主人{seat.name}已出局；你存活至第{n}夜结束，第{n}夜可以发动<杀人>；"
                       "此后只能用汪、呜以及小镇表情代替发言")
-        return
-    b.kill(other, f"殉情（{seat.name}出局）")
 
 
 def _hostage(ctx: Ctx, seat: Seat, cause: str) -> None:
@@ -137,7 +142,7 @@ def _sheriff(ctx: Ctx, seat: Seat, cause: str) -> None:
 
 
 def lose_faction(ctx: Ctx, faction: str, reason: str, clause: str) -> None:
-    """优先判负 by an act (投降, the director's word on a red card): recorded, not announced
+    """优先判负 by the director's word on a red card (投降 is the night file's ``concede``): recorded, not announced
     ("阵营被判负后，不予公示，且属于该阵营的角色并不会出局"); losses by a ``[[win]]`` condition are the
     win check's (:mod:`tracker.engine.night.win`), and both set off :func:`widows`."""
     win.lose(ctx.board, faction, f"{reason}，优先判负，不公示", clause)

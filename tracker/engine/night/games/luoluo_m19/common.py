@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracker.engine.night import react
 from tracker.engine.night.board import Board
 from tracker.engine.night.effects import Pool
 from tracker.engine.night.model import Action, Seat, Table
@@ -129,6 +130,10 @@ class Ctx:
     finished: bool = False
     extra_lines: list[str] = field(default_factory=list)
     hostage_out: list[str] = field(default_factory=list)
+    #: The day's exiles by the vote (the night file's <投票出局>, data), and where the out list goes among the
+    #: 公示's extra lines: before what the exits set off ("白天因投票出局的所有角色将立即公示").
+    exiled: list[str] = field(default_factory=list)
+    exile_at: int = 0
     used: set[int] = field(default_factory=set)  # indexes of actions settled
 
     @property
@@ -152,8 +157,11 @@ class Ctx:
         seat.uses[key] = max(0, int(left) - 1)
         self.board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
 
-    def bearer(self, target: str, skill: str) -> str:
-        return bearer(self.board, target, skill)
+    def bearer(self, target: str, skill: str, source: str, label: str) -> str:
+        """Where a hook step's cast lands: the 主人 bears what is used on the 忠犬 (the night file's <主人>,
+        ``reacts`` ``then = "partner"``), asked as the generic engine asks for a data skill's targets."""
+        landed = react.land(self.board, source, skill, target, (), label=label)
+        return target if landed is None else landed
 
     def blocked(self, act: Action) -> tuple[str, str] | None:
         """Why a lone actor's submission is refused at its step, with the clause: blocked by <算计>
@@ -165,17 +173,3 @@ class Ctx:
             return self.pool.refusing[m]
         by, clause = self.pool.blockers.get(m, ("", ""))
         return f"{m}被{by}封锁，<{act.skill}>无效", clause
-
-
-def bearer(board: Board, target: str, skill: str) -> str:
-    """主人: "夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受"."""
-    if board.night is None:
-        return target
-    lv = lovers(board.table)
-    if lv is None or lv.get("类型") != "人狗情未了" or lv.get("忠犬") != target:
-        return target
-    master = lv["主人"]
-    if not board.seat(master).alive:
-        return target
-    board.note(f"主人：行使于忠犬{target}身上的<{skill}>由主人{master}承受")
-    return str(master)

@@ -1,4 +1,4 @@
-"""Before the game and by day: the setup choices, red cards, surrender, the exile vote, 殉职, 遗志,
+"""Before the game and by day: the setup choices, red cards, 殉职, 遗志,
 and a new <设计> target — with the same exit cascades as the night.
 
 总体流程 1–2: "游戏开始时，变异丘比特选择情侣，人质选择<遇难>对象，绑匪选择<设计>对象。"
@@ -14,8 +14,8 @@ from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, will
 from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
 
-#: The steps of [win_policy] checks_at where a red card or a surrender changes the game without a death.
-RED_STEP, SURRENDER_STEP = "红牌罚下", "投降"
+#: The step of [win_policy] checks_at where a red card changes the game without a death (投降 is data: ``concede``).
+RED_STEP = "红牌罚下"
 
 PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
 
@@ -156,32 +156,6 @@ def red_cards(ctx: Ctx) -> None:
         win.check(b, RED_STEP)
 
 
-def surrender(ctx: Ctx) -> None:
-    """投降: "该阵营优先判负，不公示"."""
-    for act in [a for a in ctx.of("投降") if a.index not in ctx.used]:
-        ctx.used.add(act.index)
-        lose_faction(ctx, act.choice or "", "投降有效", ctx.clause("投降"))
-        win.check(ctx.board, SURRENDER_STEP)
-
-
-def exile(ctx: Ctx) -> None:
-    """The vote's exile: announced at once, with the 殉职 and 殉情 it sets off."""
-    b = ctx.board
-    exiled: list[str] = []
-    start = len(ctx.extra_lines)  # the out list goes before what the exits set off (殉职 …)
-    for act in [a for a in ctx.of("投票出局") if a.index not in ctx.used]:
-        ctx.used.add(act.index)
-        t = act.targets[0]
-        b.note(f"第{b.table.day}天投票：{t}得票最多 → 出局")
-        if b.kill(t, "投票出局"):
-            exiled.append(t)
-    if exiled:  # the day's out list in the post's words, each exit under its cause (a red card's too)
-        ctx.extra_lines[start:start] = [
-            f"投票出局：{d.player}" if d.player in exiled else f"{d.cause.split('（')[0]}：{d.player}"
-            for d in b.result.deaths]
-        b.result.outs_in_lines = True
-
-
 def wills_and_designs(ctx: Ctx) -> None:
     """A 遗志 or a new <设计> target submitted after the exit that allows it."""
     b = ctx.board
@@ -217,6 +191,4 @@ def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
 
 
 def run(ctx: Ctx) -> None:
-    surrender(ctx)
-    exile(ctx)
     wills_and_designs(ctx)

@@ -7,11 +7,9 @@ held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 
 from __future__ import annotations
 
 from tracker.engine.night import effects
-from tracker.engine.night.board import Board
-from tracker.engine.night.effects import Use, extra_uses
+from tracker.engine.night.effects import extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
-    bearer,
     dog_night_of,
     held,
     in_pack,
@@ -39,12 +37,6 @@ def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
     return True
 
 
-def aim(board: Board, use: Use, target: str) -> str | None:
-    """Where a data skill of the night lands (``GameHooks.aim``): on the 主人 for the 忠犬 (the 女巫's <警觉>
-    is data, ``immune_to``, asked where the effects land)."""
-    return bearer(board, target, use.skill.name)
-
-
 def kills(ctx: Ctx) -> None:
     """（1）狼人/黑情侣/情侣行动。其中因为主人出局获得技能的忠犬可以行使<杀人> — after <算计> (data)."""
     _kills(ctx)
@@ -68,7 +60,7 @@ def _kills(ctx: Ctx) -> None:
         if n > 1:
             b.note("(1) 激励：本夜狼人可以再使用一次<杀人>")
         for act in acts[-n:]:
-            t = ctx.bearer(act.targets[0], "杀人")
+            t = ctx.bearer(act.targets[0], "杀人", act.actor, "(1)")
             who = _killer_word(ctx, killer)
             ctx.strikes.append((t, who))
             b.note(f"(1) {who}指杀{t}")
@@ -98,7 +90,7 @@ def step5(ctx: Ctx) -> None:
             continue
         k = b.seat(act.members[0])
         ctx.spend(k, act.skill)
-        t = ctx.bearer(act.targets[0], act.skill)
+        t = ctx.bearer(act.targets[0], act.skill, k.name, "(5)")
         if not b.seat(t).alive:
             b.note(f"(5) 绑匪{k.name}发动<{act.skill}>：目标{t}已出局 → 没有效果")
             continue

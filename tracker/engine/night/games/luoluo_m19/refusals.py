@@ -143,13 +143,7 @@ def _sheriff(table: Table, action: Action) -> str | None:
     return None
 
 
-def _surrender(table: Table, action: Action) -> str | None:
-    if action.choice not in ("狼人", "黑情侣"):
-        return "只有狼人阵营、黑情侣阵营可以投降（choice 写阵营）"
-    return None
-
-
 _CHECKS = {
     "杀人": _kill, "牺牲": _sacrifice, "灭口": _kidnapper, "绑架": _kidnapper, "设计": _design,
-    "双歧之箭": _arrows, "遗志": _will, "遇难": _hero, "殉职": _sheriff, "投降": _surrender,
+    "双歧之箭": _arrows, "遗志": _will, "遇难": _hero, "殉职": _sheriff,
 }

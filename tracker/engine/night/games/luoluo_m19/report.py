@@ -82,6 +82,11 @@ def finish(ctx: Ctx) -> None:
         words = [n for n in voted + out if rights.get(n)]
         if words:
             lines.append(f"遗言：{'、'.join(words)}（若提交）")
+    if ctx.exiled:  # "白天因投票出局的所有角色将立即公示": the day's out list, each exit under its cause (a red card's too)
+        ctx.extra_lines[ctx.exile_at:ctx.exile_at] = [
+            f"投票出局：{d.player}" if d.player in ctx.exiled else f"{d.cause.split('（')[0]}：{d.player}"
+            for d in b.result.deaths]
+        b.result.outs_in_lines = True
     # "因投票而触发的警长<殉职>……的角色立即公示": each badge the 殉职 trigger (data) passed
     passed = [f"警长<殉职>：{t.from_player}将警徽移交给{t.to_player}" for t in b.result.tags_moved if t.via == "殉职"]
     for line in lines + ctx.extra_lines + passed:
