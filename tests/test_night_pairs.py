@@ -73,6 +73,15 @@ def test_a_partner_already_out_or_none_is_nobody() -> None:
     assert [d.player for d in res.deaths] == ["P07"]
 
 
+def test_the_partner_is_the_living_holder_of_the_other_end() -> None:
+    """Marks stay on players out: a bond set anew (M19: the director names new lovers) binds the living ones."""
+    players = {"P01": Seat("P01", "猎人", "村民"), "P02": Seat("P02", "村民", "村民", alive=False, tags=["乙"]),
+               "P03": Seat("P03", "村民", "村民", tags=["甲"]), "P04": Seat("P04", "村民", "村民", tags=["乙"])}
+    table = Table(players=players, state={}, night=2)
+    res = settle(parse_catalog(NIGHT, "toy.toml"), table, [Action("P01", "枪", ("P03",), index=0)])
+    assert [(d.player, d.cause) for d in res.deaths] == [("P03", "枪"), ("P04", "殉（P03出局）")]
+
+
 def test_nobody_submits_it_and_it_counts_as_data() -> None:
     res = _run(Action("P03", "殉"))
     assert [r.skill for r in res.rejected] == ["殉"]

@@ -10,8 +10,8 @@ from tracker.engine.night.board import Board
 
 
 def partner(board: Board, player: str) -> str | None:
-    """The living player bound to ``player`` by one of the night file's ``pairs`` (the other end's mark), or None
-    (M19 情侣: 攻/受, 主人/忠犬)."""
+    """The living player bound to ``player`` by one of the night file's ``pairs`` — the living player carrying the
+    other end's mark — or None (M19 情侣: 攻/受, 主人/忠犬)."""
     if not board.has(player):
         return None
     mine = board.seat(player).tags
@@ -19,7 +19,9 @@ def partner(board: Board, player: str) -> str | None:
         other = b if a in mine else a if b in mine else None
         if other is None:
             continue
-        found = next((p.name for p in board.table.players.values() if p.name != player and other in p.tags), None)
-        if found is not None and board.seat(found).alive:
+        # the living holder: marks stay on players out, and a director may bind a new pair later (M19 情侣 set anew)
+        found = next((p.name for p in board.table.players.values() if p.name != player and p.alive and other in p.tags),
+                     None)
+        if found is not None:
             return found
     return None
