@@ -509,7 +509,8 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
-                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede"]
+                     "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
+                     "count"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
@@ -517,7 +518,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log"}),
     "block": frozenset({"voids", "refuses", "log"}),
-    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty"}),
+    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
@@ -530,6 +531,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "choose": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
     "concede": frozenset({"factions"}),
+    "count": frozenset({"tag", "key", "add", "log", "absent"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
@@ -706,7 +708,10 @@ class EffectT(_Table):
                           "faction the submission's `choice` names — one of `factions`, else the submission is refused — is "
                           "judged lost at once (优先判负), its players staying in, and nothing is announced; the win check "
                           "then runs at the point named as the skill (`[win_policy] checks_at`) (M19 投降 \"当所有被询问的角色"
-                          "（包括已出局角色）同意投降，投降有效。该阵营优先判负，不公示\")",
+                          "（包括已出局角色）同意投降，投降有效。该阵营优先判负，不公示\")"
+                          "; count: the number `key` of the record the "
+                          "table's `state` keeps for the tag `tag` (a `mark`'s `record`) changes by `add`, whoever holds "
+                          "the tag (107 灵能 \"恶灵诞生时，[亡灵圣物]的<诅咒>技能次数+1\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -796,8 +801,17 @@ class EffectT(_Table):
         "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
         "出局角色的具体身份\": `[\"投票\"]`; leave out: the targets", default=[], examples=[["投票"]])
-    empty: str = _f("inspect with `exits`: what the actor is told when nobody went out so, `{day}` standing in",
-                    default="无")
+    empty: str = _f("inspect with `exits`: what the actor is told when nobody went out so, `{day}` standing in; "
+                    "with `holder_of`: what he is told when nobody holds the tag", default="无")
+    holder_of: Name | None = _f(
+        "inspect: instead of the targets, the player who holds this tag now (107 夜之眼 \"得知当前【亡灵圣物】持有者的"
+        "身份\"), `{target}` in `text` standing for him; nobody holding it: `empty` is told. Leave out: the targets",
+        default=None, examples=["亡灵圣物"])
+    key: Name | None = _f("count: the number in the tag's record that changes (required there)",
+                          default=None, examples=["诅咒剩余次数"])
+    add: int = _f("count: how much is added to it (negative: taken off)", default=1)
+    absent: str | None = _f("count: the log's line when the tag has no record yet (nobody was ever given it), "
+                            "`{step}` and `{actor}` standing in; leave out: the engine's own", default=None)
     seen: Literal["actual", "surface"] = _f(
         "inspect: the target's actual faction/role, or the 表面 one a check sees (213 预言 查验其[表面阵营]): the "
         "player's `表面阵营`/`表面身份` fields, or what the game's hooks say (`GameHooks.surface`, 213 伪装)",
@@ -991,6 +1005,10 @@ class EffectT(_Table):
             raise ValueError("concede 效果要写 factions（可以投降的阵营；choice 写其中之一）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
+        if self.kind == "count" and (not self.tag or not self.key):
+            raise ValueError("count 效果要写 tag 和 key（哪个标记的记录中的哪个数）")
+        if self.kind == "inspect" and self.holder_of and self.exits:
+            raise ValueError("inspect 效果的 holder_of 与 exits 只写其一")
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
@@ -1120,7 +1138,10 @@ class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
 
-    on: Literal["exit"] = _f("when it acts: `exit`, right after its holder goes out", default="exit")
+    on: Literal["exit", "gain"] = _f(
+        "when it acts: `exit`, right after its holder goes out; `gain`, right after a player comes to hold it by "
+        "taking its role — a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 "
+        "\"夜行怪加入游戏时\"): its effects act on nobody's submission, the new holder acting", default="exit")
     unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下); a cause "
                            "written with its detail after the name, `牺牲（P05主动出局）`, is that name's", default=[])
     missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
@@ -1158,6 +1179,8 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
         if self.at_once and not self.forced:
             raise ValueError("trigger 的 at_once 只与 forced 一起写（立即结算的是无人提交的强制技能）")
+        if self.on == "gain" and (not self.forced or self.unless):
+            raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless（获得身份时自行发动，无人提交，没有出局原因）")
         return self
 
 

@@ -180,6 +180,13 @@ class Effect:
     flips_instead: TargetIs | None = None
     #: inspect: the word for what ``words`` does not name (None: the name itself).
     otherwise: str | None = None
+    #: inspect: the holder of this tag instead of the targets (107 夜之眼); count: see ``key``.
+    holder_of: str | None = None
+    #: count: the number in ``tag``'s record that changes by ``add`` (107 灵能: 诅咒剩余次数 +1); ``absent``: the
+    #: log's line when the tag has no record.
+    key: str | None = None
+    add: int = 1
+    absent: str | None = None
     #: block: the post's reason the blocked player's later submissions are refused (None: the engine's).
     refuses: str | None = None
     #: The settlement log's line for the effect (None: the engine's own).
@@ -318,12 +325,16 @@ class Trigger:
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
     settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens — or, with ``asks``, he is
     told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者). ``forced``
-    (强制): nobody submits it; it acts by itself right after the exit (M19 激励).
+    (强制): nobody submits it; it acts by itself right after the exit (M19 激励). ``on = "gain"`` (with
+    ``forced``): it acts when a player comes to hold it by taking its role, a flip or a convert (107 灵能 "恶灵诞生时",
+    夜之眼 "夜行怪加入游戏时": :mod:`tracker.engine.night.gains`), not at an exit.
     """
 
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
+    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role (107 灵能 "恶灵诞生时").
+    on: str = "exit"
     asks: str | None = None
     #: 强制: it acts by itself on its holder's exit, nobody submits it (M19 激励).
     forced: bool = False
@@ -730,7 +741,7 @@ def _skill(t: SkillT) -> Skill:
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
                                                          at=tuple(t.trigger.at), tells=t.trigger.tells,
-                                                         at_once=t.trigger.at_once))
+                                                         at_once=t.trigger.at_once, on=t.trigger.on))
 
 
 def _effect(e: EffectT) -> Effect:
@@ -744,7 +755,7 @@ def _effect(e: EffectT) -> Effect:
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
                   while_alive=None if e.while_alive is None else WhileAlive(tuple(e.while_alive.roles), e.while_alive.at_least),
                   clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
-                  exits=tuple(e.exits), empty=e.empty,
+                  exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, key=e.key, add=e.add, absent=e.absent,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),

@@ -43,7 +43,8 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
     if skill.tally is not None:
         return f"<{skill.name}>由白天的计票结算（[voting] {skill.tally}），无需提交"
     if skill.trigger is not None and skill.trigger.forced:
-        return f"<{skill.name}>是强制技能，出局时自行发动，无需提交"
+        acts = "获得该身份时" if skill.trigger.on == "gain" else "出局时"
+        return f"<{skill.name}>是强制技能，{acts}自行发动，无需提交"
     lent = skill.name in granted
     members = action.members
     team = action.team

@@ -159,6 +159,12 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "inspect" and effect.exits:
         _inspect_exits(board, use, effect)
+    if effect.kind == "inspect" and effect.holder_of is not None:  # 107 夜之眼: whoever holds the tag now
+        target = tag_holder(board, effect.holder_of)
+        if target is None:
+            board.tell(who, effect.empty)
+            board.note(f"{step} {who}<{name}>：{effect.empty}")
+            return
     if effect.kind == "announce":
         if target is None or effect.when_target is None or tonight.matches(board, pool, effect.when_target, target):
             _announce(board, use, effect, target)
@@ -274,9 +280,14 @@ def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
         return
     if effect.new_uses and effect.role is not None:
         seat.uses = flips.new_uses(board, effect.role)
+    before = seat.role
     board.convert(target, effect.role, effect.faction, use.skill.name)
     if effect.told_text is not None:
         board.tell(target, effect.told_text.format(target=target))
+    if seat.role != before:  # "恶灵诞生时": the new identity's skills with ``trigger.on = "gain"`` act
+        from tracker.engine.night.gains import gained
+
+        gained(board, seat)
 
 
 def chosen(effect: Effect, action: Action) -> bool:
@@ -561,8 +572,23 @@ def _concede(board: Board, use: Use, effect: Effect) -> None:
     win.check(board, use.skill.name)
 
 
+def _count(board: Board, use: Use, effect: Effect) -> None:
+    """``count``: the number ``key`` of the record the state keeps for ``tag`` changes by ``add`` (107 灵能
+    "恶灵诞生时，[亡灵圣物]的<诅咒>技能次数+1"); with no record yet there is nothing to change."""
+    tag, key = effect.tag or "", effect.key or ""
+    record = board.state.get(tag)
+    if not isinstance(record, dict):
+        line = effect.absent or f"{{step}} {{actor}}<{use.skill.name}>：场上尚无{tag}，{key}无从改变"
+        board.note(line.format(step=use.step, actor=use.actor))
+        return
+    now = int(record.get(key, 0)) + effect.add
+    board.set_state(tag, {**record, key: now})
+    line = effect.log or f"{{step}} {{actor}}<{use.skill.name}>：{tag}的{key}{effect.add:+d}（现为{{count}}）"
+    board.note(line.format(step=use.step, actor=use.actor, count=now))
+
+
 _ON_THE_USE: dict[str, Callable[[Board, Use, Effect], None]] = {
-    "lose": _lose, "ready": _ready, "choose": _choose, "extra": _extra, "concede": _concede}
+    "lose": _lose, "ready": _ready, "choose": _choose, "extra": _extra, "concede": _concede, "count": _count}
 
 
 def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
@@ -603,9 +629,11 @@ def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
 
 def tag_holder(board: Board, tag: str) -> str | None:
     """Who holds a tag now: the player marked with it, else the player the table's ``state`` names for it
-    (the state key the board keeps for 警长, 神眷者, 恶徒首领 … as tags move)."""
+    (the state key the board keeps for 警长, 神眷者, 恶徒首领 … as tags move, or the ``holder`` of its record)."""
     held = next((p.name for p in board.holders(tag)), None)
     named = board.state.get(tag)
+    if isinstance(named, dict):  # a tag with a record (107 亡灵圣物: holder, since, 诅咒剩余次数)
+        named = named.get("holder")
     return held if held is not None else (named if isinstance(named, str) and board.has(named) else None)
 
 

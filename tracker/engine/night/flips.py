@@ -41,6 +41,10 @@ def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> bool:
     hooks = board.hooks
     if hooks is not None and hooks.flipped is not None:
         hooks.flipped(board, seat, before, cause)
+    if seat.role != before[0]:  # ``trigger.on = "gain"``: 107 灵能 "恶灵诞生时", 夜之眼 "夜行怪加入游戏时"
+        from tracker.engine.night.gains import gained  # gains → effects → flips: asked here, not at import
+
+        gained(board, seat)
     board.hear(seat, "flip", (before[1], seat.faction))  # ``hears``: 107 灵魂链接
     return True
 

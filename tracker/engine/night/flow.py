@@ -166,7 +166,7 @@ class Flow:
     def _trigger_skills(self, player: str) -> list[Skill]:
         seat = self.board.seat(player)
         return [s for s in self.catalog.skills.values()
-                if s.trigger is not None and not s.trigger.at_once and holds(seat, s)]
+                if s.trigger is not None and s.trigger.on == "exit" and not s.trigger.at_once and holds(seat, s)]
 
     def _at_once(self, board: Board, seat: Seat, cause: str) -> None:
         """The exit's 立即 triggers (``at_once``), inside the exit: their effects now, so a player they take out

@@ -86,8 +86,7 @@ def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
 
 
 def flipped(board: Board, seat: Seat, before: tuple[str, str], cause: str) -> None:
-    """What a flip sets off here (``GameHooks.flipped``): a new 亡灵 identity is born (灵能, 告死者, 天谴,
-    夜之眼); a player human again restarts 认主's count (and a 守夜人 shows his 夜之隐). Who hears of it
+    """What a flip sets off here (``GameHooks.flipped``): a new 亡灵 identity is born (告死者, 天谴); a player human again restarts 认主's count (and a 守夜人 shows his 夜之隐). Who hears of it
     (灵魂链接) is the data's ``hears``."""
     if is_undead(seat):
         _born(board, seat)
@@ -113,21 +112,14 @@ def _when_words(when: dict[str, int]) -> str:
 
 
 def _born(board: Board, seat: Seat) -> None:
-    """What a 亡灵 identity does the moment it is born (灵能, 告死者, 天谴, 夜之眼)."""
-    if seat.role == "恶灵":
-        add_curse(board, 1, f"<灵能>（{seat.name}成为恶灵）")
-    elif seat.role == "告死者":
+    """What a 亡灵 identity does the moment it is born here (告死者, 天谴); 灵能 and 夜之眼 are their skills'
+    ``trigger.on = "gain"`` (:mod:`tracker.engine.night.gains`)."""
+    if seat.role == "告死者":
         board.set_state("告死者", seat.name)
     elif seat.role == "天谴者":
         pending = board.state.setdefault("_天谴待定", [])
         pending.append(seat.name)
         board.tell(seat.name, "天谴：你可以选定一个阵营，随机一名当前存活的该阵营角色于当夜结束时出局")
-    elif seat.role == "夜行怪":
-        holder = relic_holder(board)
-        if holder is not None:
-            board.tell(seat.name, f"夜之眼：[亡灵圣物]持有者{holder}的身份为{board.seat(holder).role}")
-        else:
-            board.tell(seat.name, "夜之眼：场上尚无[亡灵圣物]")
 
 
 def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) -> None:
