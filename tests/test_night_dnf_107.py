@@ -511,6 +511,25 @@ def test_calamity_lets_an_undead_holder_pass_the_relic() -> None:
     assert res.tags_moved == []  # a human holder has no <灾厄> to use
 
 
+def test_calamity_tells_the_undead_holder_the_living_and_meets_the_nights_voids() -> None:
+    """灾厄 "其将得到导演通知，得知存活角色名单" (the (15) tell, submitted or not); it is a <普通> skill, so
+    <牵制> "该角色当晚发动的非团队的<普通>和<限定>技能无效" voids it, and a holder the relic left before (15) (馈赠)
+    has no <灾厄> any more."""
+    undead = {"P19": {"role": "腐尸", "faction": "亡灵"}}
+    res = run(table(state={"亡灵圣物": relic_at("P05", 2)}, n=5, P05={"role": "腐尸", "faction": "亡灵"},
+                    P02={"alive": False}))
+    assert [f for f in told(res, "P05") if f.startswith("灾厄")] == [
+        "灾厄：存活角色名单：P01、P03、P04、P05；可以将[亡灵圣物]转交给场上任意一名角色"]
+    human = run(table(state={"亡灵圣物": relic_at("P14", 2), "神眷者": "P14"}))  # immune to the curse: stays human
+    assert not any(f.startswith("灾厄") for f in told(human, "P14"))
+    held = run(table(state={"亡灵圣物": relic_at("P19", 2)}, **undead), act("P06+P18", "牵制", "P19", phase="day"),
+               act("P19", "灾厄", "P03"))
+    assert held.tags_moved == [] and [r.skill for r in held.rejected] == ["灾厄"]
+    gone = run(table(state={"亡灵圣物": relic_at("P19", 2)}, **undead), act("P06", "突击", "P19"),
+               act("P19", "灾厄", "P03"), decisions={"馈赠": "P04"})
+    assert [(m.to_player, m.via) for m in gone.tags_moved] == [("P04", "馈赠")]
+
+
 def test_mastery_after_two_complete_nights_wins_for_the_temple() -> None:
     """认主<强制>：当某个角色以人类身份持有[亡灵圣物]连续度过两个完整的夜晚时，将得到导演通知，[亡灵圣物]认其为主。
     圣殿阵营 胜：亡灵圣物认主圣殿阵营角色"""

@@ -535,7 +535,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
-                                "unless_last"})
+                                "unless_last", "when_actor"})
 
 
 class WhileAliveT(_Table):
@@ -936,6 +936,11 @@ class EffectT(_Table):
         "it protects only a target who is one of these when the hit comes, and he stays in by flipping by `[flip]` "
         "(107 死灵咒 \"若其属于人类，则该角色不出局并翻转其身份\"; 107's flow asks it at its check (5), after 初拥). "
         "Leave out: the hit takes him out (protect: it protects whoever it is on)", default=None)
+    when_actor: TargetIsT | None = _f(
+        "any kind but learn: it takes hold only while its user (the submission's first member) is one of `values`, "
+        "compared as `when_target` compares a target (107 灾厄 \"若[亡灵圣物]的持有者属于亡灵阵营……可以将[亡灵圣物]"
+        "转交给场上任意一名角色\"); else it does nothing and the log says so. Leave out: whoever uses it",
+        default=None)
     when_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains one of these words (107 探查 \"并选择以下"
         "效果之一\": `[\"2\"]` for 效果2); leave out: whatever the choice", default=[], examples=[["2"]])
@@ -1010,8 +1015,8 @@ class EffectT(_Table):
         if self.kind == "inspect" and self.holder_of and self.exits:
             raise ValueError("inspect 效果的 holder_of 与 exits 只写其一")
         if self.kind == "learn":
-            if self.model_fields_set & {"when_target", "to"}:
-                raise ValueError("learn 效果针对整个提交，不读 when_target、to（要问的玩家写 among）")
+            if self.model_fields_set & {"when_target", "to", "when_actor"}:
+                raise ValueError("learn 效果针对整个提交，不读 when_target、to、when_actor（要问的玩家写 among）")
             if self.ask not in ("chosen_before", "role_if_dies", "night_of") and self.match is None and not self.questions:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
             if self.ask in ("chosen_before", "role_if_dies", "night_of") and self.model_fields_set & {
@@ -1420,6 +1425,11 @@ class TellT(_Table):
     text: str = _f("the words, `{targets}` standing for the targets (`{count}` for the number, with `count`; "
                    "`{picked}` for the picks, with `pick`); with none of `about`, `count`, `pick`: told as written "
                    "(M160 预告)", default="{targets}")
+    living: bool = _f("instead of `about`/`count`/`pick`: they are told the living players, `{living}` in `text` "
+                      "(107 灾厄 \"得知存活角色名单\"); leave out: not told", default=False)
+    factions: list[Name] = _f("only the holders who count in one of these factions (as `count` counts them) are told "
+                              "(107 灾厄 \"若[亡灵圣物]的持有者属于亡灵阵营，其将得到导演通知\"); leave out: whatever their "
+                              "faction", default=[], examples=[["亡灵"]])
     empty: str = _f("the words when that skill has no target this phase (`going`: when nobody is about to go out)",
                     default="无")
     untold: str | None = _f("the log's line when no living holder is told, `{step}` standing in (107 (11) \"{step} 场上没有"
@@ -1469,12 +1479,13 @@ class TellT(_Table):
     def _what(self) -> "TellT":
         given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick),
                                 ("reveal", self.reveal), ("going", self.going),
-                                ("chosen_by", self.chosen_by)) if v]
+                                ("chosen_by", self.chosen_by), ("living", self.living)) if v]
         if len(given) > 1:
             raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）、"
-                             "reveal（随机告知其他玩家的身份）、going（即将出局者名单）或 chosen_by（某些类型的玩家今晚选择的玩家），只写一个")
+                             "reveal（随机告知其他玩家的身份）、going（即将出局者名单）、chosen_by（某些类型的玩家今晚选择的玩家）"
+                             "或 living（存活角色名单），只写一个")
         if not given and ("text" not in self.model_fields_set or "{" in self.text):
-            raise ValueError("tell 写 about、count、pick、reveal、going 或 chosen_by 之一；都不写时 text 是告知的原话（不含 {…}）")
+            raise ValueError("tell 写 about、count、pick、reveal、going、chosen_by 或 living 之一；都不写时 text 是告知的原话（不含 {…}）")
         if self.reveal is not None and self.model_fields_set & {"one_of", "summary"}:
             raise ValueError("tell 的 reveal 每名持有者各自随机，不与 one_of、summary 一起写")
         if (self.distort is not None or self.wrong is not None) and not (self.chosen_by and self.distort and self.wrong):

@@ -178,6 +178,8 @@ class Effect:
     when_target: TargetIs | None = None
     #: damage: a target it names who would go out by the hit flips by ``[flip]`` instead (107 初拥).
     flips_instead: TargetIs | None = None
+    #: Any kind but learn: only while its user is one of these (107 灾厄: an 亡灵 holder); None: whoever.
+    when_actor: TargetIs | None = None
     #: inspect: the word for what ``words`` does not name (None: the name itself).
     otherwise: str | None = None
     #: inspect: the holder of this tag instead of the targets (107 夜之眼); count: see ``key``.
@@ -440,6 +442,10 @@ class Tell:
     #: With ``chosen_by``: the chance the holder is told ``wrong`` players instead (醉酒).
     distort: Distort | None = None
     wrong: TellWrong | None = None
+    #: Instead of ``about``'s targets: the living players, ``{living}`` (107 灾厄 "得知存活角色名单").
+    living: bool = False
+    #: Only holders who count in one of these factions are told (107 灾厄: an 亡灵 holder); empty: all.
+    factions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -759,6 +765,7 @@ def _effect(e: EffectT) -> Effect:
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),
+                  when_actor=None if e.when_actor is None else _target_is(e.when_actor),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
                   ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
                   no=e.no, told=e.told,
@@ -795,6 +802,7 @@ def _step(t: StepT) -> Step:
                                              empty=t.tell.empty, while_uses=t.tell.while_uses,
                                              also=tuple(t.tell.also), unless_status=tuple(t.tell.unless_status),
                                              count=tuple(t.tell.count), log=t.tell.log, summary=t.tell.summary,
+                                             living=t.tell.living, factions=tuple(t.tell.factions),
                                              pick=None if t.tell.pick is None else TellPick(
                                                  tuple(t.tell.pick.groups), t.tell.pick.count, t.tell.pick.question),
                                              one_of=None if t.tell.one_of is None else _tell_one(t.tell.one_of),

@@ -150,6 +150,11 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
 def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None, out: Out) -> None:
     """One effect on one target (``target`` None: an effect that needs none, e.g. tearing a tag)."""
     who, name, step = use.actor, use.skill.name, use.step
+    if effect.when_actor is not None:  # 107 灾厄 "若[亡灵圣物]的持有者属于亡灵阵营"
+        me = use.action.members[0] if use.action.members else who
+        if not board.has(me) or not tonight.matches(board, pool, effect.when_actor, me):
+            board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_actor, me)}")
+            return
     if effect.kind == "mark":
         _mark(board, use, effect, target)
         return

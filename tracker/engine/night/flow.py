@@ -80,11 +80,14 @@ def last_use(board: Board, action: Action) -> dict[str, Any]:
 def counted(board: Board, factions: Sequence[str]) -> int:
     """Living players who count in one of ``factions``: their own, or one their role's ``also_factions``
     names in the ruleset (107 "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营")."""
-    def counts(seat: Seat) -> bool:
-        role = board.ruleset.role(seat.role) if board.ruleset is not None else None
-        mine = {seat.faction, *(role.also_factions if role is not None else ())}
-        return not mine.isdisjoint(factions)
-    return sum(1 for seat in board.living() if counts(seat))
+    return sum(1 for seat in board.living() if counts_in(board, seat, factions))
+
+
+def counts_in(board: Board, seat: Seat, factions: Sequence[str]) -> bool:
+    """The player counts in one of ``factions``: his own, or one his role's ``also_factions`` names."""
+    role = board.ruleset.role(seat.role) if board.ruleset is not None else None
+    mine = {seat.faction, *(role.also_factions if role is not None else ())}
+    return not mine.isdisjoint(factions)
 
 
 def _key(action: Action, skill: Skill) -> str:
@@ -422,6 +425,8 @@ class Flow:
             if t.while_uses and (left is False or (not isinstance(left, bool) and left <= 0)):
                 b.note(f"{n} {seat.name}的<{to.name}>已用完，不再告知")
                 continue
+            if t.factions and not counts_in(b, seat, t.factions):  # 107 灾厄: only an 亡灵 holder is told
+                continue
             silenced = [s for s in t.unless_status if s in seat.status]
             if silenced:
                 b.note(f"{n} {seat.name}处于[{silenced[0]}]状态，<{to.name}>失效，不告知")
@@ -449,6 +454,8 @@ class Flow:
             elif t.going:  # the step's preview: who is about to go out (107 告死)
                 targets = tuple(self.pool.going or ())
                 text = t.text.format(targets="、".join(targets)) if targets else t.empty
+            elif t.living:
+                text = t.text.format(living="、".join(s.name for s in b.living()))
             elif t.about is not None:
                 targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
                                               for x in self.pool.targets.get(name, ())))

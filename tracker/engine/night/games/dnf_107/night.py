@@ -23,7 +23,6 @@ from tracker.engine.night.games.dnf_107.common import (
     flip,
     is_undead,
     joins,
-    move_relic,
     relic,
     relic_holder,
 )
@@ -100,6 +99,8 @@ class Night:
         seat = self.b.seat(name)
         if seat.role != self.role_at_start.get(name) and not holds(seat, skill):
             return f"失效（{name}已翻转身份，失去<{skill.name}>：失去的技能效果全部终止）"
+        if skill.tag is not None and not holds(seat, skill):  # 灾厄: the relic went on (馈赠, 权术) before (15)
+            return f"失效（{name}已不持有[{skill.tag}]，没有<{skill.name}>）"
         if self.blocked == name and skill.kind in ("普通", "限定"):
             return RESTRAINED + "：该角色当晚发动的非团队的<普通>和<限定>技能无效）"
         for solo, sentence in SOLO.items():
@@ -288,23 +289,6 @@ class Night:
                 need = int(b.state.get(NEUTRAL_NEED, 7)) + 2
                 b.set_state(NEUTRAL_NEED, need)
                 b.note(f"夜之牙使亡灵阵营角色{d.player}出局 → 中立阵营判胜所需人数+2（现为{need}）")
-
-    def step15(self) -> None:
-        b = self.b
-        holder = relic_holder(b)
-        if holder is not None and b.seat(holder).alive and is_undead(b.seat(holder)):
-            living = "、".join(s.name for s in b.living())
-            act = next((a for a in self.actions if a.skill == "灾厄" and a.members == (holder,)), None)
-            to = act.targets[0] if act is not None and act.targets else None
-            if to is not None and to != holder and b.seat(to).alive:
-                b.note(f"(15) 灾厄：持有者{holder}属于亡灵 → 得到存活角色名单，将[亡灵圣物]转交给{to}")
-                move_relic(b, to, "灾厄")
-                b.tell(holder, f"灾厄：存活角色名单：{living}；可转交亡灵圣物（转交给{to}）")
-            else:
-                b.note(f"(15) 灾厄：持有者{holder}属于亡灵 → 得到存活角色名单，选择不转交")
-                b.tell(holder, f"灾厄：存活角色名单：{living}；可转交亡灵圣物（选择不转交）")
-        elif holder is not None:
-            b.note(f"(15) 灾厄：持有者{holder}不属于亡灵阵营 → 不结算")
 
 
 def curse(b: Board, taught: str | None) -> None:
