@@ -1139,14 +1139,23 @@ class SparesT(_Table):
                       examples=["天罡护体：游戏日第一日，不会因为除<绝对切割>外的其他技能和投票而出局"])
 
 
+#: What ``on = "next_point"`` means (213 殉职), written once for the model's text.
+NEXT_POINT = ("`next_point`, at the next point skills can be used after the exit (213 殉职 \"警长出局后下一个可发动技能的时间"
+              "点\"): the next step that lists the skill (or that a game's hook step names), where the holders who went out "
+              "in this settlement — or, in a settlement that begins there, in the phase just before it (their `出局` field: "
+              "the night before, for a step that also runs in a night; else the same day) — act on their last submission "
+              "(a skill with a `tag`: its bearers, whatever its `roles`); a submission the `unless` forbids, or one refused "
+              "there, counts as none (`missing`), and a submission by anyone else is refused")
+
+
 class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
     (猎人 开枪, 警长 警徽); its holder may use it while out."""
 
-    on: Literal["exit", "gain"] = _f(
+    on: Literal["exit", "gain", "next_point"] = _f(
         "when it acts: `exit`, right after its holder goes out; `gain`, right after a player comes to hold it by "
         "taking its role — a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 "
-        "\"夜行怪加入游戏时\"): its effects act on nobody's submission, the new holder acting", default="exit")
+        "\"夜行怪加入游戏时\"): its effects act on nobody's submission, the new holder acting; " + NEXT_POINT, default="exit")
     unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下); a cause "
                            "written with its detail after the name, `牺牲（P05主动出局）`, is that name's", default=[])
     missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
@@ -1166,7 +1175,8 @@ class TriggerT(_Table):
                        "right after the exit", default=[], examples=[["(14)", "(20)"]])
     tells: str | None = _f("what its holder is told when it acts, submitted or not, `{living}` standing for the "
                            "living players (107 传承 \"其得知存活角色名单并选择一名角色\"); with `asks`, the holder "
-                           "who submitted nothing is told this, not `asks`. Leave out: nothing",
+                           "who submitted nothing is told this, not `asks`; with `on = \"next_point\"`, when his point comes, before "
+                           "he acts, unless the `unless` forbids him (213 殉职 \"反馈存活角色名单\"). Leave out: nothing",
                            default=None, examples=["传承：存活角色名单：{living}；请选择一名角色成为神眷者"])
     forced: bool = _f("强制: it acts by itself right after its holder's exit (unless `unless` forbids it), with no "
                       "submission — nobody submits it (M19 激励<强制> \"当幼狼并非因红牌罚下而出局后……\"); leave out: "
@@ -1186,6 +1196,10 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 at_once 只与 forced 一起写（立即结算的是无人提交的强制技能）")
         if self.on == "gain" and (not self.forced or self.unless):
             raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless（获得身份时自行发动，无人提交，没有出局原因）")
+        if self.at and self.on != "exit":
+            raise ValueError("trigger 的 at 只与 on = \"exit\" 一起写（next_point 的时点是列出它的步骤）")
+        if self.forced and self.on == "next_point":
+            raise ValueError("trigger 的 forced 不与 on = \"next_point\" 一起写")
         return self
 
 

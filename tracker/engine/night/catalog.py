@@ -329,13 +329,16 @@ class Trigger:
     told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者). ``forced``
     (强制): nobody submits it; it acts by itself right after the exit (M19 激励). ``on = "gain"`` (with
     ``forced``): it acts when a player comes to hold it by taking its role, a flip or a convert (107 灵能 "恶灵诞生时",
-    夜之眼 "夜行怪加入游戏时": :mod:`tracker.engine.night.gains`), not at an exit.
+    夜之眼 "夜行怪加入游戏时": :mod:`tracker.engine.night.gains`), not at an exit. ``on = "next_point"``: not at
+    the exit but at the next point skills can be used after it (213 殉职), where ``tells`` is told first.
     """
 
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
-    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role (107 灵能 "恶灵诞生时").
+    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role (107 灵能 "恶灵诞生时");
+    #: ``next_point``: at the next point skills can be used after the exit (213 殉职), a step listing the skill or a
+    #: hook's call of :meth:`tracker.engine.night.flow.Flow.points`.
     on: str = "exit"
     asks: str | None = None
     #: 强制: it acts by itself on its holder's exit, nobody submits it (M19 激励).

@@ -167,6 +167,7 @@ class Flow:
         check(self.board, "exit")
 
     def _trigger_skills(self, player: str) -> list[Skill]:
+        """The skills acting right at ``player``'s exit (a ``next_point`` trigger waits for its point)."""
         seat = self.board.seat(player)
         return [s for s in self.catalog.skills.values()
                 if s.trigger is not None and s.trigger.on == "exit" and not s.trigger.at_once and holds(seat, s)]
@@ -248,6 +249,92 @@ class Flow:
             self.deferred.remove(d)
             self.trigger(d[2], d[0], d[1], label or None)
             self.after_exits()
+
+    # -- the next point skills can be used after an exit (trigger on = "next_point") ---------------
+    def point(self, step: str, skill: Skill, actions: Sequence[Action] | None = None, *,
+              follows_night: bool = False, pending: str | None = None) -> None:
+        """The point a ``next_point`` trigger acts at (213 "出局后的下一个可发动技能的时点"): the holders who
+        went out just before it act on their last submission (``actions``: those the calling hook step kept;
+        none given: this settlement's unsettled ones); anyone else's is refused. A skill with a ``tag`` is
+        held by its bearer, whatever the ``roles`` (213 殉职: the 警长 of any role). ``follows_night``: the point
+        after a night (213 晨曦), so a settlement beginning here reads exits of the night before, else of the
+        same day. ``pending``: the point is not reached in this settlement (a night confirmed before its 晨曦
+        is submitted): the holders wait for it, a pending entry each, ``pending`` saying when."""
+        b = self.board
+        assert skill.trigger is not None
+        subs = [a for a in (self.actions if actions is None else actions)
+                if a.skill == skill.name and (actions is not None or a.index not in self.done)]
+        taken: set[int] = set()
+        for seat in list(b.table.players.values()):
+            held = skill.tag in seat.tags if skill.tag is not None else holds(seat, skill)  # a title's: its bearer
+            cause = None if seat.alive or not held else self._just_out(seat, follows_night, here=pending is None)
+            if cause is None:
+                continue
+            mine = [a for a in subs if a.members[:1] == (seat.name,)]
+            taken.update(a.index for a in mine)
+            if pending is not None:
+                self.done.update(a.index for a in mine)
+                b.later(skill.name, seat.name, pending, skill.clause)
+                b.note(f"{step} {seat.name}<{skill.name}>：尚未到出局后的下一个可发动技能的时点，待{pending}结算")
+                continue
+            self._at_point(seat, skill, mine, cause, step)
+        for a in subs:
+            if a.index not in taken:
+                self.done.add(a.index)
+                who = skill.tag or f"<{skill.name}>持有者"
+                b.reject(a, f"{a.actor}不是刚出局的{who}", skill.clause)
+
+    def points(self, step: str, actions: Sequence[Action] | None = None, *, follows_night: bool = False,
+               pending: str | None = None) -> None:
+        """Every ``next_point`` trigger at a point a game's hook step settles in its own code (213 晨曦(3),
+        黄昏(4)): :meth:`point` for each, in the night file's order."""
+        for skill in self.catalog.skills.values():
+            if skill.trigger is not None and skill.trigger.on == "next_point":
+                self.point(step, skill, actions, follows_night=follows_night, pending=pending)
+
+    def _just_out(self, seat: Seat, follows_night: bool, *, here: bool = True) -> str | None:
+        """The cause ``seat`` went out of just before this point (this settlement, or the phase before a
+        settlement that begins here, by his ``出局`` field), or None: his point is not now. ``here``: the
+        point is in this settlement (else only its own exits wait for it)."""
+        b = self.board
+        found = next((d.cause for d in b.result.deaths if d.player == seat.name), None)
+        if found is not None or not here:
+            return found
+        when = seat.fields.get("出局")
+        if b.night is not None or b.table.day is None or not isinstance(when, dict):
+            return None
+        key, at = ("night", self.catalog.night_before(b.table.day)) if follows_night else ("day", b.table.day)
+        return str(when.get("cause") or "") if when.get(key) == at else None
+
+    def _at_point(self, seat: Seat, skill: Skill, mine: Sequence[Action], cause: str, step: str) -> None:
+        """One holder at his point: his last submission, or ``missing`` when he has none, is forbidden
+        (``unless``) or is refused; ``tells`` first, unless he is forbidden."""
+        b, trigger = self.board, skill.trigger
+        assert trigger is not None
+        for a in mine[:-1]:
+            self.done.add(a.index)
+            b.note(f"{seat.name}<{skill.name}>：以最后一次提交为准，此前的提交不结算")
+        act = mine[-1] if mine else None
+        forbidden = bool(cause) and self._forbids(skill, cause)
+        if act is not None and forbidden:
+            self.done.add(act.index)
+            b.reject(act, f"因<{cause.split('（', 1)[0]}>出局，不能发动<{skill.name}>", trigger.clause or skill.clause)
+            act = None
+        if trigger.tells is not None and not forbidden:
+            b.tell(seat.name, trigger.tells.format(living="、".join(p.name for p in b.living()) or "无"))
+        if act is not None and (act.targets or act.choice):
+            before = len(b.result.rejected)
+            self.settle(act, step)
+            if len(b.result.rejected) == before:
+                return
+        elif act is not None:
+            self.done.add(act.index)
+        if trigger.missing is not None:
+            b.note(f"{step} {seat.name}未选择<{skill.name}>：视为{trigger.missing}（{trigger.clause or skill.clause}）")
+            self.settle(Action(actor=seat.name, skill=skill.name, choice=trigger.missing, index=-1), step)
+        elif trigger.asks is not None and not forbidden:
+            b.later(trigger.asks, seat.name, "出局后", trigger.clause or skill.clause)
+            b.tell(seat.name, trigger.asks)
 
     def _aliases(self, name: str) -> tuple[str, ...]:
         found = self.catalog.skills.get(name)
@@ -594,6 +681,10 @@ class Flow:
             learn.answer(self, self.catalog.skill(step.feedback), n)
         for name in step.skills:
             skill = self.catalog.skill(name)
+            if skill.trigger is not None and skill.trigger.on == "next_point":  # this step is its point
+                self.point(n, skill, follows_night="night" in step.phases)
+                self.after_exits()
+                continue
             if skill.trigger is not None:
                 continue
             for a in self.effective(name):
@@ -633,7 +724,8 @@ class Flow:
             effects.hold_from_start(b, "")
         for a in self.actions:  # a holder already out before this phase acts first (猎人 at 次日公告后)
             skill = self.catalog.skill(a.skill)
-            if skill.trigger is not None and a.members and not b.seat(a.members[0]).alive and a.index not in self.done:
+            if (skill.trigger is not None and skill.trigger.on == "exit" and a.members and not b.seat(a.members[0]).alive
+                    and a.index not in self.done):
                 last = [x for x in self.actions if x.skill == a.skill and x.members == a.members]
                 for x in last[:-1]:
                     self.done.add(x.index)

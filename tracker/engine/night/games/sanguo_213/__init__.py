@@ -12,6 +12,7 @@ and (3)–(4); a day's 正午 and 黄昏 (1)–(5) — with the refusals only th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from tracker.engine.night.board import Board
@@ -38,6 +39,9 @@ from tracker.engine.night.model import Action, Table
 if TYPE_CHECKING:
     from tracker.engine.night.catalog import Step
     from tracker.engine.night.flow import Flow
+
+#: When a point not reached in this settlement comes: the 晨曦 after the night.
+WAIT_DAWN = "晨曦（出局后下一个可发动技能的时间点）"
 
 #: Skills that act by themselves: a submission of one is a mistake, not a choice.
 AUTOMATIC = ("主宰黑夜", "灵通", "长寿之命", "村镇之殇", "坚强", "绝笔", "接刀")
@@ -107,14 +111,18 @@ def _dawn_start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 
 def _dawn_end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """晨曦 (3) is the point after the night for <殉职> (a ``next_point`` trigger of the night file); a night
+    scenario with no 晨曦 submission has not reached it yet (see :func:`.night.dawn_start`)."""
     night, acts, alone = _dawn(flow)
+    reached = bool(acts) or alone
+    flow.points("晨曦(3)", acts, follows_night=True, pending=None if reached else WAIT_DAWN)
     dawn_end(flow.board, night.ctx, acts, alone)
 
 
 def _day_phases(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     kept = _kept(flow.board, flow.actions)
     flow.done.update(a.index for a in flow.actions)
-    resolve_day(flow.board, kept)
+    resolve_day(flow.board, kept, partial(flow.points, follows_night=False))
 
 
 def refuse(table: Table, action: Action) -> str | None:
@@ -193,7 +201,6 @@ HOOKED = {
     "报复": _EXITS,
     "亲传": "减少1点报复次数给狼人阵营[群内]的角色，两次需不同 —— 转移次数，键写不出",
     "殉道": _EXITS + "；效果2仅当因狼人阵营技能出局时可选，不选则随机",
-    "殉职": _EXITS + "；不选择则本局不再有警长",
     "绝笔": "牧首在任意时机出局都可以留下遗言 —— 遗言规则随出局时点与附加身份变化",
     "决斗": "[翻牌]：目标实际阵营为狼人则[穿透]并使当天放逐投票无效，否则骑士受[致死伤害] —— 条件分支与作废投票",
     "投票": "放逐投票票数最高的角色如只有一个则出局，随之结算报复、殉职/殉道、村镇之殇 —— 出局连锁",
@@ -210,8 +217,9 @@ HOOKS = GameHooks(
         "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置；"
                 "主宰黑夜、长寿之命、坚强是 standing 的 protect），电梯楼顺序 —— 依出局原因与时点的连锁",
         "晨曦报复": "总体流程 5：晨曦（1）通知出局（2）<报复>及其连锁 —— 依出局原因与时点",
-        "晨曦": "总体流程 5：晨曦（3）<殉职><殉道>（4）遗言；无晨曦提交时留待晨曦结算 —— 依出局原因与时点",
-        "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉职/殉道 —— 依出局原因与时点的连锁",
+        "晨曦": "总体流程 5：晨曦（3）<殉道>（<殉职>是夜晚文件的 next_point 触发，在此时点由通用引擎结算）（4）遗言；"
+                "无晨曦提交时留待晨曦结算 —— 依出局原因与时点",
+        "白天": "正午与黄昏（1）—（5）：决斗、放逐投票、报复与殉道（殉职在黄昏(4)由通用引擎结算）—— 依出局原因与时点的连锁",
         "refuse": "接刀者何时能杀人、翻牌技能需未翻牌、决斗与悬赏的条件 —— 依赖出局顺序与公开信息，键写不出",
         "surface": "伪装（2）设置自己的表面阵营、表面身份：预言、通灵、恶魔之眼读的表面，由伪装的记录给出",
     })

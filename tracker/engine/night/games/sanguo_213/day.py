@@ -7,7 +7,7 @@ A day scenario may hold both: 正午 actions settle first, and a successful <决
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.sanguo_213 import heirs
@@ -27,6 +27,7 @@ from tracker.engine.night.games.sanguo_213.core import (
 from tracker.engine.night.model import Action
 
 DUSK = ("黄昏", "关门")
+WAIT_DUSK = "黄昏（出局后下一个可发动技能的时间点）"
 
 
 def day_phase(a: Action, table_phase: str | None) -> str:
@@ -43,7 +44,13 @@ def _phase(board: Board, a: Action) -> str:
     return day_phase(a, board.table.phase)
 
 
-def resolve_day(board: Board, actions: Sequence[Action]) -> None:
+#: The night file's ``next_point`` triggers at a point of the day (:meth:`.flow.Flow.points`): where, the
+#: submissions kept, and (not reached in this settlement) when they wait for.
+Point = Callable[..., None]
+
+
+def resolve_day(board: Board, actions: Sequence[Action], point: Point) -> None:
+    """正午 then 黄昏; ``point`` settles the data triggers (<殉职>) at 黄昏(4), their point after the day."""
     ctx = Ctx("正午")
     start = board.table.phase or "正午"
     noon = [a for a in actions if _phase(board, a) == "正午"]
@@ -68,12 +75,12 @@ def resolve_day(board: Board, actions: Sequence[Action]) -> None:
                 ctx.noon_out.append(t)
             check_win(board, ctx)
     if ctx.noon_out and not dusk:
+        point("正午", [], pending=WAIT_DUSK)
         for p in ctx.noon_out:
-            tags = [t for t in ("警长", "牧首") if t in board.seat(p).tags]
-            if tags:
-                board.later("殉职" if tags[0] == "警长" else "殉道", p, "黄昏（出局后下一个可发动技能的时间点）")
+            if "牧首" in board.seat(p).tags:
+                board.later("殉道", p, WAIT_DUSK)
     if dusk or start in DUSK:
-        dusk_phase(board, ctx, dusk)
+        dusk_phase(board, ctx, dusk, point)
     else:
         sort_out(board, ctx)
 
@@ -101,7 +108,7 @@ def duel(board: Board, ctx: Ctx, act: Action) -> None:
         check_win(board, ctx)
 
 
-def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
+def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point) -> None:
     """黄昏 (1)–(5); a red card at the day's end is settled before the vote."""
     ctx.phase = "黄昏"
     for a in acts:
@@ -134,5 +141,6 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action]) -> None:
     board.announce(f"其他原因出局：{names(p for p in board.result.out_order if p in others)}", outs=True)
     board.note("黄昏(3) 公示投票出局和其他原因出局的角色，分开列出")
     heirs.teach(board, acts, "黄昏(4)")
+    point("黄昏(4)", acts)
     heirs.successions(board, ctx, acts, "黄昏(4)")
     heirs.last_words(board, ctx, "黄昏(5)")

@@ -1,4 +1,4 @@
-"""After deaths, at 晨曦 and at 黄昏: <报复> chains, <亲传>, <殉职>, <殉道>, 遗言.
+"""After deaths, at 晨曦 and at 黄昏: <报复> chains, <亲传>, <殉道>, 遗言 (<殉职> is data: a ``next_point`` trigger).
 
 These skills act "出局后的下一个可发动技能的时点": the 晨曦 after a night, the 黄昏 after a day.
 A player qualifies when they went out in this settlement, or (a scenario that starts at 晨曦 or
@@ -158,53 +158,22 @@ def _last_of(actions: Sequence[Action], skill: str, actor: str) -> Action | None
 
 
 def successions(board: Board, ctx: Ctx, actions: Sequence[Action], step: str) -> None:
-    """<殉职> then <殉道> of every 警长 / 牧首 who just went out (both, if one player held both)."""
+    """<殉道> of every 牧首 who just went out (<殉职> of a 警长 is the night file's ``next_point`` trigger,
+    settled by the generic engine just before this)."""
     used: set[int] = set()
     living = [p.name for p in board.living()]
-    titled = [p for p in board.table.players.values() if not p.alive and ({"警长", "牧首"} & set(p.tags))
+    titled = [p for p in board.table.players.values() if not p.alive and "牧首" in p.tags
               and just_out(board, ctx, p.name) is not None]
     if not titled:
-        board.note(f"{step} 没有出局的警长/牧首：无<殉职><殉道>")
+        board.note(f"{step} 没有出局的牧首：无<殉道>")
     for seat in titled:
-        if "警长" in seat.tags:
-            act = _last_of(actions, "殉职", seat.name)
-            if act is not None:
-                used.add(act.index)
-            _sheriff(board, ctx, seat, act, living, step)
-        if "牧首" in seat.tags:
-            act = _last_of(actions, "殉道", seat.name)
-            if act is not None:
-                used.add(act.index)
-            _patriarch(board, ctx, seat, act, living, step)
-    for a in actions:
-        if a.skill in ("殉职", "殉道") and a.index not in used:
-            board.reject(a, f"{a.actor}不是刚出局的{'警长' if a.skill == '殉职' else '牧首'}", board.skill(a.skill).clause)
-
-
-def _sheriff(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: list[str], step: str) -> None:
-    clause = board.skill("殉职").clause
-    if _was_red(board, ctx, seat.name) or purified(seat):
-        why = "红牌罚下出局的角色……警长不得发动<殉职>" if _was_red(board, ctx, seat.name) else \
-            f"{seat.name}处于[净化]状态，不能发动任何技能"
+        act = _last_of(actions, "殉道", seat.name)
         if act is not None:
-            board.reject(act, why, clause)
-        board.move_tag("警长", seat.name, None, f"{why}，本局游戏不再有警长")
-        board.announce("本局游戏不再有附加身份“警长”")
-        return
-    board.tell(seat.name, f"殉职：存活角色名单：{names(living)}")
-    target = act.targets[0] if act is not None and act.targets else None
-    if act is not None and target is not None and not board.seat(target).alive:
-        board.reject(act, f"{target}已出局，不能成为<殉职>的目标", clause)
-        target = None
-    if target is None:
-        board.note(f"{step} 警长{seat.name}未选择<殉职>的对象（撕警徽）")
-        board.move_tag("警长", seat.name, None, "殉职：未选择")
-        board.announce(f"警长{seat.name}撕警徽，本局游戏不再有附加身份“警长”")
-        return
-    board.note(f"{step} 警长{seat.name}<殉职>：{target}获得附加身份“警长”")
-    board.move_tag("警长", seat.name, target, "殉职")
-    board.tell(target, "你成为警长")
-    board.announce(f"殉职：{target}获得附加身份“警长”")
+            used.add(act.index)
+        _patriarch(board, ctx, seat, act, living, step)
+    for a in actions:
+        if a.skill == "殉道" and a.index not in used:
+            board.reject(a, f"{a.actor}不是刚出局的牧首", board.skill(a.skill).clause)
 
 
 def _patriarch(board: Board, ctx: Ctx, seat: Seat, act: Action | None, living: list[str], step: str) -> None:
@@ -287,16 +256,15 @@ def last_words(board: Board, ctx: Ctx, step: str) -> None:
 
 
 def pending(board: Board, ctx: Ctx, step: str) -> None:
-    """No 晨曦 submission yet: who may still <报复>, <殉职>, <殉道> is told and left pending."""
+    """No 晨曦 submission yet: who may still <报复>, <殉道> is told and left pending (<殉职>: the generic engine)."""
     _offer(board, ctx)
     waiting: list[str] = []
     for seat in board.table.players.values():
         if seat.name not in ctx.died:
             continue
-        for tag, skill in (("警长", "殉职"), ("牧首", "殉道")):
-            if tag in seat.tags:
-                waiting.append(f"{seat.name}<{skill}>")
-                board.later(skill, seat.name, "晨曦（出局后下一个可发动技能的时间点）", board.skill(skill).clause)
+        if "牧首" in seat.tags:  # 警长<殉职>: the night file's trigger, left pending by the generic engine
+            waiting.append(f"{seat.name}<殉道>")
+            board.later("殉道", seat.name, "晨曦（出局后下一个可发动技能的时间点）", board.skill("殉道").clause)
     for name in sorted(ctx.offered):
         waiting.append(f"{name}<报复>")
         board.later("报复", name, "晨曦（出局后下一个可发动技能的时间点）", board.skill("报复").clause)
