@@ -8,12 +8,12 @@ answer again, once per thread on every crawl.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import test_crawl_growth
 from test_crawl_growth import growth_game
 
 from tracker.demo.server import ReplayForum
@@ -21,13 +21,8 @@ from tracker.scraper.crawl import crawl_game_sync
 from tracker.scraper.fetch import Fetcher, FetchPolicy, looks_truncated
 from tracker.store.db import Store
 
-GROWTH = Path(__file__).parent / "fixtures" / "discuz" / "growth"
-
-
-@pytest.fixture
-def forum() -> Iterator[ReplayForum]:
-    with ReplayForum(GROWTH / "epoch1") as f:
-        yield f
+#: The growth forum, defined once in test_crawl_growth (pytest collects fixtures by name).
+forum = test_crawl_growth.forum
 
 
 def test_each_listing_is_parsed_once(tmp_path: Path, forum: ReplayForum, monkeypatch: pytest.MonkeyPatch) -> None:

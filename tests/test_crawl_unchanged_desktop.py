@@ -11,14 +11,13 @@ the full merge. Served from the growth fixtures (``growth/epoch1`` → ``epoch2`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import test_crawl_growth
 from sqlalchemy import select, update
-from test_crawl_growth import growth_game
 
 import tracker.scraper.crawl as crawl
 import tracker.scraper.desktop as desktop
@@ -34,6 +33,9 @@ from tracker.store.posts import KnownPost, post_versions
 from tracker.store.tables import post_t, version_t
 
 GROWTH = Path(__file__).parent / "fixtures" / "discuz" / "growth"
+#: The growth forum and game, defined once in test_crawl_growth (pytest collects fixtures by name).
+forum = test_crawl_growth.forum
+game = test_crawl_growth.game
 AT = datetime(2025, 4, 12, 12, 0, tzinfo=UTC)
 
 
@@ -43,17 +45,6 @@ def desktop_html(epoch: str) -> dict[int, str]:
     for page in sorted((GROWTH / epoch).glob("*-p[0-9].html")):
         out.update((p.pid, p.html) for p in parse_thread_page(page.read_bytes()).posts)
     return out
-
-
-@pytest.fixture
-def forum() -> Iterator[ReplayForum]:
-    with ReplayForum(GROWTH / "epoch1") as f:
-        yield f
-
-
-@pytest.fixture
-def game(tmp_path: Path, forum: ReplayForum) -> GameConfig:
-    return growth_game(tmp_path, forum)
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ their author and by the administrator, deleted, blocked).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import test_crawl_growth
 from sqlalchemy import func, select, update
-from test_crawl_growth import growth_game
 
 import tracker.scraper.mobile as mobile
 from tracker.config import GameConfig
@@ -30,6 +29,9 @@ from tracker.store.posts import KnownPost, all_posts, post_versions
 from tracker.store.tables import post_t
 
 GROWTH = Path(__file__).parent / "fixtures" / "discuz" / "growth"
+#: The growth forum and game, defined once in test_crawl_growth (pytest collects fixtures by name).
+forum = test_crawl_growth.forum
+game = test_crawl_growth.game
 SCENARIO = json.loads((GROWTH / "scenario.json").read_text(encoding="utf-8"))
 CHANGES = SCENARIO["changes_between_epochs"]
 EDITED = CHANGES["edited_by_author_with_marker"] + CHANGES["edited_by_admin_without_marker"]
@@ -43,17 +45,6 @@ def messages(epoch: str) -> dict[int, Any]:
         for item in json.loads((GROWTH / epoch / name).read_bytes())["Variables"]["postlist"]:
             out[int(item["pid"])] = item.get("message")
     return out
-
-
-@pytest.fixture
-def forum() -> Iterator[ReplayForum]:
-    with ReplayForum(GROWTH / "epoch1") as f:
-        yield f
-
-
-@pytest.fixture
-def game(tmp_path: Path, forum: ReplayForum) -> GameConfig:
-    return growth_game(tmp_path, forum)
 
 
 @pytest.fixture
