@@ -721,6 +721,20 @@ def test_dark_sun_turns_undead_into_walking_dead() -> None:
     assert res.state_after["P12.暗日"] == 0
 
 
+def test_a_militiaman_cursed_into_walking_dead_still_restrains_with_the_militia() -> None:
+    """伪装<强制>：任意角色成为活尸后，不会失去原身份的<团队>技能。 — 民兵[活尸]: the cursed 民兵 loses 突击 (not a
+    team's) but stays one of "所有民兵" for <牵制> the next day, alone or with P18."""
+    night = run(table(state={"亡灵圣物": relic_at("P06")}))
+    assert night.table_after is not None
+    p06 = night.table_after.players["P06"]
+    assert (p06.role, p06.uses) == ("活尸", {"牵制": True})
+    t = table(None, day=3, P06={"role": "活尸", "faction": "亡灵", "原身份": "民兵", "uses": p06.uses})
+    res = run(t, act("P06+P18", "牵制", "P02", phase="day"))
+    assert res.rejected == [] and res.state_after["牵制上次"] == {"target": "P02", "day": 3}
+    res = run(t, act("P06", "牵制", "P02", phase="day"))
+    assert res.rejected == [] and res.state_after["牵制上次"] == {"target": "P02", "day": 3}
+
+
 # ---------------------------------------------------------------------------------------------
 # The day: 藏匿, 神眷者, 首领, 教化, 夜之躯, the vote and (18)–(20)
 # ---------------------------------------------------------------------------------------------

@@ -1287,6 +1287,10 @@ class SkillT(_Table):
                                 default=None)
     hears: HearsT | None = _f("its holders are told when another player of some factions goes out or flips (see "
                               "`hears`); leave out: they are not", default=None)
+    keeps_team: bool = _f(
+        "a player who becomes one of its `roles` (a flip or a `convert`) keeps the `team` skills of the identity he "
+        "had before and of his 原身份 (107 伪装<强制> \"任意角色成为活尸后，不会失去原身份的<团队>技能。\"): he stays a "
+        "member of those teams; leave out: a new identity brings only its own skills", default=False)
     forms: list[FormT] = _f("the options its holders choose between when roles are dealt (see `forms`); leave out: "
                             "none", default=[])
     reacts: list[ReactionT] = _f("what happens when another player's skill is cast on its holders (see `reacts`); "

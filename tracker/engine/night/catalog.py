@@ -634,6 +634,8 @@ class Skill:
     spares: Spares | None = None
     #: Its holders are told of other players' exits and flips (107 灵魂链接).
     hears: Hears | None = None
+    #: A player who becomes its role keeps his earlier identities' team skills (107 伪装: :func:`.flips.kept_team`).
+    keeps_team: bool = False
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -745,6 +747,7 @@ def _skill(t: SkillT) -> Skill:
                                                     reason=t.spares.reason),
         hears=None if t.hears is None else Hears(factions=tuple(t.hears.factions), exit=t.hears.exit,
                                                  flip=t.hears.flip),
+        keeps_team=t.keeps_team,
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,

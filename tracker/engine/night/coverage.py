@@ -12,7 +12,8 @@ react to skills cast on them (``reacts``: M65 净化之焰, 辐射炫惑, :mod:`
 on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board.Board.kill`), or no protection
 stops some skill's damage on its holders (``unprotected_from``: M19 弱受, asked by the ``resolve`` step and by a
 hook settling that skill), or hear of other players' exits and flips (``hears``: 107 灵魂链接,
-:meth:`.board.Board.hear`), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
+:meth:`.board.Board.hear`), or keep their earlier identities' team skills on becoming its role (``keeps_team``:
+107 伪装, :func:`.flips.kept_team`, asked by every flip and ``new_uses`` convert), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
 by :func:`.tonight.targets`), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
@@ -58,6 +59,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     answers = {e.substitute for s in catalog.skills.values() for e in s.effects if e.kind == "redirect"}
     data = tuple(n for n, s in catalog.skills.items()
                  if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
+                                          or s.keeps_team
                                           or n in told or n in tallied or n in answers))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

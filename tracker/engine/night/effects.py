@@ -284,7 +284,7 @@ def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
         board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}已是{seat.role}（{seat.faction}），无变化")
         return
     if effect.new_uses and effect.role is not None:
-        seat.uses = flips.new_uses(board, effect.role)
+        seat.uses = {**flips.kept_team(board, seat, effect.role), **flips.new_uses(board, effect.role)}
     before = seat.role
     board.convert(target, effect.role, effect.faction, use.skill.name)
     if effect.told_text is not None:

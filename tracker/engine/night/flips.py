@@ -22,6 +22,17 @@ def new_uses(board: Board, role: str) -> dict[str, int | bool]:
     return {s.uses: s.count for s in board.catalog.skills_of(role) if s.uses is not None and s.count is not None}
 
 
+def kept_team(board: Board, seat: Seat, role: str) -> dict[str, int | bool]:
+    """The team skills a player keeps as he becomes ``role``: where one of its skills says ``keeps_team`` (107
+    伪装 "任意角色成为活尸后，不会失去原身份的<团队>技能"), those of the identity he has now and of his 原身份 (and
+    any he kept before), so he stays a member of their teams; else none."""
+    if not any(s.keeps_team for s in board.catalog.skills_of(role)):
+        return {}
+    had = {seat.role, seat.fields.get(ORIGINAL)}
+    return {s.name: True for s in board.catalog.skills.values()
+            if s.team is not None and (any(r in s.roles for r in had) or s.name in seat.uses)}
+
+
 def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> bool:
     """Flip ``name``: to his identity's pair (its faction, the new identity's counts, the old one kept in
     ``原身份``), or back to ``原身份`` (``strip``: with no counts left). False when his identity has no
@@ -54,8 +65,9 @@ def _to_pair(board: Board, rule: Flip, seat: Seat, cause: str) -> None:
     new = rule.pairs[old]
     if old in rule.kept_faction:
         seat.fields[rule.kept_faction[old]] = seat.faction
+    kept = kept_team(board, seat, new)
     seat.fields[ORIGINAL] = old
-    seat.uses = new_uses(board, new)
+    seat.uses = {**kept, **new_uses(board, new)}
     board.convert(seat.name, new, rule.faction, cause)
     board.tell(seat.name, rule.told.format(role=new, faction=rule.faction, before=old))
     board.result.state_after[f"{seat.name}.{ORIGINAL}"] = old
