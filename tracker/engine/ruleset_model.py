@@ -535,7 +535,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
-                                "unless_last", "when_actor"})
+                                "unless_last", "when_actor", "by"})
 
 
 class WhileAliveT(_Table):
@@ -941,6 +941,11 @@ class EffectT(_Table):
         "compared as `when_target` compares a target (107 灾厄 \"若[亡灵圣物]的持有者属于亡灵阵营……可以将[亡灵圣物]"
         "转交给场上任意一名角色\"); else it does nothing and the log says so. Leave out: whoever uses it",
         default=None)
+    by: Literal["any", "holders", "others"] = _f(
+        "any kind: it takes hold only for a submission by a player who holds the skill by role (or tag) as the phase "
+        "begins (`holders`), or only for one by anyone else, who uses it by a copy, a gain or a lending (`others`), as a "
+        "step's `by` says (M65: a death by a stolen <绝对切割> records \"掠夺者……技能掠夺所得\"); `any`: both",
+        default="any")
     when_choice: list[Name] = _f(
         "any kind: it takes hold only when the submission's `choice` contains one of these words (107 探查 \"并选择以下"
         "效果之一\": `[\"2\"]` for 效果2); leave out: whatever the choice", default=[], examples=[["2"]])
@@ -1550,6 +1555,11 @@ class StepT(_Table):
         "true: the step runs only in a settlement holding submissions sent 游戏开始前 (the post's 游戏开始时: M65 "
         "\"分发身份完毕后……进行抉择\", and <四眼预知> \"游戏开始时……得知两个\"); false: only in any other. Leave out: "
         "in both", default=None)
+    by: Literal["any", "holders", "others"] = _f(
+        "whose submissions of the listed skills this step settles: `holders` — those of the players who hold the "
+        "skill by role (or tag) as the phase begins; `others` — those of anyone else, who uses it by a copy, a gain or "
+        "a lending (the game's `grants`), so a post that ranks the holder's use before a taken one lists the skill "
+        "twice (M65 \"0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割\"); `any`: all of them", default="any")
     clause: str = _f("the post's sentence", default="")
 
 

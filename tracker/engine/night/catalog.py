@@ -241,6 +241,8 @@ class Effect:
     #: Any kind: the submission's ``choice`` must contain one of ``when_choice`` and none of ``unless_choice``.
     when_choice: tuple[str, ...] = ()
     unless_choice: tuple[str, ...] = ()
+    #: Any kind: only for submissions by the skill's holders by role (``holders``), by anyone else (``others``), or ``any``.
+    by: str = "any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -517,6 +519,8 @@ class Step:
     game_start: bool | None = None
     #: The pending damage as a dry run: who it would take out (107 (11) 初步结算), for ``going`` and ``target_going``.
     preview: bool = False
+    #: Whose submissions it settles: ``holders`` (by role or tag as the phase begins), ``others`` or ``any`` (M65 0/1).
+    by: str = "any"
 
     def runs(self, night: int | None, phase: str) -> bool:
         """Whether this step belongs to the phase being settled (night N, or a day phase)."""
@@ -788,7 +792,7 @@ def _effect(e: EffectT) -> Effect:
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
                   record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
-                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last))
+                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by)
 
 
 def _last_of(t: LastOfT | None) -> LastOf | None:
@@ -823,7 +827,7 @@ def _step(t: StepT) -> Step:
                                                  t.tell.wrong.picks, t.tell.wrong.question))
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start,
-                preview=t.preview)
+                preview=t.preview, by=t.by)
 
 
 def _tell_one(o: TellOneT) -> TellOne:

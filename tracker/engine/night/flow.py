@@ -372,8 +372,9 @@ class Flow:
         if why is not None:
             b.reject(action, why, skill.clause)
             return
-        if (skill.uses is not None and action.members and action.index >= 0
-                and not any(e.kind == "cover" for e in skill.effects)):  # a cover is spent when it takes effect
+        if (skill.uses is not None and action.members and action.index >= 0 and holds(b.seat(action.members[0]), skill)
+                and not any(e.kind == "cover" for e in skill.effects)):  # a cover is spent when it takes effect;
+            # a skill lent by the game's ``grants`` (M65 技能掠夺) spends no use: the count is its holder's
             b.use(b.seat(action.members[0]), skill)
         void = tonight.voiding(b, self.pool, skill, action.members)
         if void is not None:  # used, to no effect ("一次性技能如果被触发则被消耗")
@@ -399,6 +400,8 @@ class Flow:
         counted: dict[LastOf, tuple[str, ...]] = {}
         for e in skill.effects:
             if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
+                continue
+            if e.by != "any" and self.original(action, skill) != (e.by == "holders"):  # M65 技能掠夺所得
                 continue
             if not effects.last_holds(b, e, action, step, counted):  # 107 腐化 "若其是当前亡灵阵营最后一名存活角色"
                 continue
@@ -688,7 +691,8 @@ class Flow:
             if skill.trigger is not None:
                 continue
             for a in self.effective(name):
-                self.settle(a, n)
+                if step.by == "any" or self.original(a, skill) == (step.by == "holders"):
+                    self.settle(a, n)
             if any(e.top_at_least is not None for e in skill.effects):  # counted once all are in (祝福)
                 effects.tally(self.board, self.pool, skill, n)
             self.after_exits()

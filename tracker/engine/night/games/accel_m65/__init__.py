@@ -3,8 +3,8 @@
 The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割
 2、绿王绝对防御 3、紫王天璇紫后、银鸦飞行头槌 4、红王最后一枪 5、蓝王天枢剑圣、深桩深青之桩
 X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" is the night file's ``[[steps]]``, walked by the
-generic engine; each step but (5) is a hook step here (``STEP_HOOKS``), sharing one :class:`Walk`; (5)'s
-marks are data, their casts passing :func:`aim` and their users :func:`void` as every cast does. The 增益
+generic engine; (3), (4) and the 增益 are hook steps here (``STEP_HOOKS``), sharing one :class:`Walk`; (0)/(1)'s
+<绝对切割> and (5)'s marks are data, their casts passing :func:`aim` and their users :func:`void` as every cast does. The 增益
 and information skills the list leaves out follow in submission order ("增益技能生效时间按照私聊导演的
 具体时间先后为准"); then the morning (<四眼预知>, a data ``tell`` step) and the win check. 2 and X act inside every step
 that casts a skill on a player (:func:`.cast.land`) — why the skills stay code (``HOOKED``); 判负 is
@@ -29,7 +29,6 @@ from .cast import Ctx, land
 from .rules import (
     BLOCKS,
     C_OUT,
-    CUT,
     MARKS,
     REACTIONS,
     catalog,
@@ -268,23 +267,6 @@ def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
         steps.block(walk.ctx, a)
 
 
-def _cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(0) 黑王<绝对切割>."""
-    walk = _walk(flow)
-    walk.ctx.current = 10**6  # the day's exits (as of the day, -1) are settled
-    for a in walk.of(CUT):
-        if not steps.lent(walk.ctx, a):
-            steps.cut(walk.ctx, a, "(0)")
-
-
-def _lent_cut(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(1) 掠夺者技能掠夺得到的<绝对切割>."""
-    walk = _walk(flow)
-    for a in walk.of(CUT):
-        if steps.lent(walk.ctx, a):
-            steps.cut(walk.ctx, a, "(1)")
-
-
 def _block(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """(3) 紫王<天璇紫后>、银鸦<飞行头槌> used at night (a stolen one); the day's are cast already."""
     walk = _walk(flow)
@@ -338,14 +320,12 @@ def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 _WHY_ORDER = ("胜负判定·优先级判定：X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中 —— 每一步对玩家施放的技能都先经"
               "<绝对防御>、感知与反弹/更改目标（cast.land），并受(3)的封锁；这些嵌套的判定 effects 写不出")
 STEP_HOOKS = {
-    "开始": _start, "白天": _day, "绝对切割": _cut, "掠夺所得绝对切割": _lent_cut,
-    "封锁": _block, "最后一枪": _gun, "增益": _buff, "结束": _end,
+    "开始": _start, "白天": _day, "封锁": _block, "最后一枪": _gun, "增益": _buff, "结束": _end,
 }
 
 _CAST = "；对玩家施放时先经<绝对防御>与嵌套的 X（感知、反弹、更改目标），受(3)封锁 —— 嵌套判定，effects 写不出"
 #: Per skill: the clause that keeps it in code and why data cannot say it.
 HOOKED = {
-    "绝对切割": "(0)/(1) 无视任何技能杀死、立即知道被击杀者身份、公示；掠夺所得的在(1) —— 技能随掠夺结果变化" + _CAST,
     "飞行头槌": "(3) 白天施放、当晚封锁（不包括被动技能和<绝对切割>），按天比较的不可连续" + _CAST,
     "天璇紫后": "(3) 白天施放、当晚封锁（不包括强制技能和<绝对切割>），按天比较的不可连续" + _CAST,
     "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,

@@ -18,7 +18,7 @@ from tracker.engine.night.catalog import Catalog
 from tracker.engine.night.model import Action
 from tracker.engine.night.react import Stopped
 
-from .rules import CUT, UNTOUCHABLE, shield
+from .rules import CUT, UNTOUCHABLE, excepted, shield
 
 
 @dataclass(slots=True)
@@ -78,6 +78,9 @@ def land(ctx: Ctx, source: str, skill: str, target: str, *, daytime: bool = Fals
     if by is not None:
         b.note(f"(2) {target}<{by}>（强制）：对自己使用的<{skill}>无效")
         return None
+    passed = excepted(b, b.seat(target), skill)
+    if passed is not None:  # "不包括<绝对切割>": the step is passed, and the log says so
+        b.note(f"(2) {target}<{passed}>不包括<{skill}>")
 
     def voided(new: str) -> bool:
         found = shield(b, b.seat(new), skill)

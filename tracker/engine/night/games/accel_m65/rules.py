@@ -12,6 +12,7 @@ from typing import Any
 
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog, Skill, load_catalog
+from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import immunity
 from tracker.engine.night.model import Seat, Table
 
@@ -75,6 +76,15 @@ def shield(board: Board, seat: Seat, skill: str) -> str | None:
     """The skill that voids ``skill`` on ``seat`` — <绝对防御>（强制）, held by the 绿王 or a 白王 who took his
     template: the night file's ``immune_to``, which the generic engine reads for the skills it settles."""
     found = immunity(board, seat, skill) if seat.alive else None
+    return found.name if found is not None else None
+
+
+def excepted(board: Board, seat: Seat, skill: str) -> str | None:
+    """The <绝对防御> of a living ``seat`` that ``skill`` passes through (its ``immune_except``), or None."""
+    if not seat.alive:
+        return None
+    found = next((s for s in board.catalog.skills.values() if "*" in s.immune_to and skill in s.immune_except
+                  and holds(seat, s)), None)
     return found.name if found is not None else None
 
 

@@ -15,7 +15,6 @@ from .cast import Ctx, land, perceive
 from .rules import (
     C_BUFF,
     C_NO_PRIVILEGE,
-    CUT,
     named_skill,
     parse_role,
     role_skills,
@@ -58,32 +57,6 @@ def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
     vocabulary's "a blocked actor is listed as refused in every game")."""
     ctx.board.note(f"{step} {act.members[0]}被<{by}>封锁")
     ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
-
-
-def cut(ctx: Ctx, act: Action, step: str) -> None:
-    """(0) 黑王<绝对切割> / (1) 掠夺者技能掠夺得到的<绝对切割>: kill ignoring every skill."""
-    b = ctx.board
-    actor, target = act.members[0], act.targets[0]
-    ctx.current = act.index
-    stolen = lent(ctx, act)
-    label = f"{step} {'掠夺者技能掠夺得到的' if stolen else '黑王'}<绝对切割>"
-    if not b.seat(actor).alive:
-        b.note(f"{label}：{actor}已出局，不再生效（{C_NO_PRIVILEGE}）")
-        return
-    seat = b.seat(target)
-    if not seat.alive:
-        b.note(f"{label}：{target}已出局，不再生效")
-        return
-    b.note(f"{label}：{actor}对{target}使用，直接无视任何技能杀死该角色")
-    if seat.role == "绿王" or seat.uses.get("绝对防御") is True:
-        b.note(f"(2) {target}<绝对防御>不包括<绝对切割>，{'优先级1先于2' if stolen else '优先级0最高'}")
-    perceive(ctx, actor, CUT, target, daytime=not ctx.night or act.phase == "day")
-    spend(ctx, act)
-    role = seat.role
-    b.kill(target, f"绝对切割（掠夺者{actor}，技能掠夺所得）" if stolen else f"绝对切割（{actor}）")
-    b.tell(actor, f"{target}的身份：{role}")
-    b.note(f"{label}：{actor}立即得知{target}的身份：{role}")
-    b.announce(f"{target}被击杀")
 
 
 def block(ctx: Ctx, act: Action) -> None:
