@@ -631,6 +631,7 @@ def test_hostage_lover_escapes() -> None:
     """逃脱<强制>——当人质成为情侣时，失去<遇难><遗志>。并得知绑匪马甲 — the hero's exit no longer takes him."""
     res = _setup(HOSTAGE, V2, kind="基佬情深")
     assert f"逃脱：绑匪是{KIDNAP}" in told(res, HOSTAGE)
+    assert res["state_after"][f"{HOSTAGE}.遇难"] == "已失去" and res["state_after"][f"{HOSTAGE}.遗志"] == "已失去"
     lv = {"类型": "基佬情深", "攻": HOSTAGE, "受": V2}
     res = run(scenario(lovers=lv, actions=[act(PACK, "杀人", SEER)]))
     assert deaths(res) == [SEER]

@@ -518,11 +518,12 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log"}),
     "block": frozenset({"voids", "refuses", "log"}),
-    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of"}),
+    "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
+                          "players_of"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
-    "lose": frozenset({"loses", "log"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
+    "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
@@ -807,6 +808,10 @@ class EffectT(_Table):
         "inspect: instead of the targets, the player who holds this tag now (107 夜之眼 \"得知当前【亡灵圣物】持有者的"
         "身份\"), `{target}` in `text` standing for him; nobody holding it: `empty` is told. Leave out: the targets",
         default=None, examples=["亡灵圣物"])
+    players_of: Name | None = _f(
+        "inspect: instead of the targets, each player whose role is this one, in or out, `{target}` in `text` "
+        "standing for him — who plays it (M19 背叛 \"得知人质马甲\": `人质`); nobody: `empty` is told. Leave out: "
+        "the targets", default=None, examples=["人质"])
     key: Name | None = _f("count: the number in the tag's record that changes (required there)",
                           default=None, examples=["诅咒剩余次数"])
     add: int = _f("count: how much is added to it (negative: taken off)", default=1)
@@ -922,6 +927,9 @@ class EffectT(_Table):
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\"): a count becomes 0, anything else false, and the "
                            "state after shows the lost skill's `spent` word if it has one", default=None, examples=["灵通"])
+    shown: str | None = _f("lose: the word the state after shows for the lost skill (M19 背叛 \"失去<设计><灭口><绑架>\": "
+                           "`已失去`); leave out: the lost skill's `spent` word if it has one, else its count (0 or false)",
+                           default=None, examples=["已失去"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
     for_phase: bool = _f("status: it lasts this phase only (今晚, 当晚): held while the phase is settled — the "
                          "generic engine and the game's hooks read it — and never written to the table or the "
@@ -1017,8 +1025,8 @@ class EffectT(_Table):
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "count" and (not self.tag or not self.key):
             raise ValueError("count 效果要写 tag 和 key（哪个标记的记录中的哪个数）")
-        if self.kind == "inspect" and self.holder_of and self.exits:
-            raise ValueError("inspect 效果的 holder_of 与 exits 只写其一")
+        if self.kind == "inspect" and len([k for k in (self.holder_of, self.exits, self.players_of) if k]) > 1:
+            raise ValueError("inspect 效果的 holder_of、exits、players_of 只写其一")
         if self.kind == "learn":
             if self.model_fields_set & {"when_target", "to", "when_actor"}:
                 raise ValueError("learn 效果针对整个提交，不读 when_target、to、when_actor（要问的玩家写 among）")
@@ -1192,6 +1200,11 @@ class TriggerT(_Table):
                        "chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); leave out: after the step the exit happened in",
                        default=False)
     clause: str = _f("the post's sentence", default="")
+    marks: list[Name] = _f(
+        "with `on = \"gain\"`: instead of taking its role, its holder coming to carry one of these marks sets it off — "
+        "given by a `mark` effect or a game's hook step (M19 背叛 \"当绑匪成为情侣时\", 逃脱 \"当人质成为情侣时\": the "
+        "lovers' marks, given when the 丘比特's choice makes them); leave out: taking its role does",
+        default=[], examples=[["情侣:攻", "情侣:受"]])
 
     @model_validator(mode="after")
     def _alone(self) -> "TriggerT":
@@ -1201,6 +1214,8 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 at_once 只与 forced 一起写（立即结算的是无人提交的强制技能）")
         if self.on == "gain" and (not self.forced or self.unless):
             raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless（获得身份时自行发动，无人提交，没有出局原因）")
+        if self.marks and self.on != "gain":
+            raise ValueError("trigger 的 marks 只与 on = \"gain\" 一起写（获得标记时自行发动）")
         if self.at and self.on != "exit":
             raise ValueError("trigger 的 at 只与 on = \"exit\" 一起写（next_point 的时点是列出它的步骤）")
         if self.forced and self.on == "next_point":

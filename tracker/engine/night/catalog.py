@@ -184,6 +184,10 @@ class Effect:
     otherwise: str | None = None
     #: inspect: the holder of this tag instead of the targets (107 夜之眼); count: see ``key``.
     holder_of: str | None = None
+    #: inspect: each player of this role instead of the targets (M19 背叛 "得知人质马甲").
+    players_of: str | None = None
+    #: lose: the word the state after shows for the lost skill (None: its ``spent`` word, else its count).
+    shown: str | None = None
     #: count: the number in ``tag``'s record that changes by ``add`` (107 灵能: 诅咒剩余次数 +1); ``absent``: the
     #: log's line when the tag has no record.
     key: str | None = None
@@ -353,6 +357,9 @@ class Trigger:
     tells: str | None = None
     #: 立即: with ``forced``, it acts inside the exit itself, before what else the exit sets off (M19 殉情).
     at_once: bool = False
+    #: With ``on = "gain"``: its holder coming to carry one of these marks sets it off, not taking its role
+    #: (M19 背叛 "当绑匪成为情侣时": :func:`tracker.engine.night.gains.marked`).
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -757,7 +764,8 @@ def _skill(t: SkillT) -> Skill:
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
                                                          at=tuple(t.trigger.at), tells=t.trigger.tells,
-                                                         at_once=t.trigger.at_once, on=t.trigger.on))
+                                                         at_once=t.trigger.at_once, on=t.trigger.on,
+                                                         marks=tuple(t.trigger.marks)))
 
 
 def _effect(e: EffectT) -> Effect:
@@ -771,7 +779,7 @@ def _effect(e: EffectT) -> Effect:
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
                   while_alive=None if e.while_alive is None else WhileAlive(tuple(e.while_alive.roles), e.while_alive.at_least),
                   clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
-                  exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, key=e.key, add=e.add, absent=e.absent,
+                  exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, players_of=e.players_of, shown=e.shown, key=e.key, add=e.add, absent=e.absent,
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),

@@ -170,6 +170,14 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
             board.tell(who, effect.empty)
             board.note(f"{step} {who}<{name}>：{effect.empty}")
             return
+    if effect.kind == "inspect" and effect.players_of is not None:  # M19 背叛 "得知人质马甲": who plays the role
+        playing = [p.name for p in board.table.players.values() if p.role == effect.players_of]
+        if not playing:
+            board.tell(who, effect.empty)
+            board.note(f"{step} {who}<{name}>：{effect.empty}")
+        for player in playing:
+            apply(board, pool, use, replace(effect, players_of=None), player, out)
+        return
     if effect.kind == "announce":
         if target is None or effect.when_target is None or tonight.matches(board, pool, effect.when_target, target):
             _announce(board, use, effect, target)
@@ -394,7 +402,8 @@ def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> Non
 def _lose(board: Board, use: Use, effect: Effect) -> None:
     """The actor's own skill ``loses`` is gone for good (213 <救药>使用后，失去技能<灵通>)."""
     key = effect.loses or ""
-    word = next((s.spent for s in board.catalog.skills.values() if (s.uses or s.name) == key and s.spent), None)
+    word = effect.shown or next((s.spent for s in board.catalog.skills.values() if (s.uses or s.name) == key and s.spent),
+                                None)
     for m in use.action.members:
         seat = board.seat(m)
         left = seat.uses.get(key)
@@ -618,18 +627,31 @@ def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
     if act in ("pass", "give") and target is not None:
         frm = holder if act == "give" else use.actor
         if not _vanishes(board, use, tag, target, frm, via):
+            had = tag in board.seat(target).tags
             board.move_tag(tag, frm, target, via)
             if effect.told_text is not None:
                 board.tell(target, effect.told_text.format(target=target))
+            if not had:
+                _marked(board, target, tag)
     elif act == "take" and target is not None:
         if tag not in board.seat(target).tags or target == use.actor:  # "若该角色持有[亡灵圣物]，获得之"
             board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}不持有{tag} → 无事发生")
             return
+        had = tag in board.seat(use.actor).tags
         board.move_tag(tag, target, use.actor, via)
         if effect.told_text is not None:
             board.tell(use.actor, effect.told_text.format(target=target))
+        if not had:
+            _marked(board, use.actor, tag)
     elif act == "tear":
         board.move_tag(tag, use.actor, None, via)
+
+
+def _marked(board: Board, player: str, tag: str) -> None:
+    """A player who has just come to carry ``tag``: the skills it sets off act (``trigger.marks``, M19 背叛)."""
+    from tracker.engine.night.gains import marked
+
+    marked(board, board.seat(player), tag)
 
 
 def tag_holder(board: Board, tag: str) -> str | None:

@@ -1,26 +1,43 @@
-"""What a new identity sets off by itself: the skills of a role whose ``trigger`` is ``on = "gain"``.
+"""What a new identity or a new mark sets off by itself: the skills whose ``trigger`` is ``on = "gain"``.
 
 Posts give some roles a 强制/锁定 skill that acts the moment a player becomes that role, whatever made him
 (107 灵能<强制> "恶灵诞生时，[亡灵圣物]的<诅咒>技能次数+1"; 夜之眼 "夜行怪加入游戏时，得知当前【亡灵圣物】持有者的
 身份"). A flip (:func:`tracker.engine.night.flips.flip`) and a ``convert`` to a new role both ask here, so a
-game's hook step and a data effect that make the same identity set off the same thing.
+game's hook step and a data effect that make the same identity set off the same thing. A skill whose trigger
+names ``marks`` acts instead when its holder comes to carry one of them (M19 背叛 "当绑匪成为情侣时，失去<设计>
+<灭口><绑架>，并得知人质马甲"): a ``mark`` effect and a game's hook step that gives the mark both ask
+:func:`marked`.
 """
 
 from __future__ import annotations
 
 from tracker.engine.night import effects
 from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Skill
+from tracker.engine.night.checks import holds
 from tracker.engine.night.model import Action, Seat
 
 
 def gained(board: Board, seat: Seat) -> None:
     """The new role's ``gain`` skills act, the player himself acting with no target, in the night file's order."""
     for skill in board.catalog.skills_of(seat.role):
-        if skill.trigger is None or skill.trigger.on != "gain":
+        if skill.trigger is None or skill.trigger.on != "gain" or skill.trigger.marks:
             continue
-        use = effects.Use(f"{seat.name}成为{seat.role}时", Action(seat.name, skill.name, index=-1), skill, seat.name)
-        for e in skill.effects:
-            effects.apply(board, effects.Pool(), use, e, None, _out(board))
+        _act(board, seat, skill, f"{seat.name}成为{seat.role}时")
+
+
+def marked(board: Board, seat: Seat, mark: str) -> None:
+    """The ``gain`` skills whose ``marks`` name ``mark``, held by the player who has just come to carry it, act,
+    the player himself acting with no target, in the night file's order (M19 背叛, 逃脱 "当……成为情侣时")."""
+    for skill in board.catalog.skills.values():
+        if skill.trigger is not None and skill.trigger.on == "gain" and mark in skill.trigger.marks and holds(seat, skill):
+            _act(board, seat, skill, f"{seat.name}获得{mark}时")
+
+
+def _act(board: Board, seat: Seat, skill: Skill, step: str) -> None:
+    use = effects.Use(step, Action(seat.name, skill.name, index=-1), skill, seat.name)
+    for e in skill.effects:
+        effects.apply(board, effects.Pool(), use, e, None, _out(board))
 
 
 def _out(board: Board) -> effects.Out:

@@ -352,6 +352,9 @@ class UsesT(_Obj):
     灵通: bool | Absent = None
     通灵: bool | Absent = None
     警觉: bool | Absent = None
+    设计: bool | Absent = None
+    遇难: bool | Absent = None
+    遗志: bool | Absent = None
     天枢剑圣: bool | Absent = None
     天璇紫后: bool | Absent = None
     最后一枪: bool | Absent = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from tracker.engine.night import win
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
+    held,
     is_lover,
     partner,
     role_in_pair,
@@ -83,7 +84,7 @@ def _hostage(ctx: Ctx, seat: Seat, cause: str) -> None:
     for h in ctx.table.players.values():
         if h.role != "人质" or not h.alive or h.fields.get("英雄") != seat.name:
             continue
-        if is_lover(h):
+        if is_lover(h) or not held(h, "遇难"):
             b.note(f"逃脱：人质{h.name}是情侣，已失去<遇难>，英雄{seat.name}出局不连锁")
             continue
         ctx.hostage_out.append(h.name)
@@ -122,7 +123,8 @@ def _design(ctx: Ctx, seat: Seat) -> None:
     """设计: "当目标因任何原因出局时，可以重新选择目标"."""
     b = ctx.board
     for k in ctx.table.players.values():
-        if k.role == "绑匪" and k.alive and k.fields.get("设计目标") == seat.name and "已失去设计" not in k.fields:
+        if k.role == "绑匪" and k.alive and k.fields.get("设计目标") == seat.name and "已失去设计" not in k.fields \
+                and held(k, "设计"):
             text = f"目标{seat.name}已出局，可以重新选择"
             b.result.state_after[f"{k.name}.设计"] = text
             b.note(f"设计：绑匪{k.name}的{text}")

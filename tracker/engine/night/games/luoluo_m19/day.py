@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from tracker.engine.night import win
+from tracker.engine.night.gains import marked
 from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, will
-from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, lovers
+from tracker.engine.night.games.luoluo_m19.common import LOVER_TAGS, WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
 
 #: The step of [win_policy] checks_at where a red card changes the game without a death (投降 is data: ``concede``).
@@ -92,21 +93,9 @@ def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
     pair = (sa, sc)
     wolves = [s for s in pair if s.role in WOLVES]
     kidnapper = next((s for s in pair if s.role == "绑匪"), None)
-    for s in pair:
-        if s.role == "人质":
-            b.note(f"逃脱：人质{s.name}成为情侣 → 失去<遇难><遗志>，并得知绑匪马甲")
-            for k in ctx.table.players.values():
-                if k.role == "绑匪":
-                    b.tell(s.name, f"逃脱：绑匪是{k.name}")
-        if s.role == "绑匪":
-            b.note(f"背叛：绑匪{s.name}成为情侣 → 失去<设计><灭口><绑架>，并得知人质马甲")
-            s.fields["已失去设计"] = True
-            b.result.state_after[f"{s.name}.设计"] = "已失去"
-            for key in ("灭口", "绑架"):
-                ctx.lose_skill(s, key)
-            for h in ctx.table.players.values():
-                if h.role == "人质":
-                    b.tell(s.name, f"背叛：人质是{h.name}")
+    for s in pair:  # 背叛, 逃脱 "当……成为情侣时" are data: the ``gain`` triggers of the lovers' marks
+        for tag in [t for t in s.tags if t in LOVER_TAGS]:
+            marked(b, s, tag)
     if kidnapper is not None and len(wolves) == 1:
         b.note(f"恋爱：绑匪{kidnapper.name}和{wolves[0].role}成为情侣 → 绑匪加入狼群，丘比特加入狼人阵营"
                "（狼人阵营角色全部出局之后不接刀）")

@@ -105,7 +105,8 @@ def step5(ctx: Ctx) -> None:
         ctx.extra_lines.append(f"{t}被绑架（第{day}天只能用动物叫声或小镇表情回答提问）")
     for name in acted:
         k = b.seat(name)
-        if k.role == "绑匪" and not held(k, "灭口") and not held(k, "绑架") and "已失去设计" not in k.fields:
+        if k.role == "绑匪" and not held(k, "灭口") and not held(k, "绑架") and "已失去设计" not in k.fields \
+                and held(k, "设计"):  # lost already by 背叛 (data: ``lose``)
             k.fields["已失去设计"] = True
             b.result.state_after[f"{k.name}.设计"] = "已失去"
             b.note(f"(5) 绑匪{k.name}的<灭口><绑架>都已发动 → 失去<设计>")

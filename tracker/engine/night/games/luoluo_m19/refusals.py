@@ -12,6 +12,7 @@ from __future__ import annotations
 from tracker.engine.night.games.luoluo_m19.common import (
     WOLVES,
     dog_night_of,
+    held,
     in_pack,
     is_lover,
     lovers,
@@ -104,7 +105,7 @@ def _kidnapper(table: Table, action: Action) -> str | None:
 
 def _design(table: Table, action: Action) -> str | None:
     k = table.players[action.members[0]]
-    if is_lover(k) or k.fields.get("已失去设计"):
+    if is_lover(k) or k.fields.get("已失去设计") or not held(k, "设计"):
         return "绑匪已失去<设计>"
     if all(k.uses.get(s, 1) in (0, False) for s in ("灭口", "绑架")):
         return "<灭口><绑架>技能都发动后，绑匪失去<设计>"
@@ -127,13 +128,14 @@ def _arrows(table: Table, action: Action) -> str | None:
 
 def _will(table: Table, action: Action) -> str | None:
     h = table.players[action.members[0]]
-    if is_lover(h):
+    if is_lover(h) or not held(h, "遗志"):
         return "逃脱：人质成为情侣，失去<遇难><遗志>"
     return None
 
 
 def _hero(table: Table, action: Action) -> str | None:
-    return "逃脱：人质成为情侣，失去<遇难><遗志>" if is_lover(table.players[action.members[0]]) else None
+    h = table.players[action.members[0]]
+    return "逃脱：人质成为情侣，失去<遇难><遗志>" if is_lover(h) or not held(h, "遇难") else None
 
 
 def _sheriff(table: Table, action: Action) -> str | None:
