@@ -456,6 +456,17 @@ def test_prophet_killed_by_the_undead_adds_a_curse() -> None:
     assert res.state_after["亡灵圣物"]["诅咒剩余次数"] == 1
 
 
+def test_prophet_taken_along_by_a_rotting_corpse_adds_a_curse() -> None:
+    """神恩："当神启者被亡灵阵营角色击杀时，亡灵圣物诅咒次数+1" — by whichever skill of an 亡灵, at night or by day:
+    the 腐尸's <腐化> "该角色同腐尸一起出局" (before: only the night's 致死伤害结算流程 counted it)."""
+    seats = {"P19": {"role": "腐尸", "faction": "亡灵", "原身份": "村民"}, "P20": {"role": "活尸", "faction": "亡灵"}}
+    res = run(day(3, state={"亡灵圣物": relic_at("P20", 1)}, **seats), act("P19", "腐化", "P12"),
+              act("放逐投票", "投票出局", "P19"))
+    assert dead(res) == ["P19", "P12"] and res.state_after["亡灵圣物"]["诅咒剩余次数"] == 2
+    res = run(day(3, state={"亡灵圣物": relic_at("P20", 1)}, **seats), act("放逐投票", "投票出局", "P12"))
+    assert dead(res) == ["P12"] and "亡灵圣物" not in res.state_after  # the vote is nobody's skill
+
+
 def test_night_fang_needs_a_dead_undead() -> None:
     """夜之牙：普通：游戏日夜晚，夜行怪选择一名已出局的角色和一名存活角色，若已出局角色属于亡灵阵营，
     则对你选择的存活角色造成一次【致死伤害】。"""

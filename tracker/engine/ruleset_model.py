@@ -1199,6 +1199,12 @@ class TriggerT(_Table):
                        "out goes out in the same moment (M19 殉情<强制> \"情侣中若有一人出局，另一人立即出局\"; the post's "
                        "chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); leave out: after the step the exit happened in",
                        default=False)
+    by_factions: list[Name] = _f(
+        "only an exit whose cause is a skill used by a player of one of these factions allows it (107 神恩 \"当神启者被"
+        "亡灵阵营角色击杀时\": `[\"亡灵\"]`): the user the cause names in its detail (`偷袭（P03）`), counted as "
+        "`count` counts (his faction, and his role's `also_factions`), or, a detail that names no player (a team's: "
+        "`啃咬（活尸）`), every role holding the skill in the ruleset's `[[roles]]`; a cause that is no skill (投票出局 "
+        "by the table) never allows it. Leave out: whoever's cause", default=[], examples=[["亡灵"]])
     clause: str = _f("the post's sentence", default="")
     marks: list[Name] = _f(
         "with `on = \"gain\"`: instead of taking its role, its holder coming to carry one of these marks sets it off — "
@@ -1216,6 +1222,8 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless（获得身份时自行发动，无人提交，没有出局原因）")
         if self.marks and self.on != "gain":
             raise ValueError("trigger 的 marks 只与 on = \"gain\" 一起写（获得标记时自行发动）")
+        if self.by_factions and self.on != "exit":
+            raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         if self.at and self.on != "exit":
             raise ValueError("trigger 的 at 只与 on = \"exit\" 一起写（next_point 的时点是列出它的步骤）")
         if self.forced and self.on == "next_point":

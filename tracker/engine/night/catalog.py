@@ -360,6 +360,8 @@ class Trigger:
     #: With ``on = "gain"``: its holder coming to carry one of these marks sets it off, not taking its role
     #: (M19 背叛 "当绑匪成为情侣时": :func:`tracker.engine.night.gains.marked`).
     marks: tuple[str, ...] = ()
+    #: Only an exit whose cause a player of these factions dealt (107 神恩 "被亡灵阵营角色击杀"); empty: any.
+    by_factions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -765,7 +767,8 @@ def _skill(t: SkillT) -> Skill:
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
                                                          at=tuple(t.trigger.at), tells=t.trigger.tells,
                                                          at_once=t.trigger.at_once, on=t.trigger.on,
-                                                         marks=tuple(t.trigger.marks)))
+                                                         marks=tuple(t.trigger.marks),
+                                                         by_factions=tuple(t.trigger.by_factions)))
 
 
 def _effect(e: EffectT) -> Effect:

@@ -90,6 +90,21 @@ def counts_in(board: Board, seat: Seat, factions: Sequence[str]) -> bool:
     return not mine.isdisjoint(factions)
 
 
+def dealt_by(board: Board, cause: str, factions: Sequence[str]) -> bool:
+    """The exit's ``cause`` is a skill used by a player of one of ``factions`` (a trigger's ``by_factions``: 107 神恩
+    "被亡灵阵营角色击杀"): the user its detail names, counted as :func:`counts_in` counts him; a detail naming no
+    player (a team's, 啃咬（活尸）) is every role holding the skill in the ruleset. A cause that is no skill: no one's."""
+    name, _, rest = cause.partition("（")
+    skill = board.catalog.skills.get(name)
+    if skill is None:
+        return False
+    user = rest.rstrip("）")
+    if board.has(user):
+        return counts_in(board, board.seat(user), factions)
+    roles = [board.ruleset.role(r) if board.ruleset is not None else None for r in skill.roles]
+    return bool(roles) and all(r is not None and r.faction in factions for r in roles)
+
+
 def _key(action: Action, skill: Skill) -> str:
     """Whose submission replaces whose: a team's skill is one per team, whichever member sends it; a
     ``mark`` by ``tags`` one per tag its ``choice`` names (213 警长、牧首竞选: each poll's last result)."""
@@ -239,7 +254,9 @@ class Flow:
         if cause in names or cause.split("（", 1)[0] in names:
             return True
         allowed = {n for u in skill.trigger.only for n in (u, *self._aliases(u))}
-        return bool(allowed) and cause not in allowed and cause.split("（", 1)[0] not in allowed
+        if allowed and cause not in allowed and cause.split("（", 1)[0] not in allowed:
+            return True
+        return bool(skill.trigger.by_factions) and not dealt_by(self.board, cause, skill.trigger.by_factions)
 
     def at_step(self, n: str, label: str) -> None:
         """The exit triggers waiting for step ``n`` (``at``), in the order of the exits ("" : all that are left,

@@ -68,17 +68,6 @@ def move_relic(board: Board, to: str, by: str) -> None:
         board.move_tag(RELIC, frm, to, by)
 
 
-def add_curse(board: Board, n: int, why: str) -> None:
-    r = relic(board)
-    if r is None:
-        board.note(f"{why}：场上尚无[亡灵圣物]，诅咒次数无从增加")
-        return
-    r = dict(r)
-    r["诅咒剩余次数"] = int(r.get("诅咒剩余次数", 0)) + n
-    board.set_state(RELIC, r)
-    board.note(f"{why}：[亡灵圣物]的<诅咒>次数+{n}（现为{r['诅咒剩余次数']}）")
-
-
 def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> None:
     """翻转身份 of one player by the night file's ``[flip]`` (:func:`tracker.engine.night.flips.flip`): human →
     its 亡灵 identity, 亡灵 → back to its 原身份 (圣光天启 ``strip``: "并失去所有技能"); :func:`flipped` follows."""

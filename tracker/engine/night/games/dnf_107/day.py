@@ -144,7 +144,7 @@ def exile(d: Day) -> None:
             b.note(f"陷阱：{out}被投票出局，但其设置陷阱的夜晚发动了<潜行>，陷阱已失效")
         else:
             b.note(f"陷阱：{out}被投票出局 → {trap.targets[0]}受到一次致死伤害（白天结束时出局）")
-            Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, False, "(19)"))
+            Flow(b, g).hit(Hit(trap.targets[0], "陷阱", out, "(19)"))
 
 
 def last_words(d: Day) -> None:

@@ -28,11 +28,10 @@ from tracker.engine.night.effects import (
     take_cover,
     turns,
 )
-from tracker.engine.night.games.dnf_107.common import add_curse, flip
+from tracker.engine.night.games.dnf_107.common import flip
 
 CL_FLOW = "致死伤害结算流程："
 CL_TRAP = "当角色出局后，如果该角色发动了<陷阱>，则<陷阱>的目标立即受到一次致死伤害。"
-CL_GODGIFT = "当神启者被亡灵阵营角色击杀时，亡灵圣物诅咒次数+1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,6 @@ class Hit:
     target: str
     skill: str
     source: str
-    source_undead: bool = False
     step: str = "(13)"
     #: The cause its effect names (``cause``: 啃咬（活尸）, a team's), else the skill and who dealt it.
     said: str | None = None
@@ -127,7 +125,7 @@ class Flow:
             g.out.add(t)
             trap = g.traps.pop(t, None)
             if trap is not None:
-                self.hit(Hit(trap, "陷阱", t, False, h.step))
+                self.hit(Hit(trap, "陷阱", t, h.step))
             return
         turn = spend_guard(g.shields, t, h.skill, 1, lambda x: turns(b, None, x, t) is True)
         if turn is not None:  # （5）<死灵咒>: a protection that turns a human it saves (``flips_instead``)
@@ -160,16 +158,13 @@ class Flow:
 
     def _out(self, h: Hit) -> None:
         b, t = self.board, h.target
-        seat = b.seat(t)
         b.note(f"{h.step} {t}（{h.skill}）：非告死者、无祝福、非发动防反者、非初拥、非死灵咒目标 → 出局")
         self.g.out.add(t)
         b.kill(t, h.cause)
-        if seat.role == "神启者" and h.source_undead:
-            add_curse(b, 1, f"<神恩>：神启者{t}被亡灵阵营角色击杀")
         trap = self.g.traps.pop(t, None)
         if trap is not None:
             b.note(f"{h.step} 陷阱：{t}出局 → <陷阱>目标{trap}立即受到一次致死伤害")
-            self.hit(Hit(trap, "陷阱", t, False, h.step))
+            self.hit(Hit(trap, "陷阱", t, h.step))
 
     def dry_run(self, hits: list[Hit]) -> list[str]:
         for h in hits:

@@ -138,8 +138,8 @@ class Night:
 
     def take(self, pool: Pool) -> None:
         """The protections, covers and [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭, (9) 啃咬) joins the hits the
-        致死伤害结算流程 settles at (13), with whether an 亡灵 dealt it (神恩: 被亡灵阵营角色击杀) and
-        the cause its effect names (a team's: 啃咬（活尸）)."""
+        致死伤害结算流程 settles at (13), with the cause its effect names (a team's: 啃咬（活尸）, which 神恩's ``by_factions`` reads
+        as the 活尸's)."""
         for t, guards in pool.guards.items():  # 祝福 (data): a protection spent by one hit
             self.g.shields.setdefault(t, []).extend(guards)
         pool.guards.clear()
@@ -147,18 +147,8 @@ class Night:
         pool.covers.clear()
         hits, pool.hits = pool.hits, []
         for h in hits:
-            sk = self.b.skill(h.skill)
-            # a team's damage is the team's (啃咬: the 活尸's, 亡灵 by the ruleset's [[roles]]), whichever member
-            # sent it and whatever he is now
-            undead = (self._team_undead(sk.roles) if sk.team is not None
-                      else self.b.has(h.by) and is_undead(self.b.seat(h.by)))
-            self.hits.append(Hit(h.target, h.skill, h.by, undead, "(13)", said=None if h.cause == h.skill else h.cause,
+            self.hits.append(Hit(h.target, h.skill, h.by, "(13)", said=None if h.cause == h.skill else h.cause,
                                  flips_instead=h.flips_instead, reason=h.reason))
-
-    def _team_undead(self, roles: tuple[str, ...]) -> bool:
-        rs = self.b.ruleset
-        return bool(roles) and rs is not None and all((role := rs.role(r)) is not None and role.faction == UNDEAD
-                                                      for r in roles)
 
     def spend(self, a: Action) -> None:
         """A 限定 skill is spent when it is 发动, even if its effect then fails (N02: 偷袭 on 潜行)."""
@@ -241,7 +231,7 @@ class Night:
                 b.note(f"{step} 夜之牙：已出局的{gone}不属于亡灵阵营 → 无效果")
                 continue
             b.note(f"{step} 夜之牙：已出局的{gone}属于亡灵阵营 → {victim}受到一次致死伤害")
-            self.hits.append(Hit(victim, skill, a.actor, True, step))
+            self.hits.append(Hit(victim, skill, a.actor, step))
 
     # -- (11), (13) ----------------------------------------------------------------------------------
     def preview(self) -> list[str]:
@@ -276,7 +266,7 @@ class Night:
             b.kill(victim, f"天谴（{name}）")
             trap = flow.g.traps.pop(victim, None)
             if trap is not None:
-                flow.hit(Hit(trap, "陷阱", victim, False, "(13)"))
+                flow.hit(Hit(trap, "陷阱", victim, "(13)"))
 
     # -- (14)–(17) ---------------------------------------------------------------------------------
     def step14(self) -> None:
