@@ -938,19 +938,32 @@ class RawPage:
 RAW_GZIP_LEVEL = 1
 
 
+def pack_raw(body: bytes) -> bytes:
+    """A response body as :func:`save_raws` stores it (gzip, ``RAW_GZIP_LEVEL``, no timestamp)."""
+    return gzip.compress(body, compresslevel=RAW_GZIP_LEVEL, mtime=0)
+
+
 class RawAnswer(NamedTuple):
-    """One response to keep: what :func:`save_raws` stores."""
+    """One response to keep: what :func:`save_raws` stores.
+
+    ``body_gz``: the body already packed (:meth:`packed`), or None to pack it when stored. The crawl
+    packs its answers in a worker thread (zlib lets go of the GIL while it compresses), so the event
+    loop, which runs the crawl's fetching and storing, does not spend its time compressing pages."""
 
     url: str
     status: int
     content_type: str | None
     body: bytes
     fetched_at: datetime
+    body_gz: bytes | None = None
+
+    def packed(self) -> RawAnswer:
+        return self if self.body_gz is not None else self._replace(body_gz=pack_raw(self.body))
 
 
 def _raw_row(raw: RawAnswer, crawl_id: int | None) -> dict[str, Any]:
     return {"url": raw.url, "status": raw.status, "content_type": raw.content_type, "size": len(raw.body),
-            "body_gz": gzip.compress(raw.body, compresslevel=RAW_GZIP_LEVEL, mtime=0),
+            "body_gz": raw.body_gz if raw.body_gz is not None else pack_raw(raw.body),
             "fetched_at": _aware(raw.fetched_at, "fetched_at"), "crawl_id": crawl_id}
 
 
