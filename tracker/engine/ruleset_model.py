@@ -522,12 +522,12 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "players_of"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
-    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed"}),
+    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
-    "message": frozenset({"text", "log"}), "announce": frozenset({"text"}), "ready": frozenset({"text", "log"}),
+    "message": frozenset({"text", "log"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
     "choose": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
@@ -794,8 +794,9 @@ class EffectT(_Table):
                    "nothing is told); watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
                    "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
-                   "write it): the words, `{actor}`, `{target}` and `{choice}` (the submission's own words, empty if "
-                   "none) standing in (107 \"剑痕：{choice}\"); protect with `delays` (which must write it): what its "
+                   "write it): the words, `{actor}`, `{target}`, `{choice}` (the submission's own words, empty if "
+                   "none) and `{next_day}` (the game day that follows the phase) standing in (107 \"剑痕：{choice}\"; M19 "
+                   "绑架 \"{target}被绑架（第{next_day}天只能用动物叫声或小镇表情回答提问）\"); protect with `delays` (which must write it): what its "
                    "holder is told when his exit is put off; extra: what the holders of `tag` are told, `{night}` (the night "
                    "of the extra use) standing in", default="{target}：{answer}")
     exits: list[Name] = _f(
@@ -902,7 +903,10 @@ class EffectT(_Table):
     consent: ConsentT | None = _f("learn: see `consent`; leave out: no one is asked to agree", default=None)
     pending: str | None = _f("learn, ask = role_if_dies: when it is answered, a pending entry for the director on "
                              "each player asked about who is still alive, `{actor}` and `{target}` standing in (M160 "
-                             "守墓 \"在下个黄昏前\": a death by day is the director's to tell); leave out: none",
+                             "守墓 \"在下个黄昏前\": a death by day is the director's to tell); status: a pending entry for the "
+                             "director on the target while he has it, `{actor}`, `{target}` and `{next_day}` (the game "
+                             "day that follows the phase) standing in (M19 绑架 \"被绑架的角色在下一个游戏日不得主动发表"
+                             "观点\"); leave out: none",
                              default=None, examples=["守墓：若{target}在下个黄昏前死去，{actor}当晚得知其实际身份"])
     questions: list[QuestionT] = _f("learn, ask = any: instead of the effect's own `ask`/`among`/`match`, one of these "
                                     "questions, picked by the director for each use (`<skill>.问题.<actor>`, seeded), "
@@ -912,7 +916,8 @@ class EffectT(_Table):
     recount: RecountT | None = _f("learn, ask = night_of: see `recount`; leave out: its defaults", default=None)
     reveal: RevealT | None = _f("learn, ask = night_of: see `reveal (learn)`; leave out: nobody else is told", default=None)
     until: str = _f("learn, ask = role_if_dies: when that pending entry ends, `{night}` (this night's number) standing "
-                    "in", default="", examples=["至第{night}天黄昏"])
+                    "in; status: when its `pending` entry ends, `{next_day}` standing in (M19 绑架 \"执行上述效果直到下一个"
+                    "游戏日结束\": `第{next_day}天结束`)", default="", examples=["至第{night}天黄昏"])
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
@@ -921,7 +926,9 @@ class EffectT(_Table):
                          "holders get it as the first night begins, `{target}` and `{skill}` standing in; lose: `{step}`, "
                          "`{actor}` and `{loses}` standing in, empty for no line of its own (M19 救药: its `protect` line says "
                          "it); kill: empty for no line of its own (M19 殉情: the exit's own line says it); `{day}`: the game day of a day phase "
-                         "(M19 投票出局 \"第{day}天投票：{target}得票最多 → 出局\"); default: the "
+                         "(M19 投票出局 \"第{day}天投票：{target}得票最多 → 出局\"), `{next_day}`: the game day that follows the phase "
+                         "(M19 绑架 \"直到第{next_day}天结束\"); announce: the line for the 公示 line, `{step}`, `{actor}` and "
+                         "`{target}` standing in, empty for none (M19 绑架: the status's line says it); default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "

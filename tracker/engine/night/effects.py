@@ -259,7 +259,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.tell(who, effect.text.format(target=target))
         board.note(f"{step} 告知{who}：{effect.text.format(target=target)}")
     elif effect.kind == "message":
-        board.tell(target, _words(effect, use, target))
+        board.tell(target, _words(board, effect, use, target))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")
     elif effect.kind == "convert":
         _convert(board, use, effect, target)
@@ -279,6 +279,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
+        if effect.pending is not None:  # M19 绑架 "在下一个游戏日不得主动发表观点……直到下一个游戏日结束"
+            following = next_day(board)
+            board.later(effect.pending.format(actor=who, target=target, next_day=following), target,
+                        effect.until.format(next_day=following), effect.clause or use.skill.clause)
 
 
 def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
@@ -365,7 +369,8 @@ def _cause(effect: Effect, use: Use) -> str:
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:
     """The effect's line in the log: the post's words (``log``) where the night file gives them."""
     if effect.log is not None:
-        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=board.table.day)
+        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=board.table.day,
+                                 next_day=next_day(board))
     if line:  # an empty ``log``: the effect has no line of its own (殉情: the exit's line says it)
         board.note(line)
 
@@ -385,18 +390,21 @@ def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
         word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(use.actor, effect.text.format(target=seat.name, answer=word, day=day))
         _log(board, use, effect, seat.name, f"{use.step} {use.actor}<{use.skill.name}>：{seat.name} → {word}", answer=word)
-def _words(effect: Effect, use: Use, target: str | None) -> str:
+def _words(board: Board, effect: Effect, use: Use, target: str | None) -> str:
     """``message``/``announce``'s ``text`` with the actor, the target and the submission's own words."""
     return effect.text.format(actor=use.actor, target=target or "", choice=use.action.choice or "",
-                              targets="、".join(use.action.targets))
+                              targets="、".join(use.action.targets), next_day=next_day(board))
 
 
 def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> None:
     """A line of the 公示 that follows this phase (107 剑痕 "次日该留言将被导演公告"), written once."""
-    line = _words(effect, use, target)
+    line = _words(board, effect, use, target)
     if line not in board.result.lines:
         board.announce(line)
-    board.note(f"{use.step} {use.actor}<{use.skill.name}>：公示“{line}”")
+    note = f"{use.step} {use.actor}<{use.skill.name}>：公示“{line}”" if effect.log is None else \
+        effect.log.format(step=use.step, actor=use.actor, target=target or "")
+    if note:  # an empty ``log``: another effect's line says it (M19 绑架)
+        board.note(note)
 
 
 def _lose(board: Board, use: Use, effect: Effect) -> None:

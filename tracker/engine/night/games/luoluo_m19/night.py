@@ -6,6 +6,8 @@ held at that moment; 指杀 is only collected at (1) and settled at (6), 毒药 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tracker.engine.night import effects
 from tracker.engine.night.effects import extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
@@ -17,6 +19,9 @@ from tracker.engine.night.games.luoluo_m19.common import (
     role_in_pair,
 )
 from tracker.engine.night.model import Action
+
+if TYPE_CHECKING:
+    from tracker.engine.night.flow import Flow
 
 
 def _live_actor(ctx: Ctx, act: Action, step: str) -> bool:
@@ -80,29 +85,12 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
 
 
 def step5(ctx: Ctx) -> None:
-    """（5）绑匪行动，<绑架> only on the <设计> target still alive (<灭口> before it is data, a ``damage``
-    the (7) ``resolve`` settles); "当<灭口><绑架>技能都发动后，绑匪失去<设计>"."""
+    """（5）绑匪行动 — <灭口> and <绑架> are data (a ``damage`` the (7) ``resolve`` settles, a ``status`` with its
+    notice and 公示); "当<灭口><绑架>技能都发动后，绑匪失去<设计>"."""
     b = ctx.board
     acted: list[str] = []
     for act in [a for a in ctx.actions if a.skill in ("灭口", "绑架")]:
         acted += [m for m in act.members if m not in acted]
-        if act.skill != "绑架" or not _live_actor(ctx, act, "(5)"):
-            continue
-        k = b.seat(act.members[0])
-        ctx.spend(k, act.skill)
-        t = ctx.bearer(act.targets[0], act.skill, k.name, "(5)")
-        if not b.seat(t).alive:
-            b.note(f"(5) 绑匪{k.name}发动<{act.skill}>：目标{t}已出局 → 没有效果")
-            continue
-        day = (b.night or 0) + 1
-        if "绑架" not in b.seat(t).status:
-            b.seat(t).status.append("绑架")
-        b.result.state_after[f"{t}.status"] = list(b.seat(t).status)
-        b.note(f"(5) 绑匪{k.name}发动<绑架>：{t}进入绑架状态，直到第{day}天结束")
-        b.later(f"{t}被绑架：第{day}天不得主动发表观点，只能用动物叫声或小镇表情回答提问", t,
-                f"第{day}天结束", ctx.clause("绑架"))
-        b.tell(t, f"绑架：你被绑架，第{day}天不得主动发表观点，只能发出动物叫声或使用小镇的表情")
-        ctx.extra_lines.append(f"{t}被绑架（第{day}天只能用动物叫声或小镇表情回答提问）")
     for name in acted:
         k = b.seat(name)
         if k.role == "绑匪" and not held(k, "灭口") and not held(k, "绑架") and "已失去设计" not in k.fields \
@@ -110,6 +98,17 @@ def step5(ctx: Ctx) -> None:
             k.fields["已失去设计"] = True
             b.result.state_after[f"{k.name}.设计"] = "已失去"
             b.note(f"(5) 绑匪{k.name}的<灭口><绑架>都已发动 → 失去<设计>")
+
+
+def gone_target(flow: Flow, action: Action, step: str) -> bool:
+    """绑架 "夜晚行动中若绑匪选择的目标仍存活": a target out by step (5) takes no 绑架, the use still spent."""
+    b = flow.board
+    if action.skill != "绑架" or not action.targets or b.seat(action.targets[0]).alive:
+        return False
+    k = b.seat(action.members[0])
+    b.use(k, b.skill("绑架"))
+    b.note(f"{step} 绑匪{k.name}发动<绑架>：目标{action.targets[0]}已出局 → 没有效果")
+    return True
 
 
 def step6(ctx: Ctx) -> None:

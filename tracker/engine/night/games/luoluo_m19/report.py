@@ -89,7 +89,11 @@ def finish(ctx: Ctx) -> None:
         b.result.outs_in_lines = True
     # "因投票而触发的警长<殉职>……的角色立即公示": each badge the 殉职 trigger (data) passed
     passed = [f"警长<殉职>：{t.from_player}将警徽移交给{t.to_player}" for t in b.result.tags_moved if t.via == "殉职"]
-    for line in lines + ctx.extra_lines + passed:
+    # the 公示's own lines first, then what the night file's ``announce`` effects wrote as they were settled (绑架),
+    # then the lines the cascades left
+    said = list(b.result.lines)
+    b.result.lines.clear()
+    for line in lines + said + ctx.extra_lines + passed:
         b.announce(line)
     if b.night is not None:
         b.result.outs_in_lines = True  # 第N夜出局 above is the post's own out list
