@@ -519,6 +519,17 @@ def test_data_collection_and_ethereal_eternity() -> None:
     assert told(none, "P11") == ["数据收集：第2天白天无人被投票出局"]
 
 
+def test_a_template_taken_earlier_in_the_night_meets_the_later_buffs() -> None:
+    """<缥缈永恒> (data: ``gain``) in its place among the 增益 ("增益技能生效时间按照私聊导演的具体时间先后为准"):
+    the 绿王's <绝对防御> taken first voids a later <时间回溯> on the 白王; sent after it, the rewind holds."""
+    out = {"P04": {"alive": False, "出局": {"day": 2, "cause": "投票"}}}
+    first = night([A("P11", "缥缈永恒", "P04"), A("P10", "时间回溯", "P11", choice="数据收集")], players=out)
+    assert first.state_after["P11.绝对防御"] is True and "技能" not in first.state_after["时间回溯上次"]
+    assert told(first, "P11") == ["缥缈永恒：你拥有<绿王>身份模板的全部技能：绝对防御"]
+    later = night([A("P10", "时间回溯", "P11", choice="数据收集"), A("P11", "缥缈永恒", "P04")], players=out)
+    assert later.state_after["时间回溯上次"]["技能"] == "数据收集" and later.state_after["P11.绝对防御"] is True
+
+
 def test_setup_choices_and_the_seers_first_two() -> None:
     """抉择: "分发身份完毕后，拿到该角色的演员进行抉择"; <四眼预知> "游戏开始时可以随机从导演处得知两个非自己角色的具体身份"."""
     plain = {"P06": {"choice": None}, "P07": {"choice": None}, "P12": {"choice": None, "uses": {}}}

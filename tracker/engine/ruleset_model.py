@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count"]
+                     "count", "gain"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
@@ -530,6 +530,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "message": frozenset({"text", "log"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(),
     "choose": frozenset({"text", "log"}),
+    "gain": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
     "concede": frozenset({"factions"}),
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
@@ -712,7 +713,11 @@ class EffectT(_Table):
                           "（包括已出局角色）同意投降，投降有效。该阵营优先判负，不公示\")"
                           "; count: the number `key` of the record the "
                           "table's `state` keeps for the tag `tag` (a `mark`'s `record`) changes by `add`, whoever holds "
-                          "the tag (107 灵能 \"恶灵诞生时，[亡灵圣物]的<诅咒>技能次数+1\")",
+                          "the tag (107 灵能 \"恶灵诞生时，[亡灵圣物]的<诅咒>技能次数+1\")"
+                          "; gain: the actor holds from now on every skill of the target's role (its template) but those "
+                          "used when roles are dealt (`phase = \"setup\"`), each in his `uses` — at its `count`, or the lowest "
+                          "`count` of its `forms` (both options held, the once-only one bounds it), else true — and is told "
+                          "`text` (`{role}`, `{skills}`) (M65 缥缈永恒 \"拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -1010,7 +1015,7 @@ class EffectT(_Table):
             raise ValueError("mark 效果写 tags 时不写 tag、choices（标记由 choice 指定），要写 act（如 \"give\"）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
-        if self.kind in ("ready", "choose") and "text" not in self.model_fields_set:
+        if self.kind in ("ready", "choose", "gain") and "text" not in self.model_fields_set:
             raise ValueError(f"{self.kind} 效果要写 text（告知使用者的话）")
         if self.kind == "tell" and "text" not in self.model_fields_set:
             raise ValueError("tell 效果要写 text（告知使用者的话）")

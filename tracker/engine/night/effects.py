@@ -266,6 +266,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "status" and effect.for_phase:
         tonight.give(pool, target, effect.status or "")
         board.note(f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
+    elif effect.kind == "gain":
+        _gain(board, use, effect, target)
     elif effect.kind == "bench":
         bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
     elif effect.kind == "status":
@@ -307,6 +309,29 @@ def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
         gained(board, seat)
 
 
+def _gain(board: Board, use: Use, effect: Effect, target: str) -> None:
+    """The actor takes the target's role's template: every skill of it but the 抉择 of the deal, held through his
+    ``uses`` (M65 缥缈永恒 "拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）": a skill with ``forms`` is held
+    in both, so its once-only form's count bounds it)."""
+    role = board.seat(target).role
+    for m in use.action.members or (use.actor,):
+        seat, gained = board.seat(m), []
+        for s in board.catalog.skills_of(role):
+            if s.phase == "setup":
+                continue
+            counts = [f.count for f in s.forms if f.count is not None]
+            value: int | bool = s.count if s.count is not None else (min(counts) if counts else True)
+            key = s.uses or s.name
+            seat.uses[key] = value
+            board.result.state_after[f"{m}.{key}"] = value
+            gained.append(s.name)
+        words = {"step": use.step, "actor": m, "target": target, "role": role, "skills": "、".join(gained),
+                 "skill": use.skill.name}
+        board.note(effect.log.format(**words) if effect.log is not None
+                   else f"{use.step} {m}<{use.skill.name}>：拥有{target}（{role}）身份模板的全部技能：{words['skills']}".strip())
+        board.tell(m, effect.text.format(**words))
+
+
 def chosen(effect: Effect, action: Action) -> bool:
     """``when_choice``/``unless_choice``: whether the submission's ``choice`` picks this effect (107 探查
     "并选择以下效果之一")."""
@@ -342,7 +367,10 @@ def last_holds(board: Board, effect: Effect, action: Action, step: str,
 def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
     """The skill of ``seat`` that makes him immune to ``skill``'s effects (``immune_to``: 107 神恩
     "神启者不受<诅咒>技能影响"; ``*``: every skill but ``immune_except``, M65 绝对防御), or None; a game's hook step
-    settling ``skill`` asks the same. A holder whose ``uses`` of it are spent is not immune."""
+    settling ``skill`` asks the same. A holder whose ``uses`` of it are spent is not immune, nor one already out (his
+    skills are out of play: M65 缥缈永恒 takes a voted-out 绿王's template, <绝对防御> and all)."""
+    if not seat.alive:
+        return None
     return next((s for s in board.catalog.skills.values()
                  if (skill in s.immune_to or ("*" in s.immune_to and skill not in s.immune_except)) and holds(seat, s)
                  and _left(seat, s)), None)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 
 _BUFFS = {
-    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "缥缈永恒": steps.eternal, "机械制造": steps.make_gun,
+    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "机械制造": steps.make_gun,
     "技能掠夺": steps.steal,
 }
 _PASSIVE = ("绝对防御", "四眼预知", "天罡护体")
@@ -190,7 +190,10 @@ _WALKS: WeakKeyDictionary[Board, Walk] = WeakKeyDictionary()
 
 #: The skills data settles that take effect when submitted before their user's death (C_BUFF); a 枯竭
 #: declaration is settled first thing, as it was submitted the night before the day it holds for.
-_DATA_BUFFS = frozenset({"数据收集", "抉择", *REACTIONS})
+_DATA_BUFFS = frozenset({"数据收集", "缥缈永恒", "抉择", *REACTIONS})
+#: The 增益 skills data settles whose effect a later 增益 of the same phase may meet (缥缈永恒's template: a
+#: 时间回溯 or 空之瞭望 on the 白王 after it meets its <绝对防御>), handed to the generic engine in submission order.
+_DATA_IN_ORDER = frozenset({"缥缈永恒"})
 
 
 def _label(step: str) -> str:
@@ -217,6 +220,8 @@ def aim(board: Board, use: Use, target: str) -> str | None:
     if walk is None or use.skill.name in DAY_EXITS:  # the day's exits are no skill cast on a player
         return target
     if not board.seat(target).alive:
+        if use.skill.target_dead:  # 缥缈永恒 "指定一名白天被投票出局的……玩家": no shield or reaction of his is in play
+            return target
         board.note(f"{_label(use.step)} <{use.skill.name}>：{target}已出局，不再生效")
         return None
     daytime = not walk.ctx.night or use.action.phase == "day"
@@ -294,6 +299,8 @@ def _buff(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     for a in walk.acts:
         if a.skill in _BUFFS:
             _BUFFS[a.skill](walk.ctx, a)
+        elif a.skill in _DATA_IN_ORDER:  # its effects are data; its turn is its place among the private messages
+            flow.settle(a, "(增益)")
 
 
 def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -330,7 +337,6 @@ HOOKED = {
     "天璇紫后": "(3) 白天施放、当晚封锁（不包括强制技能和<绝对切割>），按天比较的不可连续" + _CAST,
     "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,
     "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
-    "缥缈永恒": "拥有白天被投票出局的己方玩家身份模板的全部技能（抉择两种都有）—— 获得技能，效果写不出",
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
     "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",
     "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",

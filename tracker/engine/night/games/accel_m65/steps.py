@@ -181,24 +181,6 @@ def watch(ctx: Ctx, act: Action) -> None:
             ctx.cat.skill("空之瞭望").clause)
 
 
-def eternal(ctx: Ctx, act: Action) -> None:
-    """<缥缈永恒>: the 白王 holds every skill of a voted-out ally's role, both 抉择 options."""
-    b = ctx.board
-    if not can_act(ctx, act, "(增益)", buff=True):
-        return
-    actor, target = act.members[0], act.targets[0]
-    seat, role = b.seat(actor), b.seat(target).role
-    gained = []
-    for s in role_skills(ctx.cat, role):
-        value: int | bool = 1 if (s.kind == "限定" or s.name in ("辐射炫惑", "净化之焰", "空之瞭望")) else True
-        seat.uses[s.name] = value
-        b.result.state_after[f"{actor}.{s.name}"] = value
-        gained.append(s.name)
-    spend(ctx, act)
-    b.note(f"(增益) <缥缈永恒>（{actor}）：拥有{target}（{role}）身份模板的全部技能：{'、'.join(gained)}")
-    b.tell(actor, f"缥缈永恒：你拥有<{role}>身份模板的全部技能：{'、'.join(gained)}")
-
-
 def make_gun(ctx: Ctx, act: Action) -> None:
     """<机械制造>: unlocks <最后一枪> (until the next night; see :func:`armed`)."""
     b = ctx.board
