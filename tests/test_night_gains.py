@@ -76,5 +76,7 @@ def test_the_keys_are_checked_and_count_as_data() -> None:
     assert {"诞生", "夜眼"} <= set(coverage(parse_catalog(night(), "t"), None).by_data)
     with pytest.raises(RulesetError, match="forced"):
         parse_catalog(night(born={"on": "gain"}), "t")
+    with pytest.raises(RulesetError, match="不写 unless 和 at"):  # its time is the gain itself
+        parse_catalog(night(born={**BORN, "at": "next_point"}), "t")
     with pytest.raises(RulesetError, match="tag 和 key"):
         parse_catalog(night(count={"kind": "count", "tag": "圣物"}), "t")

@@ -1,5 +1,5 @@
 """A trigger that acts at the next point skills can be used after its holder's exit, not at the exit
-(``trigger.on = "next_point"``; 213 殉职 "警长出局后下一个可发动技能的时间点"), on a toy game: a night whose
+(``trigger.at = "next_point"``; 213 殉职 "警长出局后下一个可发动技能的时间点"), on a toy game: a night whose
 step 1 takes players out, step 2 is the point (it also runs as a 晨曦 phase of its own) and step 3 takes
 players out after it. Only the bearer of the title who went out before the point acts there, on his
 last submission; ``missing`` when he has none, when ``unless`` forbids him or when his submission is
@@ -36,7 +36,7 @@ def night(**trigger: Any) -> dict[str, Any]:
             {"name": "枪", "roles": ["猎"], "targets": 1, "effects": [{"kind": "kill"}]},
             {"name": "继任", "roles": ["狼", "巫", "猎", "民"], "tag": "队长", "phase": "晨曦", "phases": ["晨曦"],
              "min_targets": 0, "max_targets": 1, "clause": PASS,
-             "trigger": {"on": "next_point", "unless": ["毒"], "missing": "撕", "tells": "继任：存活：{living}",
+             "trigger": {"at": "next_point", "unless": ["毒"], "missing": "撕", "tells": "继任：存活：{living}",
                          **trigger},
              "effects": [{"kind": "mark", "tag": "队长", "choices": {"撕": "tear"}, "text": "你成为队长"},
                          {"kind": "announce", "when_choice": ["撕"], "text": "队长{actor}撕徽，本局不再有队长"},
@@ -133,8 +133,10 @@ def test_a_hook_step_names_the_point_or_leaves_it_pending(monkeypatch: pytest.Mo
     assert [(m.from_player, m.to_player) for m in res.tags_moved] == [("P2", "P5")] and res.pending == []
 
 
-def test_a_next_point_trigger_names_no_steps_of_its_own() -> None:
-    """``at`` (the steps an exit trigger waits for) is not for a ``next_point`` trigger: its point is the step listing it."""
-    doc = night(at=["2"])
-    with pytest.raises(RulesetError):
-        parse_catalog(doc, "toy.toml")
+def test_a_trigger_says_its_timing_once() -> None:
+    """One key, ``at``, says when a trigger acts: the old spellings (``on = "next_point"``, ``at_once``) are
+    refused, and a timing that cannot hold with the rest is refused by name (强制 cannot wait for a submission)."""
+    for bad, word in (({"on": "next_point"}, "on"), ({"at_once": True}, "at_once"), ({"forced": True, "missing": None,
+                                                                                       "tells": None}, "forced")):
+        with pytest.raises(RulesetError, match=word):
+            parse_catalog(night(**bad), "toy.toml")

@@ -1,4 +1,4 @@
-"""``pairs``, ``to = "partner"``, skill ``tags`` and trigger ``at_once``: a bond between two players that takes
+"""``pairs``, ``to = "partner"``, skill ``tags`` and trigger ``at = "now"``: a bond between two players that takes
 the other out at once.
 
 M19 殉情<强制> "情侣中若有一人出局，另一人立即出局" — and the 忠犬 clause "当主人出局时，忠犬可以存活至下一讨论日夜晚
@@ -19,7 +19,7 @@ from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.errors import RulesetError
 
 BOND = {"name": "殉", "tags": ["甲", "乙", "犬"], "phase": "passive", "kind": "强制",
-        "trigger": {"forced": True, "at_once": True},
+        "trigger": {"forced": True, "at": "now"},
         "effects": [{"kind": "kill", "to": "partner", "cause": "殉（{actor}出局）", "log": ""}]}
 NIGHT: dict[str, Any] = {
     "ruleset": "pairs-toy",
@@ -52,8 +52,8 @@ def test_the_other_end_goes_out_inside_the_exit() -> None:
     assert [r.actor for r in res.rejected] == ["P02"]
 
 
-def test_after_the_step_without_at_once() -> None:
-    """The same bond without ``at_once`` acts after the step: the second shot still takes the partner."""
+def test_after_the_step_without_at_now() -> None:
+    """The same bond without ``at = "now"`` acts after the step: the second shot still takes the partner."""
     late = {**NIGHT, "skills": [*NIGHT["skills"][:2], {**BOND, "trigger": {"forced": True}}]}
     res = _run(Action("P01", "枪", ("P03",)), Action("P02", "枪", ("P04",)), night=late)
     assert [(d.player, d.cause) for d in res.deaths] == [("P03", "枪"), ("P04", "枪")]
@@ -88,9 +88,9 @@ def test_nobody_submits_it_and_it_counts_as_data() -> None:
     assert "殉" in coverage(parse_catalog(NIGHT, "toy.toml"), None).by_data
 
 
-def test_at_once_needs_forced_and_a_pair_has_two_ends() -> None:
-    with pytest.raises(RulesetError, match="at_once"):
-        parse_catalog({**NIGHT, "skills": [*NIGHT["skills"][:2], {**BOND, "trigger": {"at_once": True}}]}, "toy.toml")
+def test_at_now_needs_forced_and_a_pair_has_two_ends() -> None:
+    with pytest.raises(RulesetError, match="now"):
+        parse_catalog({**NIGHT, "skills": [*NIGHT["skills"][:2], {**BOND, "trigger": {"at": "now"}}]}, "toy.toml")
     with pytest.raises(RulesetError, match="pairs"):
         parse_catalog({**NIGHT, "pairs": [["甲"]]}, "toy.toml")
 

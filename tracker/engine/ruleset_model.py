@@ -1164,23 +1164,38 @@ class SparesT(_Table):
                       examples=["天罡护体：游戏日第一日，不会因为除<绝对切割>外的其他技能和投票而出局"])
 
 
-#: What ``on = "next_point"`` means (213 殉职), written once for the model's text.
-NEXT_POINT = ("`next_point`, at the next point skills can be used after the exit (213 殉职 \"警长出局后下一个可发动技能的时间"
+#: What ``at = "next_point"`` means (213 殉职), written once for the model's text.
+NEXT_POINT = ("`\"next_point\"`, at the next point skills can be used after the exit (213 殉职 \"警长出局后下一个可发动技能的时间"
               "点\"): the next step that lists the skill (or that a game's hook step names), where the holders who went out "
               "in this settlement — or, in a settlement that begins there, in the phase just before it (their `出局` field: "
               "the night before, for a step that also runs in a night; else the same day) — act on their last submission "
               "(a skill with a `tag`: its bearers, whatever its `roles`); a submission the `unless` forbids, or one refused "
               "there, counts as none (`missing`), and a submission by anyone else is refused")
 
+#: A trigger's ``at`` (when it acts after its event), one key for every timing a post gives.
+TriggerAt = Literal["now", "after", "next_point"] | Annotated[list[Name], Field(min_length=1)]
+
 
 class TriggerT(_Table):
-    """`trigger = { … }` in a `[[skills]]` entry — the skill acts when its holder goes out, not at a step
-    (猎人 开枪, 警长 警徽); its holder may use it while out."""
+    """`trigger = { … }` in a `[[skills]]` entry — the skill acts on an event, its holder going out (猎人 开枪,
+    警长 警徽) or coming to hold it, not at a step; its holder may use it while out. `on` says the event, `at`
+    when after it the skill acts."""
 
-    on: Literal["exit", "gain", "next_point"] = _f(
-        "when it acts: `exit`, right after its holder goes out; `gain`, right after a player comes to hold it by "
-        "taking its role — a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 "
-        "\"夜行怪加入游戏时\"): its effects act on nobody's submission, the new holder acting; " + NEXT_POINT, default="exit")
+    on: Literal["exit", "gain"] = _f(
+        "the event it acts on: `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
+        "a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 \"夜行怪加入游戏时\"): "
+        "its effects act right then on nobody's submission, the new holder acting", default="exit")
+    at: TriggerAt = _f(
+        "when it acts after its holder's exit: `\"after\"`, once what took him out is settled (the skill, or the "
+        "step's resolution), the phase's exits in their order, each exit's own triggers following it; `\"now\"`, with "
+        "`forced`: 立即 — inside the exit itself, before anything else the exit sets off (a game's cascades after its "
+        "first, the other triggers, the win check), so a player it takes out goes out in the same moment (M19 "
+        "殉情<强制> \"情侣中若有一人出局，另一人立即出局\"; the post's chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); "
+        + NEXT_POINT + "; a list of steps (their `n`): the first of them the phase reaches after the exit, with that "
+        "step's label — its holder's other exits and what they set off come first (107 传承 \"（14）夜晚出局的角色……得到"
+        "通知<馈赠>以及<传承>\", \"（20）被投票出局的角色……\"); a holder who goes out after the last of them acts at the "
+        "phase's end. With `on = \"gain\"` only `\"after\"`", default="after",
+        examples=["next_point", ["(14)", "(20)"]])
     unless: list[str] = _f("the causes of exit that forbid it (a skill name or alias: 毒药, 红牌罚下); a cause "
                            "written with its detail after the name, `牺牲（P05主动出局）`, is that name's", default=[])
     missing: str | None = _f("the `choice` taken when the holder who went out submitted nothing "
@@ -1193,24 +1208,14 @@ class TriggerT(_Table):
                          "`[\"投票出局\"]`), read as `unless` reads its causes; a holder out before the phase, his "
                          "cause unknown, is refused. Leave out: every cause but `unless`'s", default=[],
                          examples=[["投票出局"]])
-    at: list[str] = _f("the steps (their `n`) at which it acts: the first of them the phase reaches after its "
-                       "holder's exit, with that step's label — its holder's other exits and what they set off "
-                       "come first (107 传承 \"（14）夜晚出局的角色……得到通知<馈赠>以及<传承>\", \"（20）被投票出局的"
-                       "角色……\"); a holder who goes out after the last of them acts at the phase's end. Leave out: "
-                       "right after the exit", default=[], examples=[["(14)", "(20)"]])
     tells: str | None = _f("what its holder is told when it acts, submitted or not, `{living}` standing for the "
                            "living players (107 传承 \"其得知存活角色名单并选择一名角色\"); with `asks`, the holder "
-                           "who submitted nothing is told this, not `asks`; with `on = \"next_point\"`, when his point comes, before "
-                           "he acts, unless the `unless` forbids him (213 殉职 \"反馈存活角色名单\"). Leave out: nothing",
-                           default=None, examples=["传承：存活角色名单：{living}；请选择一名角色成为神眷者"])
-    forced: bool = _f("强制: it acts by itself right after its holder's exit (unless `unless` forbids it), with no "
+                           "who submitted nothing is told this, not `asks`; with `at = \"next_point\"`, when his point "
+                           "comes, before he acts, unless the `unless` forbids him (213 殉职 \"反馈存活角色名单\"). Leave "
+                           "out: nothing", default=None, examples=["传承：存活角色名单：{living}；请选择一名角色成为神眷者"])
+    forced: bool = _f("强制: it acts by itself at its time (unless `unless` forbids it), with no "
                       "submission — nobody submits it (M19 激励<强制> \"当幼狼并非因红牌罚下而出局后……\"); leave out: "
                       "it acts on its holder's submission (or `missing`/`asks`)", default=False)
-    at_once: bool = _f("with `forced`: 立即 — it acts inside the exit itself, before anything else the exit sets off "
-                       "(a game's cascades after its first, the other triggers, the win check), so a player it takes "
-                       "out goes out in the same moment (M19 殉情<强制> \"情侣中若有一人出局，另一人立即出局\"; the post's "
-                       "chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); leave out: after the step the exit happened in",
-                       default=False)
     by_factions: list[Name] = _f(
         "only an exit whose cause is a skill used by a player of one of these factions allows it (107 神恩 \"当神启者被"
         "亡灵阵营角色击杀时\": `[\"亡灵\"]`): the user the cause names in its detail (`偷袭（P03）`), counted as "
@@ -1228,18 +1233,17 @@ class TriggerT(_Table):
     def _alone(self) -> "TriggerT":
         if self.forced and (self.missing is not None or self.asks is not None):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
-        if self.at_once and not self.forced:
-            raise ValueError("trigger 的 at_once 只与 forced 一起写（立即结算的是无人提交的强制技能）")
-        if self.on == "gain" and (not self.forced or self.unless):
-            raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless（获得身份时自行发动，无人提交，没有出局原因）")
+        if self.at == "now" and not self.forced:
+            raise ValueError("trigger 的 at = \"now\" 只与 forced 一起写（立即结算的是无人提交的强制技能）")
+        if self.on == "gain" and (not self.forced or self.unless or self.at != "after"):
+            raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless 和 at（获得身份时自行发动，无人提交，"
+                             "没有出局原因）")
+        if self.forced and self.at == "next_point":
+            raise ValueError("trigger 的 forced 不与 at = \"next_point\" 一起写")
         if self.marks and self.on != "gain":
             raise ValueError("trigger 的 marks 只与 on = \"gain\" 一起写（获得标记时自行发动）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
-        if self.at and self.on != "exit":
-            raise ValueError("trigger 的 at 只与 on = \"exit\" 一起写（next_point 的时点是列出它的步骤）")
-        if self.forced and self.on == "next_point":
-            raise ValueError("trigger 的 forced 不与 on = \"next_point\" 一起写")
         return self
 
 

@@ -327,41 +327,48 @@ class WhileAlive:
 
 @dataclass(frozen=True, slots=True)
 class Trigger:
-    """A skill that acts when its holder goes out (猎人 开枪, 警长 警徽), not at a step.
+    """A skill that acts on an event (``on``) — its holder going out (猎人 开枪, 警长 警徽), or a player coming to
+    hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`) — not at a step.
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
     settlement submitted nothing (逾期未指定视为撕警徽); None: nothing happens — or, with ``asks``, he is
     told ``asks`` and the skill waits for his submission (a pending entry; M19 殉职 须选择继任者). ``forced``
-    (强制): nobody submits it; it acts by itself right after the exit (M19 激励). ``on = "gain"`` (with
-    ``forced``): it acts when a player comes to hold it by taking its role, a flip or a convert (107 灵能 "恶灵诞生时",
-    夜之眼 "夜行怪加入游戏时": :mod:`tracker.engine.night.gains`), not at an exit. ``on = "next_point"``: not at
-    the exit but at the next point skills can be used after it (213 殉职), where ``tells`` is told first.
+    (强制): nobody submits it; it acts by itself (M19 激励). ``at``: when after the exit — ``"after"`` once what
+    took him out is settled, ``"now"`` inside the exit (立即, M19 殉情), ``"next_point"`` at the next point skills
+    can be used (213 殉职; a step listing the skill or a hook's call of :meth:`tracker.engine.night.flow.Flow.points`),
+    where ``tells`` is told first, or the steps (their ``n``) of which the first reached acts (107 传承 (14)/(20)).
     """
 
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
-    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role (107 灵能 "恶灵诞生时");
-    #: ``next_point``: at the next point skills can be used after the exit (213 殉职), a step listing the skill or a
-    #: hook's call of :meth:`tracker.engine.night.flow.Flow.points`.
+    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role.
     on: str = "exit"
     asks: str | None = None
-    #: 强制: it acts by itself on its holder's exit, nobody submits it (M19 激励).
+    #: 强制: it acts by itself, nobody submits it (M19 激励).
     forced: bool = False
     #: The only causes that allow it (107 虚体, 腐化: 投票出局); empty: every cause but ``unless``.
     only: tuple[str, ...] = ()
-    #: The steps at which it acts, the first reached after the exit (107 传承 (14)/(20)); empty: at once.
-    at: tuple[str, ...] = ()
+    #: When it acts after the exit: "after", "now", "next_point", or the steps of which the first reached.
+    at: str | tuple[str, ...] = "after"
     #: What its holder is told when it acts, ``{living}`` the living players (107 传承 "其得知存活角色名单").
     tells: str | None = None
-    #: 立即: with ``forced``, it acts inside the exit itself, before what else the exit sets off (M19 殉情).
-    at_once: bool = False
     #: With ``on = "gain"``: its holder coming to carry one of these marks sets it off, not taking its role
     #: (M19 背叛 "当绑匪成为情侣时": :func:`tracker.engine.night.gains.marked`).
     marks: tuple[str, ...] = ()
     #: Only an exit whose cause a player of these factions dealt (107 神恩 "被亡灵阵营角色击杀"); empty: any.
     by_factions: tuple[str, ...] = ()
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The steps it waits for (107 传承 (14)/(20)); empty: it names none."""
+        return self.at if isinstance(self.at, tuple) else ()
+
+    @property
+    def at_exit(self) -> bool:
+        """It acts at an exit's own settlement (not 立即 inside it, nor at the next point): the exits' queue."""
+        return self.on == "exit" and self.at not in ("now", "next_point")
 
 
 @dataclass(frozen=True, slots=True)
@@ -765,9 +772,9 @@ def _skill(t: SkillT) -> Skill:
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
-                                                         at=tuple(t.trigger.at), tells=t.trigger.tells,
-                                                         at_once=t.trigger.at_once, on=t.trigger.on,
-                                                         marks=tuple(t.trigger.marks),
+                                                         at=t.trigger.at if isinstance(t.trigger.at, str)
+                                                         else tuple(t.trigger.at), tells=t.trigger.tells,
+                                                         on=t.trigger.on, marks=tuple(t.trigger.marks),
                                                          by_factions=tuple(t.trigger.by_factions)))
 
 

@@ -150,8 +150,8 @@ class Flow:
         self.deferred: list[tuple[str, str, Skill]] = []
         #: The ``n`` of the step being walked ("" between steps).
         self.step_n = ""
-        #: 立即 triggers (``at_once``: M19 殉情) act inside the exit itself, the board's first listener.
-        self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at_once)
+        #: 立即 triggers (``at = "now"``: M19 殉情) act inside the exit itself, the board's first listener.
+        self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at == "now")
         if self.at_once:
             board.on_death.append(self._at_once)
 
@@ -182,13 +182,13 @@ class Flow:
         check(self.board, "exit")
 
     def _trigger_skills(self, player: str) -> list[Skill]:
-        """The skills acting right at ``player``'s exit (a ``next_point`` trigger waits for its point)."""
+        """The skills acting at ``player``'s exit (a ``next_point`` trigger waits for its point)."""
         seat = self.board.seat(player)
         return [s for s in self.catalog.skills.values()
-                if s.trigger is not None and s.trigger.on == "exit" and not s.trigger.at_once and holds(seat, s)]
+                if s.trigger is not None and s.trigger.at_exit and holds(seat, s)]
 
     def _at_once(self, board: Board, seat: Seat, cause: str) -> None:
-        """The exit's 立即 triggers (``at_once``), inside the exit: their effects now, so a player they take out
+        """The exit's 立即 triggers (``at = "now"``), inside the exit: their effects now, so a player they take out
         goes out in the same moment, before the rest of what the exit sets off (M19 "每次出局后依次结算殉情、
         遇难→遗志……"; "情侣中若有一人出局，另一人立即出局"). Nobody submits them (``forced``)."""
         for skill in self.at_once:
@@ -201,7 +201,7 @@ class Flow:
     def triggers(self, player: str, cause: str | None) -> None:
         for skill in self._trigger_skills(player):
             assert skill.trigger is not None
-            if skill.trigger.at and cause is not None and self.step_n not in skill.trigger.at:
+            if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
                 self.deferred.append((player, cause, skill))  # 107 传承 "（14）……（20）……": at its step
                 continue
             self.trigger(skill, player, cause)
@@ -261,13 +261,13 @@ class Flow:
     def at_step(self, n: str, label: str) -> None:
         """The exit triggers waiting for step ``n`` (``at``), in the order of the exits ("" : all that are left,
         at the phase's end); what they set off follows each."""
-        due = [d for d in self.deferred if not n or n in d[2].trigger.at] if self.deferred else []  # type: ignore[union-attr]
+        due = [d for d in self.deferred if not n or n in d[2].trigger.steps] if self.deferred else []  # type: ignore[union-attr]
         for d in due:
             self.deferred.remove(d)
             self.trigger(d[2], d[0], d[1], label or None)
             self.after_exits()
 
-    # -- the next point skills can be used after an exit (trigger on = "next_point") ---------------
+    # -- the next point skills can be used after an exit (trigger at = "next_point") ---------------
     def point(self, step: str, skill: Skill, actions: Sequence[Action] | None = None, *,
               follows_night: bool = False, pending: str | None = None) -> None:
         """The point a ``next_point`` trigger acts at (213 "出局后的下一个可发动技能的时点"): the holders who
@@ -306,7 +306,7 @@ class Flow:
         """Every ``next_point`` trigger at a point a game's hook step settles in its own code (213 晨曦(3),
         黄昏(4)): :meth:`point` for each, in the night file's order."""
         for skill in self.catalog.skills.values():
-            if skill.trigger is not None and skill.trigger.on == "next_point":
+            if skill.trigger is not None and skill.trigger.at == "next_point":
                 self.point(step, skill, actions, follows_night=follows_night, pending=pending)
 
     def _just_out(self, seat: Seat, follows_night: bool, *, here: bool = True) -> str | None:
@@ -701,7 +701,7 @@ class Flow:
             learn.answer(self, self.catalog.skill(step.feedback), n)
         for name in step.skills:
             skill = self.catalog.skill(name)
-            if skill.trigger is not None and skill.trigger.on == "next_point":  # this step is its point
+            if skill.trigger is not None and skill.trigger.at == "next_point":  # this step is its point
                 self.point(n, skill, follows_night="night" in step.phases)
                 self.after_exits()
                 continue
@@ -745,7 +745,8 @@ class Flow:
             effects.hold_from_start(b, "")
         for a in self.actions:  # a holder already out before this phase acts first (猎人 at 次日公告后)
             skill = self.catalog.skill(a.skill)
-            if (skill.trigger is not None and skill.trigger.on == "exit" and a.members and not b.seat(a.members[0]).alive
+            if (skill.trigger is not None and skill.trigger.on == "exit" and skill.trigger.at != "next_point"
+                    and a.members and not b.seat(a.members[0]).alive
                     and a.index not in self.done):
                 last = [x for x in self.actions if x.skill == a.skill and x.members == a.members]
                 for x in last[:-1]:

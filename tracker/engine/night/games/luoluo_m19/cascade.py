@@ -1,7 +1,7 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
 Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
-trigger, ``at_once``, right after the exit's record): the 忠犬 waits for his night, 遇难
+trigger, ``at = "now"``, right after the exit's record): the 忠犬 waits for his night, 遇难
 then 遗志, the 绑匪's <设计> freed (激励 is the night file's forced ``trigger``), a red-carded 警长's badge given at random (his 殉职 otherwise
 is the night file's ``trigger``, settled by the generic engine after the step), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
@@ -28,7 +28,7 @@ def is_red(cause: str) -> bool:
 
 def install(ctx: Ctx) -> None:
     b = ctx.board
-    # when and how first, before the night file's 立即 triggers (殉情, ``at_once``) the engine put first
+    # when and how first, before the night file's 立即 triggers (殉情, ``at = "now"``) the engine put first
     b.on_death.insert(0, lambda _b, seat, cause: _record(ctx, seat, cause))
     b.on_death.extend([
         lambda _b, seat, cause: _lovers(ctx, seat, cause),
@@ -60,7 +60,7 @@ def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
 
 def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
     """忠犬: "当主人出局时，忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局" — the 主人's exit sets off no
-    立即 <殉情> (the night file's ``at_once`` trigger, which the 主人's mark does not carry): the 忠犬 is told
+    立即 <殉情> (the night file's ``at = "now"`` trigger, which the 主人's mark does not carry): the 忠犬 is told
     his last night, when he holds <杀人>."""
     b = ctx.board
     other = partner(ctx.table, seat.name)
