@@ -47,3 +47,39 @@ def test_it_counts_as_data_and_needs_its_factions() -> None:
     bad = {**DAY, "skills": [{**GIVE_UP, "effects": [{"kind": "concede"}]}]}
     with pytest.raises(RulesetError, match="factions"):
         parse_catalog(bad, "toy.toml")
+
+
+# 213 投降 "狼人阵营可发起投降。所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负": one faction, left
+# unnamed, and ``unanimous`` — every holder of the skill (its roles and tags), out or not, among the members.
+PACK = {"name": "投降", "team": "狼群", "roles": ["狼人", "狼王"], "tags": ["群内"], "phase": "passive",
+        "actor_may_be_dead": True,
+        "effects": [{"kind": "concede", "factions": ["狼人"], "unanimous": True, "reason": "所有共群狼同意投降"}]}
+
+
+def _pack(actor: str, choice: str | None = None) -> Settlement:
+    players = {"P01": Seat("P01", "狼人", "狼人"), "P02": Seat("P02", "狼王", "狼人", alive=False),
+               "P03": Seat("P03", "隐狼", "狼人", tags=["群内"]), "P04": Seat("P04", "石像鬼", "狼人"),
+               "P05": Seat("P05", "村民", "村民")}
+    table = Table(players=players, state={}, night=None, day=3, phase="day")
+    night = {**DAY, "skills": [PACK]}
+    return settle(parse_catalog(night, "toy.toml"), table, [Action(actor, "投降", (), choice=choice, index=0)])
+
+
+def test_unanimous_needs_every_holder_even_the_dead() -> None:
+    res = _pack("狼群(P01,P03)")  # the dead 狼王 did not agree; the 石像鬼 holds no 投降 and need not
+    assert [(r.skill, r.reason) for r in res.rejected] == [("投降", "并非所有共群狼同意投降（未同意：P02）")]
+    assert "判负阵营" not in res.state_after
+    res = _pack("狼群(P01,P02,P03)")
+    assert res.state_after["判负阵营"] == ["狼人"] and res.rejected == [] and res.deaths == []
+    assert any("狼人阵营判负（所有共群狼同意投降" in line for line in res.log)
+
+
+def test_a_lone_faction_may_be_named_or_not_but_no_other() -> None:
+    assert _pack("狼群(P01,P02,P03)", "狼人").state_after["判负阵营"] == ["狼人"]
+    assert [r.reason for r in _pack("狼群(P01,P02,P03)", "村民").rejected] == ["只有狼人阵营可以<投降>（choice 写阵营）"]
+
+
+def test_unanimous_says_why_it_is_refused() -> None:
+    bad = {**PACK, "effects": [{"kind": "concede", "factions": ["狼人"], "unanimous": True}]}
+    with pytest.raises(RulesetError, match="unanimous"):
+        parse_catalog({**DAY, "skills": [bad]}, "toy.toml")

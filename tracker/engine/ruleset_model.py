@@ -532,7 +532,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "choose": frozenset({"text", "log"}),
     "gain": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
-    "concede": frozenset({"factions"}),
+    "concede": frozenset({"factions", "unanimous", "reason"}),
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
 }
 #: The keys every effect kind reads.
@@ -707,7 +707,7 @@ class EffectT(_Table):
                           "and its `per_phase` is one higher (M19 激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\"); "
                           "with `while_alive`, on every phase while enough players of some roles live, held by the skill "
                           "with no submission (107 集群<强制> \"当存活的活尸数量大于等于3时，每晚可额外发动一次<啃咬>\"); concede: the "
-                          "faction the submission's `choice` names — one of `factions`, else the submission is refused — is "
+                          "faction the submission's `choice` names — one of `factions` (the only one, unnamed), else the submission is refused — is "
                           "judged lost at once (优先判负), its players staying in, and nothing is announced; the win check "
                           "then runs at the point named as the skill (`[win_policy] checks_at`) (M19 投降 \"当所有被询问的角色"
                           "（包括已出局角色）同意投降，投降有效。该阵营优先判负，不公示\")"
@@ -744,7 +744,10 @@ class EffectT(_Table):
         "protect, cover: why the target (cover: the actor) survives, in the post's words, as the survivals list it: `{skill}` (the damage's "
         "skill), `{actor}` (who protects) and `{target}` standing in (107 \"<长寿>：村长免疫自身受到的第一次致死伤害"
         "（{skill}）\"; cover: `{target}` is who takes the hit); damage with `flips_instead`: why a target who flips "
-        "instead stays in; default: the protection's user and skill, `P03<守护>` (damage: `{actor}<{skill}>：不出局，翻转身份`)",
+        "instead stays in; concede: why the faction loses, in the post's words (213 \"所有狼人阵营共群角色同意投降\"), "
+        "with `unanimous` required — a submission missing some holder is refused as `并非` and these words; "
+        "default: the protection's user and skill, `P03<守护>` (damage: `{actor}<{skill}>：不出局，翻转身份`; concede: "
+        "`<skill>有效，优先判负，不公示`)",
         default=None,
         examples=["<长寿>：村长免疫自身受到的第一次致死伤害（{skill}）"])
     top_at_least: Positive | None = _f(
@@ -758,7 +761,12 @@ class EffectT(_Table):
         "影响\"). Leave out: no such rest (a skill's own `no_repeat` refuses the submission instead)",
         default=None, examples=["祝福上次"])
     factions: list[Name] = _f("concede: the factions that may give up, one named by the submission's `choice` (M19 "
-                              "投降: 狼人, 黑情侣); required there", default=[], examples=[["狼人", "黑情侣"]])
+                              "投降: 狼人, 黑情侣) — one faction alone may be left unnamed (213 投降 \"狼人阵营可发起投降\"); "
+                              "required there", default=[], examples=[["狼人", "黑情侣"]])
+    unanimous: bool = _f("concede: only when every player who holds the skill — out or not — is among the submission's "
+                         "members (213 投降 \"所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负\": the skill's `roles` "
+                         "and `tags` say who); a submission missing any is refused, naming them. Leave out: the submission "
+                         "alone suffices (M19: the director submits it once all asked agreed)", default=False)
     from_factions: list[Name] = _f(
         "protect: it stops only damage dealt by players of these factions (their actual faction; 213 主宰黑夜 "
         "\"仅针对村民阵营发动的技能\"); leave out: whoever deals it", default=[], examples=[["村民"]])
@@ -1033,6 +1041,8 @@ class EffectT(_Table):
             raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
         if self.kind == "concede" and not self.factions:
             raise ValueError("concede 效果要写 factions（可以投降的阵营；choice 写其中之一）")
+        if self.kind == "concede" and self.unanimous and self.reason is None:
+            raise ValueError("concede 效果写 unanimous 时要写 reason（判负的原因；未全体同意时以“并非”加此句拒绝）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "count" and (not self.tag or not self.key):

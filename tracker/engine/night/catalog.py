@@ -131,8 +131,10 @@ class Effect:
     standing: bool = False
     #: protect: only damage dealt by players of these (actual) factions (213 主宰黑夜 "仅针对村民阵营发动的技能").
     from_factions: tuple[str, ...] = ()
-    #: concede: the factions that may give up, the submission's ``choice`` naming one (M19 投降).
+    #: concede: the factions that may give up, the submission's ``choice`` naming one (M19 投降), or the only one.
     factions: tuple[str, ...] = ()
+    #: concede: every holder of the skill, out or not, must be among the submission's members (213 投降).
+    unanimous: bool = False
     #: protect: spent by the first hit it stops — a standing one's ``status`` taken off (213 长寿之命), or its
     #: skill's ``uses`` (107 长寿); a guard taken off (107 祝福) — asked after the protections never spent.
     once: bool = False
@@ -781,7 +783,7 @@ def _skill(t: SkillT) -> Skill:
 def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
-                  factions=tuple(e.factions),
+                  factions=tuple(e.factions), unanimous=e.unanimous,
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
                   moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,

@@ -120,8 +120,8 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         if isinstance(last, dict) and isinstance(last.get(key), int) and when is not None \
                 and when - last[key] < skill.cooldown:
             return f"<{skill.name}>每{skill.cooldown}{'夜' if key == 'night' else '天'}只能发动一次（上次：第{last[key]}{'夜' if key == 'night' else '天'}）"
-    for e in skill.effects:  # 投降: the choice names the faction that gives up (M19 狼人 / 黑情侣)
-        if e.kind == "concede" and (action.choice or "").strip() not in e.factions:
+    for e in skill.effects:  # 投降: the choice names the faction that gives up (M19 狼人 / 黑情侣), or the only one
+        if e.kind == "concede" and (action.choice or "").strip() not in (*e.factions, *([""] if len(e.factions) == 1 else [])):
             return f"只有{'、'.join(f + '阵营' for f in e.factions)}可以<{skill.name}>（choice 写阵营）"
     if ((skill.effects and all(e.standing for e in skill.effects))  # held by itself (213 主宰黑夜<强制>)
             or (skill.effects and all(e.while_alive is not None for e in skill.effects))):  # 107 集群<强制>

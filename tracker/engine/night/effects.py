@@ -615,10 +615,18 @@ def surface(board: Board, seat: Seat, pool: Pool | None = None) -> tuple[str, st
 
 #: The effects that act on the use as a whole, not on a target: one dispatch, not a branch each.
 def _concede(board: Board, use: Use, effect: Effect) -> None:
-    """投降: the faction the ``choice`` names loses at once, quietly (its players stay in), then the win check at
-    the point named as the skill (M19 "该阵营优先判负，不公示"); the refusals held the choice to ``factions``."""
-    faction = (use.action.choice or "").strip()
-    win.lose(board, faction, f"{use.skill.name}有效，优先判负，不公示", effect.clause or use.skill.clause)
+    """投降: the faction the ``choice`` names (or the only one) loses at once, quietly (its players stay in), then
+    the win check at the point named as the skill (M19 "该阵营优先判负，不公示"); the refusals held the choice to
+    ``factions``. ``unanimous``: only if every holder of the skill, out or not, agreed (213 "包括已出局角色")."""
+    clause = effect.clause or use.skill.clause
+    if effect.unanimous:
+        missing = [p.name for p in board.table.players.values()
+                   if holds(p, use.skill) and p.name not in use.action.members]
+        if missing:
+            board.reject(use.action, f"并非{effect.reason}（未同意：{'、'.join(missing)}）", clause)
+            return
+    faction = (use.action.choice or "").strip() or effect.factions[0]
+    win.lose(board, faction, effect.reason or f"{use.skill.name}有效，优先判负，不公示", clause)
     win.check(board, use.skill.name)
 
 

@@ -84,7 +84,7 @@ def _night_open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """夜(1) (and what comes before it); the refused submissions of other phases are settled here."""
     kept = _kept(flow.board, flow.actions)
     flow.done.update(a.index for a in flow.actions if a not in kept)
-    flow.game["213"] = open_night(flow.board, kept)
+    flow.game["213"] = open_night(flow.board, kept, flow.settle)
 
 
 def _night_close(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -107,7 +107,7 @@ def _dawn(flow: Flow) -> tuple[Night, list[Action], bool]:
 
 def _dawn_start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     night, acts, alone = _dawn(flow)
-    dawn_start(flow.board, night.ctx, acts, alone)
+    dawn_start(flow.board, night.ctx, acts, alone, flow.settle)
 
 
 def _dawn_end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -122,7 +122,7 @@ def _dawn_end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 def _day_phases(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     kept = _kept(flow.board, flow.actions)
     flow.done.update(a.index for a in flow.actions)
-    resolve_day(flow.board, kept, partial(flow.points, follows_night=False))
+    resolve_day(flow.board, kept, partial(flow.points, follows_night=False), flow.settle)
 
 
 def refuse(table: Table, action: Action) -> str | None:
@@ -205,7 +205,6 @@ HOOKED = {
     "决斗": "[翻牌]：目标实际阵营为狼人则[穿透]并使当天放逐投票无效，否则骑士受[致死伤害] —— 条件分支与作废投票",
     "投票": "放逐投票票数最高的角色如只有一个则出局，随之结算报复、殉职/殉道、村镇之殇 —— 出局连锁",
     "红牌": "红牌罚下出局（无遗言），同一阵营累计两张红牌判负，导演可视情况判负 —— 导演的决定",
-    "投降": "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负 —— 全体同意的判定",
 }
 
 HOOKS = GameHooks(

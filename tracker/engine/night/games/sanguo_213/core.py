@@ -12,13 +12,17 @@ them (:attr:`Ctx.causes`), because later effects read them: <报复> only after 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tracker.engine.night import effects, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action, Seat
+
+#: The generic engine settling one submission of a data skill at a hook step (:meth:`.flow.Flow.settle`):
+#: 投降, settled where the post takes it, among the red cards.
+Settle = Callable[[Action, str], None]
 
 LADDER = ("指杀", "守护", "穿透", "坚韧", "致死伤害", "不死", "红牌罚下")
 #: The step of [win_policy] checks_at: "每次进行出局结算时，进行胜负判定".
@@ -29,7 +33,6 @@ PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
 CLAUSE_LADDER = "伤害强度与防御状态的比较：红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]。"
 CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
                 "角色永久获得状态[净化]。")
-CLAUSE_SURRENDER = "所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,14 +305,3 @@ def check_win(board: Board, ctx: Ctx) -> None:
     list is put in the announced order first, since settlement may end here."""
     sort_out(board, ctx)
     win.check(board, OUT_SETTLED)
-
-
-def surrender(board: Board, ctx: Ctx, act: Action) -> None:
-    """投降: 所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负。"""
-    pack = [p.name for p in board.table.players.values() if in_pack(p)]
-    missing = [p for p in pack if p not in act.members]
-    if missing:
-        board.reject(act, f"并非所有狼人阵营共群角色同意投降（未同意：{names(missing)}）", CLAUSE_SURRENDER)
-        return
-    win.lose(board, "狼人", "所有狼人阵营共群角色同意投降", CLAUSE_SURRENDER)
-    check_win(board, ctx)

@@ -14,6 +14,7 @@ from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     Ctx,
     Hit,
+    Settle,
     check_win,
     hit_by,
     judged_faction,
@@ -22,7 +23,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     red_card,
     sort_out,
     strike,
-    surrender,
 )
 from tracker.engine.night.model import Action
 
@@ -49,8 +49,9 @@ def _phase(board: Board, a: Action) -> str:
 Point = Callable[..., None]
 
 
-def resolve_day(board: Board, actions: Sequence[Action], point: Point) -> None:
-    """正午 then 黄昏; ``point`` settles the data triggers (<殉职>) at 黄昏(4), their point after the day."""
+def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: Settle) -> None:
+    """正午 then 黄昏; ``point`` settles the data triggers (<殉职>) at 黄昏(4), their point after the day; ``settle``
+    a data skill where it is submitted (投降)."""
     ctx = Ctx("正午")
     start = board.table.phase or "正午"
     noon = [a for a in actions if _phase(board, a) == "正午"]
@@ -61,7 +62,7 @@ def resolve_day(board: Board, actions: Sequence[Action], point: Point) -> None:
             ctx.noon_out.extend(p for p in ctx.died if p not in ctx.noon_out)
             check_win(board, ctx)
         elif a.skill == "投降":
-            surrender(board, ctx, a)
+            settle(a, "正午")
         elif a.skill == "决斗":
             knight = board.seat(a.actor)
             if not knight.alive or knight.fields.get("已翻牌"):
@@ -80,7 +81,7 @@ def resolve_day(board: Board, actions: Sequence[Action], point: Point) -> None:
             if "牧首" in board.seat(p).tags:
                 board.later("殉道", p, WAIT_DUSK)
     if dusk or start in DUSK:
-        dusk_phase(board, ctx, dusk, point)
+        dusk_phase(board, ctx, dusk, point, settle)
     else:
         sort_out(board, ctx)
 
@@ -108,7 +109,7 @@ def duel(board: Board, ctx: Ctx, act: Action) -> None:
         check_win(board, ctx)
 
 
-def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point) -> None:
+def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point, settle: Settle) -> None:
     """黄昏 (1)–(5); a red card at the day's end is settled before the vote."""
     ctx.phase = "黄昏"
     for a in acts:
@@ -116,7 +117,7 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point) -> 
             red_card(board, ctx, a, "黄昏(1)前")
             check_win(board, ctx)
         elif a.skill == "投降":
-            surrender(board, ctx, a)
+            settle(a, "黄昏(1)前")
     vote = latest(acts, "投票")
     if board.state.get("放逐投票无效") == board.table.day:
         ctx.vote_void = True  # a 决斗 at this day's 正午, settled before 黄昏 (tracker confirm after it)

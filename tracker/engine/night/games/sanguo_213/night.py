@@ -24,6 +24,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     LADDER,
     Ctx,
     Hit,
+    Settle,
     check_win,
     disguises,
     elevator,
@@ -34,7 +35,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     red_card,
     sort_out,
     strike,
-    surrender,
 )
 from tracker.engine.night.model import Action
 
@@ -51,8 +51,9 @@ class Night:
         return [a for a in self.actions if a.phase in (None, "night", "夜晚")]
 
 
-def open_night(board: Board, actions: Sequence[Action]) -> Night:
-    """Before (2): a red card or 投降 sent at night, the 接刀 notice, (1) <伪装>."""
+def open_night(board: Board, actions: Sequence[Action], settle: Settle) -> Night:
+    """Before (2): a red card or 投降 sent at night (``settle``: the generic engine settles 投降 from its data), the
+    接刀 notice, (1) <伪装>."""
     night = Night(Ctx("night"), list(actions))
     night_acts = night.night_acts
     for a in night_acts:
@@ -60,7 +61,7 @@ def open_night(board: Board, actions: Sequence[Action]) -> Night:
             red_card(board, night.ctx, a, "夜")
             check_win(board, night.ctx)
         elif a.skill == "投降":
-            surrender(board, night.ctx, a)
+            settle(a, "夜")
 
     heir = knife_heir(board)
     if heir is not None and not pack_alive(board.table.players.values()):
@@ -106,7 +107,7 @@ def _potions(board: Board) -> None:
             board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
 
 
-def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool) -> None:
+def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool, settle: Settle) -> None:
     """晨曦 (1)–(2): the outs are told, a red card or 投降 sent for 晨曦, then <报复>.
 
     ``alone``: a 晨曦 settled on its own (the desk's, after the night was confirmed), whose
@@ -123,7 +124,7 @@ def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool) -> N
             red_card(board, ctx, a, "晨曦")
             check_win(board, ctx)
         elif a.skill == "投降":
-            surrender(board, ctx, a)
+            settle(a, "晨曦")
     if acts or alone:
         heirs.revenge(board, ctx, acts, "晨曦(2)")
 
