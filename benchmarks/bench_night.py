@@ -16,6 +16,7 @@ import json
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from tracker.engine.night import Action, Catalog, Seat, Table, load_catalog, settle
@@ -57,8 +58,11 @@ def _padded(sc: dict, seats: int = 24) -> dict:
     """The same night on a table of `seats`: the extra players hold the example's commonest role."""
     sc = copy.deepcopy(sc)
     players = sc["setup"]["players"]
-    roles = [p["role"] for p in players]
-    model = next(p for p in players if p["role"] == max(set(roles), key=roles.count) and p.get("alive", True))
+    living = [p for p in players if p.get("alive", True)]
+    # Counter keeps first-seen order among equal counts: the same model every run (a max over a set
+    # did not, and could pick a role only dead players hold — StopIteration).
+    commonest = Counter(p["role"] for p in living).most_common(1)[0][0]
+    model = next(p for p in living if p["role"] == commonest)
     taken = {p["name"] for p in players}
     extra = (f"P{i:02d}" for i in range(1, 100))
     while len(players) < seats:
