@@ -522,7 +522,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "players_of"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
-    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until"}),
+    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
@@ -829,6 +829,12 @@ class EffectT(_Table):
     key: Name | None = _f("count: the number in the tag's record that changes (required there)",
                           default=None, examples=["诅咒剩余次数"])
     add: int = _f("count: how much is added to it (negative: taken off)", default=1)
+    at_random: str | None = _f(
+        "mark with `act = \"give\"` and no target submitted (a `forced` trigger's: nobody chooses): the tag goes to a "
+        "living player the director picks at random — this question, `{actor}` standing in (key: the skill's name; "
+        "seeded, `--decide <skill>=P07` overriding it). 107 馈赠<强制> \"若[亡灵圣物]的持有者出局，导演将随机一名角色，"
+        "该角色获得[亡灵圣物]\". Leave out: no target, no move", default=None,
+        examples=["馈赠：{actor}出局，导演随机一名角色获得[亡灵圣物]"])
     absent: str | None = _f("count: the log's line when the tag has no record yet (nobody was ever given it), "
                             "`{step}` and `{actor}` standing in; leave out: the engine's own", default=None)
     seen: Literal["actual", "surface"] = _f(
@@ -1021,6 +1027,8 @@ class EffectT(_Table):
             raise ValueError("mark 效果要写 tag（如 \"警长\"）或 tags（choice 所指的标记）")
         if self.kind == "mark" and self.tags and (self.tag or self.choices or not self.act):
             raise ValueError("mark 效果写 tags 时不写 tag、choices（标记由 choice 指定），要写 act（如 \"give\"）")
+        if self.at_random is not None and self.act != "give":
+            raise ValueError("mark 效果的 at_random 只与 act = \"give\" 一起写（导演随机一名角色获得标记）")
         if self.kind == "status" and not self.status:
             raise ValueError("status 效果要写 status")
         if self.kind in ("ready", "choose", "gain") and "text" not in self.model_fields_set:

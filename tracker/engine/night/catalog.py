@@ -238,6 +238,8 @@ class Effect:
     #: convert: what the target is told once converted; mark: what the player who gets the tag is told
     #: (``text`` written; None: nothing).
     told_text: str | None = None
+    #: mark give with no target: the question to the director naming a living player at random (107 馈赠).
+    at_random: str | None = None
     #: mark: the record the state starts keeping for the tag when it is given and has none (107 亡灵圣物).
     record: Mapping[str, int] = field(default_factory=dict)
     #: Any kind: its user must be (``when_last``) or must not be (``unless_last``) the last living player of
@@ -811,7 +813,7 @@ def _effect(e: EffectT) -> Effect:
                   pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
-                  record=dict(e.record), when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
+                  record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
                   when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by)
 
 

@@ -668,6 +668,11 @@ def _mark(board: Board, use: Use, effect: Effect, target: str | None) -> None:
     if effect.record and not isinstance(board.state.get(tag), dict):  # 107 藏匿: the relic's record begins
         board.state[tag] = dict(effect.record)
     holder = tag_holder(board, tag)
+    if act == "give" and target is None and effect.at_random is not None:  # 107 馈赠 "导演将随机一名角色"
+        living = [p.name for p in board.living()]
+        if not living:
+            return
+        target = board.ask(use.skill.name, effect.at_random.format(actor=use.actor), living)
     if act in ("pass", "give") and target is not None:
         frm = holder if act == "give" else use.actor
         if not _vanishes(board, use, tag, target, frm, via):

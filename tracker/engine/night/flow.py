@@ -210,6 +210,9 @@ class Flow:
         """``skill``'s trigger on ``player``'s exit by ``cause``, its submission settled with ``label`` (default:
         the exit's own words)."""
         assert skill.trigger is not None
+        if skill.tag is not None and not holds(self.board.seat(player), skill):  # 107 馈赠: 权术 took the relic first
+            self.board.note(f"{label or player + '出局后'} {player}已不持有[{skill.tag}]，<{skill.name}>不发动")
+            return
         mine = [a for a in self.actions if a.skill == skill.name and a.index not in self.done
                 and a.members[:1] == (player,)]
         if cause is not None and skill.trigger.tells is not None and not self._forbids(skill, cause):

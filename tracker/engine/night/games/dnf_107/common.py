@@ -112,8 +112,8 @@ def _born(board: Board, seat: Seat) -> None:
 
 
 def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) -> None:
-    """Step (14)/(20): 遗言, 馈赠 (or 权术), 恶徒首领's count, leaving the group (传承 and 权势 are data triggers
-    whose ``at`` is this step: they follow)."""
+    """Step (14)/(20): 遗言, 权术, 恶徒首领's count, leaving the group (馈赠, 传承 and 权势 are data triggers whose
+    ``at`` is this step: they follow, and 馈赠 does not act once 权术 has taken the relic)."""
     name = seat.name
     board.tell(name, "出局通知；可以提交遗言")
     group = GROUPS.get(seat.role)
@@ -133,13 +133,6 @@ def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) ->
             board.note(f"(14) 权术：{noble}的投票或流言对象{name}出局时持有[亡灵圣物]，{noble}选择获得之")
             move_relic(board, noble, "权术")
             board.tell(noble, "权术：你获得了[亡灵圣物]")
-        else:
-            living = [p.name for p in board.living()]
-            if living:
-                to = board.ask("馈赠", f"馈赠：{name}出局，导演随机一名角色获得[亡灵圣物]", living)
-                board.note(f"(14) 馈赠：{name}出局 → {to}获得[亡灵圣物]")
-                move_relic(board, to, "馈赠")
-                board.tell(to, "馈赠：你获得了[亡灵圣物]")
 
 
 def undead_can_return(board: Board) -> bool:
