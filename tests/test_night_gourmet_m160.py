@@ -742,3 +742,21 @@ def test_shared_example_holds_for_every_seed(sc: dict[str, Any]) -> None:
     table, actions = load(sc)
     for seed in range(40):
         _check_example(sc, settle(cat, table, actions, seed=seed).to_json())
+
+
+def test_the_vote_is_a_death_recorded_on_its_day_by_data() -> None:
+    """"当一名玩家在黄昏阶段被投了……唯一最高票后，该玩家【死亡】" (not 出局: "其依旧可以在场上发言并投票"),
+    settled from the night file (`kill` with `life = "死亡"`): in the day (3), and — submitted with a night —
+    at (4.1) "结算投票导致的【死亡】", recorded on the day before: "1.首夜……2.进入下一天讨论日……4.其他夜" —
+    night N comes before day N, so night 2's vote is day 1's and the 公示 names it."""
+    vote = {"actor": "放逐投票", "skill": "投票出局", "targets": ["P03"], "phase": "白天"}
+    night = run(scenario(2, [*everyone(2, "P03"), vote]))
+    assert night.state_after["P03.死亡"] == {"day": 1, "cause": "投票"}
+    assert night.table_after.players["P03"].life == "死亡" and "P03" in night.state_after["死亡未出局"]
+    assert [d.player for d in night.deaths][:1] == ["P03"] and "(4.1) 投票：P03得到唯一最高票 → 【死亡】" in night.log
+    assert any(line.startswith("前一天白天【死亡】及被【处决】的角色：P03") for line in night.lines)
+    day = scenario(2, [vote])
+    del day["setup"]["night"]
+    day["setup"]["day"] = 2
+    res = run(day)
+    assert res.state_after["P03.死亡"] == {"day": 2, "cause": "投票"} and res.table_after.players["P03"].life == "死亡"

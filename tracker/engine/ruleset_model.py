@@ -513,7 +513,7 @@ EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "
                      "count", "gain"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
-    "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log"}),
+    "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log"}),
@@ -724,6 +724,11 @@ class EffectT(_Table):
     cause: str | None = _f("damage/kill: the cause a death records, `{actor}` standing in for who acts (M19 "
                            "\"牺牲（{actor}主动出局）\"); default: the skill's name; a trigger's `unless` reads it",
                            default=None)
+    life: str | None = _f("kill: the state the target takes instead of 出局, for a game where a player taken out "
+                          "keeps a last vote (M160 \"当一名玩家在黄昏阶段被投了……唯一最高票后，该玩家【死亡】\"; "
+                          "\"其依旧可以在场上发言并投票\"): his `life` becomes it, the exit is recorded in the player "
+                          "field of that name (`{day|night, cause}`, the field later phases read) and in the "
+                          "settlement's `state_after`; default: 出局", default=None, examples=["死亡"])
     stops: list[str] = _f("protect: the skills whose damage it stops (`*`: every skill's: \"你在当晚不会死亡\")",
                           default=[], examples=[["杀人"]])
     only_if_hit_by: str | None = _f("protect: refused unless the target was hit by this skill this phase "

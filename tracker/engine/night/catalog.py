@@ -125,6 +125,8 @@ class Effect:
     kind: str
     strength: int = 1
     cause: str | None = None
+    #: kill: the state the target takes instead of 出局 (M160 死亡), and the player field recording it.
+    life: str | None = None
     stops: tuple[str, ...] = ()
     only_if_hit_by: str | None = None
     #: protect: its holders hold it themselves, in the skill's ``phases`` (213 主宰黑夜), unless ``voided_by``.
@@ -783,7 +785,7 @@ def _skill(t: SkillT) -> Skill:
 
 
 def _effect(e: EffectT) -> Effect:
-    return Effect(kind=e.kind, strength=e.strength, cause=e.cause, stops=tuple(e.stops),
+    return Effect(kind=e.kind, strength=e.strength, cause=e.cause, life=e.life, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   factions=tuple(e.factions), unanimous=e.unanimous,
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,

@@ -156,16 +156,21 @@ class Flow:
             board.on_death.append(self._at_once)
 
     # -- exits and what they set off ---------------------------------------------------------------
-    def out(self, player: str, cause: str, day: int | None = None) -> None:
+    def out(self, player: str, cause: str, day: int | None = None, life: str | None = None) -> None:
         """Take a player out now; his triggers and the win check run in :meth:`after_exits`. ``day``: the
-        exit belongs to that day (a day skill settled in the night that follows it)."""
+        exit belongs to that day (a day skill settled in the night that follows it). ``life``: a kill's
+        ``life`` (M160 死亡): the state he takes and the field that records it, also in ``state_after``."""
         b = self.board
-        before = b.seat(player).fields.get("出局")
-        if b.kill(player, cause):
-            if b.seat(player).fields.get("出局") is not before:  # a game's exit listener recorded it in its own words
+        field = life or "出局"
+        before = b.seat(player).fields.get(field)
+        if b.kill(player, cause, life=life):
+            if b.seat(player).fields.get(field) is not before:  # a game's exit listener recorded it in its own words
                 return  # (M19: the day's exits as the scenario vocabulary says them, 投票 / 红牌)
             when = {"day": day} if day is not None else ({"night": b.night} if b.night is not None else {"day": b.table.day})
-            b.seat(player).fields["出局"] = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
+            record = {**{k: v for k, v in when.items() if v is not None}, "cause": cause}
+            b.seat(player).fields[field] = record
+            if life is not None:  # the player field the game's later phases read (M160's scenario 死亡)
+                b.result.state_after[f"{player}.{field}"] = record
 
     def after_exits(self) -> None:
         """Each exit so far's triggers in turn (a shot's victim's own triggers follow), then one win
@@ -415,8 +420,10 @@ class Flow:
             self._last_use(skill, chosen)
             return
         out: effects.Out = self.out
+        day = None
         if skill.phase == "day" and b.night is not None:  # the day's exit settled before the night (M65 白天的出局)
-            out = partial(self.out, day=self.catalog.day_before(b.night))
+            day = self.catalog.day_before(b.night)
+            out = partial(self.out, day=day)
         counted: dict[LastOf, tuple[str, ...]] = {}
         for e in skill.effects:
             if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
@@ -428,8 +435,9 @@ class Flow:
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
                 continue
+            kill = partial(self.out, day=day, life=e.life) if e.kind == "kill" and e.life is not None else out
             for t in targets or (None,):
-                effects.apply(b, self.pool, use, e, t, out)
+                effects.apply(b, self.pool, use, e, t, kill)
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()

@@ -143,11 +143,10 @@ def _dawn(night: Night) -> None:
 
 
 def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """3.投票结算 in the day: the vote's 死亡 (a red card benched at the step before); their consequences open the next night."""
-    board = flow.board
+    """After 3.投票结算 (the vote's 死亡 is the data step before; a red card benched at the first): the post
+    has no other day skill, so nothing else a day scenario submits is settled."""
     flow.done.update(a.index for a in flow.actions)
-    board.note("本帖白天没有主动技能：投票导致的死亡与出局在下一夜第(4.1)步结算，神游见夜晚最后一步")
-    skills.vote_deaths(Night(board, []), [a for a in flow.actions if a.skill == "投票出局"], board.table.day or 0)
+    flow.board.note("本帖白天没有别的主动技能：投票导致的死亡在此结算，死亡玩家投票后的出局在下一夜第(4.1)步列出，神游见夜晚最后一步")
 
 
 EXITS = ("投票出局", "红牌罚下")
@@ -195,7 +194,7 @@ def _morning(night: Night, died: list[str]) -> None:
     """The 公示: the previous day's 死亡/处决, the 出局 after a last vote, the night's 死亡 (in the order of
     settlement), never an identity ("均不公示其身份")."""
     board = night.board
-    day = night.n - 1
+    day = board.catalog.day_before(night.n)
     players = board.table.players.values()
     by_day = [p.name for p in players if isinstance(p.fields.get("死亡"), dict) and p.fields["死亡"].get("day") == day]
     out = [p.name for p in players if isinstance(p.fields.get("出局"), dict) and p.fields["出局"].get("day") == day]
@@ -240,7 +239,6 @@ HOOKED = {
     "毒害": "【毒害】：第一次杀害村民时改为使其中毒，并对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
     "狂乱": "【狂乱】：第一次杀害外来者时改为对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
     "镜像": "【镜像】：双生暗影不能杀害彼此，每晚只会有一名玩家被杀害 —— 两个恶魔合用一次凶杀",
-    "投票出局": "投票导致【死亡】而非出局，在下一夜(4.1)结算 —— 三态的存活（存活/死亡/出局）",
 }
 
 _WHY_LINE = ("游戏流程（行动顺序分前后）的一行：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局 —— "
@@ -250,7 +248,7 @@ HOOKS = GameHooks(
     refuse=refuse, hooked=HOOKED, surface_now=surface_now,
     why={
         "夜晚开始": "按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
-        "白天": "3.投票结算：投票导致【死亡】（不是出局） —— 三态的存活",
+        "白天": "3.投票结算之后：本帖白天没有别的主动技能 —— 其余提交不结算",
         "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害）、彷徨的替死 —— 三态的存活与替死",
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
         **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},

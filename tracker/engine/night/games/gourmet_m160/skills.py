@@ -40,25 +40,12 @@ def _able(night: Night, skill: str) -> Iterator[Action]:
 
 # -- 其他夜 (4.1)–(4.2) ---------------------------------------------------------------------------
 def votes(night: Night) -> None:
-    """(4.1) the vote's 死亡 and the 出局 after a last vote happened in the day: read from the table,
-    and the day's vote when the scenario submits it (``放逐投票 投票出局``)."""
-    day = night.n - 1
-    vote_deaths(night, night.exits, day)
+    """(4.1) the vote's 死亡 and the 出局 after a last vote of the day before, as the table has them (a vote the
+    scenario submits, ``放逐投票 投票出局``, was settled at the data step just before: its ``kill`` with ``life``)."""
+    day = night.board.catalog.day_before(night.n)
     dead = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("死亡"), day)]
     out = [p.name for p in night.board.table.players.values() if _on_day(p.fields.get("出局"), day)]
     _say(night, f"结算投票导致的死亡及出局：第{day}天死亡{names(dead)}；投出最后一票而出局{names(out)}")
-
-
-def vote_deaths(night: Night, exits: list[Action], day: int) -> None:
-    """"当一名玩家在黄昏阶段被投了……唯一最高票后，该玩家【死亡】": 死亡 (not 出局), on that day."""
-    board = night.board
-    for a in exits:
-        t = a.targets[0]
-        board.note(f"{f'({night.step}) ' if night.step else ''}投票：{t}第{day}天得到唯一最高票 → 【死亡】")
-        if board.kill(t, "投票", life="死亡"):
-            seat = board.seat(t)
-            seat.fields["死亡"] = {"day": day, "cause": "投票"}
-            board.result.state_after[f"{t}.死亡"] = seat.fields["死亡"]
 
 
 def _on_day(when: object, day: int) -> bool:
