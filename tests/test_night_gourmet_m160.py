@@ -760,3 +760,19 @@ def test_the_vote_is_a_death_recorded_on_its_day_by_data() -> None:
     day["setup"]["day"] = 2
     res = run(day)
     assert res.state_after["P03.死亡"] == {"day": 2, "cause": "投票"} and res.table_after.players["P03"].life == "死亡"
+
+
+def test_awakening_no_demon_believes_he_is_a_nurse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """【觉醒】 "你不可能是恶魔" (护士长、心理学家、漫步者): the 恶魔's 【附体】 "你认为你是一名[]内的对应身份" never
+    names them — a table where he believes he is one is refused before the night is settled, exit 2."""
+    from tracker.errors import ConfigError
+
+    for believed in ("护士长", "心理学家", "漫步者"):
+        with pytest.raises(ConfigError, match=f"P06是狂煞，不能认为自己是{believed}（【觉醒】：你不可能是恶魔。）"):
+            run(scenario(2, everyone(2, "P06"), P06={"believes": believed}))
+    sc = scenario(2, everyone(2, "P06"), P06={"believes": "护士长"})
+    f = tmp_path / "misdealt.json"
+    f.write_text(json.dumps(sc, ensure_ascii=False), "utf-8")
+    assert main(["night", "simulate", "--ruleset", "gourmet-m160", str(f), "--json"]) == 2
+    assert "身份分发不符合规则" in capsys.readouterr().err
+    assert run(scenario(2, everyone(2))).rejected == []  # 末日传道士, as the roster deals him: settled as ever

@@ -1352,6 +1352,11 @@ class SkillT(_Table):
     trigger: TriggerT | None = _f("it acts when its holder goes out (see `trigger`)", default=None)
     spares: SparesT | None = _f("its holders do not go out on some game days (see `spares`); leave out: they do",
                                 default=None)
+    never_believed_by: list[str] = _f(
+        "roles whose players never believe they hold this skill's roles, a rule of the deal (M160 觉醒 \"你不可能是"
+        "恶魔\": a 恶魔, who believes he is a 村民 by 【附体】, never believes he is a 护士长): a table where such a "
+        "player `believes` one of them is refused before anything is settled (exit 2); leave out: no such rule",
+        default=[], examples=[["缚魂灵", "狂煞"]])
     hears: HearsT | None = _f("its holders are told when another player of some factions goes out or flips (see "
                               "`hears`); leave out: they are not", default=None)
     keeps_team: bool = _f(

@@ -662,6 +662,8 @@ class Skill:
     hears: Hears | None = None
     #: A player who becomes its role keeps his earlier identities' team skills (107 伪装: :func:`.flips.kept_team`).
     keeps_team: bool = False
+    #: Roles whose players never believe they hold its roles, a rule of the deal (M160 觉醒 "你不可能是恶魔").
+    never_believed_by: tuple[str, ...] = ()
 
     @property
     def allowed_phases(self) -> tuple[str, ...]:
@@ -775,6 +777,7 @@ def _skill(t: SkillT) -> Skill:
                                                  flip=t.hears.flip),
         keeps_team=t.keeps_team,
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
+        never_believed_by=tuple(t.never_believed_by),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
                                                          forced=t.trigger.forced, only=tuple(t.trigger.only),
@@ -913,6 +916,11 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "immune_except"))
         for name in t.unprotected_from:
             known(name, ("skills", i, "unprotected_from"))
+        cast = {r for s in doc.skills for r in s.roles}
+        for k, role in enumerate(t.never_believed_by):
+            if role not in cast:
+                raise at.error(("skills", i, "never_believed_by", k), f"{at.name(('skills', i, 'never_believed_by', k))}"
+                               f"（{t.name}）：本文件的技能没有身份“{role}”", hint="写本文件某个技能 roles 里的身份名")
         for name in (t.spares.unless if t.spares is not None else ()):
             if name not in skills and not any(name in s.aliases for s in skills.values()):
                 known(name, ("skills", i, "spares", "unless"))

@@ -12,11 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from tracker.engine.night.catalog import Skill
+from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.model import PHASE_NAMES, Action, Seat, Table
 
 #: The internal phase names in the director's words (model.PHASE_NAMES read backwards), for messages.
 PHASE_WORDS = {**{name: word for word, name in PHASE_NAMES.items()}, "passive": "（被动）", "any": "任意时刻"}
+
+
+def misdealt(catalog: Catalog, table: Table) -> str | None:
+    """Why the table breaks a rule of the deal a skill states (``never_believed_by``: M160 觉醒 "你不可能是恶魔"),
+    or None. Such a table cannot be settled: no step of the post's order is written for it."""
+    for skill in catalog.skills.values():
+        if not skill.never_believed_by:
+            continue
+        for seat in table.players.values():
+            believes = seat.fields.get("believes")
+            if seat.role in skill.never_believed_by and believes in skill.roles:
+                return f"{seat.name}是{seat.role}，不能认为自己是{believes}（{skill.clause}）"
+    return None
 
 
 def holds(seat: Seat, skill: Skill) -> bool:

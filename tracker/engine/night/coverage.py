@@ -14,7 +14,8 @@ stops some skill's damage on its holders (``unprotected_from``: M19 弱受, aske
 hook settling that skill), or hear of other players' exits and flips (``hears``: 107 灵魂链接,
 :meth:`.board.Board.hear`), or keep their earlier identities' team skills on becoming its role (``keeps_team``:
 107 伪装, :func:`.flips.kept_team`, asked by every flip and ``new_uses`` convert), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
-by :func:`.tonight.targets`), and no hook
+by :func:`.tonight.targets`), or states a rule of the deal every settlement checks first (``never_believed_by``: M160
+觉醒 "你不可能是恶魔", :func:`.checks.misdealt`), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
@@ -60,6 +61,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     data = tuple(n for n, s in catalog.skills.items()
                  if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
                                           or s.keeps_team
+                                          or s.never_believed_by
                                           or n in told or n in tallied or n in answers))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from tracker.engine.night import flow
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
-from tracker.engine.night.checks import refusal
+from tracker.engine.night.checks import misdealt, refusal
 from tracker.engine.night.games import GameHooks, hooks_for
 from tracker.engine.night.model import Action, Settlement, Table, internal_phase
 from tracker.engine.night.win import check
-from tracker.errors import RulesetError
+from tracker.errors import ConfigError, RulesetError
 
 if TYPE_CHECKING:
     from tracker.engine.ruleset import Ruleset
@@ -43,10 +43,14 @@ def settle(catalog: Catalog, table: Table, actions: Sequence[Action], *, seed: i
     """Settle one phase of a game whose skills are ``catalog``.
 
     Unknown skills raise :class:`~tracker.errors.RulesetError` (the nearest names in its hint)
-    before anything is settled: a typo must not become a silent refusal. ``ruleset``: the game's
+    before anything is settled: a typo must not become a silent refusal; a table a rule of the deal forbids
+    (``never_believed_by``) raises :class:`~tracker.errors.ConfigError`. ``ruleset``: the game's
     rules with its options (the win check reads its ``[[win]]``); by default the bundled ruleset of
     the catalog's id.
     """
+    why = misdealt(catalog, table)
+    if why is not None:
+        raise ConfigError(f"身份分发不符合规则：{why}", hint="改正该玩家的 role 或 believes")
     hooks = hooks_for(catalog.ruleset)
     # The public phase words (白天, 夜晚, 游戏开始前) are the internal names' in every game.
     actions = [a if internal_phase(a.phase) == a.phase else replace(a, phase=internal_phase(a.phase)) for a in actions]
