@@ -620,16 +620,6 @@ def test_dream_reader_never_the_same_question_twice_in_a_pair_of_nights() -> Non
     assert fb(run(sc, **{"占卜.问题.P02": q2}), "P02") == ["占卜：是"]
 
 
-def test_a_demon_who_believes_he_is_the_walker_has_dream_walk() -> None:
-    """【附体】 "你认为你是一名[]内的对应身份，尽管你不是，但你拥有他的技能": a 厉鬼 [外来者] who believes he is
-    漫步者 holds 【神游】 — a player must be 疯狂 about him each day, never himself."""
-    ghost = {"P06": ("厉鬼", "恶魔")}
-    res = run(scenario(2, everyone(2, "P06"), roles=ghost, P06={"believes": "漫步者"}), **{"神游.P06.1": "P07"})
-    assert fb(res, "P07")[-1].startswith("神游：今天你需要对【漫步者】【疯狂】")
-    assert res.state_after["神游已选择"] == {"P06": ["P07"]}
-    assert all("P06" not in q.options for q in res.questions if q.key.startswith("神游"))
-
-
 def test_walker_never_picks_the_same_player_twice() -> None:
     """【神游】 "（不会重复，由导演随机指定）…若场上除漫步者…之外的玩家都成为过【神游】的目标，漫步者失去【神游】"."""
     roles = {"P10": ("漫步者", "外来者")}
@@ -764,9 +754,14 @@ def test_the_vote_is_a_death_recorded_on_its_day_by_data() -> None:
 
 def test_awakening_no_demon_believes_he_is_a_nurse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """【觉醒】 "你不可能是恶魔" (护士长、心理学家、漫步者): the 恶魔's 【附体】 "你认为你是一名[]内的对应身份" never
-    names them — a table where he believes he is one is refused before the night is settled, exit 2."""
+    names them ("除了拥有【觉醒】技能玩家……之外，所有其他玩家只会获得自己认为自己拥有的身份") — a table where he
+    believes he is one is refused before the night is settled, exit 2. (So a 厉鬼 [外来者] never holds 【神游】: the
+    漫步者 is the one 外来者 he cannot believe he is.)"""
     from tracker.errors import ConfigError
 
+    ghost = {"P06": ("厉鬼", "恶魔")}
+    with pytest.raises(ConfigError, match="P06是厉鬼，不能认为自己是漫步者"):
+        run(scenario(2, everyone(2, "P06"), roles=ghost, P06={"believes": "漫步者"}))
     for believed in ("护士长", "心理学家", "漫步者"):
         with pytest.raises(ConfigError, match=f"P06是狂煞，不能认为自己是{believed}（【觉醒】：你不可能是恶魔。）"):
             run(scenario(2, everyone(2, "P06"), P06={"believes": believed}))
