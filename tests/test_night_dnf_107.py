@@ -356,6 +356,15 @@ def test_restraint_voids_the_targets_ordinary_and_limited_skills_that_night() ->
     assert "流言：P01被公告记有2票" in res.lines
 
 
+def test_restraint_is_the_nights_first_block_for_hook_and_data_steps_alike() -> None:
+    """牵制 is a ``block`` (``kinds`` 普通/限定, ``spends``) settled before (1): the (2) hook's <潜行> (限定) and the
+    data's <探查> (普通) of the restrained 游荡者 are both refused in the block's words, 潜行's use spent."""
+    res = run(table(), act("P06+P18", "牵制", "P10", phase="day"), act("P10", "潜行"), act("P10", "探查", "P02"))
+    why = "P10被民兵<牵制>（P06+P18），当晚非团队的<普通>和<限定>技能无效"
+    assert [(r.skill, r.reason) for r in res.rejected] == [("潜行", why), ("探查", why)]
+    assert res.state_after["P10.潜行"] == 0 and told(res, "P10") == []
+
+
 def test_restraint_at_most_once_every_two_days() -> None:
     """<牵制>每两个游戏日最多发动一次。"""
     t = table(state={"牵制上次": {"target": "P02", "day": 1}})

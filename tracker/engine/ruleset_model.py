@@ -517,7 +517,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log"}),
-    "block": frozenset({"voids", "refuses", "log"}),
+    "block": frozenset({"voids", "kinds", "spends", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
     "tell": frozenset({"text"}),
@@ -798,6 +798,14 @@ class EffectT(_Table):
         "redirecting player himself may be put in, the director's question (M160 抗议)",
         default=None, examples=["诡辩替代"])
     voids: list[str] = _f("block: the target's skills it voids for the rest of the phase (`*`: all)", default=[])
+    kinds: list[str] = _f(
+        "block: besides `voids`, every submission of the target whose skill's `kind` is one of these is void for the "
+        "rest of the phase — what he 发动s; a `tell` step still tells him (107 灾厄's 导演通知) (107 牵制 \"该角色当晚发动的非团队的<普通>和<限定>技能无效\": [\"普通\", \"限定\"]; a team's skill is of "
+        "kind 团队); leave out: only `voids`", default=[], examples=[["普通", "限定"]])
+    spends: bool = _f(
+        "block: a voided submission was still 发动 — its `uses` are spent and its `cooldown_key`/`no_repeat` count "
+        "from this phase (107 牵制 \"该角色当晚发动的……技能无效\"); leave out: refused before it is used, nothing "
+        "spent", default=False)
     answer: Literal["faction", "role"] = _f("inspect: what is reported", default="faction")
     words: dict[str, str] = _f("inspect: the post's word for each faction (or role); default the name itself",
                                default={}, examples=[{"好人": "好人", "狼人": "狼人"}])

@@ -154,6 +154,10 @@ class Effect:
     #: redirect: the skill whose submission by the same actor names the player put in (107 诡辩替代).
     substitute: str | None = None
     voids: tuple[str, ...] = ()
+    #: block: the kinds of skill it voids besides ``voids`` (107 牵制 "非团队的<普通>和<限定>技能无效").
+    kinds: tuple[str, ...] = ()
+    #: block: a voided submission is still 发动, its use spent (107 牵制 "当晚发动的……技能无效").
+    spends: bool = False
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
     text: str = "{target}：{answer}"
@@ -792,7 +796,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   factions=tuple(e.factions), unanimous=e.unanimous,
                   delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
-                  moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), answer=e.answer, words=dict(e.words),
+                  moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), kinds=tuple(e.kinds), spends=e.spends, answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,

@@ -81,6 +81,10 @@ class Pool:
     hits: list[Hit] = field(default_factory=list)
     guards: dict[str, list[Guard]] = field(default_factory=dict)
     blocked: dict[str, set[str]] = field(default_factory=dict)
+    #: The kinds of skill (``kinds``: 普通, 限定 …) a block voids, by player.
+    blocked_kinds: dict[str, set[str]] = field(default_factory=dict)
+    #: Blocked players whose voided submissions still spend their uses (``spends``).
+    spending: set[str] = field(default_factory=set)
     #: Targets each skill was used on in this phase (a ``tell`` step reports them).
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: Who blocked each blocked player, ``P05<禁锢>``, and the clause (the refusal names them).
@@ -103,9 +107,10 @@ class Pool:
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
 
-    def blocks(self, player: str, skill: str) -> bool:
+    def blocks(self, player: str, skill: str, kind: str | None = None) -> bool:
+        """Whether a block this phase voids ``skill`` (of ``kind``, for a block by ``kinds``) for ``player``."""
         voids = self.blocked.get(player, set())
-        return "*" in voids or skill in voids
+        return "*" in voids or skill in voids or (kind is not None and kind in self.blocked_kinds.get(player, ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,10 +248,14 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{stops}致死）")
     elif effect.kind == "block":
         pool.blocked.setdefault(target, set()).update(effect.voids)
+        pool.blocked_kinds.setdefault(target, set()).update(effect.kinds)
+        if effect.spends:
+            pool.spending.add(target)
         pool.blockers.setdefault(target, (f"{who}<{name}>", effect.clause or use.skill.clause))
-        if effect.refuses is not None:
-            pool.refusing[target] = (effect.refuses.format(target=target, actor=who), effect.clause or use.skill.clause)
-        voids = "技能" if "*" in effect.voids else "、".join(effect.voids)
+        if effect.refuses is not None:  # {actor}: who sent it, a team's members too (107 牵制 "P06+P18")
+            pool.refusing[target] = (effect.refuses.format(target=target, actor=use.action.actor),
+                                     effect.clause or use.skill.clause)
+        voids = "技能" if "*" in effect.voids else "、".join([*effect.voids, *(f"<{k}>技能" for k in effect.kinds)])
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}此后的{voids}无效")
     elif effect.kind == "inspect":
         seat = board.seat(target)
@@ -397,7 +406,10 @@ def _cause(effect: Effect, use: Use) -> str:
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:
     """The effect's line in the log: the post's words (``log``) where the night file gives them."""
     if effect.log is not None:
-        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=board.table.day,
+        day = board.table.day
+        if day is None and board.night is not None:  # a day skill's line at night (107 牵制): the day it was chosen
+            day = board.catalog.day_before(board.night)
+        line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=day,
                                  next_day=next_day(board))
     if line:  # an empty ``log``: the effect has no line of its own (殉情: the exit's line says it)
         board.note(line)

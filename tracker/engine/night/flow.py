@@ -375,8 +375,13 @@ class Flow:
         chosen = action  # what the player chose: no_repeat reads it
         if action.targets:  # a redirect (抗议) before this step may replace a target; decided once, here
             action = replace(action, targets=tonight.targets(b, self.pool, action, self.actions))
-        blocked = next((m for m in action.members if self.pool.blocks(m, skill.name)), None)
+        blocked = next((m for m in action.members if self.pool.blocks(m, skill.name, skill.kind)), None)
         if blocked is not None:
+            if blocked in self.pool.spending:  # ``spends``: still 发动 (107 牵制 "当晚发动的……技能无效")
+                self._spend(action, skill)
+                self._last_use(skill, chosen)
+                by = self.pool.blockers.get(blocked, ("封锁", ""))[0]
+                b.note(f"{step} {action.actor}<{skill.name}>{'、'.join(action.targets)}：无效（{by}；仍算发动）")
             if blocked in self.pool.refusing:  # the post's own reason (``refuses``: M19 算计)
                 reason, clause = self.pool.refusing[blocked]
                 b.reject(action, reason, clause)
@@ -397,10 +402,7 @@ class Flow:
         if why is not None:
             b.reject(action, why, skill.clause)
             return
-        if (skill.uses is not None and action.members and action.index >= 0 and holds(b.seat(action.members[0]), skill)
-                and not any(e.kind == "cover" for e in skill.effects)):  # a cover is spent when it takes effect;
-            # a skill lent by the game's ``grants`` (M65 技能掠夺) spends no use: the count is its holder's
-            b.use(b.seat(action.members[0]), skill)
+        self._spend(action, skill)
         void = tonight.voiding(b, self.pool, skill, action.members)
         if void is not None:  # used, to no effect ("一次性技能如果被触发则被消耗")
             b.note(f"{step} {actor}<{skill.name}>：{void[0]}{void[1]}，技能无效")
@@ -441,6 +443,14 @@ class Flow:
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()
+
+    def _spend(self, action: Action, skill: Skill) -> None:
+        """A submission's use is spent (a cover's when it takes effect)."""
+        if (skill.uses is not None and action.members and action.index >= 0
+                and holds(self.board.seat(action.members[0]), skill)
+                and not any(e.kind == "cover" for e in skill.effects)):
+            # a skill lent by the game's ``grants`` (M65 技能掠夺) spends no use: the count is its holder's
+            self.board.use(self.board.seat(action.members[0]), skill)
 
     def _last_use(self, skill: Skill, action: Action) -> None:
         """``no_repeat``: the target of this night's use, for the next night's refusal; ``cooldown_key``:

@@ -38,7 +38,7 @@ NEXT_DAY = {"流言", "诡辩"}
 SOLO = {"潜行": "发动<潜行>的夜晚游荡者发动其他技能失效",
         "超度": "此技能发动的当晚，慰魂师发动其他技能失效",
         "拓印": "<拓印>发动的当晚学者发动其他技能失效"}
-#: How a skill voided by <牵制> is logged (and then refused, the blocker named).
+#: How a skill voided by a ``block`` (<牵制>, data) is logged (and then refused in the block's words).
 RESTRAINED = "无效（<牵制>"
 
 
@@ -50,8 +50,8 @@ class Night:
         self.g = Guards()
         self.void: set[int] = set()
         self.role_at_start = {s.name: s.role for s in board.table.players.values()}
-        self.blocked: str | None = None
-        self.restrainers = "民兵"  # who submitted the <牵制> (P06+P18)
+        #: The night's pool (its ``block``s: <牵制>, settled from data before the hook steps), from :meth:`take`.
+        self.pool: Pool | None = None
         self.taught: str | None = None
         self.hits: list[Hit] = []
         #: The 公示 lines the night's data skills announced (剑痕, 夜之语) begin here: the morning puts
@@ -77,7 +77,7 @@ class Night:
 
     def live(self, a: Action, step: str) -> bool:
         """Whether the submission still takes effect when its step comes; why not, logged once."""
-        if a.index in self.void:
+        if a.index in self.void or a.index in self.b.refused:  # refused by the generic walk (a data skill blocked)
             return False
         why = self._why_void(a, self.b.skill(a.skill))
         if why is None:
@@ -85,11 +85,12 @@ class Night:
         self.void.add(a.index)
         target = f"{'、'.join(a.targets)}" if a.targets else ""
         self.b.note(f"{step} {a.actor}<{a.skill}>{target}：{why}")
-        if why.startswith(RESTRAINED):
-            # blocked before he acts: listed as refused, the blocker named (the use is still spent:
-            # "该角色当晚发动的……技能无效")
-            self.b.reject(a, f"{a.members[0]}被民兵<牵制>（{self.restrainers}），当晚非团队的<普通>和<限定>技能无效",
-                          self.b.skill("牵制").clause)
+        if why.startswith(RESTRAINED) and self.pool is not None:
+            # blocked before he acts: listed as refused in the block's words, the blocker named (the use is still
+            # spent, ``spends``: "该角色当晚发动的……技能无效")
+            by, clause = self.pool.blockers.get(name := a.members[0], ("", ""))
+            reason, clause = self.pool.refusing.get(name, (f"{name}被{by}封锁，<{a.skill}>无效", clause))
+            self.b.reject(a, reason, clause)
         return False
 
     def _why_void(self, a: Action, skill: Skill) -> str | None:
@@ -101,7 +102,7 @@ class Night:
             return f"失效（{name}已翻转身份，失去<{skill.name}>：失去的技能效果全部终止）"
         if skill.tag is not None and not holds(seat, skill):  # 灾厄: the relic went on (馈赠, 权术) before (15)
             return f"失效（{name}已不持有[{skill.tag}]，没有<{skill.name}>）"
-        if self.blocked == name and skill.kind in ("普通", "限定"):
+        if self.pool is not None and self.pool.blocks(name, skill.name, skill.kind):
             return RESTRAINED + "：该角色当晚发动的非团队的<普通>和<限定>技能无效）"
         for solo, sentence in SOLO.items():
             if (skill.name != solo and self.submitted(name, solo) and self.b.seat(name).role in self.b.skill(solo).roles
@@ -139,7 +140,8 @@ class Night:
     def take(self, pool: Pool) -> None:
         """The protections, covers and [致死伤害] of the data steps ((5) 突击, (6) 蓄力斩, (7) 偷袭, (9) 啃咬) joins the hits the
         致死伤害结算流程 settles at (13), with the cause its effect names (a team's: 啃咬（活尸）, which 神恩's ``by_factions`` reads
-        as the 活尸's)."""
+        as the 活尸's). The pool's blocks (<牵制>) are read by :meth:`live`."""
+        self.pool = pool
         for t, guards in pool.guards.items():  # 祝福 (data): a protection spent by one hit
             self.g.shields.setdefault(t, []).extend(guards)
         pool.guards.clear()
@@ -164,11 +166,8 @@ class Night:
     # -- the day actions that belong to this night ------------------------------------------------
     def day_actions(self) -> None:
         for a in self.actions:
-            if a.skill == "牵制":
-                self.blocked = a.targets[0]
-                self.restrainers = a.actor
-                self.b.note(f"第{self.n}天 牵制：民兵共同选择{self.blocked} → 其当晚发动的非团队的<普通>和<限定>技能无效")
-                self.b.set_state("牵制上次", {"target": self.blocked, "day": self.n})
+            if a.skill == "牵制" and a.index not in self.b.refused:  # its block is data (the night's first step)
+                self.b.set_state("牵制上次", {"target": a.targets[0], "day": self.n})
             elif a.skill == "教化":
                 t = a.targets[0]
                 self.b.set_state("教化上次", {"target": t, "day": self.n})
