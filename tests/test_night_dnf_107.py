@@ -906,6 +906,17 @@ def test_tracking_at_dawn_and_night_heart() -> None:
     assert told(res, "P20") == []
 
 
+def test_night_heart_acts_by_itself_only_when_no_other_undead_lives() -> None:
+    """夜之心：锁定；……若当前场上不存在除夜行怪以外的亡灵阵营角色，夜行怪翻转身份。 — "（18）结算<夜之心>": nobody
+    submits it (trigger on = "step"); a living 腐尸 keeps the 夜行怪 as he is, a dead one does not."""
+    beast = {"role": "夜行怪", "faction": "亡灵", "原身份": "守夜人"}
+    res = run(day(3, P17=beast, P07={"role": "腐尸", "faction": "亡灵"}), act("P17", "夜之心"))
+    assert res.conversions == []
+    assert [r.reason for r in res.rejected] == ["<夜之心>是强制技能，在其结算步骤自行发动，无需提交"]
+    res = run(day(3, P17=beast, P07={"role": "腐尸", "faction": "亡灵", "alive": False}))
+    assert [(c.player, c.role_to, c.cause) for c in res.conversions] == [("P17", "守夜人", "夜之心")]
+
+
 # ---------------------------------------------------------------------------------------------
 # 胜负判定
 # ---------------------------------------------------------------------------------------------

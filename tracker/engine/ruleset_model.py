@@ -1209,13 +1209,15 @@ TriggerAt = Literal["now", "after", "next_point"] | Annotated[list[Name], Field(
 
 class TriggerT(_Table):
     """`trigger = { … }` in a `[[skills]]` entry — the skill acts on an event, its holder going out (猎人 开枪,
-    警长 警徽) or coming to hold it, not at a step; its holder may use it while out. `on` says the event, `at`
+    警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain"] = _f(
+    on: Literal["exit", "gain", "step"] = _f(
         "the event it acts on: `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
         "a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 \"夜行怪加入游戏时\"): "
-        "its effects act right then on nobody's submission, the new holder acting", default="exit")
+        "its effects act right then on nobody's submission, the new holder acting; `step`, with `forced`: each step "
+        "that lists it is reached, every living holder acting in table order with no submission (107 夜之心<锁定> "
+        "\"（18）结算<夜之心>\": its `when_last` says when it takes hold)", default="exit")
     at: TriggerAt = _f(
         "when it acts after its holder's exit: `\"after\"`, once what took him out is settled (the skill, or the "
         "step's resolution), the phase's exits in their order, each exit's own triggers following it; `\"now\"`, with "
@@ -1266,8 +1268,8 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
         if self.at == "now" and not self.forced:
             raise ValueError("trigger 的 at = \"now\" 只与 forced 一起写（立即结算的是无人提交的强制技能）")
-        if self.on == "gain" and (not self.forced or self.unless or self.at != "after"):
-            raise ValueError("trigger 的 on = \"gain\" 须写 forced = true、不写 unless 和 at（获得身份时自行发动，无人提交，"
+        if self.on in ("gain", "step") and (not self.forced or self.unless or self.at != "after"):
+            raise ValueError(f"trigger 的 on = \"{self.on}\" 须写 forced = true、不写 unless 和 at（自行发动，无人提交，"
                              "没有出局原因）")
         if self.forced and self.at == "next_point":
             raise ValueError("trigger 的 forced 不与 at = \"next_point\" 一起写")

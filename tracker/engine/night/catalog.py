@@ -338,7 +338,8 @@ class WhileAlive:
 @dataclass(frozen=True, slots=True)
 class Trigger:
     """A skill that acts on an event (``on``) — its holder going out (猎人 开枪, 警长 警徽), or a player coming to
-    hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`) — not at a step.
+    hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`), or a step that
+    lists it being reached (``step``, forced: 107 夜之心<锁定>, every living holder acting unsubmitted).
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
@@ -353,7 +354,8 @@ class Trigger:
     unless: tuple[str, ...] = ()
     missing: str | None = None
     clause: str = ""
-    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role.
+    #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role; ``step``: at
+    #: each step listing it (forced, unsubmitted).
     on: str = "exit"
     asks: str | None = None
     #: 强制: it acts by itself, nobody submits it (M19 激励).

@@ -726,6 +726,12 @@ class Flow:
                 self.point(n, skill, follows_night="night" in step.phases)
                 self.after_exits()
                 continue
+            if skill.trigger is not None and skill.trigger.on == "step":  # 锁定: each living holder, unsubmitted
+                for seat in [s for s in self.board.living() if holds(s, skill)]:
+                    if seat.alive:
+                        self.settle(Action(seat.name, name, index=-1), n)
+                self.after_exits()
+                continue
             if skill.trigger is not None:
                 continue
             for a in self.effective(name):

@@ -18,8 +18,6 @@ from tracker.engine.night.games.dnf_107.common import (
     RELIC,
     check_win,
     exit_effects,
-    flip,
-    is_undead,
     move_relic,
     relic_holder,
 )
@@ -78,11 +76,7 @@ def day_end(d: Day) -> None:
 
 
 def step18(b: Board) -> None:
-    """(18) 夜之心 and 追踪, at the start of the day."""
-    for s in list(b.living()):
-        if s.role == "夜行怪" and not any(is_undead(p) and p.role != "夜行怪" for p in b.living()):
-            b.note(f"(18) 夜之心：场上不存在除夜行怪以外的亡灵阵营角色 → {s.name}翻转身份")
-            flip(b, s.name, "夜之心")
+    """(18) 追踪, at the start of the day, after 夜之心 (data: ``trigger.on = "step"``)."""
     holder = relic_holder(b)
     thugs = [s for s in b.living() if s.role == "恶徒"]
     if holder is None:
