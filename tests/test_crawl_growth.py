@@ -8,7 +8,7 @@ blocked. The second crawl must see all of it, on every page, with the fewest req
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,33 @@ from tracker.demo.server import ReplayForum
 from tracker.scraper.crawl import CrawlReport, crawl_game_sync
 from tracker.scraper.plan import page_of
 from tracker.store.db import Store
-from tracker.store.posts import all_posts, post_versions
+from tracker.store.posts import KnownPost, all_posts, post_versions
 
 GROWTH = Path(__file__).parent / "fixtures" / "discuz" / "growth"
 SCENARIO = json.loads((GROWTH / "scenario.json").read_text(encoding="utf-8"))
 CHANGES = SCENARIO["changes_between_epochs"]
 POSTS: dict[int, dict[str, Any]] = {p["pid"]: p for p in SCENARIO["posts"]}
 TIDS = (14, 15)
+
+
+def open_store(tmp_path: Path, name: str) -> Store:
+    return Store.open(f"sqlite:///{tmp_path / name}")
+
+
+def with_and_without_skip(tmp_path: Path, crawl_through: Callable[[Store], list[Any]],
+                          monkeypatch: pytest.MonkeyPatch, skip: str) -> tuple[list[Any], list[Any]]:
+    """The same crawls into two stores: first as the crawl runs, then with ``KnownPost.<skip>`` answering None, so
+    every post is extracted — the skip of unchanged posts must leave the store as a full extraction does."""
+    states = []
+    for name in ("skip.db", "full.db"):
+        if name == "full.db":
+            monkeypatch.setattr(KnownPost, skip, lambda self: None)
+        store = open_store(tmp_path, name)
+        try:
+            states.append(crawl_through(store))
+        finally:
+            store.close()
+    return states[0], states[1]
 
 
 @pytest.fixture

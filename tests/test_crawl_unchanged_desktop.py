@@ -55,10 +55,6 @@ def extracted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return pids
 
 
-def _open(tmp_path: Path, name: str) -> Store:
-    return Store.open(f"sqlite:///{tmp_path / name}")
-
-
 def _rows(store: Store) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Every post row and version row as stored, times included (the crawls run on a frozen clock)."""
     with store.engine.connect() as conn:
@@ -77,7 +73,7 @@ def _crawl(game: GameConfig, store: Store, clock: FrozenClock) -> crawl.CrawlRep
 def test_a_refetched_page_extracts_only_the_posts_whose_message_changed(
         tmp_path: Path, game: GameConfig, forum: ReplayForum, extracted: list[int]) -> None:
     old, new = desktop_html("epoch1"), desktop_html("epoch2")
-    store = _open(tmp_path, "g.db")
+    store = test_crawl_growth.open_store(tmp_path, "g.db")
     clock = FrozenClock(AT)
     try:
         _crawl(game, store, clock)
@@ -127,17 +123,8 @@ def _crawl_through(game: GameConfig, store: Store, forum: ReplayForum) -> list[A
 
 def test_the_store_ends_as_if_every_desktop_post_had_been_extracted(
         tmp_path: Path, game: GameConfig, forum: ReplayForum, monkeypatch: pytest.MonkeyPatch) -> None:
-    skipping = _open(tmp_path, "skip.db")
-    try:
-        with_skip = _crawl_through(game, skipping, forum)
-    finally:
-        skipping.close()
-    monkeypatch.setattr(KnownPost, "as_stored_if", lambda self: None)  # every desktop post extracted
-    full = _open(tmp_path, "full.db")
-    try:
-        without = _crawl_through(game, full, forum)
-    finally:
-        full.close()
+    with_skip, without = test_crawl_growth.with_and_without_skip(
+        tmp_path, lambda store: _crawl_through(game, store, forum), monkeypatch, "as_stored_if")
     assert with_skip == without
 
 
@@ -146,7 +133,7 @@ def test_a_row_changed_under_the_crawl_is_extracted_and_merged(
         extracted: list[int]) -> None:
     """Another writer moves a post between the crawl's reading of the thread and its page's store:
     the guard does not match it, and the page is extracted and merged as before the skip."""
-    reference = _open(tmp_path, "ref.db")
+    reference = test_crawl_growth.open_store(tmp_path, "ref.db")
     try:
         monkeypatch.setattr(KnownPost, "as_stored_if", lambda self: None)
         expected = _crawl_through(game, reference, forum)
@@ -164,7 +151,7 @@ def test_a_row_changed_under_the_crawl_is_extracted_and_merged(
         return touch(session, seen, **kw)
 
     monkeypatch.setattr(crawl, "touch_as_stored", meanwhile)
-    store = _open(tmp_path, "g.db")
+    store = test_crawl_growth.open_store(tmp_path, "g.db")
     try:
         got = _crawl_through(game, store, forum)
     finally:

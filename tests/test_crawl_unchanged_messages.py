@@ -25,7 +25,7 @@ from tracker.records import Post
 from tracker.scraper.crawl import crawl_game_sync
 from tracker.scraper.mobile import message_digest, parse_viewthread
 from tracker.store.db import Store
-from tracker.store.posts import KnownPost, all_posts, post_versions
+from tracker.store.posts import all_posts, post_versions
 from tracker.store.tables import post_t
 
 GROWTH = Path(__file__).parent / "fixtures" / "discuz" / "growth"
@@ -62,13 +62,9 @@ def extracted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return pids
 
 
-def _open(tmp_path: Path, name: str) -> Store:
-    return Store.open(f"sqlite:///{tmp_path / name}")
-
-
 def test_the_second_crawl_extracts_only_the_messages_that_changed(tmp_path: Path, game: GameConfig,
                                                                   forum: ReplayForum, extracted: list[int]) -> None:
-    store = _open(tmp_path, "g.db")
+    store = test_crawl_growth.open_store(tmp_path, "g.db")
     try:
         assert crawl_game_sync(game, store).status == "ok"
         first = set(extracted)
@@ -119,17 +115,8 @@ def _crawl_through(game: GameConfig, store: Store, forum: ReplayForum) -> list[A
 
 def test_the_store_ends_as_if_every_message_had_been_extracted(tmp_path: Path, game: GameConfig, forum: ReplayForum,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    skipping = _open(tmp_path, "skip.db")
-    try:
-        with_skip = _crawl_through(game, skipping, forum)
-    finally:
-        skipping.close()
-    monkeypatch.setattr(KnownPost, "unchanged_if", lambda self: None)  # every message extracted
-    full = _open(tmp_path, "full.db")
-    try:
-        without = _crawl_through(game, full, forum)
-    finally:
-        full.close()
+    with_skip, without = test_crawl_growth.with_and_without_skip(
+        tmp_path, lambda store: _crawl_through(game, store, forum), monkeypatch, "unchanged_if")
     assert with_skip == without
 
 
@@ -143,7 +130,7 @@ def test_a_store_without_digests_notes_them_once_then_skips(tmp_path: Path, game
                                                             extracted: list[int]) -> None:
     """A store from before the digest (the migration leaves it empty) is read in full once, writing
     nothing but the digests, and skipped from then on."""
-    store = _open(tmp_path, "g.db")
+    store = test_crawl_growth.open_store(tmp_path, "g.db")
     try:
         crawl_game_sync(game, store)
         listed = len(messages("epoch1"))

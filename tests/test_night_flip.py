@@ -8,62 +8,22 @@ play comes back with him); ``new_uses``, a convert's ``text`` and a convert to w
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 import pytest
+from toy_rules import toy_rules
 
 from tracker.engine.night import settle
 from tracker.engine.night.catalog import Catalog, parse_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.ruleset_reader import parse_ruleset
 from tracker.errors import RulesetError
 
 #: The toy's roles and factions: flipping back restores the identity's faction here.
-RULES = """
-id = "flip-toy"
-name = "翻转测试局"
-source = "测试"
-players = 3
-
-[[factions]]
-name = "村庄"
-[[factions]]
-name = "天界"
-[[factions]]
-name = "亡灵"
-[[factions]]
-name = "中立"
-
-[[roles]]
-name = "神使"
-faction = "天界"
-[[roles]]
-name = "村长"
-faction = "村庄"
-[[roles]]
-name = "守夜人"
-faction = "中立"
-[[roles]]
-name = "恶灵"
-faction = "亡灵"
-count = 0
-[[roles]]
-name = "活尸"
-faction = "亡灵"
-count = 0
-
-[voting]
-[lurk]
-[cards]
-[days]
-
-[[win]]
-faction = "村庄"
-when = { living_at_most = 0 }
-clause = "测试"
-"""
+RULES = toy_rules("flip-toy", "翻转测试局", 3, ["村庄", "天界", "亡灵", "中立"], [
+    {"name": "神使", "faction": "天界"}, {"name": "村长", "faction": "村庄"}, {"name": "守夜人", "faction": "中立"},
+    {"name": "恶灵", "faction": "亡灵", "count": 0}, {"name": "活尸", "faction": "亡灵", "count": 0},
+], win="村庄")
 
 NIGHT: dict[str, Any] = {
     "ruleset": "flip-toy",
@@ -90,7 +50,7 @@ def _cat(night: dict[str, Any] | None = None) -> Catalog:
 
 
 def _rules() -> Ruleset:
-    return parse_ruleset(tomllib.loads(RULES))
+    return RULES
 
 
 def _run(seats: dict[str, Seat], *acts: tuple[str, str, tuple[str, ...]], seed: int = 0) -> Settlement:

@@ -8,7 +8,6 @@ nothing to turn (he was never going out); a night file without ``[flip]`` is ref
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ from tracker.engine.night import settle
 from tracker.engine.night.catalog import Catalog, parse_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.ruleset_reader import parse_ruleset
 from tracker.errors import RulesetError
 
 NIGHT: dict[str, Any] = {
@@ -40,7 +38,7 @@ def _cat(night: dict[str, Any] | None = None) -> Catalog:
 
 
 def _rules() -> Ruleset:
-    return parse_ruleset(tomllib.loads(RULES))
+    return RULES
 
 
 def _run(*acts: tuple[str, str, tuple[str, ...]], **extra: Seat) -> Settlement:

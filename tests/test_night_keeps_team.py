@@ -6,54 +6,20 @@ Without the key a flip "失去当前所有身份技能" — a team's skill too: 
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
+
+from toy_rules import toy_rules
 
 from tracker.engine.night import settle
 from tracker.engine.night.catalog import Catalog, parse_catalog
 from tracker.engine.night.coverage import coverage
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.ruleset_reader import parse_ruleset
 
-RULES = """
-id = "keep-toy"
-name = "伪装测试局"
-source = "测试"
-players = 4
-
-[[factions]]
-name = "村庄"
-[[factions]]
-name = "亡灵"
-
-[[roles]]
-name = "民兵"
-faction = "村庄"
-count = 2
-[[roles]]
-name = "村长"
-faction = "村庄"
-count = 2
-[[roles]]
-name = "活尸"
-faction = "亡灵"
-count = 0
-[[roles]]
-name = "恶灵"
-faction = "亡灵"
-count = 0
-
-[voting]
-[lurk]
-[cards]
-[days]
-
-[[win]]
-faction = "村庄"
-when = { living_at_most = 0 }
-clause = "测试"
-"""
+RULES = toy_rules("keep-toy", "伪装测试局", 4, ["村庄", "亡灵"], [
+    {"name": "民兵", "faction": "村庄", "count": 2}, {"name": "村长", "faction": "村庄", "count": 2},
+    {"name": "活尸", "faction": "亡灵", "count": 0}, {"name": "恶灵", "faction": "亡灵", "count": 0},
+], win="村庄")
 
 
 def _night(keeps: bool) -> dict[str, Any]:
@@ -84,7 +50,7 @@ def _run(cat: Catalog, seats: list[Seat], *acts: tuple[str, str, tuple[str, ...]
 
 
 def _rules() -> Ruleset:
-    return parse_ruleset(tomllib.loads(RULES))
+    return RULES
 
 
 def _seats() -> list[Seat]:

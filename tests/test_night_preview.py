@@ -9,7 +9,6 @@ player it saves (``protect`` with ``flips_instead``) — on a toy night the gene
 from __future__ import annotations
 
 import copy
-import tomllib
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from tracker.engine.night import settle
 from tracker.engine.night.catalog import Catalog, parse_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset import Ruleset
-from tracker.engine.ruleset_reader import parse_ruleset
 from tracker.errors import RulesetError
 
 HUMANS = ["村庄", "天界", "中立"]
@@ -49,7 +47,7 @@ def _cat(night: dict[str, Any] | None = None) -> Catalog:
 
 
 def _rules() -> Ruleset:
-    return parse_ruleset(tomllib.loads(RULES))
+    return RULES
 
 
 def _run(*acts: tuple[str, str, tuple[str, ...]], **extra: Seat) -> Settlement:

@@ -6,55 +6,22 @@ in test_night_dnf_107.py."""
 
 from __future__ import annotations
 
-import tomllib
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from toy_rules import toy_rules
 
 from tracker.engine.night import settle
 from tracker.engine.night.catalog import parse_catalog
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset_model import TriggerT
-from tracker.engine.ruleset_reader import parse_ruleset
 
-RULES = """
-id = "trigger-by-toy"
-name = "击杀者阵营测试局"
-source = "测试"
-players = 2
-
-[[factions]]
-name = "人"
-[[factions]]
-name = "鬼"
-
-[[roles]]
-name = "圣人"
-faction = "人"
-[[roles]]
-name = "刀客"
-faction = "人"
-[[roles]]
-name = "尸群"
-faction = "鬼"
-count = 0
-[[roles]]
-name = "夜鬼"
-faction = "人"
-also_factions = ["鬼"]
-count = 0
-
-[voting]
-[lurk]
-[cards]
-[days]
-
-[[win]]
-faction = "人"
-when = { living_at_most = 0 }
-clause = "测试"
-"""
+RULES = toy_rules("trigger-by-toy", "击杀者阵营测试局", 2, ["人", "鬼"], [
+    {"name": "圣人", "faction": "人"}, {"name": "刀客", "faction": "人"},
+    {"name": "尸群", "faction": "鬼", "count": 0},
+    {"name": "夜鬼", "faction": "人", "also_factions": ["鬼"], "count": 0},
+], win="人")
 
 NIGHT: dict[str, Any] = {
     "ruleset": "trigger-by-toy",
@@ -75,7 +42,7 @@ NIGHT: dict[str, Any] = {
 def run(act: Action, killer: tuple[str, str] = ("刀客", "人")) -> Settlement:
     players = {"P1": Seat("P1", "圣人", "人"), "P2": Seat("P2", *killer), "P3": Seat("P3", "刀客", "人")}
     return settle(parse_catalog(NIGHT, "toy.toml"), Table(players=players, state={}, night=1), [act],
-                  ruleset=parse_ruleset(tomllib.loads(RULES)))
+                  ruleset=RULES)
 
 
 def told(res: Settlement) -> bool:
