@@ -459,6 +459,16 @@ def test_red_card_on_the_hero_spares_the_hostage_but_not_a_lover() -> None:
     assert not any("判负" in line for line in res["announcement"]["lines"])
 
 
+def test_a_red_card_by_night_on_the_dog_is_his_not_his_masters() -> None:
+    """主人：夜间行动时行使于忠犬身上的全部有效技能全部为主人所承受 — a red card is the director's penalty, not a
+    skill cast on the 忠犬 (``not_to``): the 忠犬 himself goes out, and his 主人 after him by <殉情>
+    ("红牌罚下……但情侣会触发<殉情>")."""
+    lv = {"类型": "人狗情未了", "主人": V2, "忠犬": V3}
+    res = run(scenario(night=3, lovers=lv, actions=[act("导演", "红牌罚下", V3)]))
+    assert deaths(res) == [V3, V2] and cause(res, V3) == "红牌罚下" and cause(res, V2).startswith("殉情")
+    assert res["state_after"]["红牌"] == {"村民": 1}
+
+
 def test_red_carded_sheriff_successor_is_random_and_overridable() -> None:
     """警长因红牌罚下而出局后，下任警长将被随机指定 — a seeded pick, the director may set it."""
     res = run(scenario(day=3, actions=[act("导演", "红牌罚下", V1)]), seed=3)

@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count", "gain"]
+                     "count", "gain", "send_off"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
@@ -528,7 +528,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
-    "bench": frozenset(),
+    "bench": frozenset(), "send_off": frozenset({"cause"}),
     "choose": frozenset({"text", "log"}),
     "gain": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
@@ -701,7 +701,14 @@ class EffectT(_Table):
                           "导演公告\", 夜之语 \"次日将公告；‘昨夜有夜之低语’\"); bench: the target enters 挂机 — he stays "
                           "in the game, and a benched player's submissions are refused in the phases after — and a submission whose `choice` says "
                           "判负 judges his faction lost (the shared red card of 107 and M160 \"被红牌罚下的角色自动进入挂机"
-                          "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\")"
+                          "状态\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\"); send_off: the red card that takes the target "
+                          "out — one more red card counts for his faction in the table's `state` 红牌 (which a `[[win]]` "
+                          "`red_cards_at_least` reads), he goes out at once (`cause`; leave out: the skill's name) if "
+                          "still in, a player already out being carded all the same, a submission whose `choice` is 判负 "
+                          "judges his faction lost (优先判负, not announced) unless its red cards already lose it by that "
+                          "rule, and the win check then runs at the point named as the skill (M19 \"玩家受到红牌判罚时出局"
+                          "（称为“红牌罚下”）\"; \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营。同一阵营的角色累计获得两张"
+                          "或以上红牌时，阵营判负\")"
                           "; extra: on the night after the phase it is settled in, the skill `again` may be used once more "
                           "— one more submission of it counts that night, per team for a team skill, per player else, "
                           "and its `per_phase` is one higher (M19 激励 \"仅限下一个夜晚，狼人可以再使用一次<杀人>技能\"); "

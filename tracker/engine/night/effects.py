@@ -23,7 +23,7 @@ from tracker.engine.night import flips, tonight, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs
 from tracker.engine.night.checks import holds
-from tracker.engine.night.exits import bench
+from tracker.engine.night.exits import bench, send_off
 from tracker.engine.night.model import Action, Seat
 from tracker.engine.night.pairs import partner
 
@@ -279,6 +279,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _gain(board, use, effect, target)
     elif effect.kind == "bench":
         bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
+    elif effect.kind == "send_off":
+        send_off(board, use.action, target, _cause(effect, use), effect.clause or use.skill.clause, out)
     elif effect.kind == "status":
         seat = board.seat(target)
         if effect.status and effect.status not in seat.status:

@@ -1,4 +1,5 @@
-"""A red card in the posts that bench instead of taking a player out (107, M160).
+"""A red card: in the posts that bench instead of taking a player out (107, M160), and in those where
+it takes him out (M19 "玩家受到红牌判罚时出局（称为“红牌罚下”）").
 
 "玩家受到红牌判罚时进入挂机状态（称为“红牌罚下”）" — the shared vocabulary submits every red card as
 ``{"actor": "导演", "skill": "红牌罚下"}``; in these posts it puts the player in 挂机 (he stays in the
@@ -9,8 +10,14 @@ check then runs as after any other change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from tracker.engine.night import win
 from tracker.engine.night.board import Board
 from tracker.engine.night.model import Action
+
+#: The table's ``state`` key holding each faction's red cards (a ``[[win]]`` ``red_cards_at_least`` reads it).
+REDS = win.REDS
 
 BENCHED = "挂机"
 
@@ -29,3 +36,33 @@ def bench(board: Board, action: Action, clause: str) -> str:
             board.set_state("判负阵营", [*lost, seat.faction])
             board.note(f"红牌罚下：导演决定判负{target}所在的{seat.faction}阵营")
     return target
+
+
+def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
+             out: Callable[[str, str], None]) -> None:
+    """A red card that takes the player out: counted for his faction first (so the win check of his exit
+    already sees it: "同一阵营的角色累计获得两张或以上红牌时，阵营判负"), out at once if still in (a player
+    already out can still be carded), his faction judged lost where the ``choice`` says 判负 and its red
+    cards do not already lose it by the ruleset's rule ("判罚红牌时，导演视情况决定是否判负该玩家所在阵营"),
+    then the win check at the point named as the skill (``[win_policy] checks_at``)."""
+    seat = board.seat(target)
+    faction = seat.faction
+    reds = dict(board.state.get(REDS) or {})
+    reds[faction] = int(reds.get(faction, 0)) + 1
+    board.set_state(REDS, reds)
+    board.note(f"红牌：{target}（{faction}阵营）红牌罚下（该阵营累计{reds[faction]}张红牌）")
+    if seat.alive:
+        out(target, cause)
+    else:
+        board.note(f"红牌：{target}已出局（已出局角色仍可被判罚），不再出局")
+    if (action.choice or "").strip() == "判负" and reds[faction] < _reds_that_lose(board, faction):
+        win.lose(board, faction, "导演判负红牌玩家所在阵营，优先判负，不公示", clause)
+    win.check(board, action.skill)
+
+
+def _reds_that_lose(board: Board, faction: str) -> int:
+    """The red cards at which the ruleset's ``[[win]]`` rule loses the faction (none: never)."""
+    rules = board.ruleset.win if board.ruleset is not None else []
+    found = [w.when.n for w in rules if w.faction == faction and w.result == "lose"
+             and w.when.kind == "red_cards_at_least"]
+    return min(found, default=10**9)

@@ -2,7 +2,7 @@
 
 The skills, their generic limits and the post's settlement order are data
 (``rulesets/night/luoluo-m19.toml``): the generic engine walks its ``[[steps]]`` — 总体流程 1–2
-(the setup choices), a red card before the vote, 总体流程 4（1）–（7） by night and 6 by day, the
+(the setup choices), 总体流程 4（1）–（7） by night and 6 by day, the
 遗志 and a new <设计> target, the 公示 — and hands each step written ``hook`` to the function of the
 same name here. The code of those steps: the night's (:mod:`.night`), the setup choices and day
 exits (:mod:`.day`), every exit's cascades (:mod:`.cascade`), the morning 公示 and exit notices
@@ -79,7 +79,6 @@ def named(board: Board, actions: Sequence[Action]) -> None:
 
 STEPS: dict[str, StepHook] = {
     "开局": _step(day.setup),
-    "红牌罚下": _step(day.red_cards),
     "绑架结束": _step(night.dusk),
     "狼人行动": _step(night.kills),
     "绑匪行动": _step(night.step5),
@@ -111,7 +110,6 @@ HOOKS = GameHooks(
     steps=STEPS, refuse=refuse, void=night.gone_target, prepare=named, setup=named, hooked=HOOKED, finish=_finish,
     why={
         "开局": "总体流程 1–2：双歧之箭、遇难、设计的开局选择，随后恋爱、私奔、逃脱、背叛定阵营 —— 阵营随情侣组合改变，效果词汇写不出",
-        "红牌罚下": "白天红牌罚下在被投票出局之前：同阵营两张红牌判负、导演可判负、警徽随机移交 —— 导演的决定",
         "绑架结束": "绑架“执行上述效果直到下一个游戏日结束”：夜晚开始时解除",
         "狼人行动": "总体流程 4（1）：杀人 —— 谁此时持有（狼群、黑情侣、忠犬、接刀的丘比特）、激励之夜两次，"
                    "指杀在（6）才结算 —— " + _CASCADE,

@@ -9,7 +9,6 @@ after every change ("游戏状态满足某阵营胜利条件之一，游戏立�
 
 from __future__ import annotations
 
-from tracker.engine.night import win
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     held,
@@ -141,13 +140,6 @@ def _sheriff(ctx: Ctx, seat: Seat, cause: str) -> None:
     if living:
         to = b.ask(f"警长.{seat.name}", f"警长{seat.name}红牌罚下，随机指定下任警长", living)
         b.move_tag("警长", seat.name, to, "红牌罚下后随机指定")
-
-
-def lose_faction(ctx: Ctx, faction: str, reason: str, clause: str) -> None:
-    """优先判负 by the director's word on a red card (投降 is the night file's ``concede``): recorded, not announced
-    ("阵营被判负后，不予公示，且属于该阵营的角色并不会出局"); losses by a ``[[win]]`` condition are the
-    win check's (:mod:`tracker.engine.night.win`), and both set off :func:`widows`."""
-    win.lose(ctx.board, faction, f"{reason}，优先判负，不公示", clause)
 
 
 def widows(ctx: Ctx, faction: str) -> None:

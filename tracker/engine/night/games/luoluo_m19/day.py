@@ -1,22 +1,18 @@
-"""Before the game and by day: the setup choices, red cards, 殉职, 遗志,
-and a new <设计> target — with the same exit cascades as the night.
+"""Before the game and by day: the setup choices, 殉职, 遗志, and a new <设计> target — with the
+same exit cascades as the night (a red card is data: the night file's ``send_off``).
 
 总体流程 1–2: "游戏开始时，变异丘比特选择情侣，人质选择<遇难>对象，绑匪选择<设计>对象。"
-"所有角色的阵营确定，单身狼人共群，情侣共群。" By day: "白天红牌罚下在被投票出局之前。"
+"所有角色的阵营确定，单身狼人共群，情侣共群。"
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from tracker.engine.night import win
 from tracker.engine.night.gains import marked
-from tracker.engine.night.games.luoluo_m19.cascade import lose_faction, will
+from tracker.engine.night.games.luoluo_m19.cascade import will
 from tracker.engine.night.games.luoluo_m19.common import LOVER_TAGS, WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
-
-#: The step of [win_policy] checks_at where a red card changes the game without a death (投降 is data: ``concede``).
-RED_STEP = "红牌罚下"
 
 PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
 
@@ -120,29 +116,6 @@ def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
         if "狼群" in s.tags:
             s.tags.remove("狼群")
         b.note(f"恋爱：情侣中有且只有一名狼人{s.name} → 失去<杀人>，且不与其他狼人阵营的角色互知共群")
-
-
-def red_cards(ctx: Ctx) -> None:
-    """红牌罚下: out without 遗言, 长寿/最后一枪/殉职 (警徽随机移交), but 殉情 still; two reds in a
-    faction, or the director's word, and the faction loses."""
-    b = ctx.board
-    for act in [a for a in ctx.of("红牌罚下") if a.index not in ctx.used]:
-        ctx.used.add(act.index)
-        t = act.targets[0]
-        seat = b.seat(t)
-        faction = seat.faction
-        reds = dict(b.state.get("红牌") or {})
-        reds[faction] = int(reds.get(faction, 0)) + 1
-        b.set_state("红牌", reds)
-        b.note(f"红牌：{t}（{faction}阵营）红牌罚下（该阵营累计{reds[faction]}张红牌）")
-        if seat.alive:
-            b.kill(t, "红牌罚下")
-        else:
-            b.note(f"红牌：{t}已出局（已出局角色仍可被判罚），不再出局")
-        # two reds lose the faction by the ruleset's [[win]] rule (red_cards_at_least), judged by the win check
-        if reds[faction] < 2 and act.choice == "判负":
-            lose_faction(ctx, faction, "导演判负红牌玩家所在阵营", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营。")
-        win.check(b, RED_STEP)
 
 
 def wills_and_designs(ctx: Ctx) -> None:
