@@ -1407,6 +1407,15 @@ class SkillT(_Table):
         "with `immune_to = [\"*\"]`: the skills that still take hold on its holders (M65: 绝对切割 \"不包括<绝对切割>\"; "
         "技能掠夺、票权掠夺 \"不会受到任何干扰和反弹\"; the day's exits, no skill). Leave out: none", default=[],
         examples=[["绝对切割"]])
+    no_last_words: str | None = _f(
+        "its holders leave no 遗言 when they go out, and take no place among those the 遗言 count reaches; the text "
+        "is why, in their exit notice (M19 难言<强制> \"忠犬出局时没有遗言，且不消耗遗言数量\"; a game's 公示 asks "
+        "`tracker.engine.night.words.silenced`). Leave out: their exits count as any other", default=None,
+        examples=["难言：忠犬出局时没有遗言，且不消耗遗言数量"])
+    takes_last_words: str | None = _f(
+        "the players it takes out (the exit's cause is its name or an alias) leave no 遗言 and take no place among "
+        "those the 遗言 count reaches; the text is why, in their exit notice (M19 \"红牌罚下出局的角色没有遗言权利\"). "
+        "Leave out: its exits count as any other", default=None, examples=["红牌罚下的角色没有遗言权利"])
     unprotected_from: list[Name] = _f(
         "skills whose lethal damage no protection stops on its holders: a hit of one of them takes its holder out "
         "whatever protects him — a submission's protect, a standing one, a clash (M19 弱受 \"当受成为指杀目标时，不论"

@@ -656,6 +656,10 @@ class Skill:
     immune_except: tuple[str, ...] = ()
     #: Skills whose damage no protection stops on its holders (M19 弱受 "不论受到任何防卫性技能的保护……都将立即出局").
     unprotected_from: tuple[str, ...] = ()
+    #: Its holders' exits leave no 遗言 nor take a place in the count: why (M19 难言 "忠犬出局时没有遗言，且不消耗遗言数量").
+    no_last_words: str | None = None
+    #: The exits it causes leave no 遗言 nor take a place in the count: why (M19 "红牌罚下出局的角色没有遗言权利").
+    takes_last_words: str | None = None
     #: What a cast of another player's skill on its holders sets off (M65 净化之焰, 辐射炫惑: :mod:`.react`).
     reacts: tuple[Reaction, ...] = ()
     #: The options its holders choose between when roles are dealt (the post's 抉择; a ``choose`` effect).
@@ -772,6 +776,7 @@ def _skill(t: SkillT) -> Skill:
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
+        no_last_words=t.no_last_words, takes_last_words=t.takes_last_words,
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
                               passive=r.passive, tell=r.tell, log=r.log, then=r.then, answer=r.answer,
                               keeps=tuple(r.keeps), done=r.done, missing=r.missing, clause=r.clause,

@@ -2,22 +2,15 @@
 
 "每个游戏日白天开始时，都会公示前一天因投票出局角色名单、夜晚出局角色名单、当日警长。" —
 in that order; "公示出局名单时按角色出局的顺序排序"; "游戏进行期间以任何方式出局的角色均不公示其身份".
-遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。"
+遗言: "遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。" — an exit that leaves
+none whatever the count (红牌罚下, 难言) is the night file's (:func:`tracker.engine.night.words.silenced`).
 """
 
 from __future__ import annotations
 
 from tracker.engine.night.games.luoluo_m19.common import WOLVES, Ctx, time_index
 from tracker.engine.night.model import Seat
-
-
-def _no_words(seat: Seat, cause: str) -> str | None:
-    """Why an exit leaves no 遗言 and takes no place: 红牌罚下, or 难言 of the 忠犬."""
-    if cause.startswith("红牌"):
-        return "红牌罚下的角色没有遗言权利"
-    if "情侣:忠犬" in seat.tags:
-        return "难言：忠犬出局时没有遗言，且不消耗遗言数量"
-    return None
+from tracker.engine.night.words import silenced
 
 
 def last_words(ctx: Ctx) -> dict[str, bool]:
@@ -40,7 +33,7 @@ def last_words(ctx: Ctx) -> dict[str, bool]:
     order += [(b.seat(d.player), d.cause) for d in b.result.deaths]
     rights: dict[str, bool] = {}
     for seat, cause in order:
-        if _no_words(seat, cause) is not None:
+        if silenced(b.catalog, seat, cause) is not None:
             rights[seat.name] = False
             continue
         rights[seat.name] = quota > 0
@@ -57,7 +50,7 @@ def finish(ctx: Ctx) -> None:
     rights = last_words(ctx)
     for d in b.result.deaths:
         seat = b.seat(d.player)
-        why = _no_words(seat, d.cause)
+        why = silenced(b.catalog, seat, d.cause)
         if why is not None:
             b.tell(d.player, f"出局通知（{why}）")
         elif rights.get(d.player):
