@@ -906,6 +906,17 @@ def test_tracking_at_dawn_and_night_heart() -> None:
     assert told(res, "P20") == []
 
 
+def test_tracking_tells_the_thugs_group_and_skips_its_own_holder() -> None:
+    """追踪<团队>: "如果[亡灵圣物]的持有者不是恶徒或恶徒群内的活尸"; 伪装 "任意角色成为活尸后，不会失去原身份的<团队>技能" —
+    the 恶徒群's 活尸 is told with the 恶徒, and holding the relic himself he is not tracked."""
+    ours = {"role": "活尸", "faction": "亡灵", "原身份": "恶徒"}
+    res = run(day(3, state={"亡灵圣物": relic_at("P04", 1)}, P20=ours))
+    assert told(res, "P20") == told(res, "P02") == ["追踪：[亡灵圣物]的持有者为P04"]
+    res = run(day(3, state={"亡灵圣物": relic_at("P20", 1)}, P20=ours))
+    assert told(res, "P02") == [] and "(18) 追踪：[亡灵圣物]的持有者是恶徒或恶徒群内的活尸 → 不结算" in res.log
+    assert run(day(3)).feedback == []  # nobody holds the relic yet
+
+
 def test_night_heart_acts_by_itself_only_when_no_other_undead_lives() -> None:
     """夜之心：锁定；……若当前场上不存在除夜行怪以外的亡灵阵营角色，夜行怪翻转身份。 — "（18）结算<夜之心>": nobody
     submits it (trigger on = "step"); a living 腐尸 keeps the 夜行怪 as he is, a dead one does not."""

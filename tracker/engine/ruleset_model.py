@@ -1543,6 +1543,22 @@ class TellT(_Table):
                    "(M160 预告)", default="{targets}")
     living: bool = _f("instead of `about`/`count`/`pick`: they are told the living players, `{living}` in `text` "
                       "(107 灾厄 \"得知存活角色名单\"); leave out: not told", default=False)
+    holder_of: Name | None = _f(
+        "instead of `about`: the player who holds this tag now, `{targets}` in `text` (107 追踪 \"得知一次[亡灵圣物]的持有者\"); "
+        "nobody holding it: nobody is told and the step writes no line. Leave out: `about`'s targets",
+        default=None, examples=["亡灵圣物"])
+    unless_team_holds: str | None = _f(
+        "with `holder_of`: when the tag's holder is himself a member of `to`'s team — he holds `to`, or kept it from his "
+        "`原身份` as a `keeps_team` role does (107 伪装 \"任意角色成为活尸后，不会失去原身份的<团队>技能\") — nobody is told "
+        "and this line is logged, `{step}` standing in (107 追踪 \"如果[亡灵圣物]的持有者不是恶徒或恶徒群内的活尸\"); "
+        "leave out: told whoever holds it", default=None,
+        examples=["{step} 追踪：[亡灵圣物]的持有者是恶徒或恶徒群内的活尸 → 不结算"])
+    while_alive: WhileAliveT | None = _f(
+        "only while at least `at_least` living players have one of `roles`; fewer: nobody is told and `lapsed` is "
+        "logged (107 追踪 \"当恶徒只存活一人时，追踪失效\": `{ roles = [\"恶徒\"], at_least = 2 }`); leave out: "
+        "whoever lives", default=None)
+    lapsed: str | None = _f("with `while_alive`: the log's line when too few live, `{step}` standing in; leave out: "
+                            "\"{step} <to>失效\"", default=None, examples=["{step} 追踪：恶徒只存活一人 → 追踪失效"])
     factions: list[Name] = _f("only the holders who count in one of these factions (as `count` counts them) are told "
                               "(107 灾厄 \"若[亡灵圣物]的持有者属于亡灵阵营，其将得到导演通知\"); leave out: whatever their "
                               "faction", default=[], examples=[["亡灵"]])
@@ -1595,19 +1611,24 @@ class TellT(_Table):
     def _what(self) -> "TellT":
         given = [k for k, v in (("about", self.about), ("count", self.count), ("pick", self.pick),
                                 ("reveal", self.reveal), ("going", self.going),
-                                ("chosen_by", self.chosen_by), ("living", self.living)) if v]
+                                ("chosen_by", self.chosen_by), ("living", self.living),
+                                ("holder_of", self.holder_of)) if v]
         if len(given) > 1:
             raise ValueError("tell 写 about（告知某技能的目标）、count（告知某些阵营的存活人数）、pick（导演挑选的身份）、"
                              "reveal（随机告知其他玩家的身份）、going（即将出局者名单）、chosen_by（某些类型的玩家今晚选择的玩家）"
-                             "或 living（存活角色名单），只写一个")
+                             "、living（存活角色名单）或 holder_of（某标记的持有者），只写一个")
         if not given and ("text" not in self.model_fields_set or "{" in self.text):
-            raise ValueError("tell 写 about、count、pick、reveal、going、chosen_by 或 living 之一；都不写时 text 是告知的原话（不含 {…}）")
+            raise ValueError("tell 写 about、count、pick、reveal、going、chosen_by、living 或 holder_of 之一；都不写时 text 是告知的原话（不含 {…}）")
         if self.reveal is not None and self.model_fields_set & {"one_of", "summary"}:
             raise ValueError("tell 的 reveal 每名持有者各自随机，不与 one_of、summary 一起写")
         if (self.distort is not None or self.wrong is not None) and not (self.chosen_by and self.distort and self.wrong):
             raise ValueError("tell 的 distort 与 wrong 一起写，且只与 chosen_by 一起写（错误的答案是导演挑选的玩家）")
         if self.also and self.about is None:
             raise ValueError("tell 的 also 只与 about 一起写")
+        if self.unless_team_holds is not None and self.holder_of is None:
+            raise ValueError("tell 的 unless_team_holds 只与 holder_of 一起写")
+        if self.lapsed is not None and self.while_alive is None:
+            raise ValueError("tell 的 lapsed 只与 while_alive 一起写")
         return self
 
 

@@ -479,6 +479,13 @@ class Tell:
     living: bool = False
     #: Only holders who count in one of these factions are told (107 灾厄: an 亡灵 holder); empty: all.
     factions: tuple[str, ...] = ()
+    #: Instead of ``about``'s targets: the player who holds this tag now (107 追踪 "得知一次[亡灵圣物]的持有者").
+    holder_of: str | None = None
+    #: With ``holder_of``: the log's line when the holder is a member of ``to``'s team himself; None: told anyway.
+    unless_team_holds: str | None = None
+    #: Only while this many living players have these roles (107 追踪 "当恶徒只存活一人时，追踪失效"), else ``lapsed``.
+    while_alive: WhileAlive | None = None
+    lapsed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -862,7 +869,11 @@ def _step(t: StepT) -> Step:
                                                  by=tuple(t.tell.distort.by), chance=t.tell.distort.chance,
                                                  upto=t.tell.distort.upto),
                                              wrong=None if t.tell.wrong is None else TellWrong(
-                                                 t.tell.wrong.picks, t.tell.wrong.question))
+                                                 t.tell.wrong.picks, t.tell.wrong.question),
+                                             holder_of=t.tell.holder_of, unless_team_holds=t.tell.unless_team_holds,
+                                             while_alive=None if t.tell.while_alive is None else WhileAlive(
+                                                 tuple(t.tell.while_alive.roles), t.tell.while_alive.at_least),
+                                             lapsed=t.tell.lapsed)
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start,
                 preview=t.preview, by=t.by)

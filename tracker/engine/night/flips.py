@@ -10,7 +10,8 @@ flip (107 灵魂链接) is the skills' ``hears`` (:meth:`~.board.Board.hear`).
 from __future__ import annotations
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Flip
+from tracker.engine.night.catalog import Flip, Skill
+from tracker.engine.night.checks import holds
 from tracker.engine.night.model import Seat
 
 ORIGINAL = "原身份"
@@ -31,6 +32,16 @@ def kept_team(board: Board, seat: Seat, role: str) -> dict[str, int | bool]:
     had = {seat.role, seat.fields.get(ORIGINAL)}
     return {s.name: True for s in board.catalog.skills.values()
             if s.team is not None and (any(r in s.roles for r in had) or s.name in seat.uses)}
+
+
+def member(board: Board, seat: Seat, skill: Skill) -> bool:
+    """Whether ``seat`` holds ``skill`` (:func:`~.checks.holds`) or, a team skill, keeps it as a ``keeps_team`` role
+    does from his ``原身份`` (107 伪装 "任意角色成为活尸后，不会失去原身份的<团队>技能": the 恶徒群's 活尸 is one of
+    them, whether or not the table wrote the kept skill in his ``uses``)."""
+    if holds(seat, skill):
+        return True
+    return (skill.team is not None and seat.fields.get(ORIGINAL) in skill.roles
+            and any(s.keeps_team for s in board.catalog.skills_of(seat.role)))
 
 
 def flip(board: Board, name: str, cause: str, *, strip: bool = False) -> bool:

@@ -19,9 +19,20 @@ from typing import Any
 
 from tracker.engine.night import effects, learn, react, tonight
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Catalog, LastOf, Skill, Step, Tell, TellOne, TellPick, TellReveal
+from tracker.engine.night.catalog import (
+    Catalog,
+    LastOf,
+    Skill,
+    Step,
+    Tell,
+    TellOne,
+    TellPick,
+    TellReveal,
+    WhileAlive,
+)
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
+from tracker.engine.night.flips import member
 from tracker.engine.night.model import Action, Seat, Table
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
@@ -546,8 +557,17 @@ class Flow:
         n = step.n if "(" in step.n else f"({step.n})"
         told: list[str] = []
         picked: str | None = None
+        holder = effects.tag_holder(b, t.holder_of) if t.holder_of is not None else None
+        if t.holder_of is not None and holder is None:
+            return
+        if t.while_alive is not None and not self._enough(t.while_alive):
+            b.note((t.lapsed or "{step} <" + to.name + ">失效").format(step=n))
+            return
+        if holder is not None and t.unless_team_holds is not None and member(b, b.seat(holder), to):
+            b.note(t.unless_team_holds.format(step=n))
+            return
         for seat in b.living():
-            if not holds(seat, to):
+            if not member(b, seat, to):
                 continue
             left = seat.uses.get(to.uses or to.name, True)
             if t.while_uses and (left is False or (not isinstance(left, bool) and left <= 0)):
@@ -584,6 +604,9 @@ class Flow:
                 text = t.text.format(targets="、".join(targets)) if targets else t.empty
             elif t.living:
                 text = t.text.format(living="、".join(s.name for s in b.living()))
+            elif holder is not None:
+                targets = (holder,)
+                text = t.text.format(targets=holder)
             elif t.about is not None:
                 targets = tuple(dict.fromkeys(x for name in (t.about or "", *t.also)
                                               for x in self.pool.targets.get(name, ())))
@@ -604,7 +627,11 @@ class Flow:
         if t.one_of is not None:
             self._one_of(t, t.one_of, to, told, n)
         elif t.summary is not None and told:
-            b.note(t.summary.format(step=n, told="、".join(told), picked=picked or ""))
+            b.note(t.summary.format(step=n, told="、".join(told), picked=picked or "", targets=holder or ""))
+
+    def _enough(self, w: WhileAlive) -> bool:
+        """``while_alive``: at least ``at_least`` living players have one of ``roles``."""
+        return sum(1 for p in self.board.living() if p.role in w.roles) >= w.at_least
 
     def _next_day(self) -> int | None:
         """The game day that follows the phase being settled (after night N: the day it opens)."""

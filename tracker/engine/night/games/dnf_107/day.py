@@ -19,7 +19,6 @@ from tracker.engine.night.games.dnf_107.common import (
     check_win,
     exit_effects,
     move_relic,
-    relic_holder,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
 from tracker.engine.night.model import Action
@@ -41,10 +40,8 @@ def open_day(board: Board, actions: list[Action]) -> Day:
 
 
 def dawn(d: Day) -> None:
-    """(18) at the start of a day after a night; on day 1 the 慰魂师's 灵魂链接 list."""
+    """On day 1 the 慰魂师's 灵魂链接 list (the (18) before it, 夜之心 and 追踪, is data)."""
     b, day = d.b, d.day
-    if day > 1 and b.table.phase in (None, "晨曦"):
-        step18(b)
     if day == 1 and b.table.phase in (None, "晨曦"):
         temple = [s.name for s in b.living() if s.faction == "圣殿"]
         for s in b.living():
@@ -73,24 +70,6 @@ def day_end(d: Day) -> None:
     for name in pending:
         b.later("天谴", name, f"第{day}夜结束时", b.skill("天谴").clause)
     check_win(b, DAY_END)
-
-
-def step18(b: Board) -> None:
-    """(18) 追踪, at the start of the day, after 夜之心 (data: ``trigger.on = "step"``)."""
-    holder = relic_holder(b)
-    thugs = [s for s in b.living() if s.role == "恶徒"]
-    if holder is None:
-        return
-    h = b.seat(holder)
-    ours = h.role == "恶徒" or (h.role == "活尸" and h.fields.get("原身份") == "恶徒")
-    if len(thugs) <= 1:
-        b.note("(18) 追踪：恶徒只存活一人 → 追踪失效")
-    elif ours:
-        b.note("(18) 追踪：[亡灵圣物]的持有者是恶徒或恶徒群内的活尸 → 不结算")
-    else:
-        b.note(f"(18) 追踪：恶徒得知[亡灵圣物]的持有者（{holder}）")
-        for s in thugs:
-            b.tell(s.name, f"追踪：[亡灵圣物]的持有者为{holder}")
 
 
 def teach(b: Board, a: Action, day: int) -> None:
