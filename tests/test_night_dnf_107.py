@@ -733,6 +733,36 @@ def test_a_prophet_turned_by_embrace_calls_down_judgement() -> None:
     assert set(q.options) == {"P03", "P10", "P15"} and q.by == "director"
 
 
+def test_a_new_doom_bringer_and_the_walking_dead_know_each_other() -> None:
+    """统御：锁定，天谴者与活尸互知共群。 — "互知" as the 天谴者 is born (here by 初拥), in either reading of "共群"."""
+    t = table(P08={"role": "血族", "faction": "亡灵", "原身份": "贵族"}, P02={"role": "活尸", "faction": "亡灵", "原身份": "恶徒"})
+    res = run(t, act("P08", "初拥", "P12"), decisions={"天谴.P12": "圣殿", "天谴.P12.出局": "P10"})
+    assert "统御：与你互知共群的活尸：P02" in told(res, "P12")
+    assert told(res, "P02")[0] == "统御：天谴者P12与你们互知共群"
+    assert "<统御>：P12与活尸（P02）互知共群（选项 shared_group = chat）" in res.log
+
+
+@pytest.mark.parametrize("reading", ["chat", "acts"])
+def test_a_doom_bringer_bites_only_when_sharing_the_group_means_acting(reading: str) -> None:
+    """统御 "共群" reads two ways (the ruleset option shared_group, default chat): the 天谴者 only shares the 活尸's chat,
+    and his <啃咬> alone is refused naming the reading; or he is one of the group and bites — once a night for the
+    whole group (啃咬 per_phase, 集群 counting the living 活尸)."""
+    t = table(P12={"role": "天谴者", "faction": "亡灵", "原身份": "神启者"}, P02={"role": "活尸", "faction": "亡灵"})
+    rs = RS.with_options({"shared_group": reading})
+    acts = [Action("P12", "啃咬", ("P01",), index=0), Action("P02", "啃咬", ("P04",), index=1)]
+    res = settle(CAT, t, acts, ruleset=rs)
+    if reading == "chat":
+        assert dead(res) == ["P04"] and [(r.actor, r.skill) for r in res.rejected] == [("P12", "啃咬")]
+        assert "按选项 shared_group = chat" in res.rejected[0].reason
+    else:
+        assert dead(res) == ["P01"] and [(r.actor, r.skill) for r in res.rejected] == [("P02", "啃咬")]
+        assert "P12以<统御>（选项 shared_group = acts：共群即为活尸的成员）发动<啃咬>" in res.log
+    if reading == "acts":  # a member of the group still bites only at night
+        day = table(None, day=3, P12={"role": "天谴者", "faction": "亡灵"}, P02={"role": "活尸", "faction": "亡灵"})
+        res = settle(CAT, day, [Action("P12", "啃咬", ("P01",), index=0)], ruleset=rs)
+        assert [r.skill for r in res.rejected] == ["啃咬"] and "夜晚" in res.rejected[0].reason
+
+
 def test_dark_sun_turns_undead_into_walking_dead() -> None:
     """暗日：限定，游戏日夜晚，天谴者选择至多两名角色，若其中有属于亡灵阵营的角色，其身份转变为活尸。"""
     t = table(P12={"role": "天谴者", "faction": "亡灵", "原身份": "神启者"}, P19={"role": "腐尸", "faction": "亡灵"})

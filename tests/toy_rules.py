@@ -10,9 +10,10 @@ from tracker.engine.ruleset_reader import parse_ruleset
 
 
 def toy_rules(rid: str, name: str, players: int, factions: list[str], roles: list[dict[str, Any]],
-              win: str) -> Ruleset:
-    """``roles``: each a ``[[roles]]`` table; ``win``: the faction that wins when nobody is left standing against it."""
-    return parse_ruleset({
+              win: str, options: list[dict[str, Any]] | None = None) -> Ruleset:
+    """``roles``: each a ``[[roles]]`` table; ``win``: the faction that wins when nobody is left standing against it;
+    ``options``: its ``[[options]]``, for a night key that reads one."""
+    return parse_ruleset({"options": options or [],
         "id": rid, "name": name, "source": "测试", "players": players,
         "factions": [{"name": f} for f in factions], "roles": roles,
         "voting": {}, "lurk": {}, "cards": {}, "days": {},

@@ -1287,6 +1287,23 @@ class TriggerT(_Table):
         return self
 
 
+class JoinsTeamT(_Table):
+    """`joins_team = { … }` in a `[[skills]]` entry — its holders and a team's players know each other and share the
+    team's group (107 统御<锁定> "天谴者与活尸互知共群"). "共群" reads two ways, and the ruleset option `option` names
+    says which applies: `acts` — its holders are the team's members, so they may send the team's skills (啃咬) alone
+    or with its players; `chat` — they share the group's chat only: a team skill one of them sends with none of the
+    team's players is refused, the reading named. Either way, when a player comes to hold it (his new identity's
+    skills), he is told the team's living players (`told`) and each of them is told his name (`told_team`)."""
+
+    team: Name = _f("the team whose group its holders share", examples=["活尸"])
+    option: Name = _f("the ruleset `[[options]]` key whose value, `acts` or `chat`, says which reading of \"共群\" "
+                      "applies (its `default` is the reading when the game file chooses none)", examples=["shared_group"])
+    told: str = _f("what a player who comes to hold it is told, `{players}` standing for the team's living players "
+                   "(`无` when none)", default="{players}")
+    told_team: str = _f("what each of the team's living players is told then, `{player}` standing for him",
+                        default="{player}")
+
+
 class HearsT(_Table):
     """`hears = { … }` in a `[[skills]]` entry — its living holders are told whenever another player of some
     factions goes out or flips his identity (`[flip]`), wherever that is settled (an effect, a game's hook step):
@@ -1376,6 +1393,9 @@ class SkillT(_Table):
         default=[], examples=[["缚魂灵", "狂煞"]])
     hears: HearsT | None = _f("its holders are told when another player of some factions goes out or flips (see "
                               "`hears`); leave out: they are not", default=None)
+    joins_team: JoinsTeamT | None = _f("its holders know a team's players and share its group, in the reading the "
+                                       "ruleset's option chooses (see `joins_team`); leave out: they do not",
+                                       default=None)
     keeps_team: bool = _f(
         "a player who becomes one of its `roles` (a flip or a `convert`) keeps the `team` skills of the identity he "
         "had before and of his 原身份 (107 伪装<强制> \"任意角色成为活尸后，不会失去原身份的<团队>技能。\"): he stays a "

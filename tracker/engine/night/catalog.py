@@ -404,6 +404,17 @@ class Hears:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinsTeam:
+    """``joins_team``: the holders share ``team``'s group — as its members (``acts``) or in its chat only (``chat``), as
+    the ruleset's ``option`` says (:mod:`tracker.engine.night.joins`)."""
+
+    team: str
+    option: str
+    told: str = "{players}"
+    told_team: str = "{player}"
+
+
+@dataclass(frozen=True, slots=True)
 class Form:
     """One option of a skill its holder chooses once (``forms``; a ``choose`` effect): the player's ``choice``
     field then holds ``label``, the skill's uses ``count`` (None: as they were)."""
@@ -679,6 +690,8 @@ class Skill:
     hears: Hears | None = None
     #: A player who becomes its role keeps his earlier identities' team skills (107 伪装: :func:`.flips.kept_team`).
     keeps_team: bool = False
+    #: Its holders know a team's players and share its group, in the ruleset option's reading (107 统御).
+    joins_team: JoinsTeam | None = None
     #: Roles whose players never believe they hold its roles, a rule of the deal (M160 觉醒 "你不可能是恶魔").
     never_believed_by: tuple[str, ...] = ()
 
@@ -794,6 +807,8 @@ def _skill(t: SkillT) -> Skill:
         hears=None if t.hears is None else Hears(factions=tuple(t.hears.factions), exit=t.hears.exit,
                                                  flip=t.hears.flip),
         keeps_team=t.keeps_team,
+        joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
+                                                               t.joins_team.told, t.joins_team.told_team),
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         never_believed_by=tuple(t.never_believed_by),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,

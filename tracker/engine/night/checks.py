@@ -46,12 +46,15 @@ def _phase_of(table: Table, action: Action) -> str:
     return "night" if table.night is not None else (table.phase or "day")
 
 
-def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = ()) -> str | None:
+def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = (), *,
+            joined: bool = False) -> str | None:
     """Why this submission cannot be settled, in Chinese, or None if it may enter settlement.
 
     ``granted``: skills the actor may use this phase beyond his role's (the hook's ``grants``, e.g.
     M65 <技能掠夺>: "下一夜晚你可以使用该角色的任一非强制技能"). A lent skill skips the role and
-    phase checks — the grant itself says when it may be used — and keeps every other check.
+    phase checks — the grant itself says when it may be used — and keeps every other check. ``joined``: the
+    team skill is sent by players who are its team's members by another skill (``joins_team`` read ``acts``: 107
+    统御), so their not holding it is no refusal.
     """
     if skill.tally is not None:
         return f"<{skill.name}>由白天的计票结算（[voting] {skill.tally}），无需提交"
@@ -76,7 +79,7 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
             return f"{m}处于挂机状态，不能发动技能"
         if skill.team is None and not skill.gained and not holds(seat, skill) and not lent:
             return f"{m}（{seat.role}）没有技能<{skill.name}>"
-    if skill.team is not None and team is None and not skill.gained \
+    if skill.team is not None and team is None and not skill.gained and not joined \
             and not any(holds(table.players[m], skill) for m in members):
         return f"<{skill.name}>是{skill.team}的团队行动，应以团队提交"
     phase = _phase_of(table, action)

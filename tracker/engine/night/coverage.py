@@ -13,7 +13,8 @@ on some days (``spares``: M65 天罡护体, which every exit asks, :meth:`.board
 stops some skill's damage on its holders (``unprotected_from``: M19 弱受, asked by the ``resolve`` step and by a
 hook settling that skill), or hear of other players' exits and flips (``hears``: 107 灵魂链接,
 :meth:`.board.Board.hear`), or keep their earlier identities' team skills on becoming its role (``keeps_team``:
-107 伪装, :func:`.flips.kept_team`, asked by every flip and ``new_uses`` convert), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
+107 伪装, :func:`.flips.kept_team`, asked by every flip and ``new_uses`` convert), or know a team's players and share
+its group (``joins_team``: 107 统御, :mod:`.joins`, asked by every submission of a team skill and every new identity), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
 by :func:`.tonight.targets`), or states a rule of the deal every settlement checks first (``never_believed_by``: M160
 觉醒 "你不可能是恶魔", :func:`.checks.misdealt`), or leave no 遗言 when out (``no_last_words``: M19 难言, which a
 game's 公示 asks of :func:`.words.silenced`), and no hook
@@ -61,7 +62,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     answers = {e.substitute for s in catalog.skills.values() for e in s.effects if e.kind == "redirect"}
     data = tuple(n for n, s in catalog.skills.items()
                  if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
-                                          or s.keeps_team
+                                          or s.keeps_team or s.joins_team
                                           or s.never_believed_by or s.no_last_words
                                           or n in told or n in tallied or n in answers))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)

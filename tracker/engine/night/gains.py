@@ -11,7 +11,7 @@ names ``marks`` acts instead when its holder comes to carry one of them (M19 背
 
 from __future__ import annotations
 
-from tracker.engine.night import effects
+from tracker.engine.night import effects, joins
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.checks import holds
@@ -19,8 +19,10 @@ from tracker.engine.night.model import Action, Seat
 
 
 def gained(board: Board, seat: Seat) -> None:
-    """The new role's ``gain`` skills act, the player himself acting with no target, in the night file's order."""
+    """The new role's ``gain`` skills act, the player himself acting with no target, in the night file's order; one
+    that shares a team's group (``joins_team``) tells him and its players of each other ("互知")."""
     for skill in board.catalog.skills_of(seat.role):
+        joins.known(board, seat, skill)
         if skill.trigger is None or skill.trigger.on != "gain" or skill.trigger.marks:
             continue
         _act(board, seat, skill, f"{seat.name}成为{seat.role}时")

@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tracker.engine.night import flow
+from tracker.engine.night import flow, joins
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import misdealt, refusal
@@ -95,8 +95,12 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
     legal: list[Action] = []
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
-        why = refusal(board.table, action, skill, lent.get(action.actor, ()))
-        if why is None and (hooks is None or hooks.refuse is None):  # else the hook's own
+        join = joins.joining(board, action, skill)  # 107 统御 "共群": a team skill sent by its group's other players
+        if join is not None and join[1] == joins.CHAT:
+            why: str | None = joins.chat_only(action, skill, join[0])
+        else:
+            why = refusal(board.table, action, skill, lent.get(action.actor, ()), joined=join is not None)
+        if why is None and join is None and (hooks is None or hooks.refuse is None):  # else the hook's own
             why = flow.refuse_team(board.table, action, skill)
         if why is None:
             why = flow.refuse_together(board.table, action, skill, legal)
@@ -105,6 +109,8 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
         if why is not None:
             board.reject(action, why, skill.clause)
         else:
+            if join is not None:
+                joins.acting(board, action, skill, join[0])
             legal.append(action)
     flow.run(board, legal)
     check(board, "end")
