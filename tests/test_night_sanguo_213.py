@@ -821,6 +821,20 @@ def test_hidden_wolf_option_four_is_purified_with_the_villagers() -> None:
     assert res.state_after[f"{HIDDEN}.status"] == ["净化"] and f"{WOLF}.status" not in res.state_after
 
 
+def test_hidden_wolf_option_four_holding_the_knife_is_a_villager_to_the_elder() -> None:
+    """伪装（4） on the dealer too: <村镇之殇> "因……[实际阵营]为村民阵营的角色的技能出局" takes the 隐狼 who [接刀] alone
+    for 村民, so his <杀人> on the 长老 purifies the village; the pack's would not."""
+    gone = [WOLF, WOLF2, KING, DEMON, "P20", "P23", GARGOYLE]
+    for options, purifies in (([1, 4], True), ([1], False)):
+        t = table(night=4, dead=gone)
+        t.players[HIDDEN].fields["伪装"] = [{"option": o, "night": o} for o in options]
+        t.players[HIDDEN].tags.append("接刀")
+        t.players[ELDER].status.clear()  # 长寿之命 spent
+        res = run(t, A(f"狼群({HIDDEN})", "杀人", ELDER))
+        assert ELDER in dead(res) and refused(res) == []
+        assert (res.state_after.get(f"{SEER}.status") == ["净化"]) is purifies
+
+
 def test_revenge_holders_are_told_they_may_act_and_the_uses_left() -> None:
     """标明[X]的技能……该技能的持有者在可发动技能时会得知剩余次数; the 猎人 has no count."""
     res = run(table(), A(PACK, "杀人", HUNTER))

@@ -522,7 +522,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "players_of"}),
     "tell": frozenset({"text"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
-    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until"}),
+    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
@@ -774,7 +774,8 @@ class EffectT(_Table):
         default=None, examples=["祝福上次"])
     factions: list[Name] = _f("concede: the factions that may give up, one named by the submission's `choice` (M19 "
                               "投降: 狼人, 黑情侣) — one faction alone may be left unnamed (213 投降 \"狼人阵营可发起投降\"); "
-                              "required there", default=[], examples=[["狼人", "黑情侣"]])
+                              "required there. With `to = \"factions\"` (status): the factions whose living players it "
+                              "lands on (213 村镇之殇: `[\"村民\"]`)", default=[], examples=[["狼人", "黑情侣"]])
     unanimous: bool = _f("concede: only when every player who holds the skill — out or not — is among the submission's "
                          "members (213 投降 \"所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负\": the skill's `roles` "
                          "and `tags` say who); a submission missing any is refused, naming them. Leave out: the submission "
@@ -822,7 +823,8 @@ class EffectT(_Table):
     text: str = _f("inspect: what the actor is told, `{target}` and `{answer}` (the word) standing in "
                    "(213 \"查验：{target} 的身份是 {answer}\"); learn: `{targets}` (the targets, joined by 、), "
                    "`{actor}` and `{answer}` (the word told) standing in; convert: what the target is told once converted, `{target}` standing "
-                   "in (107 暗日 \"暗日：你的身份转变为活尸\"; leave out: nothing is told); mark: what the player who gets the "
+                   "in (107 暗日 \"暗日：你的身份转变为活尸\"; leave out: nothing is told); status: what the player given it is told, "
+                   "`{target}` standing in (213 村镇之殇 \"你永久获得状态[净化]\"; leave out: nothing is told); mark: what the player who gets the "
                    "tag is told, `{target}` standing in (107 探查 \"当游荡者以此法获得[亡灵圣物]时，将得到导演通知\"; leave out: "
                    "nothing is told); watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
@@ -1030,12 +1032,14 @@ class EffectT(_Table):
     lasts: Literal["next_day", "game"] = _f(
         "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
-    to: Literal["target", "actor", "partner"] = _f(
+    to: Literal["target", "actor", "partner", "factions"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
         "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
         "the living player carrying the other end of a `pairs` mark the actor carries (M19 殉情 \"另一人立即出局\"), "
-        "nobody when there is none", default="target")
+        "nobody when there is none; `factions`: each living player counted in the effect's `factions` (as `by_factions` "
+        "counts a player), in table order, whatever the targets (213 村镇之殇 \"所有[实际阵营]为村民阵营的角色永久获得状态"
+        "[净化]\")", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -1067,6 +1071,10 @@ class EffectT(_Table):
             raise ValueError("convert 效果的 strip 只与 flip = true 一起读")
         if self.kind == "convert" and self.new_uses and not self.role:
             raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
+        if self.to == "factions" and (self.kind != "status" or not self.factions):
+            raise ValueError("to = \"factions\" 只与 status 效果一起写，并写 factions（落在这些阵营的每名存活角色上）")
+        if self.kind == "status" and self.factions and self.to != "factions":
+            raise ValueError("status 效果的 factions 只与 to = \"factions\" 一起写")
         if self.kind == "concede" and not self.factions:
             raise ValueError("concede 效果要写 factions（可以投降的阵营；choice 写其中之一）")
         if self.kind == "concede" and self.unanimous and self.reason is None:
@@ -1259,9 +1267,15 @@ class TriggerT(_Table):
     by_factions: list[Name] = _f(
         "only an exit whose cause is a skill used by a player of one of these factions allows it (107 神恩 \"当神启者被"
         "亡灵阵营角色击杀时\": `[\"亡灵\"]`): the user the cause names in its detail (`偷袭（P03）`), counted as "
-        "`count` counts (his faction, and his role's `also_factions`), or, a detail that names no player (a team's: "
-        "`啃咬（活尸）`), every role holding the skill in the ruleset's `[[roles]]`; a cause that is no skill (投票出局 "
-        "by the table) never allows it. Leave out: whoever's cause", default=[], examples=[["亡灵"]])
+        "`count` counts (his faction, and his role's `also_factions`, as the game's hooks judge it: 213 伪装（4）), or, a "
+        "detail that names a team (`啃咬（活尸）`), the members of that team's submission in this settlement — all of "
+        "them — else every role holding the skill in the ruleset's `[[roles]]`; a cause that is no skill (投票出局 by the "
+        "table) never allows it; an exit by several harms at once, their causes joined by `；`, allows it when any "
+        "of them does. Leave out: whoever's cause", default=[], examples=[["亡灵"]])
+    or_causes: list[str] = _f(
+        "with `by_factions`: causes of exit that allow it too, whoever dealt them, read as `only` reads its causes "
+        "(213 村镇之殇 \"长老因投票或[实际阵营]为村民阵营的角色的技能出局时\": `[\"投票\"]`, `by_factions = [\"村民\"]`). "
+        "Leave out: `by_factions` alone says which exits allow it", default=[], examples=[["投票"]])
     clause: str = _f("the post's sentence", default="")
     marks: list[Name] = _f(
         "with `on = \"gain\"`: instead of taking its role, its holder coming to carry one of these marks sets it off — "
@@ -1282,6 +1296,8 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 forced 不与 at = \"next_point\" 一起写")
         if self.marks and self.on != "gain":
             raise ValueError("trigger 的 marks 只与 on = \"gain\" 一起写（获得标记时自行发动）")
+        if self.or_causes and not self.by_factions:
+            raise ValueError("trigger 的 or_causes 只与 by_factions 一起写（使用者阵营之外也允许的出局原因）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self
@@ -1396,6 +1412,12 @@ class SkillT(_Table):
     joins_team: JoinsTeamT | None = _f("its holders know a team's players and share its group, in the reading the "
                                        "ruleset's option chooses (see `joins_team`); leave out: they do not",
                                        default=None)
+    last_words: bool = _f(
+        "its holders may leave 遗言 whenever and however they go out — but for an exit the post itself strips of them "
+        "(213 红牌罚下 \"没有遗言权利\"), which the game's exit asks first (213 绝笔 \"牧首在任意时机出局都可以留下遗言\", with "
+        "`tag = \"牧首\"`: the title's bearer holds it); asked by the game's exit through "
+        "`tracker.engine.night.words.last_words`. Leave out: the game's own 遗言 rule alone decides",
+        default=False)
     keeps_team: bool = _f(
         "a player who becomes one of its `roles` (a flip or a `convert`) keeps the `team` skills of the identity he "
         "had before and of his 原身份 (107 伪装<强制> \"任意角色成为活尸后，不会失去原身份的<团队>技能。\"): he stays a "

@@ -371,6 +371,8 @@ class Trigger:
     marks: tuple[str, ...] = ()
     #: Only an exit whose cause a player of these factions dealt (107 神恩 "被亡灵阵营角色击杀"); empty: any.
     by_factions: tuple[str, ...] = ()
+    #: With ``by_factions``: causes that allow it too, whoever dealt them (213 村镇之殇 "因投票或……村民阵营的角色的技能").
+    or_causes: tuple[str, ...] = ()
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -692,6 +694,8 @@ class Skill:
     keeps_team: bool = False
     #: Its holders know a team's players and share its group, in the ruleset option's reading (107 统御).
     joins_team: JoinsTeam | None = None
+    #: Its holders may leave 遗言 however they go out (213 绝笔 "牧首在任意时机出局都可以留下遗言").
+    last_words: bool = False
     #: Roles whose players never believe they hold its roles, a rule of the deal (M160 觉醒 "你不可能是恶魔").
     never_believed_by: tuple[str, ...] = ()
 
@@ -809,6 +813,7 @@ def _skill(t: SkillT) -> Skill:
         keeps_team=t.keeps_team,
         joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
                                                                t.joins_team.told, t.joins_team.told_team),
+        last_words=t.last_words,
         forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
         never_believed_by=tuple(t.never_believed_by),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
@@ -817,7 +822,8 @@ def _skill(t: SkillT) -> Skill:
                                                          at=t.trigger.at if isinstance(t.trigger.at, str)
                                                          else tuple(t.trigger.at), tells=t.trigger.tells,
                                                          on=t.trigger.on, marks=tuple(t.trigger.marks),
-                                                         by_factions=tuple(t.trigger.by_factions)))
+                                                         by_factions=tuple(t.trigger.by_factions),
+                                                         or_causes=tuple(t.trigger.or_causes)))
 
 
 def _effect(e: EffectT) -> Effect:
@@ -850,7 +856,7 @@ def _effect(e: EffectT) -> Effect:
                       match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
                   pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
-                  told_text=e.text if e.kind in ("convert", "mark") and "text" in e.model_fields_set else None,
+                  told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
                   when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by)
 

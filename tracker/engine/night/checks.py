@@ -140,6 +140,7 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         if e.kind == "concede" and (action.choice or "").strip() not in (*e.factions, *([""] if len(e.factions) == 1 else [])):
             return f"只有{'、'.join(f + '阵营' for f in e.factions)}可以<{skill.name}>（choice 写阵营）"
     if ((skill.effects and all(e.standing for e in skill.effects))  # held by itself (213 主宰黑夜<强制>)
-            or (skill.effects and all(e.while_alive is not None for e in skill.effects))):  # 107 集群<强制>
+            or (skill.effects and all(e.while_alive is not None for e in skill.effects))  # 107 集群<强制>
+            or skill.last_words):  # 213 绝笔: a right to 遗言, nothing to submit
         return f"<{skill.name}>无需发动：技能效果自动结算"
     return None

@@ -17,7 +17,8 @@ hook settling that skill), or hear of other players' exits and flips (``hears``:
 its group (``joins_team``: 107 统御, :mod:`.joins`, asked by every submission of a team skill and every new identity), or names the player a ``redirect`` puts in (its ``substitute``: 107 诡辩替代, read
 by :func:`.tonight.targets`), or states a rule of the deal every settlement checks first (``never_believed_by``: M160
 觉醒 "你不可能是恶魔", :func:`.checks.misdealt`), or leave no 遗言 when out (``no_last_words``: M19 难言, which a
-game's 公示 asks of :func:`.words.silenced`), and no hook
+game's 公示 asks of :func:`.words.silenced`), or may leave 遗言 however they go out (``last_words``: 213 绝笔, which
+the game's exit asks of :func:`.words.last_words` after its own exceptions), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
@@ -62,7 +63,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     answers = {e.substitute for s in catalog.skills.values() for e in s.effects if e.kind == "redirect"}
     data = tuple(n for n, s in catalog.skills.items()
                  if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
-                                          or s.keeps_team or s.joins_team
+                                          or s.keeps_team or s.joins_team or s.last_words
                                           or s.never_believed_by or s.no_last_words
                                           or n in told or n in tallied or n in answers))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)

@@ -26,6 +26,7 @@ from tracker.engine.night.checks import holds
 from tracker.engine.night.exits import bench, send_off
 from tracker.engine.night.model import Action, Seat
 from tracker.engine.night.pairs import partner
+from tracker.engine.night.sides import counts_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +188,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         if target is None or effect.when_target is None or tonight.matches(board, pool, effect.when_target, target):
             _announce(board, use, effect, target)
         return
+    if effect.to == "factions":  # 213 村镇之殇 "所有[实际阵营]为村民阵营的角色永久获得状态[净化]": whatever the targets
+        for seat in [p for p in board.table.players.values() if p.alive and counts_in(board, p, effect.factions, use.skill)]:
+            apply(board, pool, use, replace(effect, to="target"), seat.name, out)
+        return
     if effect.to == "partner":  # M19 殉情 "另一人立即出局": the other end of the actor's bond, nobody if none lives
         target = partner(board, use.action.members[0] if use.action.members else who)
         if target is None:
@@ -290,6 +295,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         if effect.listed and target not in listed:
             board.set_state(effect.listed, [*listed, target])
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
+        if effect.told_text is not None:
+            board.tell(target, effect.told_text.format(target=target))
         if effect.nights and board.night is not None:
             board.later(f"{effect.status}结束", target, f"第{board.night + effect.nights}夜", effect.clause)
         if effect.pending is not None:  # M19 绑架 "在下一个游戏日不得主动发表观点……直到下一个游戏日结束"

@@ -34,6 +34,7 @@ from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.flips import member
 from tracker.engine.night.model import Action, Seat, Table
+from tracker.engine.night.sides import counts_in, dealt_by
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
 
@@ -92,28 +93,6 @@ def counted(board: Board, factions: Sequence[str]) -> int:
     """Living players who count in one of ``factions``: their own, or one their role's ``also_factions``
     names in the ruleset (107 "夜行怪在结算时同时计入亡灵阵营与守夜人所属阵营")."""
     return sum(1 for seat in board.living() if counts_in(board, seat, factions))
-
-
-def counts_in(board: Board, seat: Seat, factions: Sequence[str]) -> bool:
-    """The player counts in one of ``factions``: his own, or one his role's ``also_factions`` names."""
-    role = board.ruleset.role(seat.role) if board.ruleset is not None else None
-    mine = {seat.faction, *(role.also_factions if role is not None else ())}
-    return not mine.isdisjoint(factions)
-
-
-def dealt_by(board: Board, cause: str, factions: Sequence[str]) -> bool:
-    """The exit's ``cause`` is a skill used by a player of one of ``factions`` (a trigger's ``by_factions``: 107 神恩
-    "被亡灵阵营角色击杀"): the user its detail names, counted as :func:`counts_in` counts him; a detail naming no
-    player (a team's, 啃咬（活尸）) is every role holding the skill in the ruleset. A cause that is no skill: no one's."""
-    name, _, rest = cause.partition("（")
-    skill = board.catalog.skills.get(name)
-    if skill is None:
-        return False
-    user = rest.rstrip("）")
-    if board.has(user):
-        return counts_in(board, board.seat(user), factions)
-    roles = [board.ruleset.role(r) if board.ruleset is not None else None for r in skill.roles]
-    return bool(roles) and all(r is not None and r.faction in factions for r in roles)
 
 
 def _key(action: Action, skill: Skill) -> str:
@@ -210,6 +189,8 @@ class Flow:
         for skill in self.at_once:
             if not holds(seat, skill) or self._forbids(skill, cause):
                 continue
+            if tonight.voiding(board, self.pool, skill, (seat.name,)) is not None:  # 213 净化 "[强制]技能也会失效"
+                continue
             use = Use(f"{seat.name}出局后", Action(actor=seat.name, skill=skill.name, index=-1), skill, seat.name)
             for e in skill.effects:
                 effects.apply(board, self.pool, use, e, None, self.out)
@@ -275,7 +256,18 @@ class Flow:
         allowed = {n for u in skill.trigger.only for n in (u, *self._aliases(u))}
         if allowed and cause not in allowed and cause.split("（", 1)[0] not in allowed:
             return True
-        return bool(skill.trigger.by_factions) and not dealt_by(self.board, cause, skill.trigger.by_factions)
+        if not skill.trigger.by_factions:
+            return False
+        also = {n for u in skill.trigger.or_causes for n in (u, *self._aliases(u))}
+        if any(part in also or part.split("（", 1)[0] in also for part in cause.split("；")):
+            return False  # 213 村镇之殇 "因投票或……": the vote, whoever cast it
+        return not dealt_by(self.board, cause, skill.trigger.by_factions, skill, self._members)
+
+    def _members(self, skill: str, team: str) -> tuple[str, ...] | None:
+        """The members of ``team``'s last submission of ``skill`` in this settlement not refused (who dealt a team's
+        cause: 213's 接刀 隐狼 alone, or the pack), or None."""
+        found = [a for a in self.actions if a.skill == skill and a.team == team and a.index not in self.board.refused]
+        return found[-1].members if found else None
 
     def at_step(self, n: str, label: str) -> None:
         """The exit triggers waiting for step ``n`` (``at``), in the order of the exits ("" : all that are left,

@@ -28,7 +28,7 @@ from tracker.errors import RulesetError
 
 if TYPE_CHECKING:
     from tracker.engine.night.board import Board
-    from tracker.engine.night.catalog import Step
+    from tracker.engine.night.catalog import Skill, Step
     from tracker.engine.night.effects import Pool, Use
     from tracker.engine.night.flow import Flow
     from tracker.engine.night.model import Action, Seat, Table
@@ -73,6 +73,13 @@ class Surface(Protocol):
     """The faction and role a check of the 表面 sees (213 伪装（2）设置自己的表面阵营、表面身份)."""
 
     def __call__(self, seat: Seat, /) -> tuple[str, str]: ...
+
+
+class Judged(Protocol):
+    """The faction ``skill`` takes ``seat`` for when it judges by 实际阵营 (213 伪装（4）"在实际阵营为[村民阵营]的以
+    [实际阵营]判断的技能中，以自己为村民阵营进行判定"): read by :func:`tracker.engine.night.sides.counts_in`."""
+
+    def __call__(self, board: Board, seat: Seat, skill: Skill, /) -> str: ...
 
 
 class SurfaceNow(Protocol):
@@ -138,6 +145,8 @@ class GameHooks:
     prepare: Prepare | None = None
     win_view: WinView | None = None
     surface: Surface | None = None
+    #: The faction a skill judging by 实际阵营 takes a player for (213 伪装（4）); None: his own.
+    judged: Judged | None = None
     #: The 表面 as tonight's effects so far leave it (preferred to ``surface`` where the pool is known).
     surface_now: SurfaceNow | None = None
     #: What a fact the director records before the game sets off at once (M19: lovers named by

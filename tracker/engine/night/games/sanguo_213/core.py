@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.night import effects, win
+from tracker.engine.night import effects, win, words
 from tracker.engine.night.board import Board
+from tracker.engine.night.catalog import Skill
 from tracker.engine.night.model import Action, Seat
 
 #: The generic engine settling one submission of a data skill at a hook step (:meth:`.flow.Flow.settle`):
@@ -31,8 +32,6 @@ PURIFIED = "净化"
 PACK_ROLES = frozenset({"狼人", "觉醒狼王", "恶魔"})
 
 CLAUSE_LADDER = "伤害强度与防御状态的比较：红牌罚下>[不死]>[致死伤害]>[坚韧]>[穿透]>[守护]>[指杀]。"
-CLAUSE_GRIEF = ("村镇之殇<强制>——长老因投票或[实际阵营]为村民阵营的角色的技能出局时，所有[实际阵营]为村民阵营的"
-                "角色永久获得状态[净化]。")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +132,15 @@ def judged_faction(seat: Seat) -> str:
     return "村民" if seat.role == "隐狼" and chose(seat, 4) else seat.faction
 
 
+def judged(board: Board, seat: Seat, skill: Skill) -> str:
+    """伪装（4） for the generic engine (``GameHooks.judged``): a skill of the 村民阵营 (its roles', as the ruleset has
+    them) judging by 实际阵营 takes 隐狼 for 村民 — <村镇之殇>'s "因……[实际阵营]为村民阵营的角色的技能出局" and "所有
+    [实际阵营]为村民阵营的角色"."""
+    roles = [board.ruleset.role(r) if board.ruleset is not None else None for r in skill.roles]
+    villagers = bool(roles) and all(r is not None and r.faction == "村民" for r in roles)
+    return judged_faction(seat) if villagers else seat.faction
+
+
 def elevator(board: Board, name: str) -> int:
     """The 电梯楼 rank (公示出局名单时按出局角色的电梯楼顺序排序); roster order if not given."""
     value = board.seat(name).fields.get("elevator")
@@ -210,10 +218,11 @@ def strike(board: Board, ctx: Ctx, target: str, hits: Sequence[Hit], step: str) 
 
 
 def has_last_words(board: Board, ctx: Ctx, seat: Seat, red: bool) -> bool:
-    """首夜出局和白天出局的角色以及非因红牌罚下出局的牧首可以留下遗言。"""
+    """首夜出局和白天出局的角色以及非因红牌罚下出局的牧首可以留下遗言 — the 牧首's is <绝笔>, a ``last_words`` skill of
+    the night file (:func:`tracker.engine.night.words.last_words`), after the red card's "没有遗言权利"."""
     if red:
         return False
-    if "牧首" in seat.tags:
+    if words.last_words(board.catalog, seat) is not None:
         return True
     if ctx.phase in ("正午", "黄昏"):
         return True
@@ -229,7 +238,10 @@ def out(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], step: str, *
     seat = board.seat(player)
     lw = has_last_words(board, ctx, seat, red)
     board.note(f"{step} {player}（{seat.role}）出局")
-    if not board.kill(player, "；".join(h.text for h in causes)):
+    cause = "；".join(h.text for h in causes)
+    if seat.alive and board.spared(seat, cause) is None:  # told as he goes out, before what his exit sets off at once
+        board.tell(player, f"出局通知（{'有' if lw else '无'}遗言）")  # (村镇之殇's [净化], the night file's trigger)
+    if not board.kill(player, cause):
         return
     ctx.died.append(player)
     ctx.causes[player] = list(causes)
@@ -241,28 +253,12 @@ def out(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], step: str, *
     board.result.state_after[f"{player}.出局"] = when
     if lw:
         ctx.last_words.append(player)
-    board.tell(player, f"出局通知（{'有' if lw else '无'}遗言）")
-    if seat.role == "长老" and not purified(seat):
-        grief = [h for h in causes if h.skill == "投票" or h.judged == "村民"]
-        if grief:
-            _grief(board, grief[0])
     if in_pack(seat) and not pack_alive(board.table.players.values()):
         heir = knife_heir(board)
         if heir is not None:
             board.later("接刀", heir.name, "下一个<杀人>可以发动的时机通知",
                         "所有[群内]狼出局时，[接刀]的角色获得<杀人>技能并可使用。角色接刀将在<杀人>可以发动的时机得到通知。")
             board.note(f"所有[群内]狼已出局：{heir.name}（{heir.role}）[接刀]，将在<杀人>可以发动的时机得到通知")
-
-
-def _grief(board: Board, hit: Hit) -> None:
-    """<村镇之殇>: every 实际阵营 村民 (and a 隐狼 of <伪装>（4）) is 净化 for good."""
-    board.note(f"长老<村镇之殇>：长老因{hit.text}出局，所有[实际阵营]为村民阵营的角色永久获得状态[净化]")
-    for p in board.table.players.values():
-        # the 角色 still in the game: a player already out has no skill left to lose
-        if p.alive and judged_faction(p) == "村民" and PURIFIED not in p.status:
-            p.status.append(PURIFIED)
-            board.result.state_after[f"{p.name}.status"] = list(p.status)
-            board.tell(p.name, "村镇之殇：你永久获得状态[净化]，不能发动任何技能，[强制]技能也会失效")
 
 
 def knife_heir(board: Board) -> Seat | None:
