@@ -516,7 +516,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
-    "cover": frozenset({"reason", "log"}),
+    "cover": frozenset({"reason", "log", "stands_in"}),
     "block": frozenset({"voids", "kinds", "spends", "refuses", "log"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
@@ -677,7 +677,8 @@ class EffectT(_Table):
     kind: EffectKind = _f("damage: a lethal hit settled at the next `resolve` step; kill: out at once (a shot); "
                           "protect: stops the damage of the skills in `stops`; cover: the actor's own next lethal hit this phase falls on "
                           "the target instead, and the skill's `uses` are spent then, not when it is submitted (107 防反 "
-                          "\"该角色代替剑士承担这次伤害。防反生效后，剑士失去此技能\"), asked after the protections on the actor; block: voids the target's later "
+                          "\"该角色代替剑士承担这次伤害。防反生效后，剑士失去此技能\"), asked after the protections on the actor — or, with "
+                          "`stands_in`, the target's hit falls on the actor (M160 彷徨); block: voids the target's later "
                           "skills this phase; inspect: tells the actor the target's faction or role in the post's "
                           "words; convert: a new role/faction; mark: give/take/pass/tear a tag; status: a status "
                           "on the target; lose: the actor loses a skill of his own (`loses`); redirect: later "
@@ -798,6 +799,14 @@ class EffectT(_Table):
         "redirect: only submissions of these skills are moved (107 诡辩 \"若该角色在次日投票阶段即将被投票出局\": "
         "`[\"投票出局\"]`, the day's exile as the night file's `exile_skill` submits it); leave out: a later "
         "submission of any skill", default=[], examples=[["投票出局"]])
+    stands_in: Name | None = _f(
+        "cover: the other way round — the target's next lethal hit this phase may fall on the skill's user instead, "
+        "asked of the director with this question when the hit comes, `{actor}` (the user) and `{target}` standing "
+        "in (question key `<skill>.<target>`, options 否/是, seeded, `--decide` overriding it; M160 虚无主义者【彷徨】 "
+        "\"当晚，当他们其中一人死亡时，你可能代替他而死亡\"); asked only while the user is alive and no protection of "
+        "this phase on him stops that hit, and a 否 leaves it standing for a later hit. Leave out: the user's own "
+        "next hit falls on the target (107 防反)",
+        default=None, examples=["<彷徨>：{actor}是否代替{target}死亡"])
     substitute: Name | None = _f(
         "redirect: the skill whose submission by the same actor, in the phase the move happens, names the player "
         "put in the target's place — no question to the director; with none (or one naming the target itself) "

@@ -145,6 +145,8 @@ class Effect:
     when: str = ""
     #: protect, cover: the survival's reason in the post's words (``{skill}``, ``{actor}``, ``{target}``); None: the engine's.
     reason: str | None = None
+    #: cover: the target's hit may fall on the user instead, this question asked of the director (M160 彷徨).
+    stands_in: str | None = None
     #: protect: only the one target chosen most, and at least this often, is protected (107 祝福).
     top_at_least: int | None = None
     #: protect: the state key of the player it protected; not the same one the next night (107 祝福上次).
@@ -830,7 +832,7 @@ def _effect(e: EffectT) -> Effect:
     return Effect(kind=e.kind, strength=e.strength, cause=e.cause, life=e.life, stops=tuple(e.stops),
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   factions=tuple(e.factions), unanimous=e.unanimous,
-                  delays=e.delays, when=e.when, reason=e.reason, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
+                  delays=e.delays, when=e.when, reason=e.reason, stands_in=e.stands_in, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
                   moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), kinds=tuple(e.kinds), spends=e.spends, answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,

@@ -73,6 +73,8 @@ class Cover:
     target: str
     skill: str
     reason: str | None = None
+    #: ``stands_in``: the question whether ``target`` (the skill's user) takes the hit (M160 彷徨 "你可能代替他而死亡").
+    asks: str | None = None
 
 
 @dataclass(slots=True)
@@ -242,6 +244,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "protect" and effect.top_at_least is not None:  # counted once its step is over: tally()
         pool.tallies.setdefault(name, []).append((target, who))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（计数）")
+    elif effect.kind == "cover" and effect.stands_in is not None:  # 彷徨 "当他们其中一人死亡时，你可能代替他而死亡"
+        me = use.action.members[0] if use.action.members else who
+        pool.covers[target] = Cover(me, name, effect.reason, effect.stands_in)
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（若该夜{target}受到致死伤害，{me}可能代替他）")
     elif effect.kind == "cover":
         me = use.action.members[0] if use.action.members else who
         pool.covers[me] = Cover(target, name, effect.reason)
@@ -917,17 +923,28 @@ def saved(board: Board, guard: Guard, target: str, skill: str) -> None:
         flips.flip(board, target, guard.skill)
 
 
-def take_cover(board: Board, covers: dict[str, Cover], player: str, hit: str) -> tuple[str, str] | None:
-    """A ``cover`` ``player`` set this phase, spent on this hit of ``hit`` (its skill's ``uses`` too: "防反生效后，
-    剑士失去此技能"): who takes the hit, and why ``player`` survives; None when he set none."""
-    cover = covers.pop(player, None)
+def take_cover(board: Board, covers: dict[str, Cover], player: str, hit: str,
+               guards: dict[str, list[Guard]] | None = None) -> tuple[str, str] | None:
+    """A ``cover`` on ``player``'s hits this phase, spent on this hit of ``hit`` (its skill's ``uses`` too: "防反生效后，
+    剑士失去此技能"): who takes the hit, and why ``player`` survives; None when there is none — or, for one that
+    ``stands_in`` (M160 彷徨 "你可能代替他而死亡"), when its user is out, cannot die of it (``guards``: this phase's
+    protections), or the director says 否, the cover then left for a later hit."""
+    cover = covers.get(player)
     if cover is None:
         return None
+    if cover.asks is not None:
+        taker = cover.target
+        safe = any(hit in g.stops or "*" in g.stops for g in (guards or {}).get(taker, []))
+        if not board.seat(taker).alive or safe or board.ask(
+                f"{cover.skill}.{player}", cover.asks.format(actor=taker, target=player), ["否", "是"]) != "是":
+            return None
+    covers.pop(player)
     skill = board.catalog.skill(cover.skill)
-    if skill.uses is not None:
-        board.use(board.seat(player), skill)
+    if skill.uses is not None:  # the skill's user: the covered player, or the one who stands in
+        board.use(board.seat(player if cover.asks is None else cover.target), skill)
     why = (cover.reason.format(skill=hit, actor=player, target=cover.target) if cover.reason
-           else f"{player}<{cover.skill}>：由{cover.target}代为承担")
+           else f"{player}<{cover.skill}>：由{cover.target}代为承担" if cover.asks is None
+           else f"{cover.target}<{cover.skill}>：代替{player}承担")
     return cover.target, why
 
 
@@ -967,7 +984,7 @@ def resolve(board: Board, pool: Pool, clashes: Sequence[Clash], step: str, out: 
         if stop is not None:
             saved(board, stop, h.target, h.skill)
             continue
-        covered = take_cover(board, pool.covers, h.target, h.skill)
+        covered = take_cover(board, pool.covers, h.target, h.skill, pool.guards)
         if covered is not None:  # the hit falls on the cover's target at once (防反 "改为对<防反>目标结算")
             board.survive(h.target, covered[1])
             hits.insert(0, replace(h, target=covered[0]))

@@ -95,7 +95,7 @@ def _night(flow: Flow) -> Night:
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The night's start (a red card has benched at the step before): the players act on the role they believe, a cloned
     模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
-    to settle, those of the data steps (禁锢, 抗议, 自保, 面具, 明晰, 欺诈) the generic engine's."""
+    to settle, those of the data steps (禁锢, 抗议, 自保, 彷徨, 面具, 明晰, 欺诈) the generic engine's."""
     board = flow.board
     actions = flow.actions
     night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
@@ -209,7 +209,7 @@ def _morning(night: Night, died: list[str]) -> None:
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
-    "药剂": skills.potion, "彷徨": skills.wander,
+    "药剂": skills.potion,
     "克隆": skills.clone,
     "愚者": kills.fool, "唆使": kills.incite, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
@@ -223,7 +223,6 @@ HOOKED = {
     "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "克隆": "【克隆】：目标属善良且你没有醉酒则变为其身份，否则中毒 —— 依目标阵营与自身状态的分支",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
-    "彷徨": "【彷徨】：当他们其中一人死亡时，你可能代替他而死亡 —— 死亡时的替换，由导演决定",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",
@@ -248,7 +247,7 @@ HOOKS = GameHooks(
     why={
         "夜晚开始": "按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
         "白天": "3.投票结算之后：本帖白天没有别的主动技能 —— 其余提交不结算",
-        "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害）、彷徨的替死 —— 三态的存活与替死",
+        "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害），彷徨的替死（数据：cover 的 stands_in，问导演）—— 三态的存活",
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
         **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},
         "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",

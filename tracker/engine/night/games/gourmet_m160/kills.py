@@ -2,11 +2,12 @@
 
 "致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
 turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
-清醒 ("免受恶魔侵害") and 彷徨 have their say.
+清醒 ("免受恶魔侵害") and 彷徨 (the night file's ``cover`` that ``stands_in``) have their say.
 """
 
 from __future__ import annotations
 
+from tracker.engine.night.effects import take_cover
 from tracker.engine.night.games.gourmet_m160.skills import _say
 from tracker.engine.night.games.gourmet_m160.table import (
     LETHAL,
@@ -68,7 +69,8 @@ def incite(night: Night) -> None:
         hit = pool[0] if len(pool) == 1 else night.board.ask(
             f"唆使.{who}", f"<唆使>：{t}今晚选择的玩家中谁受到致死伤害", pool)
         _say(night, f"唆使：{t}今晚选择了{names(pool)} → {hit}受到来源于告死邪魔{who}的致死伤害")
-        night.harm(hit, f"唆使（告死邪魔{who}）", by_demon=False, clause=night.board.skill("唆使").clause)
+        night.harm(hit, f"唆使（告死邪魔{who}）", by_demon=False, clause=night.board.skill("唆使").clause,
+                   skill="唆使")
 
 
 def seize(night: Night) -> None:
@@ -200,7 +202,7 @@ def _neighbour_harm(night: Night, demon: str, victim: str, skill: str) -> None:
         f"{skill}.相邻", f"<{skill}>：与{victim}相邻的{names(near)}中谁受到致死伤害（规则未写由谁决定）", near)
     night.demon_victims.add(hit)  # a target of the 恶魔's killing: no 清醒 from 【寻觅】 for him
     night.harm(hit, f"{skill}（{night.seat(demon).role}{demon}）：对与{victim}相邻的一名玩家造成致死伤害",
-               by_demon=True, clause=night.board.skill(skill).clause)
+               by_demon=True, clause=night.board.skill(skill).clause, skill=skill)
 
 
 def soul(night: Night) -> None:
@@ -215,13 +217,13 @@ def soul(night: Night) -> None:
         cause = f"夺魂（{role}{demon}）"
     else:
         cause = f"凶杀（{role}{demon}）"
-    night.harm(victim, cause, by_demon=True, clause=KILL)
+    night.harm(victim, cause, by_demon=True, clause=KILL, skill="凶杀")
     night.victim = None
 
 
 def deaths(night: Night) -> list[str]:
     """Night's end: lethal damage becomes 死亡 in the order it was dealt, unless 自保 or 清醒 stop it;
-    彷徨 may send the 虚无主义者 in the target's place."""
+    a ``cover`` that ``stands_in`` (彷徨, the night file's) may send its user in the target's place."""
     board = night.board
     died: list[str] = []
     board.note("夜晚结束：结算致死伤害")
@@ -235,12 +237,10 @@ def deaths(night: Night) -> list[str]:
         if hit.by_demon and t in night.sober:
             board.survive(t, f"清醒：免受恶魔侵害（{SOBER}）")
             continue
-        if night.wander is not None and t in night.wander[1]:
-            nihilist = night.wander[0]
-            if board.seat(nihilist).alive and nihilist not in night.coward_safe and board.ask(
-                    f"彷徨.{t}", f"<彷徨>：{nihilist}是否代替{t}死亡", ["否", "是"]) == "是":
-                board.survive(t, f"<彷徨>：虚无主义者{nihilist}代替他而死亡")
-                t = nihilist
+        covered = take_cover(board, night.pool.covers, t, hit.skill, night.pool.guards)  # 彷徨 (data: stands_in)
+        if covered is not None:
+            board.survive(t, covered[1])
+            t = covered[0]
         if board.kill(t, hit.cause, life="死亡"):
             died.append(t)
             seat = board.seat(t)

@@ -70,7 +70,7 @@ def lost(night: Night) -> None:
         _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
 
 
-# -- effect skills (禁锢, 抗议, 自保, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
+# -- effect skills (禁锢, 抗议, 自保, 彷徨, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
 def potion(night: Night) -> None:
     """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
     time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
@@ -112,13 +112,6 @@ def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n:
             if h.get(kind_) == who and isinstance(night, int):
                 best = min(best, n - night)
     return best
-
-
-def wander(night: Night) -> None:
-    """【彷徨】: if one of the two dies tonight, the 虚无主义者 may die instead (asked at the death)."""
-    for a in _able(night, "彷徨"):
-        night.wander = (a.actor, frozenset(night.targets(a)))
-        _say(night, f"彷徨：{a.actor}选中{names(list(night.targets(a)))}")
 
 
 def clone(night: Night) -> None:

@@ -78,6 +78,7 @@ class Lethal:
     cause: str
     by_demon: bool
     clause: str
+    skill: str = ""  # the skill dealing it: a protection's ``stops`` reads it (彷徨's stand-in, :func:`.effects.take_cover`)
 
 
 @dataclass
@@ -87,7 +88,6 @@ class Night:
     board: Board
     actions: list[Action]
     step: str = ""
-    wander: tuple[str, frozenset[str]] | None = None   # 彷徨
     lethal: list[Lethal] = field(default_factory=list)
     demon_victims: set[str] = field(default_factory=set)
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
@@ -225,9 +225,9 @@ class Night:
         return seats.neighbours(self.board, name)
 
     # -- lethal damage ----------------------------------------------------------------------------
-    def harm(self, target: str, cause: str, *, by_demon: bool, clause: str) -> None:
+    def harm(self, target: str, cause: str, *, by_demon: bool, clause: str, skill: str) -> None:
         """Lethal damage now; the player 死亡 at the end of the night ("在夜晚或白天结束时【死亡】")."""
-        self.lethal.append(Lethal(target, cause, by_demon, clause))
+        self.lethal.append(Lethal(target, cause, by_demon, clause, skill))
         self.board.note(f"{target}受到致死伤害（{cause}），夜晚结束时结算")
 
 
