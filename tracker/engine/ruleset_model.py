@@ -537,7 +537,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
-                                "unless_last", "when_actor", "by"})
+                                "unless_last", "when_actor", "unless_actor", "by"})
 
 
 class WhileAliveT(_Table):
@@ -555,9 +555,10 @@ class TargetIsT(_Table):
     (M160 禁锢 "当你选中【实际阵营】为【爪牙】的角色时，该【爪牙】在今晚失去技能"); on any other target it
     does nothing, and the log says so."""
 
-    of: Literal["faction", "role", "group"] = _f(
+    of: Literal["faction", "role", "group", "status"] = _f(
         "what is compared: the target's faction, role, or role group (the player's `type`, else his role's "
-        "`group` in `[[roles]]`)", default="faction")
+        "`group` in `[[roles]]`), or a status he holds — on the table or for this phase only (`for_phase`, a game's "
+        "hooks' too: M160 恶魔击杀的对象), `seen` not read", default="faction")
     seen: Literal["actual", "surface"] = _f(
         "the actual faction/role, or the 表面 one a check sees (as `inspect`'s `seen`); a group is the group of "
         "the role so seen", default="actual")
@@ -1006,6 +1007,11 @@ class EffectT(_Table):
         "compared as `when_target` compares a target (107 灾厄 \"若[亡灵圣物]的持有者属于亡灵阵营……可以将[亡灵圣物]"
         "转交给场上任意一名角色\"); else it does nothing and the log says so. Leave out: whoever uses it",
         default=None)
+    unless_actor: TargetIsT | None = _f(
+        "any kind but learn: it takes hold only while its user (the submission's first member) is none of `values`, "
+        "compared as `when_target` compares a target (M160 煤气灯人【寻觅】 \"若你未在刚刚过去的夜晚中称为【恶魔】击杀的"
+        "对象，你获得【清醒】\": `of = \"status\"`, the status the 恶魔's killing gives for the night); else it does "
+        "nothing and the log says so. Leave out: whoever uses it", default=None)
     by: Literal["any", "holders", "others"] = _f(
         "any kind: it takes hold only for a submission by a player who holds the skill by role (or tag) as the phase "
         "begins (`holders`), or only for one by anyone else, who uses it by a copy, a gain or a lending (`others`), as a "
@@ -1095,8 +1101,8 @@ class EffectT(_Table):
         if self.kind == "inspect" and len([k for k in (self.holder_of, self.exits, self.players_of) if k]) > 1:
             raise ValueError("inspect 效果的 holder_of、exits、players_of 只写其一")
         if self.kind == "learn":
-            if self.model_fields_set & {"when_target", "to", "when_actor"}:
-                raise ValueError("learn 效果针对整个提交，不读 when_target、to、when_actor（要问的玩家写 among）")
+            if self.model_fields_set & {"when_target", "to", "when_actor", "unless_actor"}:
+                raise ValueError("learn 效果针对整个提交，不读 when_target、to、when_actor、unless_actor（要问的玩家写 among）")
             if self.ask not in ("chosen_before", "role_if_dies", "night_of") and self.match is None and not self.questions:
                 raise ValueError(f"learn 效果 ask = {self.ask!r} 要写 match（被问的玩家须是什么）")
             if self.ask in ("chosen_before", "role_if_dies", "night_of") and self.model_fields_set & {

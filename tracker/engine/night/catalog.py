@@ -75,7 +75,8 @@ NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 @dataclass(frozen=True, slots=True)
 class TargetIs:
     """``when_target``: an effect takes hold only on a target whose ``of`` (faction, role or role group),
-    actual or as a check of the 表面 sees it (``seen``), is one of ``values`` (M160 禁锢: 爪牙)."""
+    actual or as a check of the 表面 sees it (``seen``), is one of ``values`` (M160 禁锢: 爪牙) — or, ``of``
+    status, who holds one of them, on the table or for this phase."""
 
     values: tuple[str, ...]
     of: str = "faction"
@@ -190,6 +191,8 @@ class Effect:
     flips_instead: TargetIs | None = None
     #: Any kind but learn: only while its user is one of these (107 灾厄: an 亡灵 holder); None: whoever.
     when_actor: TargetIs | None = None
+    #: Any kind: it takes hold only while its user is none of these (M160 寻觅: not the 恶魔's victim tonight).
+    unless_actor: TargetIs | None = None
     #: inspect: the word for what ``words`` does not name (None: the name itself).
     otherwise: str | None = None
     #: inspect: the holder of this tag instead of the targets (107 夜之眼); count: see ``key``.
@@ -844,6 +847,7 @@ def _effect(e: EffectT) -> Effect:
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),
                   when_actor=None if e.when_actor is None else _target_is(e.when_actor),
+                  unless_actor=None if e.unless_actor is None else _target_is(e.unless_actor),
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
                   ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
                   no=e.no, told=e.told,

@@ -163,6 +163,11 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         if not board.has(me) or not tonight.matches(board, pool, effect.when_actor, me):
             board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_actor, me)}")
             return
+    if effect.unless_actor is not None:  # M160 寻觅 "若你未在刚刚过去的夜晚中称为【恶魔】击杀的对象"
+        me = use.action.members[0] if use.action.members else who
+        if board.has(me) and tonight.matches(board, pool, effect.unless_actor, me):
+            board.note(f"{step} {who}<{name}>：{tonight.missed(effect.unless_actor, me, held=True)}")
+            return
     if effect.kind == "mark":
         _mark(board, use, effect, target)
         return
@@ -285,7 +290,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _convert(board, use, effect, target)
     elif effect.kind == "status" and effect.for_phase:
         tonight.give(pool, target, effect.status or "")
-        board.note(f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
+        _log(board, use, effect, target,
+             f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
     elif effect.kind == "gain":
         _gain(board, use, effect, target)
     elif effect.kind == "bench":

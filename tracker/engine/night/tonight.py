@@ -61,19 +61,25 @@ def group(board: Board, seat: Seat, role: str) -> str:
 
 
 def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
-    """``when_target``: the target's faction, role or group (actual or 表面) is one of ``values``."""
+    """``when_target``: the target's faction, role or group (actual or 表面) is one of ``values``, or he holds one
+    of those statuses (``of`` status)."""
     from tracker.engine.night.effects import surface
 
     seat = board.seat(target)
+    if cond.of == "status":  # on the table, or for this phase only (``for_phase``; a game's hooks give them too)
+        return any(v in seat.status or v in pool.tonight.get(target, ()) for v in cond.values)
     faction, role = surface(board, seat, pool) if cond.seen == "surface" else (seat.faction, seat.role)
     found = {"faction": faction, "role": role}.get(cond.of) or group(board, seat, role)
     return found in cond.values
 
 
-def missed(cond: TargetIs, target: str) -> str:
-    """The log's words for a target the effect does not take hold on."""
+def missed(cond: TargetIs, target: str, *, held: bool = False) -> str:
+    """The log's words for a player the effect does not take hold on: not one of ``values`` (``held``: one of
+    them, for ``unless_actor``)."""
+    if cond.of == "status":
+        return f"{target}{'有' if held else '没有'}{'/'.join(cond.values)}状态，无效果"
     seen = "表面" if cond.seen == "surface" else "实际"
-    return f"{target}的{seen}{_OF[cond.of]}不是{'/'.join(cond.values)}，无效果"
+    return f"{target}的{seen}{_OF[cond.of]}{'是' if held else '不是'}{'/'.join(cond.values)}，无效果"
 
 
 def redirect(pool: Pool, actor: str, target: str, skill: str) -> None:

@@ -95,7 +95,7 @@ def _night(flow: Flow) -> Night:
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The night's start (a red card has benched at the step before): the players act on the role they believe, a cloned
     模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
-    to settle, those of the data steps (禁锢, 抗议, 自保, 彷徨, 面具, 明晰, 欺诈) the generic engine's."""
+    to settle, those of the data steps (禁锢, 抗议, 自保, 彷徨, 面具, 明晰, 欺诈, 寻觅 — but the 迷失 村民's) the generic engine's."""
     board = flow.board
     actions = flow.actions
     night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
@@ -105,7 +105,8 @@ def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     flow.actions = [cloned.get(a.index, a) for a in actions]  # the generic steps settle a clone's 指向 too
     night.order = [s for s in board.catalog.steps if s.runs(board.night, "night")]
     data = {name for s in night.order if s.hook is None for name in s.skills}
-    flow.done.update(a.index for a in flow.actions if a.skill not in data)
+    # the 迷失 村民's 寻觅 is no skill he has: the hook step after the data one answers him (info.lost_seek)
+    flow.done.update(a.index for a in flow.actions if a.skill not in data or info.believed_only(board, a))
     place = {name: i for i, (_, name) in enumerate(steps(board.catalog, board.night))}
     for a in night.actions:
         night.step_of[a.index] = place.get(a.skill, len(place))
@@ -213,10 +214,9 @@ LINES: dict[str, Callable[[Night], None]] = {
     "克隆": skills.clone,
     "愚者": kills.fool, "唆使": kills.incite, "夺刀": kills.seize,
     "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
-    "寻觅": info.seek,
+    "迷失的寻觅": info.lost_seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
-_DISTORT = "醉酒/中毒使它以 90% 的概率获取错误信息（信息类技能）或无效（其他技能），清醒优先；"
 _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 —— "
 #: Per skill: the clause that keeps it in code, and why data cannot say it (the README's table).
 HOOKED = {
@@ -225,9 +225,8 @@ HOOKED = {
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
-    "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能",
-    "寻觅": "【寻觅】：未成为恶魔击杀的对象则清醒、表面身份变为煤气灯人，再得知目标表面身份是否煤气灯人 —— "
-            "依当夜恶魔的目标改变自身状态，" + _DISTORT,
+    "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能；"
+            "这名村民自以为是煤气灯人而提交的寻觅不是他的技能，导演给他答复",
     "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
     "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",
     "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
@@ -248,8 +247,9 @@ HOOKS = GameHooks(
         "夜晚开始": "按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
         "白天": "3.投票结算之后：本帖白天没有别的主动技能 —— 其余提交不结算",
         "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害），彷徨的替死（数据：cover 的 stands_in，问导演）—— 三态的存活",
+        "迷失的寻觅": "【迷失】的村民认为自己是煤气灯人：他提交的寻觅不是他的技能，导演给他答复 —— 读他的实际身份",
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
-        **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮")},
+        **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮", "迷失的寻觅")},
         "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",
         "surface_now": "【表面阵营】是玩家的类型（恶魔/爪牙/村民/外来者），今晚的面具、明晰、寻觅改变它；表面身份是自认的身份 —— "
                        "附体与迷失的自认身份、三种今晚状态的先后，键写不出（欺诈、自保读它）",

@@ -1,41 +1,34 @@
-"""The information skill of M160's nights data cannot say: 煤气灯人【寻觅】 (the others are the night file's ``learn``).
+"""【迷失】's 村民 at the 寻觅 line: he believes he is 煤气灯人, and has no 【寻觅】 (the night file's ``learn``).
 
-"信息类技能则大概率（90%）获取错误信息": while 醉酒 or 中毒 (and not 清醒) its answer passes through
-:meth:`~.table.Night.wrong`, a seeded chance the director may override.
+"你和一名村民均认为自己的身份是煤气灯人，并且这名村民不能使用他的技能": the 村民 still hands in a
+【寻觅】, at its line of the order; the skill is not his, so the director answers him (``寻觅.迷失.<player>``,
+seeded) — the real 煤气灯人's 寻觅 (清醒 and 表面身份 unless the 恶魔's victim, then the answer) is data.
 """
 
 from __future__ import annotations
 
-from tracker.engine.night.games.gourmet_m160.skills import _each, _say
-from tracker.engine.night.games.gourmet_m160.table import (
-    GASLIT,
-    Night,
-)
+from tracker.engine.night.board import Board
+from tracker.engine.night.games.gourmet_m160.skills import _say
+from tracker.engine.night.games.gourmet_m160.table import Night
+from tracker.engine.night.model import Action
+
+GASLIGHTER = "煤气灯人"
 
 
-def seek(night: Night) -> None:
-    """【寻觅】 at 晨曦: not the 恶魔's victim → 清醒 and 表面身份 煤气灯人; then learn whether the target's
-    表面身份 is 煤气灯人. The 村民 who only believes he is 煤气灯人 has no such skill (【迷失】)."""
-    for a in _each(night, "寻觅"):
-        seat = night.seat(a.actor)
+def believed_only(board: Board, action: Action) -> bool:
+    """A submission of a 煤气灯人 skill by a player who is not one: the 迷失 村民's, who only believes it."""
+    if not board.has(action.actor) or board.seat(action.actor).role == GASLIGHTER:
+        return False
+    return action.skill in {s.name for s in board.catalog.skills_of(GASLIGHTER) if s.phase != "passive"}
+
+
+def lost_seek(night: Night) -> None:
+    """The 迷失 村民's 【寻觅】: not his skill, the director's answer, told as the skill would tell it."""
+    for a in night.actions:
+        if a.skill != "寻觅" or not believed_only(night.board, a):
+            continue
         t = night.targets(a)[0]
-        if seat.role != "煤气灯人":
-            answer = night.board.ask(f"寻觅.迷失.{a.actor}", f"{a.actor}只是认为自己是煤气灯人，导演给他的答复",
-                                     ["是", "不是"])
-            _say(night, f"寻觅：{a.actor}并非煤气灯人（迷失），不是他的技能；导演答复“{answer}”")
-            night.tell(a.actor, f"寻觅：{t}的表面身份{answer}煤气灯人")
-            continue
-        if a.actor in night.jailed:
-            night.refuse_jailed(a)
-            _say(night, f"寻觅：{a.actor}今晚被禁锢，失去技能")
-            continue
-        if a.actor not in night.demon_victims:
-            night.give(a.actor, "清醒")
-            night.give(a.actor, GASLIT)
-            _say(night, f"寻觅：{a.actor}未成为恶魔击杀的对象 → 清醒，表面身份变为煤气灯人（天亮后恢复）")
-        yes = night.apparent_role(t) == "煤气灯人"
-        if night.wrong(a):
-            yes = not yes
-        word = "是" if yes else "不是"
-        _say(night, f"寻觅：{a.actor}选中{t} → {word}煤气灯人")
-        night.tell(a.actor, f"寻觅：{t}的表面身份{word}煤气灯人")
+        answer = night.board.ask(f"寻觅.迷失.{a.actor}", f"{a.actor}只是认为自己是煤气灯人，导演给他的答复",
+                                 ["是", "不是"])
+        _say(night, f"寻觅：{a.actor}并非煤气灯人（迷失），不是他的技能；导演答复“{answer}”")
+        night.tell(a.actor, f"寻觅：{t}的表面身份{answer}煤气灯人")

@@ -148,7 +148,7 @@ def kill(night: Night) -> None:
         pick = board.ask("凶杀", question, [f"{d}:{t}" for d, t in pairs])
         demon, victim = pick.split(":")
     night.victim = (demon, victim)
-    night.demon_victims.add(victim)
+    night.struck(victim)
     _say(night, f"凶杀：{victim}受到来源于恶魔{demon}的致死杀害")
 
 
@@ -200,7 +200,7 @@ def _neighbour_harm(night: Night, demon: str, victim: str, skill: str) -> None:
         return
     hit = near[0] if len(near) == 1 else night.board.ask(
         f"{skill}.相邻", f"<{skill}>：与{victim}相邻的{names(near)}中谁受到致死伤害（规则未写由谁决定）", near)
-    night.demon_victims.add(hit)  # a target of the 恶魔's killing: no 清醒 from 【寻觅】 for him
+    night.struck(hit)  # a target of the 恶魔's killing: no 清醒 from 【寻觅】 for him
     night.harm(hit, f"{skill}（{night.seat(demon).role}{demon}）：对与{victim}相邻的一名玩家造成致死伤害",
                by_demon=True, clause=night.board.skill(skill).clause, skill=skill)
 

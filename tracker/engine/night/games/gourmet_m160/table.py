@@ -29,6 +29,9 @@ WRONG = 0.9
 MASK, CLEAR, SOBER_, DRUNK_ = "面具", "明晰", "清醒", "醉酒"
 #: 寻觅 at 晨曦: "你的【表面身份】变为【煤气灯人】，天亮后恢复" (a status of tonight).
 GASLIT = "表面煤气灯人"
+#: "【恶魔】击杀的对象" tonight (凶杀, and the neighbour 毒害/狂乱 hit): a status of tonight the night file's
+#: 寻觅 reads (``unless_actor``: no 清醒, no 表面煤气灯人 for him).
+VICTIM = "恶魔击杀的对象"
 
 DRUNK = "2、【醉酒】：【醉酒】的玩家失去技能，但他们仍然以为自己拥有技能，并且能够发动技能。【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗），信息类技能则大概率（90%）获取错误信息。"
 SOBER = "4、【清醒】：免疫【醉酒】与【中毒】，并免受恶魔侵害，优先级高于【醉酒】与【中毒】。"
@@ -89,7 +92,6 @@ class Night:
     actions: list[Action]
     step: str = ""
     lethal: list[Lethal] = field(default_factory=list)
-    demon_victims: set[str] = field(default_factory=set)
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
     victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
     here: float = 0.0                                   # the place in the order being settled
@@ -140,6 +142,10 @@ class Night:
 
     def give(self, name: str, status: str) -> None:
         tonight.give(self.pool, name, status)
+
+    def struck(self, name: str) -> None:
+        """``name`` is tonight a target of the 恶魔's killing (寻觅 "若你未在刚刚过去的夜晚中称为【恶魔】击杀的对象")."""
+        self.give(name, VICTIM)
 
     @property
     def sober(self) -> set[str]:
