@@ -31,16 +31,19 @@ def _rules() -> Ruleset:
         "voting": {}, "lurk": {}, "days": {}, "cards": {"red_consequence": "out", "faction_loses_at_reds": 2},
         "win": [{"faction": "村庄", "when": {"none_alive": [{"factions": ["狼群"]}]}, "clause": "测试"}],
         "win_policy": {"checks_at": ["death", "红牌罚下"]},
+        "tags": [{"name": "警长", "on_red": "random"}],
     })
 
 
-def _run(*cards: tuple[str, str | None], reds: dict[str, int] | None = None, dead: str = "") -> Settlement:
-    seats = [Seat("P1", "村民", "村庄"), Seat("P2", "村民", "村庄"), Seat("P3", "狼人", "狼群"), Seat("P4", "狼人", "狼群")]
+def _run(*cards: tuple[str, str | None], reds: dict[str, int] | None = None, dead: str = "",
+         decisions: dict[str, str] | None = None) -> Settlement:
+    seats = [Seat("P1", "村民", "村庄", tags=["警长"]), Seat("P2", "村民", "村庄"), Seat("P3", "狼人", "狼群"),
+             Seat("P4", "狼人", "狼群")]
     for s in seats:
         s.alive = s.name != dead
     table = Table(players={s.name: s for s in seats}, state={"红牌": dict(reds or {})}, night=None, day=3, phase="day")
     acts = [Action("导演", "红牌罚下", (t,), choice=c, index=i) for i, (t, c) in enumerate(cards)]
-    return settle(parse_catalog(NIGHT, "toy.toml"), table, acts, ruleset=_rules())
+    return settle(parse_catalog(NIGHT, "toy.toml"), table, acts, ruleset=_rules(), decisions=decisions)
 
 
 def test_the_card_takes_the_player_out_and_counts_for_his_faction() -> None:
@@ -73,3 +76,14 @@ def test_the_director_may_judge_the_faction_lost_below_the_count() -> None:
 
 def test_it_counts_as_data() -> None:
     assert "红牌罚下" in coverage(parse_catalog(NIGHT, "toy.toml"), None).by_data
+
+
+def test_a_carded_holder_s_title_goes_at_random_where_the_ruleset_says() -> None:
+    """``[[tags]] on_red = "random"`` (M19 "警长因红牌罚下而出局后，下任警长将被随机指定"): a seeded pick among the
+    living, inside his exit, which the director may answer."""
+    res = _run(("P1", None))
+    assert [(t.tag, t.from_player, t.via) for t in res.tags_moved] == [("警长", "P1", "红牌罚下后随机指定")]
+    assert res.tags_moved[0].to_player in ("P2", "P3", "P4") and [q.key for q in res.questions] == ["警长.P1"]
+    res = _run(("P1", None), decisions={"警长.P1": "P4"})
+    assert res.tags_moved[0].to_player == "P4" and res.state_after["警长"] == "P4"
+    assert _run(("P2", None)).tags_moved == [] and _run(("P1", None), dead="P1").tags_moved == []

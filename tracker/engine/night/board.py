@@ -55,6 +55,9 @@ class Board:
         self._rng = random.Random(seed)
         #: Death listeners a hook registers (殉情, 遇难, 接刀 …): called after every death, in order.
         self.on_death: list[Callable[[Board, Seat, str], None]] = []
+        #: Listeners that close an exit, after every ``on_death`` one (a game's cascades registered late too) and
+        #: before its win check: a red card's titles passed at random (M19 "红牌罚下的警长警徽随机移交").
+        self.closing_death: list[Callable[[Board, Seat, str], None]] = []
         #: The game's rules, whose ``[[win]]`` the win check (:mod:`.win`) evaluates; None: no win check.
         self.ruleset = ruleset
         #: The game's hooks (their ``win_view``, if any, adapts the win check's view).
@@ -155,7 +158,7 @@ class Board:
             self.result.out_order.append(player)
         self.note(f"{player}{seat.life or '出局'}（{cause}）")
         self.hear(seat, "exit", (seat.faction,))
-        for listener in list(self.on_death):
+        for listener in [*self.on_death, *self.closing_death]:
             listener(self, seat, cause)
         from tracker.engine.night.win import check
 

@@ -52,7 +52,7 @@ def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
     board.set_state(REDS, reds)
     board.note(f"红牌：{target}（{faction}阵营）红牌罚下（该阵营累计{reds[faction]}张红牌）")
     if seat.alive:
-        out(target, cause)
+        out(target, cause)  # his titles at random inside the exit: :func:`titles_at_random`, the flow's listener
     else:
         board.note(f"红牌：{target}已出局（已出局角色仍可被判罚），不再出局")
     if (action.choice or "").strip() == "判负" and reds[faction] < _reds_that_lose(board, faction):
@@ -66,3 +66,16 @@ def _reds_that_lose(board: Board, faction: str) -> int:
     found = [w.when.n for w in rules if w.faction == faction and w.result == "lose"
              and w.when.kind == "red_cards_at_least"]
     return min(found, default=10**9)
+
+
+def titles_at_random(board: Board, carded: str) -> None:
+    """``[[tags]] on_red = "random"``: a title the carded player held goes to a living player, a seeded pick the
+    director may answer (M19 "警长因红牌罚下而出局后，下任警长将被随机指定"); asked by the flow inside his exit."""
+    seat = board.seat(carded)
+    for tag in (board.ruleset.tags if board.ruleset is not None else []):
+        if tag.on_red != "random" or (tag.name not in seat.tags and board.state.get(tag.name) != carded):
+            continue
+        living = [p.name for p in board.table.living()]
+        if living:
+            to = board.ask(f"{tag.name}.{carded}", f"{tag.name}{carded}红牌罚下，随机指定下任{tag.name}", living)
+            board.move_tag(tag.name, carded, to, "红牌罚下后随机指定")

@@ -33,6 +33,7 @@ from tracker.engine.night.catalog import (
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.flips import member
+from tracker.engine.night.exits import titles_at_random
 from tracker.engine.night.model import Action, Seat, Table
 from tracker.engine.night.sides import counts_in, dealt_by
 from tracker.engine.night.win import check
@@ -144,6 +145,11 @@ class Flow:
         self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at == "now")
         if self.at_once:
             board.on_death.append(self._at_once)
+        #: The red cards that take players out (``send_off``), by name and alias: a carded holder's titles pass inside the exit.
+        self.cards = {n: s for s in self.catalog.skills.values() if any(e.kind == "send_off" for e in s.effects)
+                      for n in (s.name, *s.aliases)}
+        if self.cards:
+            board.closing_death.append(self._carded)
 
     # -- exits and what they set off ---------------------------------------------------------------
     def out(self, player: str, cause: str, day: int | None = None, life: str | None = None) -> None:
@@ -181,6 +187,13 @@ class Flow:
         seat = self.board.seat(player)
         return [s for s in self.catalog.skills.values()
                 if s.trigger is not None and s.trigger.at_exit and holds(seat, s)]
+
+    def _carded(self, board: Board, seat: Seat, cause: str) -> None:
+        """A red card's exit (``send_off``): his titles that the ruleset's ``[[tags]]`` passes at random (``on_red``),
+        inside the exit, last of what it sets off at once and before its win check (M19 "红牌罚下的警长警徽随机移交";
+        "每次出局后依次结算殉情、遇难→遗志、激励、设计重选、殉职")."""
+        if cause.split("（", 1)[0] in self.cards:
+            titles_at_random(board, seat.name)
 
     def _at_once(self, board: Board, seat: Seat, cause: str) -> None:
         """The exit's 立即 triggers (``at = "now"``), inside the exit: their effects now, so a player they take out

@@ -2,8 +2,8 @@
 
 Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
 trigger, ``at = "now"``, right after the exit's record): the 忠犬 waits for his night, 遇难
-then 遗志, the 绑匪's <设计> freed (激励 is the night file's forced ``trigger``), a red-carded 警长's badge given at random (his 殉职 otherwise
-is the night file's ``trigger``, settled by the generic engine after the step), and last the win check, which the post runs
+then 遗志, the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
+red-carded 警长's badge given at random is the red card's ``send_off``), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
 
@@ -33,7 +33,6 @@ def install(ctx: Ctx) -> None:
         lambda _b, seat, cause: _lovers(ctx, seat, cause),
         lambda _b, seat, cause: _hostage(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
-        lambda _b, seat, cause: _sheriff(ctx, seat, cause),
     ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
     b.on_lost.append(lambda _b, faction: widows(ctx, faction))
 
@@ -128,18 +127,6 @@ def _design(ctx: Ctx, seat: Seat) -> None:
             b.result.state_after[f"{k.name}.设计"] = text
             b.note(f"设计：绑匪{k.name}的{text}")
             b.tell(k.name, f"设计：{text}目标")
-
-
-def _sheriff(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """"警长因红牌罚下而出局后，下任警长将被随机指定" (a question, seeded, the director may answer).
-    Any other exit is 殉职<强制>, the night file's ``trigger``: the fallen sheriff's choice."""
-    b = ctx.board
-    if not is_red(cause) or ("警长" not in seat.tags and b.state.get("警长") != seat.name):
-        return
-    living = [p.name for p in ctx.table.living()]
-    if living:
-        to = b.ask(f"警长.{seat.name}", f"警长{seat.name}红牌罚下，随机指定下任警长", living)
-        b.move_tag("警长", seat.name, to, "红牌罚下后随机指定")
 
 
 def widows(ctx: Ctx, faction: str) -> None:
