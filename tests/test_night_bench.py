@@ -52,3 +52,12 @@ def test_judged_lost_on_the_directors_choice_and_a_day_card_benches_too() -> Non
 
 def test_a_red_card_that_benches_is_data() -> None:
     assert "红牌罚下" in coverage(parse_catalog(NIGHT, "toy.toml"), None).by_data
+
+
+def test_a_choice_of_bu_panfu_does_not_judge_the_faction_lost() -> None:
+    """不判负 contains 判负: the card read it as the director's 判负 and lost the faction."""
+    res = _run(Action("导演", "红牌罚下", ("P1",), "不判负"))
+    assert "判负阵营" not in res.state_after
+    judged = _run(Action("导演", "红牌罚下", ("P1",), "判负"))
+    assert judged.state_after["判负阵营"] == ["好人"]
+    assert any("好人阵营判负" in line for line in judged.log)  # through win.lose, as the 出局 red card's 判负

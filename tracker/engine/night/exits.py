@@ -30,12 +30,16 @@ def bench(board: Board, action: Action, clause: str) -> str:
         seat.status.append(BENCHED)
     board.result.state_after[f"{target}.status"] = list(seat.status)
     board.note(f"红牌罚下：{target}进入挂机状态（{clause}）")
-    if "判负" in (action.choice or ""):
-        lost = list(board.state.get("判负阵营") or [])
-        if seat.faction not in lost:
-            board.set_state("判负阵营", [*lost, seat.faction])
-            board.note(f"红牌罚下：导演决定判负{target}所在的{seat.faction}阵营")
+    if judged_lost(action):
+        win.lose(board, seat.faction, f"红牌罚下：导演决定判负{target}所在的阵营", clause)
     return target
+
+
+def judged_lost(action: Action) -> bool:
+    """Whether the director judged the carded player's faction lost ("判罚红牌时，导演视情况决定是否判负该玩家所在
+    阵营"): the card's ``choice`` is 判负 itself — a choice that only contains it (不判负) is not, and both kinds of
+    red card (挂机 and 出局) read it here, so the loss goes through :func:`.win.lose` and its listeners alike."""
+    return (action.choice or "").strip() == "判负"
 
 
 def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
@@ -55,7 +59,7 @@ def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
         out(target, cause)  # his titles at random inside the exit: :func:`titles_at_random`, the flow's listener
     else:
         board.note(f"红牌：{target}已出局（已出局角色仍可被判罚），不再出局")
-    if (action.choice or "").strip() == "判负" and reds[faction] < _reds_that_lose(board, faction):
+    if judged_lost(action) and reds[faction] < _reds_that_lose(board, faction):
         win.lose(board, faction, "导演判负红牌玩家所在阵营，优先判负，不公示", clause)
     win.check(board, action.skill)
 
