@@ -517,7 +517,8 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log", "stands_in"}),
-    "block": frozenset({"voids", "kinds", "spends", "refuses", "log"}),
+    "block": frozenset({"voids", "kinds", "spends", "refuses", "log", "spares", "spares_kinds", "spares_passive",
+                        "pending"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
     "tell": frozenset({"text"}),
@@ -822,6 +823,17 @@ class EffectT(_Table):
         "block: besides `voids`, every submission of the target whose skill's `kind` is one of these is void for the "
         "rest of the phase — what he 发动s; a `tell` step still tells him (107 灾厄's 导演通知) (107 牵制 \"该角色当晚发动的非团队的<普通>和<限定>技能无效\": [\"普通\", \"限定\"]; a team's skill is of "
         "kind 团队); leave out: only `voids`", default=[], examples=[["普通", "限定"]])
+    spares: list[Name] = _f(
+        "block: skills of the target it never voids, though `voids` names them or `*` (M65 飞行头槌 \"使得该玩家当晚"
+        "无法使用任何技能，不包括被动技能和<绝对切割>\": [\"绝对切割\"]); another block on the same player still voids "
+        "them; leave out: none spared", default=[], examples=[["绝对切割"]])
+    spares_kinds: list[str] = _f(
+        "block: kinds of skill (a skill's `kind`) it never voids (M65 天璇紫后 \"不包括强制技能和<绝对切割>\": "
+        "[\"强制\"]); leave out: none spared", default=[], examples=[["强制"]])
+    spares_passive: bool = _f(
+        "block: a passive reaction (a `reacts` entry with `passive`: a perception nobody submits) still works on the "
+        "blocked player (M65 飞行头槌 \"不包括被动技能\": a 持续 劫火 still perceives; 天璇紫后 has no such words and "
+        "stops it); leave out: the block stops it like any skill", default=False)
     spends: bool = _f(
         "block: a voided submission was still 发动 — its `uses` are spent and its `cooldown_key`/`no_repeat` count "
         "from this phase (107 牵制 \"该角色当晚发动的……技能无效\"); leave out: refused before it is used, nothing "
@@ -956,7 +968,10 @@ class EffectT(_Table):
     consent: ConsentT | None = _f("learn: see `consent`; leave out: no one is asked to agree", default=None)
     pending: str | None = _f("learn, ask = role_if_dies: when it is answered, a pending entry for the director on "
                              "each player asked about who is still alive, `{actor}` and `{target}` standing in (M160 "
-                             "守墓 \"在下个黄昏前\": a death by day is the director's to tell); status: a pending entry for the "
+                             "守墓 \"在下个黄昏前\": a death by day is the director's to tell); block of a `tonight` skill settled in "
+                             "a day phase: it voids nothing that day, and this is the pending entry on the target for "
+                             "the night after, `{actor}` and `{target}` standing in (M65 天璇紫后 \"使得该玩家当晚无法使用"
+                             "任何技能\"); status: a pending entry for the "
                              "director on the target while he has it, `{actor}`, `{target}` and `{next_day}` (the game "
                              "day that follows the phase) standing in (M19 绑架 \"被绑架的角色在下一个游戏日不得主动发表"
                              "观点\"); leave out: none",
@@ -1385,7 +1400,9 @@ class SkillT(_Table):
     from_night: Positive | None = _f("not before this night", default=None)
     self_target: Literal["allowed", "never", "first_night", "only"] = _f(
         "may its holder target themself: allowed, never, only on night 1, or only themself", default="allowed")
-    no_repeat: str | None = _f("the `state` key of its last use; the same target is refused the next night",
+    no_repeat: str | None = _f("the `state` key of its last use; the same target is refused the next night (a "
+                               "skill of `phase = \"day\"`: the next game day, its use recorded as `{target, day}`: "
+                               "M65 飞行头槌 \"不可对同一目标连续使用\", a day cast and a lent night use alike)",
                                default=None)
     cooldown: Positive | None = _f("at least this many nights between two uses", default=None)
     cooldown_key: str | None = _f("the `state` key the cooldown counts from: the generic engine writes "
@@ -1400,7 +1417,9 @@ class SkillT(_Table):
         "out: a player may be chosen again", default=None, examples=["深青之桩已选择"])
     target_dead: bool = _f("targets must be out", default=False)
     target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
-    actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills)", default=False)
+    actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills); a `tonight` skill's day submission "
+                                 "stands anyway when its user went out later that day (M65 天璇紫后 cast before the "
+                                 "vote holds that night)", default=False)
     lethal: bool = _f("it kills (read by 107's settlement hook only)", default=False)
     gained: bool = _f("players outside `roles` may come to hold it in play (the game's hook decides who)",
                       default=False)
@@ -1724,6 +1743,11 @@ class StepT(_Table):
     phases: list[Phase] = _f("every phase it belongs to, for a step the post runs in several (107's vote and "
                              "its (19)–(20) end whichever day phase is settled); empty: `phase` alone", default=[])
     nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
+    sent: Literal["any", "day", "night"] = _f(
+        "whose submissions it settles by the phase they were sent in: `day` — a `tonight` skill's day submissions "
+        "handed to the night (and every submission of a day phase), `night` — the night's own (M65 "
+        "\"3、紫王天璇紫后、银鸦飞行头槌\": the day's casts land before the day's exits, one lent by 技能掠夺 and "
+        "used at night at (3)). Leave out: all of them", default="any")
     game_start: bool | None = _f(
         "true: the step runs only in a settlement holding submissions sent 游戏开始前 (the post's 游戏开始时: M65 "
         "\"分发身份完毕后……进行抉择\", and <四眼预知> \"游戏开始时……得知两个\"); false: only in any other. Leave out: "

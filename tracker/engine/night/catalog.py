@@ -161,6 +161,12 @@ class Effect:
     kinds: tuple[str, ...] = ()
     #: block: a voided submission is still 发动, its use spent (107 牵制 "当晚发动的……技能无效").
     spends: bool = False
+    #: block: skills it never voids (M65 飞行头槌 "不包括……<绝对切割>").
+    spares: tuple[str, ...] = ()
+    #: block: kinds of skill it never voids (M65 天璇紫后 "不包括强制技能").
+    spares_kinds: tuple[str, ...] = ()
+    #: block: a passive reaction (a perception nobody submits) still works (M65 飞行头槌 "不包括被动技能").
+    spares_passive: bool = False
     answer: str = "faction"
     words: Mapping[str, str] = field(default_factory=dict)
     text: str = "{target}：{answer}"
@@ -572,6 +578,8 @@ class Step:
     game_start: bool | None = None
     #: The pending damage as a dry run: who it would take out (107 (11) 初步结算), for ``going`` and ``target_going``.
     preview: bool = False
+    #: Whose submissions by the phase they were sent in: ``day`` (a ``tonight`` skill's day casts), ``night`` or ``any``.
+    sent: str = "any"
     #: Whose submissions it settles: ``holders`` (by role or tag as the phase begins), ``others`` or ``any`` (M65 0/1).
     by: str = "any"
 
@@ -836,7 +844,8 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   factions=tuple(e.factions), unanimous=e.unanimous,
                   delays=e.delays, when=e.when, reason=e.reason, stands_in=e.stands_in, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
-                  moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), kinds=tuple(e.kinds), spends=e.spends, answer=e.answer, words=dict(e.words),
+                  moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), kinds=tuple(e.kinds), spends=e.spends, spares=tuple(e.spares),
+                  spares_kinds=tuple(e.spares_kinds), spares_passive=e.spares_passive, answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
                   nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
@@ -903,7 +912,7 @@ def _step(t: StepT) -> Step:
                                              lapsed=t.tell.lapsed)
     return Step(n=t.n, skills=tuple(t.skills), tell=tell, resolve=t.resolve, hook=t.hook, phase=t.phase,
                 nights=t.nights, clause=t.clause, phases=tuple(t.phases), feedback=t.feedback, game_start=t.game_start,
-                preview=t.preview, by=t.by)
+                preview=t.preview, by=t.by, sent=t.sent)
 
 
 def _tell_one(o: TellOneT) -> TellOne:

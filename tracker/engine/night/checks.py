@@ -46,15 +46,24 @@ def _phase_of(table: Table, action: Action) -> str:
     return "night" if table.night is not None else (table.phase or "day")
 
 
+def _out_after_cast(table: Table, action: Action, skill: Skill, seat: Seat, day: int | None) -> bool:
+    """A ``tonight`` skill's day submission at night whose user went out later that same day: he cast it
+    before going out, and it holds (M65 天璇紫后 "游戏日白天任意时刻……使得该玩家当晚无法使用任何技能")."""
+    out = seat.fields.get("出局")
+    return (skill.tonight and action.phase == "day" and table.night is not None and day is not None
+            and isinstance(out, dict) and out.get("day") == day)
+
+
 def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = (), *,
-            joined: bool = False) -> str | None:
+            joined: bool = False, day: int | None = None) -> str | None:
     """Why this submission cannot be settled, in Chinese, or None if it may enter settlement.
 
     ``granted``: skills the actor may use this phase beyond his role's (the hook's ``grants``, e.g.
     M65 <技能掠夺>: "下一夜晚你可以使用该角色的任一非强制技能"). A lent skill skips the role and
     phase checks — the grant itself says when it may be used — and keeps every other check. ``joined``: the
     team skill is sent by players who are its team's members by another skill (``joins_team`` read ``acts``: 107
-    统御), so their not holding it is no refusal.
+    统御), so their not holding it is no refusal. ``day``: the
+    game day this phase belongs to (a night: the day before it), for the limits counted by days.
     """
     if skill.tally is not None:
         return f"<{skill.name}>由白天的计票结算（[voting] {skill.tally}），无需提交"
@@ -73,7 +82,7 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         if m not in table.players:
             return f"没有玩家 {m}"
         seat = table.players[m]
-        if not seat.alive and not skill.actor_may_be_dead:
+        if not seat.alive and not skill.actor_may_be_dead and not _out_after_cast(table, action, skill, seat, day):
             return f"{m}已{seat.life or '出局'}，不能发动技能"
         if seat.benched:
             return f"{m}处于挂机状态，不能发动技能"
@@ -120,7 +129,12 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
                 return f"<{skill.name}>仅第一晚可以选择自己"
         elif skill.self_target == "only":
             return f"<{skill.name}>只能选择自己"
-    if skill.no_repeat and night is not None:
+    if skill.no_repeat and skill.phase == "day":  # counted by game days: {target, day}
+        last = table.state.get(skill.no_repeat)
+        if isinstance(last, dict) and day is not None and last.get("day") == day - 1 \
+                and last.get("target") in action.targets:
+            return f"<{skill.name}>不能连续两天选择同一名玩家（第{day - 1}天已选{last.get('target')}）"
+    elif skill.no_repeat and night is not None:
         last = table.state.get(skill.no_repeat)
         if isinstance(last, dict) and last.get("night") == night - 1 and last.get("target") in action.targets:
             return f"<{skill.name}>不能连续两晚选择同一名玩家（第{night - 1}夜已选{last.get('target')}）"

@@ -77,6 +77,24 @@ class Cover:
     asks: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Sparing:
+    """One block with exceptions (``spares``, ``spares_kinds``, ``spares_passive``), asked on its own: a
+    second block on the same player still voids what this one spares (M65 天璇紫后 and 飞行头槌 on one player)."""
+
+    skill: str
+    voids: frozenset[str]
+    kinds: frozenset[str]
+    spares: frozenset[str]
+    spares_kinds: frozenset[str]
+    spares_passive: bool
+
+    def stops(self, skill: str, kind: str | None, passive: bool) -> bool:
+        if skill in self.spares or (kind is not None and kind in self.spares_kinds) or (passive and self.spares_passive):
+            return False
+        return "*" in self.voids or skill in self.voids or (kind is not None and kind in self.kinds)
+
+
 @dataclass(slots=True)
 class Pool:
     """What the steps so far have set up and the ``resolve`` step has not settled yet."""
@@ -86,6 +104,8 @@ class Pool:
     blocked: dict[str, set[str]] = field(default_factory=dict)
     #: The kinds of skill (``kinds``: 普通, 限定 …) a block voids, by player.
     blocked_kinds: dict[str, set[str]] = field(default_factory=dict)
+    #: Blocks with exceptions (``spares`` …), by player, in the order they came.
+    sparing: dict[str, list[Sparing]] = field(default_factory=dict)
     #: Blocked players whose voided submissions still spend their uses (``spends``).
     spending: set[str] = field(default_factory=set)
     #: Targets each skill was used on in this phase (a ``tell`` step reports them).
@@ -110,10 +130,22 @@ class Pool:
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
 
-    def blocks(self, player: str, skill: str, kind: str | None = None) -> bool:
-        """Whether a block this phase voids ``skill`` (of ``kind``, for a block by ``kinds``) for ``player``."""
+    def blocks(self, player: str, skill: str, kind: str | None = None, *, passive: bool = False) -> bool:
+        """Whether a block this phase voids ``skill`` (of ``kind``, for a block by ``kinds``; ``passive``: a
+        perception nobody submits) for ``player``."""
         voids = self.blocked.get(player, set())
-        return "*" in voids or skill in voids or (kind is not None and kind in self.blocked_kinds.get(player, ()))
+        return ("*" in voids or skill in voids or (kind is not None and kind in self.blocked_kinds.get(player, ()))
+                or self.sparing_block(player, skill, kind, passive=passive) is not None)
+
+    def blocks_told(self, player: str, skill: str, kind: str) -> bool:
+        """Whether a block voids a skill a ``tell`` step tells (of ``kind``): a block by ``kinds`` leaves it told
+        (107 灾厄's 导演通知); a block with exceptions spares it by its kind (M65 天璇紫后 "不包括强制技能": <四眼预知>)."""
+        voids = self.blocked.get(player, set())
+        return "*" in voids or skill in voids or self.sparing_block(player, skill, kind) is not None
+
+    def sparing_block(self, player: str, skill: str, kind: str | None = None, *, passive: bool = False) -> str | None:
+        """The latest block with exceptions that voids ``skill`` for ``player`` (its skill's name), or None."""
+        return next((b.skill for b in reversed(self.sparing.get(player, [])) if b.stops(skill, kind, passive)), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +160,33 @@ class Use:
 
 #: Takes a player out now with a cause; the engine runs what the exit sets off.
 Out = Callable[[str, str], None]
+
+
+def block(pool: Pool, effect: Effect, target: str, skill: Skill, by: str, actor: str) -> None:
+    """A ``block`` effect on ``target``: what it voids (and spares) for the rest of the phase, and how the
+    blocked player's later submissions are refused (``refuses``: ``{skill}`` is the refused one's name)."""
+    if effect.spares or effect.spares_kinds or effect.spares_passive:
+        pool.sparing.setdefault(target, []).append(Sparing(
+            skill.name, frozenset(effect.voids), frozenset(effect.kinds), frozenset(effect.spares),
+            frozenset(effect.spares_kinds), effect.spares_passive))
+    else:
+        pool.blocked.setdefault(target, set()).update(effect.voids)
+        pool.blocked_kinds.setdefault(target, set()).update(effect.kinds)
+    if effect.spends:
+        pool.spending.add(target)
+    pool.blockers.setdefault(target, (by, effect.clause or skill.clause))
+    if effect.refuses is not None:  # {actor}: who sent it, a team's members too (107 牵制 "P06+P18")
+        pool.refusing[target] = (effect.refuses.format(target=target, actor=actor, skill="{skill}"),
+                                 effect.clause or skill.clause)
+
+
+def tell_user(board: Board, use: Use, effect: Effect, target: str | None) -> None:
+    """A ``tell`` effect: what the post tells the user on a use (M65 票权掠夺 "已执行"). A ``tonight`` skill's
+    day cast handed to the night is not told again: its user was told when the day was settled."""
+    if use.skill.tonight and use.action.phase == "day" and board.night is not None:
+        return
+    board.tell(use.actor, effect.text.format(target=target))
+    board.note(f"{use.step} 告知{use.actor}：{effect.text.format(target=target)}")
 
 
 def refused(board: Board, pool: Pool, use: Use) -> str | None:
@@ -170,6 +229,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
             return
     if effect.kind == "mark":
         _mark(board, use, effect, target)
+        return
+    if effect.kind == "tell":  # told to the user, whatever shield the target holds
+        tell_user(board, use, effect, target)
         return
     whole = _ON_THE_USE.get(effect.kind)
     if whole is not None:
@@ -262,15 +324,13 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
                                                         effect.reason, effect.flips_instead))
         stops = "任何" if "*" in effect.stops else "、".join(effect.stops)
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（当晚不受{stops}致死）")
+    elif effect.kind == "block" and use.skill.tonight and board.night is None and board.table.day is not None:
+        night = board.catalog.night_before(board.table.day + 1)  # cast in the day, it holds "当晚": nothing voided now
+        board.later((effect.pending or f"{name}：当晚的技能无效").format(actor=who, target=target), target,
+                    f"第{night}夜", effect.clause or use.skill.clause)
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}第{night}夜的技能无效")
     elif effect.kind == "block":
-        pool.blocked.setdefault(target, set()).update(effect.voids)
-        pool.blocked_kinds.setdefault(target, set()).update(effect.kinds)
-        if effect.spends:
-            pool.spending.add(target)
-        pool.blockers.setdefault(target, (f"{who}<{name}>", effect.clause or use.skill.clause))
-        if effect.refuses is not None:  # {actor}: who sent it, a team's members too (107 牵制 "P06+P18")
-            pool.refusing[target] = (effect.refuses.format(target=target, actor=use.action.actor),
-                                     effect.clause or use.skill.clause)
+        block(pool, effect, target, use.skill, f"{who}<{name}>", use.action.actor)
         voids = "技能" if "*" in effect.voids else "、".join([*effect.voids, *(f"<{k}>技能" for k in effect.kinds)])
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}此后的{voids}无效")
     elif effect.kind == "inspect":
@@ -280,9 +340,6 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         word = effect.words.get(found, found if effect.otherwise is None else effect.otherwise)
         board.tell(who, effect.text.format(target=target, answer=word))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target} → {word}", answer=word)
-    elif effect.kind == "tell":
-        board.tell(who, effect.text.format(target=target))
-        board.note(f"{step} 告知{who}：{effect.text.format(target=target)}")
     elif effect.kind == "message":
         board.tell(target, _words(board, effect, use, target))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")

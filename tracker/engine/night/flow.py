@@ -391,7 +391,8 @@ class Flow:
         chosen = action  # what the player chose: no_repeat reads it
         if action.targets:  # a redirect (抗议) before this step may replace a target; decided once, here
             action = replace(action, targets=tonight.targets(b, self.pool, action, self.actions))
-        blocked = next((m for m in action.members if self.pool.blocks(m, skill.name, skill.kind)), None)
+        blocked = None if self.cast_in_day(action, skill) else next(
+            (m for m in action.members if self.pool.blocks(m, skill.name, skill.kind)), None)
         if blocked is not None:
             if blocked in self.pool.spending:  # ``spends``: still 发动 (107 牵制 "当晚发动的……技能无效")
                 self._spend(action, skill)
@@ -400,7 +401,7 @@ class Flow:
                 b.note(f"{step} {action.actor}<{skill.name}>{'、'.join(action.targets)}：无效（{by}；仍算发动）")
             if blocked in self.pool.refusing:  # the post's own reason (``refuses``: M19 算计)
                 reason, clause = self.pool.refusing[blocked]
-                b.reject(action, reason, clause)
+                b.reject(action, reason.replace("{skill}", skill.name), clause)
             elif blocked in self.pool.blockers:  # "blocked before he acts: refused, with the blocker"
                 by, clause = self.pool.blockers[blocked]
                 b.reject(action, f"{blocked}被{by}封锁，<{skill.name}>无效", clause)
@@ -411,7 +412,8 @@ class Flow:
                 and not any(b.seat(m).alive for m in action.members)):
             b.note(f"{step} {action.actor}已出局，<{skill.name}>不再发动")
             return
-        if b.hooks is not None and b.hooks.void is not None and b.hooks.void(self, action, step):
+        if (b.hooks is not None and b.hooks.void is not None and not self.cast_in_day(action, skill)
+                and b.hooks.void(self, action, step)):
             return
         use = Use(step, action, skill, actor)
         why = effects.refused(b, self.pool, use)
@@ -435,6 +437,9 @@ class Flow:
                                           for e in skill.effects):
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
+            for e in skill.effects:  # what the post tells the user on a use, told whether it took or not (M65 已执行)
+                if e.kind == "tell":
+                    effects.tell_user(b, use, e, action.targets[0])
             self._last_use(skill, chosen)
             return
         out: effects.Out = self.out
@@ -472,7 +477,10 @@ class Flow:
         """``no_repeat``: the target of this night's use, for the next night's refusal; ``cooldown_key``:
         when (and on whom) it was last used, which the cooldown counts from."""
         b = self.board
-        if skill.no_repeat and b.night is not None:
+        if skill.no_repeat and skill.phase == "day":  # counted by game days (M65 飞行头槌): the day it was cast on
+            day = b.table.day if b.night is None else self.catalog.day_before(b.night)
+            b.set_state(skill.no_repeat, {"target": action.targets[0], "day": day} if action.targets else {"day": day})
+        elif skill.no_repeat and b.night is not None:
             b.set_state(skill.no_repeat, last_use(b, action))
         if skill.cooldown_key is not None:
             b.set_state(skill.cooldown_key, last_use(b, action))
@@ -519,7 +527,7 @@ class Flow:
 
     def _stopped(self, holder: str, skill: str, passive: bool) -> str | None:
         """A block of this phase on ``holder``'s ``skill`` (who blocked him), for his reactions."""
-        if not self.pool.blocks(holder, skill):
+        if not self.pool.blocks(holder, skill, passive=passive):
             return None
         return self.pool.blockers.get(holder, ("封锁",))[0]
 
@@ -544,6 +552,18 @@ class Flow:
         if self.catalog.originals_first:  # 107 "学者拓印的技能在原版之后结算"
             return sorted(counted, key=lambda a: (not self.original(a, skill), a.index))
         return sorted(counted, key=lambda a: a.index)
+
+    def sent(self, action: Action, when: str) -> bool:
+        """A step's ``sent``: every submission of a day phase is the day's; at night, the day's are those sent
+        in the day (a ``tonight`` skill's casts handed to the night)."""
+        day = self.board.night is None or action.phase == "day"
+        return when == "any" or day == (when == "day")
+
+    def cast_in_day(self, action: Action, skill: Skill) -> bool:
+        """A ``tonight`` skill's day submission settled at night: it was made in the day, before anything of
+        this night — the night's blocks and the game's ``void`` do not meet it (M65 天璇紫后 cast before its
+        caster was voted out still holds that night)."""
+        return skill.tonight and action.phase == "day" and self.board.night is not None
 
     def original(self, action: Action, skill: Skill) -> bool:
         """Whether the submission's actor holds the skill by role as the phase began (or by tag), not
@@ -584,7 +604,7 @@ class Flow:
             if silenced:
                 b.note(f"{n} {seat.name}处于[{silenced[0]}]状态，<{to.name}>失效，不告知")
                 continue
-            if self.pool.blocks(seat.name, to.name):  # "使其在当晚无法发动任何技能": a told skill too
+            if self.pool.blocks_told(seat.name, to.name, to.kind):  # "使其在当晚无法发动任何技能": a told skill too
                 by = self.pool.blockers.get(seat.name, ("", ""))[0]
                 b.note(f"{n} {seat.name}被{by}封锁，当晚没有<{to.name}>，不告知")
                 continue
@@ -767,7 +787,7 @@ class Flow:
             if skill.trigger is not None:
                 continue
             for a in self.effective(name):
-                if step.by == "any" or self.original(a, skill) == (step.by == "holders"):
+                if (step.by == "any" or self.original(a, skill) == (step.by == "holders")) and self.sent(a, step.sent):
                     self.settle(a, n)
             if any(e.top_at_least is not None for e in skill.effects):  # counted once all are in (祝福)
                 effects.tally(self.board, self.pool, skill, n)

@@ -93,13 +93,14 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
         hooks.prepare(board, list(actions))  # what the post settles before anyone chooses (107's (1) 诅咒)
     lent = hooks.grants(board.table) if hooks is not None and hooks.grants is not None else {}
     legal: list[Action] = []
+    day = board.catalog.day_before(board.night) if board.night is not None else board.table.day
     for action, skill in zip(actions, skills, strict=True):
         action = action if action.skill == skill.name else replace(action, skill=skill.name)
         join = joins.joining(board, action, skill)  # 107 统御 "共群": a team skill sent by its group's other players
         if join is not None and join[1] == joins.CHAT:
             why: str | None = joins.chat_only(action, skill, join[0])
         else:
-            why = refusal(board.table, action, skill, lent.get(action.actor, ()), joined=join is not None)
+            why = refusal(board.table, action, skill, lent.get(action.actor, ()), joined=join is not None, day=day)
         if why is None and join is None and (hooks is None or hooks.refuse is None):  # else the hook's own
             why = flow.refuse_team(board.table, action, skill)
         if why is None:

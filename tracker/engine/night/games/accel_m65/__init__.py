@@ -3,7 +3,7 @@
 The order (rule post, 胜负判定 · 优先级判定): "0、黑王绝对切割 1、掠夺者技能掠夺得到的绝对切割
 2、绿王绝对防御 3、紫王天璇紫后、银鸦飞行头槌 4、红王最后一枪 5、蓝王天枢剑圣、深桩深青之桩
 X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中。" is the night file's ``[[steps]]``, walked by the
-generic engine; (3), (4) and the 增益 are hook steps here (``STEP_HOOKS``), sharing one :class:`Walk`; (0)/(1)'s
+generic engine; (3)'s blocks are data (``block``, their day casts at the step ``sent = "day"``); (4) and the 增益 are hook steps here (``STEP_HOOKS``), sharing one :class:`Walk`; (0)/(1)'s
 <绝对切割> and (5)'s marks are data, their casts passing :func:`aim` and their users :func:`void` as every cast does. The 增益
 and information skills the list leaves out follow in submission order ("增益技能生效时间按照私聊导演的
 具体时间先后为准"); then the morning (<四眼预知>, a data ``tell`` step) and the win check. 2 and X act inside every step
@@ -27,7 +27,6 @@ from tracker.engine.night.model import Action, Seat, Table
 from . import steps, verdict
 from .cast import Ctx, land
 from .rules import (
-    BLOCKS,
     C_OUT,
     MARKS,
     REACTIONS,
@@ -79,14 +78,6 @@ def refuse(table: Table, action: Action) -> str | None:
     skill, targets, choice = action.skill, action.targets, action.choice or ""
     day = game_day(table)
     target: Seat | None = table.players.get(targets[0]) if targets else None
-    if skill in BLOCKS and not seat.alive:
-        out = seat.fields.get("出局")
-        if table.night is None or action.phase != "day" or not isinstance(out, dict) or out.get("day") != day:
-            return f"{seat.name}已出局，不能发动技能"
-    if skill in BLOCKS and targets:
-        last = table.state.get(f"{skill}上次")
-        if isinstance(last, dict) and last.get("day") == day - 1 and last.get("target") == targets[0]:
-            return f"<{skill}>不可对同一目标连续使用（第{day - 1}天已选{targets[0]}）"
     if skill == "技能掠夺":
         if parse_role(choice) is None:
             return "<技能掠夺>需说明猜测的具体身份（choice，如“猜测身份：黄王”）"
@@ -203,7 +194,7 @@ def _label(step: str) -> str:
 def void(flow: Flow, action: Action, step: str) -> bool:
     """A skill data settles meets the rules every M65 skill meets when its step comes: its user is
     still in the game ("角色出局后，不能继续……行使特权"; a 增益 skill submitted before his death still
-    takes effect) and not blocked by (3) (飞行头槌/天璇紫后, with their exceptions)."""
+    takes effect). A (3) block (data: ``block`` with its exceptions) is asked by the generic engine before this."""
     walk = _walk(flow)
     if action.skill in DAY_EXITS:  # in the day, before any of this phase's submissions
         walk.ctx.current = -1
@@ -232,7 +223,8 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """Before 0: who counts (每天限一次, 时间回溯, one stolen skill), the 枯竭 answers (kept for the
     nested X), <最后一枪> chosen in advance (<四眼预知> at the start of the game is the next step's data ``tell``)."""
     board = flow.board
-    ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None)
+    ctx = Ctx(board=board, cat=board.catalog, day=game_day(board.table), night=board.night is not None,
+              pool=flow.pool)
 
     def on_death(b: Board, seat: Seat, cause: str) -> None:
         b.tell(seat.name, "出局通知")
@@ -256,29 +248,6 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
         if not seat.alive and isinstance(out, dict) and out.get("day") == ctx.day:
             # went out in the day (投票 …) before this settlement: the shot is taken now, as of then
             ctx.guns.append((seat.name, str(out.get("cause", "出局")), -1))
-
-
-def _daytime(walk: Walk) -> list[Action]:
-    """Blocks cast in the day happened before the night began: their targets are fixed (and
-    perceive, reflect, redirect) as they stood then, before any death of this night."""
-    return [a for a in walk.of(*BLOCKS) if a.phase == "day" or not walk.ctx.night]
-
-
-def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """The day's blocks, before the day's exits (data, the next step: the vote, then a red card,
-    "白天红牌罚下导致的出局结算在投票结算之后执行"); <最后一枪> answers them at (4)."""
-    walk = _walk(flow)
-    for a in _daytime(walk):
-        steps.block(walk.ctx, a)
-
-
-def _block(flow: Flow, step: Step, _: Sequence[Action]) -> None:
-    """(3) 紫王<天璇紫后>、银鸦<飞行头槌> used at night (a stolen one); the day's are cast already."""
-    walk = _walk(flow)
-    daytime = _daytime(walk)
-    for a in walk.of(*BLOCKS):
-        if a not in daytime:
-            steps.block(walk.ctx, a)
 
 
 def _gun(flow: Flow, step: Step, _: Sequence[Action]) -> None:
@@ -327,14 +296,12 @@ def _end(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 _WHY_ORDER = ("胜负判定·优先级判定：X、劫火净化之焰、黄王辐射炫惑嵌套在触发的步骤中 —— 每一步对玩家施放的技能都先经"
               "<绝对防御>、感知与反弹/更改目标（cast.land），并受(3)的封锁；这些嵌套的判定 effects 写不出")
 STEP_HOOKS = {
-    "开始": _start, "白天": _day, "封锁": _block, "最后一枪": _gun, "增益": _buff, "结束": _end,
+    "开始": _start, "最后一枪": _gun, "增益": _buff, "结束": _end,
 }
 
 _CAST = "；对玩家施放时先经<绝对防御>与嵌套的 X（感知、反弹、更改目标），受(3)封锁 —— 嵌套判定，effects 写不出"
 #: Per skill: the clause that keeps it in code and why data cannot say it.
 HOOKED = {
-    "飞行头槌": "(3) 白天施放、当晚封锁（不包括被动技能和<绝对切割>），按天比较的不可连续" + _CAST,
-    "天璇紫后": "(3) 白天施放、当晚封锁（不包括强制技能和<绝对切割>），按天比较的不可连续" + _CAST,
     "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,
     "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
@@ -347,8 +314,8 @@ HOOKS = GameHooks(
     why={
         **dict.fromkeys(STEP_HOOKS, _WHY_ORDER),
         "refuse": "宣言类技能、一夜一技能、技能掠夺所得技能的使用条件 —— 依赖掠夺记录与宣言内容，键写不出",
-        "void": "角色出局后不能行使特权（出局前提交的增益技能仍生效）、(3) 的封锁（飞行头槌不包括被动技能、天璇紫后不包括强制"
-                "技能，都不包括<绝对切割>）—— 由数据结算的技能也先经此判定；封锁的例外依技能的种类与封锁者",
+        "void": "角色出局后不能行使特权（出局前提交的增益技能仍生效）—— 由数据结算的技能也先经此判定；出局前后依提交顺序"
+                "（(3) 的封锁是数据：block 的 spares，由通用引擎先判定）",
         "aim": "2 绿王<绝对防御>与嵌套的 X（劫火净化之焰、黄王辐射炫惑：感知、反弹、更改目标）—— 由数据结算的技能对玩家施放时"
                "先经 cast.land；反应依前一夜的声明与当时的答复",
         "grants": "技能掠夺：猜测成功后下一夜晚可使用该角色的任一非强制技能 —— 技能随掠夺结果变化",

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from tracker.engine.night import react
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Catalog
+from tracker.engine.night.effects import Pool
 from tracker.engine.night.model import Action
 from tracker.engine.night.react import Stopped
 
-from .rules import CUT, UNTOUCHABLE, excepted, shield
+from .rules import excepted, shield
 
 
 @dataclass(slots=True)
@@ -29,7 +30,7 @@ class Ctx:
     cat: Catalog
     day: int                                   # the 游戏日 (night N follows day N)
     night: bool                                # a night, or a day phase
-    blocked: dict[str, str] = field(default_factory=dict)     # player -> 天璇紫后 / 飞行头槌 (tonight)
+    pool: Pool                                 # the settlement's pool: the (3) blocks cast on players tonight
     reactions: list[Action] = field(default_factory=list)     # 枯竭 answers: 反弹 / 更改目标
     guns: list[tuple[str, str, int]] = field(default_factory=list)  # (dead holder, cause, at index)
     gun_orders: dict[str, str] = field(default_factory=dict)  # 最后一枪 chosen in advance
@@ -39,20 +40,11 @@ class Ctx:
     current: int = 10**6                                       # the submission being settled
 
     def stopped(self, player: str, skill: str, *, passive: bool = False) -> str | None:
-        """The block (3) that stops ``player`` using ``skill`` tonight, or None.
-
-        飞行头槌: "不包括被动技能和<绝对切割>"; 天璇紫后: "不包括强制技能和<绝对切割>";
-        技能掠夺/票权掠夺 "不会受到任何干扰". ``passive``: a 持续 perception.
-        """
-        by = self.blocked.get(player) if self.night else None
-        if by is None or skill == CUT or skill in UNTOUCHABLE:
-            return None
-        kind = self.cat.skills[skill].kind if skill in self.cat.skills else "普通"
-        if by == "飞行头槌" and (passive or kind in ("被动", "强制")):
-            return None
-        if by == "天璇紫后" and kind == "强制":
-            return None
-        return by
+        """The block (3) that stops ``player`` using ``skill`` tonight, or None: the blocks' data (``spares``,
+        ``spares_kinds``, ``spares_passive``: 飞行头槌 "不包括被动技能和<绝对切割>", 天璇紫后 "不包括强制技能和
+        <绝对切割>", 技能掠夺/票权掠夺 "不会受到任何干扰"), asked of the pool. ``passive``: a 持续 perception."""
+        kind = self.cat.skills[skill].kind if skill in self.cat.skills else None
+        return self.pool.sparing_block(player, skill, kind, passive=passive)
 
 
 def _stopped(ctx: Ctx, daytime: bool) -> Stopped:

@@ -35,10 +35,6 @@ C_TIMEOUT = "劫火、黄王接到通知后，一小时内给出答复，否则�
 #: ("减益技能和部分强制技能因为发动具有冲突性"), with 深青之桩 marked （减益） itself; 票权掠夺
 #: takes a player's vote away, a 减益 too. 黄王 持续 perceives only these.
 DEBUFFS = frozenset({"绝对切割", "天璇紫后", "飞行头槌", "最后一枪", "天枢剑圣", "深青之桩", "票权掠夺"})
-#: "技能掠夺不会受到任何干扰和反弹" / "票权掠夺不会受到任何干扰和反弹": no block, no 绝对防御,
-#: no reflection, no redirection.
-UNTOUCHABLE = frozenset({"技能掠夺", "票权掠夺"})
-BLOCKS = ("天璇紫后", "飞行头槌")      # 3、紫王天璇紫后、银鸦飞行头槌
 MARKS = ("天枢剑圣", "深青之桩")       # 5、蓝王天枢剑圣、深桩深青之桩
 CHOICE_SKILLS = {"空之瞭望": "风行", "净化之焰": "劫火", "辐射炫惑": "黄王"}   # the （抉择） skills
 REACTIONS = ("净化之焰", "辐射炫惑")   # 枯竭: declared the night before, reacting the next 游戏日

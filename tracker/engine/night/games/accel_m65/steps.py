@@ -59,33 +59,6 @@ def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
     ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
 
 
-def block(ctx: Ctx, act: Action) -> None:
-    """(3) 紫王<天璇紫后>、银鸦<飞行头槌>: cast in the day, the target cannot use skills that night."""
-    b = ctx.board
-    actor, target = act.members[0], act.targets[0]
-    daytime = act.phase == "day" or not ctx.night
-    if not daytime and not can_act(ctx, act, "(3)"):
-        return
-    b.set_state(f"{act.skill}上次", {"target": target, "day": ctx.day})
-    if not b.seat(target).alive:
-        b.note(f"(3) <{act.skill}>：{target}已出局，不再生效")
-        return
-    final = land(ctx, actor, act.skill, target, daytime=daytime)
-    if daytime and not ctx.night:
-        b.tell(actor, f"已执行<{act.skill}>")
-    if final is None:
-        return
-    spared = "被动技能和<绝对切割>" if act.skill == "飞行头槌" else "强制技能和<绝对切割>"
-    if ctx.night:
-        ctx.blocked[final] = act.skill
-        when = "白天已施放，入夜前生效" if daytime else "夜晚使用（技能掠夺所得）"
-        b.note(f"(3) <{act.skill}>（{actor}，{when}）：{final}当晚无法使用任何技能，不包括{spared}")
-    else:
-        b.note(f"(3) <{act.skill}>（{actor}）：{final}第{ctx.day}夜无法使用任何技能，不包括{spared}")
-        b.later(f"{act.skill}：当晚无法使用任何技能，不包括{spared}", final, f"第{ctx.day}夜",
-                ctx.cat.skill(act.skill).clause)
-
-
 def armed(ctx: Ctx, player: str, at: int) -> bool:
     """<最后一枪> is unlocked and not yet expired: "该技能只保存到使用机械制造后的下一个夜晚，
     第二个游戏日白天往后技能失效" — made on night M, it holds through night M+1; made tonight, it
