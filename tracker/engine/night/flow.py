@@ -32,8 +32,8 @@ from tracker.engine.night.catalog import (
 )
 from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
-from tracker.engine.night.flips import member
 from tracker.engine.night.exits import titles_at_random
+from tracker.engine.night.flips import member
 from tracker.engine.night.model import Action, Seat, Table
 from tracker.engine.night.sides import counts_in, dealt_by
 from tracker.engine.night.win import check
