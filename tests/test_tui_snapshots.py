@@ -18,10 +18,15 @@ from tui.app import TrackerApp
 
 
 async def _settle(pilot: Pilot[Any]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Until a pause starts no new worker (at most ten rounds): a worker's result posts a message whose
+    handler may start another (a table's rows, then its column widths), and two fixed rounds caught the
+    posts table of 7 at 80×24 with its 内容 column sized before its rows once under a full test run."""
+    for _ in range(10):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        if not list(pilot.app.workers):
+            break
 
 
 def _after(*keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
