@@ -51,20 +51,26 @@ def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
     then the win check at the point named as the skill (``[win_policy] checks_at``)."""
     seat = board.seat(target)
     faction = seat.faction
-    reds = dict(board.state.get(REDS) or {})
-    reds[faction] = int(reds.get(faction, 0)) + 1
-    board.set_state(REDS, reds)
-    board.note(f"红牌：{target}（{faction}阵营）红牌罚下（该阵营累计{reds[faction]}张红牌）")
+    cards = count_red(board, faction)
+    board.note(f"红牌：{target}（{faction}阵营）红牌罚下（该阵营累计{cards}张红牌）")
     if seat.alive:
         out(target, cause)  # his titles at random inside the exit: :func:`titles_at_random`, the flow's listener
     else:
         board.note(f"红牌：{target}已出局（已出局角色仍可被判罚），不再出局")
-    if judged_lost(action) and reds[faction] < _reds_that_lose(board, faction):
+    if judged_lost(action) and cards < reds_that_lose(board, faction):
         win.lose(board, faction, "导演判负红牌玩家所在阵营，优先判负，不公示", clause)
     win.check(board, action.skill)
 
 
-def _reds_that_lose(board: Board, faction: str) -> int:
+def count_red(board: Board, faction: str) -> int:
+    """One more red card for ``faction`` in the table's ``红牌`` (what ``red_cards_at_least`` reads); its count now."""
+    reds = dict(board.state.get(REDS) or {})
+    count = int(reds.get(faction, 0)) + 1
+    board.set_state(REDS, {**reds, faction: count})
+    return count
+
+
+def reds_that_lose(board: Board, faction: str) -> int:
     """The red cards at which the ruleset's ``[[win]]`` rule loses the faction (none: never)."""
     rules = board.ruleset.win if board.ruleset is not None else []
     found = [w.when.n for w in rules if w.faction == faction and w.result == "lose"

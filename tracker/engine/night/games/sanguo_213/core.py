@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.night import effects, win, words
+from tracker.engine.night import effects, exits, win, words
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.model import Action, Seat
@@ -276,12 +276,11 @@ def red_card(board: Board, ctx: Ctx, action: Action, step: str) -> None:
         out(board, ctx, target, [Hit("红牌罚下", "红牌", "导演", "", "")], step, red=True)
     else:
         board.note(f"{target}已出局，仍可被判罚：红牌计入{seat.faction}阵营")
-    cards = dict(board.state.get("红牌") or {})
-    cards[seat.faction] = int(cards.get(seat.faction, 0)) + 1
-    board.set_state("红牌", cards)
+    cards = exits.count_red(board, seat.faction)
     # Two reds lose the faction by the ruleset's [[win]] rule (red_cards_at_least), at the next win
-    # check; below two, the post leaves it to the director: "判罚红牌时，导演视情况决定是否判负".
-    if seat.faction not in (board.state.get(win.LOST) or []) and cards[seat.faction] < 2 and board.chance(
+    # check; below it, the post leaves it to the director: "判罚红牌时，导演视情况决定是否判负".
+    if seat.faction not in (board.state.get(win.LOST) or []) and cards < exits.reds_that_lose(board, seat.faction) \
+            and board.chance(
             f"红牌判负.{target}", f"判罚{target}红牌时，导演是否判负{seat.faction}阵营", 0.0):
         win.lose(board, seat.faction, "红牌，导演决定", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营")
 
