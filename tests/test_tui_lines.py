@@ -31,3 +31,23 @@ def test_styles_survive_composition() -> None:
     _, rows = compose(COLS, [("1", Text("红", "red"), "x")])
     spans = [s for s in rows[0].spans if s.style == "red"]
     assert spans and rows[0].plain[spans[0].start:spans[0].end] == "红"
+
+
+async def test_a_filled_table_is_as_wide_as_its_rows_before_its_first_idle() -> None:
+    """An auto-sized DataTable column is measured on the table's next idle; a frame drawn before that
+    (a busy machine, a snapshot in a full run) cut the rows to the header's width. ``fill`` gives the width."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable
+
+    from tui.widgets.lines import fill
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DataTable[Text]()
+
+    async with One().run_test() as pilot:
+        table = pilot.app.query_one(DataTable)
+        lines = compose(COLS, [("1", "泡泡", "投票对象：一个很长很长很长很长的名字")])
+        fill(table, lines)  # no pause: the table has not been idle since
+        (column,) = table.ordered_columns
+        assert column.width == lines[1][0].cell_len > lines[0].cell_len

@@ -70,10 +70,14 @@ Lines = tuple[Text, list[Text]]
 
 def fill(table: DataTable[Text], lines: Lines, keys: Sequence[str] | None = None) -> None:
     """Put composed rows in a DataTable: one column whose label is the header line. A new column
-    each time, because its width comes from these rows."""
+    each time, because its width comes from these rows.
+
+    The width is given, not left to the table: an auto-sized column is measured on the table's next
+    idle, and a frame drawn before it (a busy machine, a snapshot) showed the column at the header's
+    width with its rows cut — the 80×24 snapshot of 7 caught that in a full CI run."""
     header, rows = lines
     table.clear(columns=True)
-    table.add_column(header)
+    table.add_column(header, width=max([header.cell_len, *(row.cell_len for row in rows)]))
     if keys is None:
         table.add_rows([(row,) for row in rows])
     else:
