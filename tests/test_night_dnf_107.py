@@ -456,6 +456,17 @@ def test_bite_once_and_twice_with_three_walking_dead() -> None:
     assert dead(res) == ["P01", "P04"] and [d.cause for d in res.deaths] == ["啃咬（活尸）", "啃咬（活尸）"]
 
 
+def test_a_player_outside_the_walking_dead_cannot_bite_with_them() -> None:
+    """啃咬<团队>: the 活尸's. The attack: a 村民 (P01) writes himself into the team's submission beside a real 活尸,
+    so the bite is his too (a cause read by its members: 神恩, 村镇之殇-like triggers). Before, a game with a
+    ``refuse`` hook skipped the generic membership check and the bite went through with him in it."""
+    two = {"P02": {"role": "活尸", "faction": "亡灵"}, "P09": {"role": "活尸", "faction": "亡灵"}}
+    res = run(table(**two), act("P02+P01", "啃咬", "P04"))
+    assert dead(res) == [] and [r.skill for r in res.rejected] == ["啃咬"]
+    assert "P01（村民）不是活尸的成员" in res.rejected[0].reason
+    assert dead(run(table(**two), act("P02+P09", "啃咬", "P04"))) == ["P04"]
+
+
 def test_prophet_killed_by_the_undead_adds_a_curse() -> None:
     """神恩<强制>：……当神启者被亡灵阵营角色击杀时，亡灵圣物诅咒次数+1"""
     walking = {"P02": {"role": "活尸", "faction": "亡灵"}, "P19": {"role": "腐尸", "faction": "亡灵"}}

@@ -47,8 +47,8 @@ def refuse(table: Table, action: Action, skill: Skill, legal: Sequence[Action], 
 
 
 def refuse_team(table: Table, action: Action, skill: Skill) -> str | None:
-    """A team skill nobody alive holds, or a named member who does not hold it (a game whose
-    ``refuse`` hook says who holds a team's skill — 213's 接刀 — states this itself)."""
+    """A team skill nobody alive holds, or a named member who does not hold it (unless the game's hooks
+    name the skill in ``holders``: 213's 接刀, whose ``refuse`` hook says who holds it)."""
     if skill.team is not None and skill.roles:
         if not any(p.alive and holds(p, skill) for p in table.players.values()):
             return f"{'、'.join(skill.roles)}已全部出局，没有人能发动<{skill.name}>"

@@ -101,7 +101,7 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
             why: str | None = joins.chat_only(action, skill, join[0])
         else:
             why = refusal(board.table, action, skill, lent.get(action.actor, ()), joined=join is not None, day=day)
-        if why is None and join is None and (hooks is None or hooks.refuse is None):  # else the hook's own
+        if why is None and join is None and (hooks is None or skill.name not in hooks.holders):
             why = flow.refuse_team(board.table, action, skill)
         if why is None:
             why = flow.refuse_together(board.table, action, skill, legal)

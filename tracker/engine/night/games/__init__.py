@@ -165,6 +165,10 @@ class GameHooks:
     #: With ``steps``: a ``preview`` step's list by the game's own damage flow (see :class:`Preview`); None: the
     #: generic dry run of ``resolve``.
     preview: Preview | None = None
+    #: Team skill → the clause by which players who are not its roles come to hold it, for the team skills whose
+    #: holders the ``refuse`` hook decides (213 接刀, M19 寡妇刀/忠犬). Every other team skill keeps the generic
+    #: check: a submission naming a member who does not hold it is refused, whatever other hooks the game has.
+    holders: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.steps:

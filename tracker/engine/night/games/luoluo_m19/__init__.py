@@ -109,6 +109,7 @@ def _finish(board: Board) -> None:
 
 HOOKS = GameHooks(
     steps=STEPS, refuse=refuse, void=night.gone_target, prepare=named, setup=named, hooked=HOOKED, finish=_finish,
+    holders={"杀人": "寡妇刀（黑情侣）、忠犬（主人出局后的下一夜）、丘比特接刀：狼群之外持有<杀人>的，由 refuse 判定"},
     why={
         "开局": "总体流程 1–2：双歧之箭、遇难、设计的开局选择，随后恋爱、私奔、逃脱、背叛定阵营 —— 阵营随情侣组合改变，效果词汇写不出",
         "绑架结束": "绑架“执行上述效果直到下一个游戏日结束”：夜晚开始时解除",

@@ -210,6 +210,7 @@ HOOKS = GameHooks(
     steps={"夜晚开始": _night_open, "夜晚出局": _night_close, "晨曦报复": _dawn_start, "晨曦": _dawn_end,
            "白天": _day_phases},
     refuse=refuse, surface=surface, judged=judged, hooked=HOOKED,
+    holders={"杀人": "接刀：所有[群内]狼出局时，[接刀]的角色获得<杀人>（石像鬼先于隐狼）"},
     why={
         "夜晚开始": "总体流程 3（1）伪装（及其前的红牌、投降、接刀通知）—— 伪装五选一、每项一次，效果词汇写不出",
         "夜晚出局": "总体流程 3（9）出局名单：指杀/穿透/守护等在强弱阶梯上比较（伤害的 strength 即阶梯位置；"
