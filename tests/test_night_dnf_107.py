@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from tracker.cli import main
 from tracker.engine.night import load_catalog, settle
-from tracker.engine.night.catalog import parse_catalog
+from tracker.engine.night.catalog import NIGHT_DIR, parse_catalog
 from tracker.engine.night.checks import refusal
 from tracker.engine.night.model import Action, Seat, Settlement, Table
 from tracker.engine.ruleset import load_ruleset
@@ -363,6 +364,21 @@ def test_restraint_is_the_nights_first_block_for_hook_and_data_steps_alike() -> 
     why = "P10被民兵<牵制>（P06+P18），当晚非团队的<普通>和<限定>技能无效"
     assert [(r.skill, r.reason) for r in res.rejected] == [("潜行", why), ("探查", why)]
     assert res.state_after["P10.潜行"] == 0 and told(res, "P10") == []
+
+
+def test_a_block_refusal_names_the_refused_skill_on_hook_steps_too() -> None:
+    """``refuses`` fills ``{skill}`` with the refused skill's name (docs/ruleset.md). The hook step's path (<潜行>)
+    left it as the literal "{skill}" while the engine's own (<探查>) filled it: one wording now, ``Pool.refusal``."""
+    import tomllib
+
+    data = tomllib.loads((NIGHT_DIR / "dnf-107.toml").read_text("utf-8"))
+    (restrain,) = [s for s in data["skills"] if s["name"] == "牵制"]
+    restrain["effects"][0]["refuses"] = "{target}被民兵<牵制>（{actor}），<{skill}>无效"
+    cat = parse_catalog(data, "dnf-107.toml", tuple(r.name for r in RS.roles))
+    acts = [act("P06+P18", "牵制", "P10", phase="day"), act("P10", "潜行"), act("P10", "探查", "P02")]
+    res = settle(cat, table(), [replace(a, index=i) for i, a in enumerate(acts)])
+    assert [(r.skill, r.reason) for r in res.rejected] == [
+        ("潜行", "P10被民兵<牵制>（P06+P18），<潜行>无效"), ("探查", "P10被民兵<牵制>（P06+P18），<探查>无效")]
 
 
 def test_restraint_at_most_once_every_two_days() -> None:

@@ -127,6 +127,18 @@ class Pool:
     #: The players a ``preview`` step found about to go out this phase (None: no preview yet).
     going: list[str] | None = None
 
+    def refusal(self, player: str, skill: str) -> tuple[str, str] | None:
+        """Why a blocked player's submission of ``skill`` is refused, with the clause: the block's own ``refuses``
+        with ``{skill}`` filled (M65 "当晚无法使用<{skill}>"), else the blocker named; None if nothing blocked him.
+        The one wording for every path that refuses a blocked player, the hook steps' included."""
+        if player in self.refusing:
+            reason, clause = self.refusing[player]
+            return reason.replace("{skill}", skill), clause
+        if player in self.blockers:
+            by, clause = self.blockers[player]
+            return f"{player}被{by}封锁，<{skill}>无效", clause
+        return None
+
     def hit_by(self, target: str, skill: str) -> bool:
         return any(h.target == target and h.skill == skill for h in self.hits)
 

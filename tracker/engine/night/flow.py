@@ -399,12 +399,9 @@ class Flow:
                 self._last_use(skill, chosen)
                 by = self.pool.blockers.get(blocked, ("封锁", ""))[0]
                 b.note(f"{step} {action.actor}<{skill.name}>{'、'.join(action.targets)}：无效（{by}；仍算发动）")
-            if blocked in self.pool.refusing:  # the post's own reason (``refuses``: M19 算计)
-                reason, clause = self.pool.refusing[blocked]
-                b.reject(action, reason.replace("{skill}", skill.name), clause)
-            elif blocked in self.pool.blockers:  # "blocked before he acts: refused, with the blocker"
-                by, clause = self.pool.blockers[blocked]
-                b.reject(action, f"{blocked}被{by}封锁，<{skill.name}>无效", clause)
+            refusal = self.pool.refusal(blocked, skill.name)  # the post's own reason (``refuses``), else the blocker
+            if refusal is not None:
+                b.reject(action, *refusal)
             else:
                 b.note(f"{step} {actor}<{skill.name}>被封锁，无效")
             return

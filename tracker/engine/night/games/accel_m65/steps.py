@@ -56,7 +56,8 @@ def refuse_blocked(ctx: Ctx, act: Action, by: str, step: str) -> None:
     """An actor blocked before he acts is refused, with the blocker in the reason (the shared
     vocabulary's "a blocked actor is listed as refused in every game")."""
     ctx.board.note(f"{step} {act.members[0]}被<{by}>封锁")
-    ctx.board.reject(act, f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)
+    why = ctx.pool.refusal(act.members[0], act.skill)  # the (3) block's own ``refuses``, as the engine's walk says it
+    ctx.board.reject(act, *(why or (f"{act.members[0]}被<{by}>封锁，当晚无法使用<{act.skill}>", ctx.cat.skill(by).clause)))
 
 
 def armed(ctx: Ctx, player: str, at: int) -> bool:

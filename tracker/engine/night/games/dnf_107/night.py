@@ -88,8 +88,8 @@ class Night:
         if why.startswith(RESTRAINED) and self.pool is not None:
             # blocked before he acts: listed as refused in the block's words, the blocker named (the use is still
             # spent, ``spends``: "该角色当晚发动的……技能无效")
-            by, clause = self.pool.blockers.get(name := a.members[0], ("", ""))
-            reason, clause = self.pool.refusing.get(name, (f"{name}被{by}封锁，<{a.skill}>无效", clause))
+            name = a.members[0]
+            reason, clause = self.pool.refusal(name, a.skill) or (f"{name}被封锁，<{a.skill}>无效", "")
             self.b.reject(a, reason, clause)
         return False
 

@@ -169,7 +169,4 @@ class Ctx:
         if len(act.members) != 1 or act.team is not None or not self.pool.blocks(act.members[0], act.skill):
             return None
         m = act.members[0]
-        if m in self.pool.refusing:
-            return self.pool.refusing[m]
-        by, clause = self.pool.blockers.get(m, ("", ""))
-        return f"{m}被{by}封锁，<{act.skill}>无效", clause
+        return self.pool.refusal(m, act.skill) or (f"{m}被封锁，<{act.skill}>无效", "")
