@@ -92,3 +92,29 @@ def test_the_key_names_its_team_and_its_option(bad: dict[str, Any]) -> None:
     from tracker.errors import RulesetError
     with pytest.raises(RulesetError):
         _catalog(bad)
+
+
+def _inline(option: dict[str, Any] | None) -> dict[str, Any]:
+    """The toy ruleset with its night inline (``[night]``): the file a director writes, read whole."""
+    night = {"steps": [{"n": "1", "skills": ["啃咬"]}], "skills": [
+        {"name": "啃咬", "roles": ["活尸"], "team": "活尸", "kind": "团队", "targets": 1,
+         "effects": [{"kind": "kill", "cause": "啃咬"}]},
+        {"name": "统御", "roles": ["天谴者"], "phase": "passive", "kind": "锁定", "joins_team": JOIN}]}
+    return {**dict(RULES.raw), "options": [] if option is None else [option], "night": night}
+
+
+@pytest.mark.parametrize(("option", "why"), [
+    (None, "没有声明"),
+    ({**OPTION, "choices": [], "default": "chat"}, "choices 须是 acts / chat"),
+    ({**OPTION, "choices": ["chat", "join"]}, "choices 须是 acts / chat"),
+])
+def test_the_option_it_reads_is_checked_when_the_ruleset_is_read(option: dict[str, Any] | None, why: str) -> None:
+    """Before, a ruleset whose ``joins_team`` named an undeclared option, or one with other readings (a typo'd
+    "join", no ``choices`` at all), loaded and passed ``ruleset check``; the first night a 天谴者 sent a 啃咬 then
+    stopped on it. Now the file is refused as it is read, with the key's path."""
+    from tracker.engine.ruleset_reader import parse_ruleset
+    from tracker.errors import RulesetError
+    with pytest.raises(RulesetError, match=why) as err:
+        parse_ruleset(_inline(option))
+    assert "joins_team" in str(err.value)
+    assert parse_ruleset(_inline(OPTION)).night_catalog is not None

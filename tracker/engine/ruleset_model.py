@@ -1345,7 +1345,8 @@ class JoinsTeamT(_Table):
 
     team: Name = _f("the team whose group its holders share", examples=["活尸"])
     option: Name = _f("the ruleset `[[options]]` key whose value, `acts` or `chat`, says which reading of \"共群\" "
-                      "applies (its `default` is the reading when the game file chooses none)", examples=["shared_group"])
+                      "applies (its `default` is the reading when the game file chooses none); the option must be declared with "
+                      "`choices` among `acts`/`chat`, checked when the ruleset is read", examples=["shared_group"])
     told: str = _f("what a player who comes to hold it is told, `{players}` standing for the team's living players "
                    "(`无` when none)", default="{players}")
     told_team: str = _f("what each of the team's living players is told then, `{player}` standing for him",

@@ -280,7 +280,7 @@ def build(doc: RulesetT, at: FileAt, *, raw: Mapping[str, Any], path: Path | Non
         from tracker.engine.night.catalog import catalog_from  # only a file with its night inline needs it
 
         night_catalog = catalog_from(doc.night, doc.id, FileAt(at.src, at.text, ("night",)), tuple(rnames),
-                                     voting)
+                                     voting, options)
     rs = Ruleset(
         id=doc.id, name=doc.name, source=doc.source, players=doc.players, factions=factions, roles=tuple(roles),
         voting=voting, lurk=lurk, cards=cards, days=days, win=tuple(wins), win_policy=policy, speech=speech,

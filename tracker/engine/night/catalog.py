@@ -66,7 +66,7 @@ from tracker.errors import RulesetError, os_error_words
 from tracker.safefile import read_bounded
 
 if TYPE_CHECKING:
-    from tracker.engine.ruleset_schema import Ruleset, VotingRules
+    from tracker.engine.ruleset_schema import Option, Ruleset, VotingRules
 
 MAX_NIGHT_FILE_BYTES = 1024 * 1024  # the largest bundled night file is ~60 KB
 NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
@@ -425,6 +425,26 @@ class JoinsTeam:
     option: str
     told: str = "{players}"
     told_team: str = "{player}"
+
+
+#: The two readings a ``joins_team`` option chooses between (its ``choices``).
+JOIN_READINGS = ("acts", "chat")
+
+
+def unread_option(skill: Skill, options: Sequence[Option]) -> str | None:
+    """Why the ruleset cannot answer the option a skill's ``joins_team`` reads: it is not declared, or its
+    ``choices`` are not the two readings — found where the night meets the ruleset, not first at a night that
+    needs it; None when it can."""
+    if skill.joins_team is None:
+        return None
+    key = skill.joins_team.option
+    opt = next((o for o in options if o.key == key), None)
+    if opt is None:
+        return f"技能 {skill.name} 的 joins_team 读选项 {key}，但规则的 [[options]] 没有声明它"
+    if not opt.choices or not set(opt.choices) <= set(JOIN_READINGS) or opt.default not in JOIN_READINGS:
+        return (f"技能 {skill.name} 的 joins_team 读选项 {key}：它的 choices 须是 {' / '.join(JOIN_READINGS)}"
+                f"（现为 {list(opt.choices)}，默认 {opt.default!r}）")
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1012,6 +1032,17 @@ def _unset_tally(skill: Skill, voting: VotingRules) -> str | None:
             f"{skill.tally}：计票不会结算它")
 
 
+def check_options(catalog: Catalog, options: Sequence[Option], src: str) -> None:
+    """Every option a skill reads (``joins_team``) is declared by the ruleset it is read with, with its readings."""
+    for skill in catalog.skills.values():
+        why = unread_option(skill, options)
+        if why is not None:
+            raise RulesetError(f"{src}：{why}", hint=_OPTION_HINT)
+
+
+_OPTION_HINT = '在规则中写 [[options]] key = "…" default = "chat" choices = ["chat", "acts"]（两种读法，引用原句）'
+
+
 def check_tally(catalog: Catalog, voting: VotingRules, src: str) -> None:
     """Every skill the night file says the tally settles (``tally``) has its ``[voting]`` key set in the
     ruleset it is read with; a night file alone cannot know it, so this runs where the two meet."""
@@ -1022,7 +1053,7 @@ def check_tally(catalog: Catalog, voting: VotingRules, src: str) -> None:
 
 
 def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
-                 voting: VotingRules | None = None) -> Catalog:
+                 voting: VotingRules | None = None, options: Sequence[Option] | None = None) -> Catalog:
     """A validated night (a night file, or a ruleset's ``[night]``) as a Catalog, after checking the
     names it uses: each skill once, its holders among the ruleset's ``roles``, the exit skills its own;
     with the ruleset's ``voting``, each ``tally`` key set there."""
@@ -1040,6 +1071,9 @@ def catalog_from(doc: NightT, rid: str, at: FileAt, roles: Sequence[str] = (),
         if why is not None:
             raise at.error(("skills", i, "tally"), f"{at.name(('skills', i, 'tally'))}：{why}",
                            hint=f"在规则的 [voting] 中写 {t.tally}，或删去 tally")
+        why = None if options is None else unread_option(skills[t.name], options)
+        if why is not None:
+            raise at.error(("skills", i, "joins_team", "option"), why, hint=_OPTION_HINT)
     for key in ("exile_skill", "red_card_skill"):
         named = getattr(doc, key)
         if named is not None and named not in skills:
@@ -1086,7 +1120,9 @@ def catalog_of(ruleset: Ruleset) -> Catalog:
     if ruleset.night_catalog is not None:
         return ruleset.night_catalog
     catalog = load_catalog(ruleset.id, ruleset.night_path, tuple(r.name for r in ruleset.roles))
-    check_tally(catalog, ruleset.voting, (ruleset.night_path or NIGHT_DIR / f"{ruleset.id}.toml").name)
+    src = (ruleset.night_path or NIGHT_DIR / f"{ruleset.id}.toml").name
+    check_tally(catalog, ruleset.voting, src)
+    check_options(catalog, ruleset.options, src)
     return catalog
 
 

@@ -9,12 +9,12 @@ told when a player comes to hold the skill (:func:`known`, from :func:`.gains.ga
 from __future__ import annotations
 
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Skill
+from tracker.engine.night.catalog import JOIN_READINGS, Skill
 from tracker.engine.night.checks import holds
 from tracker.engine.night.model import Action, Seat
 from tracker.errors import RulesetError
 
-ACTS, CHAT = "acts", "chat"
+ACTS, CHAT = JOIN_READINGS
 
 
 def joining(board: Board, action: Action, skill: Skill) -> tuple[Skill, str] | None:
@@ -36,17 +36,14 @@ def joining(board: Board, action: Action, skill: Skill) -> tuple[Skill, str] | N
 
 
 def reading(board: Board, skill: Skill) -> str:
-    """The value of the ruleset option the skill's ``joins_team`` names: ``acts`` or ``chat``."""
+    """The value of the ruleset option the skill's ``joins_team`` names: ``acts`` or ``chat`` (``catalog.check_options``
+    refuses a ruleset whose option could say anything else, as it is read)."""
     assert skill.joins_team is not None
     key = skill.joins_team.option
     if board.ruleset is None:
         raise RulesetError(f"<{skill.name}> 的 joins_team 读规则的选项 {key}，但结算没有规则",
                            hint="以规则结算（settle 的 ruleset）")
-    value = board.ruleset.option(key)
-    if value not in (ACTS, CHAT):
-        raise RulesetError(f"选项 {key} 的值 {value!r} 不是 {ACTS} 或 {CHAT}（<{skill.name}> 的 joins_team）",
-                           hint=f"在规则的 [[options]] 中写 choices = [\"{CHAT}\", \"{ACTS}\"]")
-    return str(value)
+    return str(board.ruleset.option(key))  # its choices are the two readings: checked as the ruleset was read
 
 
 def chat_only(action: Action, skill: Skill, by: Skill) -> str:
