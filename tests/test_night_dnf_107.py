@@ -267,6 +267,16 @@ def test_grace_tells_the_blesser_and_the_prophet_learns_the_first() -> None:
     assert told(again, "P12") == []
 
 
+def test_grace_is_the_villagers_not_a_scholars_who_rubbed_blessing() -> None:
+    """恩典<普通>：若村民祝福对象为神启者时…… — a 学者 who took <祝福> by 拓印 ("获得一个技能") holds no <恩典>: his
+    blessing of the 神启者 is told nothing and is not the first 村民's (before, the hook read every <祝福>)."""
+    t = table(P13={"role": "学者", "faction": "环蛇", "uses": {"祝福": True}})
+    res = run(t, act("P13", "祝福", "P12"), act("P04", "祝福", "P12"))
+    assert told(res, "P13") == [] and told(res, "P04") == ["恩典：神启者"]
+    assert told(res, "P12") == ["恩典：第一个对你使用祝福的村民是P04"]
+    assert res.state_after["恩典首次"] == {"player": "P04", "night": 2}
+
+
 # ---------------------------------------------------------------------------------------------
 # 剑士: 蓄力斩, 剑痕, 防反
 # ---------------------------------------------------------------------------------------------

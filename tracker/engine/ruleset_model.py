@@ -528,7 +528,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
-    "message": frozenset({"text", "log"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
+    "message": frozenset({"text", "log", "first_only"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(), "send_off": frozenset({"cause"}),
     "choose": frozenset({"text", "log"}),
     "gain": frozenset({"text", "log"}),
@@ -777,6 +777,11 @@ class EffectT(_Table):
         "next night is not protected, though the submissions stand (107 祝福 \"同一名角色不能连续两夜受到<祝福>效果"
         "影响\"). Leave out: no such rest (a skill's own `no_repeat` refuses the submission instead)",
         default=None, examples=["祝福上次"])
+    first_only: str | None = _f(
+        "message: it takes hold once in the game, for the first use that reaches it — the `state` key recording "
+        "`{player, night}` (or `day`) of that use (`player`: its user); once the key is set it does nothing more "
+        "(107 恩典 \"神启者会得知第一个对其使用祝福的村民\"). Leave out: every use",
+        default=None, examples=["恩典首次"])
     factions: list[Name] = _f("concede: the factions that may give up, one named by the submission's `choice` (M19 "
                               "投降: 狼人, 黑情侣) — one faction alone may be left unnamed (213 投降 \"狼人阵营可发起投降\"); "
                               "required there. With `to = \"factions\"` (status): the factions whose living players it "
@@ -1373,6 +1378,20 @@ class HearsT(_Table):
         return self
 
 
+class OnUseT(_Table):
+    """`on_use = { … }` in a `[[skills]]` entry — a skill never submitted that acts on its holder's uses of another
+    skill: each time one of its holders uses `of` and that use takes effect (not refused, not blocked, not void),
+    its effects take hold with that use's actor and targets, right after the use's own effects (107 恩典<普通>
+    "若村民祝福对象为神启者时，将得到反馈“神启者”；神启者会得知第一个对其使用祝福的村民": a 村民's <祝福>). A
+    use by a player who does not hold it (a copied skill) sets off nothing."""
+
+    of: Name = _f("the skill whose uses set it off", examples=["祝福"])
+    when_target: TargetIsT | None = _f(
+        "only a use whose target is one of these (as an effect's `when_target` compares a target) sets it off; any "
+        "other is no occasion for it and nothing is logged (107 恩典 \"若村民祝福对象为神启者时\"); leave out: "
+        "every use", default=None)
+
+
 class SkillT(_Table):
     """`[[skills]]` (night file) or `[[night.skills]]` — one skill and the generic limits the post puts on it."""
 
@@ -1446,6 +1465,8 @@ class SkillT(_Table):
         default=[], examples=[["缚魂灵", "狂煞"]])
     hears: HearsT | None = _f("its holders are told when another player of some factions goes out or flips (see "
                               "`hears`); leave out: they are not", default=None)
+    on_use: OnUseT | None = _f("it acts on its holders' uses of another skill, never submitted itself (see "
+                               "`on_use`); leave out: it does not", default=None)
     joins_team: JoinsTeamT | None = _f("its holders know a team's players and share its group, in the reading the "
                                        "ruleset's option chooses (see `joins_team`); leave out: they do not",
                                        default=None)

@@ -152,6 +152,8 @@ class Effect:
     top_at_least: int | None = None
     #: protect: the state key of the player it protected; not the same one the next night (107 祝福上次).
     no_repeat: str | None = None
+    #: message: the state key of the first use it took hold for; set, it does nothing more (107 恩典首次).
+    first_only: str | None = None
     #: redirect: only these skills' submissions are moved (107 诡辩: 投票出局); empty: any skill's.
     moves: tuple[str, ...] = ()
     #: redirect: the skill whose submission by the same actor names the player put in (107 诡辩替代).
@@ -414,6 +416,15 @@ class Hears:
     factions: tuple[str, ...]
     exit: str | None = None
     flip: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OnUse:
+    """``on_use``: the skill acts on each use of ``of`` by one of its holders that takes effect, on that use's
+    targets which are ``when_target`` (None: every one) — :meth:`tracker.engine.night.flow.Flow.ride`."""
+
+    of: str
+    when_target: TargetIs | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -723,6 +734,8 @@ class Skill:
     spares: Spares | None = None
     #: Its holders are told of other players' exits and flips (107 灵魂链接).
     hears: Hears | None = None
+    #: It acts on its holders' uses of another skill, never submitted (107 恩典 on a 村民's <祝福>).
+    on_use: OnUse | None = None
     #: A player who becomes its role keeps his earlier identities' team skills (107 伪装: :func:`.flips.kept_team`).
     keeps_team: bool = False
     #: Its holders know a team's players and share its group, in the ruleset option's reading (107 统御).
@@ -843,6 +856,8 @@ def _skill(t: SkillT) -> Skill:
                                                     reason=t.spares.reason),
         hears=None if t.hears is None else Hears(factions=tuple(t.hears.factions), exit=t.hears.exit,
                                                  flip=t.hears.flip),
+        on_use=None if t.on_use is None else OnUse(t.on_use.of, None if t.on_use.when_target is None
+                                                   else _target_is(t.on_use.when_target)),
         keeps_team=t.keeps_team,
         joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
                                                                t.joins_team.told, t.joins_team.told_team),
@@ -864,6 +879,7 @@ def _effect(e: EffectT) -> Effect:
                   only_if_hit_by=e.only_if_hit_by, standing=e.standing, from_factions=tuple(e.from_factions), once=e.once,
                   factions=tuple(e.factions), unanimous=e.unanimous,
                   delays=e.delays, when=e.when, reason=e.reason, stands_in=e.stands_in, top_at_least=e.top_at_least, no_repeat=e.no_repeat,
+                  first_only=e.first_only,
                   moves=tuple(e.moves), substitute=e.substitute, voids=tuple(e.voids), kinds=tuple(e.kinds), spends=e.spends, spares=tuple(e.spares),
                   spares_kinds=tuple(e.spares_kinds), spares_passive=e.spares_passive, answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
@@ -969,6 +985,9 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
                 known(st.tell.about, ("steps", i, "tell", "about"))
             for name in st.tell.also:
                 known(name, ("steps", i, "tell", "also"))
+    for i, t in enumerate(doc.skills):
+        if t.on_use is not None:
+            known(t.on_use.of, ("skills", i, "on_use", "of"))
     answered = {st.feedback for st in doc.steps}
     for name, sk in skills.items():
         asks = next((e.ask for e in sk.effects if e.kind == "learn" and e.ask in ("role_if_dies", "night_of")), None)

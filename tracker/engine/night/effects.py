@@ -353,6 +353,11 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.tell(who, effect.text.format(target=target, answer=word))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target} → {word}", answer=word)
     elif effect.kind == "message":
+        if effect.first_only is not None:  # 107 恩典 "第一个对其使用祝福的村民": once in the game
+            if board.state.get(effect.first_only):
+                return
+            when = {"night": board.night} if board.night is not None else {"day": board.table.day}
+            board.set_state(effect.first_only, {"player": use.actor, **when})
         board.tell(target, _words(board, effect, use, target))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")
     elif effect.kind == "convert":

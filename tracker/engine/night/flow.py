@@ -458,9 +458,31 @@ class Flow:
             kill = partial(self.out, day=day, life=e.life) if e.kind == "kill" and e.life is not None else out
             for t in targets or (None,):
                 effects.apply(b, self.pool, use, e, t, kill)
+        self.ride(use, targets)
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()
+
+    def ride(self, use: Use, targets: tuple[str, ...]) -> None:
+        """``on_use``: the skills its user holds that act on this use once it has taken effect, on its targets that
+        are their ``when_target`` (107 恩典 "若村民祝福对象为神启者时"), right after its own effects; a block of
+        this phase on the rider voids it as it voids any skill of his."""
+        b = self.board
+        me = use.action.members[0] if use.action.members else None
+        if me is None or not b.has(me):
+            return
+        for rider in self.catalog.skills.values():
+            on = rider.on_use
+            if on is None or on.of != use.skill.name or not holds(b.seat(me), rider):
+                continue
+            hit = [t for t in targets if on.when_target is None or tonight.matches(b, self.pool, on.when_target, t)]
+            if hit and self.pool.blocks(me, rider.name, rider.kind):
+                b.note(f"{use.step} {use.actor}<{rider.name}>：被封锁，无效")
+                continue
+            ride = Use(use.step, use.action, rider, use.actor)
+            for e in rider.effects:
+                for t in hit:
+                    effects.apply(b, self.pool, ride, e, t, self.out)
 
     def _spend(self, action: Action, skill: Skill) -> None:
         """A submission's use is spent (a cover's when it takes effect)."""

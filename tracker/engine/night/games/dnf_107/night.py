@@ -27,7 +27,7 @@ from tracker.engine.night.games.dnf_107.common import (
     relic_holder,
 )
 from tracker.engine.night.games.dnf_107.flow import Flow, Guards, Hit
-from tracker.engine.night.games.dnf_107.skills import deliver, grace, mastery, morning, revelation, rubbing
+from tracker.engine.night.games.dnf_107.skills import deliver, mastery, morning, revelation, rubbing
 from tracker.engine.night.model import Action, Seat
 
 #: A private flag in the working state: prepare() has settled (1) already.
@@ -203,8 +203,8 @@ class Night:
 
     # -- (4) ---------------------------------------------------------------------------------------
     def step4(self) -> None:
-        """(4) after <祝福> and <防反> (data: the pool's protection and cover, taken for (13)): 恩典, 陷阱, 超度."""
-        grace(self)
+        """(4) after <祝福> (and 恩典, its ``on_use``) and <防反> (data: the pool's protection and cover, taken for (13)):
+        陷阱, 超度."""
         b = self.b
         for a in self.of("陷阱"):
             if self.live(a, "(4)"):

@@ -1,4 +1,4 @@
-"""The information, grace and conversion skills of a 107 night, and its morning.
+"""The information and conversion skills of a 107 night, and its morning.
 
 Split from :mod:`.night` only for length: each function is one skill of steps (3)–(4), (17) or
 the morning 公示, and reads the same :class:`~.night.Night` state (voids, stealth, guards).
@@ -14,26 +14,6 @@ from tracker.engine.night.model import Action
 
 if TYPE_CHECKING:
     from tracker.engine.night.games.dnf_107.night import Night
-
-
-def grace(nt: Night) -> None:
-    """恩典 on the night's <祝福> (settled from data at (4), last submission per 村民): a blesser of the 神启者 is
-    told "神启者"; the 神启者 learns the first 村民 who ever blessed him (once a game: ``恩典首次``)."""
-    b = nt.b
-    last: dict[tuple[str, ...], Action] = {}
-    for a in nt.of("祝福"):
-        last[a.members] = a
-    first_to_prophet: str | None = None
-    for a in sorted(last.values(), key=lambda x: x.index):
-        if a.index in nt.void or not nt.live(a, "(4)"):
-            continue
-        if b.seat(a.targets[0]).role == "神启者":
-            b.tell(a.actor, "恩典：神启者")
-            first_to_prophet = first_to_prophet or a.actor
-    if first_to_prophet and not b.state.get("恩典首次"):
-        prophet = next(s.name for s in b.table.players.values() if s.role == "神启者")
-        b.set_state("恩典首次", {"player": first_to_prophet, "night": nt.n})
-        b.tell(prophet, f"恩典：第一个对你使用祝福的村民是{first_to_prophet}")
 
 
 def rubbing(nt: Night, a: Action) -> None:
