@@ -1914,4 +1914,6 @@ TABLES: tuple[tuple[str, type[_Table]], ...] = (
     ("while_alive", WhileAliveT),
     ("spares", SparesT),
     ("hears", HearsT),
+    ("joins_team", JoinsTeamT),
+    ("on_use", OnUseT),
 )
