@@ -954,6 +954,19 @@ def test_intrigue_at_night_on_the_rumour_target() -> None:
     assert [m.via for m in res.tags_moved] == ["权术"] and not any(q.key == "馈赠" for q in res.questions)
 
 
+def test_intrigue_of_a_restrained_noble_is_void() -> None:
+    """权术<普通>; 牵制 "该角色当晚发动的非团队的<普通>和<限定>技能无效": the restrained 贵族 does not take the relic (before,
+    the hook settled 权术 beside the voids); 馈赠 then draws, and a 贵族 already out takes nothing either."""
+    t = table(night=3, state={"亡灵圣物": relic_at("P04", 0)})
+    res = run(t, act("P06+P18", "牵制", "P08", phase="day"), act("P08", "权术", "P04"), act("P06", "突击", "P04"),
+              decisions={"馈赠": "P11"})
+    assert dead(res) == ["P04"] and res.state_after["亡灵圣物"]["holder"] == "P11"
+    assert any(r.skill == "权术" and "牵制" in r.reason for r in res.rejected)
+    gone = table(night=3, state={"亡灵圣物": relic_at("P04", 0)}, P08={"alive": False})
+    res = run(gone, act("P08", "权术", "P04"), act("P06", "突击", "P04"), decisions={"馈赠": "P11"})
+    assert res.state_after["亡灵圣物"]["holder"] == "P11" and "(14) P08已出局，<权术>不发动（P04出局）" in res.log
+
+
 def test_power_of_a_fallen_noble_is_announced() -> None:
     """权势<普通>：贵族出局后，可以指定任意数目的角色。在下个白天导演公告角色名单……"""
     res = run(day(3), act("P08", "权势", "P01", "P02"), act("放逐投票", "投票出局", "P08"))

@@ -1264,12 +1264,16 @@ class TriggerT(_Table):
     警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain", "step"] = _f(
+    on: Literal["exit", "gain", "step", "target_exit"] = _f(
         "the event it acts on: `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
         "a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 \"夜行怪加入游戏时\"): "
         "its effects act right then on nobody's submission, the new holder acting; `step`, with `forced`: each step "
         "that lists it is reached, every living holder acting in table order with no submission (107 夜之心<锁定> "
-        "\"（18）结算<夜之心>\": its `when_last` says when it takes hold)", default="exit")
+        "\"（18）结算<夜之心>\": its `when_last` says when it takes hold); `target_exit`, a player its holder's "
+        "submission in this settlement names going out: that submission, kept unsettled until then, acts on him at "
+        "`at` (`unless`/`only` reading his cause), in submission order, if its user is still in — else, or when "
+        "no target goes out, the log says it did not act (107 权术 \"贵族的投票或流言对象出局时，若其持有【亡灵圣物】，"
+        "则贵族可选择获得【亡灵圣物】\": a `mark` `take` from the player out)", default="exit")
     at: TriggerAt = _f(
         "when it acts after its holder's exit: `\"after\"`, once what took him out is settled (the skill, or the "
         "step's resolution), the phase's exits in their order, each exit's own triggers following it; `\"now\"`, with "
@@ -1335,6 +1339,10 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 marks 只与 on = \"gain\" 一起写（获得标记时自行发动）")
         if self.or_causes and not self.by_factions:
             raise ValueError("trigger 的 or_causes 只与 by_factions 一起写（使用者阵营之外也允许的出局原因）")
+        if self.on == "target_exit" and (self.forced or self.missing is not None or self.asks is not None
+                                         or self.tells is not None or self.at in ("now", "next_point")):
+            raise ValueError("trigger 的 on = \"target_exit\" 不写 forced、missing、asks、tells，at 不写 now、next_point"
+                             "（由持有者对目标的提交发动，出局的是目标）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self

@@ -352,7 +352,8 @@ class WhileAlive:
 class Trigger:
     """A skill that acts on an event (``on``) — its holder going out (猎人 开枪, 警长 警徽), or a player coming to
     hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`), or a step that
-    lists it being reached (``step``, forced: 107 夜之心<锁定>, every living holder acting unsubmitted).
+    lists it being reached (``step``, forced: 107 夜之心<锁定>, every living holder acting unsubmitted), or a player his
+    submission names going out (``target_exit``: 107 权术, :meth:`tracker.engine.night.flow.Flow.trigger`).
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this

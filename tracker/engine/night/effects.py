@@ -221,7 +221,8 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
         for t in use.action.targets:
             if e.kind == "protect" and e.only_if_hit_by and not pool.hit_by(t, e.only_if_hit_by):
                 return f"<{use.skill.name}>只能用于当晚受到<{e.only_if_hit_by}>的玩家（{t}不是）"
-            if e.kind in ("mark", "kill") and not board.seat(t).alive:
+            if (e.kind in ("mark", "kill") and not board.seat(t).alive
+                    and not (e.kind == "mark" and use.skill.target_alive_or_dead)):  # 107 权术: from the player out
                 return f"{t}已出局，不能成为<{use.skill.name}>的目标"
     return None
 

@@ -209,6 +209,12 @@ class Flow:
                 effects.apply(board, self.pool, use, e, None, self.out)
 
     def triggers(self, player: str, cause: str | None) -> None:
+        for skill in self._aimed_at(player):  # 107 权术: the submissions naming him act first
+            assert skill.trigger is not None
+            if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
+                self.deferred.append((player, cause, skill))
+                continue
+            self.trigger(skill, player, cause)
         for skill in self._trigger_skills(player):
             assert skill.trigger is not None
             if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
@@ -220,6 +226,9 @@ class Flow:
         """``skill``'s trigger on ``player``'s exit by ``cause``, its submission settled with ``label`` (default:
         the exit's own words)."""
         assert skill.trigger is not None
+        if skill.trigger.on == "target_exit":
+            self._target_out(skill, player, cause, label)
+            return
         if skill.tag is not None and not holds(self.board.seat(player), skill):  # 107 馈赠: 权术 took the relic first
             self.board.note(f"{label or player + '出局后'} {player}已不持有[{skill.tag}]，<{skill.name}>不发动")
             return
@@ -246,6 +255,27 @@ class Flow:
             self.done.add(a.index)
             self.board.note(f"{player}<{skill.name}>：以最后一次提交为准，此前的提交不结算")
         self.fire(mine[-1], skill, cause, label)
+
+    def _aimed_at(self, player: str) -> list[Skill]:
+        """The ``target_exit`` skills with a submission naming ``player`` still unsettled, in the file's order."""
+        named = {a.skill for a in self.actions if a.index not in self.done and player in a.targets}
+        return [s for s in self.catalog.skills.values()
+                if s.name in named and s.trigger is not None and s.trigger.on == "target_exit"]
+
+    def _target_out(self, skill: Skill, player: str, cause: str | None, label: str | None) -> None:
+        """``on = "target_exit"``: each unsettled submission of ``skill`` naming ``player``, now out, acts on him, in
+        submission order, while its user is still in (107 权术 "贵族的投票或流言对象出局时……贵族可选择获得")."""
+        b, step = self.board, label or f"{player}出局后"
+        for a in [x for x in self.actions if x.skill == skill.name and x.index not in self.done and player in x.targets]:
+            user = a.members[0] if a.members else a.actor
+            if b.has(user) and not b.seat(user).alive:
+                self.done.add(a.index)
+                b.note(f"{step} {user}已出局，<{skill.name}>不发动（{player}出局）")
+            elif cause is not None and self._forbids(skill, cause):
+                self.done.add(a.index)
+                b.note(f"{step} {player}因<{cause}>出局，<{skill.name}>不发动")
+            else:
+                self.settle(replace(a, targets=(player,)), step)
 
     def fire(self, action: Action, skill: Skill, cause: str | None, label: str | None = None) -> None:
         assert skill.trigger is not None
@@ -875,7 +905,10 @@ class Flow:
         for a in self.actions:
             if a.index not in self.done:
                 skill = self.catalog.skill(a.skill)
-                b.reject(a, f"{a.actor}未出局，<{skill.name}>只在出局时发动", skill.clause)
+                if skill.trigger is not None and skill.trigger.on == "target_exit":  # not an illegal submission
+                    b.note(f"{a.actor}<{skill.name}>：{'、'.join(a.targets) or '目标'}未出局，不发动")
+                else:
+                    b.reject(a, f"{a.actor}未出局，<{skill.name}>只在出局时发动", skill.clause)
 
 
 def run(board: Board, actions: Sequence[Action]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from tracker.engine.night import flips, win
 from tracker.engine.night.board import Board
-from tracker.engine.night.model import Action, Seat
+from tracker.engine.night.model import Seat
 from tracker.engine.state import ActionRecord, GameState
 
 UNDEAD = "亡灵"
@@ -111,9 +111,9 @@ def _born(board: Board, seat: Seat) -> None:
         board.tell(seat.name, "天谴：你可以选定一个阵营，随机一名当前存活的该阵营角色于当夜结束时出局")
 
 
-def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) -> None:
-    """Step (14)/(20): 遗言, 权术, 恶徒首领's count, leaving the group (馈赠, 传承 and 权势 are data triggers whose
-    ``at`` is this step: they follow, and 馈赠 does not act once 权术 has taken the relic)."""
+def exit_effects(board: Board, seat: Seat, cause: str) -> None:
+    """Step (14)/(20): 遗言, 恶徒首领's count, leaving the group (权术, 馈赠, 传承 and 权势 are data triggers whose
+    ``at`` is this step: they follow, 权术 first, and 馈赠 does not act once 权术 has taken the relic)."""
     name = seat.name
     board.tell(name, "出局通知；可以提交遗言")
     group = GROUPS.get(seat.role)
@@ -125,14 +125,6 @@ def exit_effects(board: Board, seat: Seat, cause: str, actions: list[Action]) ->
         if leader:
             board.result.state_after[f"恶徒首领{leader}的投票数量"] = f"+{len(out)}（已出局恶徒{len(out)}名：{'、'.join(out)}）"
             board.note(f"每出局一名恶徒，恶徒首领{leader}的投票数量+1（已出局恶徒{len(out)}名）")
-    if RELIC in seat.tags:
-        taker = next((a for a in actions if a.skill == "权术" and a.targets and a.targets[0] == name
-                      and board.seat(a.members[0]).alive), None)
-        if taker is not None:
-            noble = taker.members[0]
-            board.note(f"(14) 权术：{noble}的投票或流言对象{name}出局时持有[亡灵圣物]，{noble}选择获得之")
-            move_relic(board, noble, "权术")
-            board.tell(noble, "权术：你获得了[亡灵圣物]")
 
 
 def undead_can_return(board: Board) -> bool:

@@ -126,5 +126,5 @@ def last_words(d: Day) -> None:
         return
     b = d.b
     for x in list(b.result.deaths[d.deaths_from:]):
-        exit_effects(b, b.seat(x.player), x.cause, d.actions)
+        exit_effects(b, b.seat(x.player), x.cause)
         b.note(f"(20) {x.player}得到出局通知，可以遗言")

@@ -272,7 +272,7 @@ class Night:
         b = self.b
         for d in list(b.result.deaths[self.deaths_from:]):
             seat = b.seat(d.player)
-            exit_effects(b, seat, d.cause, self.actions)
+            exit_effects(b, seat, d.cause)
             b.note(f"(14) {d.player}得到出局通知，可以遗言")
             if d.cause.startswith("夜之牙") and is_undead(seat):
                 need = int(b.state.get(NEUTRAL_NEED, 7)) + 2
