@@ -521,7 +521,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                         "pending"}),
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
-    "tell": frozenset({"text"}),
+    "tell": frozenset({"text", "together", "log", "pending", "until", "empty"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
@@ -839,6 +839,13 @@ class EffectT(_Table):
         "block: a passive reaction (a `reacts` entry with `passive`: a perception nobody submits) still works on the "
         "blocked player (M65 飞行头槌 \"不包括被动技能\": a 持续 劫火 still perceives; 天璇紫后 has no such words and "
         "stops it); leave out: the block stops it like any skill", default=False)
+    together: bool = _f(
+        "tell: told once for the whole submission once its targets are aimed, `{targets}` (the players it took hold "
+        "on, joined by 、) standing in `text`, `log` and `pending`, and `{next_day}` (the game day that follows the "
+        "phase) in `log` and `until`; with `pending`, a pending entry for the director on the actor until `until`; "
+        "when it took hold on nobody, `empty` is the log's line (`{step}`, `{actor}`) and nothing is told (M65 空之瞭望 "
+        "\"选定2个目标发动，次日全天可获知这2名目标之间的个人技能情况\"); leave out: told on each target it takes hold on, "
+        "or once when none is aimed at", default=False)
     spends: bool = _f(
         "block: a voided submission was still 发动 — its `uses` are spent and its `cooldown_key`/`no_repeat` count "
         "from this phase (107 牵制 \"该角色当晚发动的……技能无效\"); leave out: refused before it is used, nothing "
@@ -868,7 +875,8 @@ class EffectT(_Table):
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
         "出局角色的具体身份\": `[\"投票\"]`; leave out: the targets", default=[], examples=[["投票"]])
     empty: str = _f("inspect with `exits`: what the actor is told when nobody went out so, `{day}` standing in; "
-                    "with `holder_of`: what he is told when nobody holds the tag", default="无")
+                    "with `holder_of`: what he is told when nobody holds the tag; tell with `together`: the log's line "
+                    "when it took hold on nobody (see `together`)", default="无")
     holder_of: Name | None = _f(
         "inspect: instead of the targets, the player who holds this tag now (107 夜之眼 \"得知当前【亡灵圣物】持有者的"
         "身份\"), `{target}` in `text` standing for him; nobody holding it: `empty` is told. Leave out: the targets",
@@ -979,7 +987,7 @@ class EffectT(_Table):
                              "任何技能\"); status: a pending entry for the "
                              "director on the target while he has it, `{actor}`, `{target}` and `{next_day}` (the game "
                              "day that follows the phase) standing in (M19 绑架 \"被绑架的角色在下一个游戏日不得主动发表"
-                             "观点\"); leave out: none",
+                             "观点\"); tell with `together`: a pending entry on the actor (see `together`); leave out: none",
                              default=None, examples=["守墓：若{target}在下个黄昏前死去，{actor}当晚得知其实际身份"])
     questions: list[QuestionT] = _f("learn, ask = any: instead of the effect's own `ask`/`among`/`match`, one of these "
                                     "questions, picked by the director for each use (`<skill>.问题.<actor>`, seeded), "
@@ -990,7 +998,8 @@ class EffectT(_Table):
     reveal: RevealT | None = _f("learn, ask = night_of: see `reveal (learn)`; leave out: nobody else is told", default=None)
     until: str = _f("learn, ask = role_if_dies: when that pending entry ends, `{night}` (this night's number) standing "
                     "in; status: when its `pending` entry ends, `{next_day}` standing in (M19 绑架 \"执行上述效果直到下一个"
-                    "游戏日结束\": `第{next_day}天结束`)", default="", examples=["至第{night}天黄昏"])
+                    "游戏日结束\": `第{next_day}天结束`); tell with `together`: when its `pending` entry ends (see `together`)",
+                    default="", examples=["至第{night}天黄昏"])
     log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
@@ -1001,7 +1010,8 @@ class EffectT(_Table):
                          "it); kill: empty for no line of its own (M19 殉情: the exit's own line says it); `{day}`: the game day of a day phase "
                          "(M19 投票出局 \"第{day}天投票：{target}得票最多 → 出局\"), `{next_day}`: the game day that follows the phase "
                          "(M19 绑架 \"直到第{next_day}天结束\"); announce: the line for the 公示 line, `{step}`, `{actor}` and "
-                         "`{target}` standing in, empty for none (M19 绑架: the status's line says it); default: the "
+                         "`{target}` standing in, empty for none (M19 绑架: the status's line says it); tell with "
+                         "`together`: `{step}`, `{actor}`, `{targets}`, `{next_day}`; default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
@@ -1096,6 +1106,8 @@ class EffectT(_Table):
             raise ValueError(f"{self.kind} 效果要写 text（告知使用者的话）")
         if self.kind == "tell" and "text" not in self.model_fields_set:
             raise ValueError("tell 效果要写 text（告知使用者的话）")
+        if self.kind == "tell" and not self.together and self.model_fields_set & {"log", "pending", "until", "empty"}:
+            raise ValueError("tell 效果只在 together = true 时读 log、pending、until、empty")
         if self.kind in ("message", "announce") and "text" not in self.model_fields_set:
             raise ValueError(f"{self.kind} 效果要写 text（告知或公示的话，可用 {{actor}}、{{target}}、{{choice}}）")
         if self.kind == "convert" and self.flip and (self.role or self.faction):
@@ -1230,6 +1242,11 @@ class FormT(_Table):
                            "out: `name`", default=None)
     count: Count | None = _f("the skill's uses once chosen (M65 枯竭（限定）: 1); leave out: as they were",
                              default=None)
+    targets: Positive | None = _f(
+        "how many targets a use in this form takes, for a holder who chose it (M65 空之瞭望 持续 \"选定1个目标发动\", "
+        "枯竭 \"选定2个目标发动\"); who holds the skill otherwise — no choice yet, or every form gained in play (缥缈永恒 "
+        "\"抉择中的两种选项技能都将拥有\") — takes the skill's `min_targets`–`max_targets`; leave out: the skill's own",
+        default=None)
     clause: str = _f("the post's sentence", default="")
 
 
@@ -1563,6 +1580,9 @@ class SkillT(_Table):
         wrong = [r.form for r in self.reacts if r.form is not None and self.forms and r.form not in names]
         if wrong:
             raise ValueError(f"reacts 的 form {wrong[0]!r} 不是 forms 中的选项（{'、'.join(names)}）")
+        off = next((f for f in self.forms if f.targets is not None and not lo <= f.targets <= hi), None)
+        if off is not None:
+            raise ValueError(f"forms 的 {off.name!r} 写 targets = {off.targets}，不在技能的目标数 {lo}–{hi} 之内")
         return self
 
     @property

@@ -243,6 +243,9 @@ class Effect:
     #: learn, ask = role_if_dies: the pending entry on each asked player still alive when answered, and until when.
     pending: str | None = None
     until: str = ""
+    #: tell: once for the whole submission, ``{targets}`` the players it took hold on (M65 空之瞭望); ``pending``/``until``
+    #: a pending entry on the actor, ``empty`` the log's line when it took hold on nobody.
+    together: bool = False
     #: vote: ``next_day`` (the modifier on the next day) or ``game`` (from now on, no day: 票权掠夺).
     lasts: str = "next_day"
     #: inspect: the causes of exit whose players of the day before are inspected instead of the targets.
@@ -467,6 +470,8 @@ class Form:
     name: str
     label: str
     count: int | None = None
+    #: The targets a use in this form takes (M65 空之瞭望 持续 1, 枯竭 2); None: the skill's own.
+    targets: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -863,7 +868,7 @@ def _skill(t: SkillT) -> Skill:
         joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
                                                                t.joins_team.told, t.joins_team.told_team),
         last_words=t.last_words,
-        forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count) for f in t.forms),
+        forms=tuple(Form(name=f.name, label=f.label or f.name, count=f.count, targets=f.targets) for f in t.forms),
         never_believed_by=tuple(t.never_believed_by),
         trigger=None if t.trigger is None else Trigger(unless=tuple(t.trigger.unless), missing=t.trigger.missing,
                                                          clause=t.trigger.clause, asks=t.trigger.asks,
@@ -906,7 +911,7 @@ def _effect(e: EffectT) -> Effect:
                   declare=e.declare, recount=None if e.ask != "night_of" else _recount(e.recount or RecountT()),
                   reveal=None if e.reveal is None else Reveal(
                       match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
-                  pending=e.pending, until=e.until, listed=e.listed, flip=e.flip, strip=e.strip,
+                  pending=e.pending, until=e.until, together=e.together, listed=e.listed, flip=e.flip, strip=e.strip,
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from tracker.engine.night.catalog import Catalog, Skill
+from tracker.engine.night.catalog import Catalog, Form, Skill
 from tracker.engine.night.model import PHASE_NAMES, Action, Seat, Table
 
 #: The internal phase names in the director's words (model.PHASE_NAMES read backwards), for messages.
@@ -157,4 +157,16 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
             or (skill.effects and all(e.while_alive is not None for e in skill.effects))  # 107 集群<强制>
             or skill.last_words):  # 213 绝笔: a right to 遗言, nothing to submit
         return f"<{skill.name}>无需发动：技能效果自动结算"
+    form = chosen_form(table.players[members[0]], skill) if members else None
+    if form is not None and form.targets is not None and n != form.targets:  # M65 空之瞭望 持续 1 个、枯竭 2 个
+        return f"<{skill.name}>（{form.name}）需要选定{form.targets}个目标"
     return None
+
+
+def chosen_form(seat: Seat, skill: Skill) -> Form | None:
+    """The one of the skill's ``forms`` the seat chose (his ``choice`` starts with its name), when he holds it by role;
+    None when he has not chosen, or holds every form (gained in play: M65 缥缈永恒 "抉择中的两种选项技能都将拥有")."""
+    if seat.role not in skill.roles:
+        return None
+    choice = str(seat.fields.get("choice") or "")
+    return next((f for f in skill.forms if choice.startswith(f.name)), None)

@@ -201,6 +201,30 @@ def tell_user(board: Board, use: Use, effect: Effect, target: str | None) -> Non
     board.note(f"{use.step} 告知{use.actor}：{effect.text.format(target=target)}")
 
 
+def tell_together(board: Board, use: Use, effect: Effect, targets: Sequence[str]) -> None:
+    """A ``tell`` with ``together``: once for the whole submission, on the players it took hold on (M65 空之瞭望
+    "次日全天可获知这2名目标之间的个人技能情况" is one watch of both, not one per target); a pending entry for the
+    director on the actor while it lasts. A target immune to the skill (``immune_to``) is not one it took hold on."""
+    held = []
+    for t in targets:
+        shield = immunity(board, board.seat(t), use.skill.name) if board.has(t) else None
+        if shield is None:
+            held.append(t)
+        else:
+            board.note(f"{use.step} {use.actor}<{use.skill.name}>：{t}的<{shield.name}>免疫<{use.skill.name}>，无效果")
+    words = {"step": use.step, "actor": use.actor, "targets": "、".join(held), "next_day": next_day(board)}
+    targets = held
+    if not targets:
+        board.note(effect.empty.format(**words))
+        return
+    if effect.log is not None:
+        board.note(effect.log.format(**words))
+    board.tell(use.actor, effect.text.format(**words))
+    if effect.pending is not None:
+        board.later(effect.pending.format(**words), use.actor, effect.until.format(**words),
+                    effect.clause or use.skill.clause)
+
+
 def refused(board: Board, pool: Pool, use: Use) -> str | None:
     """Why an effect cannot take hold on these targets, decided when its step comes (解药 on
     someone the wolves did not kill; a tag passed to a player already out; a target another skill

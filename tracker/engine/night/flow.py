@@ -118,6 +118,9 @@ class Flow:
         self.clashes = self.catalog.clashes
         #: What a game's hook steps hand on to its later steps within this settlement (the board's).
         self.game: dict[str, Any] = board.game
+        #: Submissions whose use a game's hook said is not counted (M65 时间回溯 "次日该技能可以额外使用一次……不计入该
+        #: 技能原本的使用次数"): settled here, no use spent.
+        self.uncounted: set[int] = set()
         #: Submissions taken so far this phase per skill with ``per_phase`` (偷袭 每晚仅限发动一次).
         self.taken: dict[str, int] = {}
         #: This phase's place of each skill in the post's order (the first step listing it), and the place
@@ -465,7 +468,9 @@ class Flow:
             b.note(f"{step} {actor}<{skill.name}>：不选择目标")
         if action.targets and not targets:  # the game's hook said the effects take on nobody (M19 警觉)
             for e in skill.effects:  # what the post tells the user on a use, told whether it took or not (M65 已执行)
-                if e.kind == "tell":
+                if e.kind == "tell" and e.together:  # told of the players it took hold on: none
+                    effects.tell_together(b, use, e, ())
+                elif e.kind == "tell":
                     effects.tell_user(b, use, e, action.targets[0])
             self._last_use(skill, chosen)
             return
@@ -484,6 +489,9 @@ class Flow:
                 continue
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
+                continue
+            if e.kind == "tell" and e.together:  # told once, of every player it took hold on
+                effects.tell_together(b, use, e, targets)
                 continue
             kill = partial(self.out, day=day, life=e.life) if e.kind == "kill" and e.life is not None else out
             for t in targets or (None,):
@@ -515,8 +523,8 @@ class Flow:
                     effects.apply(b, self.pool, ride, e, t, self.out)
 
     def _spend(self, action: Action, skill: Skill) -> None:
-        """A submission's use is spent (a cover's when it takes effect)."""
-        if (skill.uses is not None and action.members and action.index >= 0
+        """A submission's use is spent (a cover's when it takes effect), unless a hook said it is not counted."""
+        if (skill.uses is not None and action.members and action.index >= 0 and action.index not in self.uncounted
                 and holds(self.board.seat(action.members[0]), skill)
                 and not any(e.kind == "cover" for e in skill.effects)):
             # a skill lent by the game's ``grants`` (M65 技能掠夺) spends no use: the count is its holder's
