@@ -501,6 +501,21 @@ def test_sky_watch_sustained_and_exhausted() -> None:
     assert rejected(spent) == [("P12", "空之瞭望")]
 
 
+def test_sky_watch_of_a_player_out_before_it_and_the_rewound_extra_use() -> None:
+    """<空之瞭望> (data: forms' ``targets``, a ``tell`` ``together``) in its place among the 增益: a target cut at (0)
+    that night is no longer watched ("已出局，不再生效", as every cast data settles); a <时间回溯> on it the night before
+    gives one more use "不计入该技能原本的使用次数" — two watches, one use spent (the hook's ``Flow.uncounted``)."""
+    cut = night([A("P05", "绝对切割", "P06"), A("P12", "空之瞭望", "P06")])
+    assert not told(cut, "P12") and not cut.pending and "(增益) <空之瞭望>（P12）：没有可观测的目标" in cut.log
+    pair = night([A("P05", "绝对切割", "P06"), A("P12", "空之瞭望", "P06", "P03")],
+                 players={"P12": {"choice": "枯竭", "uses": {"空之瞭望": 1}}})
+    assert told(pair, "P12") == ["空之瞭望：次日全天可获知P03之间的个人技能情况"] and pair.state_after["P12.空之瞭望"] == 0
+    rewound = {"时间回溯上次": {"target": "P12", "night": 1, "技能": "空之瞭望"}}
+    twice = night([A("P12", "空之瞭望", "P05"), A("P12", "空之瞭望", "P03")], state=rewound)
+    assert told(twice, "P12") == ["空之瞭望：次日全天可获知P05之间的个人技能情况", "空之瞭望：次日全天可获知P03之间的个人技能情况"]
+    assert twice.state_after["P12.空之瞭望"] == 2 and len(twice.pending) == 2
+
+
 def test_data_collection_and_ethereal_eternity() -> None:
     """<数据收集> "得知白天被投票出局角色的具体身份"; <缥缈永恒>（限定） "指定一名白天被投票出局的自己阵营玩家，
     拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）"."""

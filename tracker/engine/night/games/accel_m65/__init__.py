@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 
 _BUFFS = {
-    "时间回溯": steps.time_rewind, "空之瞭望": steps.watch, "机械制造": steps.make_gun,
+    "时间回溯": steps.time_rewind, "机械制造": steps.make_gun,
     "技能掠夺": steps.steal,
 }
 _PASSIVE = ("绝对防御", "四眼预知", "天罡护体")
@@ -85,11 +85,6 @@ def refuse(table: Table, action: Action) -> str | None:
             return f"技能掠夺成功后不可再次对该角色使用（{targets[0]}已掠夺成功）"
     if skill == "时间回溯" and not choice:
         return "<时间回溯>需要说明指定目标的几号技能（choice）"
-    if skill == "空之瞭望":
-        opts = options(seat, skill)
-        want = {2} if opts == {"枯竭"} else ({1} if opts == {"持续"} else {1, 2})
-        if len(targets) not in want:
-            return f"<空之瞭望>（{'枯竭' if 2 in want and len(want) == 1 else '持续'}）需要选定{'或'.join(map(str, sorted(want)))}个目标"
     if skill == "缥缈永恒" and target is not None:
         out = target.fields.get("出局")
         if target.faction != seat.faction:
@@ -181,10 +176,11 @@ _WALKS: WeakKeyDictionary[Board, Walk] = WeakKeyDictionary()
 
 #: The skills data settles that take effect when submitted before their user's death (C_BUFF); a 枯竭
 #: declaration is settled first thing, as it was submitted the night before the day it holds for.
-_DATA_BUFFS = frozenset({"数据收集", "缥缈永恒", "抉择", *REACTIONS})
+_DATA_BUFFS = frozenset({"数据收集", "缥缈永恒", "空之瞭望", "抉择", *REACTIONS})
 #: The 增益 skills data settles whose effect a later 增益 of the same phase may meet (缥缈永恒's template: a
-#: 时间回溯 or 空之瞭望 on the 白王 after it meets its <绝对防御>), handed to the generic engine in submission order.
-_DATA_IN_ORDER = frozenset({"缥缈永恒"})
+#: 时间回溯 or 空之瞭望 on the 白王 after it meets its <绝对防御>) or that may meet an earlier one's (空之瞭望 sent
+#: after a 缥缈永恒 that gave its target <绝对防御>), handed to the generic engine in submission order.
+_DATA_IN_ORDER = frozenset({"缥缈永恒", "空之瞭望"})
 
 
 def _label(step: str) -> str:
@@ -240,6 +236,7 @@ def _start(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     _WALKS[board] = walk
     counted = {a.index for a in walk.acts}
     flow.done.update(a.index for a in flow.actions if a.index not in counted)  # refused in _effective
+    flow.uncounted.update(ctx.extra)  # the 时间回溯 extra use of a skill data settles: "不计入该技能原本的使用次数"
     ctx.reactions = list(flow.answers)  # 枯竭 answers, for the nested X (``reacts``); declarations are data
     for a in walk.of("最后一枪"):
         ctx.gun_orders[a.members[0]] = a.targets[0]
@@ -303,7 +300,6 @@ _CAST = "；对玩家施放时先经<绝对防御>与嵌套的 X（感知、反�
 #: Per skill: the clause that keeps it in code and why data cannot say it.
 HOOKED = {
     "时间回溯": "次日指定的几号技能额外使用一次、不计入次数、对掠夺者无效 —— 改写别的技能的次数" + _CAST,
-    "空之瞭望": "持续(3)/枯竭按抉择决定目标数与次数，次日全天观测 —— 抉择决定的技能形态" + _CAST,
     "机械制造": "解锁<最后一枪>，保存到下一个夜晚 —— 解锁并限定期限的另一技能",
     "最后一枪": "(4) 非红牌出局时立即带走一名玩家，需机械制造解锁且未失效，可被辐射炫惑更改目标 —— 依出局原因与解锁期限",
     "技能掠夺": "猜测身份，猜中则下一夜晚可使用该角色的任一非强制技能 —— 技能随猜测结果转移，不受任何干扰和反弹",

@@ -137,24 +137,6 @@ def time_rewind(ctx: Ctx, act: Action) -> None:
     b.set_state("时间回溯上次", last)
 
 
-def watch(ctx: Ctx, act: Action) -> None:
-    """<空之瞭望>: the 风行 watches 1 (持续) or 2 (枯竭) players' own skill use the whole next day."""
-    b = ctx.board
-    if not can_act(ctx, act, "(增益)", buff=True):
-        return
-    actor = act.members[0]
-    seen = [t for t in act.targets if land(ctx, actor, "空之瞭望", t) is not None]
-    spend(ctx, act)
-    if not seen:
-        b.note(f"(增益) <空之瞭望>（{actor}）：没有可观测的目标")
-        return
-    who = "、".join(seen)
-    b.note(f"(增益) <空之瞭望>（{actor}）：第{ctx.day + 1}天全天可获知{who}之间的个人技能情况")
-    b.tell(actor, f"空之瞭望：次日全天可获知{who}之间的个人技能情况")
-    b.later(f"空之瞭望：{actor}可随时获知{who}之间的个人技能的主动被动使用情况", actor, f"第{ctx.day + 1}天全天",
-            ctx.cat.skill("空之瞭望").clause)
-
-
 def make_gun(ctx: Ctx, act: Action) -> None:
     """<机械制造>: unlocks <最后一枪> (until the next night; see :func:`armed`)."""
     b = ctx.board
