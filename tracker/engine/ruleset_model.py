@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count", "gain", "send_off"]
+                     "count", "gain", "send_off", "counter"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
@@ -535,10 +535,11 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
     "concede": frozenset({"factions", "unanimous", "reason"}),
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
+    "counter": frozenset({"state", "add", "at_least", "cause", "log", "out_log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
-                                "unless_last", "when_actor", "unless_actor", "by"})
+                                "unless_last", "when_actor", "unless_actor", "by", "unless_aimed_by", "settles_at"})
 
 
 class WhileAliveT(_Table):
@@ -729,11 +730,15 @@ class EffectT(_Table):
                           "; gain: the actor holds from now on every skill of the target's role (its template) but those "
                           "used when roles are dealt (`phase = \"setup\"`), each in his `uses` — at its `count`, or the lowest "
                           "`count` of its `forms` (both options held, the once-only one bounds it), else true — and is told "
-                          "`text` (`{role}`, `{skills}`) (M65 缥缈永恒 \"拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）\")",
+                          "`text` (`{role}`, `{skills}`) (M65 缥缈永恒 \"拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）\")"
+                          "; counter: the target's count in the table's `state` record `state` (a count per player) grows "
+                          "by `add`, the log saying `log`; once it reaches `at_least` he goes out at once as `cause` (the "
+                          "log saying `out_log`), a player already out only counted (M19 救治 \"若该角色没有成为指杀目标，累计一次"
+                          "空救。一名角色累计两次空救时立即出局\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
-    cause: str | None = _f("damage/kill: the cause a death records, `{actor}` standing in for who acts (M19 "
+    cause: str | None = _f("damage/kill/counter: the cause a death records, `{actor}` standing in for who acts (M19 "
                            "\"牺牲（{actor}主动出局）\"); default: the skill's name; a trigger's `unless` reads it",
                            default=None)
     life: str | None = _f("kill: the state the target takes instead of 出局, for a game where a player taken out "
@@ -887,7 +892,25 @@ class EffectT(_Table):
         "the targets", default=None, examples=["人质"])
     key: Name | None = _f("count: the number in the tag's record that changes (required there)",
                           default=None, examples=["诅咒剩余次数"])
-    add: int = _f("count: how much is added to it (negative: taken off)", default=1)
+    add: int = _f("count: how much is added to it (negative: taken off); counter: how much the target's count grows",
+                  default=1)
+    at_least: Positive | None = _f(
+        "counter: the count at which the target goes out at once, as `cause` (M19 救治 \"一名角色累计两次空救时立即出局\": "
+        "2); leave out: it only counts", default=None, examples=[2])
+    out_log: str | None = _f(
+        "counter: the log's line when the count reaches `at_least`, `{step}`, `{actor}`, `{target}` and `{count}` "
+        "standing in (the exit's own line follows); leave out: the engine's own", default=None)
+    unless_aimed_by: list[Name] = _f(
+        "any kind: it takes hold only on a target none of these skills was used on this phase (where they landed, as a "
+        "`tell` step's `about` reads them) — asked when the effect takes hold, so with `settles_at` after those skills' "
+        "steps (M19 救治 \"若该角色没有成为指杀目标，累计一次空救\": `[\"杀人\"]`); leave out: whatever was used on him",
+        default=[], examples=[["杀人"]])
+    settles_at: list[Name] = _f(
+        "any kind: it takes hold at the end of the next step numbered one of these (its `n`; the hook step of that number "
+        "included), on the targets its submission landed on, not where its skill is settled — at the phase's end if no "
+        "such step follows (M19 救治's 空救, counted at \"（6）指杀结算\" once the strikes are settled: `[\"6\"]`) — a `counter`'s "
+        "record, as it stands, is then written to the settlement's state after at that step every phase, whoever was "
+        "counted (the director's table shows the 空救 each night); leave out: with the rest of the skill's effects", default=[], examples=[["6"]])
     at_random: str | None = _f(
         "mark with `act = \"give\"` and no target submitted (a `forced` trigger's: nobody chooses): the tag goes to a "
         "living player the director picks at random — this question, `{actor}` standing in (key: the skill's name; "
@@ -1010,8 +1033,9 @@ class EffectT(_Table):
                          "it); kill: empty for no line of its own (M19 殉情: the exit's own line says it); `{day}`: the game day of a day phase "
                          "(M19 投票出局 \"第{day}天投票：{target}得票最多 → 出局\"), `{next_day}`: the game day that follows the phase "
                          "(M19 绑架 \"直到第{next_day}天结束\"); announce: the line for the 公示 line, `{step}`, `{actor}` and "
-                         "`{target}` standing in, empty for none (M19 绑架: the status's line says it); tell with "
-                         "`together`: `{step}`, `{actor}`, `{targets}`, `{next_day}`; default: the "
+                          "`{target}` standing in, empty for none (M19 绑架: the status's line says it); tell with "
+                          "`together`: `{step}`, `{actor}`, `{targets}`, `{next_day}`; counter: the line when "
+                          "the target is counted, `{step}`, `{actor}`, `{target}` and `{count}` (his count now) standing in; default: the "
                          "engine's own line",
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
@@ -1068,6 +1092,7 @@ class EffectT(_Table):
         "`while_alive`; 107 集群). Leave out: once, on the night after it is settled", default=None)
     state: str | None = _f(
         "extra: the `state` key recording `{night}`, the night of the extra use (required there unless `while_alive`; M19 `激励`); "
+        "counter: the `state` key of the count per player (required there; M19 `空救`); "
         "watch: the `state` key that remembers the target as `{target, night (or day), 成功 = false}` until the "
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
         "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads); protect with `standing` and `once`: the `state` key "
@@ -1132,6 +1157,10 @@ class EffectT(_Table):
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
         if self.kind == "count" and (not self.tag or not self.key):
             raise ValueError("count 效果要写 tag 和 key（哪个标记的记录中的哪个数）")
+        if self.kind == "counter" and not self.state:
+            raise ValueError("counter 效果要写 state（记录每名角色计数的 state 键）")
+        if self.kind == "counter" and self.out_log is not None and self.at_least is None:
+            raise ValueError("counter 效果的 out_log 只与 at_least 一起写")
         if self.kind == "inspect" and len([k for k in (self.holder_of, self.exits, self.players_of) if k]) > 1:
             raise ValueError("inspect 效果的 holder_of、exits、players_of 只写其一")
         if self.kind == "learn":

@@ -120,7 +120,8 @@ class Effect:
     announced out (213 悬赏). ``extra``: the skill ``again`` may be used once more on the next night, recorded
     as ``{night}`` in ``state``; the living holders of ``tag`` are told ``text`` (M19 激励) — or, ``while_alive``,
     on every phase while enough of some roles live (107 集群).
-    ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`).
+    ``learn``: the actor is told one answer about the whole submission (:mod:`.learn`). ``counter``: the target's
+    count in ``state`` grows by ``add``; at ``at_least`` he goes out (M19 空救).
     """
 
     kind: str
@@ -273,6 +274,13 @@ class Effect:
     unless_choice: tuple[str, ...] = ()
     #: Any kind: only for submissions by the skill's holders by role (``holders``), by anyone else (``others``), or ``any``.
     by: str = "any"
+    #: counter: the count at which the target goes out at once (M19 空救: 2; None: it only counts), and the log's line then.
+    at_least: int | None = None
+    out_log: str | None = None
+    #: Any kind: only on a target none of these skills was used on this phase (M19 空救 "若该角色没有成为指杀目标").
+    unless_aimed_by: tuple[str, ...] = ()
+    #: Any kind: it takes hold at the end of the next step numbered one of these, not where its skill settles (M19 空救 at (6)).
+    settles_at: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -894,6 +902,8 @@ def _effect(e: EffectT) -> Effect:
                   while_alive=None if e.while_alive is None else WhileAlive(tuple(e.while_alive.roles), e.while_alive.at_least),
                   clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, players_of=e.players_of, shown=e.shown, key=e.key, add=e.add, absent=e.absent,
+                  at_least=e.at_least, out_log=e.out_log, unless_aimed_by=tuple(e.unless_aimed_by),
+                  settles_at=tuple(e.settles_at),
                   when_target=None if e.when_target is None else TargetIs(
                       values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),

@@ -311,6 +311,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"; 幼狼<牺牲> "主动出局"
         target = use.action.members[0] if use.action.members else who
+    if any(target in pool.targets.get(skill, ()) for skill in effect.unless_aimed_by):  # M19 空救 "若该角色没有成为指杀目标"
+        return
     shield = immunity(board, board.seat(target), name) if board.has(target) else None
     if shield is not None:
         board.note(f"{step} {who}<{name}>：{target}的<{shield.name}>免疫<{name}>，无效果")
@@ -331,6 +333,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "vote":
         _vote(board, use, effect, target)
+        return
+    if effect.kind == "counter":
+        _counter(board, use, effect, target, out)
         return
     if effect.kind == "watch":
         board.set_state(effect.state or "", {**_remembered(board, target), "成功": False})
@@ -775,6 +780,27 @@ def _count(board: Board, use: Use, effect: Effect) -> None:
     board.set_state(tag, {**record, key: now})
     line = effect.log or f"{{step}} {{actor}}<{use.skill.name}>：{tag}的{key}{effect.add:+d}（现为{{count}}）"
     board.note(line.format(step=use.step, actor=use.actor, count=now))
+
+
+def _counter(board: Board, use: Use, effect: Effect, target: str, out: Out) -> None:
+    """``counter``: the target's count in the ``state`` record grows by ``add``; at ``at_least`` he goes out at once
+    (M19 救治 "若该角色没有成为指杀目标，累计一次空救。一名角色累计两次空救时立即出局"). A player already out is
+    only counted: the exit refuses a second death."""
+    key = effect.state or ""
+    record = board.state.get(key)
+    counts = dict(record) if isinstance(record, dict) else {}
+    now = int(counts.get(target, 0)) + effect.add
+    counts[target] = now
+    board.set_state(key, counts)
+    words = {"step": use.step, "actor": use.actor, "target": target, "count": now}
+    if effect.at_least is not None and now >= effect.at_least:
+        line = effect.out_log or "{step} {target}<{skill}>累计{count}次，达到{at_least}次 → 出局"
+        board.note(line.format(**words, skill=use.skill.name, at_least=effect.at_least))
+        out(target, _cause(effect, use))
+        return
+    line = effect.log if effect.log is not None else "{step} {actor}<{skill}>：{target}累计{count}次"
+    if line:
+        board.note(line.format(**words, skill=use.skill.name))
 
 
 _ON_THE_USE: dict[str, Callable[[Board, Use, Effect], None]] = {

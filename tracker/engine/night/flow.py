@@ -21,6 +21,7 @@ from tracker.engine.night import effects, learn, react, tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
+    Effect,
     LastOf,
     Skill,
     Step,
@@ -144,6 +145,14 @@ class Flow:
         self.deferred: list[tuple[str, str, Skill]] = []
         #: The ``n`` of the step being walked ("" between steps).
         self.step_n = ""
+        #: Effects waiting for a step their ``settles_at`` names (M19 空救 at (6)): (the step numbers, the use, the
+        #: effect, the targets it landed on, how it takes a player out).
+        self.later: list[tuple[tuple[str, ...], Use, Effect, tuple[str, ...], effects.Out]] = []
+        #: A ``counter``'s record is shown in the state after at its ``settles_at`` step every phase (M19 空救 at (6)).
+        self.shown_at: dict[str, list[str]] = {}
+        for e in (e for s in self.catalog.skills.values() for e in s.effects if e.kind == "counter" and e.state):
+            for at in e.settles_at:
+                self.shown_at.setdefault(at, []).append(e.state or "")
         #: 立即 triggers (``at = "now"``: M19 殉情) act inside the exit itself, the board's first listener.
         self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at == "now")
         if self.at_once:
@@ -323,6 +332,20 @@ class Flow:
             self.deferred.remove(d)
             self.trigger(d[2], d[0], d[1], label or None)
             self.after_exits()
+        self.settle_later(n, label)
+
+    def settle_later(self, n: str, label: str) -> None:
+        """The effects waiting for step ``n`` (``settles_at``; "": all that are left, at the phase's end), in the order
+        their submissions were settled, each on the targets it landed on; what their exits set off follows each."""
+        for item in [x for x in self.later if not n or n in x[0]]:
+            self.later.remove(item)
+            _, use, e, targets, out = item
+            use = replace(use, step=label or use.step)
+            for t in targets or (None,):
+                effects.apply(self.board, self.pool, use, e, t, out)
+            self.after_exits()
+        for key in self.shown_at.get(n, ()) if n else ():  # the counts as they stand, counted tonight or not
+            self.board.set_state(key, dict(self.board.state.get(key) or {}))
 
     # -- the next point skills can be used after an exit (trigger at = "next_point") ---------------
     def point(self, step: str, skill: Skill, actions: Sequence[Action] | None = None, *,
@@ -494,6 +517,9 @@ class Flow:
                 effects.tell_together(b, use, e, targets)
                 continue
             kill = partial(self.out, day=day, life=e.life) if e.kind == "kill" and e.life is not None else out
+            if e.settles_at:  # M19 空救 "若该角色没有成为指杀目标": asked once the strikes of (6) are settled
+                self.later.append((e.settles_at, use, e, targets, kill))
+                continue
             for t in targets or (None,):
                 effects.apply(b, self.pool, use, e, t, kill)
         self.ride(use, targets)
@@ -907,6 +933,7 @@ class Flow:
                 if any(e.top_at_least is not None for e in skill.effects):
                     effects.tally(b, self.pool, skill, "")
                 self.after_exits()
+        self.settle_later("", "")  # a submission settled after the steps, its effect put off to one that has passed
         if self.pool.hits:
             effects.resolve(b, self.pool, self.clashes, "", self.out)
             self.after_exits()

@@ -113,13 +113,11 @@ def gone_target(flow: Flow, action: Action, step: str) -> bool:
 
 def step6(ctx: Ctx) -> None:
     """（6）指杀结算 一、救治目标或攻：无效；二、救药目标：有效但不出局；三、出局. 受 dies through
-    any protection; then the 救治 target not 指杀 counts one 空救, two put it out at once."""
+    any protection. The 救治 target's 空救 is data (a ``counter`` that ``settles_at`` this step, once it is over)."""
     b = ctx.board
     # 救治 and 救药 are data (``protect`` of 杀人 settled at (2) and (3), on the 主人 for the 忠犬): read here
     ctx.treated = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救治" for g in guards)), None)
     ctx.antidote = next((t for t, guards in ctx.pool.guards.items() if any(g.skill == "救药" for g in guards)), None)
-    if ctx.treated is None:
-        b.note("(6) 没有救治目标，也不累计空救")
     for t, who in ctx.strikes:
         seat = b.seat(t)
         if not seat.alive:
@@ -143,17 +141,6 @@ def step6(ctx: Ctx) -> None:
             continue
         b.note(f"(6) 指杀结算：一、{t}不是救治目标、不是攻 → 有效；二、不是救药目标；三、{t}出局")
         b.kill(t, f"杀人（{who}指杀）")
-    counts = dict(b.state.get("空救") or {})
-    if ctx.treated is not None and ctx.treated not in {t for t, _ in ctx.strikes}:
-        t = ctx.treated
-        counts[t] = int(counts.get(t, 0)) + 1
-        b.set_state("空救", counts)
-        if counts[t] >= 2:
-            b.note(f"(6) 救治目标{t}没有成为指杀目标 → 累计{counts[t]}次空救 → 立即出局")
-            b.kill(t, "救治（累计两次空救）")
-        else:
-            b.note(f"(6) 救治目标{t}没有成为指杀目标 → {t}累计一次空救（{counts[t]}次，不足两次）")
-    b.set_state("空救", counts)
 
 
 def dog_end(ctx: Ctx) -> None:
