@@ -89,3 +89,17 @@ def test_a_trigger_of_a_holder_who_stays_in_is_refused() -> None:
 
 def test_triggers_count_as_data() -> None:
     assert {"拖拽", "遗赠"} <= set(coverage(parse_catalog(night(), "t"), None).by_data)
+
+
+def test_an_exit_by_a_skill_no_step_lists_still_sets_off_its_triggers() -> None:
+    """What no step lists is settled after the steps (docs/ruleset.md, ``[[steps]]``). An exit it dealt waited for
+    its trigger's ``at`` step, which had passed, and nothing fired: the 村民 P4 cut down by such a skill never
+    bequeathed. Now the triggers left are settled once more at the phase's very end."""
+    data = night()
+    data["skills"].append({"name": "暗箭", "roles": ["刀客"], "phase": "day", "targets": 1, "effects": [{"kind": "kill"}]})
+    players = {"P1": Seat("P1", "腐鬼", "鬼"), "P2": Seat("P2", "村民", "人"), "P3": Seat("P3", "刀客", "人"),
+               "P4": Seat("P4", "村民", "人"), "P5": Seat("P5", "鬼", "鬼")}
+    acts = [Action("P4", "遗赠", ("P2",), index=0), Action("P3", "暗箭", ("P4",), index=1)]
+    res = settle(parse_catalog(data, "toy.toml"), Table(players=players, state={}, day=2), acts)
+    assert [d.player for d in res.deaths] == ["P4"]
+    assert "遗赠：P4→P2" in res.lines and res.rejected == []

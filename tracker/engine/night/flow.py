@@ -937,6 +937,7 @@ class Flow:
         if self.pool.hits:
             effects.resolve(b, self.pool, self.clashes, "", self.out)
             self.after_exits()
+        self.at_step("", "")  # the exits those dealt: their triggers' ``at`` steps have passed, so now
         for a in self.actions:
             if a.index not in self.done:
                 skill = self.catalog.skill(a.skill)
