@@ -35,7 +35,7 @@ from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.exits import titles_at_random
 from tracker.engine.night.flips import member
-from tracker.engine.night.model import Action, Seat, Table
+from tracker.engine.night.model import NO_SEAT, Action, Seat, Table
 from tracker.engine.night.sides import counts_in, dealt_by
 from tracker.engine.night.win import check
 from tracker.errors import RulesetError
@@ -49,8 +49,9 @@ def refuse(table: Table, action: Action, skill: Skill, legal: Sequence[Action], 
 
 def refuse_team(table: Table, action: Action, skill: Skill) -> str | None:
     """A team skill nobody alive holds, or a named member who does not hold it (unless the game's hooks
-    name the skill in ``holders``: 213's 接刀, whose ``refuse`` hook says who holds it)."""
-    if skill.team is not None and skill.roles:
+    name the skill in ``holders``: 213's 接刀, whose ``refuse`` hook says who holds it). The director's and the day
+    vote's acts (a team of :data:`NO_SEAT`: 红牌, 投票) are no player's: nobody needs to hold them."""
+    if skill.team is not None and skill.roles and skill.team not in NO_SEAT:
         if not any(p.alive and holds(p, skill) for p in table.players.values()):
             return f"{'、'.join(skill.roles)}已全部出局，没有人能发动<{skill.name}>"
         for m in action.members:
