@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count", "gain", "send_off", "counter"]
+                     "count", "gain", "send_off", "counter", "give_uses"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
@@ -536,6 +536,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "concede": frozenset({"factions", "unanimous", "reason"}),
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
     "counter": frozenset({"state", "add", "at_least", "cause", "log", "out_log"}),
+    "give_uses": frozenset({"again", "add", "text", "told_actor", "refuses", "log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
@@ -557,10 +558,12 @@ class TargetIsT(_Table):
     (M160 禁锢 "当你选中【实际阵营】为【爪牙】的角色时，该【爪牙】在今晚失去技能"); on any other target it
     does nothing, and the log says so."""
 
-    of: Literal["faction", "role", "group", "status"] = _f(
+    of: Literal["faction", "role", "group", "status", "tag"] = _f(
         "what is compared: the target's faction, role, or role group (the player's `type`, else his role's "
         "`group` in `[[roles]]`), or a status he holds — on the table or for this phase only (`for_phase`, a game's "
-        "hooks' too: M160 恶魔击杀的对象), `seen` not read", default="faction")
+        "hooks' too: M160 恶魔击杀的对象), `seen` not read — or a tag he bears, on his seat or on his role in "
+        "`[[roles]]` `tags` (213 \"狼人阵营[群内]的角色\": 狼人、觉醒狼王、恶魔 are [群内] by role), `seen` not read",
+        default="faction")
     seen: Literal["actual", "surface"] = _f(
         "the actual faction/role, or the 表面 one a check sees (as `inspect`'s `seen`); a group is the group of "
         "the role so seen", default="actual")
@@ -734,7 +737,13 @@ class EffectT(_Table):
                           "; counter: the target's count in the table's `state` record `state` (a count per player) grows "
                           "by `add`, the log saying `log`; once it reaches `at_least` he goes out at once as `cause` (the "
                           "log saying `out_log`), a player already out only counted (M19 救治 \"若该角色没有成为指杀目标，累计一次"
-                          "空救。一名角色累计两次空救时立即出局\")",
+                          "空救。一名角色累计两次空救时立即出局\"); "
+                          "give_uses: the target holds `add` uses of the skill `again` from now on (its `uses` key set to "
+                          "`add`), the user's own use of this skill being spent as its `uses` key says — a count passed from "
+                          "one player to another — refused at its step when the user or the target is out, when the user's "
+                          "count ran out earlier in the phase (\"若[X]次数尚足够\": `<skill>：[key]次数不足`), and when the "
+                          "target already holds that key and `refuses` is written; the target is told `text` (`{target}`, "
+                          "`{skill}`), the user `told_actor` (213 亲传 \"减少1点[报复]次数……使其获得1次[报复]技能\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -874,7 +883,8 @@ class EffectT(_Table):
                    "none) and `{next_day}` (the game day that follows the phase) standing in (107 \"剑痕：{choice}\"; M19 "
                    "绑架 \"{target}被绑架（第{next_day}天只能用动物叫声或小镇表情回答提问）\"); protect with `delays` (which must write it): what its "
                    "holder is told when his exit is put off; extra: what the holders of `tag` are told, `{night}` (the night "
-                   "of the extra use) standing in", default="{target}：{answer}")
+                   "of the extra use) standing in; give_uses: what the target is told, `{target}` and `{skill}` (`again`) "
+                   "standing in (213 \"亲传：你获得1次<报复>技能\")", default="{target}：{answer}")
     exits: list[Name] = _f(
         "inspect: instead of the targets, every player who went out on the day this night follows (in a day phase: "
         "this day) by one of these causes, as the table records the exit (`出局.cause`) — M65 数据收集 \"得知白天被投票"
@@ -892,7 +902,8 @@ class EffectT(_Table):
         "the targets", default=None, examples=["人质"])
     key: Name | None = _f("count: the number in the tag's record that changes (required there)",
                           default=None, examples=["诅咒剩余次数"])
-    add: int = _f("count: how much is added to it (negative: taken off); counter: how much the target's count grows",
+    add: int = _f("count: how much is added to it (negative: taken off); counter: how much the target's count grows; "
+                  "give_uses: how many uses of `again` the target holds from then on (213 亲传 \"使其获得1次[报复]技能\")",
                   default=1)
     at_least: Positive | None = _f(
         "counter: the count at which the target goes out at once, as `cause` (M19 救治 \"一名角色累计两次空救时立即出局\": "
@@ -911,6 +922,10 @@ class EffectT(_Table):
         "such step follows (M19 救治's 空救, counted at \"（6）指杀结算\" once the strikes are settled: `[\"6\"]`) — a `counter`'s "
         "record, as it stands, is then written to the settlement's state after at that step every phase, whoever was "
         "counted (the director's table shows the 空救 each night); leave out: with the rest of the skill's effects", default=[], examples=[["6"]])
+    told_actor: str | None = _f(
+        "give_uses: what the user is told once the target has them, `{left}` (the uses of the skill's own `uses` key "
+        "he has left), `{target}` and `{skill}` (`again`) standing in (213 \"报复：剩余{left}次\"); leave out: nothing "
+        "is told", default=None, examples=["报复：剩余{left}次"])
     at_random: str | None = _f(
         "mark with `act = \"give\"` and no target submitted (a `forced` trigger's: nobody chooses): the tag goes to a "
         "living player the director picks at random — this question, `{actor}` standing in (key: the skill's name; "
@@ -965,7 +980,10 @@ class EffectT(_Table):
     refuses: str | None = _f("block: the blocked player's later submissions this phase are refused with this reason, "
                              "`{target}` (the blocked player) and `{actor}` standing in, and listed among the refusals "
                              "with this skill's `clause` (M19 算计 \"使其在当晚无法发动任何技能\"); default: refused in "
-                             "the engine's words, naming the blocker", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
+                             "the engine's words, naming the blocker; give_uses: a target who already holds uses of "
+                             "`again` (given them before, or holding the skill himself) is refused at the step with this "
+                             "reason, `{target}` standing in (213 亲传 \"两次发动需选择不同的狼人\"); leave out there: "
+                             "he may be given more", default=None, examples=["{target}被<算计>，当晚无法发动任何技能"])
     ask: Literal["any", "all", "same", "chosen_before", "role_if_dies", "night_of"] = _f(
         "learn: the question. any: is any of the players asked about (`among`) one that `match` names (M160 拷问 "
         "\"你得知他们当中是否存在【表面阵营】为【邪恶阵营】的玩家\"); same: are the players asked about all, or none of "
@@ -1023,7 +1041,7 @@ class EffectT(_Table):
                     "in; status: when its `pending` entry ends, `{next_day}` standing in (M19 绑架 \"执行上述效果直到下一个"
                     "游戏日结束\": `第{next_day}天结束`); tell with `together`: when its `pending` entry ends (see `together`)",
                     default="", examples=["至第{night}天黄昏"])
-    log: str | None = _f("damage, kill, protect, block, inspect, status: the settlement log's line for this effect, "
+    log: str | None = _f("damage, kill, protect, block, inspect, status, give_uses: the settlement log's line for this effect, "
                          "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
                          "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
@@ -1086,7 +1104,8 @@ class EffectT(_Table):
     again: Name | None = _f(
         "extra: the skill that may be used once more on the next night (required there); the generic engine counts "
         "one more of its submissions that night, and a game's hook step settling that skill asks the same "
-        "(`tracker.engine.night.effects.extra_uses`)", default=None, examples=["杀人"])
+        "(`tracker.engine.night.effects.extra_uses`); give_uses: the skill whose uses the target is given "
+        "(required there; its `uses` key, else its name)", default=None, examples=["杀人"])
     while_alive: WhileAliveT | None = _f(
         "extra: instead of `state`, the more use holds on every phase while enough players of some roles live (see "
         "`while_alive`; 107 集群). Leave out: once, on the night after it is settled", default=None)
@@ -1155,6 +1174,8 @@ class EffectT(_Table):
             raise ValueError("concede 效果写 unanimous 时要写 reason（判负的原因；未全体同意时以“并非”加此句拒绝）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
+        if self.kind == "give_uses" and (not self.again or "text" not in self.model_fields_set):
+            raise ValueError("give_uses 效果要写 again（给予次数的技能）和 text（告知结算目标的话）")
         if self.kind == "count" and (not self.tag or not self.key):
             raise ValueError("count 效果要写 tag 和 key（哪个标记的记录中的哪个数）")
         if self.kind == "counter" and not self.state:
@@ -1489,6 +1510,14 @@ class SkillT(_Table):
         "the `state` key listing every player it has taken: a player already there is refused as its target, "
         "and the generic engine adds each target it settles (M65 深青之桩 \"每名玩家仅可以被选择一次\"); leave "
         "out: a player may be chosen again", default=None, examples=["深青之桩已选择"])
+    only_targets: list[TargetIsT] = _f(
+        "each target must be all of these (each read as `when_target` reads it), else the submission is refused at "
+        "its step with `only_targets_reason` (213 亲传 \"选择一名狼人阵营[群内]的角色\": faction 狼人 and tag 群内); "
+        "leave out: any target", default=[])
+    only_targets_reason: str | None = _f(
+        "the refusal's words for a target `only_targets` does not allow, `{target}` and `{skill}` standing in; leave "
+        "out: the engine's own, naming what the target is not", default=None,
+        examples=["<{skill}>只能选择狼人阵营[群内]的角色（{target}不是）"])
     target_dead: bool = _f("targets must be out", default=False)
     target_alive_or_dead: bool = _f("targets may be alive or out", default=False)
     actor_may_be_dead: bool = _f("its holder may use it while out (遗言 skills); a `tonight` skill's day submission "

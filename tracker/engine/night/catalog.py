@@ -76,7 +76,8 @@ NIGHT_DIR = Path(__file__).resolve().parent.parent / "rulesets" / "night"
 class TargetIs:
     """``when_target``: an effect takes hold only on a target whose ``of`` (faction, role or role group),
     actual or as a check of the 表面 sees it (``seen``), is one of ``values`` (M160 禁锢: 爪牙) — or, ``of``
-    status, who holds one of them, on the table or for this phase."""
+    status, who holds one of them, on the table or for this phase; ``of`` tag, who bears one of them, on his seat
+    or on his role in the ruleset (213 [群内])."""
 
     values: tuple[str, ...]
     of: str = "faction"
@@ -281,6 +282,8 @@ class Effect:
     unless_aimed_by: tuple[str, ...] = ()
     #: Any kind: it takes hold at the end of the next step numbered one of these, not where its skill settles (M19 空救 at (6)).
     settles_at: tuple[str, ...] = ()
+    #: give_uses: what the user is told once the target has the uses, ``{left}`` his own left (213 亲传 "报复：剩余{left}次").
+    told_actor: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -717,6 +720,9 @@ class Skill:
     every_submission: bool = False
     #: Skills whose targets this phase it may not take (213 捕杀: 与当晚[悬赏]不重复), refused at its step.
     distinct_from: tuple[str, ...] = ()
+    #: What every target must be, refused at its step otherwise (213 亲传 "选择一名狼人阵营[群内]的角色"), and the words.
+    only_targets: tuple[TargetIs, ...] = ()
+    only_targets_reason: str | None = None
     #: A day submission that also acts in that night's settlement (107 牵制 "该角色当晚…", 教化 "其当夜
     #: 免疫诅咒", M65 飞行头槌/天璇紫后 "使得该玩家当晚无法使用任何技能"): the desk hands it to the
     #: night with ``phase = "day"``, and takes it at the night desk as the day's.
@@ -858,7 +864,8 @@ def _skill(t: SkillT) -> Skill:
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
-        distinct_from=tuple(t.distinct_from), voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
+        distinct_from=tuple(t.distinct_from), only_targets=tuple(_target_is(c) for c in t.only_targets),
+        only_targets_reason=t.only_targets_reason, voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
         no_last_words=t.no_last_words, takes_last_words=t.takes_last_words,
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
@@ -925,7 +932,7 @@ def _effect(e: EffectT) -> Effect:
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
-                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by)
+                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by, told_actor=e.told_actor)
 
 
 def _last_of(t: LastOfT | None) -> LastOf | None:

@@ -242,13 +242,65 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
     for e in use.skill.effects:
         if e.kind == "mark" and e.tags and (use.action.choice or "").strip() not in e.tags:
             return f"<{use.skill.name}>的 choice 应写 {' 或 '.join(e.tags)}"
+        if e.kind == "give_uses":  # a count passed on: its user, out, has none to pass (213 亲传)
+            out = next((m for m in use.action.members if board.has(m) and not board.seat(m).alive), None)
+            if out is not None:
+                return f"{out}已出局，不能发动<{use.skill.name}>"
         for t in use.action.targets:
             if e.kind == "protect" and e.only_if_hit_by and not pool.hit_by(t, e.only_if_hit_by):
                 return f"<{use.skill.name}>只能用于当晚受到<{e.only_if_hit_by}>的玩家（{t}不是）"
-            if (e.kind in ("mark", "kill") and not board.seat(t).alive
+            if (e.kind in ("mark", "kill", "give_uses") and not board.seat(t).alive
                     and not (e.kind == "mark" and use.skill.target_alive_or_dead)):  # 107 权术: from the player out
                 return f"{t}已出局，不能成为<{use.skill.name}>的目标"
+            if e.kind == "give_uses" and e.refuses is not None and _holds_uses(board, e, t):
+                return e.refuses.format(target=t, skill=e.again)
+        if e.kind == "give_uses":  # "若[报复]次数尚足够": a count spent earlier in the phase has nothing to pass
+            spent = _spent_here(board, use)
+            if spent is not None:
+                return spent
     return None
+
+
+def admitted(board: Board, action: Action, skill: Skill) -> str | None:
+    """Why a submission's targets are not ones its skill may take, decided as it is submitted, like the other checks
+    of a target (:func:`.checks.refusal`), where the ruleset is known: ``only_targets`` (213 亲传 "选择一名狼人阵营
+    [群内]的角色": a [群内] role's tag is the ruleset's), then a ``give_uses`` target who already holds the uses (asked
+    again at the step, for one given them earlier in the same phase)."""
+    for t in action.targets:
+        unmet = [c for c in skill.only_targets if board.has(t) and not tonight.matches(board, Pool(), c, t)]
+        if unmet:
+            return _not_allowed(skill, t, unmet)
+    for e in skill.effects:
+        for t in action.targets:
+            if e.kind == "give_uses" and e.refuses is not None and board.has(t) and _holds_uses(board, e, t):
+                return e.refuses.format(target=t, skill=e.again)
+    return None
+
+
+def _holds_uses(board: Board, effect: Effect, target: str) -> bool:
+    again = board.catalog.skill(effect.again or "")
+    return (again.uses or again.name) in board.seat(target).uses
+
+
+def _spent_here(board: Board, use: Use) -> str | None:
+    """A ``give_uses`` skill whose user's count ran out earlier in this phase — since its submission was accepted — by
+    a submission settled before it (another of its own, or of a skill counting on the same key: 213 <报复> and <亲传>
+    share [报复]): nothing is left to pass, refused at its step, the count as the post writes it. Other skills keep
+    their game's own say on a use past the count (M65 时间回溯's extra use "不计入该技能原本的使用次数")."""
+    key = use.skill.uses
+    if key is None or use.action.index < 0 or not use.action.members or not board.has(use.action.members[0]):
+        return None
+    left = board.seat(use.action.members[0]).uses.get(key)
+    if left is False or (isinstance(left, int) and not isinstance(left, bool) and left <= 0):
+        return f"<{use.skill.name}>：[{key}]次数不足"
+    return None
+
+
+def _not_allowed(skill: Skill, target: str, unmet: Sequence[TargetIs]) -> str:
+    """``only_targets``' refusal: the post's words, or what the target is not."""
+    if skill.only_targets_reason is not None:
+        return skill.only_targets_reason.format(target=target, skill=skill.name)
+    return f"<{skill.name}>不能选择{target}：" + "；".join(tonight.missed(c, target).removesuffix("，无效果") for c in unmet)
 
 
 def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None, out: Out) -> None:
@@ -336,6 +388,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         return
     if effect.kind == "counter":
         _counter(board, use, effect, target, out)
+        return
+    if effect.kind == "give_uses":
+        _give_uses(board, use, effect, target)
         return
     if effect.kind == "watch":
         board.set_state(effect.state or "", {**_remembered(board, target), "成功": False})
@@ -464,6 +519,24 @@ def _gain(board: Board, use: Use, effect: Effect, target: str) -> None:
         board.note(effect.log.format(**words) if effect.log is not None
                    else f"{use.step} {m}<{use.skill.name}>：拥有{target}（{role}）身份模板的全部技能：{words['skills']}".strip())
         board.tell(m, effect.text.format(**words))
+
+
+def _give_uses(board: Board, use: Use, effect: Effect, target: str) -> None:
+    """The target holds ``add`` uses of ``again`` from now on; the user's own use was spent by the engine, as the
+    skill's ``uses`` key says (213 亲传 "减少1点[报复]次数……使其获得1次[报复]技能")."""
+    again = board.catalog.skill(effect.again or "")
+    key = again.uses or again.name
+    seat = board.seat(target)
+    seat.uses[key] = effect.add
+    board.result.state_after[f"{target}.{key}"] = effect.add
+    me = use.action.members[0] if use.action.members else use.actor
+    words = {"step": use.step, "actor": me, "target": target, "skill": again.name}
+    board.note(effect.log.format(**words) if effect.log is not None
+               else f"{use.step} {me}<{use.skill.name}>：{target}获得{effect.add}次<{again.name}>".strip())
+    board.tell(target, effect.text.format(**words))
+    if effect.told_actor is not None and board.has(me):
+        left = board.seat(me).uses.get(use.skill.uses or use.skill.name)
+        board.tell(me, effect.told_actor.format(left=left, **words))
 
 
 def chosen(effect: Effect, action: Action) -> bool:

@@ -18,6 +18,7 @@ from tracker.engine.night import flow, joins
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import misdealt, refusal
+from tracker.engine.night.effects import admitted
 from tracker.engine.night.games import GameHooks, hooks_for
 from tracker.engine.night.model import Action, Settlement, Table, internal_phase
 from tracker.engine.night.win import check
@@ -107,6 +108,8 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
             why = flow.refuse_together(board.table, action, skill, legal)
         if why is None and hooks is not None and hooks.refuse is not None:
             why = hooks.refuse(board.table, action)
+        if why is None:
+            why = admitted(board, action, skill)
         if why is not None:
             board.reject(action, why, skill.clause)
         else:

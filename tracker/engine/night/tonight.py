@@ -20,7 +20,7 @@ from tracker.engine.night.model import Action, Seat
 if TYPE_CHECKING:
     from tracker.engine.night.effects import Pool
 
-_OF = {"faction": "阵营", "role": "身份", "group": "类型"}
+_OF = {"faction": "阵营", "role": "身份", "group": "类型", "tag": "标签"}
 
 
 def give(pool: Pool, player: str, status: str) -> None:
@@ -68,6 +68,9 @@ def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
     seat = board.seat(target)
     if cond.of == "status":  # on the table, or for this phase only (``for_phase``; a game's hooks give them too)
         return any(v in seat.status or v in pool.tonight.get(target, ()) for v in cond.values)
+    if cond.of == "tag":  # on his seat, or on his role in the ruleset (213 狼人、觉醒狼王、恶魔[群内])
+        kind = board.ruleset.role(seat.role) if board.ruleset is not None else None
+        return any(v in seat.tags or (kind is not None and v in kind.tags) for v in cond.values)
     faction, role = surface(board, seat, pool) if cond.seen == "surface" else (seat.faction, seat.role)
     found = {"faction": faction, "role": role}.get(cond.of) or group(board, seat, role)
     return found in cond.values
@@ -78,6 +81,8 @@ def missed(cond: TargetIs, target: str, *, held: bool = False) -> str:
     them, for ``unless_actor``)."""
     if cond.of == "status":
         return f"{target}{'有' if held else '没有'}{'/'.join(cond.values)}状态，无效果"
+    if cond.of == "tag":
+        return f"{target}{'有' if held else '没有'}{'/'.join(f'[{v}]' for v in cond.values)}标签，无效果"
     seen = "表面" if cond.seen == "surface" else "实际"
     return f"{target}的{seen}{_OF[cond.of]}{'是' if held else '不是'}{'/'.join(cond.values)}，无效果"
 

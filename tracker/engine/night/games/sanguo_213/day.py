@@ -51,7 +51,7 @@ Point = Callable[..., None]
 
 def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: Settle) -> None:
     """正午 then 黄昏; ``point`` settles the data triggers (<殉职>) at 黄昏(4), their point after the day; ``settle``
-    a data skill where it is submitted (投降)."""
+    a data skill where it is submitted (投降) or where the post takes it (<亲传> at 黄昏(4))."""
     ctx = Ctx("正午")
     start = board.table.phase or "正午"
     noon = [a for a in actions if _phase(board, a) == "正午"]
@@ -141,7 +141,9 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point, set
     board.announce(f"投票出局：{names(voted)}")
     board.announce(f"其他原因出局：{names(p for p in board.result.out_order if p in others)}", outs=True)
     board.note("黄昏(3) 公示投票出局和其他原因出局的角色，分开列出")
-    heirs.teach(board, acts, "黄昏(4)")
+    for a in acts:  # <亲传> is data (give_uses): the generic engine settles each submission where the post takes it
+        if a.skill == "亲传":
+            settle(a, "黄昏(4)")
     point("黄昏(4)", acts)
     heirs.successions(board, ctx, acts, "黄昏(4)")
     heirs.last_words(board, ctx, "黄昏(5)")

@@ -1,4 +1,5 @@
-"""After deaths, at 晨曦 and at 黄昏: <报复> chains, <亲传>, <殉道>, 遗言 (<殉职> is data: a ``next_point`` trigger).
+"""After deaths, at 晨曦 and at 黄昏: <报复> chains, <殉道>, 遗言 (<殉职> is data: a ``next_point`` trigger; <亲传> a
+``give_uses`` effect the day's hook step hands to the generic engine at 黄昏(4)).
 
 These skills act "出局后的下一个可发动技能的时点": the 晨曦 after a night, the 黄昏 after a day.
 A player qualifies when they went out in this settlement, or (a scenario that starts at 晨曦 or
@@ -127,29 +128,6 @@ def _fire(board: Board, ctx: Ctx, action: Action, step: str) -> None:
     if strike(board, ctx, target, [hit_by(board, action, "致死伤害", seat.name)], step):
         board.announce(f"{target}因<报复>出局，技能的发动者：{seat.name}")
         check_win(board, ctx)
-
-
-def teach(board: Board, actions: Sequence[Action], step: str) -> None:
-    """<亲传>: one 报复 of the 觉醒狼王 passes to a [群内] wolf (refusals in ``refuse``)."""
-    for a in actions:
-        if a.skill != "亲传":
-            continue
-        king = board.seat(a.members[0])
-        target = board.seat(a.targets[0])
-        if not king.alive or not target.alive:
-            board.reject(a, f"{king.name if not king.alive else target.name}已出局", board.skill("亲传").clause)
-            continue
-        if "报复" in target.uses or not king.uses.get("报复"):
-            why = (f"<亲传>两次发动需选择不同的狼人（{target.name}已获得过<报复>）" if "报复" in target.uses
-                   else "<亲传>：[报复]次数不足")
-            board.reject(a, why, board.skill("亲传").clause)
-            continue
-        board.use(king, "报复")
-        target.uses["报复"] = 1
-        board.result.state_after[f"{target.name}.报复"] = 1
-        board.note(f"{step} {king.name}<亲传>{target.name}：减少1点[报复]次数，{target.name}获得1次<报复>")
-        board.tell(target.name, "亲传：你获得1次<报复>技能")
-        board.tell(king.name, f"报复：剩余{king.uses.get('报复')}次")
 
 
 def _last_of(actions: Sequence[Action], skill: str, actor: str) -> Action | None:
