@@ -264,6 +264,19 @@ def test_arrow_hero_delays_any_exit_but_knife_and_vote() -> None:
     assert refused(run(table(day=3, phase="正午"), A("导演", "坚强出局", VILLAGER))) == [("导演", "坚强出局")]
 
 
+def test_arrow_heros_delayed_exit_is_an_exit_like_any() -> None:
+    """改为下一讨论日发言满5贴时出局: the director's 坚强出局 (data: a ``kill``) is told, has 遗言 (白天出局), and is recorded
+    as 坚强 for what reads causes later; one already out (投票 at 黄昏(1)) is refused, not taken out twice."""
+    res = run(table(day=3, phase="黄昏"), A("导演", "坚强出局", ARROW))
+    assert dead(res) == [ARROW] and res.deaths[0].cause == "坚强"
+    assert told(res, ARROW) == ["出局通知（有遗言）"] and "遗言：P17" in res.lines
+    assert res.state_after[f"{ARROW}.出局"] == {"day": 3, "cause": "坚强"}
+    assert reason(run(table(day=3, phase="正午"), A("导演", "坚强出局", VILLAGER)), "坚强出局") == f"{VILLAGER}不是中箭勇者，没有延后的出局"
+    res = run(table(day=3, phase="黄昏"), A("放逐投票", "投票", ARROW), A("导演", "坚强出局", ARROW))
+    assert dead(res) == [ARROW] and res.deaths[0].cause == "投票"
+    assert reason(res, "坚强出局") == f"{ARROW}已出局，不能成为<坚强出局>的目标"
+
+
 # ---------------------------------------------------------------------------------- checks
 def test_checks_read_the_surface() -> None:
     """预言 reads [表面阵营], 通灵 and 恶魔之眼 [表面身份] (中箭勇者视为村民), 查验 the role itself."""

@@ -240,9 +240,32 @@ def out(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], step: str, *
     board.note(f"{step} {player}（{seat.role}）出局")
     cause = "；".join(h.text for h in causes)
     if seat.alive and board.spared(seat, cause) is None:  # told as he goes out, before what his exit sets off at once
-        board.tell(player, f"出局通知（{'有' if lw else '无'}遗言）")  # (村镇之殇's [净化], the night file's trigger)
+        board.tell(player, notice(lw))  # (村镇之殇's [净化], the night file's trigger)
     if not board.kill(player, cause):
         return
+    recorded(board, ctx, player, causes, lw=lw, red=red)
+
+
+def notice(lw: bool) -> str:
+    return f"出局通知（{'有' if lw else '无'}遗言）"
+
+
+def settled_out(board: Board, ctx: Ctx, before: int) -> list[str]:
+    """The exits a data skill a hook step handed to the generic engine made (the board's deaths after ``before``;
+    213 坚强出局's ``kill``): told and recorded as :func:`out` tells and records its own, so the 遗言 list, <报复>,
+    <殉道> and the next settlements read them alike. Nothing such an exit sets off at once tells anyone first."""
+    gone: list[str] = []
+    for d in board.result.deaths[before:]:
+        lw = has_last_words(board, ctx, board.seat(d.player), False)
+        board.tell(d.player, notice(lw))
+        recorded(board, ctx, d.player, [Hit(d.cause, d.cause, "", "", "")], lw=lw)
+        gone.append(d.player)
+    return gone
+
+
+def recorded(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], *, lw: bool, red: bool = False) -> None:
+    """What this settlement and the table keep of an exit: its causes, the 出局 field, the 遗言 list, the 接刀 notice."""
+    seat = board.seat(player)
     ctx.died.append(player)
     ctx.causes[player] = list(causes)
     if red:

@@ -21,6 +21,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     names,
     out,
     red_card,
+    settled_out,
     sort_out,
     strike,
 )
@@ -51,7 +52,7 @@ Point = Callable[..., None]
 
 def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: Settle) -> None:
     """正午 then 黄昏; ``point`` settles the data triggers (<殉职>) at 黄昏(4), their point after the day; ``settle``
-    a data skill where it is submitted (投降) or where the post takes it (<亲传> at 黄昏(4))."""
+    a data skill where it is submitted (投降, 坚强出局) or where the post takes it (<亲传> at 黄昏(4))."""
     ctx = Ctx("正午")
     start = board.table.phase or "正午"
     noon = [a for a in actions if _phase(board, a) == "正午"]
@@ -69,9 +70,11 @@ def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: S
                 board.reject(a, "骑士的实际身份已经公开，无法发动[翻牌]技能<决斗>", board.skill("决斗").clause)
                 continue
             duel(board, ctx, a)
-        elif a.skill == "坚强出局":
+        elif a.skill == "坚强出局":  # data (a ``kill``): the generic engine takes him out, recorded as the hook's own
             t = a.targets[0]
-            out(board, ctx, t, [Hit("坚强", "坚强", "中箭勇者", "", "")], "正午")
+            before = len(board.result.deaths)
+            settle(a, "正午")
+            settled_out(board, ctx, before)
             if t in ctx.died and t not in ctx.noon_out:
                 ctx.noon_out.append(t)
             check_win(board, ctx)
@@ -132,7 +135,9 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point, set
         board.note("黄昏(1) 放逐投票平票（或无人得票最高），无人出局")
     for a in acts:
         if a.skill == "坚强出局":
-            out(board, ctx, a.targets[0], [Hit("坚强", "坚强", "中箭勇者", "", "")], "黄昏")
+            before = len(board.result.deaths)
+            settle(a, "黄昏")
+            settled_out(board, ctx, before)
             check_win(board, ctx)
     heirs.revenge(board, ctx, acts, "黄昏(2)")
     voted = [p for p in ctx.voted if p in ctx.died]
