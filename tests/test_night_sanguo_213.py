@@ -275,6 +275,8 @@ def test_arrow_heros_delayed_exit_is_an_exit_like_any() -> None:
     res = run(table(day=3, phase="黄昏"), A("放逐投票", "投票", ARROW), A("导演", "坚强出局", ARROW))
     assert dead(res) == [ARROW] and res.deaths[0].cause == "投票"
     assert reason(res, "坚强出局") == f"{ARROW}已出局，不能成为<坚强出局>的目标"
+    res = run(table(day=3, phase="黄昏"), A("导演", "红牌", ARROW), A("放逐投票", "投票", ARROW))
+    assert dead(res) == [ARROW] and reason(res, "投票") == f"{ARROW}已出局，不能成为<投票>的目标"
 
 
 # ---------------------------------------------------------------------------------- checks

@@ -607,8 +607,9 @@ def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer:
         day = board.table.day
         if day is None and board.night is not None:  # a day skill's line at night (107 牵制): the day it was chosen
             day = board.catalog.day_before(board.night)
+        role = board.seat(target).role if board.has(target) else ""  # 213 "{step} {target}（{role}）出局"
         line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=day,
-                                 next_day=next_day(board))
+                                 next_day=next_day(board), role=role)
     if line:  # an empty ``log``: the effect has no line of its own (殉情: the exit's line says it)
         board.note(line)
 

@@ -250,17 +250,24 @@ def notice(lw: bool) -> str:
     return f"出局通知（{'有' if lw else '无'}遗言）"
 
 
-def settled_out(board: Board, ctx: Ctx, before: int) -> list[str]:
-    """The exits a data skill a hook step handed to the generic engine made (the board's deaths after ``before``;
-    213 坚强出局's ``kill``): told and recorded as :func:`out` tells and records its own, so the 遗言 list, <报复>,
-    <殉道> and the next settlements read them alike. Nothing such an exit sets off at once tells anyone first."""
-    gone: list[str] = []
+def settle_out(board: Board, ctx: Ctx, settle: Settle, action: Action, step: str) -> None:
+    """A data skill that takes players out (213 投票, 坚强出局: a ``kill``), handed to the generic engine where the post
+    settles it (``settle``: :meth:`.flow.Flow.settle`); each exit it makes is told as it happens — before what the exit
+    sets off at once (村镇之殇's [净化]), as :func:`out` tells its own — then recorded as :func:`out` records its own,
+    so the 遗言 list, <报复>, <殉道> and the next settlements read them alike."""
+    before = len(board.result.deaths)
+
+    def told(b: Board, seat: Seat, cause: str) -> None:
+        b.tell(seat.name, notice(has_last_words(b, ctx, seat, False)))
+
+    board.on_death.insert(0, told)
+    try:
+        settle(action, step)
+    finally:
+        board.on_death.remove(told)
     for d in board.result.deaths[before:]:
-        lw = has_last_words(board, ctx, board.seat(d.player), False)
-        board.tell(d.player, notice(lw))
-        recorded(board, ctx, d.player, [Hit(d.cause, d.cause, "", "", "")], lw=lw)
-        gone.append(d.player)
-    return gone
+        recorded(board, ctx, d.player, [Hit(d.cause, d.cause, "", "", "")],
+                 lw=has_last_words(board, ctx, board.seat(d.player), False))
 
 
 def recorded(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], *, lw: bool, red: bool = False) -> None:

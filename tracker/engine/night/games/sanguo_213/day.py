@@ -13,15 +13,13 @@ from tracker.engine.night.board import Board, latest
 from tracker.engine.night.games.sanguo_213 import heirs
 from tracker.engine.night.games.sanguo_213.core import (
     Ctx,
-    Hit,
     Settle,
     check_win,
     hit_by,
     judged_faction,
     names,
-    out,
     red_card,
-    settled_out,
+    settle_out,
     sort_out,
     strike,
 )
@@ -72,9 +70,7 @@ def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: S
             duel(board, ctx, a)
         elif a.skill == "坚强出局":  # data (a ``kill``): the generic engine takes him out, recorded as the hook's own
             t = a.targets[0]
-            before = len(board.result.deaths)
-            settle(a, "正午")
-            settled_out(board, ctx, before)
+            settle_out(board, ctx, settle, a, "正午")
             if t in ctx.died and t not in ctx.noon_out:
                 ctx.noon_out.append(t)
             check_win(board, ctx)
@@ -126,18 +122,15 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point, set
         ctx.vote_void = True  # a 决斗 at this day's 正午, settled before 黄昏 (tracker confirm after it)
     if vote is not None and ctx.vote_void:
         board.note("黄昏(1) 当天所进行的放逐投票无效（骑士<决斗>），无人因投票出局")
-    elif vote is not None and vote.targets:
-        t = vote.targets[0]
-        ctx.voted.append(t)
-        out(board, ctx, t, [Hit("投票", "投票", "放逐投票", "", "")], "黄昏(1)")
+    elif vote is not None and vote.targets:  # data (a ``kill``): "放逐投票票数最高的角色如只有一个，则其出局"
+        ctx.voted.append(vote.targets[0])  # 黄昏(3) lists the vote's apart
+        settle_out(board, ctx, settle, vote, "黄昏(1)")
         check_win(board, ctx)
     elif vote is not None:
         board.note("黄昏(1) 放逐投票平票（或无人得票最高），无人出局")
     for a in acts:
         if a.skill == "坚强出局":
-            before = len(board.result.deaths)
-            settle(a, "黄昏")
-            settled_out(board, ctx, before)
+            settle_out(board, ctx, settle, a, "黄昏")
             check_win(board, ctx)
     heirs.revenge(board, ctx, acts, "黄昏(2)")
     voted = [p for p in ctx.voted if p in ctx.died]
