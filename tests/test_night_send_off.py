@@ -87,3 +87,37 @@ def test_a_carded_holder_s_title_goes_at_random_where_the_ruleset_says() -> None
     res = _run(("P1", None), decisions={"警长.P1": "P4"})
     assert res.tags_moved[0].to_player == "P4" and res.state_after["警长"] == "P4"
     assert _run(("P2", None)).tags_moved == [] and _run(("P1", None), dead="P1").tags_moved == []
+
+
+def _with(**keys: Any) -> dict[str, Any]:
+    """The toy night with these keys on the card's ``send_off`` effect."""
+    card = {**CARD, "effects": [{"kind": "send_off", "clause": "导演视情况决定是否判负", **keys}]}
+    return {**NIGHT, "skills": [card]}
+
+
+def _run_with(night: dict[str, Any], *cards: tuple[str, str | None], reds: dict[str, int] | None = None,
+              decisions: dict[str, str] | None = None) -> Settlement:
+    seats = [Seat("P1", "村民", "村庄", tags=["警长"]), Seat("P2", "村民", "村庄"), Seat("P3", "狼人", "狼群"),
+             Seat("P4", "狼人", "狼群")]
+    table = Table(players={s.name: s for s in seats}, state={"红牌": dict(reds or {})}, night=None, day=3, phase="day")
+    acts = [Action("导演", "红牌罚下", (t,), choice=c, index=i) for i, (t, c) in enumerate(cards)]
+    return settle(parse_catalog(night, "toy.toml"), table, acts, ruleset=_rules(), decisions=decisions)
+
+
+def test_asks_loss_makes_the_directors_word_a_question() -> None:
+    """213 "判罚红牌时，导演视情况决定是否判负该玩家所在阵营" as a question after the exit (否 unless answered 是), not the
+    choice; not asked once the faction's red cards lose it by the rule."""
+    night = _with(asks_loss="判罚{target}红牌时，导演是否判负{faction}阵营")
+    res = _run_with(night, ("P3", "判负"))
+    assert [(q.key, q.taken) for q in res.questions if q.key.startswith("红牌罚下判负")] == [("红牌罚下判负.P3", "否")]
+    assert "判负阵营" not in res.state_after and res.questions[-1].question == "判罚P3红牌时，导演是否判负狼群阵营"
+    res = _run_with(night, ("P3", None), decisions={"红牌罚下判负.P3": "是"})
+    assert res.state_after["判负阵营"] == ["狼群"]
+    res = _run_with(night, ("P3", None), reds={"狼群": 1})
+    assert res.state_after["判负阵营"] == ["狼群"] and not any(q.key.startswith("红牌罚下判负") for q in res.questions)
+
+
+def test_titles_at_random_false_leaves_the_title_to_its_own_skill() -> None:
+    """213 "红牌罚下出局的……牧首<殉道>对象和效果随机选择": the title is not passed inside the exit."""
+    res = _run_with(_with(titles_at_random=False), ("P1", None))
+    assert [d.player for d in res.deaths] == ["P1"] and res.tags_moved == [] and res.questions == []

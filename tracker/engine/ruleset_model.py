@@ -529,7 +529,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
     "message": frozenset({"text", "log", "first_only"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
-    "bench": frozenset(), "send_off": frozenset({"cause"}),
+    "bench": frozenset(), "send_off": frozenset({"cause", "asks_loss", "titles_at_random"}),
     "choose": frozenset({"text", "log"}),
     "gain": frozenset({"text", "log"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
@@ -922,6 +922,17 @@ class EffectT(_Table):
         "such step follows (M19 救治's 空救, counted at \"（6）指杀结算\" once the strikes are settled: `[\"6\"]`) — a `counter`'s "
         "record, as it stands, is then written to the settlement's state after at that step every phase, whoever was "
         "counted (the director's table shows the 空救 each night); leave out: with the rest of the skill's effects", default=[], examples=[["6"]])
+    asks_loss: str | None = _f(
+        "send_off: the director's \"判负\" is a question asked after the exit, with these words, `{target}` and `{faction}` "
+        "standing in (key `<skill>判负.<target>`, 否 unless the director answers 是, `--decide`), instead of the "
+        "submission's `choice`; not asked once the faction has lost or its red cards lose it by the ruleset's rule "
+        "(213 \"判罚红牌时，导演视情况决定是否判负该玩家所在阵营\"); leave out: the `choice` says 判负", default=None,
+        examples=["判罚{target}红牌时，导演是否判负{faction}阵营"])
+    titles_at_random: bool = _f(
+        "send_off: a title of the ruleset's `[[tags]]` with `on_red = \"random\"` the carded player held goes to a living "
+        "player at random inside his exit (M19 \"警长因红牌罚下而出局后，下任警长将被随机指定\"); false: the title's own "
+        "transfer skill settles it where the post takes it (213 \"红牌罚下出局的……牧首<殉道>对象和效果随机选择\", at 晨曦 or "
+        "黄昏)", default=True)
     told_actor: str | None = _f(
         "give_uses: what the user is told once the target has them, `{left}` (the uses of the skill's own `uses` key "
         "he has left), `{target}` and `{skill}` (`again`) standing in (213 \"报复：剩余{left}次\"); leave out: nothing "

@@ -284,6 +284,9 @@ class Effect:
     settles_at: tuple[str, ...] = ()
     #: give_uses: what the user is told once the target has the uses, ``{left}`` his own left (213 亲传 "报复：剩余{left}次").
     told_actor: str | None = None
+    #: send_off: the director's 判负 asked as a question (213), not read from the choice; a title passed at random.
+    asks_loss: str | None = None
+    titles_at_random: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -932,7 +935,8 @@ def _effect(e: EffectT) -> Effect:
                   new_uses=e.new_uses,
                   told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
-                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by, told_actor=e.told_actor)
+                  when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by, told_actor=e.told_actor,
+                  asks_loss=e.asks_loss, titles_at_random=e.titles_at_random)
 
 
 def _last_of(t: LastOfT | None) -> LastOf | None:

@@ -456,7 +456,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "bench":
         bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
     elif effect.kind == "send_off":
-        send_off(board, use.action, target, _cause(effect, use), effect.clause or use.skill.clause, out)
+        send_off(board, use.action, target, _cause(effect, use), effect.clause or use.skill.clause, out,
+                 asks=effect.asks_loss)
     elif effect.kind == "status":
         seat = board.seat(target)
         if effect.status and effect.status not in seat.status:

@@ -43,12 +43,13 @@ def judged_lost(action: Action) -> bool:
 
 
 def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
-             out: Callable[[str, str], None]) -> None:
+             out: Callable[[str, str], None], asks: str | None = None) -> None:
     """A red card that takes the player out: counted for his faction first (so the win check of his exit
     already sees it: "同一阵营的角色累计获得两张或以上红牌时，阵营判负"), out at once if still in (a player
     already out can still be carded), his faction judged lost where the ``choice`` says 判负 and its red
     cards do not already lose it by the ruleset's rule ("判罚红牌时，导演视情况决定是否判负该玩家所在阵营"),
-    then the win check at the point named as the skill (``[win_policy] checks_at``)."""
+    then the win check at the point named as the skill (``[win_policy] checks_at``). ``asks``: the director's 判负 is
+    a question instead of the ``choice`` (213), asked while the faction has not lost already."""
     seat = board.seat(target)
     faction = seat.faction
     cards = count_red(board, faction)
@@ -57,7 +58,11 @@ def send_off(board: Board, action: Action, target: str, cause: str, clause: str,
         out(target, cause)  # his titles at random inside the exit: :func:`titles_at_random`, the flow's listener
     else:
         board.note(f"红牌：{target}已出局（已出局角色仍可被判罚），不再出局")
-    if judged_lost(action) and cards < reds_that_lose(board, faction):
+    if asks is not None:  # 213: the director is asked, after the exit, while the faction still stands
+        standing = faction not in (board.state.get(win.LOST) or []) and cards < reds_that_lose(board, faction)
+        if standing and board.chance(f"{action.skill}判负.{target}", asks.format(target=target, faction=faction), 0.0):
+            win.lose(board, faction, "导演判负红牌玩家所在阵营，优先判负，不公示", clause)
+    elif judged_lost(action) and cards < reds_that_lose(board, faction):
         win.lose(board, faction, "导演判负红牌玩家所在阵营，优先判负，不公示", clause)
     win.check(board, action.skill)
 

@@ -159,8 +159,8 @@ class Flow:
         if self.at_once:
             board.on_death.append(self._at_once)
         #: The red cards that take players out (``send_off``), by name and alias: a carded holder's titles pass inside the exit.
-        self.cards = {n: s for s in self.catalog.skills.values() if any(e.kind == "send_off" for e in s.effects)
-                      for n in (s.name, *s.aliases)}
+        self.cards = {n: s for s in self.catalog.skills.values()
+                      if any(e.kind == "send_off" and e.titles_at_random for e in s.effects) for n in (s.name, *s.aliases)}
         if self.cards:
             board.closing_death.append(self._carded)
 

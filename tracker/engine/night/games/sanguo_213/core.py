@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracker.engine.night import effects, exits, win, words
+from tracker.engine.night import effects, win, words
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
 from tracker.engine.night.model import Action, Seat
@@ -251,23 +251,24 @@ def notice(lw: bool) -> str:
 
 
 def settle_out(board: Board, ctx: Ctx, settle: Settle, action: Action, step: str) -> None:
-    """A data skill that takes players out (213 投票, 坚强出局: a ``kill``), handed to the generic engine where the post
+    """A data skill that takes players out (213 投票, 坚强出局: a ``kill``; 红牌: a ``send_off``, no 遗言), handed to the generic engine where the post
     settles it (``settle``: :meth:`.flow.Flow.settle`); each exit it makes is told as it happens — before what the exit
     sets off at once (村镇之殇's [净化]), as :func:`out` tells its own — then recorded as :func:`out` records its own,
     so the 遗言 list, <报复>, <殉道> and the next settlements read them alike."""
     before = len(board.result.deaths)
+    red = any(e.kind == "send_off" for e in board.skill(action.skill).effects)  # "红牌罚下出局的角色没有遗言权利"
 
     def told(b: Board, seat: Seat, cause: str) -> None:
-        b.tell(seat.name, notice(has_last_words(b, ctx, seat, False)))
+        b.tell(seat.name, notice(has_last_words(b, ctx, seat, red)))
 
     board.on_death.insert(0, told)
     try:
         settle(action, step)
     finally:
         board.on_death.remove(told)
-    for d in board.result.deaths[before:]:
-        recorded(board, ctx, d.player, [Hit(d.cause, d.cause, "", "", "")],
-                 lw=has_last_words(board, ctx, board.seat(d.player), False))
+    for d in board.result.deaths[before:]:  # the cause by its skill's name (红牌（导演），[红牌罚下] → 红牌)
+        recorded(board, ctx, d.player, [Hit(d.cause, d.cause.split("（", 1)[0], "", "", "")],
+                 lw=has_last_words(board, ctx, board.seat(d.player), red), red=red)
 
 
 def recorded(board: Board, ctx: Ctx, player: str, causes: Sequence[Hit], *, lw: bool, red: bool = False) -> None:
@@ -295,24 +296,6 @@ def knife_heir(board: Board) -> Seat | None:
     """The [接刀] player who holds <杀人> once no [群内] wolf is left: 石像鬼 first, then 隐狼."""
     heirs = heirs_in_order(list(board.table.players.values()))
     return heirs[0] if heirs else None
-
-
-def red_card(board: Board, ctx: Ctx, action: Action, step: str) -> None:
-    """A red card: out at once if still in (no 遗言, no <殉职>), counted for the card's faction."""
-    target = action.targets[0]
-    seat = board.seat(target)
-    board.note(f"{step} 导演判罚{target}红牌")
-    if seat.alive:
-        out(board, ctx, target, [Hit("红牌罚下", "红牌", "导演", "", "")], step, red=True)
-    else:
-        board.note(f"{target}已出局，仍可被判罚：红牌计入{seat.faction}阵营")
-    cards = exits.count_red(board, seat.faction)
-    # Two reds lose the faction by the ruleset's [[win]] rule (red_cards_at_least), at the next win
-    # check; below it, the post leaves it to the director: "判罚红牌时，导演视情况决定是否判负".
-    if seat.faction not in (board.state.get(win.LOST) or []) and cards < exits.reds_that_lose(board, seat.faction) \
-            and board.chance(
-            f"红牌判负.{target}", f"判罚{target}红牌时，导演是否判负{seat.faction}阵营", 0.0):
-        win.lose(board, seat.faction, "红牌，导演决定", "判罚红牌时，导演视情况决定是否判负该玩家所在阵营")
 
 
 def sort_out(board: Board, ctx: Ctx) -> None:

@@ -18,7 +18,6 @@ from tracker.engine.night.games.sanguo_213.core import (
     hit_by,
     judged_faction,
     names,
-    red_card,
     settle_out,
     sort_out,
     strike,
@@ -56,8 +55,8 @@ def resolve_day(board: Board, actions: Sequence[Action], point: Point, settle: S
     noon = [a for a in actions if _phase(board, a) == "正午"]
     dusk = [a for a in actions if _phase(board, a) in DUSK]
     for a in noon:
-        if a.skill == "红牌":
-            red_card(board, ctx, a, "正午")
+        if a.skill == "红牌":  # data (a ``send_off``)
+            settle_out(board, ctx, settle, a, "正午")
             ctx.noon_out.extend(p for p in ctx.died if p not in ctx.noon_out)
             check_win(board, ctx)
         elif a.skill == "投降":
@@ -113,7 +112,7 @@ def dusk_phase(board: Board, ctx: Ctx, acts: Sequence[Action], point: Point, set
     ctx.phase = "黄昏"
     for a in acts:
         if a.skill == "红牌":
-            red_card(board, ctx, a, "黄昏(1)前")
+            settle_out(board, ctx, settle, a, "黄昏(1)前")
             check_win(board, ctx)
         elif a.skill == "投降":
             settle(a, "黄昏(1)前")

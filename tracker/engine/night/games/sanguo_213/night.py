@@ -32,7 +32,7 @@ from tracker.engine.night.games.sanguo_213.core import (
     knife_heir,
     names,
     pack_alive,
-    red_card,
+    settle_out,
     sort_out,
     strike,
 )
@@ -57,8 +57,8 @@ def open_night(board: Board, actions: Sequence[Action], settle: Settle) -> Night
     night = Night(Ctx("night"), list(actions))
     night_acts = night.night_acts
     for a in night_acts:
-        if a.skill == "红牌":
-            red_card(board, night.ctx, a, "夜")
+        if a.skill == "红牌":  # data (a ``send_off``): the generic engine settles it here
+            settle_out(board, night.ctx, settle, a, "夜")
             check_win(board, night.ctx)
         elif a.skill == "投降":
             settle(a, "夜")
@@ -121,7 +121,7 @@ def dawn_start(board: Board, ctx: Ctx, acts: Sequence[Action], alone: bool, sett
         board.note(f"晨曦(1) 通知出局：{names(ctx.died)}")
     for a in acts:
         if a.skill == "红牌":
-            red_card(board, ctx, a, "晨曦")
+            settle_out(board, ctx, settle, a, "晨曦")
             check_win(board, ctx)
         elif a.skill == "投降":
             settle(a, "晨曦")
