@@ -222,17 +222,19 @@ class Flow:
                 effects.apply(board, self.pool, use, e, None, self.out)
 
     def triggers(self, player: str, cause: str | None) -> None:
-        for skill in self._aimed_at(player):  # 107 权术: the submissions naming him act first
-            assert skill.trigger is not None
-            if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
-                self.deferred.append((player, cause, skill))
-                continue
-            self.trigger(skill, player, cause)
+        """What ``player``'s exit sets off: first the submissions naming him (``target_exit``: 107 权术), then — read
+        after those acted, so a relic 权术 took no longer sets off 馈赠 — his own and his marks' triggers; each waits for
+        its ``at`` step (107 传承 "（14）……（20）……") when it has one."""
+        for skill in self._aimed_at(player):
+            self._set_off(skill, player, cause)
         for skill in self._trigger_skills(player):
-            assert skill.trigger is not None
-            if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
-                self.deferred.append((player, cause, skill))  # 107 传承 "（14）……（20）……": at its step
-                continue
+            self._set_off(skill, player, cause)
+
+    def _set_off(self, skill: Skill, player: str, cause: str | None) -> None:
+        assert skill.trigger is not None
+        if skill.trigger.steps and cause is not None and self.step_n not in skill.trigger.steps:
+            self.deferred.append((player, cause, skill))
+        else:
             self.trigger(skill, player, cause)
 
     def trigger(self, skill: Skill, player: str, cause: str | None, label: str | None = None) -> None:
