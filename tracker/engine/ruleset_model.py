@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count", "gain", "send_off", "counter", "give_uses"]
+                     "count", "gain", "send_off", "counter", "give_uses", "note"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
@@ -522,7 +522,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
     "tell": frozenset({"text", "together", "log", "pending", "until", "empty"}),
-    "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text"}),
+    "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text", "copies", "unknowing", "cause", "log"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
@@ -537,10 +537,12 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
     "counter": frozenset({"state", "add", "at_least", "cause", "log", "out_log"}),
     "give_uses": frozenset({"again", "add", "text", "told_actor", "refuses", "log"}),
+    "note": frozenset({"log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
-                                "unless_last", "when_actor", "unless_actor", "by", "unless_aimed_by", "settles_at"})
+                                "unless_last", "when_actor", "unless_actor", "by", "unless_aimed_by", "settles_at",
+                                "unless_before"})
 
 
 class WhileAliveT(_Table):
@@ -743,11 +745,14 @@ class EffectT(_Table):
                           "one player to another — refused at its step when the user or the target is out, when the user's "
                           "count ran out earlier in the phase (\"若[X]次数尚足够\": `<skill>：[key]次数不足`), and when the "
                           "target already holds that key and `refuses` is written; the target is told `text` (`{target}`, "
-                          "`{skill}`), the user `told_actor` (213 亲传 \"减少1点[报复]次数……使其获得1次[报复]技能\")",
+                          "`{skill}`), the user `told_actor` (213 亲传 \"减少1点[报复]次数……使其获得1次[报复]技能\"); "
+                          "note: nothing changes, the log records the use in `log`'s words (M160 ④ \"模仿者是恶魔的情况，"
+                          "无论是否成功发动【克隆】，恶魔杀害的玩家依旧是在模仿者选择的名单里\": the 恶魔 who believes he is the "
+                          "模仿者 only chooses)",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
-    cause: str | None = _f("damage/kill/counter: the cause a death records, `{actor}` standing in for who acts (M19 "
+    cause: str | None = _f("damage/kill/counter: the cause a death records (convert: the cause the conversion records), `{actor}` standing in for who acts (M19 "
                            "\"牺牲（{actor}主动出局）\"); default: the skill's name; a trigger's `unless` reads it",
                            default=None)
     life: str | None = _f("kill: the state the target takes instead of 出局, for a game where a player taken out "
@@ -956,6 +961,12 @@ class EffectT(_Table):
                     "身份\"); leave out: `role`/`faction` say the new identity", default=False)
     strip: bool = _f("convert with `flip`: a target flipping back keeps no skill counts (`uses` emptied; 107 圣光天启 \"其翻转"
                      "身份并失去所有技能\"); leave out: his counts are kept", default=False)
+    copies: bool = _f("convert with `to = \"actor\"`, instead of `role`/`faction`: the user becomes the role (and role "
+                      "group) of the player he chose, his faction kept (M160 模仿者【克隆】 \"如果他属于【善良阵营】且你没有"
+                      "【醉酒】，你变为与他相同的身份\"); leave out: `role`/`faction` or `flip` say the new identity", default=False)
+    unknowing: bool = _f("convert: the converted player still believes he is what he believed before — his `believes` "
+                         "field keeps his former (believed) role, the state after shows it (M160 ① \"模仿者并不会知道自己模仿"
+                         "的角色是什么，也不知道自己模仿是否成功\"); leave out: he knows his new identity", default=False)
     new_uses: bool = _f("convert with `role`: the target's `uses` become the new role's counted skills at their `count`, "
                         "the old role's gone (107 \"当一名角色转化身份时……失去当前所有身份技能……并获得对应身份的身份技能\", "
                         "暗日); leave out: his `uses` are kept", default=False)
@@ -1052,8 +1063,9 @@ class EffectT(_Table):
                     "in; status: when its `pending` entry ends, `{next_day}` standing in (M19 绑架 \"执行上述效果直到下一个"
                     "游戏日结束\": `第{next_day}天结束`); tell with `together`: when its `pending` entry ends (see `together`)",
                     default="", examples=["至第{night}天黄昏"])
-    log: str | None = _f("damage, kill, protect, block, inspect, status, give_uses: the settlement log's line for this effect, "
-                         "`{step}` (the step's number as shown), `{actor}`, `{target}` and, for inspect, `{answer}` "
+    log: str | None = _f("damage, kill, protect, block, inspect, status, give_uses, convert, note: the settlement log's line "
+                         "for this effect, `{step}` (the step's number as shown), `{actor}`, `{target}`, `{chosen}` (the "
+                         "player the submission chose: `{target}` is the user with `to = \"actor\"`) and, for inspect, `{answer}` "
                          "standing in (M19 \"{step} 预言{target} → {answer}\"); learn: `{step}`, `{actor}`, `{targets}` and "
                          "`{answer}` (the true answer: a distorted one is added as （醉酒，告知…）) and, for ask = all, `{missed}` "
                          "(the players `match` names that were not chosen, or 无), with `questions` `{question}` (the one picked); protect held as a `status`: the line when its "
@@ -1098,6 +1110,11 @@ class EffectT(_Table):
         "compared as `when_target` compares a target (M160 煤气灯人【寻觅】 \"若你未在刚刚过去的夜晚中称为【恶魔】击杀的"
         "对象，你获得【清醒】\": `of = \"status\"`, the status the 恶魔's killing gives for the night); else it does "
         "nothing and the log says so. Leave out: whoever uses it", default=None)
+    unless_before: bool = _f(
+        "any kind: it takes hold only on a target none of the skill's effects listed before it took hold on — their "
+        "`when_target`, `when_actor`, `unless_actor`, `by`, `when_choice`/`unless_choice` all held (the post's 否则: M160 "
+        "【克隆】 \"如果他属于【邪恶阵营】或你已经【醉酒】，你【中毒】\", the branch the clone did not take; several in a row "
+        "read as 否则如果); leave out: whatever the effects before it did", default=False)
     by: Literal["any", "holders", "others"] = _f(
         "any kind: it takes hold only for a submission by a player who holds the skill by role (or tag) as the phase "
         "begins (`holders`), or only for one by anyone else, who uses it by a copy, a gain or a lending (`others`), as a "
@@ -1168,8 +1185,12 @@ class EffectT(_Table):
             raise ValueError(f"{self.kind} 效果要写 text（告知或公示的话，可用 {{actor}}、{{target}}、{{choice}}）")
         if self.kind == "convert" and self.flip and (self.role or self.faction):
             raise ValueError("convert 效果写了 flip 就不写 role、faction（新身份由 [flip] 的 pairs 决定）")
-        if self.kind == "convert" and not self.flip and not (self.role or self.faction):
-            raise ValueError("convert 效果要写 role 或 faction，或 flip = true")
+        if self.kind == "convert" and not self.flip and not self.copies and not (self.role or self.faction):
+            raise ValueError("convert 效果要写 role 或 faction，或 flip = true，或 copies = true")
+        if self.kind == "convert" and self.copies and (self.flip or self.role or self.faction or self.to != "actor"):
+            raise ValueError("convert 效果的 copies 与 to = \"actor\" 一起写，不写 role、faction、flip（新身份是所选玩家的身份）")
+        if self.kind == "note" and self.log is None:
+            raise ValueError("note 效果要写 log（日志中记下的这句话）")
         if self.kind == "damage" and self.reason is not None and self.flips_instead is None:
             raise ValueError("damage 效果的 reason 只与 flips_instead 一起读")
         if self.kind == "convert" and self.strip and not self.flip:

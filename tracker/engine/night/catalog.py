@@ -273,6 +273,11 @@ class Effect:
     #: Any kind: the submission's ``choice`` must contain one of ``when_choice`` and none of ``unless_choice``.
     when_choice: tuple[str, ...] = ()
     unless_choice: tuple[str, ...] = ()
+    #: convert: the user takes the chosen player's role and group (M160 克隆); ``unknowing``: he still believes his former role.
+    copies: bool = False
+    unknowing: bool = False
+    #: Any kind: only on a target no effect of the skill listed before it took hold on (the post's 否则).
+    unless_before: bool = False
     #: Any kind: only for submissions by the skill's holders by role (``holders``), by anyone else (``others``), or ``any``.
     by: str = "any"
     #: counter: the count at which the target goes out at once (M19 空救: 2; None: it only counts), and the log's line then.
@@ -932,7 +937,7 @@ def _effect(e: EffectT) -> Effect:
                   reveal=None if e.reveal is None else Reveal(
                       match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
                   pending=e.pending, until=e.until, together=e.together, listed=e.listed, flip=e.flip, strip=e.strip,
-                  new_uses=e.new_uses,
+                  new_uses=e.new_uses, copies=e.copies, unknowing=e.unknowing, unless_before=e.unless_before,
                   told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
                   when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by, told_actor=e.told_actor,

@@ -303,6 +303,18 @@ def _not_allowed(skill: Skill, target: str, unmet: Sequence[TargetIs]) -> str:
     return f"<{skill.name}>不能选择{target}：" + "；".join(tonight.missed(c, target).removesuffix("，无效果") for c in unmet)
 
 
+def takes_hold(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None) -> bool:
+    """Whether the effect's conditions on its user and on ``target`` hold now (``when_actor``, ``unless_actor``,
+    ``when_target``): what ``unless_before`` asks of the effects listed before it (M160 克隆's 否则)."""
+    me = use.action.members[0] if use.action.members else use.actor
+    if effect.when_actor is not None and (not board.has(me) or not tonight.matches(board, pool, effect.when_actor, me)):
+        return False
+    if effect.unless_actor is not None and board.has(me) and tonight.matches(board, pool, effect.unless_actor, me):
+        return False
+    return (effect.when_target is None or target is None or not board.has(target)
+            or tonight.matches(board, pool, effect.when_target, target))
+
+
 def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None, out: Out) -> None:
     """One effect on one target (``target`` None: an effect that needs none, e.g. tearing a tag)."""
     who, name, step = use.actor, use.skill.name, use.step
@@ -361,6 +373,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.when_target is not None and not tonight.matches(board, pool, effect.when_target, target):
         board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
         return
+    aimed = target  # the player the submission chose (``{chosen}``), whoever it lands on
     if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"; 幼狼<牺牲> "主动出局"
         target = use.action.members[0] if use.action.members else who
     if any(target in pool.targets.get(skill, ()) for skill in effect.unless_aimed_by):  # M19 空救 "若该角色没有成为指杀目标"
@@ -446,7 +459,9 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         board.tell(target, _words(board, effect, use, target))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}得到消息")
     elif effect.kind == "convert":
-        _convert(board, use, effect, target)
+        _convert(board, use, effect, target, aimed)
+    elif effect.kind == "note":  # M160 ④ a 恶魔 who believes he is the 模仿者: his 克隆 only chooses
+        _log(board, use, effect, target, "", aimed=aimed)
     elif effect.kind == "status" and effect.for_phase:
         tonight.give(pool, target, effect.status or "")
         _log(board, use, effect, target,
@@ -466,7 +481,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         listed = [str(x) for x in board.state.get(effect.listed) or []] if effect.listed else []
         if effect.listed and target not in listed:
             board.set_state(effect.listed, [*listed, target])
-        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}获得{effect.status}", aimed=aimed)
         if effect.told_text is not None:
             board.tell(target, effect.told_text.format(target=target))
         if effect.nights and board.night is not None:
@@ -477,20 +492,31 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
                         effect.until.format(next_day=following), effect.clause or use.skill.clause)
 
 
-def _convert(board: Board, use: Use, effect: Effect, target: str) -> None:
+def _convert(board: Board, use: Use, effect: Effect, target: str, aimed: str) -> None:
     """A new identity: the night file's ``[flip]`` (``flip``), or ``role``/``faction`` — nothing when the target
-    already is that; ``new_uses``: the new role's counts replace his own (107 暗日 "其身份转变为活尸")."""
+    already is that; ``new_uses``: the new role's counts replace his own (107 暗日 "其身份转变为活尸"); ``copies``:
+    the role and role group of the player chosen (M160 克隆), ``unknowing``: still believing his former role."""
     if effect.flip:
         flips.flip(board, target, use.skill.name, strip=effect.strip)
         return
     seat = board.seat(target)
+    model = board.seat(aimed) if effect.copies else None
+    if model is not None:  # "你变为与他相同的身份": the chosen player's role
+        effect = replace(effect, role=model.role)
     if (effect.role or seat.role) == seat.role and (effect.faction or seat.faction) == seat.faction:
         board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}已是{seat.role}（{seat.faction}），无变化")
         return
     if effect.new_uses and effect.role is not None:
         seat.uses = {**flips.kept_team(board, seat, effect.role), **flips.new_uses(board, effect.role)}
+    if model is not None:  # ... and his group (the ``type`` the post's checks read)
+        seat.fields["type"] = tonight.group(board, model, model.role)
+    if effect.unknowing:  # ① "模仿者并不会知道自己模仿的角色是什么": he believes what he believed
+        believed = seat.fields.get("believes")
+        seat.fields["believes"] = believed if isinstance(believed, str) else seat.role
+        board.result.state_after[f"{target}.believes"] = seat.fields["believes"]
     before = seat.role
-    board.convert(target, effect.role, effect.faction, use.skill.name)
+    board.convert(target, effect.role, effect.faction, effect.cause or use.skill.name)
+    _log(board, use, effect, target, "", aimed=aimed)
     if effect.told_text is not None:
         board.tell(target, effect.told_text.format(target=target))
     if seat.role != before:  # "恶灵诞生时": the new identity's skills with ``trigger.on = "gain"`` act
@@ -602,7 +628,8 @@ def _cause(effect: Effect, use: Use) -> str:
     return effect.cause.format(actor=use.actor) if effect.cause else use.skill.name
 
 
-def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "") -> None:
+def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "", *,
+         aimed: str | None = None) -> None:
     """The effect's line in the log: the post's words (``log``) where the night file gives them."""
     if effect.log is not None:
         day = board.table.day
@@ -610,7 +637,7 @@ def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer:
             day = board.catalog.day_before(board.night)
         role = board.seat(target).role if board.has(target) else ""  # 213 "{step} {target}（{role}）出局"
         line = effect.log.format(step=use.step, actor=use.actor, target=target, answer=answer, day=day,
-                                 next_day=next_day(board), role=role)
+                                 next_day=next_day(board), role=role, chosen=target if aimed is None else aimed)
     if line:  # an empty ``log``: the effect has no line of its own (殉情: the exit's line says it)
         board.note(line)
 

@@ -506,6 +506,7 @@ class Flow:
             day = self.catalog.day_before(b.night)
             out = partial(self.out, day=day)
         counted: dict[LastOf, tuple[str, ...]] = {}
+        took: set[str | None] = set()  # the targets an effect took hold on: ``unless_before`` (the post's 否则) skips them
         for e in skill.effects:
             if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
                 continue
@@ -524,6 +525,10 @@ class Flow:
                 self.later.append((e.settles_at, use, e, targets, kill))
                 continue
             for t in targets or (None,):
+                if e.unless_before and t in took:
+                    continue
+                if effects.takes_hold(b, self.pool, use, e, t):
+                    took.add(t)
                 effects.apply(b, self.pool, use, e, t, kill)
         self.ride(use, targets)
         self._last_use(skill, chosen)

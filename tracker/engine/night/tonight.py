@@ -66,8 +66,9 @@ def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
     from tracker.engine.night.effects import surface
 
     seat = board.seat(target)
-    if cond.of == "status":  # on the table, or for this phase only (``for_phase``; a game's hooks give them too)
-        return any(v in seat.status or v in pool.tonight.get(target, ()) for v in cond.values)
+    if cond.of == "status":  # on the table, or for this phase only (``for_phase``; a game's hooks give them too),
+        # and not cancelled by another (``status_cancels``: M160 "【清醒】……优先级高于【醉酒】与【中毒】")
+        return any(holds(board, pool, target, v) for v in cond.values)
     if cond.of == "tag":  # on his seat, or on his role in the ruleset (213 狼人、觉醒狼王、恶魔[群内])
         kind = board.ruleset.role(seat.role) if board.ruleset is not None else None
         return any(v in seat.tags or (kind is not None and v in kind.tags) for v in cond.values)

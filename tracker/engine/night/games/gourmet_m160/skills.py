@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 
 from tracker.engine.night.games.gourmet_m160.table import (
     Night,
-    kind,
     names,
 )
 from tracker.engine.night.model import Action
@@ -21,10 +20,6 @@ Step = Callable[[Night], None]
 
 def _say(night: Night, line: str) -> None:
     night.board.note(f"({night.step}) {line}")
-
-
-def _each(night: Night, skill: str) -> list[Action]:
-    return night.of(skill)
 
 
 def _able(night: Night, skill: str) -> Iterator[Action]:
@@ -70,7 +65,7 @@ def lost(night: Night) -> None:
         _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
 
 
-# -- effect skills (禁锢, 抗议, 自保, 彷徨, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
+# -- effect skills (禁锢, 抗议, 克隆, 自保, 彷徨, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
 def potion(night: Night) -> None:
     """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
     time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
@@ -112,27 +107,6 @@ def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n:
             if h.get(kind_) == who and isinstance(night, int):
                 best = min(best, n - night)
     return best
-
-
-def clone(night: Night) -> None:
-    """(1.7)【克隆】: a 善良 target and no 醉酒 → the 模仿者 becomes that role (unknowingly); else 中毒."""
-    board = night.board
-    for a in _each(night, "克隆"):
-        t = night.targets(a)[0]
-        target = night.seat(t)
-        if night.is_demon(a.actor):
-            _say(night, f"克隆：{a.actor}是恶魔（自认模仿者），选择了{t}：克隆的身份由导演记录；凶杀落在其选择的名单里")
-            continue
-        if target.faction == "善良" and not night.impaired(a.actor):
-            board.convert(a.actor, target.role, None, "克隆成功（模仿者不知道）")
-            night.seat(a.actor).fields["believes"] = "模仿者"
-            night.seat(a.actor).fields["type"] = kind(target)
-            board.result.state_after[f"{a.actor}.believes"] = "模仿者"
-            _say(night, f"克隆：{a.actor}选择{t}，{t}属于善良阵营且{a.actor}没有醉酒 → 成功，{a.actor}变为{target.role}")
-        else:
-            why = f"{t}属于邪恶阵营" if target.faction != "善良" else f"模仿者{a.actor}已经醉酒"
-            night.poison(a.actor, "克隆发动失败")
-            _say(night, f"克隆：{a.actor}选择{t}，{why} → 克隆发动失败，{a.actor}中毒")
 
 
 def pointers_of_failed_clone(night: Night) -> None:
