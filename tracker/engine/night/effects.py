@@ -108,7 +108,7 @@ class Pool:
     sparing: dict[str, list[Sparing]] = field(default_factory=dict)
     #: Blocked players whose voided submissions still spend their uses (``spends``).
     spending: set[str] = field(default_factory=set)
-    #: Targets each skill was used on in this phase (a ``tell`` step reports them).
+    #: Targets each skill was used on in this phase, every settled use's (a ``tell`` step reports them).
     targets: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: Who blocked each blocked player, ``P05<禁锢>``, and the clause (the refusal names them).
     blockers: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -485,7 +485,8 @@ class Flow:
             self._last_use(skill, chosen)
             return
         targets = self.aimed(use)
-        self.pool.targets[skill.name] = targets
+        # every settled use's targets (``every_submission``: two strikes are two), each player once
+        self.pool.targets[skill.name] = tuple(dict.fromkeys((*self.pool.targets.get(skill.name, ()), *targets)))
         if skill.once_per_target and action.targets:  # "被选择": the players chosen, wherever it lands
             taken = [str(x) for x in b.state.get(skill.once_per_target) or []]
             b.set_state(skill.once_per_target, [*taken, *(t for t in chosen.targets if t not in taken)])
