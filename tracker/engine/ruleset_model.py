@@ -753,7 +753,9 @@ class EffectT(_Table):
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
     cause: str | None = _f("damage/kill/counter: the cause a death records (convert: the cause the conversion records), `{actor}` standing in for who acts (M19 "
-                           "\"牺牲（{actor}主动出局）\"); default: the skill's name; a trigger's `unless` reads it",
+                           "\"牺牲（{actor}主动出局）\"), and `{chosen}`, in a skill whose trigger is `on = \"chosen_exit\"`, "
+                           "for the chosen player whose exit set it off (M19 \"遇难（英雄{chosen}出局）\"); default: the "
+                           "skill's name; a trigger's `unless` reads it",
                            default=None)
     life: str | None = _f("kill: the state the target takes instead of 出局, for a game where a player taken out "
                           "keeps a last vote (M160 \"当一名玩家在黄昏阶段被投了……唯一最高票后，该玩家【死亡】\"; "
@@ -1364,7 +1366,7 @@ class TriggerT(_Table):
     警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain", "step", "target_exit"] = _f(
+    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit"] = _f(
         "the event it acts on: `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
         "a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 \"夜行怪加入游戏时\"): "
         "its effects act right then on nobody's submission, the new holder acting; `step`, with `forced`: each step "
@@ -1373,7 +1375,17 @@ class TriggerT(_Table):
         "submission in this settlement names going out: that submission, kept unsettled until then, acts on him at "
         "`at` (`unless`/`only` reading his cause), in submission order, if its user is still in — else, or when "
         "no target goes out, the log says it did not act (107 权术 \"贵族的投票或流言对象出局时，若其持有【亡灵圣物】，"
-        "则贵族可选择获得【亡灵圣物】\": a `mark` `take` from the player out)", default="exit")
+        "则贵族可选择获得【亡灵圣物】\": a `mark` `take` from the player out); `chosen_exit`, with `keeps`: "
+        "the player its holder chose (his submission of the skill, 游戏开始前, names him and is kept in the holder's "
+        "field `keeps`, its only effect then) going out — its effects then act by themselves on its holder's behalf, "
+        "`{chosen}` in a `kill`'s `cause` standing for the chosen player, inside that exit (立即, after the `at = \"now\"` "
+        "triggers of the player out), unless "
+        "`unless` names his cause, while the holder is in and still holds it (its `uses` not spent or lost) (M19 遇难<强制> "
+        "\"游戏开始前选择一名角色成为英雄，当英雄因为非红牌罚下原因出局，人质也随之出局\")", default="exit")
+    keeps: str | None = _f(
+        "with `on = \"chosen_exit\"`: the holder's field (a word of the scenario's vocabulary, shown in the state after) "
+        "that keeps the player his submission chose (M19 遇难: `英雄`); required there, nowhere else",
+        default=None, examples=["英雄"])
     at: TriggerAt = _f(
         "when it acts after its holder's exit: `\"after\"`, once what took him out is settled (the skill, or the "
         "step's resolution), the phase's exits in their order, each exit's own triggers following it; `\"now\"`, with "
@@ -1443,6 +1455,11 @@ class TriggerT(_Table):
                                          or self.tells is not None or self.at in ("now", "next_point")):
             raise ValueError("trigger 的 on = \"target_exit\" 不写 forced、missing、asks、tells，at 不写 now、next_point"
                              "（由持有者对目标的提交发动，出局的是目标）")
+        if (self.on == "chosen_exit") != (self.keeps is not None) or (self.on == "chosen_exit" and (
+                self.forced or self.missing is not None or self.asks is not None or self.tells is not None
+                or self.at != "after" or self.only)):
+            raise ValueError("trigger 的 on = \"chosen_exit\" 须写 keeps，不写 forced、missing、asks、tells、at、only；keeps 只与"
+                             "它一起写（提交的是选择，所选的角色出局时立即自行发动）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self

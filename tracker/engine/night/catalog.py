@@ -375,7 +375,8 @@ class Trigger:
     """A skill that acts on an event (``on``) — its holder going out (猎人 开枪, 警长 警徽), or a player coming to
     hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`), or a step that
     lists it being reached (``step``, forced: 107 夜之心<锁定>, every living holder acting unsubmitted), or a player his
-    submission names going out (``target_exit``: 107 权术, :meth:`tracker.engine.night.flow.Flow.trigger`).
+    submission names going out (``target_exit``: 107 权术, :meth:`tracker.engine.night.flow.Flow.trigger`), or the player
+    its holder chose and keeps in the field ``keeps`` going out (``chosen_exit``: M19 遇难, :meth:`.flow.Flow.chosen`).
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
@@ -409,6 +410,8 @@ class Trigger:
     by_factions: tuple[str, ...] = ()
     #: With ``by_factions``: causes that allow it too, whoever dealt them (213 村镇之殇 "因投票或……村民阵营的角色的技能").
     or_causes: tuple[str, ...] = ()
+    #: With ``on = "chosen_exit"``: the holder's field keeping the player his submission chose (M19 遇难: 英雄).
+    keeps: str | None = None
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -868,7 +871,8 @@ def _skill(t: SkillT) -> Skill:
         per_phase=t.per_phase,
         once_per_target=t.once_per_target,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,
-        actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced), lethal=t.lethal, gained=t.gained, tag=t.tag, tags=tuple(t.tags),
+        actor_may_be_dead=t.actor_may_be_dead or (t.trigger is not None and not t.trigger.forced
+                                                   and t.trigger.on != "chosen_exit"), lethal=t.lethal, gained=t.gained, tag=t.tag, tags=tuple(t.tags),
         aliases=tuple(t.aliases), clause=t.clause, note=t.note, phases=tuple(t.phases), next_day=t.next_day,
         tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
@@ -900,7 +904,8 @@ def _skill(t: SkillT) -> Skill:
                                                          else tuple(t.trigger.at), tells=t.trigger.tells,
                                                          on=t.trigger.on, marks=tuple(t.trigger.marks),
                                                          by_factions=tuple(t.trigger.by_factions),
-                                                         or_causes=tuple(t.trigger.or_causes)))
+                                                         or_causes=tuple(t.trigger.or_causes),
+                                                         keeps=t.trigger.keeps))
 
 
 def _effect(e: EffectT) -> Effect:

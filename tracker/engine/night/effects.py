@@ -624,8 +624,10 @@ def _left(seat: Seat, skill: Skill) -> bool:
 
 
 def _cause(effect: Effect, use: Use) -> str:
-    """The cause a death records: the effect's ``cause`` (``{actor}`` standing in), else the skill's name."""
-    return effect.cause.format(actor=use.actor) if effect.cause else use.skill.name
+    """The cause a death records: the effect's ``cause`` (``{actor}`` standing in, and ``{chosen}``, the player whose exit
+    set off a ``chosen_exit`` trigger: the submission's target), else the skill's name."""
+    return (effect.cause.format(actor=use.actor, chosen="、".join(use.action.targets)) if effect.cause
+            else use.skill.name)
 
 
 def _log(board: Board, use: Use, effect: Effect, target: str, line: str, answer: str = "", *,

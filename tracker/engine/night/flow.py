@@ -35,6 +35,7 @@ from tracker.engine.night.checks import holds
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.exits import titles_at_random
 from tracker.engine.night.flips import member
+from tracker.engine.night.gains import lost_by_mark
 from tracker.engine.night.model import NO_SEAT, Action, Seat, Table
 from tracker.engine.night.sides import counts_in, dealt_by
 from tracker.engine.night.win import check
@@ -155,9 +156,15 @@ class Flow:
             for at in e.settles_at:
                 self.shown_at.setdefault(at, []).append(e.state or "")
         #: 立即 triggers (``at = "now"``: M19 殉情) act inside the exit itself, the board's first listener.
-        self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at == "now")
+        self.at_once = tuple(s for s in self.catalog.skills.values() if s.trigger is not None and s.trigger.at == "now"
+                             and s.trigger.on == "exit")
+        #: ``on = "chosen_exit"``: skills acting when the player their holder chose goes out (M19 遇难), inside that exit.
+        self.chosen_exits = tuple(s for s in self.catalog.skills.values()
+                                  if s.trigger is not None and s.trigger.on == "chosen_exit")
         if self.at_once:
             board.on_death.append(self._at_once)
+        if self.chosen_exits:  # after the player's own 立即 triggers ("每次出局后依次结算殉情、遇难→遗志……")
+            board.on_death.append(self.chosen)
         #: The red cards that take players out (``send_off``), by name and alias: a carded holder's titles pass inside the exit.
         self.cards = {n: s for s in self.catalog.skills.values()
                       if any(e.kind == "send_off" and e.titles_at_random for e in s.effects) for n in (s.name, *s.aliases)}
@@ -220,6 +227,37 @@ class Flow:
             use = Use(f"{seat.name}出局后", Action(actor=seat.name, skill=skill.name, index=-1), skill, seat.name)
             for e in skill.effects:
                 effects.apply(board, self.pool, use, e, None, self.out)
+
+    def chosen(self, board: Board, seat: Seat, cause: str) -> None:
+        """``on = "chosen_exit"``: each living holder whose ``keeps`` field names the player out, holding the skill with
+        its uses not spent or lost, acts by itself inside the exit, unless the cause is one its ``unless`` names (M19
+        遇难<强制> "当英雄因为非红牌罚下原因出局，人质也随之出局"; a 人质 who lost <遇难> by 逃脱 does not)."""
+        for skill in self.chosen_exits:
+            assert skill.trigger is not None and skill.trigger.keeps is not None
+            for holder in [p for p in board.table.players.values()
+                           if p.alive and p.fields.get(skill.trigger.keeps) == seat.name and holds(p, skill)]:
+                if self._forbids(skill, cause):
+                    continue
+                left = holder.uses.get(skill.uses or skill.name)
+                by = lost_by_mark(board, holder, skill.uses or skill.name)
+                if by is not None or left is False or (isinstance(left, int) and not isinstance(left, bool) and left <= 0):
+                    board.note(f"{by or ''}{'：' if by else ''}{holder.name}已失去<{skill.name}>，"
+                               f"{skill.trigger.keeps}{seat.name}出局不发动")
+                    continue
+                use = Use(f"{seat.name}出局后", Action(actor=holder.name, skill=skill.name, targets=(seat.name,),
+                                                       index=-1), skill, holder.name)
+                for e in skill.effects:
+                    effects.apply(board, self.pool, use, e, None, self.out)
+
+    def keep(self, action: Action, skill: Skill, step: str) -> None:
+        """A ``chosen_exit`` skill's submission: the player it names kept in its holder's ``keeps`` field (and the state
+        after), its only effect now (M19 遇难 "游戏开始前选择一名角色成为英雄")."""
+        assert skill.trigger is not None and skill.trigger.keeps is not None
+        b, field = self.board, skill.trigger.keeps
+        for m in action.members:
+            b.seat(m).fields[field] = action.targets[0]
+            b.result.state_after[f"{m}.{field}"] = action.targets[0]
+            b.note(f"{step} {m}<{skill.name}>：选择{action.targets[0]}成为{field}")
 
     def triggers(self, player: str, cause: str | None) -> None:
         """What ``player``'s exit sets off: first the submissions naming him (``target_exit``: 107 权术), then — read
@@ -475,6 +513,9 @@ class Flow:
         why = effects.refused(b, self.pool, use)
         if why is not None:
             b.reject(action, why, skill.clause)
+            return
+        if skill.trigger is not None and skill.trigger.on == "chosen_exit":  # the choice kept; its effects act later
+            self.keep(action, skill, step)
             return
         self._spend(action, skill)
         void = tonight.voiding(b, self.pool, skill, action.members)
@@ -876,7 +917,7 @@ class Flow:
                         self.settle(Action(seat.name, name, index=-1), n)
                 self.after_exits()
                 continue
-            if skill.trigger is not None:
+            if skill.trigger is not None and skill.trigger.on != "chosen_exit":  # chosen_exit: its choice is submitted
                 continue
             for a in self.effective(name):
                 if (step.by == "any" or self.original(a, skill) == (step.by == "holders")) and self.sent(a, step.sent):

@@ -36,6 +36,18 @@ def marked(board: Board, seat: Seat, mark: str) -> None:
             _act(board, seat, skill, f"{seat.name}获得{mark}时")
 
 
+def lost_by_mark(board: Board, seat: Seat, key: str) -> str | None:
+    """The ``gain`` skill (held) whose mark the player carries and whose ``lose`` takes the skill counted as ``key``: it
+    acted when he came to carry the mark, so he has lost that skill, whatever a table written by hand records of his
+    uses (M19 逃脱 "当人质成为情侣时，失去<遇难><遗志>": a 人质 carrying a lover's mark); None: no such skill."""
+    for skill in board.catalog.skills.values():
+        t = skill.trigger
+        if (t is not None and t.on == "gain" and any(m in seat.tags for m in t.marks) and holds(seat, skill)
+                and any(e.kind == "lose" and e.loses == key for e in skill.effects)):
+            return skill.name
+    return None
+
+
 def _act(board: Board, seat: Seat, skill: Skill, step: str) -> None:
     use = effects.Use(step, Action(seat.name, skill.name, index=-1), skill, seat.name)
     for e in skill.effects:

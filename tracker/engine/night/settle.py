@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tracker.engine.night import flow, joins
+from tracker.engine.night import flow, gains, joins
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import misdealt, refusal
@@ -88,6 +88,16 @@ def settle_setup(catalog: Catalog, table: Table, *, ruleset: Ruleset | None = No
     return board.result
 
 
+def _lost(board: Board, action: Action, skill: Skill) -> str | None:
+    """A submission of a skill its user lost when he came to carry a mark (a ``gain`` trigger's ``lose``: M19 逃脱
+    "当人质成为情侣时，失去<遇难><遗志>"), though the table records no spent use of it."""
+    for m in action.members:
+        by = gains.lost_by_mark(board, board.seat(m), skill.uses or skill.name) if board.has(m) else None
+        if by is not None:
+            return f"{by}：{m}已失去<{skill.name}>"
+    return None
+
+
 def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills: list[Skill]) -> None:
     check(board, "start")  # a win the table already holds (M160: the day's vote put the 恶魔 out)
     if hooks is not None and hooks.prepare is not None:
@@ -108,6 +118,8 @@ def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills
             why = flow.refuse_together(board.table, action, skill, legal)
         if why is None and hooks is not None and hooks.refuse is not None:
             why = hooks.refuse(board.table, action)
+        if why is None:
+            why = _lost(board, action, skill)
         if why is None:
             why = admitted(board, action, skill)
         if why is not None:
