@@ -2,7 +2,7 @@
 
 The skills, their generic limits and the post's settlement order are data
 (``rulesets/night/luoluo-m19.toml``): the generic engine walks its ``[[steps]]`` — 总体流程 1–2
-(the setup choices), 总体流程 4（1）–（7） by night and 6 by day, the
+(the setup choices; 遇难's is data), 总体流程 4（1）–（7） by night and 6 by day, the
 遗志 and a new <设计> target, the 公示 — and hands each step written ``hook`` to the function of the
 same name here. The code of those steps: the night's (:mod:`.night`), the setup choices and day
 exits (:mod:`.day`), every exit's cascades (:mod:`.cascade`), the morning 公示 and exit notices
@@ -79,6 +79,7 @@ def named(board: Board, actions: Sequence[Action]) -> None:
 
 STEPS: dict[str, StepHook] = {
     "开局": _step(day.setup),
+    "设计开局": _step(day.design_setup),
     "绑架结束": _step(night.dusk),
     "狼人行动": _step(night.kills),
     "绑匪行动": _step(night.step5),
@@ -109,7 +110,8 @@ HOOKS = GameHooks(
     steps=STEPS, refuse=refuse, void=night.gone_target, prepare=named, setup=named, hooked=HOOKED, finish=_finish,
     holders={"杀人": "寡妇刀（黑情侣）、忠犬（主人出局后的下一夜）、丘比特接刀：狼群之外持有<杀人>的，由 refuse 判定"},
     why={
-        "开局": "总体流程 1–2：双歧之箭、遇难、设计的开局选择，随后恋爱、私奔、逃脱、背叛定阵营 —— 阵营随情侣组合改变，效果词汇写不出",
+        "开局": "总体流程 1–2：双歧之箭的开局选择，随后恋爱、私奔、逃脱、背叛定阵营 —— 阵营随情侣组合改变，效果词汇写不出",
+        "设计开局": "总体流程 1：绑匪选择<设计>对象 —— 设计目标决定<灭口><绑架>的目标、出局后可重选（refuse 判定）",
         "绑架结束": "绑架“执行上述效果直到下一个游戏日结束”：夜晚开始时解除",
         "狼人行动": "总体流程 4（1）：杀人 —— 谁此时持有（狼群、黑情侣、忠犬、接刀的丘比特）、激励之夜两次，"
                    "指杀在（6）才结算 —— " + _CASCADE,

@@ -1,8 +1,8 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
 Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
-trigger, ``at = "now"``, right after the exit's record): the 忠犬 waits for his night, 遇难
-then 遗志, the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
+trigger, ``at = "now"``, right after the exit's record, and 遇难 its ``chosen_exit`` trigger): the 忠犬 waits for his
+night, the 人质 out by 遇难 leaves his 遗志, the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
 red-carded 警长's badge given at random is the red card's ``send_off``), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
@@ -17,12 +17,6 @@ from tracker.engine.night.games.luoluo_m19.common import (
     role_in_pair,
 )
 from tracker.engine.night.model import Seat
-
-RED = "红牌"
-
-
-def is_red(cause: str) -> bool:
-    return cause.startswith(RED)
 
 
 def install(ctx: Ctx) -> None:
@@ -74,20 +68,10 @@ def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
 
 
 def _hostage(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """遇难<强制>: the 英雄 out for any reason but a red card takes the 人质 with it; then <遗志>.
-    A 人质 who became a lover has lost both (逃脱)."""
-    b = ctx.board
-    if is_red(cause):
-        return
-    for h in ctx.table.players.values():
-        if h.role != "人质" or not h.alive or h.fields.get("英雄") != seat.name:
-            continue
-        if is_lover(h) or not held(h, "遇难"):
-            b.note(f"逃脱：人质{h.name}是情侣，已失去<遇难>，英雄{seat.name}出局不连锁")
-            continue
-        ctx.hostage_out.append(h.name)
-        b.kill(h.name, f"遇难（英雄{seat.name}出局）")
-        will(ctx, h.name)
+    """遗志 "当遇难发动导致人质出局时": the 人质 out by <遇难> (data: its ``chosen_exit`` trigger took him out inside
+    the 英雄's exit) settles his <遗志> now, or is asked for it."""
+    if cause.split("（", 1)[0] == "遇难":
+        will(ctx, seat.name)
 
 
 def will(ctx: Ctx, hostage: str) -> None:

@@ -129,7 +129,6 @@ class Ctx:
     #: Set once the 公示 and the exit notices are written (at the 公示 step, or where a win stops it).
     finished: bool = False
     extra_lines: list[str] = field(default_factory=list)
-    hostage_out: list[str] = field(default_factory=list)
     #: The day's exiles by the vote (the night file's <投票出局>, data), and where the out list goes among the
     #: 公示's extra lines: before what the exits set off ("白天因投票出局的所有角色将立即公示").
     exiled: list[str] = field(default_factory=list)

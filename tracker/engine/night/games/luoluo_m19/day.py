@@ -18,22 +18,20 @@ PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")
 
 
 def setup(ctx: Ctx) -> None:
-    """双歧之箭, 遇难, 设计 in the post's order, then the factions: 恋爱, 私奔, 逃脱, 背叛.
+    """双歧之箭, then the factions: 恋爱, 私奔, 逃脱, 背叛 (遇难's choice, next in the post's order, is data:
+    its trigger's ``keeps``; then :func:`design_setup`).
 
     Lovers given as a setup fact (``state.情侣`` without the lovers' tags) were made lovers before
     the refusals, by :func:`named_lovers` (the hooks' ``prepare``), with the arrow's own steps."""
-    b = ctx.board
     arrows = [a for a in ctx.of("双歧之箭") if a.index not in ctx.used]
     for act in arrows[-1:]:
         ctx.used.add(act.index)
         first, second = act.targets
         make_lovers(ctx, act.actor, act.choice or "", first, second)
-    for act in [a for a in ctx.of("遇难") if a.index not in ctx.used]:
-        ctx.used.add(act.index)
-        h = b.seat(act.members[0])
-        h.fields["英雄"] = act.targets[0]
-        b.result.state_after[f"{h.name}.英雄"] = act.targets[0]
-        b.note(f"游戏开始前：人质{h.name}选择{act.targets[0]}成为英雄")
+
+
+def design_setup(ctx: Ctx) -> None:
+    """设计 "游戏开始前选择除自己外任何一名角色成为目标"."""
     for act in [a for a in ctx.of("设计") if a.index not in ctx.used and a.phase == "setup"]:
         design(ctx, act)
 

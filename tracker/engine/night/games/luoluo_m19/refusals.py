@@ -133,11 +133,6 @@ def _will(table: Table, action: Action) -> str | None:
     return None
 
 
-def _hero(table: Table, action: Action) -> str | None:
-    h = table.players[action.members[0]]
-    return "逃脱：人质成为情侣，失去<遇难><遗志>" if is_lover(h) or not held(h, "遇难") else None
-
-
 def _sheriff(table: Table, action: Action) -> str | None:
     s = table.players[action.members[0]]
     if "警长" not in s.tags and table.state.get("警长") != s.name:
@@ -147,5 +142,5 @@ def _sheriff(table: Table, action: Action) -> str | None:
 
 _CHECKS = {
     "杀人": _kill, "牺牲": _sacrifice, "灭口": _kidnapper, "绑架": _kidnapper, "设计": _design,
-    "双歧之箭": _arrows, "遗志": _will, "遇难": _hero, "殉职": _sheriff,
+    "双歧之箭": _arrows, "遗志": _will, "殉职": _sheriff,
 }
