@@ -567,6 +567,29 @@ def test_twin_shadows_kill_one_a_night() -> None:
     assert [d.player for d in res.deaths] == ["P07"]
 
 
+def test_kill_and_mirror_are_data() -> None:
+    """【凶杀】 "你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】" and 【镜像】 "每晚只会有一名玩家被
+    杀害" are the night file's (``one_victim``, ``shares_victim``): the hook step before 4.22 only hands over whom the 恶魔
+    chose with the skills of the role he believes (附体), and the data step strikes one of them."""
+    from tracker.engine.night.coverage import coverage
+    from tracker.engine.night.games import hooks_for
+
+    cov = coverage(load_catalog("gourmet-m160"), hooks_for("gourmet-m160"))
+    assert {"凶杀", "镜像"} <= set(cov.by_data)
+    used = {"P06": {"uses": {"毒害": 0}}}
+    res = run(scenario(2, everyone(2, P06=act("P06", "游历", "P09", "P07")), **used), **{"凶杀": "P06:P07"})
+    assert "(4.22) P06<凶杀>：选择的玩家P09、P07，可受到<凶杀>的：P09、P07" in res.log
+    q = next(q for q in res.questions if q.key == "凶杀")
+    assert "你选择的玩家中会有一名存活的非【群内】的玩家" in q.question and "镜像" not in q.question
+    twins = {"P06": ("双生暗影", "恶魔"), "P03": ("双生暗影", "恶魔")}
+    fields = {"P06": {"believes": "末日传道士"}, "P03": {"believes": "冰恋者"}}
+    acts = [*everyone(2, "P03", P06=act("P06", "游历", "P03", "P07")), act("P03", "守墓", "P06", "P09")]
+    res = run(scenario(2, acts, roles=twins, **fields), **{"凶杀": "P03:P09"})
+    q = next(q for q in res.questions if q.key == "凶杀")
+    assert "<镜像>：【镜像】" in q.question and [d.player for d in res.deaths] == ["P09"]
+    assert any(line.startswith("(4.22) P06<凶杀>：不再有人受到") for line in res.log)
+
+
 def test_evil_wins_when_demons_are_half_the_living() -> None:
     """胜负判定 2 "场上【实际阵营】为【恶魔】的玩家不小于存活玩家的一半" (counted after the night's deaths)."""
     out = {p: {"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}

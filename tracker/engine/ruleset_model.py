@@ -513,7 +513,7 @@ EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "
                      "count", "gain", "send_off", "counter", "give_uses", "note"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
-    "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason"}), "kill": frozenset({"cause", "log", "life"}),
+    "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason", "one_victim", "empty"}), "kill": frozenset({"cause", "log", "life"}),
     "protect": frozenset({"strength", "stops", "only_if_hit_by", "log", "standing", "from_factions", "status", "once",
                           "delays", "when", "text", "reason", "state", "top_at_least", "no_repeat", "flips_instead"}),
     "cover": frozenset({"reason", "log", "stands_in"}),
@@ -542,7 +542,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
                                 "unless_last", "when_actor", "unless_actor", "by", "unless_aimed_by", "settles_at",
-                                "unless_before"})
+                                "unless_before", "unless_target"})
 
 
 class WhileAliveT(_Table):
@@ -571,6 +571,18 @@ class TargetIsT(_Table):
         "the role so seen", default="actual")
     values: Annotated[list[Name], Field(min_length=1)] = _f("the values on which the effect takes hold",
                                                             examples=[["爪牙"]])
+
+
+class UnlessTargetT(TargetIsT):
+    """One entry of `unless_target = [{ … }]` in an effect — it does not take hold on a target who is one of `values`
+    (compared as `when_target` compares them), unless its user holds a skill of `lifted_by` (M160 附体 "一名被你选择的
+    非恶魔非爪牙（附魂灵除外）的玩家会被你杀害", 缚魂灵【夺魂】 "你可以杀害爪牙")."""
+
+    lifted_by: list[Name] = _f("skills whose holder (the user) is not bound by this entry; leave out: nobody",
+                               default=[], examples=[["夺魂"]])
+    benched_leave: bool = _f(
+        "of = \"tag\": a benched player (挂机) no longer bears the tag — he left his group (M160 挂机 \"有群的角色从自已"
+        "所在的群中立即移除\"); leave out: he still bears it", default=False)
 
 
 class LastOfT(_Table):
@@ -753,7 +765,7 @@ class EffectT(_Table):
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
     cause: str | None = _f("damage/kill/counter: the cause a death records (convert: the cause the conversion records), `{actor}` standing in for who acts (M19 "
-                           "\"牺牲（{actor}主动出局）\"), and `{chosen}`, in a skill whose trigger is `on = \"chosen_exit\"`, "
+                           "\"牺牲（{actor}主动出局）\"), `{actor_role}` for his role (M160 \"凶杀（{actor_role}{actor}）\"), and `{chosen}`, in a skill whose trigger is `on = \"chosen_exit\"`, "
                            "for the chosen player whose exit set it off (M19 \"遇难（英雄{chosen}出局）\"); default: the "
                            "skill's name; a trigger's `unless` reads it",
                            default=None)
@@ -898,7 +910,8 @@ class EffectT(_Table):
         "出局角色的具体身份\": `[\"投票\"]`; leave out: the targets", default=[], examples=[["投票"]])
     empty: str = _f("inspect with `exits`: what the actor is told when nobody went out so, `{day}` standing in; "
                     "with `holder_of`: what he is told when nobody holds the tag; tell with `together`: the log's line "
-                    "when it took hold on nobody (see `together`)", default="无")
+                    "when it took hold on nobody (see `together`); damage with `one_victim`: the log's line when no "
+                    "player chosen can be struck, `{step}` standing in (M160 \"平安夜\")", default="无")
     holder_of: Name | None = _f(
         "inspect: instead of the targets, the player who holds this tag now (107 夜之眼 \"得知当前【亡灵圣物】持有者的"
         "身份\"), `{target}` in `text` standing for him; nobody holding it: `empty` is told. Leave out: the targets",
@@ -1112,6 +1125,18 @@ class EffectT(_Table):
         "compared as `when_target` compares a target (M160 煤气灯人【寻觅】 \"若你未在刚刚过去的夜晚中称为【恶魔】击杀的"
         "对象，你获得【清醒】\": `of = \"status\"`, the status the 恶魔's killing gives for the night); else it does "
         "nothing and the log says so. Leave out: whoever uses it", default=None)
+    unless_target: list[UnlessTargetT] = _f(
+        "any kind but learn: it does not take hold on a target who is one of an entry's `values` (see `unless_target`) "
+        "— the log says so (M160 【凶杀】 \"会有一名存活的非【群内】的玩家\"; 附体 \"非恶魔非爪牙\"; 清醒 \"免受恶魔侵害\"); "
+        "leave out: on any target", default=[])
+    one_victim: bool = _f(
+        "damage: of the players the submission chose, ONE is struck: the candidates are those alive, on whom it takes "
+        "hold (`when_target`, `unless_target`) and no protection of this phase stops it (M160 懦夫【自保】 \"你在当晚不会"
+        "死亡\"); one candidate is struck, several are a question for the director (key: the skill's name, options "
+        "`<user>:<target>`, seeded), none: nobody, `empty` the log's line. The holders of a skill whose `shares_victim` "
+        "names this one share one victim a phase (M160 【凶杀】 \"你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的"
+        "【致死杀害】\"; 附体 \"若恶魔选择的玩家中没有可被击杀的玩家，则会出现平安夜\"); leave out: each target is struck",
+        default=False)
     unless_before: bool = _f(
         "any kind: it takes hold only on a target none of the skill's effects listed before it took hold on — their "
         "`when_target`, `when_actor`, `unless_actor`, `by`, `when_choice`/`unless_choice` all held (the post's 否则: M160 "
@@ -1600,6 +1625,11 @@ class SkillT(_Table):
                               "`hears`); leave out: they are not", default=None)
     on_use: OnUseT | None = _f("it acts on its holders' uses of another skill, never submitted itself (see "
                                "`on_use`); leave out: it does not", default=None)
+    shares_victim: Name | None = _f(
+        "its holders' submissions of that skill (a `damage` with `one_victim`) share ONE victim a phase: the "
+        "candidates of all of them are one question for the director, the others strike nobody (M160 双生暗影【镜像】 "
+        "\"你们不能杀害彼此，而且每晚只会有一名玩家被杀害\"); leave out: each submission its own victim",
+        default=None, examples=["凶杀"])
     joins_team: JoinsTeamT | None = _f("its holders know a team's players and share its group, in the reading the "
                                        "ruleset's option chooses (see `joins_team`); leave out: they do not",
                                        default=None)

@@ -85,6 +85,17 @@ class TargetIs:
 
 
 @dataclass(frozen=True, slots=True)
+class UnlessTarget:
+    """One entry of ``unless_target``: no hold on a target who is one of ``values`` (as :class:`TargetIs`), unless
+    the user holds a skill of ``lifted_by`` (M160 夺魂 "你可以杀害爪牙"); ``benched_leave``: a benched player no
+    longer bears the tag (挂机 "有群的角色从自已所在的群中立即移除")."""
+
+    cond: TargetIs
+    lifted_by: tuple[str, ...] = ()
+    benched_leave: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class LastOf:
     """``when_last``/``unless_last``: the factions whose last living player the user is (or is not), the
     ``except_roles`` not counted (107 腐化 "注：腐尸结算腐化时不计夜行怪")."""
@@ -203,6 +214,10 @@ class Effect:
     when_actor: TargetIs | None = None
     #: Any kind: it takes hold only while its user is none of these (M160 寻觅: not the 恶魔's victim tonight).
     unless_actor: TargetIs | None = None
+    #: Any kind but learn: no hold on a target who is one of these (M160 凶杀 "非【群内】", "非恶魔非爪牙").
+    unless_target: tuple[UnlessTarget, ...] = ()
+    #: damage: of the players chosen ONE candidate is struck, the director's pick if several (M160 凶杀).
+    one_victim: bool = False
     #: inspect: the word for what ``words`` does not name (None: the name itself).
     otherwise: str | None = None
     #: inspect: the holder of this tag instead of the targets (107 夜之眼); count: see ``key``.
@@ -767,6 +782,8 @@ class Skill:
     hears: Hears | None = None
     #: It acts on its holders' uses of another skill, never submitted (107 恩典 on a 村民's <祝福>).
     on_use: OnUse | None = None
+    #: Its holders' submissions of that skill (``one_victim``) share one victim a phase (M160 镜像).
+    shares_victim: str | None = None
     #: A player who becomes its role keeps his earlier identities' team skills (107 伪装: :func:`.flips.kept_team`).
     keeps_team: bool = False
     #: Its holders know a team's players and share its group, in the ruleset option's reading (107 统御).
@@ -891,7 +908,7 @@ def _skill(t: SkillT) -> Skill:
                                                  flip=t.hears.flip),
         on_use=None if t.on_use is None else OnUse(t.on_use.of, None if t.on_use.when_target is None
                                                    else _target_is(t.on_use.when_target)),
-        keeps_team=t.keeps_team,
+        keeps_team=t.keeps_team, shares_victim=t.shares_victim,
         joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
                                                                t.joins_team.told, t.joins_team.told_team),
         last_words=t.last_words,
@@ -929,6 +946,9 @@ def _effect(e: EffectT) -> Effect:
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),
                   when_actor=None if e.when_actor is None else _target_is(e.when_actor),
                   unless_actor=None if e.unless_actor is None else _target_is(e.unless_actor),
+                  unless_target=tuple(UnlessTarget(_target_is(u), tuple(u.lifted_by), u.benched_leave)
+                                      for u in e.unless_target),
+                  one_victim=e.one_victim,
                   otherwise=e.otherwise, refuses=e.refuses, log=e.log, act=e.act,
                   ask=e.ask, among=e.among, match=None if e.match is None else _target_is(e.match), yes=e.yes,
                   no=e.no, told=e.told,
@@ -1025,6 +1045,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
     for i, t in enumerate(doc.skills):
         if t.on_use is not None:
             known(t.on_use.of, ("skills", i, "on_use", "of"))
+        if t.shares_victim is not None:
+            known(t.shares_victim, ("skills", i, "shares_victim"))
     answered = {st.feedback for st in doc.steps}
     for name, sk in skills.items():
         asks = next((e.ask for e in sk.effects if e.kind == "learn" and e.ask in ("role_if_dies", "night_of")), None)

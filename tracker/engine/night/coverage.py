@@ -18,7 +18,8 @@ its group (``joins_team``: 107 统御, :mod:`.joins`, asked by every submission 
 by :func:`.tonight.targets`), or states a rule of the deal every settlement checks first (``never_believed_by``: M160
 觉醒 "你不可能是恶魔", :func:`.checks.misdealt`), or leave no 遗言 when out (``no_last_words``: M19 难言, which a
 game's 公示 asks of :func:`.words.silenced`), or may leave 遗言 however they go out (``last_words``: 213 绝笔, which
-the game's exit asks of :func:`.words.last_words` after its own exceptions), and no hook
+the game's exit asks of :func:`.words.last_words` after its own exceptions), or share one victim of a skill a phase
+(``shares_victim``: M160 镜像, which that skill's ``one_victim`` asks, :mod:`.victims`), and no hook
 is asked for it; a game's hooks
 (``GameHooks.steps``) settle in code the skills their steps list and those ``hooked`` names.
 """
@@ -64,7 +65,7 @@ def coverage(catalog: Catalog, hooks: GameHooks | None) -> Coverage:
     data = tuple(n for n, s in catalog.skills.items()
                  if n not in by_hook and (s.effects or s.immune_to or s.unprotected_from or s.reacts or s.spares or s.hears
                                           or s.keeps_team or s.joins_team or s.last_words
-                                          or s.never_believed_by or s.no_last_words
+                                          or s.never_believed_by or s.no_last_words or s.shares_victim
                                           or n in told or n in tallied or n in answers))
     left = tuple(n for n in catalog.skills if n not in by_hook and n not in data)
     return Coverage(catalog.ruleset, data, by_hook, left, tallied)

@@ -21,7 +21,7 @@ from functools import partial
 
 from tracker.engine.night import flips, tonight, win
 from tracker.engine.night.board import Board
-from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs
+from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs, UnlessTarget
 from tracker.engine.night.checks import holds
 from tracker.engine.night.exits import bench, send_off
 from tracker.engine.night.model import Action, Seat
@@ -311,8 +311,26 @@ def takes_hold(board: Board, pool: Pool, use: Use, effect: Effect, target: str |
         return False
     if effect.unless_actor is not None and board.has(me) and tonight.matches(board, pool, effect.unless_actor, me):
         return False
+    if target is not None and board.has(target) and excluded(board, pool, use, effect, target) is not None:
+        return False
     return (effect.when_target is None or target is None or not board.has(target)
             or tonight.matches(board, pool, effect.when_target, target))
+
+
+def excluded(board: Board, pool: Pool, use: Use, effect: Effect, target: str) -> UnlessTarget | None:
+    """The ``unless_target`` entry the target is one of, its user holding none of the skills that lift it (M160
+    附体 "非恶魔非爪牙（附魂灵除外）", 夺魂 "你可以杀害爪牙"), or None."""
+    me = use.action.members[0] if use.action.members else use.actor
+    mine = board.seat(me) if board.has(me) else None
+    seat = board.seat(target)
+    for u in effect.unless_target:
+        if mine is not None and any(holds(mine, board.catalog.skill(k)) for k in u.lifted_by):
+            continue
+        if u.benched_leave and seat.benched:  # 挂机 "有群的角色从自已所在的群中立即移除"
+            continue
+        if tonight.matches(board, pool, u.cond, target):
+            return u
+    return None
 
 
 def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None, out: Out) -> None:
@@ -373,6 +391,10 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.when_target is not None and not tonight.matches(board, pool, effect.when_target, target):
         board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
         return
+    unless = excluded(board, pool, use, effect, target) if board.has(target) else None
+    if unless is not None:  # M160 凶杀 "非【群内】", 附体 "非恶魔非爪牙"
+        board.note(f"{step} {who}<{name}>：{tonight.missed(unless.cond, target, held=True)}")
+        return
     aimed = target  # the player the submission chose (``{chosen}``), whoever it lands on
     if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"; 幼狼<牺牲> "主动出局"
         target = use.action.members[0] if use.action.members else who
@@ -410,12 +432,12 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（待反馈）")
         return
     if effect.kind == "damage":
-        pool.hits.append(Hit(target, effect.strength, _cause(effect, use), name, who, use.action.members,
+        pool.hits.append(Hit(target, effect.strength, _cause(board, effect, use), name, who, use.action.members,
                              effect.flips_instead, effect.reason))
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
     elif effect.kind == "kill":
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
-        out(target, _cause(effect, use))
+        out(target, _cause(board, effect, use))
     elif effect.kind == "protect" and effect.standing:  # its holders hold it themselves: see standing()
         return
     elif effect.kind == "protect" and effect.top_at_least is not None:  # counted once its step is over: tally()
@@ -471,7 +493,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     elif effect.kind == "bench":
         bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
     elif effect.kind == "send_off":
-        send_off(board, use.action, target, _cause(effect, use), effect.clause or use.skill.clause, out,
+        send_off(board, use.action, target, _cause(board, effect, use), effect.clause or use.skill.clause, out,
                  asks=effect.asks_loss)
     elif effect.kind == "status":
         seat = board.seat(target)
@@ -623,10 +645,12 @@ def _left(seat: Seat, skill: Skill) -> bool:
     return left is not False and left != 0
 
 
-def _cause(effect: Effect, use: Use) -> str:
+def _cause(board: Board, effect: Effect, use: Use) -> str:
     """The cause a death records: the effect's ``cause`` (``{actor}`` standing in, and ``{chosen}``, the player whose exit
     set off a ``chosen_exit`` trigger: the submission's target), else the skill's name."""
-    return (effect.cause.format(actor=use.actor, chosen="、".join(use.action.targets)) if effect.cause
+    me = use.action.members[0] if use.action.members else use.actor
+    role = board.seat(me).role if board.has(me) else ""
+    return (effect.cause.format(actor=use.actor, chosen="、".join(use.action.targets), actor_role=role) if effect.cause
             else use.skill.name)
 
 
@@ -900,7 +924,7 @@ def _counter(board: Board, use: Use, effect: Effect, target: str, out: Out) -> N
     if effect.at_least is not None and now >= effect.at_least:
         line = effect.out_log or "{step} {target}<{skill}>累计{count}次，达到{at_least}次 → 出局"
         board.note(line.format(**words, skill=use.skill.name, at_least=effect.at_least))
-        out(target, _cause(effect, use))
+        out(target, _cause(board, effect, use))
         return
     line = effect.log if effect.log is not None else "{step} {actor}<{skill}>：{target}累计{count}次"
     if line:

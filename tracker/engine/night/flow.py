@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, learn, react, tonight
+from tracker.engine.night import effects, learn, react, tonight, victims
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
@@ -145,6 +145,8 @@ class Flow:
         self.reacting = bool(react.reacting(self.catalog))
         #: Exit triggers waiting for a step their ``at`` names (107 传承 at (14)/(20)): (player, cause, skill).
         self.deferred: list[tuple[str, str, Skill]] = []
+        #: Submissions a game's hook step hands to a later data step (:meth:`hand_over`), settled by that step.
+        self.proxies: list[Action] = []
         #: The ``n`` of the step being walked ("" between steps).
         self.step_n = ""
         #: Effects waiting for a step their ``settles_at`` names (M19 空救 at (6)): (the step numbers, the use, the
@@ -478,6 +480,18 @@ class Flow:
         found = self.catalog.skills.get(name)
         return found.aliases if found is not None else ()
 
+    def hand_over(self, action: Action) -> None:
+        """A submission a game's hook step makes for a player, for the data step listing its skill to settle (M160
+        附体: the 恶魔 submits the skills of the role he believes, and "你选择的玩家" are his 凶杀's): its targets are
+        already as the redirects left them, no use is spent, and it is no submission of his that other skills read."""
+        index = -(10**6) + len(self.proxies)  # below every submission, in the order handed over
+        self.proxies.append(replace(action, index=index))
+        self.pool.substituted[index] = tuple(action.targets)
+
+    def targets(self, action: Action) -> tuple[str, ...]:
+        """A submission's targets once the redirects before its step have had their say (decided once)."""
+        return tonight.targets(self.board, self.pool, action, self.actions)
+
     # -- one submission ---------------------------------------------------------------------------
     def settle(self, action: Action, step: str) -> None:
         b, skill = self.board, self.catalog.skill(action.skill)
@@ -669,7 +683,7 @@ class Flow:
         submission order, for a skill with ``every_submission``); the last two (or more) on a night an
         ``extra`` effect gave it one more use."""
         skill = self.catalog.skill(name)
-        mine = [a for a in self.actions if a.skill == name and a.index not in self.done]
+        mine = [a for a in (*self.actions, *self.proxies) if a.skill == name and a.index not in self.done]
         if skill.every_submission:
             return mine
         keep = 1 + effects.extra_uses(self.board, name)  # M19 激励 "可以再使用一次<杀人>": the last two count
@@ -919,7 +933,10 @@ class Flow:
                 continue
             if skill.trigger is not None and skill.trigger.on != "chosen_exit":  # chosen_exit: its choice is submitted
                 continue
-            for a in self.effective(name):
+            acts = self.effective(name)
+            if victims.the_effect(skill) is not None:  # one victim among the players chosen (M160 凶杀)
+                acts = victims.pick(self, skill, acts, n)
+            for a in acts:
                 if (step.by == "any" or self.original(a, skill) == (step.by == "holders")) and self.sent(a, step.sent):
                     self.settle(a, n)
             if any(e.top_at_least is not None for e in skill.effects):  # counted once all are in (祝福)

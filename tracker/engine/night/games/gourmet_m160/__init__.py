@@ -128,6 +128,13 @@ def _line(settle: Callable[[Night], None]) -> StepHook:
     return hook
 
 
+def _choices(flow: Flow, step: Step, _: Sequence[Action]) -> None:
+    """(4.22) who the 恶魔 chose, handed to the night file's 【凶杀】 step that follows (:func:`.kills.choices`)."""
+    night = _night(flow)
+    night.step = step.n or night.step
+    kills.choices(flow, night)
+
+
 def _close(night: Night) -> None:
     """致死伤害 turns into 死亡 at the night's end (守墓's answers follow: the night file's feedback step)."""
     voted = {t for a in night.exits for t in a.targets}  # 死亡 at (4.1): no night action was due
@@ -212,7 +219,7 @@ LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion,
     "愚者": kills.fool, "唆使": kills.incite, "夺刀": kills.seize,
-    "凶杀": kills.kill, "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
+    "毒害": kills.poison_harm, "狂乱": kills.frenzy, "夺魂": kills.soul,
     "迷失的寻觅": info.lost_seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
@@ -228,18 +235,15 @@ HOOKED = {
     "唆使": "【唆使】：被他选择的玩家中会有一名受到致死伤害；能发动时恶魔的凶杀不能发动 —— 依别人的目标，并封锁另一技能",
     "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",
     "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
-    "凶杀": "【凶杀】：选择的玩家中一名存活的非群内玩家受到致死杀害（非恶魔非爪牙，清醒、自保者不能）—— 由导演在合格者中挑一名，"
-            "目标来自恶魔自认身份的提交",
     "夺魂": "【夺魂】：可以杀害爪牙，被杀害的爪牙保留技能并得知你是谁 —— 改变凶杀的合格目标与死亡后的技能",
     "毒害": "【毒害】：第一次杀害村民时改为使其中毒，并对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
     "狂乱": "【狂乱】：第一次杀害外来者时改为对一名相邻玩家造成致死伤害 —— 替换凶杀的结果，读座次",
-    "镜像": "【镜像】：双生暗影不能杀害彼此，每晚只会有一名玩家被杀害 —— 两个恶魔合用一次凶杀",
 }
 
 _WHY_LINE = ("游戏流程（行动顺序分前后）的一行：醉酒/中毒使信息失真、附体与迷失按自以为的身份行动、死亡而非出局 —— "
              "信息真假与身份认知随结算变化，效果词汇写不出（各技能的原因见 HOOKED）")
 HOOKS = GameHooks(
-    steps={"夜晚开始": _open, **{name: _line(f) for name, f in LINES.items()}, "白天": _day},
+    steps={"夜晚开始": _open, **{name: _line(f) for name, f in LINES.items()}, "凶杀的选择": _choices, "白天": _day},
     refuse=refuse, hooked=HOOKED, surface_now=surface_now,
     why={
         "夜晚开始": "按自认的身份行动、克隆成功者的指向换成克隆身份的技能 —— 改写提交本身",
@@ -247,6 +251,9 @@ HOOKS = GameHooks(
         "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害），彷徨的替死（数据：cover 的 stands_in，问导演）—— 三态的存活",
         "迷失的寻觅": "【迷失】的村民认为自己是煤气灯人：他提交的寻觅不是他的技能，导演给他答复 —— 读他的实际身份",
         "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
+        "凶杀的选择": "【附体】“你认为你是一名[]内的对应身份……一名被你选择的……玩家会被你杀害”：恶魔按自认身份的技能选择的玩家、"
+                  "丑角恶魔的随机杀害或尝试操作（愚者）、夺刀者主动选择的一人，交给数据的【凶杀】；告死邪魔能唆使时不交 —— "
+                  "读别的技能的提交与今晚能否唆使",
         **{name: _WHY_LINE for name in LINES if name not in ("夜晚结束", "天亮", "迷失的寻觅")},
         "refuse": "丑角、迷失、禁锢下的爪牙不能使用技能 —— 依赖当夜状态，键写不出",
         "surface_now": "【表面阵营】是玩家的类型（恶魔/爪牙/村民/外来者），今晚的面具、明晰、寻觅改变它；表面身份是自认的身份 —— "

@@ -1,4 +1,5 @@
-"""The killing end of M160's night: 愚者, 唆使, 夺刀, 凶杀 with 毒害/狂乱/夺魂, and the deaths at night's end.
+"""The killing end of M160's night: 愚者, 唆使, 夺刀, who the 恶魔 chose for 凶杀 (the night file settles it), 毒害/狂乱/夺魂,
+and the deaths at night's end.
 
 "致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
 turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
@@ -7,28 +8,32 @@ turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, a
 
 from __future__ import annotations
 
-from tracker.engine.night.effects import take_cover
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from tracker.engine.night import victims
+from tracker.engine.night.effects import Hit, take_cover
 from tracker.engine.night.games.gourmet_m160.skills import _say
 from tracker.engine.night.games.gourmet_m160.table import (
     LETHAL,
     SOBER,
+    Lethal,
     Night,
     group_of,
     kept_skills,
     kind,
     names,
 )
+from tracker.engine.night.model import Action
 
-KILL = "【凶杀】每个夜晚*，你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】。"
-POSSESS = "1、【附体】：该剧本的恶魔[]内的文字代表他会附身的身份类型，被附身的玩家均获得以下技能：你认为你是一名[]内的对应身份，尽管你不是，但你拥有他的技能。从第二夜开始，一名被你选择的非恶魔非爪牙（附魂灵除外）的玩家会被你杀害。若恶魔选择的玩家中没有可被击杀的玩家，则会出现平安夜。"
+if TYPE_CHECKING:
+    from tracker.engine.night.flow import Flow
+
 SOUL = ("缚魂灵", "附魂灵")
-#: The two wordings of "one victim": the 凶杀 of one 恶魔, and 双生暗影's 【镜像】 for two.
-KILL_ONE = "你选择的玩家中会有一名存活的非【群内】的玩家受到来源于你的【致死杀害】"
-MIRROR = "你们不能杀害彼此，而且每晚只会有一名玩家被杀害"
 
 
 def fool(night: Night) -> None:
-    """(4.18)【愚者】: a 丑角 only *tries* two players; nothing happens unless he is the 恶魔 (see kill)."""
+    """(4.18)【愚者】: a 丑角 only *tries* two players; nothing happens unless he is the 恶魔 (see choices)."""
     for a in night.of("愚者"):
         if night.is_demon(a.actor):
             _say(night, f"愚者：恶魔{a.actor}（丑角）尝试操作{names(list(a.targets))}，见凶杀")
@@ -95,32 +100,21 @@ def seize(night: Night) -> None:
         _say(night, f"夺刀：{a.actor}成为恶魔，获得<凶杀>（改为主动选择一人）")
 
 
-def _eligible(night: Night, demon: str, t: str) -> bool:
-    seat = night.seat(t)
-    minion_ok = night.seat(demon).role in SOUL
-    # 挂机 "有群的角色从自已所在的群中立即移除": a benched 群内 爪牙 is no longer 群内
-    grouped = "群内" in seat.tags and not seat.benched
-    # who cannot die tonight is no candidate ("会有一名存活的……玩家受到……【致死杀害】"): 清醒 "免受恶魔侵害",
-    # a 懦夫 safe by 【自保】 ("你在当晚不会死亡", settled at 4.6, before 凶杀)
-    return (seat.alive and not grouped and t not in night.sober and t not in night.coward_safe
-            and not night.is_demon(t) and (kind(seat) != "爪牙" or minion_ok))
-
-
-def kill(night: Night) -> None:
-    """(4.22)【凶杀】: one living, non-群内, non-清醒 player the 恶魔 chose (非恶魔非爪牙, 缚魂灵 may take
-    爪牙); none → 平安夜. Not while the 告死邪魔 can 唆使; one victim a night for 双生暗影."""
+def choices(flow: Flow, night: Night) -> None:
+    """(4.22) who each 恶魔 chose, handed to the night file's 【凶杀】 (``one_victim``) — what data cannot say: the
+    players he chose with the skills of the role he believes (附体), the 丑角 恶魔's random kill or what he tried
+    (愚者), the 夺刀 seizer's one player; nothing while the 告死邪魔 can 唆使 ("当你能发动此技能时，【恶魔】的
+    【凶杀】技能不能发动")."""
     board = night.board
-    if night.n < 2:
-        return
+    flow.done.update(a.index for a in flow.actions if a.skill == "凶杀")  # the hand-over below is what is settled
     who = _whisperer(night)
     if who is not None:
         _say(night, f"凶杀：告死邪魔{who}能发动唆使 → 恶魔的凶杀不能发动")
         return
-    pairs: list[tuple[str, str]] = []
+    skill = board.skill("凶杀")
     for d in [p.name for p in board.living() if night.is_demon(p.name)]:
-        seized = night.seat(d).role == "幕后黑手"
         own = [a for a in night.actions if a.actor == d and a.skill in ("凶杀", "夺刀") and a.targets]
-        if seized:
+        if night.seat(d).role == "幕后黑手":  # 夺刀 "你发动凶杀时改为主动选择一人"
             chosen = list(own[-1].targets[:1]) if own else []
         elif night.clown(d):
             tried = [a for a in night.of("愚者") if a.actor == d]
@@ -129,33 +123,24 @@ def kill(night: Night) -> None:
                 if not tried:
                     _say(night, f"凶杀：恶魔{d}是丑角，醉酒/中毒且没有尝试操作 → 无人因凶杀死亡")
             else:
-                pool = [p.name for p in board.living() if _eligible(night, d, p.name)]
+                anyone = Action(d, "凶杀", tuple(p.name for p in board.living()), index=-1)
+                pool = victims.candidates(flow, skill, anyone, f"({night.step})")
                 chosen = [board.ask(f"凶杀.丑角.{d}", "恶魔丑角产生的杀害随机决定", pool)] if pool else []
         else:
             chosen = night.chosen_by(d)
-        pairs.extend((d, t) for t in chosen if _eligible(night, d, t))
-        _say(night, f"凶杀：恶魔{d}选择的玩家{names(chosen)}，可被击杀："
-                    + names([t for dd, t in pairs if dd == d]))
-    if not pairs:
-        _say(night, "凶杀：恶魔选择的玩家中没有可被击杀的玩家 → 平安夜")
-        return
-    if len(pairs) == 1:
-        demon, victim = pairs[0]
-    else:
-        demons = list(dict.fromkeys(d for d, _ in pairs))
-        question = (f"双生暗影{'、'.join(demons)}选择的玩家中谁受到致死杀害（【镜像】：{MIRROR}）" if len(demons) > 1
-                    else f"恶魔{demons[0]}选择的玩家中谁受到致死杀害（{KILL_ONE}）")
-        pick = board.ask("凶杀", question, [f"{d}:{t}" for d, t in pairs])
-        demon, victim = pick.split(":")
-    night.victim = (demon, victim)
-    night.struck(victim)
-    _say(night, f"凶杀：{victim}受到来源于恶魔{demon}的致死杀害")
+        flow.hand_over(Action(d, "凶杀", tuple(chosen)))
+
+
+def _victim(night: Night) -> Hit | None:
+    """The 凶杀's hit tonight (the night file's ``damage``), waiting in the pool for the night's end."""
+    return next((h for h in night.pool.hits if h.skill == "凶杀"), None)
 
 
 def _first(night: Night, role: str, key: str, group: str) -> bool:
-    if night.victim is None:
+    hit = _victim(night)
+    if hit is None:
         return False
-    demon, victim = night.victim
+    demon, victim = hit.by, hit.target
     seat = night.seat(demon)
     # "第一次": spent when uses says 0, or (for 毒害) when the state records the night it took effect
     spent = seat.uses.get(key, 1) in (0, False) or (key == "毒害" and night.board.state.get("毒害上次") is not None)
@@ -164,9 +149,10 @@ def _first(night: Night, role: str, key: str, group: str) -> bool:
 
 def poison_harm(night: Night) -> None:
     """(4.23)【毒害】: the 狂煞's first 村民 kill becomes 中毒, and a neighbour takes lethal damage."""
-    if night.victim is None or night.seat(night.victim[0]).role != "狂煞":
+    hit = _victim(night)
+    if hit is None or night.seat(hit.by).role != "狂煞":
         return
-    demon, victim = night.victim
+    demon, victim = hit.by, hit.target
     if not _first(night, "狂煞", "毒害", "村民"):
         if kind(night.seat(victim)) == "村民":
             _say(night, "毒害：已在之前的夜晚触发，不再替换")
@@ -174,7 +160,7 @@ def poison_harm(night: Night) -> None:
     board = night.board
     board.use(night.seat(demon), "毒害")
     board.set_state("毒害上次", {"target": victim, "night": night.n})
-    night.victim = None
+    night.pool.hits.remove(hit)
     night.poison(victim, "毒害：狂煞第一次杀害村民时改为使其中毒")
     board.survive(victim, "<毒害>：狂煞第一次杀害村民时改为使其中毒")
     _say(night, f"毒害：{victim}是村民 → 改为中毒，并对一名与他相邻的玩家造成致死伤害")
@@ -183,11 +169,12 @@ def poison_harm(night: Night) -> None:
 
 def frenzy(night: Night) -> None:
     """(4.24)【狂乱】: the 厉鬼's first 外来者 kill becomes lethal damage to a neighbour instead."""
-    if not _first(night, "厉鬼", "狂乱", "外来者") or night.victim is None:
+    hit = _victim(night)
+    if not _first(night, "厉鬼", "狂乱", "外来者") or hit is None:
         return
-    demon, victim = night.victim
+    demon, victim = hit.by, hit.target
     night.board.use(night.seat(demon), "狂乱")
-    night.victim = None
+    night.pool.hits.remove(hit)
     night.board.survive(victim, "<狂乱>：厉鬼第一次杀害外来者时改为对一名与他相邻的玩家造成致死伤害")
     _say(night, f"狂乱：{victim}是外来者 → 改为对一名与他相邻的玩家造成致死伤害")
     _neighbour_harm(night, demon, victim, "狂乱")
@@ -206,19 +193,16 @@ def _neighbour_harm(night: Night, demon: str, victim: str, skill: str) -> None:
 
 
 def soul(night: Night) -> None:
-    """(4.25)【夺魂】 and the kill itself: a 爪牙 the 缚魂灵 kills keeps his skills and learns who he is."""
-    if night.victim is None:
+    """(4.25)【夺魂】: a 爪牙 the 缚魂灵 kills keeps his skills and learns who he is (the cause his 死亡 records)."""
+    hit = _victim(night)
+    if hit is None:
         return
-    demon, victim = night.victim
-    role = night.seat(demon).role
-    if role in SOUL and kind(night.seat(victim)) == "爪牙":
-        _say(night, f"夺魂：爪牙{victim}被{role}杀害，保留技能并得知{demon}是恶魔")
-        night.tell(victim, f"夺魂：你被{role}杀害，你保留技能；恶魔是{demon}")
-        cause = f"夺魂（{role}{demon}）"
-    else:
-        cause = f"凶杀（{role}{demon}）"
-    night.harm(victim, cause, by_demon=True, clause=KILL, skill="凶杀")
-    night.victim = None
+    role = night.seat(hit.by).role
+    if role in SOUL and kind(night.seat(hit.target)) == "爪牙":
+        _say(night, f"夺魂：爪牙{hit.target}被{role}杀害，保留技能并得知{hit.by}是恶魔")
+        night.tell(hit.target, f"夺魂：你被{role}杀害，你保留技能；恶魔是{hit.by}")
+        hits = night.pool.hits
+        hits[hits.index(hit)] = replace(hit, cause=f"夺魂（{role}{hit.by}）")
 
 
 def deaths(night: Night) -> list[str]:
@@ -227,7 +211,10 @@ def deaths(night: Night) -> list[str]:
     board = night.board
     died: list[str] = []
     board.note("夜晚结束：结算致死伤害")
-    for hit in night.lethal:
+    dealt = [*night.lethal, *(Lethal(h.target, h.cause, any(board.has(m) and night.is_demon(m) for m in h.members),
+                                     board.skill(h.skill).clause, h.skill) for h in night.pool.hits)]
+    night.pool.hits = []  # the night file's damage (凶杀) dies here, not at the engine's resolve
+    for hit in dealt:
         t = hit.target
         if not board.seat(t).alive:
             continue

@@ -93,7 +93,6 @@ class Night:
     step: str = ""
     lethal: list[Lethal] = field(default_factory=list)
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
-    victim: tuple[str, str] | None = None              # (demon, victim) of 凶杀 awaiting 毒害/狂乱/夺魂
     here: float = 0.0                                   # the place in the order being settled
     exits: list[Action] = field(default_factory=list)  # the day's vote (投票出局) settled at (4.1)
     order: list[Step] = field(default_factory=list)    # tonight's steps, in the post's order
