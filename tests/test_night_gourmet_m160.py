@@ -590,6 +590,21 @@ def test_kill_and_mirror_are_data() -> None:
     assert any(line.startswith("(4.22) P06<凶杀>：不再有人受到") for line in res.log)
 
 
+def test_poison_harm_and_frenzy_are_data() -> None:
+    """【毒害】 "当你第一次杀害村民时，改为使其中毒，并对一名与他相邻的玩家造成【致死伤害】" and 【狂乱】 "当你第一次杀害
+    外来者时，改为…" ride on the data 凶杀 (``on_use`` with ``instead``, ``uses``, ``to = "neighbour"``): the victim
+    survives in the post's words, once only."""
+    from tracker.engine.night.coverage import coverage
+    from tracker.engine.night.games import hooks_for
+
+    cov = coverage(load_catalog("gourmet-m160"), hooks_for("gourmet-m160"))
+    assert {"毒害", "狂乱"} <= set(cov.by_data)
+    res = run(scenario(2, everyone(2, P06=act("P06", "游历", "P05", "P11"))), **{"毒害.相邻": "P06"})
+    assert [(s.player, s.reason) for s in res.survivals] == [("P05", "<毒害>：狂煞第一次杀害村民时改为使其中毒")]
+    assert res.state_after["P06.毒害"] == 0 and res.state_after["毒害上次"] == {"target": "P05", "night": 2}
+    assert [(d.player, d.cause) for d in res.deaths] == [("P06", "毒害（狂煞P06）：对与P05相邻的一名玩家造成致死伤害")]
+
+
 def test_evil_wins_when_demons_are_half_the_living() -> None:
     """胜负判定 2 "场上【实际阵营】为【恶魔】的玩家不小于存活玩家的一半" (counted after the night's deaths)."""
     out = {p: {"state": "出局", "出局": {"day": 1, "cause": "最后一票"}}

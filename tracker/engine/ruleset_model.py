@@ -1179,14 +1179,17 @@ class EffectT(_Table):
     lasts: Literal["next_day", "game"] = _f(
         "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
-    to: Literal["target", "actor", "partner", "factions"] = _f(
+    to: Literal["target", "actor", "partner", "factions", "neighbour"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
         "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
         "the living player carrying the other end of a `pairs` mark the actor carries (M19 殉情 \"另一人立即出局\"), "
         "nobody when there is none; `factions`: each living player counted in the effect's `factions` (as `by_factions` "
         "counts a player), in table order, whatever the targets (213 村镇之殇 \"所有[实际阵营]为村民阵营的角色永久获得状态"
-        "[净化]\")", default="target")
+        "[净化]\"); `neighbour`: one living player seated next to the target (by `seat`, the nearest living on each "
+        "side, round the table unless the state's 座次环形 is false), the director's pick when there are two (question "
+        "`<skill>.相邻`, seeded), the same one for every effect of the use; nobody when none lives (M160 【毒害】 "
+        "\"对一名与他相邻的玩家造成【致死伤害】\")", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -1540,6 +1543,12 @@ class OnUseT(_Table):
         "only a use whose target is one of these (as an effect's `when_target` compares a target) sets it off; any "
         "other is no occasion for it and nothing is logged (107 恩典 \"若村民祝福对象为神启者时\"); leave out: "
         "every use", default=None)
+    instead: str | None = _f(
+        "the use's own lethal effects (`damage`, `kill`) do not take hold on a target it acts on — its effects do "
+        "instead — and the target is recorded as surviving with these words, `{actor}` and `{target}` standing in "
+        "(M160 狂煞【毒害】 \"当你第一次杀害村民时，改为使其中毒，并对一名与他相邻的玩家造成【致死伤害】\"); with the "
+        "skill's `uses`, it acts only while its holder has a use left, and spends one when it acts (\"第一次\"). "
+        "Leave out: it acts besides them", default=None, examples=["<毒害>：狂煞第一次杀害村民时改为使其中毒"])
 
 
 class SkillT(_Table):

@@ -466,6 +466,9 @@ class OnUse:
 
     of: str
     when_target: TargetIs | None = None
+    #: The use's own damage/kill does not take hold on that target, this skill's effects do (M160 毒害 "改为"):
+    #: the survival's words.
+    instead: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -907,7 +910,7 @@ def _skill(t: SkillT) -> Skill:
         hears=None if t.hears is None else Hears(factions=tuple(t.hears.factions), exit=t.hears.exit,
                                                  flip=t.hears.flip),
         on_use=None if t.on_use is None else OnUse(t.on_use.of, None if t.on_use.when_target is None
-                                                   else _target_is(t.on_use.when_target)),
+                                                   else _target_is(t.on_use.when_target), t.on_use.instead),
         keeps_team=t.keeps_team, shares_victim=t.shares_victim,
         joins_team=None if t.joins_team is None else JoinsTeam(t.joins_team.team, t.joins_team.option,
                                                                t.joins_team.told, t.joins_team.told_team),

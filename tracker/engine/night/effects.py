@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from tracker.engine.night import flips, tonight, win
+from tracker.engine.night import flips, seats, tonight, win
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Clash, Effect, LastOf, Skill, TargetIs, UnlessTarget
 from tracker.engine.night.checks import holds
@@ -118,6 +118,8 @@ class Pool:
     redirects: list[tuple[str, str, str]] = field(default_factory=list)
     #: A submission's targets once the redirects had their say (by its index), decided once.
     substituted: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    #: ``to = "neighbour"``: the neighbour picked for (submission index, skill, target), one for all its effects.
+    near: dict[tuple[int, str, str], str | None] = field(default_factory=dict)
     #: A blocked player whose later submissions are refused, not voided: (reason, the blocker's clause).
     refusing: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: ``cover`` effects so far, by the player whose next hit they pass on.
@@ -384,6 +386,12 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         target = partner(board, use.action.members[0] if use.action.members else who)
         if target is None:
             return
+    beside = None  # ``to = "neighbour"``: the player the submission chose, whose neighbour it lands on
+    if effect.to == "neighbour" and target is not None:  # M160 毒害 "对一名与他相邻的玩家造成【致死伤害】"
+        beside, target = target, _neighbour(board, pool, use, effect, target)
+        if target is None:
+            board.note(f"{step} {who}<{name}>：{beside}没有相邻的存活玩家")
+            return
     if target is None:  # a submission without targets: only an effect on the actor himself takes hold
         if effect.to != "actor" or not use.action.members or effect.when_target is not None:
             return
@@ -395,7 +403,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if unless is not None:  # M160 凶杀 "非【群内】", 附体 "非恶魔非爪牙"
         board.note(f"{step} {who}<{name}>：{tonight.missed(unless.cond, target, held=True)}")
         return
-    aimed = target  # the player the submission chose (``{chosen}``), whoever it lands on
+    aimed = beside or target  # the player the submission chose (``{chosen}``), whoever it lands on
     if effect.to == "actor":  # 懦夫【自保】"当你选中……时，你在当晚不会死亡"; 幼狼<牺牲> "主动出局"
         target = use.action.members[0] if use.action.members else who
     if any(target in pool.targets.get(skill, ()) for skill in effect.unless_aimed_by):  # M19 空救 "若该角色没有成为指杀目标"
@@ -434,7 +442,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
     if effect.kind == "damage":
         pool.hits.append(Hit(target, effect.strength, _cause(board, effect, use), name, who, use.action.members,
                              effect.flips_instead, effect.reason))
-        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）")
+        _log(board, use, effect, target, f"{step} {who}<{name}>：{target}（致死，待结算）", aimed=aimed)
     elif effect.kind == "kill":
         _log(board, use, effect, target, f"{step} {who}<{name}>：{target}")
         out(target, _cause(board, effect, use))
@@ -512,6 +520,19 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
             following = next_day(board)
             board.later(effect.pending.format(actor=who, target=target, next_day=following), target,
                         effect.until.format(next_day=following), effect.clause or use.skill.clause)
+
+
+def _neighbour(board: Board, pool: Pool, use: Use, effect: Effect, target: str) -> str | None:
+    """``to = "neighbour"``: one living player seated next to ``target``, the director's pick of two (``<skill>.相邻``),
+    the same for every effect of the use (the question quotes the first one's clause)."""
+    key = (use.action.index, use.skill.name, target)
+    if key not in pool.near:
+        near = seats.neighbours(board, target)
+        why = f"{effect.clause}；" if effect.clause else ""
+        pool.near[key] = near[0] if len(near) == 1 else None if not near else board.ask(
+            f"{use.skill.name}.相邻", f"<{use.skill.name}>：与{target}相邻的{'、'.join(near)}中的哪一名（{why}规则未写由谁决定）",
+            near)
+    return pool.near[key]
 
 
 def _convert(board: Board, use: Use, effect: Effect, target: str, aimed: str) -> None:
@@ -629,7 +650,7 @@ def immunity(board: Board, seat: Seat, skill: str) -> Skill | None:
         return None
     return next((s for s in board.catalog.skills.values()
                  if (skill in s.immune_to or ("*" in s.immune_to and skill not in s.immune_except)) and holds(seat, s)
-                 and _left(seat, s)), None)
+                 and has_left(seat, s)), None)
 
 
 def exposed(board: Board, seat: Seat, skill: str) -> Skill | None:
@@ -639,7 +660,7 @@ def exposed(board: Board, seat: Seat, skill: str) -> Skill | None:
     return next((s for s in board.catalog.skills.values() if skill in s.unprotected_from and holds(seat, s)), None)
 
 
-def _left(seat: Seat, skill: Skill) -> bool:
+def has_left(seat: Seat, skill: Skill) -> bool:
     """A skill counted in ``uses`` is held until its count is 0 or false (no key: held)."""
     left = seat.uses.get(skill.uses, True) if skill.uses is not None else True
     return left is not False and left != 0

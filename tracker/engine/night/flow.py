@@ -563,6 +563,8 @@ class Flow:
             out = partial(self.out, day=day)
         counted: dict[LastOf, tuple[str, ...]] = {}
         took: set[str | None] = set()  # the targets an effect took hold on: ``unless_before`` (the post's 否则) skips them
+        riding = self.riders(use, targets)
+        instead = self.instead(riding)  # M160 毒害 "改为": the use's own lethal effects skip these targets
         for e in skill.effects:
             if not effects.chosen(e, action):  # 107 探查 "选择以下效果之一"
                 continue
@@ -583,34 +585,63 @@ class Flow:
             for t in targets or (None,):
                 if e.unless_before and t in took:
                     continue
+                if t in instead and e.kind in ("damage", "kill"):
+                    continue
                 if effects.takes_hold(b, self.pool, use, e, t):
                     took.add(t)
                 effects.apply(b, self.pool, use, e, t, kill)
-        self.ride(use, targets)
+        self.ride(use, riding)
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()
 
-    def ride(self, use: Use, targets: tuple[str, ...]) -> None:
-        """``on_use``: the skills its user holds that act on this use once it has taken effect, on its targets that
-        are their ``when_target`` (107 恩典 "若村民祝福对象为神启者时"), right after its own effects; a block of
-        this phase on the rider voids it as it voids any skill of his."""
+    def riders(self, use: Use, targets: tuple[str, ...]) -> list[tuple[Skill, list[str], bool]]:
+        """``on_use``: the skills its user holds that act on this use, with its targets that are their ``when_target``
+        (107 恩典 "若村民祝福对象为神启者时"), and whether a block of this phase voids them; one counted in ``uses``
+        acts only while a use is left (M160 毒害 "第一次")."""
         b = self.board
         me = use.action.members[0] if use.action.members else None
         if me is None or not b.has(me):
-            return
+            return []
+        out: list[tuple[Skill, list[str], bool]] = []
         for rider in self.catalog.skills.values():
             on = rider.on_use
             if on is None or on.of != use.skill.name or not holds(b.seat(me), rider):
                 continue
             hit = [t for t in targets if on.when_target is None or tonight.matches(b, self.pool, on.when_target, t)]
-            if hit and self.pool.blocks(me, rider.name, rider.kind):
+            if hit and rider.uses is not None and not effects.has_left(b.seat(me), rider):
+                b.note(f"{use.step} {use.actor}<{rider.name}>：次数已用尽（已发动过），不再发动")
+                continue
+            out.append((rider, hit, bool(hit) and self.pool.blocks(me, rider.name, rider.kind)))
+        return out
+
+    @staticmethod
+    def instead(riding: Sequence[tuple[Skill, list[str], bool]]) -> set[str]:
+        """The targets an ``instead`` rider takes over: the use's own damage and kill do not take hold on them."""
+        return {t for rider, hit, blocked in riding if not blocked and rider.on_use is not None
+                and rider.on_use.instead is not None for t in hit}
+
+    def ride(self, use: Use, riding: Sequence[tuple[Skill, list[str], bool]]) -> None:
+        """The riders act once the use has taken effect, on their targets, right after its own effects; a block of
+        this phase on the rider voids it as it voids any skill of his; an ``instead`` rider's target survives the use."""
+        b = self.board
+        me = use.action.members[0] if use.action.members else use.actor
+        for rider, hit, blocked in riding:
+            if blocked:
                 b.note(f"{use.step} {use.actor}<{rider.name}>：被封锁，无效")
                 continue
+            if not hit:
+                continue
+            if rider.uses is not None:
+                b.use(b.seat(me), rider)
             ride = Use(use.step, use.action, rider, use.actor)
-            for e in rider.effects:
-                for t in hit:
+            instead = rider.on_use.instead if rider.on_use is not None else None
+            for t in hit:
+                if instead is not None:
+                    b.survive(t, instead.format(actor=use.actor, target=t))
+                for e in rider.effects:
                     effects.apply(b, self.pool, ride, e, t, self.out)
+            self._last_use(rider, replace(use.action, targets=tuple(hit)))
 
     def _spend(self, action: Action, skill: Skill) -> None:
         """A submission's use is spent (a cover's when it takes effect), unless a hook said it is not counted."""

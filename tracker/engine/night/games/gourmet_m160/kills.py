@@ -1,5 +1,5 @@
-"""The killing end of M160's night: 愚者, 唆使, 夺刀, who the 恶魔 chose for 凶杀 (the night file settles it), 毒害/狂乱/夺魂,
-and the deaths at night's end.
+"""The killing end of M160's night: 愚者, 唆使, 夺刀, who the 恶魔 chose for 凶杀 (the night file settles it, and
+毒害/狂乱 with it), 夺魂, and the deaths at night's end.
 
 "致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
 turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
@@ -134,62 +134,6 @@ def choices(flow: Flow, night: Night) -> None:
 def _victim(night: Night) -> Hit | None:
     """The 凶杀's hit tonight (the night file's ``damage``), waiting in the pool for the night's end."""
     return next((h for h in night.pool.hits if h.skill == "凶杀"), None)
-
-
-def _first(night: Night, role: str, key: str, group: str) -> bool:
-    hit = _victim(night)
-    if hit is None:
-        return False
-    demon, victim = hit.by, hit.target
-    seat = night.seat(demon)
-    # "第一次": spent when uses says 0, or (for 毒害) when the state records the night it took effect
-    spent = seat.uses.get(key, 1) in (0, False) or (key == "毒害" and night.board.state.get("毒害上次") is not None)
-    return seat.role == role and kind(night.seat(victim)) == group and not spent
-
-
-def poison_harm(night: Night) -> None:
-    """(4.23)【毒害】: the 狂煞's first 村民 kill becomes 中毒, and a neighbour takes lethal damage."""
-    hit = _victim(night)
-    if hit is None or night.seat(hit.by).role != "狂煞":
-        return
-    demon, victim = hit.by, hit.target
-    if not _first(night, "狂煞", "毒害", "村民"):
-        if kind(night.seat(victim)) == "村民":
-            _say(night, "毒害：已在之前的夜晚触发，不再替换")
-        return
-    board = night.board
-    board.use(night.seat(demon), "毒害")
-    board.set_state("毒害上次", {"target": victim, "night": night.n})
-    night.pool.hits.remove(hit)
-    night.poison(victim, "毒害：狂煞第一次杀害村民时改为使其中毒")
-    board.survive(victim, "<毒害>：狂煞第一次杀害村民时改为使其中毒")
-    _say(night, f"毒害：{victim}是村民 → 改为中毒，并对一名与他相邻的玩家造成致死伤害")
-    _neighbour_harm(night, demon, victim, "毒害")
-
-
-def frenzy(night: Night) -> None:
-    """(4.24)【狂乱】: the 厉鬼's first 外来者 kill becomes lethal damage to a neighbour instead."""
-    hit = _victim(night)
-    if not _first(night, "厉鬼", "狂乱", "外来者") or hit is None:
-        return
-    demon, victim = hit.by, hit.target
-    night.board.use(night.seat(demon), "狂乱")
-    night.pool.hits.remove(hit)
-    night.board.survive(victim, "<狂乱>：厉鬼第一次杀害外来者时改为对一名与他相邻的玩家造成致死伤害")
-    _say(night, f"狂乱：{victim}是外来者 → 改为对一名与他相邻的玩家造成致死伤害")
-    _neighbour_harm(night, demon, victim, "狂乱")
-
-
-def _neighbour_harm(night: Night, demon: str, victim: str, skill: str) -> None:
-    near = night.neighbours(victim)
-    if not near:
-        _say(night, f"{skill}：{victim}没有相邻的存活玩家")
-        return
-    hit = near[0] if len(near) == 1 else night.board.ask(
-        f"{skill}.相邻", f"<{skill}>：与{victim}相邻的{names(near)}中谁受到致死伤害（规则未写由谁决定）", near)
-    night.struck(hit)  # a target of the 恶魔's killing: no 清醒 from 【寻觅】 for him
-    night.harm(hit, f"{skill}（{night.seat(demon).role}{demon}）：对与{victim}相邻的一名玩家造成致死伤害",
-               by_demon=True, clause=night.board.skill(skill).clause, skill=skill)
 
 
 def soul(night: Night) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tracker.engine.night import seats, tonight
+from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Step
 from tracker.engine.night.effects import Pool
@@ -29,9 +29,6 @@ WRONG = 0.9
 MASK, CLEAR, SOBER_, DRUNK_ = "面具", "明晰", "清醒", "醉酒"
 #: 寻觅 at 晨曦: "你的【表面身份】变为【煤气灯人】，天亮后恢复" (a status of tonight).
 GASLIT = "表面煤气灯人"
-#: "【恶魔】击杀的对象" tonight (凶杀, and the neighbour 毒害/狂乱 hit): a status of tonight the night file's
-#: 寻觅 reads (``unless_actor``: no 清醒, no 表面煤气灯人 for him).
-VICTIM = "恶魔击杀的对象"
 
 DRUNK = "2、【醉酒】：【醉酒】的玩家失去技能，但他们仍然以为自己拥有技能，并且能够发动技能。【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗），信息类技能则大概率（90%）获取错误信息。"
 SOBER = "4、【清醒】：免疫【醉酒】与【中毒】，并免受恶魔侵害，优先级高于【醉酒】与【中毒】。"
@@ -142,10 +139,6 @@ class Night:
     def give(self, name: str, status: str) -> None:
         tonight.give(self.pool, name, status)
 
-    def struck(self, name: str) -> None:
-        """``name`` is tonight a target of the 恶魔's killing (寻觅 "若你未在刚刚过去的夜晚中称为【恶魔】击杀的对象")."""
-        self.give(name, VICTIM)
-
     @property
     def sober(self) -> set[str]:
         """清醒 tonight (药剂, 寻觅)."""
@@ -171,13 +164,6 @@ class Night:
         if name in self.sober:
             return False
         return name in self.drunk or "中毒" in self.seat(name).status
-
-    def poison(self, name: str, why: str) -> None:
-        seat = self.seat(name)
-        if "中毒" not in seat.status:
-            seat.status.append("中毒")
-        self.board.result.state_after[f"{name}.status"] = list(seat.status)
-        self.board.note(f"{name}中毒（{why}）")
 
     def disabled(self, action: Action) -> str | None:
         """Why an effect-type skill does nothing at this step (blocked, drunk), or None."""
@@ -223,11 +209,6 @@ class Night:
 
     def tell(self, to: str, content: str) -> None:
         self.board.tell(to, content)
-
-    # -- seats ------------------------------------------------------------------------------------
-    def neighbours(self, name: str) -> list[str]:
-        """The nearest 存活 player on each side by ``seat`` (round table unless 座次环形 is false)."""
-        return seats.neighbours(self.board, name)
 
     # -- lethal damage ----------------------------------------------------------------------------
     def harm(self, target: str, cause: str, *, by_demon: bool, clause: str, skill: str) -> None:
