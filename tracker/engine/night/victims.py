@@ -27,15 +27,16 @@ def the_effect(skill: Skill) -> Effect | None:
     return next((e for e in skill.effects if e.kind == "damage" and e.one_victim), None)
 
 
-def candidates(flow: Flow, skill: Skill, action: Action, step: str) -> list[str]:
-    """The players ``action`` chose (after the redirects) who can be struck: alive, the effect taking hold on them
-    (``when_target``, ``unless_target``), no protection of this phase stopping it ("你在当晚不会死亡")."""
+def candidates(flow: Flow, skill: Skill, action: Action, step: str, among: Sequence[str] | None = None) -> list[str]:
+    """The players ``action`` chose (after the redirects; ``among``: these instead, as they stand) who can be struck:
+    alive, the effect taking hold on them (``when_target``, ``unless_target``), no protection of this phase stopping
+    it ("你在当晚不会死亡")."""
     b, pool = flow.board, flow.pool
     effect = the_effect(skill)
     assert effect is not None
     use = Use(step, action, skill, action.members[0] if action.members else action.actor)
     out: list[str] = []
-    for t in dict.fromkeys(flow.targets(action)):
+    for t in dict.fromkeys(flow.targets(action) if among is None else among):
         if not b.has(t) or not b.seat(t).alive or not takes_hold(b, pool, use, effect, t):
             continue
         if any((skill.name in g.stops or "*" in g.stops) and g.strength >= effect.strength

@@ -123,8 +123,8 @@ def choices(flow: Flow, night: Night) -> None:
                 if not tried:
                     _say(night, f"凶杀：恶魔{d}是丑角，醉酒/中毒且没有尝试操作 → 无人因凶杀死亡")
             else:
-                anyone = Action(d, "凶杀", tuple(p.name for p in board.living()), index=-1)
-                pool = victims.candidates(flow, skill, anyone, f"({night.step})")
+                pool = victims.candidates(flow, skill, Action(d, "凶杀"), f"({night.step})",
+                                          among=[p.name for p in board.living()])
                 chosen = [board.ask(f"凶杀.丑角.{d}", "恶魔丑角产生的杀害随机决定", pool)] if pool else []
         else:
             chosen = night.chosen_by(d)
