@@ -401,6 +401,27 @@ def test_whisperer_blocks_the_demon_and_kills_through_a_choice() -> None:
     assert res.deaths[0].cause.startswith("毒害")
 
 
+def test_whisperer_who_cannot_incite_tonight_leaves_the_demon_his_kill() -> None:
+    """【唆使】 "当你能发动此技能时，【恶魔】的【凶杀】技能不能发动" — *can*, whatever he submits: a 告死邪魔 turned
+    丑角 ("丑角在夜晚不能进行任何操作") or 禁锢 ("该【爪牙】在今晚失去技能") cannot, so the 恶魔 kills (the night
+    file's `locks`, asked at (4.22)); one who can locks the kill though he submits nothing."""
+    roles = {"P03": ("告死邪魔", "爪牙")}
+    demon = {"P06": {"believes": "末日传道士", "uses": {"毒害": 0}}}
+    acts = everyone(2, "P03", P06=act("P06", "游历", "P07", "P11"))
+    idle = run(scenario(2, acts, roles=roles, **demon))
+    assert idle.deaths == [] and "(4.22) 凶杀：告死邪魔P03能发动唆使 → 恶魔的凶杀不能发动" in idle.log
+    clown = run(scenario(2, [*acts, act("P03", "唆使", "P04")], roles=roles, state={"丑角": ["P03"]},
+                         P03={"status": ["丑角"]}, **demon))
+    assert [(r.actor, r.skill) for r in clown.rejected] == [("P03", "唆使")]
+    assert [d.player for d in clown.deaths] == ["P07"] and clown.deaths[0].cause.startswith("凶杀")
+    assert any(line.startswith("(4.22) 凶杀：告死邪魔P03不能发动唆使（丑角在夜晚不能进行任何操作") and
+               line.endswith("→ 恶魔的凶杀可以发动") for line in clown.log)
+    jailed = [*everyone(2, "P03", P06=act("P06", "游历", "P07", "P11"), P14=act("P14", "禁锢", "P03", "P12")),
+              act("P03", "唆使", "P04")]
+    res = run(scenario(2, jailed, roles=roles, **demon))
+    assert [(r.actor, r.skill) for r in res.rejected] == [("P03", "唆使")] and [d.player for d in res.deaths] == ["P07"]
+
+
 def test_clown_gotham_and_the_clown_demon() -> None:
     """【哥谭】 "若一名【实际角色】不是【丑角】的玩家在需要操作的夜晚没有行动，则他会变成【丑角】（不影响原先
     的阵营及是否为恶魔）"; 【愚者】 "你在夜晚不能进行任何操作…如果你是【恶魔】，你产生的杀害将随机决定。

@@ -1179,7 +1179,7 @@ class EffectT(_Table):
     lasts: Literal["next_day", "game"] = _f(
         "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
-    to: Literal["target", "actor", "partner", "factions", "neighbour"] = _f(
+    to: Literal["target", "actor", "partner", "factions", "neighbour", "chosen_by_target"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
         "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
@@ -1189,7 +1189,11 @@ class EffectT(_Table):
         "[净化]\"); `neighbour`: one living player seated next to the target (by `seat`, the nearest living on each "
         "side, round the table unless the state's 座次环形 is false), the director's pick when there are two (question "
         "`<skill>.相邻`, seeded), the same one for every effect of the use; nobody when none lives (M160 【毒害】 "
-        "\"对一名与他相邻的玩家造成【致死伤害】\")", default="target")
+        "\"对一名与他相邻的玩家造成【致死伤害】\"); "
+        "`chosen_by_target`: for each target, one of the living players that target chose this phase by "
+        "his other submissions (after the redirects), in submission order, each once — the director picks which when "
+        "there are several (question `<skill>.<actor>`), nobody when he chose none (M160 告死邪魔【唆使】 \"选择一名玩家，"
+        "今晚被他选择的玩家中，会有一名玩家受到来源于你的【致死伤害】\")", default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -1698,6 +1702,13 @@ class SkillT(_Table):
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
         "file's `status_cancels` cancels does not void it", default=[], examples=[["醉酒", "中毒"]])
+    locks: list[Name] = _f(
+        "skills that cannot be used while a holder of this one can use it this phase — holding it, in play (or "
+        "`actor_may_be_dead`), on a night it may be used, with uses left, not refused by the game's own rules, not "
+        "blocked nor voided (`voided_by`) — asked at the locked skill's step before anything of it is settled or asked; "
+        "a game's hook settling a locked skill asks the same (`tracker.engine.night.locks.locked`) (M160 告死邪魔【唆使】 "
+        "\"当你能发动此技能时，【恶魔】的【凶杀】技能不能发动\"). Leave out: it locks nothing", default=[],
+        examples=[["凶杀"]])
     voided_told: str | None = _f(
         "what its user is told when `voided_by` voids it: the post's answer to a use without effect (M160 密谋 "
         "\"若没有成功选中……则会被告知“密谋失败”\"). Leave out: nothing is told", default=None, examples=["密谋失败"])

@@ -760,6 +760,8 @@ class Skill:
     voided_by: tuple[str, ...] = ()
     #: What its user is told when ``voided_by`` voids it (M160 密谋 "密谋失败"); None: nothing.
     voided_told: str | None = None
+    #: Skills that cannot be used while a holder of this one can use it this phase (M160 唆使 locks 凶杀: :mod:`.locks`).
+    locks: tuple[str, ...] = ()
     #: The ``[voting]`` key by which the day's tally settles it (带队: ``weights``), checked set in the
     #: ruleset where the night meets it (:func:`check_tally`); never submitted, no night step.
     tally: str | None = None
@@ -897,7 +899,7 @@ def _skill(t: SkillT) -> Skill:
         tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), only_targets=tuple(_target_is(c) for c in t.only_targets),
-        only_targets_reason=t.only_targets_reason, voided_by=tuple(t.voided_by), voided_told=t.voided_told, tally=t.tally, immune_to=tuple(t.immune_to),
+        only_targets_reason=t.only_targets_reason, voided_by=tuple(t.voided_by), voided_told=t.voided_told, locks=tuple(t.locks), tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
         no_last_words=t.no_last_words, takes_last_words=t.takes_last_words,
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
@@ -1075,6 +1077,8 @@ def _names_known(doc: NightT, skills: Mapping[str, Skill], at: FileAt) -> None:
             known(name, ("skills", i, "immune_except"))
         for name in t.unprotected_from:
             known(name, ("skills", i, "unprotected_from"))
+        for name in t.locks:
+            known(name, ("skills", i, "locks"))
         cast = {r for s in doc.skills for r in s.roles}
         for k, role in enumerate(t.never_believed_by):
             if role not in cast:

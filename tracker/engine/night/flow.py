@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, learn, react, tonight, victims
+from tracker.engine.night import effects, learn, locks, react, tonight, victims
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
@@ -143,6 +143,8 @@ class Flow:
         subs = {e.substitute for s in self.catalog.skills.values() for e in s.effects if e.kind == "redirect"}
         self.done.update(a.index for a in self.actions if a.skill in subs)
         self.reacting = bool(react.reacting(self.catalog))
+        #: Skills another's ``locks`` names: asked at their step whether a holder of that one can use it (M160 凶杀).
+        self.lockable = frozenset(n for s in self.catalog.skills.values() for n in s.locks)
         #: Exit triggers waiting for a step their ``at`` names (107 传承 at (14)/(20)): (player, cause, skill).
         self.deferred: list[tuple[str, str, Skill]] = []
         #: Submissions a game's hook step hands to a later data step (:meth:`hand_over`), settled by that step.
@@ -497,6 +499,10 @@ class Flow:
         b, skill = self.board, self.catalog.skill(action.skill)
         self.done.add(action.index)
         actor = action.team or (action.members[0] if action.members else action.actor)
+        lock = locks.locked(b, self.pool, skill.name) if skill.name in self.lockable else None
+        if lock is not None:  # M160 "当你能发动此技能时，【恶魔】的【凶杀】技能不能发动": before anything is asked
+            b.note(f"{step} {actor}<{skill.name}>：{lock[0]}能发动<{lock[1].name}> → <{skill.name}>不能发动")
+            return
         if self.over_limit(action, skill):
             return
         chosen = action  # what the player chose: no_repeat reads it
@@ -583,6 +589,10 @@ class Flow:
                 self.later.append((e.settles_at, use, e, targets, kill))
                 continue
             for t in targets or (None,):
+                if e.to == "chosen_by_target":  # one of the players the target chose (M160 唆使)
+                    t = self.chosen_by_target(use, e, t)
+                    if t is None:
+                        continue
                 if e.unless_before and t in took:
                     continue
                 if t in instead and e.kind in ("damage", "kill"):
@@ -594,6 +604,26 @@ class Flow:
         self._last_use(skill, chosen)
         if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
             self.after_exits()
+
+    def chosen_by_target(self, use: Use, effect: Effect, target: str | None) -> str | None:
+        """``to = "chosen_by_target"``: one of the living players ``target`` chose by his other submissions this phase
+        (after the redirects), first choice first — the director's pick when there are several; None when none
+        (M160 唆使 "今晚被他选择的玩家中，会有一名玩家受到来源于你的【致死伤害】")."""
+        b, name = self.board, use.skill.name
+        if target is None:
+            return None
+        when = "今晚" if b.night is not None else "今天"
+        chosen = list(dict.fromkeys(
+            x for a in self.actions if a.index != use.action.index and a.members[:1] == (target,)
+            for x in tonight.targets(b, self.pool, a, self.actions) if b.has(x) and b.seat(x).alive))
+        if not chosen:
+            b.note(f"{use.step} {use.actor}<{name}>：{target}{when}没有选择存活的玩家 → 无效果")
+            return None
+        what = "受到致死伤害" if effect.kind == "damage" else f"受到<{name}>"
+        pick = chosen[0] if len(chosen) == 1 else b.ask(
+            f"{name}.{use.actor}", f"<{name}>：{target}{when}选择的玩家中谁{what}", chosen)
+        b.note(f"{use.step} {use.actor}<{name}>：{target}{when}选择了{'、'.join(chosen)} → {pick}")
+        return pick
 
     def riders(self, use: Use, targets: tuple[str, ...]) -> list[tuple[Skill, list[str], bool]]:
         """``on_use``: the skills its user holds that act on this use, with its targets that are their ``when_target``

@@ -1,5 +1,5 @@
-"""The killing end of M160's night: 愚者, 唆使, 夺刀, who the 恶魔 chose for 凶杀 (the night file settles it, and
-毒害/狂乱 with it), 夺魂, and the deaths at night's end.
+"""The killing end of M160's night: 愚者, who the 恶魔 chose for 凶杀 (the night file settles it, and
+毒害/狂乱 with it), 夺刀, 夺魂, and the deaths at night's end.
 
 "致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
 turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
@@ -20,10 +20,10 @@ from tracker.engine.night.games.gourmet_m160.table import (
     Lethal,
     Night,
     group_of,
-    kept_skills,
     kind,
     names,
 )
+from tracker.engine.night.locks import locked, unlocked
 from tracker.engine.night.model import Action
 
 if TYPE_CHECKING:
@@ -39,43 +39,6 @@ def fool(night: Night) -> None:
             _say(night, f"愚者：恶魔{a.actor}（丑角）尝试操作{names(list(a.targets))}，见凶杀")
         else:
             _say(night, f"愚者：{a.actor}尝试操作{names(list(a.targets))} → 丑角在夜晚不能进行任何操作，无效果")
-
-
-def _whisperer(night: Night) -> str | None:
-    """The 告死邪魔 who *can* use 【唆使】 tonight (alive or kept by 夺魂, not 禁锢, not 醉酒/中毒)."""
-    if night.n < 2:
-        return None
-    for p in night.board.table.players.values():
-        if p.role == "告死邪魔" and kept_skills(p) and p.name not in night.jailed and not night.impaired(p.name):
-            return p.name
-    return None
-
-
-def incite(night: Night) -> None:
-    """(4.19)【唆使】: one of the players the target chose tonight takes lethal damage from the 告死邪魔."""
-    who = _whisperer(night)
-    for a in night.of("唆使"):
-        if a.actor in night.jailed:
-            night.refuse_jailed(a)
-    dead = [p.name for p in night.board.table.players.values() if p.role == "告死邪魔" and not kept_skills(p)]
-    if who is None:
-        if dead:
-            _say(night, f"唆使：告死邪魔{names(dead)}已死亡、失去技能 → 不能发动，恶魔<凶杀>可以发动")
-        return
-    for a in night.of("唆使"):
-        if a.actor != who:
-            continue
-        t = night.targets(a)[0]
-        pool = list(dict.fromkeys(x for b in night.actions if b.members and b.members[0] == t
-                                  for x in night.targets(b) if night.seat(x).alive))
-        if not pool:
-            _say(night, f"唆使：{t}今晚没有选择存活的玩家 → 无人受到伤害")
-            continue
-        hit = pool[0] if len(pool) == 1 else night.board.ask(
-            f"唆使.{who}", f"<唆使>：{t}今晚选择的玩家中谁受到致死伤害", pool)
-        _say(night, f"唆使：{t}今晚选择了{names(pool)} → {hit}受到来源于告死邪魔{who}的致死伤害")
-        night.harm(hit, f"唆使（告死邪魔{who}）", by_demon=False, clause=night.board.skill("唆使").clause,
-                   skill="唆使")
 
 
 def seize(night: Night) -> None:
@@ -107,10 +70,12 @@ def choices(flow: Flow, night: Night) -> None:
     【凶杀】技能不能发动")."""
     board = night.board
     flow.done.update(a.index for a in flow.actions if a.skill == "凶杀")  # the hand-over below is what is settled
-    who = _whisperer(night)
-    if who is not None:
-        _say(night, f"凶杀：告死邪魔{who}能发动唆使 → 恶魔的凶杀不能发动")
+    lock = locked(board, night.pool, "凶杀")  # 唆使's `locks`: "当你能发动此技能时，【恶魔】的【凶杀】技能不能发动"
+    if lock is not None:
+        _say(night, f"凶杀：{night.seat(lock[0]).role}{lock[0]}能发动{lock[1].name} → 恶魔的凶杀不能发动")
         return
+    for who, locking, why in unlocked(board, night.pool, "凶杀"):
+        _say(night, f"凶杀：{night.seat(who).role}{who}不能发动{locking.name}（{why}）→ 恶魔的凶杀可以发动")
     skill = board.skill("凶杀")
     for d in [p.name for p in board.living() if night.is_demon(p.name)]:
         own = [a for a in night.actions if a.actor == d and a.skill in ("凶杀", "夺刀") and a.targets]
@@ -155,9 +120,10 @@ def deaths(night: Night) -> list[str]:
     board = night.board
     died: list[str] = []
     board.note("夜晚结束：结算致死伤害")
-    dealt = [*night.lethal, *(Lethal(h.target, h.cause, any(board.has(m) and night.is_demon(m) for m in h.members),
-                                     board.skill(h.skill).clause, h.skill) for h in night.pool.hits)]
-    night.pool.hits = []  # the night file's damage (凶杀) dies here, not at the engine's resolve
+    # the night file's damage (唆使, 凶杀, 毒害/狂乱), in the order it was dealt, dies here, not at the engine's resolve
+    dealt = [Lethal(h.target, h.cause, any(board.has(m) and night.is_demon(m) for m in h.members),
+                    board.skill(h.skill).clause, h.skill) for h in night.pool.hits]
+    night.pool.hits = []
     for hit in dealt:
         t = hit.target
         if not board.seat(t).alive:

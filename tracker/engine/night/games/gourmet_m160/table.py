@@ -88,7 +88,6 @@ class Night:
     board: Board
     actions: list[Action]
     step: str = ""
-    lethal: list[Lethal] = field(default_factory=list)
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
     here: float = 0.0                                   # the place in the order being settled
     exits: list[Action] = field(default_factory=list)  # the day's vote (投票出局) settled at (4.1)
@@ -209,12 +208,6 @@ class Night:
 
     def tell(self, to: str, content: str) -> None:
         self.board.tell(to, content)
-
-    # -- lethal damage ----------------------------------------------------------------------------
-    def harm(self, target: str, cause: str, *, by_demon: bool, clause: str, skill: str) -> None:
-        """Lethal damage now; the player 死亡 at the end of the night ("在夜晚或白天结束时【死亡】")."""
-        self.lethal.append(Lethal(target, cause, by_demon, clause, skill))
-        self.board.note(f"{target}受到致死伤害（{cause}），夜晚结束时结算")
 
 
 def names(players: Sequence[str]) -> str:
