@@ -542,6 +542,23 @@ def test_mastermind_insight_and_seizing_the_knife() -> None:
     assert [(r.actor, r.reason) for r in again.rejected] == [("P11", "<夺刀>已没有使用次数")]
 
 
+def test_seizing_the_knife_is_spent_only_when_taken_and_its_types_last() -> None:
+    """【夺刀】<限定> "你可以选择成为【恶魔】。如果你这么做了，当前的【恶魔】变为他自己认为的身份对应的【善良玩家】，
+    你…在本局游戏的剩余时间内成为【恶魔】": the types the post's checks read are left for the nights after (the old
+    恶魔 a 村民, the 幕后黑手 恶魔); 不夺刀 spends nothing; "【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则
+    被消耗）"; 【禁锢】 "该【爪牙】在今晚失去技能": refused, nothing triggered, nothing spent."""
+    seize = {"P06": act("P06", "游历", "P07", "P09"), "P11": act("P11", "夺刀", "P13", choice="夺刀")}
+    res = run(scenario(2, everyone(2, **seize), P11={"uses": {"夺刀": 1}}))
+    assert res.state_after["P06.type"] == "村民" and res.state_after["P11.type"] == "恶魔"
+    kept = run(scenario(2, everyone(2), P11={"uses": {"夺刀": 1}}))  # everyone(): P11 不夺刀
+    assert "P11.夺刀" not in kept.state_after and kept.conversions == [] and "(4.21) 夺刀：P11不夺刀" in kept.log
+    drunk = run(scenario(2, everyone(2, **seize), P11={"uses": {"夺刀": 1}, "status": ["中毒"]}))
+    assert drunk.conversions == [] and drunk.state_after["P11.夺刀"] == 0
+    jailed = run(scenario(2, everyone(2, **seize, P14=act("P14", "禁锢", "P11", "P02")), P11={"uses": {"夺刀": 1}}))
+    assert [(r.actor, r.skill) for r in jailed.rejected] == [("P11", "夺刀")]
+    assert jailed.conversions == [] and "P11.夺刀" not in jailed.state_after
+
+
 def test_anarchist_may_take_a_targets_place() -> None:
     """【抗议】 "当晚，所有指定他们作为目标的技能，都可能替换你作为其中一个技能目标"."""
     roles = {"P10": ("无政府主义者", "外来者")}

@@ -522,7 +522,8 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "inspect": frozenset({"answer", "words", "otherwise", "text", "seen", "log", "exits", "empty", "holder_of",
                           "players_of"}),
     "tell": frozenset({"text", "together", "log", "pending", "until", "empty"}),
-    "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text", "copies", "unknowing", "cause", "log"}),
+    "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text", "copies", "unknowing", "cause", "log",
+                          "believed", "group"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
@@ -979,6 +980,14 @@ class EffectT(_Table):
     copies: bool = _f("convert with `to = \"actor\"`, instead of `role`/`faction`: the user becomes the role (and role "
                       "group) of the player he chose, his faction kept (M160 模仿者【克隆】 \"如果他属于【善良阵营】且你没有"
                       "【醉酒】，你变为与他相同的身份\"); leave out: `role`/`faction` or `flip` say the new identity", default=False)
+    believed: bool = _f("convert, instead of `role`: the target becomes the role he believes he has (his `believes` "
+                        "field, else his own), and that role's group (`type`) (M160 幕后黑手【夺刀】 \"当前的【恶魔】变为他自己"
+                        "认为的身份对应的【善良玩家】\": `faction` 善良); leave out: `role`/`faction` say the new identity",
+                        default=False)
+    group: Name | None = _f("convert: the role group the target takes — the `type` field the post's checks read (M160 "
+                            "恶魔 / 爪牙 / 村民 / 外来者), written to the state after — his role kept unless `role` or "
+                            "`believed` changes it too (M160 幕后黑手【夺刀】 \"你……在本局游戏的剩余时间内成为【恶魔】\"); "
+                            "leave out: the group of the role he takes, as it was", default=None, examples=["恶魔"])
     unknowing: bool = _f("convert: the converted player still believes he is what he believed before — his `believes` "
                          "field keeps his former (believed) role, the state after shows it (M160 ① \"模仿者并不会知道自己模仿"
                          "的角色是什么，也不知道自己模仿是否成功\"); leave out: he knows his new identity", default=False)
@@ -1179,7 +1188,7 @@ class EffectT(_Table):
     lasts: Literal["next_day", "game"] = _f(
         "vote: for the next day only, or from now on for the rest of the game, recorded with no day (M65 票权掠夺 "
         "\"剥夺他的投票权……该玩家仍可投票，但投票算无效票\": the modifier's `duration = \"game\"`)", default="next_day")
-    to: Literal["target", "actor", "partner", "factions", "neighbour", "chosen_by_target"] = _f(
+    to: Literal["target", "actor", "partner", "factions", "neighbour", "chosen_by_target", "others"] = _f(
         "any kind: whom it lands on — each target, or the actor himself once for each target it takes hold on "
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
         "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
@@ -1193,7 +1202,10 @@ class EffectT(_Table):
         "`chosen_by_target`: for each target, one of the living players that target chose this phase by "
         "his other submissions (after the redirects), in submission order, each once — the director picks which when "
         "there are several (question `<skill>.<actor>`), nobody when he chose none (M160 告死邪魔【唆使】 \"选择一名玩家，"
-        "今晚被他选择的玩家中，会有一名玩家受到来源于你的【致死伤害】\")", default="target")
+        "今晚被他选择的玩家中，会有一名玩家受到来源于你的【致死伤害】\"); `others`: once for the submission, whatever its targets, "
+        "on every other player (out or not) in table order that `when_target` matches, the rest passed over unlogged "
+        "(M160 幕后黑手【夺刀】 \"当前的【恶魔】变为他自己认为的身份对应的【善良玩家】\": `when_target` group 恶魔)",
+        default="target")
     clause: str = _f("the post's sentence for this effect", default="")
 
     @model_validator(mode="after")
@@ -1219,8 +1231,9 @@ class EffectT(_Table):
             raise ValueError(f"{self.kind} 效果要写 text（告知或公示的话，可用 {{actor}}、{{target}}、{{choice}}）")
         if self.kind == "convert" and self.flip and (self.role or self.faction):
             raise ValueError("convert 效果写了 flip 就不写 role、faction（新身份由 [flip] 的 pairs 决定）")
-        if self.kind == "convert" and not self.flip and not self.copies and not (self.role or self.faction):
-            raise ValueError("convert 效果要写 role 或 faction，或 flip = true，或 copies = true")
+        if self.kind == "convert" and not (self.flip or self.copies or self.believed or self.role or self.faction
+                                           or self.group):
+            raise ValueError("convert 效果要写 role、faction 或 group，或 flip、copies、believed = true")
         if self.kind == "convert" and self.copies and (self.flip or self.role or self.faction or self.to != "actor"):
             raise ValueError("convert 效果的 copies 与 to = \"actor\" 一起写，不写 role、faction、flip（新身份是所选玩家的身份）")
         if self.kind == "note" and self.log is None:
@@ -1229,6 +1242,8 @@ class EffectT(_Table):
             raise ValueError("damage 效果的 reason 只与 flips_instead 一起读")
         if self.kind == "convert" and self.strip and not self.flip:
             raise ValueError("convert 效果的 strip 只与 flip = true 一起读")
+        if self.kind == "convert" and self.believed and (self.role or self.copies or self.flip):
+            raise ValueError("convert 效果的 believed 不与 role、copies、flip 一起写（新身份是他自认的身份）")
         if self.kind == "convert" and self.new_uses and not self.role:
             raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
         if self.to == "factions" and (self.kind != "status" or not self.factions):
@@ -1702,6 +1717,10 @@ class SkillT(_Table):
         "statuses of its user under which it does nothing when its step comes — its use and `no_repeat` still "
         "count (M160 \"【醉酒】期间发动的其他类型技能无效（一次性技能如果被触发则被消耗）\"); a status the night "
         "file's `status_cancels` cancels does not void it", default=[], examples=[["醉酒", "中毒"]])
+    declined_by: list[Name] = _f(
+        "words of the submission's `choice` by which its user declines the skill: settled (only its effects that "
+        "`when_choice` picks take hold), but no use of `uses` is spent (M160 幕后黑手【夺刀】<限定> \"你可以选择成为"
+        "【恶魔】\": 不夺刀). Leave out: every settled submission spends a use", default=[], examples=[["不夺刀"]])
     locks: list[Name] = _f(
         "skills that cannot be used while a holder of this one can use it this phase — holding it, in play (or "
         "`actor_may_be_dead`), on a night it may be used, with uses left, not refused by the game's own rules, not "

@@ -291,6 +291,10 @@ class Effect:
     #: convert: the user takes the chosen player's role and group (M160 克隆); ``unknowing``: he still believes his former role.
     copies: bool = False
     unknowing: bool = False
+    #: convert: the target becomes the role he believes he has, with its group (M160 夺刀's 恶魔 → 善良 believed role).
+    believed: bool = False
+    #: convert: the role group (``type``) the target takes, his role kept unless changed too (M160 夺刀: 恶魔).
+    group: str | None = None
     #: Any kind: only on a target no effect of the skill listed before it took hold on (the post's 否则).
     unless_before: bool = False
     #: Any kind: only for submissions by the skill's holders by role (``holders``), by anyone else (``others``), or ``any``.
@@ -760,6 +764,8 @@ class Skill:
     voided_by: tuple[str, ...] = ()
     #: What its user is told when ``voided_by`` voids it (M160 密谋 "密谋失败"); None: nothing.
     voided_told: str | None = None
+    #: ``choice`` words by which its user declines it: settled, no use spent (M160 夺刀: 不夺刀).
+    declined_by: tuple[str, ...] = ()
     #: Skills that cannot be used while a holder of this one can use it this phase (M160 唆使 locks 凶杀: :mod:`.locks`).
     locks: tuple[str, ...] = ()
     #: The ``[voting]`` key by which the day's tally settles it (带队: ``weights``), checked set in the
@@ -899,7 +905,7 @@ def _skill(t: SkillT) -> Skill:
         tonight=t.tonight, target_going=t.target_going,
         effects=tuple(_effect(e) for e in t.effects), not_with=tuple(t.not_with), every_submission=t.every_submission,
         distinct_from=tuple(t.distinct_from), only_targets=tuple(_target_is(c) for c in t.only_targets),
-        only_targets_reason=t.only_targets_reason, voided_by=tuple(t.voided_by), voided_told=t.voided_told, locks=tuple(t.locks), tally=t.tally, immune_to=tuple(t.immune_to),
+        only_targets_reason=t.only_targets_reason, voided_by=tuple(t.voided_by), voided_told=t.voided_told, locks=tuple(t.locks), declined_by=tuple(t.declined_by), tally=t.tally, immune_to=tuple(t.immune_to),
         immune_except=tuple(t.immune_except), immune_told=t.immune_told, unprotected_from=tuple(t.unprotected_from),
         no_last_words=t.no_last_words, takes_last_words=t.takes_last_words,
         reacts=tuple(Reaction(form=r.form, to=tuple(r.to), not_to=tuple(r.not_to), declared=r.declared,
@@ -967,7 +973,7 @@ def _effect(e: EffectT) -> Effect:
                   reveal=None if e.reveal is None else Reveal(
                       match=_target_is(e.reveal.match), text=e.reveal.text, unless=tuple(e.reveal.unless), log=e.reveal.log),
                   pending=e.pending, until=e.until, together=e.together, listed=e.listed, flip=e.flip, strip=e.strip,
-                  new_uses=e.new_uses, copies=e.copies, unknowing=e.unknowing, unless_before=e.unless_before,
+                  new_uses=e.new_uses, copies=e.copies, unknowing=e.unknowing, believed=e.believed, group=e.group, unless_before=e.unless_before,
                   told_text=e.text if e.kind in ("convert", "mark", "status") and "text" in e.model_fields_set else None,
                   record=dict(e.record), at_random=e.at_random, when_choice=tuple(e.when_choice), unless_choice=tuple(e.unless_choice),
                   when_last=_last_of(e.when_last), unless_last=_last_of(e.unless_last), by=e.by, told_actor=e.told_actor,

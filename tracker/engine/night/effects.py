@@ -382,6 +382,12 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         for seat in [p for p in board.table.players.values() if p.alive and counts_in(board, p, effect.factions, use.skill)]:
             apply(board, pool, use, replace(effect, to="target"), seat.name, out)
         return
+    if effect.to == "others":  # M160 夺刀 "当前的【恶魔】变为……": every other player the condition names, once
+        me = use.action.members[0] if use.action.members else who
+        for seat in [p for p in board.table.players.values() if p.name != me and (
+                effect.when_target is None or tonight.matches(board, pool, effect.when_target, p.name))]:
+            apply(board, pool, use, replace(effect, to="target"), seat.name, out)
+        return
     if effect.to == "partner":  # M19 殉情 "另一人立即出局": the other end of the actor's bond, nobody if none lives
         target = partner(board, use.action.members[0] if use.action.members else who)
         if target is None:
@@ -546,7 +552,16 @@ def _convert(board: Board, use: Use, effect: Effect, target: str, aimed: str) ->
     model = board.seat(aimed) if effect.copies else None
     if model is not None:  # "你变为与他相同的身份": the chosen player's role
         effect = replace(effect, role=model.role)
+    if effect.believed:  # M160 夺刀 "变为他自己认为的身份": the role he believes, and its group
+        believes = seat.fields.get("believes")
+        role = believes if isinstance(believes, str) else seat.role
+        effect = replace(effect, role=role, group=effect.group or tonight.group(board, seat, role))
     if (effect.role or seat.role) == seat.role and (effect.faction or seat.faction) == seat.faction:
+        if effect.group is not None and tonight.group(board, seat, seat.role) != effect.group:
+            _group(board, seat, effect.group)  # M160 夺刀 "你……成为【恶魔】": the group alone
+            _log(board, use, effect, target, f"{use.step} {use.actor}<{use.skill.name}>：{target}成为{effect.group}",
+                 aimed=aimed)
+            return
         board.note(f"{use.step} {use.actor}<{use.skill.name}>：{target}已是{seat.role}（{seat.faction}），无变化")
         return
     if effect.new_uses and effect.role is not None:
@@ -557,6 +572,8 @@ def _convert(board: Board, use: Use, effect: Effect, target: str, aimed: str) ->
         believed = seat.fields.get("believes")
         seat.fields["believes"] = believed if isinstance(believed, str) else seat.role
         board.result.state_after[f"{target}.believes"] = seat.fields["believes"]
+    if effect.group is not None:
+        _group(board, seat, effect.group)
     before = seat.role
     board.convert(target, effect.role, effect.faction, effect.cause or use.skill.name)
     _log(board, use, effect, target, "", aimed=aimed)
@@ -566,6 +583,12 @@ def _convert(board: Board, use: Use, effect: Effect, target: str, aimed: str) ->
         from tracker.engine.night.gains import gained
 
         gained(board, seat)
+
+
+def _group(board: Board, seat: Seat, group: str) -> None:
+    """A new role group (``type``, the field the post's checks read), kept in the state after for the nights to come."""
+    seat.fields["type"] = group
+    board.result.state_after[f"{seat.name}.type"] = group
 
 
 def _gain(board: Board, use: Use, effect: Effect, target: str) -> None:

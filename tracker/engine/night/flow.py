@@ -588,7 +588,7 @@ class Flow:
             if e.settles_at:  # M19 空救 "若该角色没有成为指杀目标": asked once the strikes of (6) are settled
                 self.later.append((e.settles_at, use, e, targets, kill))
                 continue
-            for t in targets or (None,):
+            for t in (None,) if e.to == "others" else (targets or (None,)):  # others: once for the submission
                 if e.to == "chosen_by_target":  # one of the players the target chose (M160 唆使)
                     t = self.chosen_by_target(use, e, t)
                     if t is None:
@@ -677,6 +677,7 @@ class Flow:
         """A submission's use is spent (a cover's when it takes effect), unless a hook said it is not counted."""
         if (skill.uses is not None and action.members and action.index >= 0 and action.index not in self.uncounted
                 and holds(self.board.seat(action.members[0]), skill)
+                and not any(w in (action.choice or "") for w in skill.declined_by)  # 不夺刀: declined, nothing spent
                 and not any(e.kind == "cover" for e in skill.effects)):
             # a skill lent by the game's ``grants`` (M65 技能掠夺) spends no use: the count is its holder's
             self.board.use(self.board.seat(action.members[0]), skill)

@@ -218,8 +218,7 @@ def _morning(night: Night, died: list[str]) -> None:
 LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
     "药剂": skills.potion,
-    "愚者": kills.fool, "夺刀": kills.seize,
-    "夺魂": kills.soul,
+    "愚者": kills.fool, "夺魂": kills.soul,
     "迷失的寻觅": info.lost_seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
 }
@@ -232,7 +231,6 @@ HOOKED = {
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能；"
             "这名村民自以为是煤气灯人而提交的寻觅不是他的技能，导演给他答复",
-    "夺刀": "【夺刀】<限定>：成为恶魔，当前的恶魔变为他自认身份对应的善良玩家 —— 两人的身份与恶魔归属随之改变",
     "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
     "夺魂": "【夺魂】：可以杀害爪牙，被杀害的爪牙保留技能并得知你是谁 —— 改变凶杀的合格目标与死亡后的技能",
 }

@@ -1,5 +1,5 @@
 """The killing end of M160's night: 愚者, who the 恶魔 chose for 凶杀 (the night file settles it, and
-毒害/狂乱 with it), 夺刀, 夺魂, and the deaths at night's end.
+毒害/狂乱 with it), 夺魂, and the deaths at night's end.
 
 "致死伤害 … 该角色在夜晚或白天结束时【死亡】": lethal damage is collected in the order's steps and
 turns into 死亡 (not 出局: the dead keep a last vote) when the night ends, after 晨曦, where 自保,
@@ -19,7 +19,6 @@ from tracker.engine.night.games.gourmet_m160.table import (
     SOBER,
     Lethal,
     Night,
-    group_of,
     kind,
     names,
 )
@@ -39,28 +38,6 @@ def fool(night: Night) -> None:
             _say(night, f"愚者：恶魔{a.actor}（丑角）尝试操作{names(list(a.targets))}，见凶杀")
         else:
             _say(night, f"愚者：{a.actor}尝试操作{names(list(a.targets))} → 丑角在夜晚不能进行任何操作，无效果")
-
-
-def seize(night: Night) -> None:
-    """(4.21)【夺刀】<限定>: the 幕后黑手 becomes the 恶魔; the old 恶魔 becomes the 善良 role he believed."""
-    board = night.board
-    for a in night.of("夺刀"):
-        if a.choice != "夺刀":
-            _say(night, f"夺刀：{a.actor}不夺刀")
-            continue
-        board.use(night.seat(a.actor), "夺刀")
-        why = night.disabled(a)
-        if why:
-            _say(night, f"夺刀：{why}（限定技能已消耗）")
-            continue
-        for p in list(board.table.players.values()):
-            if night.is_demon(p.name) and p.name != a.actor:
-                role = night.believed(p.name)
-                board.convert(p.name, role, "善良", "夺刀：当前的恶魔变为他自己认为的身份对应的善良玩家")
-                p.fields["type"] = group_of(role)
-        night.seat(a.actor).fields["type"] = "恶魔"
-        board.result.state_after[f"{a.actor}.type"] = "恶魔"
-        _say(night, f"夺刀：{a.actor}成为恶魔，获得<凶杀>（改为主动选择一人）")
 
 
 def choices(flow: Flow, night: Night) -> None:
