@@ -270,7 +270,7 @@ def test_potion_rules() -> None:
     assert potion("P04", "P05", near) == {"night": 4, "清醒": "P04", "醉酒": "P05"}
     # a poisoned 药师's 药剂 is 无效: nobody 清醒 or 醉酒, nothing in the history
     res = run(scenario(2, everyone(2, P01=act("P01", "药剂", "P04", "P05")), P01={"status": ["中毒"]}))
-    assert "药剂历史" not in res.state_after and any("药剂：P01中毒，技能无效" in x for x in res.log)
+    assert "药剂历史" not in res.state_after and any("P01<药剂>：P01中毒，技能无效" in x for x in res.log)
 
 
 def test_mask_before_deceit_not_twice_and_clarity_takes_it_off() -> None:

@@ -524,7 +524,8 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "tell": frozenset({"text", "together", "log", "pending", "until", "empty"}),
     "convert": frozenset({"role", "faction", "flip", "strip", "new_uses", "text", "copies", "unknowing", "cause", "log",
                           "believed", "group"}),
-    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions"}),
+    "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions",
+                                 "split", "split_record", "split_self", "split_spread"}),
     "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
@@ -1111,6 +1112,26 @@ class EffectT(_Table):
                            "`已失去`); leave out: the lost skill's `spent` word if it has one, else its count (0 or false)",
                            default=None, examples=["已失去"])
     nights: Count = _f("status: how many nights it lasts (0: until removed)", default=0)
+    split: list[Name] = _f(
+        "status: the statuses the submission's targets share out, one each, instead of one `status` for all — as "
+        "many targets as statuses, each lasting as `for_phase`/`nights` say; who takes which is decided by "
+        "`split_record`, then `split_self`, then `split_spread`, and where none decides by the director (question "
+        "`<skill>.<night>`: who takes the first status) (M160 药剂 \"他们其中一名【清醒】，另外一名【醉酒】\"); `log` "
+        "is one line for the whole submission, `{shares}` (`P09清醒、P06醉酒`), `{night}` and `{why}` (the rule that "
+        "decided, in （）) standing in. Leave out: `status` for every target", default=[], examples=[["清醒", "醉酒"]])
+    split_record: str | None = _f(
+        "status with `split`: the `state` list recording each night's shares, `{night, <status>: player}`, appended "
+        "to — and no player takes the status he took by this skill on the night before (M160 药剂 \"同一名玩家不会连续"
+        "两天因【药剂】而【清醒】或【醉酒】\", read per status as the shared example does: 醉酒 one night, 清醒 the "
+        "next). Leave out: nothing recorded, no rest", default=None, examples=["药剂历史"])
+    split_self: Name | None = _f(
+        "status with `split_record`: the status the user takes when he is among the targets and the record shows "
+        "him chosen for the first time, unless the rest forbids it (M160 \"【药剂】第一次选中药师自己时，优先获得"
+        "【清醒】\"). Leave out: no such preference", default=None, examples=["清醒"])
+    split_spread: bool = _f(
+        "status with `split_record`: where the rest and `split_self` leave a choice, the sharing whose targets took "
+        "the same status by this skill least recently (M160 \"【药剂】多次选中同一人时，尽可能相近的两次内不会均因"
+        "【药剂】而【清醒】或【醉酒】\"). Leave out: the director decides", default=False)
     for_phase: bool = _f("status: it lasts this phase only (今晚, 当晚): held while the phase is settled — the "
                          "generic engine and the game's hooks read it — and never written to the table or the "
                          "state after (M160 面具 \"他在今晚的【表面阵营】变为【恶魔】\")", default=False)
@@ -1219,8 +1240,16 @@ class EffectT(_Table):
             raise ValueError("mark 效果写 tags 时不写 tag、choices（标记由 choice 指定），要写 act（如 \"give\"）")
         if self.at_random is not None and self.act != "give":
             raise ValueError("mark 效果的 at_random 只与 act = \"give\" 一起写（导演随机一名角色获得标记）")
-        if self.kind == "status" and not self.status:
-            raise ValueError("status 效果要写 status")
+        if self.kind == "status" and not self.status and not self.split:
+            raise ValueError("status 效果要写 status（或 split：目标分得的几种状态）")
+        if self.kind == "status" and self.split and (self.status or len(self.split) < 2):
+            raise ValueError("status 效果的 split 写两种以上的状态（每名目标分得一种），不再写 status")
+        if self.model_fields_set & {"split_record", "split_self", "split_spread"} and not self.split:
+            raise ValueError("split_record、split_self、split_spread 只与 split 一起写")
+        if (self.split_self is not None or self.split_spread) and self.split_record is None:
+            raise ValueError("split_self、split_spread 要写 split_record（它们读其中的记录）")
+        if self.split_self is not None and self.split_self not in self.split:
+            raise ValueError("split_self 要是 split 中的一种状态")
         if self.kind in ("ready", "choose", "gain") and "text" not in self.model_fields_set:
             raise ValueError(f"{self.kind} 效果要写 text（告知使用者的话）")
         if self.kind == "tell" and "text" not in self.model_fields_set:

@@ -196,6 +196,12 @@ class Effect:
     #: status: the ``state`` list naming its holders, the target added (M160 丑角).
     listed: str | None = None
     nights: int = 0
+    #: status: the statuses the targets share out, one each, and the rules of who takes which (M160 药剂):
+    #: :mod:`tracker.engine.night.split`.
+    split: tuple[str, ...] = ()
+    split_record: str | None = None
+    split_self: str | None = None
+    split_spread: bool = False
     loses: str | None = None
     modifier: str | None = None
     #: watch: the ``state`` key remembering the target until the skill's ``feedback`` step (213 悬赏上次);
@@ -946,7 +952,8 @@ def _effect(e: EffectT) -> Effect:
                   spares_kinds=tuple(e.spares_kinds), spares_passive=e.spares_passive, answer=e.answer, words=dict(e.words),
                   text=e.text, seen=e.seen,
                   role=e.role, faction=e.faction, tag=e.tag, tags=tuple(e.tags), choices=dict(e.choices), status=e.status,
-                  nights=e.nights, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
+                  nights=e.nights, split=tuple(e.split), split_record=e.split_record, split_self=e.split_self,
+                  split_spread=e.split_spread, loses=e.loses, modifier=e.modifier, state=e.state, again=e.again,
                   while_alive=None if e.while_alive is None else WhileAlive(tuple(e.while_alive.roles), e.while_alive.at_least),
                   clause=e.clause, for_phase=e.for_phase, to=e.to, lasts=e.lasts,
                   exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, players_of=e.players_of, shown=e.shown, key=e.key, add=e.add, absent=e.absent,

@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, learn, locks, react, tonight, victims
+from tracker.engine.night import effects, learn, locks, react, split, tonight, victims
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
@@ -580,6 +580,9 @@ class Flow:
                 continue
             if e.kind == "learn":  # one answer for the whole submission
                 learn.apply(self, use, e, targets)
+                continue
+            if e.kind == "status" and e.split:  # one sharing for the whole submission (M160 药剂)
+                split.apply(b, self.pool, use, e, targets, out)
                 continue
             if e.kind == "tell" and e.together:  # told once, of every player it took hold on
                 effects.tell_together(b, use, e, targets)

@@ -95,7 +95,7 @@ def _night(flow: Flow) -> Night:
 def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     """The night's start (a red card has benched at the step before): the players act on the role they believe, a cloned
     模仿者's 指向 become the cloned role's skill; every submission of a hook step is this package's
-    to settle, those of the data steps (禁锢, 抗议, 克隆, 自保, 彷徨, 面具, 明晰, 欺诈, 寻觅 — but the 迷失 村民's) the generic engine's."""
+    to settle, those of the data steps (禁锢, 抗议, 药剂, 克隆, 自保, 彷徨, 面具, 明晰, 欺诈, 寻觅 — but the 迷失 村民's) the generic engine's."""
     board = flow.board
     actions = flow.actions
     night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
@@ -217,7 +217,6 @@ def _morning(night: Night, died: list[str]) -> None:
 #: The lines of the post's order the package settles, by the name the night file's step gives (``hook``).
 LINES: dict[str, Callable[[Night], None]] = {
     VOTES: skills.votes, "迷失": skills.lost,
-    "药剂": skills.potion,
     "愚者": kills.fool, "夺魂": kills.soul,
     "迷失的寻觅": info.lost_seek,
     "夜晚结束": _close, "指向反馈": skills.pointers_of_failed_clone, "天亮": _dawn,
@@ -225,7 +224,6 @@ LINES: dict[str, Callable[[Night], None]] = {
 _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 —— "
 #: Per skill: the clause that keeps it in code, and why data cannot say it (the README's table).
 HOOKED = {
-    "药剂": "【药剂】：一名清醒一名醉酒，持续到下个黄昏，同一玩家不连续两天（特别地……）—— 依历史的二选一",
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
     "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",

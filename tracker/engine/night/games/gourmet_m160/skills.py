@@ -7,30 +7,18 @@ writes the private feedback in the post's words. Kills are in :mod:`.kills`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from tracker.engine.night.games.gourmet_m160.table import (
     Night,
     names,
 )
-from tracker.engine.night.model import Action
 
 Step = Callable[[Night], None]
 
 
 def _say(night: Night, line: str) -> None:
     night.board.note(f"({night.step}) {line}")
-
-
-def _able(night: Night, skill: str) -> Iterator[Action]:
-    """The submissions of an effect skill that take effect at this step; for the others (禁锢, 醉酒,
-    中毒: :meth:`Night.disabled`) the log says why, in the skill's own step."""
-    for a in night.of(skill):
-        why = night.disabled(a)
-        if why:
-            _say(night, f"{skill}：{why}")
-            continue
-        yield a
 
 
 # -- 其他夜 (4.1)–(4.2) ---------------------------------------------------------------------------
@@ -65,50 +53,7 @@ def lost(night: Night) -> None:
         _say(night, f"迷失：{villager}仍认为自己是煤气灯人，不能使用他的技能")
 
 
-# -- effect skills (禁锢, 抗议, 克隆, 自保, 彷徨, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
-def potion(night: Night) -> None:
-    """【药剂】 with its 特别地: no one 清醒 (or 醉酒) by 药剂 two days running; the 药师 is 清醒 the first
-    time he picks himself; otherwise the nearest earlier potion of the same kind is avoided."""
-    board = night.board
-    history = [h for h in board.state.get("药剂历史", []) or [] if isinstance(h, dict)]
-    for a in _able(night, "药剂"):
-        x, y = night.targets(a)
-        options = [{"清醒": x, "醉酒": y}, {"清醒": y, "醉酒": x}]
-        last = next((h for h in history if h.get("night") == night.n - 1), None)
-        legal = [o for o in options if not last or all(last.get(k) != v for k, v in o.items())]
-        reason = ""
-        if len(legal) == 1:
-            reason = "同一名玩家不会连续两天因药剂而清醒或醉酒"
-            pick = legal[0]
-        elif a.actor in (x, y) and not any(a.actor in (h.get("清醒"), h.get("醉酒")) for h in history):
-            pick = next(o for o in legal if o["清醒"] == a.actor)
-            reason = "第一次选中药师自己，优先获得清醒"
-        else:
-            scored = sorted(legal, key=lambda o: -_nearest_repeat(history, o, night.n))
-            if _nearest_repeat(history, scored[0], night.n) != _nearest_repeat(history, scored[-1], night.n):
-                pick, reason = scored[0], "尽可能相近的两次内不会均因药剂而清醒或醉酒"
-            else:
-                sober = board.ask(f"药剂.{night.n}", f"<药剂>：{x}、{y}中谁清醒（规则不限定）", [x, y])
-                pick = next(o for o in legal if o["清醒"] == sober)
-        night.give(pick["清醒"], "清醒")
-        night.give(pick["醉酒"], "醉酒")
-        entry = {"night": night.n, "清醒": pick["清醒"], "醉酒": pick["醉酒"]}
-        board.set_state("药剂历史", [*history, entry])
-        _say(night, f"药剂：{pick['清醒']}清醒、{pick['醉酒']}醉酒，持续到第{night.n}天黄昏"
-                    + (f"（{reason}）" if reason else ""))
-
-
-def _nearest_repeat(history: list[dict[str, object]], option: dict[str, str], n: int) -> float:
-    """How many nights back the nearest same-kind potion of either target lies (inf: none)."""
-    best = float("inf")
-    for kind_, who in option.items():
-        for h in history:
-            night = h.get("night")
-            if h.get(kind_) == who and isinstance(night, int):
-                best = min(best, n - night)
-    return best
-
-
+# -- effect skills (禁锢, 抗议, 药剂, 克隆, 自保, 彷徨, 面具, 明晰, 欺诈 are the night file's effects) ---------------------------------------------------------------------------
 def pointers_of_failed_clone(night: Night) -> None:
     """③ a failed 模仿者 still hands in 指向: random feedback each day unless 清醒 (then none)."""
     for a in night.of("指向"):
