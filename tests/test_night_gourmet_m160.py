@@ -442,6 +442,21 @@ def test_clown_gotham_and_the_clown_demon() -> None:
     assert res.deaths == []  # "中毒或者醉酒时你没有尝试进行操作，则不会有人因你的【凶杀】技能死于夜晚"
 
 
+def test_gotham_asks_the_night_the_player_believes_he_has() -> None:
+    """【哥谭】 "在需要操作的夜晚没有行动" (the night file's ``trigger on = "idle"``): the 恶魔 acts on the role he
+    believes (附体), and a 丑角 "可以尝试操作两个玩家" only (愚者 ``may_skip``) — a 狂煞 who believes he is the 丑角
+    had nothing to do; the 煤气灯人 the day's vote put to 死亡 at (4.1) had no night left; the 护士长 the 恶魔 kills
+    tonight without his having acted had to act all the same."""
+    clown = run(scenario(2, everyone(2, "P06"), P06={"believes": "丑角"}))
+    assert "P06" not in clown.state_after.get("丑角", [])
+    vote = {"actor": "放逐投票", "skill": "投票出局", "targets": ["P03"], "phase": "白天"}
+    acts = [*everyone(2, "P03", "P13", P06=act("P06", "游历", "P13", "P08")), vote]
+    res = run(scenario(2, acts, P06={"believes": "末日传道士", "uses": {"毒害": 0}}))
+    assert [d.player for d in res.deaths] == ["P03", "P13"]
+    assert res.state_after["丑角"] == ["P13"] and "P03" not in res.state_after["丑角"]
+    assert "哥谭：P13在需要操作的夜晚没有行动 → 变成丑角（不影响原先的阵营及是否为恶魔）" in res.log
+
+
 def test_diagnosis_tells_choices_and_what_was_learnt_then_reveals() -> None:
     """【诊断】 "晨曦阶段，你得知他今晚选择了谁以及他得知了什么。在你得到反馈后，如若你选择的角色的【表面
     阵营】是【恶魔】，他得知自己是【恶魔】"."""

@@ -1442,8 +1442,15 @@ class TriggerT(_Table):
     警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit"] = _f(
-        "the event it acts on: `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
+    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit", "idle"] = _f(
+        "the event it acts on: `idle`, with `forced`: each step that lists it is reached, and its effects act, with no "
+        "submission, on every player — whoever holds it — who had to act this phase and submitted nothing (a refused "
+        "submission is acting), in table order, the log saying so when there is none: one in the game when the phase "
+        "began (not taken out at its start by the day's exit it settles), with a skill of the role he believes he has "
+        "(`believes`, else his role) that is not `may_skip` and that this phase's refusals — phase, first night, uses "
+        "left, benched, the game's own `refuse`, the player counted as still in — would admit with its targets still "
+        "to choose (M160 哥谭 \"若一名【实际角色】不是【丑角】的玩家在需要操作的夜晚没有行动，则他会变成【丑角】\"; 附体 "
+        "and 迷失: a player acts on the role he believes); `exit`, its holder going out; `gain`, a player coming to hold it by taking its role — "
         "a flip (`[flip]`) or a `convert` — with `forced` (107 灵能<强制> \"恶灵诞生时\", 夜之眼 \"夜行怪加入游戏时\"): "
         "its effects act right then on nobody's submission, the new holder acting; `step`, with `forced`: each step "
         "that lists it is reached, every living holder acting in table order with no submission (107 夜之心<锁定> "
@@ -1518,7 +1525,7 @@ class TriggerT(_Table):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
         if self.at == "now" and not self.forced:
             raise ValueError("trigger 的 at = \"now\" 只与 forced 一起写（立即结算的是无人提交的强制技能）")
-        if self.on in ("gain", "step") and (not self.forced or self.unless or self.at != "after"):
+        if self.on in ("gain", "step", "idle") and (not self.forced or self.unless or self.at != "after"):
             raise ValueError(f"trigger 的 on = \"{self.on}\" 须写 forced = true、不写 unless 和 at（自行发动，无人提交，"
                              "没有出局原因）")
         if self.forced and self.at == "next_point":
@@ -1631,6 +1638,11 @@ class SkillT(_Table):
                                "skill of `phase = \"day\"`: the next game day, its use recorded as `{target, day}`: "
                                "M65 飞行头槌 \"不可对同一目标连续使用\", a day cast and a lent night use alike)",
                                default=None)
+    may_skip: bool = _f(
+        "the post lets its holder leave it unused (\"可以\"): a phase he does not submit it is no idle phase for a "
+        "`trigger` `on = \"idle\"` (M160 愚者 \"你在夜晚不能进行任何操作，但每个夜晚*，你可以尝试操作两个玩家\": a 丑角 "
+        "who tries nothing does not \"在需要操作的夜晚没有行动\"). Leave out: a holder who could use it and submits "
+        "nothing is idle", default=False)
     cooldown: Positive | None = _f("at least this many nights between two uses", default=None)
     cooldown_key: str | None = _f("the `state` key the cooldown counts from: the generic engine writes "
                                   "`{target, night}` (or `day`) there each time it settles the skill", default=None)

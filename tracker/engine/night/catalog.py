@@ -417,7 +417,8 @@ class Trigger:
     missing: str | None = None
     clause: str = ""
     #: ``exit``: at the holder's exit; ``gain``: when a player comes to hold it by taking its role; ``step``: at
-    #: each step listing it (forced, unsubmitted).
+    #: each step listing it (forced, unsubmitted); ``idle``: at each step listing it, on every player who had to act
+    #: this phase and did not (:mod:`tracker.engine.night.idle`).
     on: str = "exit"
     asks: str | None = None
     #: 强制: it acts by itself, nobody submits it (M19 激励).
@@ -731,6 +732,8 @@ class Skill:
     from_night: int | None = None
     self_target: str = "allowed"
     no_repeat: str | None = None
+    #: Its holder may leave it unused: no idle phase for a ``trigger`` ``on = "idle"`` (M160 愚者 "可以尝试").
+    may_skip: bool = False
     cooldown: int | None = None
     cooldown_key: str | None = None
     #: At most this many submissions of the skill take effect per phase, whoever sends them (107 偷袭).
@@ -901,7 +904,7 @@ def _skill(t: SkillT) -> Skill:
         name=t.name, roles=tuple(t.roles), team=t.team, phase=t.phase, kind=t.kind, min_targets=lo,
         max_targets=hi, uses=t.uses, spent=t.spent, count=t.count if t.count is not None else (1 if t.uses is not None else None),
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
-        self_target=t.self_target, no_repeat=t.no_repeat, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
+        self_target=t.self_target, no_repeat=t.no_repeat, may_skip=t.may_skip, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         per_phase=t.per_phase,
         once_per_target=t.once_per_target,
         target_dead=t.target_dead, target_alive_or_dead=t.target_alive_or_dead,

@@ -68,7 +68,7 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
     if skill.tally is not None:
         return f"<{skill.name}>由白天的计票结算（[voting] {skill.tally}），无需提交"
     if skill.trigger is not None and skill.trigger.forced:
-        acts = ("出局时" if skill.trigger.on == "exit" else "在其结算步骤" if skill.trigger.on == "step" else
+        acts = ("出局时" if skill.trigger.on == "exit" else "在其结算步骤" if skill.trigger.on in ("step", "idle") else
                 f"获得{'、'.join(skill.trigger.marks)}时" if skill.trigger.marks else "获得该身份时")
         return f"<{skill.name}>是强制技能，{acts}自行发动，无需提交"
     lent = skill.name in granted

@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, learn, locks, react, split, tonight, victims
+from tracker.engine.night import effects, idle, learn, locks, react, split, tonight, victims
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
@@ -135,6 +135,9 @@ class Flow:
         #: Each player's role as the phase begins: ``originals_first`` tells the holders by role from those
         #: who gained a skill in play.
         self.roles_at_start = {s.name: s.role for s in board.table.players.values()}
+        #: Who is in the game as the phase begins, and who the day's exits it settles took out (``on = "idle"``).
+        self.at_start = [s.name for s in board.living()]
+        self.day_exits: set[str] = set()
         #: Submissions answering a cast (``reacts``: 反弹, a new target), kept for the casts they answer
         #: (:mod:`.react`), never settled as uses of their skill.
         self.answers = [a for a in self.actions if react.is_answer(self.catalog.skill(a.skill), a)]
@@ -181,6 +184,8 @@ class Flow:
         exit belongs to that day (a day skill settled in the night that follows it). ``life``: a kill's
         ``life`` (M160 死亡): the state he takes and the field that records it, also in ``state_after``."""
         b = self.board
+        if day is not None:
+            self.day_exits.add(player)
         field = life or "出局"
         before = b.seat(player).fields.get(field)
         if b.kill(player, cause, life=life):
@@ -988,6 +993,10 @@ class Flow:
             skill = self.catalog.skill(name)
             if skill.trigger is not None and skill.trigger.at == "next_point":  # this step is its point
                 self.point(n, skill, follows_night="night" in step.phases)
+                self.after_exits()
+                continue
+            if skill.trigger is not None and skill.trigger.on == "idle":  # whoever had to act and did not (M160 哥谭)
+                idle.act(self, skill, n)
                 self.after_exits()
                 continue
             if skill.trigger is not None and skill.trigger.on == "step":  # 锁定: each living holder, unsubmitted

@@ -5,8 +5,8 @@ night "1.首夜行动顺序", every other night "4.其他夜", the day "3.投票
 post's place, "(4.5) 药剂：…". A step written ``hook`` is settled here, on one :class:`~.table.Night`
 the opening step builds (``flow.game``): players act on the role they believe they have (恶魔【附体】,
 【迷失】), statuses change along the order (药剂 → 醉酒/清醒, 面具 → 表面阵营, 禁锢 → 爪牙 without
-skills), lethal damage becomes 死亡 — not 出局 — at the step "夜晚结束", then 神游, and at "天亮"
-哥谭 turns whoever had to act and did not into a 丑角 before the 公示. The win check is the
+skills), lethal damage becomes 死亡 — not 出局 — at the step "夜晚结束", then 神游, the night file's
+哥谭 (whoever had to act and did not becomes a 丑角), and at "天亮" the 公示. The win check is the
 ruleset's ``[[win]]`` (:mod:`tracker.engine.night.win`), at the night's start (a win the day left —
 the 恶魔 voted out, settled at (4.1) — stops the night: "以上流程持续进行，直到一个阵营达成胜利条件"),
 at 密谋, and at its end. ``HOOKED`` says per skill which clause keeps it in code and why.
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from tracker.engine.night.catalog import Step
     from tracker.engine.night.flow import Flow
 
-GOTHAM = "【哥谭】：若一名【实际角色】不是【丑角】的玩家在需要操作的夜晚没有行动，则他会变成【丑角】（不影响原先的阵营及是否为恶魔）。"
 CLOWN_NIGHT = "【愚者】：你在夜晚不能进行任何操作，但每个夜晚*，你可以尝试操作两个玩家。"
 
 
@@ -53,7 +52,7 @@ def refuse(table: Table, action: Action) -> str | None:
     if action.skill == "凶杀":
         if kind(seat) != "恶魔":
             return f"{actor}不是恶魔，没有<凶杀>（幕后黑手须先<夺刀>）"
-        if seat.role == "幕后黑手" and len(action.targets) != 1:
+        if seat.role == "幕后黑手" and len(action.targets) > 1:  # none: the generic refusal
             return "夺刀后的幕后黑手发动凶杀时改为主动选择一人"
     if action.skill == "夺刀" and action.choice not in (None, "夺刀", "不夺刀"):
         return "<夺刀>的 choice 写“夺刀”或“不夺刀”"
@@ -99,7 +98,6 @@ def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     board = flow.board
     actions = flow.actions
     night = Night(board, [a for a in actions if a.skill not in EXITS], pool=flow.pool)
-    night.exits = [a for a in actions if a.skill == "投票出局"]
     night.actions = _as_cloned(board, night, night.actions)
     cloned = {a.index: a for a in night.actions}
     flow.actions = [cloned.get(a.index, a) for a in actions]  # the generic steps settle a clone's 指向 too
@@ -110,8 +108,6 @@ def _open(flow: Flow, step: Step, _: Sequence[Action]) -> None:
     place = {name: i for i, (_, name) in enumerate(steps(board.catalog, board.night))}
     for a in night.actions:
         night.step_of[a.index] = place.get(a.skill, len(place))
-    night.alive_before = [p.name for p in board.living()]
-    night.submitted = {m for a in actions for m in a.members} | {r.actor for r in board.result.rejected}
     flow.game[KEY] = night
 
 
@@ -137,15 +133,11 @@ def _choices(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 def _close(night: Night) -> None:
     """致死伤害 turns into 死亡 at the night's end (守墓's answers follow: the night file's feedback step)."""
-    voted = {t for a in night.exits for t in a.targets}  # 死亡 at (4.1): no night action was due
-    night.alive_before = [p for p in night.alive_before if p not in voted]
     night.died = kills.deaths(night)
 
 
-
-
 def _dawn(night: Night) -> None:
-    _gotham(night, night.alive_before, night.submitted)
+    """After 哥谭 (the night file's step before: a player who had to act and did not is a 丑角 by now), the 公示."""
     _morning(night, night.died)
     # the win check closes the night: [win_policy] checks_at "end" (the settlement runs it)
 
@@ -158,44 +150,6 @@ def _day(flow: Flow, step: Step, _: Sequence[Action]) -> None:
 
 
 EXITS = ("投票出局", "红牌罚下")
-
-
-def _needs_to_act(night: Night, name: str) -> bool:
-    seat = night.seat(name)
-    if seat.role == "丑角" or "丑角" in seat.status or seat.benched:
-        return False
-    if seat.role == "幕后黑手" and kind(seat) == "恶魔":
-        return night.n > 1  # after 夺刀 he "发动凶杀时改为主动选择一人"
-    role = night.believed(name)
-    for s in night.board.catalog.skills_of(role):
-        if s.phase not in ("night", "晨曦") or s.name in ("愚者", "凶杀"):
-            continue
-        if (s.not_first_night and night.n == 1) or (s.first_night_only and night.n != 1):
-            continue
-        if s.uses and seat.uses.get(s.uses, 1) in (0, False):
-            continue
-        return True
-    return False
-
-
-def _gotham(night: Night, alive_before: list[str], submitted: set[str]) -> None:
-    """【哥谭】: a player who had to act tonight and did not becomes 丑角 (faction and 恶魔 unchanged)."""
-    board = night.board
-    idle = [p for p in alive_before if p not in submitted and _needs_to_act(night, p)]
-    clowns = list(board.state.get("丑角") or [])
-    if not idle:
-        board.result.state_after["丑角"] = clowns
-        board.note("哥谭：所有需要操作的存活玩家都已行动 → 无人成为丑角")
-        return
-    for p in idle:
-        seat = board.seat(p)
-        if "丑角" not in seat.status:
-            seat.status.append("丑角")
-        board.result.state_after[f"{p}.status"] = list(seat.status)
-        clowns.append(p)
-        board.later("哥谭：触发【哥谭】变成【丑角】的玩家固定判罚一张黄牌", p, f"第{night.n}天", GOTHAM)
-    board.set_state("丑角", clowns)
-    board.note(f"哥谭：{names(idle)}在需要操作的夜晚没有行动 → 变成丑角（不影响原先的阵营及是否为恶魔）")
 
 
 def _morning(night: Night, died: list[str]) -> None:
@@ -226,7 +180,6 @@ _BELIEF = "恶魔【附体】与【迷失】的村民按自认的身份提交 �
 HOOKED = {
     "指向": "克隆成功后按克隆的身份结算前 X 个指向 —— 提交随克隆结果换成另一个技能",
     "愚者": "【愚者】：丑角在夜晚不能进行任何操作，只尝试操作两个玩家；恶魔丑角的杀害随机 —— 依是否恶魔、醉酒的分支",
-    "哥谭": "【哥谭】：需要操作的夜晚没有行动则变成丑角 —— 读谁没有提交，" + _BELIEF + "需要操作与否依自认的身份",
     "迷失": "【迷失】：煤气灯人因处决或投票死亡时这名村民寻回技能 —— 依死亡原因恢复另一人的技能；"
             "这名村民自以为是煤气灯人而提交的寻觅不是他的技能，导演给他答复",
     "附体": "【附体】：认为自己是[]内的身份并拥有他的技能；被他选择的玩家中一名被杀害 —— " + _BELIEF + "凶杀读这些目标",
@@ -243,7 +196,7 @@ HOOKS = GameHooks(
         "白天": "3.投票结算之后：本帖白天没有别的主动技能 —— 其余提交不结算",
         "夜晚结束": "致死伤害在夜晚结束时【死亡】（不是出局），自保、清醒（免受恶魔侵害），彷徨的替死（数据：cover 的 stands_in，问导演）—— 三态的存活",
         "迷失的寻觅": "【迷失】的村民认为自己是煤气灯人：他提交的寻觅不是他的技能，导演给他答复 —— 读他的实际身份",
-        "天亮": "【哥谭】与白天开始时的公示名单 —— 读谁没有提交、按自认的身份判断需要操作",
+        "天亮": "白天开始时的公示名单：前一天白天的死亡、最后一票后的出局、夜晚的死亡（按结算的先后）—— 读各玩家记下的死亡与出局",
         "凶杀的选择": "【附体】“你认为你是一名[]内的对应身份……一名被你选择的……玩家会被你杀害”：恶魔按自认身份的技能选择的玩家、"
                   "丑角恶魔的随机杀害或尝试操作（愚者）、夺刀者主动选择的一人，交给数据的【凶杀】；告死邪魔能唆使时不交 —— "
                   "读别的技能的提交与今晚能否唆使",

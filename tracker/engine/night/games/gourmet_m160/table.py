@@ -90,10 +90,7 @@ class Night:
     step: str = ""
     step_of: dict[int, float] = field(default_factory=dict)    # action index → its place in the order
     here: float = 0.0                                   # the place in the order being settled
-    exits: list[Action] = field(default_factory=list)  # the day's vote (投票出局) settled at (4.1)
     order: list[Step] = field(default_factory=list)    # tonight's steps, in the post's order
-    alive_before: list[str] = field(default_factory=list)  # living at the night's start (哥谭 reads it)
-    submitted: set[str] = field(default_factory=set)   # who submitted anything tonight (哥谭)
     died: list[str] = field(default_factory=list)      # 死亡 at the night's end, in order
     #: The phase's pool the generic engine settles the data skills into: 禁锢's blocks, 抗议's
     #: redirects, 面具/明晰/醉酒/清醒 for tonight (:mod:`tracker.engine.night.tonight`).
