@@ -87,6 +87,7 @@ def test_the_first_time_the_user_chooses_himself_he_is_sober() -> None:
     """"在不违反此规则的前提下，【药剂】第一次选中药师自己时，优先获得【清醒】"; not the first time: no preference."""
     first = _run(Action("P01", "药剂", ("P04", "P01")), state={"药剂历史": []})
     assert first.state_after["药剂历史"][-1] == {"night": 3, "清醒": "P01", "醉酒": "P04"}
+    assert "(1) 药剂：P01清醒、P04醉酒，持续到第4天黄昏（第一次选中药师自己，优先获得清醒）" in first.log
     rested = _run(Action("P01", "药剂", ("P04", "P01")), state={"药剂历史": [{"night": 2, "清醒": "P01", "醉酒": "P05"}]})
     assert rested.state_after["药剂历史"][-1] == {"night": 3, "清醒": "P04", "醉酒": "P01"}  # the rest comes first
     again = _run(Action("P01", "药剂", ("P04", "P01")), night=_bare(split_record="药剂历史", split_self="清醒"),

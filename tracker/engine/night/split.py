@@ -69,7 +69,9 @@ def _choose(board: Board, use: Use, effect: Effect, targets: tuple[str, ...], hi
     if effect.split_self is not None and me in targets and not any(me == h.get(s) for h in history for s in statuses):
         mine = [o for o in options if o[effect.split_self] == me]
         if mine and len(mine) < len(options):
-            options, why = mine, f"第一次选中自己，优先获得{effect.split_self}"
+            believes = board.seat(me).fields.get("believes") if board.has(me) else None
+            role = believes if isinstance(believes, str) else board.seat(me).role if board.has(me) else ""
+            options, why = mine, f"第一次选中{role}自己，优先获得{effect.split_self}"
     if effect.split_spread and len(options) > 1:
         far = {i: _nearest(history, o, key, when) for i, o in enumerate(options)}
         best = max(far.values())
