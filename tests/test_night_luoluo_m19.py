@@ -669,12 +669,29 @@ def test_widow_knife_after_the_wolves_lose() -> None:
                        actions=[act(f"{BIGW}+{V2}", "杀人", V3), act(SEER, "预言", CUB), act(WITCH, "毒药", CUB)]))
     assert refused(res) == [(f"{BIGW}+{V2}", "杀人")]
     assert res["state_after"]["判负阵营"] == ["狼人"]
-    assert "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>" in told(res, V2)
+    # "情侣获得技能<杀人>": each lover holds it from now on (their uses, which the next night's table carries);
+    # "此事件发生时会通知黑情侣阵营": every player of the faction is told once, the 丘比特 too
+    assert res["state_after"][f"{BIGW}.杀人"] is True and res["state_after"][f"{V2}.杀人"] is True
+    for p in (BIGW, V2, CUPID):
+        assert told(res, p).count("寡妇刀：狼人阵营已判负，情侣获得技能<杀人>") == 1
     black_lost = dict(black)
     res = run(scenario(night=4, lovers=lv, players=black_lost, state={"判负阵营": ["狼人"]},
                        dead={OLDW: {"night": 1, "cause": "毒药"}, CUB: {"night": 3, "cause": "毒药"}},
                        actions=[act(f"{BIGW}+{V2}", "杀人", V3)]))
     assert refused(res) == [] and deaths(res) == [V3] and cause(res, V3) == f"杀人（黑情侣{BIGW}+{V2}指杀）"
+
+
+def test_widow_knife_after_a_surrender_and_not_for_lovers_of_the_village() -> None:
+    """寡妇刀 … 当【狼人阵营】优先判负后 — a surrender by day ("该阵营优先判负，不公示") sets it off as the win check's
+    loss does; 若情侣属于【黑情侣阵营】 — lovers of the village gain nothing, and nobody is told."""
+    lv = {"类型": "基佬情深", "攻": BIGW, "受": V2}
+    black = {BIGW: {"faction": "黑情侣"}, V2: {"faction": "黑情侣"}, CUPID: {"faction": "黑情侣"}}
+    res = run(scenario(day=3, lovers=lv, players=black, actions=[act("导演", "投降", choice="狼人")]))
+    assert res["state_after"][f"{BIGW}.杀人"] is True and res["state_after"][f"{V2}.杀人"] is True
+    assert "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>" in told(res, CUPID)
+    lv = {"类型": "基佬情深", "攻": V1, "受": V2}
+    res = run(scenario(day=3, lovers=lv, actions=[act("导演", "投降", choice="狼人")]))
+    assert f"{V1}.杀人" not in res["state_after"] and not any("寡妇刀" in f["content"] for f in res["feedback"])
 
 
 def _named(first: str, second: str, *, kind: str) -> dict[str, Any]:

@@ -530,10 +530,10 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
-    "message": frozenset({"text", "log", "first_only"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
+    "message": frozenset({"text", "log", "first_only", "factions"}), "announce": frozenset({"text", "log"}), "ready": frozenset({"text", "log"}),
     "bench": frozenset(), "send_off": frozenset({"cause", "asks_loss", "titles_at_random"}),
     "choose": frozenset({"text", "log"}),
-    "gain": frozenset({"text", "log"}),
+    "gain": frozenset({"text", "log", "again"}),
     "extra": frozenset({"again", "state", "tag", "text", "log", "while_alive"}),
     "concede": frozenset({"factions", "unanimous", "reason"}),
     "count": frozenset({"tag", "key", "add", "log", "absent"}),
@@ -749,7 +749,9 @@ class EffectT(_Table):
                           "; gain: the actor holds from now on every skill of the target's role (its template) but those "
                           "used when roles are dealt (`phase = \"setup\"`), each in his `uses` — at its `count`, or the lowest "
                           "`count` of its `forms` (both options held, the once-only one bounds it), else true — and is told "
-                          "`text` (`{role}`, `{skills}`) (M65 缥缈永恒 \"拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）\")"
+                          "`text` (`{role}`, `{skills}`) (M65 缥缈永恒 \"拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）\"); with `again`, instead: the target holds the skill `again` from now on (its `uses` key set to its "
+                          "`count`, else true: the hooks or the generic check then see him holding it), told `text` (`{target}`, "
+                          "`{skill}`; empty: nothing told) (M19 寡妇刀 \"当【狼人阵营】优先判负后，情侣获得技能<杀人>\", its effect `to = \"actor\"`)"
                           "; counter: the target's count in the table's `state` record `state` (a count per player) grows "
                           "by `add`, the log saying `log`; once it reaches `at_least` he goes out at once as `cause` (the "
                           "log saying `out_log`), a player already out only counted (M19 救治 \"若该角色没有成为指杀目标，累计一次"
@@ -819,8 +821,8 @@ class EffectT(_Table):
         default=None, examples=["恩典首次"])
     factions: list[Name] = _f("concede: the factions that may give up, one named by the submission's `choice` (M19 "
                               "投降: 狼人, 黑情侣) — one faction alone may be left unnamed (213 投降 \"狼人阵营可发起投降\"); "
-                              "required there. With `to = \"factions\"` (status): the factions whose living players it "
-                              "lands on (213 村镇之殇: `[\"村民\"]`)", default=[], examples=[["狼人", "黑情侣"]])
+                              "required there. With `to = \"factions\"` (status, message): the factions whose living players it "
+                              "lands on (213 村镇之殇: `[\"村民\"]`; M19 寡妇刀 \"此事件发生时会通知黑情侣阵营\": `[\"黑情侣\"]`)", default=[], examples=[["狼人", "黑情侣"]])
     unanimous: bool = _f("concede: only when every player who holds the skill — out or not — is among the submission's "
                          "members (213 投降 \"所有狼人阵营共群角色（包括已出局角色）同意投降时，狼人阵营判负\": the skill's `roles` "
                          "and `tags` say who); a submission missing any is refused, naming them. Leave out: the submission "
@@ -1191,7 +1193,8 @@ class EffectT(_Table):
         "extra: the skill that may be used once more on the next night (required there); the generic engine counts "
         "one more of its submissions that night, and a game's hook step settling that skill asks the same "
         "(`tracker.engine.night.effects.extra_uses`); give_uses: the skill whose uses the target is given "
-        "(required there; its `uses` key, else its name)", default=None, examples=["杀人"])
+        "(required there; its `uses` key, else its name); gain: the one skill the target comes to hold (M19 寡妇刀: "
+        "`杀人`); leave out there: the target's role's whole template", default=None, examples=["杀人"])
     while_alive: WhileAliveT | None = _f(
         "extra: instead of `state`, the more use holds on every phase while enough players of some roles live (see "
         "`while_alive`; 107 集群). Leave out: once, on the night after it is settled", default=None)
@@ -1214,7 +1217,7 @@ class EffectT(_Table):
         "(M160 懦夫【自保】 \"当你选中【表面阵营】为【恶魔】的玩家时，你在当晚不会死亡\"), or once when the "
         "submission names no target (M19 幼狼<牺牲> \"幼狼可以主动出局\": a `kill` on himself); `partner`: once, on "
         "the living player carrying the other end of a `pairs` mark the actor carries (M19 殉情 \"另一人立即出局\"), "
-        "nobody when there is none; `factions`: each living player counted in the effect's `factions` (as `by_factions` "
+        "nobody when there is none; `factions` (status, message): each living player counted in the effect's `factions` (as `by_factions` "
         "counts a player), in table order, whatever the targets (213 村镇之殇 \"所有[实际阵营]为村民阵营的角色永久获得状态"
         "[净化]\"); `neighbour`: one living player seated next to the target (by `seat`, the nearest living on each "
         "side, round the table unless the state's 座次环形 is false), the director's pick when there are two (question "
@@ -1275,8 +1278,8 @@ class EffectT(_Table):
             raise ValueError("convert 效果的 believed 不与 role、copies、flip 一起写（新身份是他自认的身份）")
         if self.kind == "convert" and self.new_uses and not self.role:
             raise ValueError("convert 效果的 new_uses 只与 role 一起读（新身份的技能次数）")
-        if self.to == "factions" and (self.kind != "status" or not self.factions):
-            raise ValueError("to = \"factions\" 只与 status 效果一起写，并写 factions（落在这些阵营的每名存活角色上）")
+        if self.to == "factions" and (self.kind not in ("status", "message") or not self.factions):
+            raise ValueError("to = \"factions\" 只与 status、message 效果一起写，并写 factions（落在这些阵营的每名存活角色上）")
         if self.kind == "status" and self.factions and self.to != "factions":
             raise ValueError("status 效果的 factions 只与 to = \"factions\" 一起写")
         if self.kind == "concede" and not self.factions:
@@ -1442,7 +1445,7 @@ class TriggerT(_Table):
     警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit", "idle"] = _f(
+    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit", "idle", "loss"] = _f(
         "the event it acts on: `idle`, with `forced`: each step that lists it is reached, and its effects act, with no "
         "submission, on every player — whoever holds it — who had to act this phase and submitted nothing (a refused "
         "submission is acting), in table order, the log saying so when there is none: one in the game when the phase "
@@ -1464,7 +1467,16 @@ class TriggerT(_Table):
         "`{chosen}` in a `kill`'s `cause` standing for the chosen player, inside that exit (立即, after the `at = \"now\"` "
         "triggers of the player out), unless "
         "`unless` names his cause, while the holder is in and still holds it (its `uses` not spent or lost) (M19 遇难<强制> "
-        "\"游戏开始前选择一名角色成为英雄，当英雄因为非红牌罚下原因出局，人质也随之出局\")", default="exit")
+        "\"游戏开始前选择一名角色成为英雄，当英雄因为非红牌罚下原因出局，人质也随之出局\"); `loss`, with `forced` and "
+        "`losers`: one of `losers` judged lost (优先判负: by the win check's `[[win]]`, a concession, the director's "
+        "判负 on a red card; once, when first judged) — every living holder, in table order, acts by itself with no "
+        "target (`to = \"actor\"` lands on him), an effect written `to = \"factions\"` acting once for them all; a loss "
+        "recorded before the settlement (the table's `判负阵营`) gives its holders who lack it what its `gain` effects give, "
+        "told nothing (M19 寡妇刀 \"当【狼人阵营】优先判负后，情侣获得技能<杀人>。此事件发生时会通知黑情侣阵营\")",
+        default="exit")
+    losers: list[Name] = _f(
+        "with `on = \"loss\"`: the factions whose loss sets it off (M19 寡妇刀: `[\"狼人\"]`); required there, nowhere else",
+        default=[], examples=[["狼人"]])
     keeps: str | None = _f(
         "with `on = \"chosen_exit\"`: the holder's field (a word of the scenario's vocabulary, shown in the state after) "
         "that keeps the player his submission chose (M19 遇难: `英雄`); required there, nowhere else",
@@ -1543,6 +1555,10 @@ class TriggerT(_Table):
                 or self.at != "after" or self.only)):
             raise ValueError("trigger 的 on = \"chosen_exit\" 须写 keeps，不写 forced、missing、asks、tells、at、only；keeps 只与"
                              "它一起写（提交的是选择，所选的角色出局时立即自行发动）")
+        if (self.on == "loss") != bool(self.losers) or (self.on == "loss" and (
+                not self.forced or self.unless or self.only or self.at != "after" or self.marks or self.tells)):
+            raise ValueError("trigger 的 on = \"loss\" 须写 losers 与 forced = true，不写 unless、only、at、marks、tells；losers 只与"
+                             "它一起写（阵营判负时持有者自行发动）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self

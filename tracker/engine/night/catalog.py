@@ -401,7 +401,8 @@ class Trigger:
     hold it by taking its role (``gain``: 107 灵能 "恶灵诞生时", :mod:`tracker.engine.night.gains`), or a step that
     lists it being reached (``step``, forced: 107 夜之心<锁定>, every living holder acting unsubmitted), or a player his
     submission names going out (``target_exit``: 107 权术, :meth:`tracker.engine.night.flow.Flow.trigger`), or the player
-    its holder chose and keeps in the field ``keeps`` going out (``chosen_exit``: M19 遇难, :meth:`.flow.Flow.chosen`).
+    its holder chose and keeps in the field ``keeps`` going out (``chosen_exit``: M19 遇难, :meth:`.flow.Flow.chosen`), or
+    a faction of ``losers`` being judged lost (``loss``: M19 寡妇刀, :mod:`tracker.engine.night.losses`).
 
     ``unless``: the causes of exit that forbid it (被毒死、红牌出局的猎人不能开枪) — a cause is a skill
     name or one of its aliases, with any detail after it in （…）. ``missing``: the ``choice`` taken when the holder who went out in this
@@ -438,6 +439,8 @@ class Trigger:
     or_causes: tuple[str, ...] = ()
     #: With ``on = "chosen_exit"``: the holder's field keeping the player his submission chose (M19 遇难: 英雄).
     keeps: str | None = None
+    #: With ``on = "loss"``: the factions whose loss sets it off (M19 寡妇刀: 狼人; :mod:`tracker.engine.night.losses`).
+    losers: tuple[str, ...] = ()
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -942,7 +945,7 @@ def _skill(t: SkillT) -> Skill:
                                                          on=t.trigger.on, marks=tuple(t.trigger.marks),
                                                          by_factions=tuple(t.trigger.by_factions),
                                                          or_causes=tuple(t.trigger.or_causes),
-                                                         keeps=t.trigger.keeps))
+                                                         keeps=t.trigger.keeps, losers=tuple(t.trigger.losers)))
 
 
 def _effect(e: EffectT) -> Effect:

@@ -594,7 +594,16 @@ def _group(board: Board, seat: Seat, group: str) -> None:
 def _gain(board: Board, use: Use, effect: Effect, target: str) -> None:
     """The actor takes the target's role's template: every skill of it but the 抉择 of the deal, held through his
     ``uses`` (M65 缥缈永恒 "拥有该身份模板的全部技能（即抉择中的两种选项技能都将拥有）": a skill with ``forms`` is held
-    in both, so its once-only form's count bounds it)."""
+    in both, so its once-only form's count bounds it). With ``again`` the target comes to hold that one skill (M19 寡妇刀
+    "情侣获得技能<杀人>")."""
+    if effect.again is not None:
+        skill = hold(board, target, effect.again)
+        words = {"step": use.step, "actor": use.actor, "target": target, "skill": skill, "role": "", "skills": skill}
+        board.note(effect.log.format(**words) if effect.log is not None
+                    else f"{use.step} {target}<{use.skill.name}>：获得技能<{skill}>".strip())
+        if effect.text:  # "" : told by another effect (M19 寡妇刀's ``message`` to the whole faction)
+            board.tell(target, effect.text.format(**words))
+        return
     role = board.seat(target).role
     for m in use.action.members or (use.actor,):
         seat, gained = board.seat(m), []
@@ -612,6 +621,17 @@ def _gain(board: Board, use: Use, effect: Effect, target: str) -> None:
         board.note(effect.log.format(**words) if effect.log is not None
                    else f"{use.step} {m}<{use.skill.name}>：拥有{target}（{role}）身份模板的全部技能：{words['skills']}".strip())
         board.tell(m, effect.text.format(**words))
+
+
+def hold(board: Board, player: str, name: str) -> str:
+    """``player`` holds the skill ``name`` from now on: its ``uses`` key at its ``count``, else true (what a refuse
+    hook or the generic check reads as holding it); its name."""
+    skill = board.catalog.skill(name)
+    key = skill.uses or skill.name
+    value: int | bool = skill.count if skill.count is not None else True
+    board.seat(player).uses[key] = value
+    board.result.state_after[f"{player}.{key}"] = value
+    return skill.name
 
 
 def _give_uses(board: Board, use: Use, effect: Effect, target: str) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     held,
-    is_lover,
     partner,
     role_in_pair,
 )
@@ -28,7 +27,6 @@ def install(ctx: Ctx) -> None:
         lambda _b, seat, cause: _hostage(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
     ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
-    b.on_lost.append(lambda _b, faction: widows(ctx, faction))
 
 
 DAY_CAUSES = {"投票出局": "投票", "红牌罚下": "红牌"}
@@ -111,17 +109,3 @@ def _design(ctx: Ctx, seat: Seat) -> None:
             b.result.state_after[f"{k.name}.设计"] = text
             b.note(f"设计：绑匪{k.name}的{text}")
             b.tell(k.name, f"设计：{text}目标")
-
-
-def widows(ctx: Ctx, faction: str) -> None:
-    """寡妇刀: "若情侣属于【黑情侣阵营】，当【狼人阵营】优先判负后，情侣获得技能<杀人>"."""
-    if faction != "狼人":
-        return
-    b = ctx.board
-    widows_ = [p for p in ctx.table.players.values() if p.faction == "黑情侣" and is_lover(p)]
-    if widows_:
-        names = "、".join(p.name for p in widows_)
-        b.note(f"寡妇刀：狼人阵营判负，黑情侣阵营的情侣{names}获得技能<杀人>")
-        for p in ctx.table.players.values():
-            if p.faction == "黑情侣":
-                b.tell(p.name, "寡妇刀：狼人阵营已判负，情侣获得技能<杀人>")

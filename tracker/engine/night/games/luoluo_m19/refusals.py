@@ -1,7 +1,7 @@
 """Refusals only M19 states, decided from the table before settlement starts.
 
-Who holds <杀人> now (the pack; a lone wolf lover lost it; the 黑情侣 after 寡妇刀; the 忠犬 on its
-night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
+Who holds <杀人> now (the pack; a lone wolf lover lost it; whoever gained it in play, its ``uses`` key — the
+黑情侣 by 寡妇刀; the 忠犬 on its night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
 <设计> target and lost by 背叛, 救药 and 毒药 not the same night, a new <设计> target only once the
 old one is out, 殉职 only by the 警长. What is decided later in the order (a block by <算计>) is
 not here: the settlement refuses it at its step.
@@ -47,7 +47,6 @@ def _revealed(table: Table, name: str) -> str | None:
 
 def _kill(table: Table, action: Action) -> str | None:
     seats = [table.players[m] for m in action.members]
-    lost = table.state.get("判负阵营") or []
     if action.team == "狼群" or all(in_pack(s) for s in seats):
         for s in seats:
             if s.role in WOLVES and is_lover(s) and s.faction != "狼人":
@@ -58,10 +57,8 @@ def _kill(table: Table, action: Action) -> str | None:
             if not in_pack(s):
                 return f"{s.name}不在狼群中，不能参与狼群的<杀人>"
         return None
-    if all(s.faction == "黑情侣" and is_lover(s) for s in seats):
-        if "狼人" in lost:
-            return None
-        return "寡妇刀：狼人阵营优先判负后，黑情侣才获得技能<杀人>"
+    if all(held(s, "杀人") and "杀人" in s.uses for s in seats):
+        return None  # gained in play: 寡妇刀 (data, a ``loss`` trigger's ``gain``) writes it in their uses
     if len(seats) == 1:
         s = seats[0]
         if role_in_pair(table, s.name) == "忠犬":
