@@ -406,6 +406,24 @@ def test_dog_has_no_kill_before_its_night_or_with_master_alive() -> None:
     assert refused(res) == [(V3, "杀人")]
 
 
+def test_dog_after_his_master_is_exiled_holds_the_kill_on_the_next_discussion_days_night_and_goes_at_its_end() -> None:
+    """忠犬：当主人出局时，忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局，并在下一讨论日夜晚获得<杀人> — the 主人
+    exiled on day 3: the 忠犬 is told and recorded (殉情夜, which the next table carries) for night 4, not night 3;
+    on night 4 he strikes and, after (7), goes out by <殉情>."""
+    lv = {"类型": "人狗情未了", "主人": V2, "忠犬": V3}
+    res = run(scenario(day=3, lovers=lv, actions=[act("放逐投票", "投票出局", V2)]))
+    assert deaths(res) == [V2] and res["state_after"]["殉情夜"] == {V3: 4}
+    assert told(res, V3)[0] == (f"忠犬：主人{V2}已出局；你存活至第4夜结束，第4夜可以发动<杀人>；"
+                                "此后只能用汪、呜以及小镇表情代替发言")
+    dead = {V2: {"day": 3, "cause": "投票"}}
+    res = run(scenario(night=3, lovers=lv, dead=dead, state={"殉情夜": {V3: 4}}, actions=[act(V3, "杀人", BIGW)]))
+    assert refused(res) == [(V3, "杀人")] and V3 not in deaths(res)
+    res = run(scenario(night=4, lovers=lv, dead=dead, state={"殉情夜": {V3: 4}},
+                       actions=[act(V3, "杀人", BIGW), act(WITCH, "毒药", OLDW)]))
+    assert refused(res) == [] and res["state_after"][f"{V3}.杀人"] is True
+    assert deaths(res) == [BIGW, OLDW, V3] and cause(res, V3) == f"殉情（主人{V2}出局）"
+
+
 def test_dog_out_takes_the_master_at_once() -> None:
     """殉情<强制> — the delay is the dog's alone: when the 忠犬 goes out (by day), the 主人 follows."""
     lv = {"类型": "人狗情未了", "主人": V2, "忠犬": V3}

@@ -510,7 +510,7 @@ Kind = Literal["强制", "限定", "普通", "团队", "被动", "触发", "翻�
 
 EffectKind = Literal["damage", "kill", "protect", "cover", "block", "inspect", "convert", "mark", "status", "lose",
                      "redirect", "vote", "learn", "watch", "tell", "message", "announce", "ready", "bench", "choose", "extra", "concede",
-                     "count", "gain", "send_off", "counter", "give_uses", "note"]
+                     "count", "gain", "send_off", "counter", "give_uses", "note", "last_night"]
 #: The keys each effect kind reads (besides `kind` and `clause`).
 EFFECT_KEYS: dict[str, frozenset[str]] = {
     "damage": frozenset({"strength", "cause", "log", "flips_instead", "reason", "one_victim", "empty"}), "kill": frozenset({"cause", "log", "life"}),
@@ -540,6 +540,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
     "counter": frozenset({"state", "add", "at_least", "cause", "log", "out_log"}),
     "give_uses": frozenset({"again", "add", "text", "told_actor", "refuses", "log"}),
     "note": frozenset({"log"}),
+    "last_night": frozenset({"again", "state", "cause", "text", "log", "pending", "until", "out_log"}),
 }
 #: The keys every effect kind reads.
 COMMON_EFFECT_KEYS = frozenset({"kind", "clause", "when_target", "to", "when_choice", "unless_choice", "when_last",
@@ -764,7 +765,16 @@ class EffectT(_Table):
                           "`{skill}`), the user `told_actor` (213 亲传 \"减少1点[报复]次数……使其获得1次[报复]技能\"); "
                           "note: nothing changes, the log records the use in `log`'s words (M160 ④ \"模仿者是恶魔的情况，"
                           "无论是否成功发动【克隆】，恶魔杀害的玩家依旧是在模仿者选择的名单里\": the 恶魔 who believes he is the "
-                          "模仿者 only chooses)",
+                          "模仿者 only chooses)"
+                          "; last_night (only in a skill whose trigger is `on = \"partner_exit\"`): its holder, whose partner "
+                          "has just gone out, lives on until the end of the night after the next discussion day (out on night M: "
+                          "night M+1; out on day D: night D+1), recorded as `{holder: night}` in the table's `state` key `state`; "
+                          "that night he holds the skill `again` (its `uses` key, written as the night's settlement begins) and, "
+                          "at the step of the night file that lists the skill, goes out as `cause` (`out_log` first); he is told "
+                          "`text`, the log says `log`, and the director's to-do `pending` runs `until` — `{actor}` (the holder), "
+                          "`{partner}` and `{night}` standing in. A partner out before the settlement with no record: the night "
+                          "is counted from the partner's `出局` field, or asked (`<skill>.<state>`) (M19 忠犬 \"当主人出局时，忠犬可以"
+                          "存活至下一讨论日夜晚结束方发动<殉情>出局，并在下一讨论日夜晚获得<杀人>\")",
                           examples=["damage"])
     strength: Count = _f("damage: how strong; protect: the strongest damage it stops (守护 1 does not stop 毒药 2)",
                          default=1)
@@ -934,7 +944,8 @@ class EffectT(_Table):
         "2); leave out: it only counts", default=None, examples=[2])
     out_log: str | None = _f(
         "counter: the log's line when the count reaches `at_least`, `{step}`, `{actor}`, `{target}` and `{count}` "
-        "standing in (the exit's own line follows); leave out: the engine's own", default=None)
+        "standing in (the exit's own line follows); last_night: the log's line as he goes out, `{actor}`, `{partner}`, "
+        "`{night}` standing in; leave out: the engine's own", default=None)
     unless_aimed_by: list[Name] = _f(
         "any kind: it takes hold only on a target none of these skills was used on this phase (where they landed, as a "
         "`tell` step's `about` reads them) — asked when the effect takes hold, so with `settles_at` after those skills' "
@@ -1205,7 +1216,8 @@ class EffectT(_Table):
         "`feedback` step of the skill (213 悬赏 \"若该角色在下一个[晨曦]阶段公示出局，则反馈<悬赏成功>\": "
         "`悬赏上次`, which 捕杀's \"若前一天反馈<悬赏成功>\" reads); protect with `standing` and `once`: the `state` key "
         "that records when it was spent (`{night}` or `{day}`) — a holder whose `uses` key is not written has spent it "
-        "once the key is set (107 `长寿上次`)", default=None, examples=["悬赏上次"])
+        "once the key is set (107 `长寿上次`); last_night: the `state` key recording `{holder: night}`, the night he goes out (required there; "
+        "M19 `殉情夜`)", default=None, examples=["悬赏上次"])
     modifier: str | None = _f("vote: the ruleset's `[[voting.modifiers]]` `name` put on the target for the next "
                               "day (107 流言 \"在下个白天被公告记有2票\"), which that day's tally reads once the "
                               "settlement is confirmed; default: the skill's name", default=None, examples=["流言"])
@@ -1292,6 +1304,8 @@ class EffectT(_Table):
             raise ValueError("give_uses 效果要写 again（给予次数的技能）和 text（告知结算目标的话）")
         if self.kind == "count" and (not self.tag or not self.key):
             raise ValueError("count 效果要写 tag 和 key（哪个标记的记录中的哪个数）")
+        if self.kind == "last_night" and not self.state:
+            raise ValueError("last_night 效果要写 state（记下 {持有者: 出局之夜} 的 state 键）")
         if self.kind == "counter" and not self.state:
             raise ValueError("counter 效果要写 state（记录每名角色计数的 state 键）")
         if self.kind == "counter" and self.out_log is not None and self.at_least is None:
@@ -1445,7 +1459,7 @@ class TriggerT(_Table):
     警长 警徽) or coming to hold it, or (forced, nobody submitting) a step that lists it; its holder may use it while out. `on` says the event, `at`
     when after it the skill acts."""
 
-    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit", "idle", "loss"] = _f(
+    on: Literal["exit", "gain", "step", "target_exit", "chosen_exit", "idle", "loss", "partner_exit"] = _f(
         "the event it acts on: `idle`, with `forced`: each step that lists it is reached, and its effects act, with no "
         "submission, on every player — whoever holds it — who had to act this phase and submitted nothing (a refused "
         "submission is acting), in table order, the log saying so when there is none: one in the game when the phase "
@@ -1472,7 +1486,10 @@ class TriggerT(_Table):
         "判负 on a red card; once, when first judged) — every living holder, in table order, acts by itself with no "
         "target (`to = \"actor\"` lands on him), an effect written `to = \"factions\"` acting once for them all; a loss "
         "recorded before the settlement (the table's `判负阵营`) gives its holders who lack it what its `gain` effects give, "
-        "told nothing (M19 寡妇刀 \"当【狼人阵营】优先判负后，情侣获得技能<杀人>。此事件发生时会通知黑情侣阵营\")",
+        "told nothing (M19 寡妇刀 \"当【狼人阵营】优先判负后，情侣获得技能<杀人>。此事件发生时会通知黑情侣阵营\"); "
+        "`partner_exit`, with `forced`: the player carrying the other end of a `pairs` mark its holder carries going out — "
+        "inside that exit, after his 立即 triggers and `chosen_exit` ones, every living holder bound to him acting by "
+        "himself (its `last_night` effect; M19 忠犬 \"当主人出局时，忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局\")",
         default="exit")
     losers: list[Name] = _f(
         "with `on = \"loss\"`: the factions whose loss sets it off (M19 寡妇刀: `[\"狼人\"]`); required there, nowhere else",
@@ -1559,6 +1576,10 @@ class TriggerT(_Table):
                 not self.forced or self.unless or self.only or self.at != "after" or self.marks or self.tells)):
             raise ValueError("trigger 的 on = \"loss\" 须写 losers 与 forced = true，不写 unless、only、at、marks、tells；losers 只与"
                              "它一起写（阵营判负时持有者自行发动）")
+        if self.on == "partner_exit" and (not self.forced or self.unless or self.only or self.at != "after"
+                                          or self.marks or self.tells):
+            raise ValueError("trigger 的 on = \"partner_exit\" 须写 forced = true，不写 unless、only、at、marks、tells（情侣的另一端"
+                             "出局时自行发动）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self
@@ -1806,6 +1827,9 @@ class SkillT(_Table):
         lo, hi = self.target_range
         if hi < lo:
             raise ValueError("max_targets 小于 min_targets")
+        if any(e.kind == "last_night" for e in self.effects) != (self.trigger is not None
+                                                                 and self.trigger.on == "partner_exit"):
+            raise ValueError("last_night 效果只写在 trigger 为 on = \"partner_exit\" 的技能中，这样的技能要写它")
         if any(e.kind == "ready" for e in self.effects) and not any(r.declared for r in self.reacts):
             raise ValueError("ready 效果说明的是 reacts 中写了 declared 的反应：先写这样的反应")
         names = [f.name for f in self.forms]

@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from tracker.engine.night import effects, idle, learn, locks, react, split, tonight, victims
+from tracker.engine.night import effects, idle, lastnight, learn, locks, react, split, tonight, victims
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import (
     Catalog,
@@ -172,6 +172,8 @@ class Flow:
             board.on_death.append(self._at_once)
         if self.chosen_exits:  # after the player's own 立即 triggers ("每次出局后依次结算殉情、遇难→遗志……")
             board.on_death.append(self.chosen)
+        if lastnight.skills(board):  # then the bond's survivor who lives on (M19 忠犬 "当主人出局时")
+            board.on_death.append(lastnight.begin)
         #: The red cards that take players out (``send_off``), by name and alias: a carded holder's titles pass inside the exit.
         self.cards = {n: s for s in self.catalog.skills.values()
                       if any(e.kind == "send_off" and e.titles_at_random for e in s.effects) for n in (s.name, *s.aliases)}
@@ -1003,6 +1005,10 @@ class Flow:
                 for seat in [s for s in self.board.living() if holds(s, skill)]:
                     if seat.alive:
                         self.settle(Action(seat.name, name, index=-1), n)
+                self.after_exits()
+                continue
+            if skill.trigger is not None and skill.trigger.on == "partner_exit":  # the survivor's last night ends here
+                lastnight.end(self.board, skill, self.out)
                 self.after_exits()
                 continue
             if skill.trigger is not None and skill.trigger.on != "chosen_exit":  # chosen_exit: its choice is submitted

@@ -252,6 +252,8 @@ class StateT(_Obj):
     情侣: GayLoversT | DogLoversT | Absent = None
     空救: dict[Pid, Count] | Absent = None
     激励: NightMarkT | Absent = _state_word("the night on which the wolves may use <杀人> once more")
+    殉情夜: dict[Pid, Annotated[int, Field(ge=1)]] | Absent = _state_word(
+        "each 忠犬's last night after his 主人's exit: he holds <杀人> then and goes out by <殉情> at its end")
     红牌: dict[Faction, Count] | Absent = None
     判负阵营: Unique[Faction] | Absent = None
     初始邪恶人数: Annotated[int, Field(ge=1)] | Absent = None

@@ -65,7 +65,7 @@ SEED_WORDS: dict[str, SeedWords] = {
         roles=("预言家", "女巫", "医生", "人质", "村民", "公狼", "老狼", "幼狼", "绑匪", "变异丘比特"),
         factions=("狼人", "村民", "黑情侣"), tags=("狼群", "警长", "情侣:攻", "情侣:受", "情侣:主人", "情侣:忠犬"),
         statuses=("绑架",), uses=("救药", "毒药", "灭口", "绑架", "算计", "通灵", "警觉", "设计", "遇难", "遗志"),
-        state_keys=("判负阵营", "存活", "警长", "情侣", "空救", "激励", "红牌")),
+        state_keys=("判负阵营", "存活", "警长", "情侣", "空救", "激励", "殉情夜", "红牌")),
     "003_7c6681f418104c25.txt": SeedWords(
         key="M160", required=("state", "type", "seat"), fields=(*_BASE, "state", "type", "seat", "believes", "死亡"),
         roles=M160_ROLES, factions=("善良", "邪恶"), tags=("群内",), statuses=("挂机", "丑角", "中毒"),

@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from tracker.engine.night import flow, gains, joins, losses
+from tracker.engine.night import flow, gains, joins, lastnight, losses
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import misdealt, refusal
@@ -101,6 +101,7 @@ def _lost(board: Board, action: Action, skill: Skill) -> str | None:
 def _settle(board: Board, hooks: GameHooks | None, actions: list[Action], skills: list[Skill]) -> None:
     losses.install(board)  # a faction's loss sets off the ``loss`` triggers (M19 寡妇刀), those recorded before too
     check(board, "start")  # a win the table already holds (M160: the day's vote put the 恶魔 out)
+    lastnight.prepare(board)  # a bond's survivor on his last night holds its skill (M19 忠犬 "并在下一讨论日夜晚获得<杀人>")
     if hooks is not None and hooks.prepare is not None:
         hooks.prepare(board, list(actions))  # what the post settles before anyone chooses (107's (1) 诅咒)
     lent = hooks.grants(board.table) if hooks is not None and hooks.grants is not None else {}

@@ -1,8 +1,8 @@
 """Every exit's consequences, in one place, whatever caused the exit (night, vote, card, skill).
 
 Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
-trigger, ``at = "now"``, right after the exit's record, and 遇难 its ``chosen_exit`` trigger): the 忠犬 waits for his
-night, the 人质 out by 遇难 leaves his 遗志, the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
+trigger, ``at = "now"``, right after the exit's record, 遇难 its ``chosen_exit`` trigger, and the 忠犬 who waits for
+his night its ``partner_exit`` trigger): the 人质 out by 遇难 leaves his 遗志, the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
 red-carded 警长's badge given at random is the red card's ``send_off``), and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
@@ -12,8 +12,6 @@ from __future__ import annotations
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
     held,
-    partner,
-    role_in_pair,
 )
 from tracker.engine.night.model import Seat
 
@@ -23,7 +21,6 @@ def install(ctx: Ctx) -> None:
     # when and how first, before the night file's 立即 triggers (殉情, ``at = "now"``) the engine put first
     b.on_death.insert(0, lambda _b, seat, cause: _record(ctx, seat, cause))
     b.on_death.extend([
-        lambda _b, seat, cause: _lovers(ctx, seat, cause),
         lambda _b, seat, cause: _hostage(ctx, seat, cause),
         lambda _b, seat, cause: _design(ctx, seat),
     ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
@@ -46,23 +43,6 @@ def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
         if not ctx.exiled:
             ctx.exile_at = len(ctx.extra_lines)
         ctx.exiled.append(seat.name)
-
-
-def _lovers(ctx: Ctx, seat: Seat, cause: str) -> None:
-    """忠犬: "当主人出局时，忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局" — the 主人's exit sets off no
-    立即 <殉情> (the night file's ``at = "now"`` trigger, which the 主人's mark does not carry): the 忠犬 is told
-    his last night, when he holds <杀人>."""
-    b = ctx.board
-    other = partner(ctx.table, seat.name)
-    if other is None or not b.seat(other).alive:
-        return
-    if role_in_pair(ctx.table, seat.name) == "主人":
-        n = (b.night + 1) if b.night is not None else ((b.table.day or 0) + 1)
-        b.note(f"忠犬：主人{seat.name}出局，忠犬{other}存活至第{n}夜结束方发动<殉情>出局，并在第{n}夜获得<杀人>")
-        b.later(f"忠犬{other}在第{n}夜获得<杀人>，第{n}夜结束时<殉情>出局", other, f"第{n}夜结束",
-                ctx.clause("忠犬"))
-        b.tell(other, f"忠犬：主人{seat.name}已出局；你存活至第{n}夜结束，第{n}夜可以发动<杀人>；"
-                      "此后只能用汪、呜以及小镇表情代替发言")
 
 
 def _hostage(ctx: Ctx, seat: Seat, cause: str) -> None:

@@ -1,7 +1,7 @@
 """What every step of M19's settlement reads: who is a wolf, who the lovers are, who bears what.
 
 Kept apart from the steps so the refusals (which see only the table) and the settlement (which
-works on the board) read the lovers, the pack and the 忠犬's last night the same way.
+works on the board) read the lovers and the pack the same way.
 """
 
 from __future__ import annotations
@@ -39,13 +39,6 @@ def lover_names(table: Table) -> tuple[str, ...]:
     if lv.get("类型") == "基佬情深":
         return (lv["攻"], lv["受"])
     return (lv["主人"], lv["忠犬"])
-
-
-def partner(table: Table, name: str) -> str | None:
-    pair = lover_names(table)
-    if len(pair) == 2 and name in pair:
-        return pair[1] if pair[0] == name else pair[0]
-    return None
 
 
 def role_in_pair(table: Table, name: str) -> str | None:
@@ -88,28 +81,6 @@ def time_index(when: Any) -> int | None:
         return 2 * int(when["day"])
     if isinstance(when.get("night"), int):
         return 2 * int(when["night"]) + 1
-    return None
-
-
-def dog_night_of(table: Table) -> int | None:
-    """The night the 忠犬 holds <杀人> and ends by <殉情>: the night of the discussion day after
-    the 主人's exit ("忠犬可以存活至下一讨论日夜晚结束方发动<殉情>出局，并在下一讨论日夜晚获得<杀人>").
-
-    主人 out on night M → day M+1 → night M+1; out on day D → the next discussion day D+1 →
-    night D+1 (the literal reading, see docs). None when not 人狗情未了, 主人 alive, or unknown.
-    """
-    lv = lovers(table)
-    if lv is None or lv.get("类型") != "人狗情未了":
-        return None
-    master = table.players.get(lv["主人"])
-    if master is None or master.alive:
-        return None
-    out = master.fields.get("出局")
-    if isinstance(out, dict):
-        if isinstance(out.get("night"), int):
-            return int(out["night"]) + 1
-        if isinstance(out.get("day"), int):
-            return int(out["day"]) + 1
     return None
 
 

@@ -12,10 +12,8 @@ from tracker.engine.night import effects
 from tracker.engine.night.effects import extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
-    dog_night_of,
     held,
     in_pack,
-    lovers,
     role_in_pair,
 )
 from tracker.engine.night.model import Action
@@ -141,24 +139,6 @@ def step6(ctx: Ctx) -> None:
             continue
         b.note(f"(6) 指杀结算：一、{t}不是救治目标、不是攻 → 有效；二、不是救药目标；三、{t}出局")
         b.kill(t, f"杀人（{who}指杀）")
-
-
-def dog_end(ctx: Ctx) -> None:
-    """忠犬: "存活至下一讨论日夜晚结束方发动<殉情>出局" — after (7), on its night."""
-    b = ctx.board
-    lv = lovers(ctx.table)
-    if lv is None or lv.get("类型") != "人狗情未了":
-        return
-    dog, master = lv["忠犬"], lv["主人"]
-    if not b.seat(dog).alive or b.seat(master).alive:
-        return
-    n = dog_night_of(ctx.table)
-    if n is None:
-        n = int(b.ask("忠犬.殉情夜", f"主人{master}已出局（时间未记录）：忠犬{dog}在哪一夜结束时<殉情>出局？",
-                      [str(b.night), str((b.night or 0) + 1)]))
-    if n == b.night:
-        b.note(f"夜晚结束：忠犬{dog}发动<殉情>出局（主人{master}已出局）")
-        b.kill(dog, f"殉情（主人{master}出局）")
 
 
 def dusk(ctx: Ctx) -> None:

@@ -1,7 +1,7 @@
 """Refusals only M19 states, decided from the table before settlement starts.
 
 Who holds <杀人> now (the pack; a lone wolf lover lost it; whoever gained it in play, its ``uses`` key — the
-黑情侣 by 寡妇刀; the 忠犬 on its night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
+黑情侣 by 寡妇刀, the 忠犬 on its night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
 <设计> target and lost by 背叛, 救药 and 毒药 not the same night, a new <设计> target only once the
 old one is out, 殉职 only by the 警长. What is decided later in the order (a block by <算计>) is
 not here: the settlement refuses it at its step.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from tracker.engine.night.games.luoluo_m19.common import (
     WOLVES,
-    dog_night_of,
     held,
     in_pack,
     is_lover,
@@ -58,18 +57,11 @@ def _kill(table: Table, action: Action) -> str | None:
                 return f"{s.name}不在狼群中，不能参与狼群的<杀人>"
         return None
     if all(held(s, "杀人") and "杀人" in s.uses for s in seats):
-        return None  # gained in play: 寡妇刀 (data, a ``loss`` trigger's ``gain``) writes it in their uses
+        return None  # gained in play, in their uses: 寡妇刀 (a ``loss`` trigger's ``gain``), 忠犬 (``last_night``)
     if len(seats) == 1:
         s = seats[0]
-        if role_in_pair(table, s.name) == "忠犬":
-            n = dog_night_of(table)
-            lv = lovers(table) or {}
-            master = table.players.get(str(lv.get("主人")))
-            if master is None or master.alive:
-                return "忠犬只在主人出局后获得<杀人>"
-            if n is not None and n != table.night:
-                return f"忠犬只在主人出局后的下一讨论日夜晚（第{n}夜）获得<杀人>"
-            return None
+        if role_in_pair(table, s.name) == "忠犬":  # his night's <杀人> is data (忠犬's last_night): in his uses then
+            return "忠犬只在主人出局后的下一讨论日夜晚获得<杀人>"
         if s.role == "变异丘比特" and s.faction == "狼人":
             lv = lovers(table) or {}
             pair = [table.players[str(lv.get(k))] for k in ("攻", "受", "主人", "忠犬") if lv.get(k) in table.players]
