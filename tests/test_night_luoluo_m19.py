@@ -438,9 +438,9 @@ def test_hero_out_takes_the_hostage_and_the_will_reveals_a_wolf() -> None:
     assert deaths(res) == [SEER, HOSTAGE] and cause(res, HOSTAGE) == f"遇难（英雄{SEER}出局）"
     assert f"遗志：{OLDW}的身份是老狼" in res["announcement"]["lines"]
     assert res["state_after"][f"{OLDW}.算计"] == "已失去"
-    assert res["state_after"][f"{OLDW}.技能"] == "已失去（遗志）"
-    # The next night the shown wolf (狼群 tag gone) can use nothing, alone or with the pack.
-    res = run(scenario(night=3, players={OLDW: {"tags": [], "uses": {"算计": 0}}},
+    assert res["state_after"][f"{OLDW}.status"] == ["失去所有技能"]
+    # The next night the shown wolf (失去所有技能) can use nothing, alone or with the pack.
+    res = run(scenario(night=3, players={OLDW: {"status": ["失去所有技能"], "uses": {"算计": 0}}},
                        actions=[act(OLDW, "算计", DOC), act(f"狼群({BIGW},{OLDW})", "杀人", V2),
                                 act(f"狼群({BIGW},{CUB})", "杀人", V3)]))
     assert refused(res) == [(OLDW, "算计"), (f"狼群({BIGW},{OLDW})", "杀人")] and deaths(res) == [V3]

@@ -526,7 +526,7 @@ EFFECT_KEYS: dict[str, frozenset[str]] = {
                           "believed", "group"}),
     "mark": frozenset({"tag", "tags", "choices", "act", "text", "record", "at_random"}), "status": frozenset({"status", "nights", "for_phase", "log", "listed", "pending", "until", "text", "factions",
                                  "split", "split_record", "split_self", "split_spread"}),
-    "lose": frozenset({"loses", "log", "shown"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
+    "lose": frozenset({"loses", "log", "shown", "status"}), "redirect": frozenset({"moves", "substitute", "when"}), "vote": frozenset({"modifier", "lasts"}),
     "learn": frozenset({"ask", "among", "match", "yes", "no", "text", "told", "log", "misread", "distort", "consent",
                         "declare", "pending", "until", "recount", "reveal", "questions", "pairs"}),
     "watch": frozenset({"state", "text", "log"}),
@@ -574,6 +574,8 @@ class TargetIsT(_Table):
         "the role so seen", default="actual")
     values: Annotated[list[Name], Field(min_length=1)] = _f("the values on which the effect takes hold",
                                                             examples=[["爪牙"]])
+    alive: bool = _f("also: the target is still in when it would take hold — one out before then, whatever his `of`, "
+                     "is not taken (M19 遗志 \"若该角色当时仍存活且为狼人阵营\"); leave out: in or out", default=False)
 
 
 class UnlessTargetT(TargetIsT):
@@ -1029,7 +1031,8 @@ class EffectT(_Table):
     choices: dict[str, Literal["give", "take", "pass", "tear"]] = _f(
         "mark: the submission's `choice` word → what happens to the tag (no choice: pass with a target, else tear)",
         default={}, examples=[{"传递": "pass", "撕警徽": "tear"}])
-    status: str | None = _f("status: the status given; protect with `standing`: the status the protection is held "
+    status: str | None = _f("status: the status given; lose with `loses = \"*\"`: the status that records the target "
+                            "lost every skill, by which his submissions are refused (M19 `失去所有技能`); protect with `standing`: the status the protection is held "
                             "as — its holders get it as the first night begins (\"持续至游戏结束\"), hold the protection "
                             "only while they carry it, and lose it when a `once` protection is spent (213 长寿之命 "
                             "\"长老获得状态[守护]，持续至游戏结束\": `守护(长寿之命)`); leave out: held with no status",
@@ -1120,7 +1123,10 @@ class EffectT(_Table):
                          default=None, examples=["{step} 预言{target} → {answer}"])
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\"): a count becomes 0, anything else false, and the "
-                           "state after shows the lost skill's `spent` word if it has one", default=None, examples=["灵通"])
+                           "state after shows the lost skill's `spent` word if it has one; `*`, with "
+                           "`status`: every skill of each target it takes hold on (not the actor's) — each `uses` key he has is lost as above, and he is given "
+                           "`status`, by which every later submission of his is refused, a team's naming him too (M19 遗志 "
+                           "\"该角色的具体身份将会立即公示并失去所有技能\")", default=None, examples=["灵通", "*"])
     shown: str | None = _f("lose: the word the state after shows for the lost skill (M19 背叛 \"失去<设计><灭口><绑架>\": "
                            "`已失去`); leave out: the lost skill's `spent` word if it has one, else its count (0 or false)",
                            default=None, examples=["已失去"])
@@ -1300,6 +1306,9 @@ class EffectT(_Table):
             raise ValueError("concede 效果写 unanimous 时要写 reason（判负的原因；未全体同意时以“并非”加此句拒绝）")
         if self.kind == "lose" and not self.loses:
             raise ValueError("lose 效果要写 loses（失去的技能的 uses 键）")
+        if self.kind == "lose" and (self.loses == "*") != (self.status is not None):
+            raise ValueError("lose 效果的 loses = \"*\"（目标失去所有技能）须写 status（记下失去所有技能的状态），"
+                             "status 只与它一起写")
         if self.kind == "give_uses" and (not self.again or "text" not in self.model_fields_set):
             raise ValueError("give_uses 效果要写 again（给予次数的技能）和 text（告知结算目标的话）")
         if self.kind == "count" and (not self.tag or not self.key):
@@ -1504,6 +1513,8 @@ class TriggerT(_Table):
         "`forced`: 立即 — inside the exit itself, before anything else the exit sets off (a game's cascades after its "
         "first, the other triggers, the win check), so a player it takes out goes out in the same moment (M19 "
         "殉情<强制> \"情侣中若有一人出局，另一人立即出局\"; the post's chain \"每次出局后依次结算殉情、遇难→遗志、激励……\"); "
+        "`\"now\"` with `asks` instead of `forced`: inside the exit too, on the holder's last submission in this "
+        "settlement, else he is asked (M19 遗志 \"当遇难发动导致人质出局时，人质可以选择一名角色……立即公示\"); "
         + NEXT_POINT + "; a list of steps (their `n`): the first of them the phase reaches after the exit, with that "
         "step's label — its holder's other exits and what they set off come first (107 传承 \"（14）夜晚出局的角色……得到"
         "通知<馈赠>以及<传承>\", \"（20）被投票出局的角色……\"); a holder who goes out after the last of them acts at the "
@@ -1552,8 +1563,9 @@ class TriggerT(_Table):
     def _alone(self) -> "TriggerT":
         if self.forced and (self.missing is not None or self.asks is not None):
             raise ValueError("trigger 的 forced 不与 missing、asks 一起写（强制技能无人提交）")
-        if self.at == "now" and not self.forced:
-            raise ValueError("trigger 的 at = \"now\" 只与 forced 一起写（立即结算的是无人提交的强制技能）")
+        if self.at == "now" and not self.forced and (self.asks is None or self.missing is not None):
+            raise ValueError("trigger 的 at = \"now\" 只与 forced 一起写，或写 asks（立即结算：强制技能自行发动，"
+                             "否则持有者的提交在出局之内结算、没有提交则等待）")
         if self.on in ("gain", "step", "idle") and (not self.forced or self.unless or self.at != "after"):
             raise ValueError(f"trigger 的 on = \"{self.on}\" 须写 forced = true、不写 unless 和 at（自行发动，无人提交，"
                              "没有出局原因）")

@@ -82,6 +82,8 @@ class TargetIs:
     values: tuple[str, ...]
     of: str = "faction"
     seen: str = "actual"
+    #: Only a target still in (M19 遗志 "若该角色当时仍存活").
+    alive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -965,8 +967,7 @@ def _effect(e: EffectT) -> Effect:
                   exits=tuple(e.exits), empty=e.empty, holder_of=e.holder_of, players_of=e.players_of, shown=e.shown, key=e.key, add=e.add, absent=e.absent,
                   at_least=e.at_least, out_log=e.out_log, unless_aimed_by=tuple(e.unless_aimed_by),
                   settles_at=tuple(e.settles_at),
-                  when_target=None if e.when_target is None else TargetIs(
-                      values=tuple(e.when_target.values), of=e.when_target.of, seen=e.when_target.seen),
+                  when_target=None if e.when_target is None else _target_is(e.when_target),
                   flips_instead=None if e.flips_instead is None else _target_is(e.flips_instead),
                   when_actor=None if e.when_actor is None else _target_is(e.when_actor),
                   unless_actor=None if e.unless_actor is None else _target_is(e.unless_actor),
@@ -1002,7 +1003,7 @@ def _recount(r: RecountT) -> Recount:
 
 
 def _target_is(t: TargetIsT) -> TargetIs:
-    return TargetIs(values=tuple(t.values), of=t.of, seen=t.seen)
+    return TargetIs(values=tuple(t.values), of=t.of, seen=t.seen, alive=t.alive)
 
 
 def _step(t: StepT) -> Step:

@@ -355,7 +355,7 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
         tell_user(board, use, effect, target)
         return
     whole = _ON_THE_USE.get(effect.kind)
-    if whole is not None:
+    if whole is not None and not (effect.kind == "lose" and effect.loses == "*"):  # ``*``: the target's, below
         whole(board, use, effect)
         return
     if effect.kind == "inspect" and effect.exits:
@@ -403,7 +403,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
             return
         target = use.action.members[0]  # 幼狼<牺牲> "幼狼可以主动出局"
     if effect.when_target is not None and not tonight.matches(board, pool, effect.when_target, target):
-        board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target)}")
+        gone = not board.seat(target).alive
+        board.note(f"{step} {who}<{name}>：{tonight.missed(effect.when_target, target, gone=gone)}")
         return
     unless = excluded(board, pool, use, effect, target) if board.has(target) else None
     if unless is not None:  # M160 凶杀 "非【群内】", 附体 "非恶魔非爪牙"
@@ -504,6 +505,8 @@ def apply(board: Board, pool: Pool, use: Use, effect: Effect, target: str | None
              f"{step} {who}<{name}>：{target}获得今晚的{effect.status}" + (f"：{effect.clause}" if effect.clause else ""))
     elif effect.kind == "gain":
         _gain(board, use, effect, target)
+    elif effect.kind == "lose":
+        _lose_all(board, use, effect, target)
     elif effect.kind == "bench":
         bench(board, replace(use.action, targets=(target,)), effect.clause or use.skill.clause)
     elif effect.kind == "send_off":
@@ -749,8 +752,9 @@ def _inspect_exits(board: Board, use: Use, effect: Effect) -> None:
         _log(board, use, effect, seat.name, f"{use.step} {use.actor}<{use.skill.name}>：{seat.name} → {word}", answer=word)
 def _words(board: Board, effect: Effect, use: Use, target: str | None) -> str:
     """``message``/``announce``'s ``text`` with the actor, the target and the submission's own words."""
+    role = board.seat(target).role if target and board.has(target) else ""
     return effect.text.format(actor=use.actor, target=target or "", choice=use.action.choice or "",
-                              targets="、".join(use.action.targets), next_day=next_day(board))
+                              targets="、".join(use.action.targets), next_day=next_day(board), role=role)
 
 
 def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> None:
@@ -758,8 +762,9 @@ def _announce(board: Board, use: Use, effect: Effect, target: str | None) -> Non
     line = _words(board, effect, use, target)
     if line not in board.result.lines:
         board.announce(line)
+    role = board.seat(target).role if target and board.has(target) else ""
     note = f"{use.step} {use.actor}<{use.skill.name}>：公示“{line}”" if effect.log is None else \
-        effect.log.format(step=use.step, actor=use.actor, target=target or "")
+        effect.log.format(step=use.step, actor=use.actor, target=target or "", role=role)
     if note:  # an empty ``log``: another effect's line says it (M19 绑架)
         board.note(note)
 
@@ -779,6 +784,31 @@ def _lose(board: Board, use: Use, effect: Effect) -> None:
             line = f"{use.step} {m}<{use.skill.name}>：失去<{key}>" if effect.log is None else effect.log
             if line:  # an empty ``log``: the skill's other effect's line says it
                 board.note(line.format(step=use.step, actor=m, loses=key))
+
+
+def _lose_all(board: Board, use: Use, effect: Effect, target: str) -> None:
+    """``loses = "*"``: the target loses every skill for good (M19 遗志 "失去所有技能"): each count he holds is lost, and
+    the ``status`` he is given refuses every later submission of his (:func:`lost_all`)."""
+    seat = board.seat(target)
+    for key, left in list(seat.uses.items()):
+        if left is not False and left != 0:
+            seat.uses[key] = 0 if isinstance(left, int) and not isinstance(left, bool) else False
+            board.result.state_after[f"{target}.{key}"] = effect.shown if effect.shown is not None else seat.uses[key]
+    if effect.status and effect.status not in seat.status:
+        seat.status.append(effect.status)
+    board.result.state_after[f"{target}.status"] = list(seat.status)
+    line = f"{use.step} {use.actor}<{use.skill.name}>：{target}失去所有技能" if effect.log is None else effect.log
+    if line:
+        board.note(line.format(step=use.step, actor=use.actor, target=target, role=seat.role))
+
+
+def lost_all(board: Board, player: str) -> str | None:
+    """The skill whose ``lose`` of ``*`` left ``player`` the status that says he lost every skill, or None."""
+    seat = board.seat(player)
+    for skill in board.catalog.skills.values():
+        if any(e.kind == "lose" and e.loses == "*" and e.status in seat.status for e in skill.effects):
+            return skill.name
+    return None
 
 
 def _choose(board: Board, use: Use, effect: Effect) -> None:

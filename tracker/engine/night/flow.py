@@ -229,9 +229,13 @@ class Flow:
     def _at_once(self, board: Board, seat: Seat, cause: str) -> None:
         """The exit's 立即 triggers (``at = "now"``), inside the exit: their effects now, so a player they take out
         goes out in the same moment, before the rest of what the exit sets off (M19 "每次出局后依次结算殉情、
-        遇难→遗志……"; "情侣中若有一人出局，另一人立即出局"). Nobody submits them (``forced``)."""
+        遇难→遗志……"; "情侣中若有一人出局，另一人立即出局"). Nobody submits them (``forced``), or the holder's last
+        submission acts, else he is asked (``asks``: M19 遗志 "当遇难发动导致人质出局时，人质可以选择一名角色")."""
         for skill in self.at_once:
             if not holds(seat, skill) or self._forbids(skill, cause):
+                continue
+            if skill.trigger is not None and not skill.trigger.forced:
+                self.trigger(skill, seat.name, cause)
                 continue
             if tonight.voiding(board, self.pool, skill, (seat.name,)) is not None:  # 213 净化 "[强制]技能也会失效"
                 continue
@@ -612,8 +616,8 @@ class Flow:
                 effects.apply(b, self.pool, use, e, t, kill)
         self.ride(use, riding)
         self._last_use(skill, chosen)
-        if skill.trigger is not None:  # a shot is an exit of its own: what it sets off, then the win check
-            self.after_exits()
+        if skill.trigger is not None and skill.trigger.at != "now":  # a shot is an exit of its own: what it sets off,
+            self.after_exits()  # then the win check (立即: inside an exit, which goes on after it)
 
     def chosen_by_target(self, use: Use, effect: Effect, target: str | None) -> str | None:
         """``to = "chosen_by_target"``: one of the living players ``target`` chose by his other submissions this phase

@@ -18,7 +18,7 @@ from tracker.engine.night import flow, gains, joins, lastnight, losses
 from tracker.engine.night.board import Board, SettlementOver
 from tracker.engine.night.catalog import Catalog, Skill
 from tracker.engine.night.checks import misdealt, refusal
-from tracker.engine.night.effects import admitted
+from tracker.engine.night.effects import admitted, lost_all
 from tracker.engine.night.games import GameHooks, hooks_for
 from tracker.engine.night.model import Action, Settlement, Table, internal_phase
 from tracker.engine.night.win import check
@@ -90,11 +90,15 @@ def settle_setup(catalog: Catalog, table: Table, *, ruleset: Ruleset | None = No
 
 def _lost(board: Board, action: Action, skill: Skill) -> str | None:
     """A submission of a skill its user lost when he came to carry a mark (a ``gain`` trigger's ``lose``: M19 逃脱
-    "当人质成为情侣时，失去<遇难><遗志>"), though the table records no spent use of it."""
+    "当人质成为情侣时，失去<遇难><遗志>"), though the table records no spent use of it; or by any user who lost every
+    skill (a ``lose`` of ``*``)."""
     for m in action.members:
         by = gains.lost_by_mark(board, board.seat(m), skill.uses or skill.name) if board.has(m) else None
         if by is not None:
             return f"{by}：{m}已失去<{skill.name}>"
+        every = lost_all(board, m) if board.has(m) else None
+        if every is not None:  # a ``lose`` of ``*`` (M19 遗志 "失去所有技能"): a team naming him too
+            return f"{m}已因<{every}>失去所有技能"
     return None
 
 

@@ -66,6 +66,8 @@ def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
     from tracker.engine.night.effects import surface
 
     seat = board.seat(target)
+    if cond.alive and not seat.alive:  # M19 遗志 "若该角色当时仍存活"
+        return False
     if cond.of == "status":  # on the table, or for this phase only (``for_phase``; a game's hooks give them too),
         # and not cancelled by another (``status_cancels``: M160 "【清醒】……优先级高于【醉酒】与【中毒】")
         return any(holds(board, pool, target, v) for v in cond.values)
@@ -77,9 +79,11 @@ def matches(board: Board, pool: Pool, cond: TargetIs, target: str) -> bool:
     return found in cond.values
 
 
-def missed(cond: TargetIs, target: str, *, held: bool = False) -> str:
+def missed(cond: TargetIs, target: str, *, held: bool = False, gone: bool = False) -> str:
     """The log's words for a player the effect does not take hold on: not one of ``values`` (``held``: one of
-    them, for ``unless_actor``)."""
+    them, for ``unless_actor``), or (``gone``) out when ``alive`` asks for a player still in."""
+    if gone and cond.alive:
+        return f"{target}已出局，无效果"
     if cond.of == "status":
         return f"{target}{'有' if held else '没有'}{'/'.join(cond.values)}状态，无效果"
     if cond.of == "tag":

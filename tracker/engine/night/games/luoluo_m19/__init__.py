@@ -2,8 +2,8 @@
 
 The skills, their generic limits and the post's settlement order are data
 (``rulesets/night/luoluo-m19.toml``): the generic engine walks its ``[[steps]]`` — 总体流程 1–2
-(the setup choices; 遇难's is data), 总体流程 4（1）–（7） by night and 6 by day, the
-遗志 and a new <设计> target, the 公示 — and hands each step written ``hook`` to the function of the
+(the setup choices; 遇难's is data), 总体流程 4（1）–（7） by night and 6 by day, a
+new <设计> target, the 公示 — and hands each step written ``hook`` to the function of the
 same name here. The code of those steps: the night's (:mod:`.night`), the setup choices and day
 exits (:mod:`.day`), every exit's cascades (:mod:`.cascade`), the morning 公示 and exit notices
 (:mod:`.report`), and the refusals only this post states (:mod:`.refusals`). ``HOOKED`` says per
@@ -116,7 +116,7 @@ HOOKS = GameHooks(
         "绑匪行动": "总体流程 4（5）：当<灭口><绑架>技能都发动后，绑匪失去<设计> —— 两个技能的次数合起来决定第三个技能",
         "void": "绑架“夜晚行动中若绑匪选择的目标仍存活”：第(5)步时目标已出局则没有效果（次数照样用掉）",
         "指杀结算": "总体流程 4（6）：一、救治目标或攻指杀无效；二、救药目标不出局；三、出局；弱受穿透任何保护",
-        "遗志与设计": "人质因遇难出局后提交的<遗志>、设计目标出局后重新选择的目标",
+        "遗志与设计": "设计目标出局后重新选择的目标",
         "公示": "白天开始时公示前一天投票出局、夜晚出局名单、当日警长；遗言数量等于狼人的数量",
         "prepare": "恋爱<强制> —— 开局设定的情侣在结算前成为情侣（拒绝依据结算开始时的阵营）",
         "setup": "恋爱<强制> —— 游戏开始时被丘比特选择的两名角色成为情侣 —— 导演以开局设定记下的情侣，"

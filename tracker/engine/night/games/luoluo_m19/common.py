@@ -20,7 +20,6 @@ WOLVES = ("公狼", "老狼", "幼狼")
 GODS = ("预言家", "女巫", "医生")
 FACTIONS = ("狼人", "村民", "黑情侣")
 LOVER_TAGS = ("情侣:攻", "情侣:受", "情侣:主人", "情侣:忠犬")
-LOST = "已失去"
 
 
 def lovers(table: Table) -> dict[str, Any] | None:
@@ -115,11 +114,6 @@ class Ctx:
 
     def of(self, skill: str) -> list[Action]:
         return [a for a in self.actions if a.skill == skill]
-
-    def lose_skill(self, seat: Seat, key: str) -> None:
-        """A skill the post says the holder 失去: kept as 0 / False, shown as 已失去."""
-        seat.uses[key] = False if isinstance(seat.uses.get(key), bool) else 0
-        self.board.result.state_after[f"{seat.name}.{key}"] = LOST
 
     def spend(self, seat: Seat, key: str) -> None:
         """One use of a 限定 / counted skill; the count left goes to ``state_after``."""

@@ -1,4 +1,4 @@
-"""Before the game and by day: the setup choices, 殉职, 遗志, and a new <设计> target — with the
+"""Before the game and by day: the setup choices, 殉职, and a new <设计> target — with the
 same exit cascades as the night (a red card is data: the night file's ``send_off``).
 
 总体流程 1–2: "游戏开始时，变异丘比特选择情侣，人质选择<遇难>对象，绑匪选择<设计>对象。"
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from tracker.engine.night.gains import marked
-from tracker.engine.night.games.luoluo_m19.cascade import will
 from tracker.engine.night.games.luoluo_m19.common import LOVER_TAGS, WOLVES, Ctx, lovers
 from tracker.engine.night.model import Action
 
@@ -117,17 +116,8 @@ def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
 
 
 def wills_and_designs(ctx: Ctx) -> None:
-    """A 遗志 or a new <设计> target submitted after the exit that allows it."""
+    """A new <设计> target submitted after the exit that allows it (遗志 is data: the 人质's ``at = "now"`` trigger)."""
     b = ctx.board
-    for act in [a for a in ctx.of("遗志") if a.index not in ctx.used]:
-        h = b.seat(act.members[0])
-        out = h.fields.get("出局")
-        cause = out.get("cause", "") if isinstance(out, dict) else ""
-        if not h.alive and str(cause).startswith("遇难"):
-            will(ctx, h.name)
-        else:
-            ctx.used.add(act.index)
-            b.reject(act, f"人质{h.name}没有因<遇难>出局，不能发动<遗志>", ctx.clause("遗志"))
     for act in [a for a in ctx.of("设计") if a.index not in ctx.used]:
         k = b.seat(act.members[0])
         old = k.fields.get("设计目标")

@@ -23,25 +23,8 @@ ARROWS = ("基佬情深", "人狗情未了")
 
 
 def refuse(table: Table, action: Action) -> str | None:
-    if len(action.members) == 1 and action.skill not in ("殉职",):
-        lost = _revealed(table, action.members[0])
-        if lost is not None:
-            return lost
     check = _CHECKS.get(action.skill)
     return check(table, action) if check is not None else None
-
-
-def _revealed(table: Table, name: str) -> str | None:
-    """遗志: a wolf shown by the 人质 "失去所有技能". The vocabulary has no word for it, so the
-    settlement takes the 狼群 tag away; a 狼人阵营 wolf without it, at a table that uses the tag
-    (an out wolf keeps it: "已经出局的狼群中的角色仍然留在狼群"), has no skill left."""
-    seat = table.players[name]
-    if seat.role not in WOLVES or seat.faction != "狼人" or "狼群" in seat.tags:
-        return None
-    # the pack's wolves carry the tag at this table (the 绑匪 who joined by 恋爱 carries it anywhere)
-    if any("狼群" in p.tags and p.role in WOLVES for p in table.players.values()):
-        return f"{name}已因<遗志>公示身份，失去所有技能"
-    return None
 
 
 def _kill(table: Table, action: Action) -> str | None:
@@ -50,9 +33,6 @@ def _kill(table: Table, action: Action) -> str | None:
         for s in seats:
             if s.role in WOLVES and is_lover(s) and s.faction != "狼人":
                 return f"恋爱：情侣中有且只有一名狼人，{s.name}失去<杀人>技能"
-            lost = _revealed(table, s.name) if s.alive else None
-            if lost is not None or s.fields.get("遗志"):
-                return lost or f"{s.name}已因<遗志>失去所有技能"
             if not in_pack(s):
                 return f"{s.name}不在狼群中，不能参与狼群的<杀人>"
         return None
@@ -115,13 +95,6 @@ def _arrows(table: Table, action: Action) -> str | None:
     return None
 
 
-def _will(table: Table, action: Action) -> str | None:
-    h = table.players[action.members[0]]
-    if is_lover(h) or not held(h, "遗志"):
-        return "逃脱：人质成为情侣，失去<遇难><遗志>"
-    return None
-
-
 def _sheriff(table: Table, action: Action) -> str | None:
     s = table.players[action.members[0]]
     if "警长" not in s.tags and table.state.get("警长") != s.name:
@@ -131,5 +104,5 @@ def _sheriff(table: Table, action: Action) -> str | None:
 
 _CHECKS = {
     "杀人": _kill, "牺牲": _sacrifice, "灭口": _kidnapper, "绑架": _kidnapper, "设计": _design,
-    "双歧之箭": _arrows, "遗志": _will, "殉职": _sheriff,
+    "双歧之箭": _arrows, "殉职": _sheriff,
 }
