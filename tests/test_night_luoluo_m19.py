@@ -350,6 +350,20 @@ def test_design_target_can_be_chosen_again_only_once_out() -> None:
     assert res["state_after"][f"{KIDNAP}.设计目标"] == V2
 
 
+def test_design_target_out_tells_the_kidnapper_and_setup_choice_aims_the_same_night() -> None:
+    """设计：当目标因任何原因出局时，可以重新选择目标 — inside the target's exit the 绑匪 is told; one who lost <设计>
+    (当<灭口><绑架>技能都发动后) is not. 设计：游戏开始前选择……成为目标 — a choice sent 游戏开始前 in the first
+    night's settlement is the target 灭口 may take that night (若绑匪选择的目标仍存活)."""
+    res = run(scenario(actions=[act(WITCH, "毒药", V4)]))
+    assert f"设计：目标{V4}已出局，可以重新选择目标" in told(res, KIDNAP)
+    res = run(scenario(players={KIDNAP: {"uses": {"灭口": 0, "绑架": 0}, "设计目标": V4}},
+                       actions=[act(WITCH, "毒药", V4)]))
+    assert told(res, KIDNAP) == [] and f"{KIDNAP}.设计" not in res["state_after"]
+    res = run(scenario(night=1, players={KIDNAP: {"uses": {"灭口": 1, "绑架": 1}}},
+                       actions=[act(KIDNAP, "设计", V2, phase="游戏开始前"), act(KIDNAP, "灭口", V2)]))
+    assert refused(res) == [] and deaths(res) == [V2]
+
+
 def test_gong_survives_any_strike_but_not_poison_and_shou_follows() -> None:
     """强攻：当攻成为指杀目标时不会出局; （6）一、…或者攻，指杀无效 — but 毒药 is no 指杀, and
     殉情<强制>：情侣中若有一人出局，另一人立即出局."""

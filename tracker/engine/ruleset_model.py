@@ -913,9 +913,11 @@ class EffectT(_Table):
                    "tag is told, `{target}` standing in (107 探查 \"当游荡者以此法获得[亡灵圣物]时，将得到导演通知\"; leave out: "
                    "nothing is told); watch: what the skill's holders are told "
                    "at the `feedback` step, `{target}` standing in (213 \"悬赏成功\"); inspect with `exits`: `{day}` (their "
-                   "day) too; tell: what the actor is told, `{target}` standing in (required); message, announce (which must "
-                   "write it): the words, `{actor}`, `{target}`, `{choice}` (the submission's own words, empty if "
+                   "day) too; tell: what the actor is told, `{target}` standing in, and `{chosen}` in a `chosen_exit` skill — the chosen "
+                   "player whose exit set it off (M19 设计 \"设计：目标{chosen}已出局，可以重新选择目标\") (required); message, announce (which must "
+                   "write it): the words, `{actor}`, `{target}`, `{role}` (the target's role), `{choice}` (the submission's own words, empty if "
                    "none) and `{next_day}` (the game day that follows the phase) standing in (107 \"剑痕：{choice}\"; M19 "
+                   "遗志 \"遗志：{target}的身份是{role}\"; M19 "
                    "绑架 \"{target}被绑架（第{next_day}天只能用动物叫声或小镇表情回答提问）\"); protect with `delays` (which must write it): what its "
                    "holder is told when his exit is put off; extra: what the holders of `tag` are told, `{night}` (the night "
                    "of the extra use) standing in; give_uses: what the target is told, `{target}` and `{skill}` (`again`) "
@@ -1507,6 +1509,14 @@ class TriggerT(_Table):
         "with `on = \"chosen_exit\"`: the holder's field (a word of the scenario's vocabulary, shown in the state after) "
         "that keeps the player his submission chose (M19 遇难: `英雄`); required there, nowhere else",
         default=None, examples=["英雄"])
+    anew: bool = _f(
+        "with `on = \"chosen_exit\"`: a new choice in play (not 游戏开始前) replaces the kept one, but only once the "
+        "kept player is out — while he is still in at its step it is refused (M19 设计 \"当目标因任何原因出局时，可以"
+        "重新选择目标\"); leave out: a new choice replaces it", default=False)
+    shown: str | None = _f(
+        "with `on = \"chosen_exit\"`: what the state after shows for the skill (its `uses` key) of a holder whose chosen "
+        "player went out, `{chosen}` standing for him (M19 设计 \"目标{chosen}已出局，可以重新选择\"); leave out: nothing",
+        default=None, examples=["目标{chosen}已出局，可以重新选择"])
     at: TriggerAt = _f(
         "when it acts after its holder's exit: `\"after\"`, once what took him out is settled (the skill, or the "
         "step's resolution), the phase's exits in their order, each exit's own triggers following it; `\"now\"`, with "
@@ -1592,6 +1602,8 @@ class TriggerT(_Table):
                                           or self.marks or self.tells):
             raise ValueError("trigger 的 on = \"partner_exit\" 须写 forced = true，不写 unless、only、at、marks、tells（情侣的另一端"
                              "出局时自行发动）")
+        if (self.anew or self.shown is not None) and self.on != "chosen_exit":
+            raise ValueError("trigger 的 anew、shown 只与 on = \"chosen_exit\" 一起写（所选的角色出局后可以重新选择、状态的写法）")
         if self.by_factions and self.on != "exit":
             raise ValueError("trigger 的 by_factions 只与 on = \"exit\" 一起写（出局原因的使用者所属阵营）")
         return self
@@ -1678,6 +1690,16 @@ class SkillT(_Table):
                            "<毒药>\": `已失去`); leave out: the count left (0, or false)", default=None, examples=["已失去"])
     count: Count | bool | None = _f("what `uses` holds at the start: the post's [X], or true for a skill held "
                                     "until lost (default 1 when `uses` is set)", default=None)
+    lost_with: list[str] = _f("the `uses` keys of other skills of its holder: once every one of them is spent (0 or "
+                              "false), it is lost too — its own `uses` key becomes false (the state after shows its "
+                              "`spent` word), the log says so, and its submissions are refused (M19 设计 \"当<灭口><绑架>"
+                              "技能都发动后，绑匪失去<设计>\": `[\"灭口\", \"绑架\"]`); leave out: none",
+                              default=[], examples=[["灭口", "绑架"]])
+    only_kept: str | None = _f("its targets may only be the player its user keeps in this field — the `keeps` of a "
+                               "`chosen_exit` skill of his (M19 灭口/绑架 \"若绑匪选择的目标仍存活\": the <设计> target, "
+                               "`设计目标`), as kept when its step comes (a choice 游戏开始前 in the same settlement too); any other target, or "
+                               "none kept, is refused there. Leave out: any target",
+                               default=None, examples=["设计目标"])
     not_first_night: bool = _f("not on night 1 (the post's *)", default=False)
     first_night_only: bool = _f("only on night 1", default=False)
     from_night: Positive | None = _f("not before this night", default=None)
@@ -2063,11 +2085,13 @@ class StepT(_Table):
     phases: list[Phase] = _f("every phase it belongs to, for a step the post runs in several (107's vote and "
                              "its (19)–(20) end whichever day phase is settled); empty: `phase` alone", default=[])
     nights: Literal["all", "first", "later"] = _f("first: night 1 only (首夜); later: from night 2", default="all")
-    sent: Literal["any", "day", "night"] = _f(
+    sent: Literal["any", "day", "night", "setup", "in_play"] = _f(
         "whose submissions it settles by the phase they were sent in: `day` — a `tonight` skill's day submissions "
         "handed to the night (and every submission of a day phase), `night` — the night's own (M65 "
         "\"3、紫王天璇紫后、银鸦飞行头槌\": the day's casts land before the day's exits, one lent by 技能掠夺 and "
-        "used at night at (3)). Leave out: all of them", default="any")
+        "used at night at (3)); `setup` — those sent 游戏开始前, `in_play` — all the others (M19 设计: the choice "
+        "游戏开始前 at 流程1, a new one \"当目标因任何原因出局时\" once the phase's exits are over). Leave out: all of them",
+        default="any")
     game_start: bool | None = _f(
         "true: the step runs only in a settlement holding submissions sent 游戏开始前 (the post's 游戏开始时: M65 "
         "\"分发身份完毕后……进行抉择\", and <四眼预知> \"游戏开始时……得知两个\"); false: only in any other. Leave out: "

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.night.catalog import Catalog, Skill
-from tracker.engine.night.checks import holds
+from tracker.engine.night.checks import holds, spent_with
 from tracker.engine.night.model import (
     Action,
     Conversion,
@@ -212,6 +212,13 @@ class Board:
         now = seat.uses.get(key)
         spent = not isinstance(skill, str) and skill.spent is not None and (now is False or now == 0)
         self.result.state_after[f"{seat.name}.{key}"] = skill.spent if spent and not isinstance(skill, str) else now
+        for other in self.catalog.skills.values():  # ``lost_with``: the skill lost once these counts are all spent
+            own = other.uses or other.name
+            if key in other.lost_with and holds(seat, other) and seat.uses.get(own) is not False \
+                    and spent_with(seat, other):
+                seat.uses[own] = False
+                self.result.state_after[f"{seat.name}.{own}"] = other.spent if other.spent is not None else False
+                self.note(f"{seat.name}的{''.join(f'<{k}>' for k in other.lost_with)}都已发动 → 失去<{other.name}>")
 
     def set_state(self, key: str, value: Any) -> None:
         self.state[key] = value

@@ -443,6 +443,10 @@ class Trigger:
     keeps: str | None = None
     #: With ``on = "loss"``: the factions whose loss sets it off (M19 寡妇刀: 狼人; :mod:`tracker.engine.night.losses`).
     losers: tuple[str, ...] = ()
+    #: With ``chosen_exit``: a new choice in play only once the kept player is out (M19 设计).
+    anew: bool = False
+    #: With ``chosen_exit``: the state after of the holder's skill once his chosen player is out (``{chosen}``).
+    shown: str | None = None
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -671,7 +675,8 @@ class Step:
     game_start: bool | None = None
     #: The pending damage as a dry run: who it would take out (107 (11) 初步结算), for ``going`` and ``target_going``.
     preview: bool = False
-    #: Whose submissions by the phase they were sent in: ``day`` (a ``tonight`` skill's day casts), ``night`` or ``any``.
+    #: Whose submissions by the phase they were sent in: ``day`` (a ``tonight`` skill's day casts), ``night``, ``setup``
+    #: (游戏开始前), ``in_play`` (any other) or ``any``.
     sent: str = "any"
     #: Whose submissions it settles: ``holders`` (by role or tag as the phase begins), ``others`` or ``any`` (M65 0/1).
     by: str = "any"
@@ -732,6 +737,10 @@ class Skill:
     count: int | bool | None = None
     #: What the state after shows once a use leaves none (M19 毒药: 已失去); None: the count left.
     spent: str | None = None
+    #: Lost once every one of these ``uses`` keys of its holder is spent (M19 设计: 灭口, 绑架).
+    lost_with: tuple[str, ...] = ()
+    #: Its targets only the player its user keeps in this field (M19 灭口/绑架: 设计目标).
+    only_kept: str | None = None
     not_first_night: bool = False
     first_night_only: bool = False
     from_night: int | None = None
@@ -907,7 +916,7 @@ def _skill(t: SkillT) -> Skill:
     lo, hi = t.target_range
     return Skill(
         name=t.name, roles=tuple(t.roles), team=t.team, phase=t.phase, kind=t.kind, min_targets=lo,
-        max_targets=hi, uses=t.uses, spent=t.spent, count=t.count if t.count is not None else (1 if t.uses is not None else None),
+        max_targets=hi, uses=t.uses, spent=t.spent, lost_with=tuple(t.lost_with), only_kept=t.only_kept, count=t.count if t.count is not None else (1 if t.uses is not None else None),
         not_first_night=t.not_first_night, first_night_only=t.first_night_only, from_night=t.from_night,
         self_target=t.self_target, no_repeat=t.no_repeat, may_skip=t.may_skip, cooldown=t.cooldown, cooldown_key=t.cooldown_key,
         per_phase=t.per_phase,
@@ -947,7 +956,8 @@ def _skill(t: SkillT) -> Skill:
                                                          on=t.trigger.on, marks=tuple(t.trigger.marks),
                                                          by_factions=tuple(t.trigger.by_factions),
                                                          or_causes=tuple(t.trigger.or_causes),
-                                                         keeps=t.trigger.keeps, losers=tuple(t.trigger.losers)))
+                                                         keeps=t.trigger.keeps, losers=tuple(t.trigger.losers),
+                                                         anew=t.trigger.anew, shown=t.trigger.shown))
 
 
 def _effect(e: EffectT) -> Effect:

@@ -40,6 +40,14 @@ def holds(seat: Seat, skill: Skill) -> bool:
             or any(t in seat.tags for t in skill.tags) or seat.fields.get("believes") in skill.roles)
 
 
+def spent_with(seat: Seat, skill: Skill) -> bool:
+    """``lost_with``: every one of those counts of the seat is spent, so the skill is lost (M19 "当<灭口><绑架>技能都发动后，
+    绑匪失去<设计>"), whatever its own count still says (a table written by hand)."""
+    return bool(skill.lost_with) and all(
+        (left := seat.uses.get(k)) is False or (isinstance(left, int) and not isinstance(left, bool) and left <= 0)
+        for k in skill.lost_with)
+
+
 def _phase_of(table: Table, action: Action) -> str:
     if action.phase:
         return action.phase
@@ -107,6 +115,8 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
         left = table.players[members[0]].uses.get(skill.uses)
         if left is not None and (left is False or (not isinstance(left, bool) and left <= 0)):
             return f"<{skill.name}>已没有使用次数"
+    if members and spent_with(table.players[members[0]], skill):
+        return f"{''.join(f'<{k}>' for k in skill.lost_with)}技能都发动后，失去<{skill.name}>"
     n = len(action.targets)
     if not skill.min_targets <= n <= skill.max_targets:
         want = (str(skill.min_targets) if skill.min_targets == skill.max_targets

@@ -199,8 +199,10 @@ def tell_user(board: Board, use: Use, effect: Effect, target: str | None) -> Non
     day cast handed to the night is not told again: its user was told when the day was settled."""
     if use.skill.tonight and use.action.phase == "day" and board.night is not None:
         return
-    board.tell(use.actor, effect.text.format(target=target))
-    board.note(f"{use.step} 告知{use.actor}：{effect.text.format(target=target)}")
+    # ``{chosen}``: the chosen player whose exit set off a ``chosen_exit`` trigger (M19 设计 "当目标……出局时")
+    words = effect.text.format(target=target, chosen="、".join(use.action.targets))
+    board.tell(use.actor, words)
+    board.note(f"{use.step} 告知{use.actor}：{words}")
 
 
 def tell_together(board: Board, use: Use, effect: Effect, targets: Sequence[str]) -> None:
@@ -231,6 +233,13 @@ def refused(board: Board, pool: Pool, use: Use) -> str | None:
     """Why an effect cannot take hold on these targets, decided when its step comes (解药 on
     someone the wolves did not kill; a tag passed to a player already out; a target another skill
     already took this phase, ``distinct_from``)."""
+    kept = use.skill.only_kept  # M19 灭口 "若绑匪选择的目标": the kept choice as it stands at the step (游戏开始前's too)
+    if kept is not None and use.action.members and board.has(use.action.members[0]):
+        goal = board.seat(use.action.members[0]).fields.get(kept)
+        if goal is None:
+            return f"{use.action.members[0]}还没有{kept}，不能发动<{use.skill.name}>"
+        if any(t != goal for t in use.action.targets):
+            return f"<{use.skill.name}>只能对{kept}（{goal}）发动"
     if use.skill.target_going:  # 107 死灵咒 "选择一名在当晚出局的角色": the (11) list
         when = "当晚" if board.night is not None else "当天"
         t = next((t for t in use.action.targets if t not in (pool.going or [])), None)

@@ -31,7 +31,7 @@ from tracker.engine.night.catalog import (
     TellReveal,
     WhileAlive,
 )
-from tracker.engine.night.checks import holds
+from tracker.engine.night.checks import holds, spent_with
 from tracker.engine.night.effects import Pool, Use
 from tracker.engine.night.exits import titles_at_random
 from tracker.engine.night.flips import member
@@ -255,7 +255,8 @@ class Flow:
                     continue
                 left = holder.uses.get(skill.uses or skill.name)
                 by = lost_by_mark(board, holder, skill.uses or skill.name)
-                if by is not None or left is False or (isinstance(left, int) and not isinstance(left, bool) and left <= 0):
+                if (by is not None or left is False or spent_with(holder, skill)
+                        or (isinstance(left, int) and not isinstance(left, bool) and left <= 0)):
                     board.note(f"{by or ''}{'：' if by else ''}{holder.name}已失去<{skill.name}>，"
                                f"{skill.trigger.keeps}{seat.name}出局不发动")
                     continue
@@ -263,6 +264,9 @@ class Flow:
                                                        index=-1), skill, holder.name)
                 for e in skill.effects:
                     effects.apply(board, self.pool, use, e, None, self.out)
+                if skill.trigger.shown is not None:  # M19 设计 "目标{chosen}已出局，可以重新选择"
+                    board.result.state_after[f"{holder.name}.{skill.uses or skill.name}"] = \
+                        skill.trigger.shown.format(chosen=seat.name)
 
     def keep(self, action: Action, skill: Skill, step: str) -> None:
         """A ``chosen_exit`` skill's submission: the player it names kept in its holder's ``keeps`` field (and the state
@@ -270,9 +274,15 @@ class Flow:
         assert skill.trigger is not None and skill.trigger.keeps is not None
         b, field = self.board, skill.trigger.keeps
         for m in action.members:
+            old = b.seat(m).fields.get(field)
+            if skill.trigger.anew and action.phase != "setup" and isinstance(old, str) and b.has(old) \
+                    and b.seat(old).alive:  # M19 设计 "当目标因任何原因出局时，可以重新选择目标"
+                b.reject(action, f"{field}{old}仍存活，不能重新选择", skill.trigger.clause or skill.clause)
+                return
             b.seat(m).fields[field] = action.targets[0]
             b.result.state_after[f"{m}.{field}"] = action.targets[0]
-            b.note(f"{step} {m}<{skill.name}>：选择{action.targets[0]}成为{field}")
+            was = f"（原{field}{old}已出局）" if isinstance(old, str) and action.phase != "setup" else ""
+            b.note(f"{step} {m}<{skill.name}>：选择{action.targets[0]}成为{field}{was}")
 
     def triggers(self, player: str, cause: str | None) -> None:
         """What ``player``'s exit sets off: first the submissions naming him (``target_exit``: 107 权术), then — read
@@ -779,6 +789,8 @@ class Flow:
     def sent(self, action: Action, when: str) -> bool:
         """A step's ``sent``: every submission of a day phase is the day's; at night, the day's are those sent
         in the day (a ``tonight`` skill's casts handed to the night)."""
+        if when in ("setup", "in_play"):  # 游戏开始前, or any other phase
+            return (action.phase == "setup") == (when == "setup")
         day = self.board.night is None or action.phase == "day"
         return when == "any" or day == (when == "day")
 

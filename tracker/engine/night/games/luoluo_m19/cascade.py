@@ -2,17 +2,16 @@
 
 Registered as :attr:`Board.on_death` listeners in the post's words (殉情 itself is the night file's 立即
 trigger, ``at = "now"``, right after the exit's record, 遇难 its ``chosen_exit`` trigger and the 人质's 遗志 his own
-``at = "now"`` trigger, the 忠犬 who waits for his night its ``partner_exit`` trigger): the 绑匪's <设计> freed (激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
-red-carded 警长's badge given at random is the red card's ``send_off``), and last the win check, which the post runs
+``at = "now"`` trigger, the 绑匪's <设计> freed its ``chosen_exit`` trigger, the 忠犬 who waits for his night its
+``partner_exit`` trigger; 激励 and 殉职 are the night file's ``trigger``, settled by the generic engine after the step; a
+red-carded 警长's badge given at random is the red card's ``send_off``): what is left here is the exit's record,
+and last the win check, which the post runs
 after every change ("游戏状态满足某阵营胜利条件之一，游戏立即结束"; "宣布阵营获得胜利会立即终止一切结算").
 """
 
 from __future__ import annotations
 
-from tracker.engine.night.games.luoluo_m19.common import (
-    Ctx,
-    held,
-)
+from tracker.engine.night.games.luoluo_m19.common import Ctx
 from tracker.engine.night.model import Seat
 
 
@@ -20,9 +19,7 @@ def install(ctx: Ctx) -> None:
     b = ctx.board
     # when and how first, before the night file's 立即 triggers (殉情, ``at = "now"``) the engine put first
     b.on_death.insert(0, lambda _b, seat, cause: _record(ctx, seat, cause))
-    b.on_death.extend([
-        lambda _b, seat, cause: _design(ctx, seat),
-    ])  # then the win check ([win_policy] checks_at "death"), run by the board after every death
+    # then the win check ([win_policy] checks_at "death"), run by the board after every death
 
 
 DAY_CAUSES = {"投票出局": "投票", "红牌罚下": "红牌"}
@@ -46,13 +43,3 @@ def _record(ctx: Ctx, seat: Seat, cause: str) -> None:
 
 
 
-def _design(ctx: Ctx, seat: Seat) -> None:
-    """设计: "当目标因任何原因出局时，可以重新选择目标"."""
-    b = ctx.board
-    for k in ctx.table.players.values():
-        if k.role == "绑匪" and k.alive and k.fields.get("设计目标") == seat.name and "已失去设计" not in k.fields \
-                and held(k, "设计"):
-            text = f"目标{seat.name}已出局，可以重新选择"
-            b.result.state_after[f"{k.name}.设计"] = text
-            b.note(f"设计：绑匪{k.name}的{text}")
-            b.tell(k.name, f"设计：{text}目标")

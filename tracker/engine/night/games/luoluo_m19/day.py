@@ -1,4 +1,4 @@
-"""Before the game and by day: the setup choices, 殉职, and a new <设计> target — with the
+"""Before the game and by day: the lovers' setup choice and a 殉职 refused — with the
 same exit cascades as the night (a red card is data: the night file's ``send_off``).
 
 总体流程 1–2: "游戏开始时，变异丘比特选择情侣，人质选择<遇难>对象，绑匪选择<设计>对象。"
@@ -11,14 +11,13 @@ from collections.abc import Collection
 
 from tracker.engine.night.gains import marked
 from tracker.engine.night.games.luoluo_m19.common import LOVER_TAGS, WOLVES, Ctx, lovers
-from tracker.engine.night.model import Action
 
 PAIRS = {"基佬情深": ("攻", "受"), "人狗情未了": ("主人", "忠犬")}
 
 
 def setup(ctx: Ctx) -> None:
     """双歧之箭, then the factions: 恋爱, 私奔, 逃脱, 背叛 (遇难's choice, next in the post's order, is data:
-    its trigger's ``keeps``; then :func:`design_setup`).
+    its trigger's ``keeps``; then 设计's, data too).
 
     Lovers given as a setup fact (``state.情侣`` without the lovers' tags) were made lovers before
     the refusals, by :func:`named_lovers` (the hooks' ``prepare``), with the arrow's own steps."""
@@ -27,12 +26,6 @@ def setup(ctx: Ctx) -> None:
         ctx.used.add(act.index)
         first, second = act.targets
         make_lovers(ctx, act.actor, act.choice or "", first, second)
-
-
-def design_setup(ctx: Ctx) -> None:
-    """设计 "游戏开始前选择除自己外任何一名角色成为目标"."""
-    for act in [a for a in ctx.of("设计") if a.index not in ctx.used and a.phase == "setup"]:
-        design(ctx, act)
 
 
 def make_lovers(ctx: Ctx, cupid: str | None, kind: str, first: str, second: str) -> None:
@@ -67,17 +60,6 @@ def named_lovers(ctx: Ctx) -> None:
     archers = set(ctx.board.skill("双歧之箭").roles)
     cupid = next((p.name for p in ctx.table.players.values() if p.role in archers), None)
     make_lovers(ctx, cupid, str(lv["类型"]), first, second)
-
-
-def design(ctx: Ctx, act: Action) -> None:
-    b = ctx.board
-    ctx.used.add(act.index)
-    k = b.seat(act.members[0])
-    old = k.fields.get("设计目标")
-    k.fields["设计目标"] = act.targets[0]
-    b.result.state_after[f"{k.name}.设计目标"] = act.targets[0]
-    b.result.state_after[f"{k.name}.设计"] = f"目标{act.targets[0]}"
-    b.note(f"设计：绑匪{k.name}选择{act.targets[0]}成为目标" + (f"（原目标{old}已出局）" if old else ""))
 
 
 def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
@@ -115,19 +97,6 @@ def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
         b.note(f"恋爱：情侣中有且只有一名狼人{s.name} → 失去<杀人>，且不与其他狼人阵营的角色互知共群")
 
 
-def wills_and_designs(ctx: Ctx) -> None:
-    """A new <设计> target submitted after the exit that allows it (遗志 is data: the 人质's ``at = "now"`` trigger)."""
-    b = ctx.board
-    for act in [a for a in ctx.of("设计") if a.index not in ctx.used]:
-        k = b.seat(act.members[0])
-        old = k.fields.get("设计目标")
-        if isinstance(old, str) and b.seat(old).alive:
-            ctx.used.add(act.index)
-            b.reject(act, f"设计目标{old}仍存活，不能重新选择", ctx.clause("设计"))
-            continue
-        design(ctx, act)
-
-
 def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
     """A 殉职 by a sheriff who did not go out (its trigger never came: not in ``settled``) is refused,
     not silently dropped."""
@@ -138,7 +107,3 @@ def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
         if act.skill == "殉职":
             ctx.used.add(act.index)
             b.reject(act, f"{act.actor}没有作为警长出局，不能发动<殉职>", ctx.clause("殉职"))
-
-
-def run(ctx: Ctx) -> None:
-    wills_and_designs(ctx)

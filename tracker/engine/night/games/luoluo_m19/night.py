@@ -12,7 +12,6 @@ from tracker.engine.night import effects
 from tracker.engine.night.effects import extra_uses
 from tracker.engine.night.games.luoluo_m19.common import (
     Ctx,
-    held,
     in_pack,
     role_in_pair,
 )
@@ -80,22 +79,6 @@ def _killer_word(ctx: Ctx, killer: str) -> str:
     if len(names) == 1 and ctx.board.seat(names[0]).role == "变异丘比特":
         return f"丘比特{names[0]}"
     return f"黑情侣{killer}"
-
-
-def step5(ctx: Ctx) -> None:
-    """（5）绑匪行动 — <灭口> and <绑架> are data (a ``damage`` the (7) ``resolve`` settles, a ``status`` with its
-    notice and 公示); "当<灭口><绑架>技能都发动后，绑匪失去<设计>"."""
-    b = ctx.board
-    acted: list[str] = []
-    for act in [a for a in ctx.actions if a.skill in ("灭口", "绑架")]:
-        acted += [m for m in act.members if m not in acted]
-    for name in acted:
-        k = b.seat(name)
-        if k.role == "绑匪" and not held(k, "灭口") and not held(k, "绑架") and "已失去设计" not in k.fields \
-                and held(k, "设计"):  # lost already by 背叛 (data: ``lose``)
-            k.fields["已失去设计"] = True
-            b.result.state_after[f"{k.name}.设计"] = "已失去"
-            b.note(f"(5) 绑匪{k.name}的<灭口><绑架>都已发动 → 失去<设计>")
 
 
 def gone_target(flow: Flow, action: Action, step: str) -> bool:

@@ -1,9 +1,8 @@
 """Refusals only M19 states, decided from the table before settlement starts.
 
 Who holds <杀人> now (the pack; a lone wolf lover lost it; whoever gained it in play, its ``uses`` key — the
-黑情侣 by 寡妇刀, the 忠犬 on its night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, <灭口>/<绑架> only on the
-<设计> target and lost by 背叛, 救药 and 毒药 not the same night, a new <设计> target only once the
-old one is out, 殉职 only by the 警长. What is decided later in the order (a block by <算计>) is
+黑情侣 by 寡妇刀, the 忠犬 on its night; the 双狼 丘比特 after the wolves), 牺牲 not as the pack's last, the lovers' choice, 殉职 only by
+the 警长. What is decided later in the order (a block by <算计>) is
 not here: the settlement refuses it at its step.
 """
 
@@ -60,33 +59,6 @@ def _sacrifice(table: Table, action: Action) -> str | None:
     return None if others else "幼狼是狼群内唯一存活的角色，不能<牺牲>"
 
 
-def _kidnapper(table: Table, action: Action) -> str | None:
-    k = table.players[action.members[0]]
-    if is_lover(k):
-        return "背叛：绑匪成为情侣，失去<设计><灭口><绑架>"
-    goal = k.fields.get("设计目标")
-    if goal is None:
-        return "绑匪还没有<设计>目标"
-    if action.targets and action.targets[0] != goal:
-        return f"<{action.skill}>只能对<设计>目标（{goal}）发动"
-    return None
-
-
-def _design(table: Table, action: Action) -> str | None:
-    k = table.players[action.members[0]]
-    if is_lover(k) or k.fields.get("已失去设计") or not held(k, "设计"):
-        return "绑匪已失去<设计>"
-    if all(k.uses.get(s, 1) in (0, False) for s in ("灭口", "绑架")):
-        return "<灭口><绑架>技能都发动后，绑匪失去<设计>"
-    if action.phase == "setup":
-        return None
-    old = k.fields.get("设计目标")
-    # By night the old target may still go out in this settlement: the settlement decides then.
-    if isinstance(old, str) and old in table.players and table.players[old].alive and table.night is None:
-        return f"设计目标{old}仍存活，不能重新选择"
-    return None
-
-
 def _arrows(table: Table, action: Action) -> str | None:
     if action.choice not in ARROWS:
         return f"<双歧之箭>须在{'、'.join(ARROWS)}中选择其一（choice）"
@@ -103,6 +75,5 @@ def _sheriff(table: Table, action: Action) -> str | None:
 
 
 _CHECKS = {
-    "杀人": _kill, "牺牲": _sacrifice, "灭口": _kidnapper, "绑架": _kidnapper, "设计": _design,
-    "双歧之箭": _arrows, "殉职": _sheriff,
+    "杀人": _kill, "牺牲": _sacrifice, "双歧之箭": _arrows, "殉职": _sheriff,
 }
