@@ -38,7 +38,7 @@ NIGHT: dict[str, Any] = {
 
 def run(*acts: Action, night: int = 1, **seats: dict[str, Any]) -> Settlement:
     players = {"P1": Seat("P1", "证人", "好", **seats.get("P1", {})),
-               "P2": Seat("P2", "刀客", "坏", uses={"咒": 1}, **seats.get("P2", {})),
+               "P2": Seat("P2", "刀客", "坏", **{"uses": {"咒": 1}, **seats.get("P2", {})}),
                "P3": Seat("P3", "帮手", "坏", **seats.get("P3", {})), "P4": Seat("P4", "村民", "好")}
     return settle(parse_catalog(NIGHT, "toy.toml"), Table(players=players, state={}, night=night),
                   [Action(a.actor, a.skill, a.targets, phase=a.phase, index=i) for i, a in enumerate(acts)])
@@ -49,6 +49,8 @@ def test_the_will_acts_inside_the_exit_and_the_target_loses_every_skill() -> Non
     assert [d.player for d in res.deaths] == ["P1"] and res.rejected == []
     assert "遗言：P2是刀客" in res.lines
     assert res.state_after["P2.咒"] == "已失去" and res.state_after["P2.status"] == ["无技"]
+    res = run(Action("P2", "刀", ("P1",)), Action("P1", "遗言", ("P2",)), P2={"uses": {"咒": 0}})
+    assert res.state_after["P2.咒"] == "已失去"  # a count spent already is shown lost too
     # the next night: his own skills and a team's submission naming him are refused, the others' stand
     res = run(Action("P2", "刀", ("P4",)), Action("坏人(P2,P3)", "群刀", ("P4",)), Action("坏人(P3)", "群刀", ("P4",)),
               night=2, P2={"status": ["无技"]})

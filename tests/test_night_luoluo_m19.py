@@ -320,6 +320,9 @@ def test_silence_and_kidnap_only_on_the_design_target() -> None:
     once both are used the 绑匪 loses <设计> (当<灭口><绑架>技能都发动后，绑匪失去<设计>)."""
     res = run(scenario(actions=[act(KIDNAP, "灭口", V2)]))
     assert refused(res) == [(KIDNAP, "灭口")]
+    # refused as submitted, another target does not replace the one on the 设计 target sent before it
+    res = run(scenario(actions=[act(KIDNAP, "灭口", V4), act(KIDNAP, "灭口", V2)]))
+    assert refused(res) == [(KIDNAP, "灭口")] and deaths(res) == [V4]
     res = run(scenario(players={KIDNAP: {"uses": {"灭口": 0, "绑架": 1}, "设计目标": V4}},
                        actions=[act(KIDNAP, "绑架", V4)]))
     assert deaths(res) == []
@@ -359,8 +362,9 @@ def test_design_target_out_tells_the_kidnapper_and_setup_choice_aims_the_same_ni
     res = run(scenario(players={KIDNAP: {"uses": {"灭口": 0, "绑架": 0}, "设计目标": V4}},
                        actions=[act(WITCH, "毒药", V4)]))
     assert told(res, KIDNAP) == [] and f"{KIDNAP}.设计" not in res["state_after"]
-    res = run(scenario(night=1, players={KIDNAP: {"uses": {"灭口": 1, "绑架": 1}}},
-                       actions=[act(KIDNAP, "设计", V2, phase="游戏开始前"), act(KIDNAP, "灭口", V2)]))
+    scen = scenario(night=1, actions=[act(KIDNAP, "设计", V2, phase="游戏开始前"), act(KIDNAP, "灭口", V2)])
+    del scen["setup"]["players"][12]["设计目标"]  # none kept before the game
+    res = run(scen)
     assert refused(res) == [] and deaths(res) == [V2]
 
 
@@ -475,6 +479,11 @@ def test_will_the_morning_after_and_refused_without_disaster() -> None:
                        actions=[act(HOSTAGE, "遗志", CUB)]))
     assert f"遗志：{CUB}的身份是幼狼" in res["announcement"]["lines"]
     res = run(scenario(day=3, dead={HOSTAGE: {"night": 2, "cause": "毒药"}}, actions=[act(HOSTAGE, "遗志", CUB)]))
+    assert refused(res) == [(HOSTAGE, "遗志")]
+    # out by another cause in the same settlement, or not out at all: refused, not silently dropped
+    res = run(scenario(actions=[act(WITCH, "毒药", HOSTAGE), act(HOSTAGE, "遗志", CUB)]))
+    assert refused(res) == [(HOSTAGE, "遗志")] and not any(line.startswith("遗志") for line in res["announcement"]["lines"])
+    res = run(scenario(day=3, actions=[act(HOSTAGE, "遗志", CUB)]))
     assert refused(res) == [(HOSTAGE, "遗志")]
 
 

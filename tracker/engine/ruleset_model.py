@@ -1126,7 +1126,7 @@ class EffectT(_Table):
     loses: str | None = _f("lose: the `uses` key of the actor's own skill that is lost for good, whatever the "
                            "targets (213 \"<救药>使用后，失去技能<灵通>\"): a count becomes 0, anything else false, and the "
                            "state after shows the lost skill's `spent` word if it has one; `*`, with "
-                           "`status`: every skill of each target it takes hold on (not the actor's) — each `uses` key he has is lost as above, and he is given "
+                           "`status`: every skill of each target it takes hold on (not the actor's) — each `uses` key he has is lost as above (one already spent shown lost too), and he is given "
                            "`status`, by which every later submission of his is refused, a team's naming him too (M19 遗志 "
                            "\"该角色的具体身份将会立即公示并失去所有技能\")", default=None, examples=["灵通", "*"])
     shown: str | None = _f("lose: the word the state after shows for the lost skill (M19 背叛 \"失去<设计><灭口><绑架>\": "
@@ -1697,8 +1697,8 @@ class SkillT(_Table):
                               default=[], examples=[["灭口", "绑架"]])
     only_kept: str | None = _f("its targets may only be the player its user keeps in this field — the `keeps` of a "
                                "`chosen_exit` skill of his (M19 灭口/绑架 \"若绑匪选择的目标仍存活\": the <设计> target, "
-                               "`设计目标`), as kept when its step comes (a choice 游戏开始前 in the same settlement too); any other target, or "
-                               "none kept, is refused there. Leave out: any target",
+                               "`设计目标`): any other target is refused as submitted when one is kept already, else at its step, by the "
+                               "choice kept then (游戏开始前 in the same settlement), or none. Leave out: any target",
                                default=None, examples=["设计目标"])
     not_first_night: bool = _f("not on night 1 (the post's *)", default=False)
     first_night_only: bool = _f("only on night 1", default=False)

@@ -117,6 +117,9 @@ def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str]
             return f"<{skill.name}>已没有使用次数"
     if members and spent_with(table.players[members[0]], skill):
         return f"{''.join(f'<{k}>' for k in skill.lost_with)}技能都发动后，失去<{skill.name}>"
+    goal = table.players[members[0]].fields.get(skill.only_kept) if skill.only_kept is not None and members else None
+    if goal is not None and any(t != goal for t in action.targets):  # kept already: refused as submitted
+        return f"<{skill.name}>只能对{skill.only_kept}（{goal}）发动"  # (none kept yet: asked at its step)
     n = len(action.targets)
     if not skill.min_targets <= n <= skill.max_targets:
         want = (str(skill.min_targets) if skill.min_targets == skill.max_targets

@@ -799,10 +799,9 @@ def _lose_all(board: Board, use: Use, effect: Effect, target: str) -> None:
     """``loses = "*"``: the target loses every skill for good (M19 遗志 "失去所有技能"): each count he holds is lost, and
     the ``status`` he is given refuses every later submission of his (:func:`lost_all`)."""
     seat = board.seat(target)
-    for key, left in list(seat.uses.items()):
-        if left is not False and left != 0:
-            seat.uses[key] = 0 if isinstance(left, int) and not isinstance(left, bool) else False
-            board.result.state_after[f"{target}.{key}"] = effect.shown if effect.shown is not None else seat.uses[key]
+    for key, left in list(seat.uses.items()):  # every one shown lost, a count already spent too
+        seat.uses[key] = 0 if isinstance(left, int) and not isinstance(left, bool) else False
+        board.result.state_after[f"{target}.{key}"] = effect.shown if effect.shown is not None else seat.uses[key]
     if effect.status and effect.status not in seat.status:
         seat.status.append(effect.status)
     board.result.state_after[f"{target}.status"] = list(seat.status)

@@ -232,10 +232,12 @@ class Flow:
         遇难→遗志……"; "情侣中若有一人出局，另一人立即出局"). Nobody submits them (``forced``), or the holder's last
         submission acts, else he is asked (``asks``: M19 遗志 "当遇难发动导致人质出局时，人质可以选择一名角色")."""
         for skill in self.at_once:
-            if not holds(seat, skill) or self._forbids(skill, cause):
+            if not holds(seat, skill):
                 continue
-            if skill.trigger is not None and not skill.trigger.forced:
+            if skill.trigger is not None and not skill.trigger.forced:  # a cause it forbids refuses his submission
                 self.trigger(skill, seat.name, cause)
+                continue
+            if self._forbids(skill, cause):
                 continue
             if tonight.voiding(board, self.pool, skill, (seat.name,)) is not None:  # 213 净化 "[强制]技能也会失效"
                 continue

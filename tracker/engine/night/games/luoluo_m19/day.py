@@ -99,7 +99,7 @@ def _factions(ctx: Ctx, cupid: str | None, a: str, c: str) -> None:
 
 def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
     """A 殉职 by a sheriff who did not go out (its trigger never came: not in ``settled``) is refused,
-    not silently dropped."""
+    not silently dropped; so is any other exit trigger's submission by a player still in (遗志)."""
     b = ctx.board
     for act in ctx.actions:
         if act.index in ctx.used or act.index in settled:
@@ -107,3 +107,8 @@ def leftovers(ctx: Ctx, settled: Collection[int]) -> None:
         if act.skill == "殉职":
             ctx.used.add(act.index)
             b.reject(act, f"{act.actor}没有作为警长出局，不能发动<殉职>", ctx.clause("殉职"))
+            continue
+        skill = b.skill(act.skill)
+        if skill.trigger is not None and skill.trigger.on == "exit" and act.members and b.seat(act.members[0]).alive:
+            ctx.used.add(act.index)
+            b.reject(act, f"{act.actor}未出局，<{skill.name}>只在出局时发动", skill.trigger.clause or skill.clause)
