@@ -14,7 +14,6 @@ gives them without their rows being read and written back (the fast path of ``up
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,12 +23,14 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 
 from tracker.config import GameConfig, parse_game
 from tracker.scraper.crawl import crawl_game_sync
+from tracker.store import crawl_statements as cs
 from tracker.store.db import Store
 from tracker.store.posts import all_posts, thread_state, upsert_posts
+from tracker.store.sql import CoreStatements, LiteStatements
 from tracker.store.tables import version_t
 
 BASE = "http://forum.test/"
@@ -89,18 +90,25 @@ class Forum:
 
 @contextmanager
 def rows_read(store: Store) -> Iterator[list[int]]:
-    """The pids whose whole post row is read (upsert_posts' merge), statement by statement."""
+    """The pids whose whole post row is read (upsert_posts' merge), statement by statement, whichever
+    way the statements run (sqlite3 on a SQLite file, SQLAlchemy on another database)."""
     pids: list[int] = []
+    originals = {cls: cls.dicts for cls in (LiteStatements, CoreStatements)}
 
-    def seen(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
-        if re.match(r"SELECT post\.pid, post\.tid, .*\sFROM post\s+WHERE post\.pid IN", statement, re.S):
-            pids.extend(params)
+    def spy(cls: Any) -> Any:
+        def dicts(self: Any, sql: str, params: Any = None) -> list[dict[str, Any]]:
+            if sql == cs.SELECT_POSTS:
+                pids.extend(params["in_pids"])
+            return originals[cls](self, sql, params)
+        return dicts
 
-    event.listen(store.engine, "before_cursor_execute", seen)
+    for cls in originals:
+        cls.dicts = spy(cls)  # type: ignore[method-assign]
     try:
         yield pids
     finally:
-        event.remove(store.engine, "before_cursor_execute", seen)
+        for cls, original in originals.items():
+            cls.dicts = original  # type: ignore[method-assign]
 
 
 def _versions(store: Store) -> Counter[int]:

@@ -2,18 +2,20 @@
 
 ``UTCDateTime`` behaves exactly as sqlmodel's type of the same name, which the migrations and the
 sqlmodel areas use (the same ``DateTime(timezone=True)`` in the database, aware datetimes in and out,
-UTC back), so the crawl's tables declare their datetimes without importing sqlmodel.
+UTC back), so the crawl's tables declare their datetimes without importing sqlmodel. Both convert
+with the functions the crawl's own statements use (:mod:`tracker.store.sql`): one rule for each.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import DateTime, Dialect, Interval, Text
 from sqlalchemy.sql.operators import OperatorType
 from sqlalchemy.types import TypeDecorator, TypeEngine
+
+from tracker.store.sql import dump_list, load_list, utc
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -35,11 +37,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         return self
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.utcoffset() is None:
-            raise ValueError("Datetime values must have timezone information")
-        return value.astimezone(UTC)
+        return None if value is None else utc(value)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
@@ -57,12 +55,7 @@ class JSONList(TypeDecorator[list[Any]]):
     cache_ok = True
 
     def process_bind_param(self, value: list[Any] | None, dialect: Dialect) -> str:
-        if not value:
-            return "[]"
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return dump_list(value)
 
     def process_result_value(self, value: str | None, dialect: Dialect) -> list[Any]:
-        if not value or value == "[]":
-            return []
-        result: list[Any] = json.loads(value)
-        return result
+        return load_list(value)

@@ -1,4 +1,5 @@
-"""The event table: the game's append-only log, read back whole and folded by the engine.
+"""The event table (:data:`tracker.store.tables.event_t`): the game's append-only log, read back whole
+and folded by the engine.
 
 Rows are inserted, never updated or deleted; an undo is another row. ``seq`` is the primary key the
 database assigns, so two directors recording at once get distinct, ordered numbers. Times are aware
@@ -11,27 +12,12 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, Column, Integer, String, Table, insert, select
-
 from tracker.engine.events import Event, EventDraft
-from tracker.store.column_types import UTCDateTime
-from tracker.store.metadata import metadata
+from tracker.store import crawl_statements as cs
+from tracker.store.sql import statements
 
 if TYPE_CHECKING:
     from tracker.store.db import UnitOfWork
-
-#: A Core table, as the posts area's: the crawl's roster check asks whether the log records a
-#: substitution, and so reads this table without loading the ORM (``tests/test_crawl_loads.py``).
-event_t = Table(
-    "event", metadata,
-    Column("seq", Integer, primary_key=True),
-    Column("at", UTCDateTime, nullable=False),
-    Column("kind", String(32), nullable=False, index=True),
-    Column("player", String(255), nullable=True),
-    Column("data", JSON, nullable=False),
-    Column("recorded_by", String(255), nullable=False),
-    Column("recorded_at", UTCDateTime, nullable=False),
-)
 
 
 def _jsonable(v: Any) -> Any:
@@ -51,6 +37,10 @@ def append_event(session: UnitOfWork, event: Event | EventDraft, *, recorded_at:
     when = recorded_at or (event.recorded_at if isinstance(event, Event) else event.at)
     values = {"at": event.at, "kind": str(event.kind), "player": event.player, "data": _jsonable(dict(event.data)),
               "recorded_by": event.recorded_by, "recorded_at": when}
+    from sqlalchemy import insert
+
+    from tracker.store.tables import event_t
+
     pk = session.connection().execute(insert(event_t).values(**values)).inserted_primary_key
     assert pk is not None
     return _to_event({**values, "seq": pk[0]})  # as recorded, in the caller's zones (as the ORM row was)
@@ -62,5 +52,6 @@ def _to_event(r: Mapping[Any, Any]) -> Event:
 
 
 def load_events(session: UnitOfWork) -> list[Event]:
-    """The whole log in recording order."""
-    return [_to_event(r) for r in session.connection().execute(select(event_t).order_by(event_t.c.seq)).mappings()]
+    """The whole log in recording order (the crawl's roster check asks whether it records a
+    substitution: a statement of :mod:`tracker.store.crawl_statements`, without SQLAlchemy on SQLite)."""
+    return [_to_event(r) for r in statements(session).dicts(cs.EVENTS)]

@@ -3,7 +3,9 @@
 Every write function but :func:`touch_as_stored` (part of a page batch's upsert) ends with
 ``session.commit()``: one call is one transaction, so a process killed
 between calls leaves the store consistent (a page either fully ingested or not at all). Writes are
-Core bulk statements (executemany), never one ORM ``add`` per row.
+bulk statements (executemany), never one ORM ``add`` per row. What the crawl writes and reads runs
+the statements of :mod:`tracker.store.crawl_statements` (through ``sqlite3`` on SQLite, without loading
+SQLAlchemy); the readers for the other commands are SQLAlchemy Core queries over :mod:`tracker.store.tables`.
 
 Merge rules for a post seen again (pid is the identity; floors renumber after deletions):
 
@@ -32,12 +34,10 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import String, bindparam, case, func, insert, or_, select, update
-from sqlalchemy.engine import Connection, Engine
-
 from tracker.records import FontUse, ListedPost, Post, Quote, SeenAsStored, Source, html_digest
-from tracker.store.db import UnitOfWork  # an ORM session or the crawl's Core unit
-from tracker.store.tables import crawl_t, post_t, raw_t, thread_t, version_t
+from tracker.store import crawl_statements as cs
+from tracker.store.db import UnitOfWork  # an ORM session, a Core unit or the crawl's sqlite3 unit
+from tracker.store.sql import Statements, statements
 
 _CHUNK = 500
 
@@ -342,78 +342,26 @@ def _merge(row: dict[str, Any], post: Post, key: str, seen_at: datetime,
     return kind, refloored
 
 
-# Threads known to exist, per engine: a thread row is never deleted, so once committed it stays.
-_known_threads: WeakKeyDictionary[Engine, set[int]] = WeakKeyDictionary()
-
-_SELECT_POSTS = select(post_t).where(post_t.c.pid.in_(bindparam("pids", expanding=True)))
-_SELECT_TIDS = select(thread_t.c.tid).where(thread_t.c.tid.in_(bindparam("tids", expanding=True)))
-_UPDATE_POST = update(post_t).where(post_t.c.pid == bindparam("b_pid"))
-_INSERT_POST = insert(post_t)
-_INSERT_VERSION = insert(version_t)
-# What says whether a desktop observation is the stored post unchanged (see _as_stored).
-_PROBE_POSTS = select(post_t.c.pid, post_t.c.html_hash, post_t.c.content_key, post_t.c.floor, post_t.c.has_desktop,
-                      post_t.c.source, post_t.c.deleted, post_t.c.blocked, post_t.c.from_mobile, post_t.c.edited_by,
-                      post_t.c.edited_at, post_t.c.colors, post_t.c.sizes, post_t.c.fonts, post_t.c.images,
-                      post_t.c.smilies).where(post_t.c.pid.in_(bindparam("pids", expanding=True)))
-_TOUCH = (update(post_t)
-          .where(post_t.c.pid == bindparam("b_pid"), post_t.c.html_hash == bindparam("b_hash"),
-                 post_t.c.content_key == bindparam("b_key"), post_t.c.floor == bindparam("b_floor"),
-                 post_t.c.from_mobile == bindparam("b_mobile"), post_t.c.has_desktop.is_(True),
-                 post_t.c.source == "desktop", post_t.c.deleted.is_(False), post_t.c.blocked.is_(False))
-          .values(last_seen=bindparam("b_seen"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                  listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key),
-                  listing_digest=case((bindparam("b_listed", type_=String).is_(None), post_t.c.listing_digest),
-                                      else_=bindparam("b_digest", type_=String))))
-# A desktop post whose message HTML is the one stored (tracker.records.SeenAsStored): _TOUCH without
-# the content key, which the stored HTML of a desktop-sourced row already vouches for.
-_TOUCH_AS_STORED = (update(post_t)
-                    .where(post_t.c.pid == bindparam("b_pid"), post_t.c.html_hash == bindparam("b_hash"),
-                           post_t.c.floor == bindparam("b_floor"), post_t.c.from_mobile == bindparam("b_mobile"),
-                           post_t.c.has_desktop.is_(True), post_t.c.source == "desktop",
-                           post_t.c.deleted.is_(False), post_t.c.blocked.is_(False))
-                    .values(last_seen=bindparam("b_seen"),
-                            position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                            listing_key=func.coalesce(bindparam("b_listed"), post_t.c.listing_key),
-                            listing_digest=case((bindparam("b_listed", type_=String).is_(None),
-                                                 post_t.c.listing_digest),
-                                                else_=bindparam("b_digest", type_=String))))
-# A listed post that only moved (see moved_only); the WHERE is the state the caller compared with.
-_REFLOOR = (update(post_t)
-            .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False),
-                   post_t.c.blocked == bindparam("b_blocked"),
-                   or_(post_t.c.blocked.is_(True), post_t.c.listing_key == bindparam("b_listed")))
-            .values(floor=bindparam("b_floor"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                    last_seen=bindparam("b_seen"),
-                    listing_digest=func.coalesce(bindparam("b_digest", type_=String), post_t.c.listing_digest)))
-# A post listed with the message last stored (tracker.records.ListedPost): its place, nothing else.
-_MOVE_LISTED = (update(post_t)
-                .where(post_t.c.pid == bindparam("b_pid"), post_t.c.deleted.is_(False), post_t.c.blocked.is_(False),
-                       post_t.c.listing_digest == bindparam("b_digest"))
-                .values(floor=bindparam("b_floor"), position=func.coalesce(bindparam("b_position"), post_t.c.position),
-                        last_seen=bindparam("b_seen")))
-# A listed message that says what the stored listing key says, but whose digest was not stored (a
-# store from before the digest) or differs (a change that leaves the text and quotes as they were).
-_NOTE_DIGEST = (update(post_t)
-                .where(post_t.c.pid == bindparam("b_pid"), post_t.c.listing_key == bindparam("b_listed"))
-                .values(listing_digest=bindparam("b_digest")))
+# Threads known to exist, per database: a thread row is never deleted, so once committed it stays.
+_known_threads: WeakKeyDictionary[object, set[int]] = WeakKeyDictionary()
 
 
-def _ensure_threads(conn: Connection, tids: Collection[int], seen_at: datetime) -> list[int]:
+def _ensure_threads(db: Statements, tids: Collection[int], seen_at: datetime) -> list[int]:
     """Insert a placeholder row for threads seen first through their posts; return the tids now known."""
-    known = _known_threads.get(conn.engine, set())
+    known = _known_threads.get(db.owner, set())
     wanted = [t for t in tids if t not in known]
     if not wanted:
         return []
-    have = set(conn.execute(_SELECT_TIDS, {"tids": wanted}).scalars())
+    have = {r[0] for r in db.rows(cs.SELECT_TIDS, {"in_tids": wanted})}
     missing = [{"tid": t, "subject": "", "first_seen": seen_at, "updated_at": seen_at}
                for t in sorted(set(wanted) - have)]
     if missing:
-        conn.execute(insert(thread_t), missing)
+        db.many(cs.insert_into("thread", tuple(missing[0])), missing)
     return wanted
 
 
-def _remember_threads(engine: Engine, tids: Iterable[int]) -> None:
-    _known_threads.setdefault(engine, set()).update(tids)
+def _remember_threads(owner: object, tids: Iterable[int]) -> None:
+    _known_threads.setdefault(owner, set()).update(tids)
 
 
 def moved_only(known: KnownPost | None, post: Post) -> bool:
@@ -448,10 +396,10 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
     result = UpsertResult()
     if not posts:
         return result
-    conn = session.connection()
+    db = statements(session)
     if known:
         light = [p for p in posts if moved_only(known.get(p.pid), p)]
-        if light and _refloor(conn, light, known, listed, seen_at):
+        if light and _refloor(db, light, known, listed, seen_at):
             done = {p.pid for p in light}
             rest = [p for p in posts if p.pid not in done]
             if rest:  # the others in the same transaction, merged
@@ -469,10 +417,10 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
         # of their whole row. The probe also says which pids exist at all (none, on a first crawl).
         probe: dict[int, Any] = {}
         for chunk in _chunks(pids):
-            probe.update((r.pid, r) for r in conn.execute(_PROBE_POSTS, {"pids": list(chunk)}))
+            probe.update((r["pid"], r) for r in db.dicts(cs.PROBE_POSTS, {"in_pids": list(chunk)}))
         stored = probe.keys()
         same = _as_stored(posts, probe)
-        if same and _touch(conn, same, listed, seen_at):
+        if same and _touch(db, same, listed, seen_at):
             as_stored = len(same)
             done = {p.pid for p, _ in same}
             posts = [p for p in posts if p.pid not in done]
@@ -484,9 +432,9 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
     existing: dict[int, dict[str, Any]] = {}
     wanted = [pid for pid in pids if pid in stored]
     for chunk in _chunks(wanted):
-        for m in conn.execute(_SELECT_POSTS, {"pids": list(chunk)}).mappings():
-            existing[m["pid"]] = dict(m)
-    threads = _ensure_threads(conn, {p.tid for p in posts}, seen_at)
+        for m in db.dicts(cs.SELECT_POSTS, {"in_pids": list(chunk)}):
+            existing[m["pid"]] = m
+    threads = _ensure_threads(db, {p.tid for p in posts}, seen_at)
 
     inserts: dict[int, dict[str, Any]] = {}
     updates: dict[int, dict[str, Any]] = {}
@@ -524,23 +472,32 @@ def upsert_posts(session: UnitOfWork, posts: Sequence[Post], *, seen_at: datetim
             touched.add(pid)
 
     if inserts:
-        conn.execute(_INSERT_POST, list(inserts.values()))
+        _many(db, cs.insert_into, "post", list(inserts.values()))
     if updates:
         rows = [{**{k: v for k, v in r.items() if k != "pid"}, "b_pid": pid} for pid, r in updates.items()]
-        conn.execute(_UPDATE_POST, rows)
+        _many(db, cs.update_where, "post", rows)
     if touched:
-        conn.execute(_UPDATE_POST, [{"b_pid": pid, "last_seen": seen_at} for pid in touched])
+        _many(db, cs.update_where, "post", [{"last_seen": seen_at, "b_pid": pid} for pid in touched])
     if versions:
-        conn.execute(_INSERT_VERSION, versions)
-    engine = conn.engine
+        _many(db, cs.insert_into, "post_version", versions)
     session.commit()
-    _remember_threads(engine, threads)
+    _remember_threads(db.owner, threads)
 
     result.changed_pids = list(changed)
     result.refloored_pids = list(refloored)
     result.unchanged = (len({p.pid for p in posts}) - len(result.new_pids) - len(changed)
                         - len(refloored.keys() - changed.keys()) + as_stored)
     return result
+
+
+def _many(db: Statements, sql: Any, table: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Rows of one table in one executemany per set of columns (``sql``: :func:`cs.insert_into` or
+    :func:`cs.update_where`, whose key is the last column, ``b_pid``)."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r), []).append(r)
+    for cols, group in groups.items():
+        db.many(sql(table, cols) if sql is cs.insert_into else sql(table, cols[:-1], "pid"), group)
 
 
 def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any]) -> list[tuple[Post, str]]:
@@ -553,19 +510,19 @@ def _as_stored(posts: Sequence[Post], probe: Mapping[int, Any]) -> list[tuple[Po
     out: list[tuple[Post, str]] = []
     for post in posts:
         r = probe.get(post.pid)
-        if (r is None or seen[post.pid] > 1 or post.source != "desktop" or post.blocked or r.deleted
-                or r.blocked or not r.has_desktop or r.source != "desktop" or r.floor != post.floor
-                or r.from_mobile != post.from_mobile):
+        if (r is None or seen[post.pid] > 1 or post.source != "desktop" or post.blocked or r["deleted"]
+                or r["blocked"] or not r["has_desktop"] or r["source"] != "desktop" or r["floor"] != post.floor
+                or r["from_mobile"] != post.from_mobile):
             continue
         digest = html_hash(post.html)
-        if (r.html_hash != digest or r.content_key != content_key(post) or _formatting_changed(r._mapping, post)
-                or list(r.images) != list(post.images) or list(r.smilies) != list(post.smilies)):
+        if (r["html_hash"] != digest or r["content_key"] != content_key(post) or _formatting_changed(r, post)
+                or list(r["images"]) != list(post.images) or list(r["smilies"]) != list(post.smilies)):
             continue
         out.append((post, digest))
     return out
 
 
-def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[int, ListingSeen],
+def _touch(db: Statements, same: Sequence[tuple[Post, str]], listed: Mapping[int, ListingSeen],
            seen_at: datetime) -> bool:
     """last_seen (and the listing's position and key) for posts :func:`_as_stored` found unchanged,
     guarded in SQL by what the probe read; False unless every row still matched. A row the guard
@@ -577,7 +534,7 @@ def _touch(conn: Connection, same: Sequence[tuple[Post, str]], listed: Mapping[i
         rows.append({"b_pid": p.pid, "b_hash": digest, "b_key": content_key(p), "b_floor": p.floor,
                      "b_mobile": p.from_mobile, "b_position": p.position, "b_seen": seen_at,
                      "b_listed": seen.key if seen else None, "b_digest": seen.digest if seen else None})
-    return bool(conn.execute(_TOUCH, rows).rowcount == len(rows))
+    return db.many(cs.TOUCH, rows) == len(rows)
 
 
 def touch_as_stored(session: UnitOfWork, seen: Sequence[SeenAsStored], *, seen_at: datetime,
@@ -605,10 +562,10 @@ def touch_as_stored(session: UnitOfWork, seen: Sequence[SeenAsStored], *, seen_a
         rows.append({"b_pid": p.pid, "b_hash": p.html_digest, "b_floor": p.floor, "b_mobile": p.from_mobile,
                      "b_position": positions.get(p.pid), "b_seen": seen_at,
                      "b_listed": said.key if said else None, "b_digest": said.digest if said else None})
-    return bool(session.connection().execute(_TOUCH_AS_STORED, rows).rowcount == len(rows))
+    return statements(session).many(cs.TOUCH_AS_STORED, rows) == len(rows)
 
 
-def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownPost],
+def _refloor(db: Statements, moved: Sequence[Post], known: Mapping[int, KnownPost],
              listed: Mapping[int, ListingSeen], seen_at: datetime) -> bool:
     """Set floor and position of posts that only moved (and the digest of the message listed, which
     says what their listing key says), in one executemany; False unless every row was still as
@@ -621,7 +578,7 @@ def _refloor(conn: Connection, moved: Sequence[Post], known: Mapping[int, KnownP
                      "b_digest": seen.digest if seen is not None and not p.blocked else None})
     # A row the guard skipped is left as it was; one it matched holds what the full merge would
     # write too, so falling back to the merge for all of them gives the same store.
-    return bool(conn.execute(_REFLOOR, rows).rowcount == len(rows))
+    return db.many(cs.REFLOOR, rows) == len(rows)
 
 
 def move_listed(session: UnitOfWork, moved: Sequence[ListedPost], *, seen_at: datetime) -> None:
@@ -635,10 +592,9 @@ def move_listed(session: UnitOfWork, moved: Sequence[ListedPost], *, seen_at: da
     _aware(seen_at, "seen_at")
     if not moved:
         return
-    conn = session.connection()
     rows = [{"b_pid": p.pid, "b_digest": p.digest, "b_floor": p.floor, "b_position": p.position, "b_seen": seen_at}
             for p in moved]
-    conn.execute(_MOVE_LISTED, rows)
+    statements(session).many(cs.MOVE_LISTED, rows)
     session.commit()
 
 
@@ -646,7 +602,7 @@ def note_listing_digests(session: UnitOfWork, notes: Sequence[tuple[int, Listing
     """Store the digest of messages listed as saying what their stored listing key says, so the next
     listing of the same message is not extracted (guarded by that key; one executemany)."""
     if notes:
-        session.connection().execute(_NOTE_DIGEST, [{"b_pid": pid, "b_listed": seen.key, "b_digest": seen.digest}
+        statements(session).many(cs.NOTE_DIGEST, [{"b_pid": pid, "b_listed": seen.key, "b_digest": seen.digest}
                                                     for pid, seen in notes])
         session.commit()
 
@@ -656,13 +612,12 @@ def mark_deleted(session: UnitOfWork, tid: int, present_pids: Collection[int], *
     _aware(seen_at, "seen_at")
     if not present_pids:
         raise ValueError("mark_deleted needs the complete, non-empty listing of the thread")
-    conn = session.connection()
-    live = set(conn.execute(select(post_t.c.pid).where(post_t.c.tid == tid,
-                                                        post_t.c.deleted.is_(False))).scalars())
+    db = statements(session)
+    live = {r[0] for r in db.rows(cs.LIVE_PIDS, {"tid": tid})}
     gone = sorted(live - set(present_pids))
     for chunk in _chunks(gone):
-        conn.execute(update(post_t).where(post_t.c.pid.in_(chunk)).values(deleted=True, deleted_seen_at=seen_at))
-    conn.execute(update(thread_t).where(thread_t.c.tid == tid).values(listed_at=seen_at))
+        db.run(cs.MARK_DELETED, {"in_pids": list(chunk), "seen_at": seen_at})
+    db.run(cs.THREAD_LISTED, {"tid": tid, "seen_at": seen_at})
     session.commit()
     return gone
 
@@ -674,30 +629,28 @@ def save_thread(session: UnitOfWork, tid: int, subject: str | None, replies: int
                 listed_at: datetime | None = None) -> None:
     """Record a thread's counters as last seen; ``None`` means "not known by this source", keeping the old value."""
     seen_at = _aware(seen_at or _now(), "seen_at")
-    conn = session.connection()
+    db = statements(session)
     values: dict[str, Any] = {"subject": subject, "replies": replies, "maxposition": maxposition,
                               "pages": pages, "fid": fid, "listed_at": listed_at}
     values = {k: v for k, v in values.items() if v is not None}
     values["updated_at"] = seen_at
-    exists = conn.execute(select(thread_t.c.tid).where(thread_t.c.tid == tid)).first() is not None
-    if exists:
-        conn.execute(update(thread_t).where(thread_t.c.tid == tid).values(**values))
+    if db.rows(cs.THREAD_EXISTS, {"tid": tid}):
+        db.run(cs.update_where("thread", tuple(values), "tid"), {**values, "b_tid": tid})
     else:
-        conn.execute(insert(thread_t).values(tid=tid, first_seen=seen_at, **{"subject": "", **values}))
+        row = {"tid": tid, "first_seen": seen_at, "subject": "", **values}
+        db.run(cs.insert_into("thread", tuple(row)), row)
     session.commit()
 
 
 def thread_state(session: UnitOfWork, tid: int) -> ThreadState:
     """What the store knows of a thread (deleted posts included, flagged) for an incremental crawl."""
-    conn = session.connection()
-    t = conn.execute(select(thread_t).where(thread_t.c.tid == tid)).mappings().first()
+    db = statements(session)
+    found = db.dicts(cs.SELECT_THREAD, {"tid": tid})
+    t = found[0] if found else None
     # The pid, then KnownPost's fields in its order: every row of the thread fetched at once and
     # built positionally (half the time of iterating the result row by row by attribute name).
-    cols = (post_t.c.pid, post_t.c.content_key, post_t.c.floor, post_t.c.position, post_t.c.has_desktop,
-            post_t.c.blocked, post_t.c.deleted, post_t.c.listing_key, post_t.c.listing_digest,
-            case((post_t.c.source == "desktop", post_t.c.html_hash), else_=None))
     make = KnownPost._make
-    known = {r[0]: make(r[1:]) for r in conn.execute(select(*cols).where(post_t.c.tid == tid)).all()}
+    known = {r[0]: make(r[1:]) for r in db.rows(cs.KNOWN_POSTS, {"tid": tid})}
     if t is None:
         return ThreadState(tid, None, None, None, None, None, known)
     return ThreadState(tid, t["subject"], t["replies"], t["maxposition"], t["pages"], t["listed_at"], known)
@@ -720,6 +673,10 @@ def _stored(m: Any) -> StoredPost:
 def posts_for_threads(session: UnitOfWork, tids: Collection[int], *,
                       include_deleted: bool = True) -> list[StoredPost]:
     """Posts of several threads in thread then posting order (pid order: floors renumber, pids do not)."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     q = select(post_t).where(post_t.c.tid.in_(list(tids)))
     if not include_deleted:
         q = q.where(post_t.c.deleted.is_(False))
@@ -751,6 +708,10 @@ class BallotRow(NamedTuple):
 
 def ballot_rows(session: UnitOfWork, tid: int) -> list[BallotRow]:
     """A vote thread's visible posts in pid order, with only the columns a ballot is read from."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     c = post_t.c
     q = (select(c.pid, c.tid, c.floor, c.author, c.posted_at, c.edited_at, c.versions, c.content_key, c.text,
                 c.quotes, c.uid)
@@ -764,6 +725,10 @@ def posts_for_thread(session: UnitOfWork, tid: int, *, include_deleted: bool = T
 
 
 def all_posts(session: UnitOfWork, *, include_deleted: bool = True) -> list[StoredPost]:
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     q = select(post_t)
     if not include_deleted:
         q = q.where(post_t.c.deleted.is_(False))
@@ -794,6 +759,10 @@ class StoredVersion:
 
 def post_versions(session: UnitOfWork, pid: int) -> list[StoredVersion]:
     """Every recorded state of a post, oldest first."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import version_t
+
     q = select(version_t).where(version_t.c.pid == pid).order_by(version_t.c.id)
     return [StoredVersion(**m) for m in session.connection().execute(q).mappings()]
 
@@ -805,6 +774,10 @@ def author_post_counts(session: UnitOfWork, tids: int | Collection[int], start: 
     Served by the index on (tid, author, posted_at). Deleted and blocked posts count by default: they
     were posted; the caller decides what its rule says.
     """
+    from sqlalchemy import func, select
+
+    from tracker.store.tables import post_t
+
     tid_list = [tids] if isinstance(tids, int) else list(tids)
     q = (select(post_t.c.author, func.count())
          .where(post_t.c.tid.in_(tid_list), post_t.c.posted_at >= _aware(start, "start"),
@@ -820,6 +793,10 @@ def author_post_counts(session: UnitOfWork, tids: int | Collection[int], start: 
 def author_uid_post_counts(session: UnitOfWork, tids: int | Collection[int], start: datetime, end: datetime, *,
                            include_deleted: bool = True) -> dict[tuple[str, int | None], int]:
     """:func:`author_post_counts` per (author, uid): who posted is decided by uid, not by a name."""
+    from sqlalchemy import func, select
+
+    from tracker.store.tables import post_t
+
     tid_list = [tids] if isinstance(tids, int) else list(tids)
     q = (select(post_t.c.author, post_t.c.uid, func.count())
          .where(post_t.c.tid.in_(tid_list), post_t.c.posted_at >= _aware(start, "start"),
@@ -835,6 +812,10 @@ def author_uid_short_posts(session: UnitOfWork, tid: int, start: datetime, end: 
     """(author, uid, text, number of images) of the thread's posts in ``[start, end)`` whose text is at
     most ``max_chars`` long, deleted and blocked ones left out: the only posts that can say nothing
     (werewolf-12's 无实质内容), so a 潜水 count checks these and never reads the long ones."""
+    from sqlalchemy import func, select
+
+    from tracker.store.tables import post_t
+
     q = (select(post_t.c.author, post_t.c.uid, post_t.c.text, post_t.c.images)
          .where(post_t.c.tid == tid, post_t.c.posted_at >= _aware(start, "start"),
                 post_t.c.posted_at < _aware(end, "end"), post_t.c.deleted.is_(False),
@@ -872,14 +853,13 @@ def _crawl(m: Any) -> CrawlRecord:
 
 def start_crawl(session: UnitOfWork, threads: Iterable[int], *, started_at: datetime | None = None) -> int:
     """Record the start of a crawl at once, so a killed crawl stays visible (no end, status ``running``)."""
+
     started_at = _aware(started_at or _now(), "started_at")
-    res = session.connection().execute(insert(crawl_t).values(started_at=started_at, threads=list(threads),
-                                                              requests=0, pages=0, posts_new=0,
-                                                              posts_changed=0, errors=[], status="running"))
+    row = {"started_at": started_at, "threads": list(threads), "requests": 0, "pages": 0, "posts_new": 0,
+           "posts_changed": 0, "errors": [], "status": "running"}
+    crawl_id = statements(session).insert(cs.insert_into("crawl", tuple(row)), row)
     session.commit()
-    pk = res.inserted_primary_key
-    assert pk is not None
-    return int(pk[0])
+    return crawl_id
 
 
 def close_stale_crawls(session: UnitOfWork, *, started_before: datetime, finished_at: datetime) -> int:
@@ -888,34 +868,39 @@ def close_stale_crawls(session: UnitOfWork, *, started_before: datetime, finishe
     A crawl stops itself at its deadline, so one still 'running' long after was killed (SIGKILL, the
     kernel's OOM killer, a power cut) before it could record its end; its record says so now.
     """
-    res = session.connection().execute(
-        update(crawl_t).where(crawl_t.c.status == "running",
-                              crawl_t.c.started_at < _aware(started_before, "started_before"))
-        .values(status="failed", finished_at=_aware(finished_at, "finished_at"),
-                errors=["抓取进程在记录结束前被终止（被杀死、内存耗尽或断电）"]))
+    n = statements(session).run(cs.CLOSE_STALE_CRAWLS, {
+        "started_before": _aware(started_before, "started_before"), "finished_at": _aware(finished_at, "finished_at"),
+        "errors": ["抓取进程在记录结束前被终止（被杀死、内存耗尽或断电）"]})
     session.commit()
-    return int(res.rowcount or 0)
+    return n
 
 
 def finish_crawl(session: UnitOfWork, crawl_id: int, requests: int, pages: int, posts_new: int, posts_changed: int,
                  errors: list[str], status: str, *, finished_at: datetime | None = None) -> None:
     finished_at = _aware(finished_at or _now(), "finished_at")
-    res = session.connection().execute(
-        update(crawl_t).where(crawl_t.c.id == crawl_id).values(
-            finished_at=finished_at, requests=requests, pages=pages, posts_new=posts_new,
-            posts_changed=posts_changed, errors=list(errors), status=status))
-    if res.rowcount != 1:
+    n = statements(session).run(cs.FINISH_CRAWL, {
+        "id": crawl_id, "finished_at": finished_at, "requests": requests, "pages": pages, "posts_new": posts_new,
+        "posts_changed": posts_changed, "errors": list(errors), "status": status})
+    if n != 1:
         raise ValueError(f"no crawl {crawl_id}")
     session.commit()
 
 
 def last_crawl(session: UnitOfWork) -> CrawlRecord | None:
+    from sqlalchemy import select
+
+    from tracker.store.tables import crawl_t
+
     m = session.connection().execute(select(crawl_t).order_by(crawl_t.c.id.desc()).limit(1)).mappings().first()
     return None if m is None else _crawl(m)
 
 
 def crawls(session: UnitOfWork, *, limit: int = 50) -> list[CrawlRecord]:
     """The most recent crawls, newest first."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import crawl_t
+
     q = select(crawl_t).order_by(crawl_t.c.id.desc()).limit(limit)
     return [_crawl(m) for m in session.connection().execute(q).mappings()]
 
@@ -970,6 +955,10 @@ def _raw_row(raw: RawAnswer, crawl_id: int | None) -> dict[str, Any]:
 def save_raw(session: UnitOfWork, url: str, status: int, content_type: str | None, body: bytes,
              fetched_at: datetime, crawl_id: int | None = None) -> int:
     """Keep a response body (gzip) for offline re-parsing; return its id."""
+    from sqlalchemy import insert
+
+    from tracker.store.tables import raw_t
+
     res = session.connection().execute(
         insert(raw_t).values(**_raw_row(RawAnswer(url, status, content_type, body, fetched_at), crawl_id)))
     session.commit()
@@ -982,12 +971,17 @@ def save_raws(session: UnitOfWork, raws: Sequence[RawAnswer], crawl_id: int | No
     """Keep several response bodies in one statement and one transaction (a crawl's batch of pages:
     one commit, not one per page), in the order given."""
     if raws:
-        session.connection().execute(insert(raw_t), [_raw_row(r, crawl_id) for r in raws])
+        rows = [_raw_row(r, crawl_id) for r in raws]
+        statements(session).many(cs.insert_into("raw_page", tuple(rows[0])), rows)
         session.commit()
 
 
 def iter_raw(session: UnitOfWork, *, crawl_id: int | None = None, batch: int = 100) -> Iterator[RawPage]:
     """Stored responses in fetch order, decompressed, streamed ``batch`` rows at a time."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import raw_t
+
     q = select(raw_t).order_by(raw_t.c.id)
     if crawl_id is not None:
         q = q.where(raw_t.c.crawl_id == crawl_id)
@@ -1000,6 +994,10 @@ def iter_raw(session: UnitOfWork, *, crawl_id: int | None = None, batch: int = 1
 
 def post_by_pid(session: UnitOfWork, pid: int) -> tuple[int, int, datetime, str] | None:
     """(pid, tid, posted_at, html hash) of a stored post, or None."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     row = session.connection().execute(
         select(post_t.c.pid, post_t.c.tid, post_t.c.posted_at, post_t.c.html_hash).where(post_t.c.pid == pid)).first()
     return None if row is None else (int(row[0]), int(row[1]), _utc(row[2]), str(row[3]))
@@ -1007,6 +1005,10 @@ def post_by_pid(session: UnitOfWork, pid: int) -> tuple[int, int, datetime, str]
 
 def post_at_floor(session: UnitOfWork, tid: int, floor: int) -> tuple[int, int, datetime, str] | None:
     """The post a page shows at ``tid#floor`` (a visible one before a deleted one), or None."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     rows = session.connection().execute(
         select(post_t.c.pid, post_t.c.tid, post_t.c.posted_at, post_t.c.html_hash)
         .where(post_t.c.tid == tid, post_t.c.floor == floor).order_by(post_t.c.deleted)).all()
@@ -1018,6 +1020,10 @@ def post_at_floor(session: UnitOfWork, tid: int, floor: int) -> tuple[int, int, 
 
 def places_of(session: UnitOfWork, pids: Sequence[int]) -> dict[int, tuple[int, int, datetime]]:
     """pid → (tid, floor, posted_at), in one query: a card's 帖 and 楼."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     rows = session.connection().execute(select(post_t.c.pid, post_t.c.tid, post_t.c.floor, post_t.c.posted_at)
                                         .where(post_t.c.pid.in_(list(pids))))
     return {int(r[0]): (int(r[1]), int(r[2]), _utc(r[3])) for r in rows}
@@ -1025,6 +1031,10 @@ def places_of(session: UnitOfWork, pids: Sequence[int]) -> dict[int, tuple[int, 
 
 def uids_by_author(session: UnitOfWork, names: Sequence[str]) -> dict[str, int]:
     """name → uid from any stored post of that account (any thread)."""
+    from sqlalchemy import select
+
+    from tracker.store.tables import post_t
+
     rows = session.connection().execute(
         select(post_t.c.author, post_t.c.uid).where(post_t.c.author.in_(list(names)), post_t.c.uid.is_not(None))
         .group_by(post_t.c.author, post_t.c.uid))
@@ -1033,9 +1043,7 @@ def uids_by_author(session: UnitOfWork, names: Sequence[str]) -> dict[str, int]:
 
 def posts_per_author(session: UnitOfWork, tids: Sequence[int]) -> dict[str, int]:
     """author → visible posts in ``tids`` (one GROUP BY): who posts in the game's threads."""
-    rows = session.connection().execute(
-        select(post_t.c.author, func.count()).where(post_t.c.tid.in_(list(tids)), post_t.c.deleted.is_(False))
-        .group_by(post_t.c.author))
+    rows = statements(session).rows(cs.POSTS_PER_AUTHOR, {"in_tids": list(tids)})
     return {str(r[0]): int(r[1]) for r in rows}
 
 

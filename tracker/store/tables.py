@@ -16,7 +16,7 @@ exactly (a test compares them with alembic's autogenerate).
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Index, Integer, LargeBinary, String, Table, Text
 
 from tracker.store.column_types import JSONList, UTCDateTime
 from tracker.store.metadata import metadata
@@ -127,4 +127,16 @@ raw_t = Table(
     Column("fetched_at", UTCDateTime, nullable=False),
     Column("crawl_id", Integer, ForeignKey("crawl.id"), nullable=True),
     Index("ix_raw_page_url_fetched_at", "url", "fetched_at"),
+)
+
+#: The game's append-only event log (:mod:`tracker.store.events`); the crawl's roster check reads it.
+event_t = Table(
+    "event", metadata,
+    Column("seq", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False),
+    Column("kind", String(32), nullable=False, index=True),
+    Column("player", String(255), nullable=True),
+    Column("data", JSON, nullable=False),
+    Column("recorded_by", String(255), nullable=False),
+    Column("recorded_at", UTCDateTime, nullable=False),
 )
