@@ -25,6 +25,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ BOOL_COLUMNS = frozenset({"blocked", "from_mobile", "has_desktop", "deleted"})
 JSON_COLUMNS = frozenset({"data"})  # the event's data: any JSON value (sa.JSON)
 
 _IN = re.compile(r":(in_\w+)")
+_PLAIN = frozenset({int, str, bool, float, bytes, type(None)})  # bound as they are
 
 
 def utc(value: datetime) -> datetime:
@@ -52,8 +54,10 @@ def utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+@lru_cache(maxsize=256)
 def sqlite_time(value: datetime) -> str:
-    """How SQLAlchemy's SQLite ``DateTime`` stores a time (in UTC here): the text every reader compares."""
+    """How SQLAlchemy's SQLite ``DateTime`` stores a time (in UTC here): the text every reader compares.
+    Memoised: a batch's rows are seen at one time (``last_seen`` of 3,000 rows is one value)."""
     v = utc(value)
     return (f"{v.year:04d}-{v.month:02d}-{v.day:02d} {v.hour:02d}:{v.minute:02d}:{v.second:02d}."
             f"{v.microsecond:06d}")
@@ -175,8 +179,9 @@ class LiteStatements:
         return self._execute(sql, params).rowcount
 
     def many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> int:
-        value = self._value
-        return self.conn.executemany(sql, [{k: value(v) for k, v in r.items()} for r in rows]).rowcount
+        value, plain = self._value, _PLAIN
+        return self.conn.executemany(sql, [{k: v if type(v) in plain else value(v) for k, v in r.items()}
+                                           for r in rows]).rowcount
 
     def insert(self, sql: str, params: Mapping[str, Any]) -> int:
         rowid = self._execute(sql, params).lastrowid
