@@ -81,6 +81,9 @@ def load_list(value: str | None) -> list[Any]:
     return result
 
 
+_BIND: dict[type, Callable[[Any], str]] = {datetime: sqlite_time, list: dump_list, tuple: dump_list}
+
+
 class Statements(Protocol):
     """What the crawl's store functions ask of a unit of work, whatever the database."""
 
@@ -179,9 +182,20 @@ class LiteStatements:
         return self._execute(sql, params).rowcount
 
     def many(self, sql: str, rows: Sequence[Mapping[str, Any]]) -> int:
-        value, plain = self._value, _PLAIN
-        return self.conn.executemany(sql, [{k: v if type(v) in plain else value(v) for k, v in r.items()}
-                                           for r in rows]).rowcount
+        """A first crawl binds 3,150 new posts of 31 columns, a dozen lists and times each: the row
+        is copied once and only those values converted, by their exact type (another type, such
+        as a subclass, goes the long way)."""
+        value, plain, bind = self._value, _PLAIN, _BIND
+        bound = []
+        for r in rows:
+            row = dict(r)
+            for k, v in r.items():
+                t = type(v)
+                if t not in plain:
+                    f = bind.get(t)
+                    row[k] = f(v) if f is not None else value(v)
+            bound.append(row)
+        return self.conn.executemany(sql, bound).rowcount
 
     def insert(self, sql: str, params: Mapping[str, Any]) -> int:
         rowid = self._execute(sql, params).lastrowid
