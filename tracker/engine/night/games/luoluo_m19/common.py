@@ -115,12 +115,6 @@ class Ctx:
     def of(self, skill: str) -> list[Action]:
         return [a for a in self.actions if a.skill == skill]
 
-    def spend(self, seat: Seat, key: str) -> None:
-        """One use of a 限定 / counted skill; the count left goes to ``state_after``."""
-        left = seat.uses.get(key, 1)
-        seat.uses[key] = max(0, int(left) - 1)
-        self.board.result.state_after[f"{seat.name}.{key}"] = seat.uses[key]
-
     def bearer(self, target: str, skill: str, source: str, label: str) -> str:
         """Where a hook step's cast lands: the 主人 bears what is used on the 忠犬 (the night file's <主人>,
         ``reacts`` ``then = "partner"``), asked as the generic engine asks for a data skill's targets."""
