@@ -18,6 +18,7 @@ import pytest
 
 from tracker.cli import main
 from tracker.engine.night.catalog import NIGHT_DIR, catalog_of, load_catalog
+from tracker.engine.night.games import hooks_for
 from tracker.engine.ruleset import BUNDLED_DIR, load_ruleset
 from tracker.engine.ruleset_docs import DOC_PATH, NIGHT_SCHEMA_PATH, SCHEMA_PATH, markdown, schema
 from tracker.engine.ruleset_model import TABLES, NightT, RulesetT
@@ -212,13 +213,30 @@ def test_new_writes_a_commented_one_file_copy_with_the_same_rules(
     assert "# players: the table's size" in text
     assert "# ▸ one identity (身份)" in text
     copy, orig = load_ruleset(str(out)), load_ruleset(rid)
-    assert copy.id == "my-game"
+    # a night with a hook module keeps its id (the hooks are found by id); a night of data alone takes the file's name
+    assert copy.id == (rid if hooks_for(rid) is not None else "my-game")
     same = dataclasses.replace(copy, id=orig.id, path=orig.path, night_path=orig.night_path)
     assert same == orig
     if (NIGHT_DIR / f"{rid}.toml").is_file():
         assert copy.night_catalog is not None
         assert catalog_of(copy).skills == load_catalog(rid).skills
     assert main(["ruleset", "check", str(out)]) == 0
+
+
+def test_a_copy_of_a_hooked_game_renamed_is_an_error_naming_its_hook_steps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A director who renames the copy's id loses the game's hook module (found by id): `ruleset check` says
+    so before a night stops at its first hook step, and names the id that brings the hooks back."""
+    out = tmp_path / "m160.toml"
+    assert main(["ruleset", "new", "--from", "gourmet-m160", "--out", str(out)]) == 0
+    text = out.read_text("utf-8")
+    assert 'id = "gourmet-m160"' in text
+    out.write_text(re.sub(r'(?m)^id = "gourmet-m160"', 'id = "m160"', text, count=1), "utf-8")
+    capsys.readouterr()
+    assert main(["ruleset", "check", str(out)]) == 2
+    err = "".join(capsys.readouterr())
+    assert "写了 hook，但规则 m160 没有带这些步骤的钩子模块" in err and "4.22凶杀的选择" in err
+    assert 'id = "gourmet-m160"' in err
 
 
 def test_new_refuses_to_overwrite_and_an_unknown_id_suggests(tmp_path: Path,

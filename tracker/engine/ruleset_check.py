@@ -77,10 +77,27 @@ def _night(ruleset: Any) -> list[Problem]:
         return [Problem("warning", "night", None, "没有夜晚技能（night）：`tracker night` 无法结算这个规则的夜晚",
                         "在规则文件里加 [night] 表和 [[night.skills]]，或 night = \"夜晚文件.toml\"")]
     try:
-        catalog_of(ruleset)
+        catalog = catalog_of(ruleset)
     except RulesetError as exc:
         return [_finding(exc)]
-    return []
+    return _hook_steps(ruleset.id, catalog)
+
+
+def _hook_steps(rid: str, catalog: Any) -> list[Problem]:
+    """A step written ``hook = "…"`` that no hook module of this id settles: the night would stop there with
+    an error (a copy of a bundled game under a new id keeps the steps but not the code, which is found by id)."""
+    from tracker.engine.night.games import bundled_hook_owner, hooks_for
+
+    hooks = hooks_for(rid)
+    missing = [s for s in catalog.steps if s.hook is not None and (hooks is None or s.hook not in hooks.steps)]
+    if not missing:
+        return []
+    names = list(dict.fromkeys(f"{s.n or ''}{s.hook}" for s in missing))
+    owner = bundled_hook_owner(str(missing[0].hook))
+    keep = f"从内置规则 {owner} 复制的规则保留 id = \"{owner}\" 就用它的钩子；" if owner else ""
+    return [Problem("error", "night.steps", None,
+                    f"{len(names)} 个结算步骤写了 hook，但规则 {rid} 没有带这些步骤的钩子模块，夜晚会停在第一个：{'、'.join(names)}",
+                    f"{keep}否则把这些步骤写成 skills / tell / resolve（docs/ruleset.md）")]
 
 
 def _defaults(model: BaseModel, text: str, loc: Loc = ()) -> Iterator[Problem]:

@@ -99,18 +99,25 @@ def _inline_night(night: str) -> str:
 
 
 def commented_copy(rid: str, new_id: str) -> str:
-    """The bundled ruleset ``rid`` with its night inline and ``id = new_id``, commented from the model."""
+    """The bundled ruleset ``rid`` with its night inline and ``id = new_id``, commented from the model. A game
+    whose night needs its hook module keeps ``id = rid``: the hooks are found by id, and a copy under a new id
+    would stop at its first hook step — the director's variant of that game is still that game's night."""
     from tracker.engine.night.catalog import NIGHT_DIR
+    from tracker.engine.night.games import hooks_for
     from tracker.engine.ruleset import BUNDLED_DIR, load_ruleset
 
     rs = load_ruleset(rid)  # a bundled id, checked (an unknown one is refused with the nearest)
     assert rs.path is not None
+    hooked = hooks_for(rs.id) is not None
     text = rs.path.read_text("utf-8")
-    text = re.sub(r'(?m)^id\s*=\s*".*"$', f"id = {toml_value(new_id)}", text, count=1)
+    if not hooked:
+        text = re.sub(r'(?m)^id\s*=\s*".*"$', f"id = {toml_value(new_id)}", text, count=1)
     night = Path(NIGHT_DIR / f"{rs.id}.toml")
     if rs.path.parent == BUNDLED_DIR and night.is_file():
         text = text.rstrip("\n") + "\n" + _inline_night(night.read_text("utf-8"))
+    keep = (f"# 注意：{rid} 的夜晚有代码钩子（tracker/engine/night/games/），按 id 找到，所以这份副本保留 id = \"{rid}\"；\n"
+            "# 改成新 id 时，写了 hook 的步骤都要改写成数据（`tracker ruleset check` 会一一指出）。\n") if hooked else ""
     intro = (f"# 由 `tracker ruleset new --from {rid}` 生成：从内置规则 {rid} 开始写新的规则。\n"
              "# 每个键上方的注释说明它的含义和默认值（与 docs/ruleset.md 相同）；写完用 `tracker ruleset check` 检查。\n"
-             f"# 注意：内置规则的夜晚结算钩子（tracker/engine/night/games/）按 id 找到，新 id 不带钩子。\n")
+             + keep)
     return intro + comment(text)

@@ -979,7 +979,8 @@ class Flow:
         hook = hooks.steps.get(step.hook) if hooks is not None else None
         if hook is None:
             raise RulesetError(f"规则 {self.catalog.ruleset} 的结算步骤 {n}{step.hook} 只能由钩子模块结算",
-                               hint="没有这个钩子步骤的规则只能用 skills / tell / resolve 写步骤")
+                               hint="从内置规则复制的规则保留它的 id 才用它的钩子（`tracker ruleset check` 指出是哪一个）；"
+                                    "否则步骤只能用 skills / tell / resolve 写")
         names = {self.catalog.skill(n).name for n in step.skills}
         acts = [a for a in self.actions if a.skill in names and a.index not in self.done]  # which count: the hook's
         for a in acts:

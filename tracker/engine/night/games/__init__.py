@@ -198,6 +198,17 @@ def hooks_for(ruleset_id: str) -> GameHooks | None:
     return hooks
 
 
+def bundled_hook_owner(step: str) -> str | None:
+    """The bundled game whose hook module settles a step of this name (``ruleset check``'s hint for a copy)."""
+    from tracker.engine.night.catalog import NIGHT_DIR
+
+    for path in sorted(NIGHT_DIR.glob("*.toml")):
+        hooks = hooks_for(path.stem)
+        if hooks is not None and step in hooks.steps:
+            return path.stem
+    return None
+
+
 def code_for(ruleset_id: str, rule_hooks: str | None = None) -> list[str]:
     """The Python modules a ruleset needs beyond the generic engine: its night hook package, and
     the win-condition hooks its ruleset names (``hooks = "…"``). ``[]``: the game is data alone."""
