@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import DataTable
 from tui_demo import open_demo
@@ -217,3 +218,21 @@ async def test_the_audit_trail_puts_each_field_on_its_own_line(service: Service)
         assert trail[0] == "第 1 条的审计记录"
         assert trail[1].startswith("#1 ") and f"帖 {flag.tid} 第 {flag.floor} 楼" in trail[1]
         assert trail[2].startswith("条款：") and trail[3].startswith("理由：") and trail[4].startswith("哈希 ")
+
+
+async def test_the_lurk_table_is_sized_by_its_rows_before_any_idle(service: Service) -> None:
+    """A frame drawn between ``show`` and the table's next idle (a busy machine; a full CI run's snapshot of 5)
+    showed 花千树 as 花千 and the 今日发言 bars cut: the columns' widths are given with the rows, not measured later."""
+    app = TrackerApp(service, crawl_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("5")
+        await settle(pilot)
+        pane = app.query_one(LurkersPane)
+        view = pane.gateway.lurkers(pane.day or 2)
+        pane.view = None
+        pane.show(view)  # no pause: what the very next frame would draw
+        table = pane.query_one(DataTable)
+        widest = max(Text(r.player).cell_len for r in view.rows)
+        first = table.ordered_columns[0]
+        assert not first.auto_width and first.width >= widest
+        assert all(not c.auto_width for c in table.ordered_columns)

@@ -25,6 +25,7 @@ from tui.screens.dialogs import CardChoice, CardForm, IssueCardForm, NewCard, Re
 from tui.screens.overview import cards_text, status_text
 from tui.screens.pane import Pane, reported
 from tui.views import StandingRow
+from tui.widgets.lines import sized_columns
 from tui.zone import zone
 
 if TYPE_CHECKING:
@@ -53,6 +54,9 @@ def standing_table(rows: list[StandingRow]) -> Table:
     for r in rows:
         t.add_row(literal(r.player), cards_text(r.blue, r.yellow, r.red), status_text(r.status))
     return t
+
+
+LEDGER_COLUMNS = ("#", "日", "动作", "玩家", "牌", "条款", "帖·楼", "理由", "记于")
 
 
 class CardsPane(Pane):
@@ -91,7 +95,7 @@ class CardsPane(Pane):
         if not self.app.has_class("-narrow"):
             self.query_one(".split > .left").styles.width = "1fr"
             self.query_one(".split > .right").styles.width = 34
-        self.query_one(DataTable).add_columns("#", "日", "动作", "玩家", "牌", "条款", "帖·楼", "理由", "记于")
+        self.query_one(DataTable).add_columns(*LEDGER_COLUMNS)
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -116,15 +120,18 @@ class CardsPane(Pane):
         if check is not None and broken:  # as loud as the CLI: a ledger changed behind the tool's back
             alarm.update(Text(f"！！！记牌账本已损坏：{'；'.join(check.problems)}。以下判罚与牌况不可信；"
                               "用 tracker cards GAME.toml verify 查看，从备份恢复数据库。"))
-        table = self.query_one(DataTable)
-        table.clear()
+        rows: list[tuple[Text, ...]] = []
         for e in ledger:
             place = (places or {}).get(e.post) if e.post is not None else None
             where = f"{place[0]}·{place[1]}楼" if place else ("—" if e.post is None else f"pid {e.post}")
-            table.add_row(str(e.id), str(e.day) if e.day is not None else "—", ACTION_WORDS.get(e.action, e.action),
-                          literal(e.player), color_text(e.color), literal(_short(e.clause or "", 10)), Text(where, "dim"),
-                          literal(" ".join(e.reason.split())[:40]),
-                          Text(f"{e.at.astimezone(zone()):%m-%d %H:%M}", "dim"), key=str(e.id))
+            rows.append((Text(str(e.id)), Text(str(e.day) if e.day is not None else "—"),
+                         Text(ACTION_WORDS.get(e.action, e.action)), literal(e.player), color_text(e.color),
+                         literal(_short(e.clause or "", 10)), Text(where, "dim"), literal(" ".join(e.reason.split())[:40]),
+                         Text(f"{e.at.astimezone(zone()):%m-%d %H:%M}", "dim")))
+        table = self.query_one(DataTable)
+        sized_columns(table, LEDGER_COLUMNS, rows)
+        for e, row in zip(ledger, rows, strict=True):
+            table.add_row(*row, key=str(e.id))
         if ledger:
             table.move_cursor(row=len(ledger) - 1)
         self.query_one("#standing", Static).update(standing_table(standing))

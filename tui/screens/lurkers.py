@@ -21,6 +21,7 @@ from tui.messages import DataChanged
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.pane import Pane, reported
 from tui.widgets.countdown import Countdown
+from tui.widgets.lines import sized_columns
 
 if TYPE_CHECKING:
     from tracker.penalties.lurk_cards import LurkFinding
@@ -93,6 +94,9 @@ def penalties_text(v: LurkView, findings: list[LurkFinding] | None = None) -> Te
     return out
 
 
+COLUMNS = ("玩家", "今日发言", "连续不足", "投票", "豁免", "判罚")
+
+
 class LurkersPane(Pane):
     KEY = "lurkers"
     TITLE = "潜水"
@@ -119,7 +123,7 @@ class LurkersPane(Pane):
         yield Static(id="lurk-penalties", classes="pane-status")
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("玩家", "今日发言", "连续不足", "投票", "豁免", "判罚")
+        self.query_one(DataTable).add_columns(*COLUMNS)
 
     def focus_main(self) -> None:
         self.query_one(DataTable).focus()
@@ -157,12 +161,12 @@ class LurkersPane(Pane):
         if view == self.view:
             return
         self.view = view
+        rows = [(literal(r.player, "bold red" if view.under(r) else ""), posts_cell(r, view), streak_cell(r, view),
+                 vote_cell(r), literal(r.exempt or "", "yellow"), Text("、".join(r.penalties), "red")) for r in view.rows]
         table = self.query_one(DataTable)
-        table.clear()
-        for r in view.rows:
-            name = literal(r.player, "bold red" if view.under(r) else "")
-            table.add_row(name, posts_cell(r, view), streak_cell(r, view), vote_cell(r),
-                          literal(r.exempt or "", "yellow"), Text("、".join(r.penalties), "red"), key=r.player)
+        sized_columns(table, COLUMNS, rows)
+        for r, row in zip(view.rows, rows, strict=True):
+            table.add_row(*row, key=r.player)
         self.query_one("#lurk-penalties", Static).update(penalties_text(view, self.findings))
 
     def action_day(self, step: int) -> None:

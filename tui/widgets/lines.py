@@ -83,3 +83,11 @@ def fill(table: DataTable[Text], lines: Lines, keys: Sequence[str] | None = None
     else:
         for row, key in zip(rows, keys, strict=True):
             table.add_row(row, key=key)
+
+
+def sized_columns(table: DataTable[Text], headers: Sequence[str], rows: Sequence[Sequence[Text]]) -> None:
+    """Columns as wide as their widest cell, given rather than left to the table (see :func:`fill`): the 潜水
+    table caught in a full CI run with 花千树 shown as 花千 and its bars cut, the frame drawn before the idle."""
+    table.clear(columns=True)
+    for i, header in enumerate(headers):
+        table.add_column(header, width=max([Text(header).cell_len, *(row[i].cell_len for row in rows)]))
