@@ -165,12 +165,17 @@ class Board:
         check(self, "death")
         return True
 
+    @property
+    def game_day(self) -> int | None:
+        """The game day this phase belongs to: a night's is the day before it (the limits counted by days)."""
+        return self.table.day if self.night is None else self.catalog.day_before(self.night)
+
     def spared(self, seat: Seat, cause: str) -> str | None:
         """The reason ``seat`` does not go out by ``cause`` now (a held skill's ``spares`` on this game day,
         the cause none of its ``unless``), or None."""
         if not self._spares:
             return None
-        day = self.table.day if self.night is None else self.catalog.day_before(self.night)
+        day = self.game_day
         name = cause.split("（", 1)[0]
         for s in self._spares:
             assert s.spares is not None

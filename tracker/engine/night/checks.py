@@ -10,7 +10,8 @@ another, an effect cancelled) is not a refusal: the game's hooks settle it and t
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from tracker.engine.night.catalog import Catalog, Form, Skill
 from tracker.engine.night.model import PHASE_NAMES, Action, Seat, Table
@@ -60,6 +61,17 @@ def _out_after_cast(table: Table, action: Action, skill: Skill, seat: Seat, day:
     out = seat.fields.get("出局")
     return (skill.tonight and action.phase == "day" and table.night is not None and day is not None
             and isinstance(out, dict) and out.get("day") == day)
+
+
+def refused_now(table: Table, player: str, skill: Skill, day: int | None,
+                refuse: Callable[[Table, Action], str | None] | None) -> str | None:
+    """Why a submission of ``skill`` by ``player`` would be refused at this point of the phase, its targets still
+    to choose — the generic refusals, then the game's own (``GameHooks.refuse``) — or None: he could use it now.
+    One question for whoever asks whether a player *can* act, whatever he submitted: M160【唆使】's ``locks``
+    ("当你能发动此技能时") and 【哥谭】's ``idle`` ("需要操作的夜晚")."""
+    probe = Action(player, skill.name)
+    why = refusal(table, probe, replace(skill, min_targets=0), day=day)
+    return why if why is not None or refuse is None else refuse(table, probe)
 
 
 def refusal(table: Table, action: Action, skill: Skill, granted: Collection[str] = (), *,

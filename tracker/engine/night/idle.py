@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tracker.engine.night import effects
-from tracker.engine.night.checks import refusal
+from tracker.engine.night.checks import refused_now
 from tracker.engine.night.model import Action
 
 if TYPE_CHECKING:
@@ -51,14 +51,11 @@ def due(flow: Flow, player: str) -> bool:
     table = replace(board.table, players={**board.table.players, player: seat})
     believes = seat.fields.get("believes")
     role = believes if isinstance(believes, str) else seat.role
-    day = board.catalog.day_before(board.night) if board.night is not None else board.table.day
     refuse = board.hooks.refuse if board.hooks is not None else None
     for skill in {id(s): s for s in board.catalog.skills.values()}.values():  # an alias names the same skill
         if (role not in skill.roles or skill.may_skip or skill.phase in ("passive", "setup")
                 or skill.trigger is not None or skill.team is not None):
             continue
-        probe = Action(player, skill.name)
-        if (refusal(table, probe, replace(skill, min_targets=0), day=day) is None
-                and (refuse is None or refuse(table, probe) is None)):
+        if refused_now(table, player, skill, board.game_day, refuse) is None:
             return True
     return False

@@ -12,9 +12,9 @@ from __future__ import annotations
 from tracker.engine.night import tonight
 from tracker.engine.night.board import Board
 from tracker.engine.night.catalog import Skill
-from tracker.engine.night.checks import holds
+from tracker.engine.night.checks import holds, refused_now
 from tracker.engine.night.effects import Pool
-from tracker.engine.night.model import Action, Seat
+from tracker.engine.night.model import Seat
 
 
 def locked(board: Board, pool: Pool, name: str) -> tuple[str, Skill] | None:
@@ -38,21 +38,12 @@ def _locking(board: Board, name: str) -> list[Skill]:
 
 
 def why_not(board: Board, pool: Pool, seat: Seat, skill: Skill) -> str | None:
-    """Why ``seat``, who holds ``skill``, could not use it at this point of the phase, whatever he submitted; None: he can."""
-    if seat.benched:
-        return "挂机"
-    if not seat.alive and not skill.actor_may_be_dead:
-        return "已出局"
-    night = board.night
-    if night is not None and ((skill.not_first_night and night == 1) or (skill.first_night_only and night != 1)
-                              or (skill.from_night is not None and night < skill.from_night)):
-        return f"第{night}夜不能发动"
-    left = seat.uses.get(skill.uses, True) if skill.uses is not None else True
-    if left is False or (isinstance(left, int) and not isinstance(left, bool) and left <= 0):
-        return "已没有使用次数"
+    """Why ``seat``, who holds ``skill``, could not use it at this point of the phase, whatever he submitted — the
+    refusals a submission would meet now (:func:`~tracker.engine.night.checks.refused_now`), then a block or a void
+    this phase has put on him; None: he can."""
     hooks = board.hooks
-    refused = hooks.refuse(board.table, Action(seat.name, skill.name)) if hooks is not None and hooks.refuse else None
-    if refused:  # the game's own rules (M160: the dead lose their skills, a 丑角 acts only through 愚者)
+    refused = refused_now(board.table, seat.name, skill, board.game_day, hooks.refuse if hooks is not None else None)
+    if refused:  # the game's own rules too (M160: the dead lose their skills, a 丑角 acts only through 愚者)
         return refused
     if pool.blocks(seat.name, skill.name, skill.kind):
         return f"被{pool.blockers.get(seat.name, ('封锁',))[0]}封锁"

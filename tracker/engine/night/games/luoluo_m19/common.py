@@ -66,12 +66,6 @@ def in_pack(seat: Seat) -> bool:
     return "狼群" in seat.tags or seat.role in WOLVES
 
 
-def held(seat: Seat, key: str) -> bool:
-    """A skill counted in ``uses``: held unless the count is 0 or False (absent: held)."""
-    v = seat.uses.get(key, True)
-    return v is not False and v != 0
-
-
 def time_index(when: Any) -> int | None:
     """Day D then night D: a sortable index for an ``出局`` record."""
     if not isinstance(when, dict):

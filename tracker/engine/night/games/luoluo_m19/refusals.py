@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from tracker.engine.night.games.luoluo_m19.common import (
     WOLVES,
-    held,
     in_pack,
     is_lover,
     lovers,
@@ -35,7 +34,7 @@ def _kill(table: Table, action: Action) -> str | None:
             if not in_pack(s):
                 return f"{s.name}不在狼群中，不能参与狼群的<杀人>"
         return None
-    if all(held(s, "杀人") and "杀人" in s.uses for s in seats):
+    if all(s.uses.get("杀人") not in (None, False, 0) for s in seats):
         return None  # gained in play, in their uses: 寡妇刀 (a ``loss`` trigger's ``gain``), 忠犬 (``last_night``)
     if len(seats) == 1:
         s = seats[0]
